@@ -1,0 +1,118 @@
+// Builds every bundle of the project with esbuild.
+//
+//   node esbuild.mjs                  extension + webviews (dev: source maps) + tests and emulator into out/
+//   node esbuild.mjs --production     extension + webviews only, minified, no source maps (what the .vsix ships)
+//   node esbuild.mjs --watch          rebuild on change; errors in the form of .vscode/tasks.json's problem matcher
+//   node esbuild.mjs --only <names>   a comma-separated subset of: extension, webview, tests, emulator
+import * as esbuild from 'esbuild';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+const args = process.argv.slice(2);
+const production = args.includes('--production');
+const watch = args.includes('--watch');
+const onlyIndex = args.indexOf('--only');
+const only = onlyIndex >= 0 ? new Set(args[onlyIndex + 1].split(',')) : undefined;
+
+/** Every file under `dir` whose name passes `test`, as posix paths relative to the repository. */
+function filesUnder(dir, test) {
+  if (!existsSync(dir)) return [];
+  const found = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) found.push(...filesUnder(path, test));
+    else if (test(name)) found.push(relative('.', path).split(sep).join('/'));
+  }
+  return found;
+}
+
+/** Reports each build in the format the background problem matcher of .vscode/tasks.json reads. */
+const problemMatcherPlugin = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => {
+      if (watch) console.log('[watch] build started');
+    });
+    build.onEnd((result) => {
+      for (const { text, location } of [...result.errors, ...result.warnings]) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      if (watch) console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'silent',
+  plugins: [problemMatcherPlugin],
+};
+
+const targets = {
+  extension: () => ({
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    metafile: true,
+  }),
+  webview: () => {
+    // One bundle per panel: webview-ui/<panel>/main.ts -> dist/webview/<panel>.js (and .css when it imports css).
+    const entryPoints = Object.fromEntries(
+      readdirSync('webview-ui')
+        .filter((name) => existsSync(join('webview-ui', name, 'main.ts')))
+        .map((name) => [name, `webview-ui/${name}/main.ts`]),
+    );
+    if (Object.keys(entryPoints).length === 0) return undefined;
+    return {
+      ...common,
+      entryPoints,
+      outdir: 'dist/webview',
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      loader: { '.ttf': 'file', '.woff2': 'file' },
+    };
+  },
+  // Tests and the emulator run from out/ in plain node (or in the extension host, for integration tests).
+  // Dependencies stay in node_modules; only our own sources are bundled.
+  tests: () => {
+    const entryPoints = [
+      ...filesUnder('test/unit', (n) => n.endsWith('.test.ts')),
+      ...filesUnder('test/webview', (n) => n.endsWith('.test.ts')),
+      ...filesUnder('test/integration', (n) => n.endsWith('.test.ts') || n === 'index.ts'),
+      ...filesUnder('test/bench', (n) => n.endsWith('.bench.ts')),
+    ];
+    if (entryPoints.length === 0) return undefined;
+    return { ...common, entryPoints, outbase: '.', outdir: 'out', platform: 'node', format: 'cjs', target: 'node20', packages: 'external' };
+  },
+  emulator: () =>
+    existsSync('test/emulator/main.ts')
+      ? { ...common, entryPoints: ['test/emulator/main.ts'], outbase: '.', outdir: 'out', platform: 'node', format: 'cjs', target: 'node20', packages: 'external' }
+      : undefined,
+};
+
+const chosen = Object.keys(targets).filter((name) => {
+  if (only) return only.has(name);
+  return production ? name === 'extension' || name === 'webview' : true;
+});
+
+const options = chosen.map((name) => targets[name]()).filter(Boolean);
+
+if (watch) {
+  for (const option of options) {
+    const context = await esbuild.context(option);
+    await context.watch();
+  }
+} else {
+  const results = await Promise.allSettled(options.map((option) => esbuild.build(option)));
+  const failed = results.filter((result) => result.status === 'rejected');
+  if (failed.length > 0) process.exit(1);
+}

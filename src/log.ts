@@ -1,0 +1,64 @@
+// The "Portal Explorer" log channel: one LogOutputChannel for the whole extension, one named logger per
+// part. Lines pass through redact() so that a token, a secret or an Authorization header can never reach
+// the channel even if a caller slips.
+import * as vscode from 'vscode';
+
+export interface Logger {
+  trace(message: string): void;
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+const CHANNEL_NAME = 'Portal Explorer';
+/** Recent lines kept in memory, so the integration tests can check what was (and was not) logged. */
+const RECENT_LIMIT = 2000;
+
+let channel: vscode.LogOutputChannel | undefined;
+const recent: string[] = [];
+
+const SECRET_PATTERNS: Array<[RegExp, string]> = [
+  [/(authorization\s*[:=]\s*)(bearer|basic)\s+[^\s,;"']+/gi, '$1$2 <redacted>'],
+  [/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 <redacted>'],
+  [/\b(access_token|refresh_token|client_secret|code_verifier|code|secret|password)(["']?\s*[:=]\s*["']?)[^\s&"',;}]+/gi, '$1$2<redacted>'],
+];
+
+/** Removes anything that looks like a credential from a log line. */
+export function redact(line: string): string {
+  return SECRET_PATTERNS.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), line);
+}
+
+/** Creates the channel once; the returned disposable closes it. */
+export function initLogging(): vscode.Disposable {
+  channel ??= vscode.window.createOutputChannel(CHANNEL_NAME, { log: true });
+  const created = channel;
+  return new vscode.Disposable(() => {
+    created.dispose();
+    if (channel === created) channel = undefined;
+  });
+}
+
+export function showLog(): void {
+  channel?.show(true);
+}
+
+export function recentLogLines(): readonly string[] {
+  return recent;
+}
+
+export function createLogger(name: string): Logger {
+  const write = (level: keyof Logger, message: string): void => {
+    const line = redact(`[${name}] ${message}`);
+    recent.push(`${level}: ${line}`);
+    if (recent.length > RECENT_LIMIT) recent.splice(0, recent.length - RECENT_LIMIT);
+    channel?.[level](line);
+  };
+  return {
+    trace: (message) => write('trace', message),
+    debug: (message) => write('debug', message),
+    info: (message) => write('info', message),
+    warn: (message) => write('warn', message),
+    error: (message) => write('error', message),
+  };
+}

@@ -1,0 +1,22 @@
+// What activate() returns when the extension runs under test (ExtensionMode.Test): the seams that let the
+// integration suite act as a user without real dialogs. In production activate() returns nothing of this.
+import type * as vscode from 'vscode';
+import { recentLogLines } from './log';
+import { setPrompter, type Prompter } from './ui/prompter';
+
+export interface PortalExplorerTestApi {
+  /** Replaces the prompter (input boxes, pickers, messages, dialogs); returns the previous one. */
+  setPrompter(next: Prompter): Prompter;
+  /** Lines written to the "Portal Explorer" log channel, oldest first. */
+  logLines(): readonly string[];
+  /** The extension's context, to inspect global state and secrets. */
+  readonly context: vscode.ExtensionContext;
+}
+
+export interface PortalExplorerApi {
+  readonly testing?: PortalExplorerTestApi;
+}
+
+export function createTestApi(context: vscode.ExtensionContext): PortalExplorerTestApi {
+  return { setPrompter, logLines: recentLogLines, context };
+}
