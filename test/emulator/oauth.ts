@@ -11,6 +11,8 @@ import type { AuthorizationRequest, TokenResponse } from './oauthState';
 
 const AUTHORIZE = '/api/v1/oauth2/authorize';
 const TOKEN = '/api/v1/oauth2/token';
+/** How long an approval page can be answered (independent of the code lifetime, which may be 0 in tests). */
+const APPROVAL_LIFETIME_SECONDS = 600;
 const CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 /** A refused authorization request: answered with a 400 page, never a redirect. */
@@ -127,7 +129,7 @@ export function registerOAuth(app: FastifyInstance, ctx: Context): void {
       const code = ctx.oauth.issueCode(authorization, ctx.config.codeLifetimeSeconds);
       return redirectWith(reply, authorization.redirect_uri, { code, state: authorization.state });
     }
-    const requestId = ctx.oauth.awaitApproval(authorization, ctx.config.codeLifetimeSeconds);
+    const requestId = ctx.oauth.awaitApproval(authorization, APPROVAL_LIFETIME_SECONDS);
     return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(approvalPage(client.name, authorization.redirect_uri, requestId));
   });
 

@@ -144,6 +144,9 @@ export function registerTestInterface(app: FastifyInstance, ctx: Context): void 
   });
 
   route('GET', '/records/:app_id/:record_id', (_body, params) => rawRecord(ctx, params.app_id, params.record_id));
+  route('GET', '/apps', () =>
+    ctx.store.allApps().map((app) => ({ app_id: app.def.app_id, name: app.def.name, site_id: app.site.id, draft_mode: app.draftMode, comments_plugin: app.commentsPlugin })),
+  );
   route('POST', '/apps/:app_id/settings', (body, params) => settings(ctx, params.app_id, body));
 
   route('GET', '/config', () => ctx.config);
