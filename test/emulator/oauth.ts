@@ -63,7 +63,7 @@ function readAuthorizationRequest(ctx: Context, query: unknown): { client: Clien
       redirect_uri: redirectUri,
       redirectGiven: given !== undefined,
       state,
-      ...(challenge !== undefined ? { codeChallenge: challenge, codeChallengeMethod: method === 'plain' ? 'plain' : 'S256' } : {}),
+      ...(challenge !== undefined ? { codeChallenge: challenge, codeChallengeMethod: method === 'S256' ? 'S256' : 'plain' } : {}),
     },
   };
 }

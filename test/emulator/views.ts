@@ -199,15 +199,15 @@ export function viewBody(store: Store, app: AppState, view: ViewDef, requestFilt
   return JSON.stringify({ data: rows, metadata: viewMetadata(store, app, view) });
 }
 
-/** Unfiltered view bodies, valid while the store's version stays the same. */
+/** Unfiltered view bodies, valid while the store's version stays the same; kept encoded, ready to send. */
 export class ViewCache {
-  private readonly bodies = new Map<string, { version: number; body: string }>();
+  private readonly bodies = new Map<string, { version: number; body: Buffer }>();
 
-  get(store: Store, app: AppState, view: ViewDef): string {
+  get(store: Store, app: AppState, view: ViewDef): Buffer {
     const key = `${app.def.app_id}/${view.view_id}`;
     const cached = this.bodies.get(key);
     if (cached && cached.version === store.version) return cached.body;
-    const body = viewBody(store, app, view, []);
+    const body = Buffer.from(viewBody(store, app, view, []), 'utf8');
     this.bodies.set(key, { version: store.version, body });
     return body;
   }
