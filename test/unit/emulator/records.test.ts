@@ -123,5 +123,9 @@ describe('emulator: records', () => {
     assert.equal(json.status, 400);
     assert.equal(nestedError(json).code, 'invalid_request');
     assert.match(nestedError(json).message, /form/);
+    const multipart = new FormData();
+    multipart.append('f11', 'x');
+    const asMultipart = await call(running.emulator, 'PUT', `/api/v1/app/${ORDERS}/record/1`, { token: running.token, body: multipart });
+    assert.equal(nestedError(asMultipart).code, 'invalid_request');
   });
 });
