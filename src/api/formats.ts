@@ -93,8 +93,8 @@ export function formatDuration(minutes: number): string {
   return `${pad(Math.floor(minutes / 60), 2)}:${pad(minutes % 60, 2)}`;
 }
 
-/** Plain decimal notation: an optional sign, digits, an optional fraction. No exponent, no grouping. */
-const NUMBER = /^[+-]?(?:\d+(?:\.\d+)?|\.\d+)$/;
+/** Plain decimal notation: an optional minus, digits, an optional fraction. No exponent, no grouping, no +. */
+const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)$/;
 
 /** "12.5" -> 12.5; undefined for anything that is not a plain decimal number. */
 export function parseNumber(text: string): number | undefined {
@@ -137,21 +137,36 @@ function splitList(text: string): string[] {
 // ---------------------------------------------------------------------------------------------------------
 // Checks
 
-// One dot-separated domain with a top-level label; no spaces, no second @. Deliberately simple: the portal
-// only promises "a valid e-mail address", and over-strict checks refuse real addresses.
-const EMAIL = /^[^\s@,;<>()[\]"]+@[^\s@,;<>()[\]"]+\.[^\s@,;<>()[\]".]+$/;
-// Digits and letters, with the separators people type in phone numbers (emulator README: phone).
-const PHONE = /^\+?[A-Za-z0-9 ()./-]*[A-Za-z0-9][A-Za-z0-9 ()./-]*$/;
+// E-mail: a dot-atom local part (at most 64 characters) and a domain of at least two labels whose last is
+// letters only; 254 characters at most. Stricter than "contains an @", looser than RFC 5322's quoted forms,
+// which no portal user types.
+const EMAIL_LOCAL_ATOM = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+$/;
+const DOMAIN_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+// Phone: "any alphanumeric string", with the separators people type (emulator README: phone).
+const PHONE = /^[A-Za-z0-9 +()./-]+$/;
 
 export function isEmail(text: string): boolean {
-  return EMAIL.test(text) && !text.includes('..');
+  const at = text.lastIndexOf('@');
+  if (text.length > 254 || at < 1 || at > 64) return false;
+  const local = text.slice(0, at).split('.');
+  const domain = text.slice(at + 1).split('.');
+  return (
+    local.every((atom) => EMAIL_LOCAL_ATOM.test(atom)) &&
+    domain.length >= 2 &&
+    domain.every((label) => DOMAIN_LABEL.test(label)) &&
+    /^[A-Za-z]{2,}$/.test(domain[domain.length - 1])
+  );
 }
 
+export function isPhone(text: string): boolean {
+  return PHONE.test(text) && /[A-Za-z0-9]/.test(text);
+}
+
+/** http(s) with "//" and a host: "http:example.com" parses as a URL but is not one anyone means. */
 export function isUrl(text: string): boolean {
-  if (/\s/.test(text)) return false;
+  if (/\s/.test(text) || !/^https?:\/\/[^/?#]/i.test(text)) return false;
   try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    return new URL(text).hostname !== '';
   } catch {
     return false;
   }
@@ -159,38 +174,93 @@ export function isUrl(text: string): boolean {
 
 /** Elements that never have a closing tag. */
 const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const TAG_NAME = /[A-Za-z][A-Za-z0-9-]*/y;
+const ATTRIBUTE_NAME = /[^\s"'>/=]+/y;
+const UNQUOTED_VALUE = /[^\s"'=<>`]+/y;
+const SPACE = /\s*/y;
+
+interface ScannedTag {
+  name: string;
+  closing: boolean;
+  selfClosing: boolean;
+  end: number;
+}
+
+function sticky(pattern: RegExp, text: string, at: number): string | undefined {
+  pattern.lastIndex = at;
+  return pattern.exec(text)?.[0];
+}
+
+/** The tag starting at `start` ("<" then a letter or "/"), or undefined when it is not well formed. */
+function scanTag(html: string, start: number): ScannedTag | undefined {
+  let at = start + 1;
+  const closing = html[at] === '/';
+  if (closing) at += 1;
+  const name = sticky(TAG_NAME, html, at);
+  if (!name) return undefined;
+  at += name.length;
+  for (;;) {
+    const space = sticky(SPACE, html, at) ?? '';
+    at += space.length;
+    if (html[at] === '>') return { name: name.toLowerCase(), closing, selfClosing: false, end: at + 1 };
+    if (html.startsWith('/>', at)) return { name: name.toLowerCase(), closing, selfClosing: true, end: at + 2 };
+    if (space === '') return undefined; // attributes are separated by white space
+    const attribute = sticky(ATTRIBUTE_NAME, html, at);
+    if (!attribute) return undefined;
+    at += attribute.length;
+    const beforeEquals = sticky(SPACE, html, at)?.length ?? 0;
+    if (html[at + beforeEquals] !== '=') continue;
+    at += beforeEquals + 1;
+    at += sticky(SPACE, html, at)?.length ?? 0;
+    const quote = html[at];
+    if (quote === '"' || quote === "'") {
+      const close = html.indexOf(quote, at + 1);
+      if (close < 0) return undefined;
+      at = close + 1;
+    } else {
+      const value = sticky(UNQUOTED_VALUE, html, at);
+      if (!value) return undefined;
+      at += value.length;
+    }
+  }
+}
 
 /**
- * Why `html` is not well-formed HTML, or undefined. Plain text is valid HTML. Checked: every tag is closed
- * by ">", closing tags match the element they close, no element is left open (void elements and "<x/>" need
- * no closing tag). A "<" that does not start a tag ("a < b") is text, as browsers read it.
+ * Why `html` is not well-formed HTML, or undefined. Plain text is valid HTML. Every "<" followed by a letter,
+ * "/" or "!" must complete a tag, a comment or a doctype; elements other than void ones and "<x/>" must be
+ * closed, in order. A "<" before anything else ("a < b") is text, as browsers read it.
  */
 export function htmlProblem(html: string): string | undefined {
   const open: string[] = [];
-  const tag = /<(\/?)([A-Za-z][A-Za-z0-9-]*)\b([^<>]*?)(\/?)>|<!--[\s\S]*?-->|<!(?:doctype|DOCTYPE)[^>]*>/g;
-  let index = 0;
-  let match: RegExpExecArray | null;
-  while ((match = tag.exec(html)) !== null) {
-    const between = html.slice(index, match.index);
-    const stray = /<[/!A-Za-z]/.exec(between);
-    if (stray) return `a tag is not closed with ">" near "${excerpt(between.slice(stray.index))}"`;
-    index = tag.lastIndex;
-    if (match[2] === undefined) continue; // comment or doctype
-    const name = match[2].toLowerCase();
-    if (match[1] === '/') {
-      if (open.length === 0 || open[open.length - 1] !== name) {
-        return open.length === 0 ? `</${name}> closes nothing` : `</${name}> closes <${open[open.length - 1]}>`;
-      }
-      open.pop();
-    } else if (match[4] !== '/' && !VOID_ELEMENTS.has(name)) {
-      open.push(name);
+  let at = html.indexOf('<');
+  while (at >= 0) {
+    if (html.startsWith('<!--', at)) {
+      const end = html.indexOf('-->', at + 4);
+      if (end < 0) return 'a comment is never closed';
+      at = html.indexOf('<', end + 3);
+      continue;
     }
+    const next = html[at + 1] ?? '';
+    if (/^<!doctype\s[^>]*>/i.test(html.slice(at, at + 200))) {
+      at = html.indexOf('<', html.indexOf('>', at) + 1);
+      continue;
+    }
+    if (!/[A-Za-z/!]/.test(next)) {
+      at = html.indexOf('<', at + 1);
+      continue;
+    }
+    const tag = scanTag(html, at);
+    if (!tag) return `a tag is not well formed near "${excerpt(html.slice(at, at + 20))}"`;
+    if (tag.closing) {
+      const expected = open.pop();
+      if (expected !== tag.name) return expected ? `</${tag.name}> closes <${expected}>` : `</${tag.name}> closes nothing`;
+    } else if (!tag.selfClosing && !VOID_ELEMENTS.has(tag.name)) {
+      open.push(tag.name);
+    }
+    at = html.indexOf('<', tag.end);
   }
-  const rest = html.slice(index);
-  const stray = /<[/!A-Za-z]/.exec(rest);
-  if (stray) return `a tag is not closed with ">" near "${excerpt(rest.slice(stray.index))}"`;
-  if (open.length > 0) return `<${open[open.length - 1]}> is never closed`;
-  return undefined;
+  const unclosed = open.pop();
+  return unclosed ? `<${unclosed}> is never closed` : undefined;
 }
 
 const EXCERPT_LENGTH = 40;
@@ -216,18 +286,22 @@ function isMultiSelect(column: Column): boolean {
 
 function checkChoice(column: Column, value: string): string | undefined {
   const ids = new Set((Array.isArray(column.choices) ? column.choices : []).map((choice) => String(choice.id)));
-  const given = isMultiSelect(column) ? splitList(value) : [value.trim()];
+  // Ids exactly as the portal lists them: no spaces, in a multi-select no spaces after the commas either.
+  const given = isMultiSelect(column) ? value.split(',') : [value];
   const wrong = given.filter((id) => !ids.has(id));
-  if (wrong.length === 0 && given.length > 0) return undefined;
-  const shown = wrong.length > 0 ? wrong.join(', ') : excerpt(value);
-  return `not one of the choices: ${shown} (choices: ${choiceList(column)})`;
+  if (wrong.length > 0) {
+    const shown = wrong.map((id) => (id === '' ? '(empty item)' : excerpt(id))).join(', ');
+    const spaces = wrong.some((id) => id.trim() !== id && ids.has(id.trim())) ? ' (no spaces around the ids)' : '';
+    return `not one of the choices: ${shown}${spaces} (choices: ${choiceList(column)})`;
+  }
+  if (new Set(given).size !== given.length) return `names a choice twice: ${excerpt(value)}`;
+  return undefined;
 }
 
 function checkUsers(value: string): string | undefined {
-  const items = value.split(',').map((item) => item.trim());
-  const wrong = items.filter((item) => !isEmail(item));
+  const wrong = value.split(',').filter((item) => !isEmail(item));
   if (wrong.length === 0) return undefined;
-  const first = wrong[0] === '' ? 'an empty item' : excerpt(wrong[0]);
+  const first = wrong[0] === '' ? 'an empty item' : wrong[0].trim() !== wrong[0] && isEmail(wrong[0].trim()) ? `"${wrong[0]}" (no spaces after the commas)` : excerpt(wrong[0]);
   return `expected comma-separated e-mail addresses, got ${first}`;
 }
 
@@ -242,7 +316,7 @@ const CHECKS: Record<ColumnKind, (value: string, column: Column) => string | und
     return problem && `expected valid HTML: ${problem}`;
   },
   email: (value) => (isEmail(value) ? undefined : `expected an e-mail address like name@example.com, got ${excerpt(value)}`),
-  phone: (value) => (PHONE.test(value) ? undefined : `expected a phone number (letters, digits, spaces, + - . / ( )), got ${excerpt(value)}`),
+  phone: (value) => (isPhone(value) ? undefined : `expected a phone number (letters, digits, spaces, + - . / ( )), got ${excerpt(value)}`),
   url: (value) => (isUrl(value) ? undefined : `expected a URL like https://example.com, got ${excerpt(value)}`),
   number: (value) => (parseNumber(value) !== undefined ? undefined : `expected a number like 12 or -3.5, got ${excerpt(value)}`),
   currency: (value) => {
