@@ -3,6 +3,7 @@
 // inside an item cannot be encoded at all: it is refused here, before anything is sent, with the reason.
 import type { ColumnKind } from './columnKinds';
 import { PortalError } from './errors';
+import { parseDate, parseDateTime, parseDuration, parseNumber } from './formats';
 import { FILTER_OPERATORS, type FilterOperatorName } from './types';
 
 export interface ViewFilter {
@@ -62,11 +63,13 @@ const CHOICE: readonly FilterOperatorName[] = ['equals', 'doesNotEqual', 'contai
 
 /**
  * The operators that make sense for a kind of column: text-like kinds compare as text (no ordering);
- * numbers, amounts, dates, date-times and durations are ordered (no substring tests); a choice matches by
- * id, and contains tests one id of a multi-select; an unknown kind offers everything.
+ * numbers, amounts, auto numbers, dates, date-times and durations are ordered (no substring tests); a
+ * choice matches by id, and contains tests one id of a multi-select. A LookUp column compares as the
+ * column it shows, which its own kind does not tell, and an unknown kind could be anything: both offer all.
  */
 export function operatorsForKind(kind: ColumnKind): FilterOperatorName[] {
   switch (kind) {
+    case 'autonumber':
     case 'number':
     case 'currency':
     case 'date':
@@ -81,11 +84,33 @@ export function operatorsForKind(kind: ColumnKind): FilterOperatorName[] {
     case 'phone':
     case 'url':
     case 'user':
-    case 'lookup':
       return [...TEXT_LIKE];
     default:
       return [...FILTER_OPERATOR_NAMES];
   }
+}
+
+const ORDERED_PARSERS: Partial<Record<ColumnKind, [(value: string) => unknown, string]>> = {
+  number: [parseNumber, 'a number like 12 or -3.5'],
+  currency: [parseNumber, 'an amount like 1200.50'],
+  autonumber: [parseNumber, 'a number'],
+  date: [parseDate, 'a date as DD-MM-YYYY'],
+  datetime: [parseDateTime, 'a date and time as DD-MM-YYYY hh:mm (UTC)'],
+  duration: [parseDuration, 'a duration as hh:mm'],
+};
+
+/**
+ * Why `value` cannot be compared with a column of `kind` by `operator`, or undefined. Ordered kinds compare
+ * by value (12 = 12.0, dates as dates), so equals and the orderings need a value of that kind; substring
+ * and emptiness tests take anything.
+ */
+export function filterValueProblem(kind: ColumnKind, operator: FilterOperatorName, value: string | undefined): string | undefined {
+  if (!operatorNeedsValue(operator)) return undefined;
+  if (value === undefined || value === '') return `"${operatorLabel(operator)}" needs a value`;
+  if (value.includes('|')) return 'a filter value cannot contain "|"';
+  const parser = ORDERED_PARSERS[kind];
+  if (!parser || operator === 'contains' || operator === 'doesNotContain') return undefined;
+  return parser[0](value) === undefined ? `expected ${parser[1]}, got ${value}` : undefined;
 }
 
 function refuse(message: string, field?: string): PortalError {

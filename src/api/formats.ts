@@ -392,11 +392,14 @@ function isRequired(column: Column): boolean {
   return column.required === '1';
 }
 
-/** field_id_in_data of every required, writable column that `data` leaves out or empty. */
+/**
+ * field_id_in_data of every required, writable column that `data` leaves out or empty. Only "" is empty:
+ * the emulator (and the documentation) do not trim, so "  " is a value.
+ */
 export function missingRequired(columns: readonly Column[], data: RecordData): string[] {
   return columns
     .filter((column) => isRequired(column) && isWritable(column))
-    .filter((column) => (data[column.field_id_in_data] ?? '').trim() === '')
+    .filter((column) => (data[column.field_id_in_data] ?? '') === '')
     .map((column) => column.field_id_in_data);
 }
 

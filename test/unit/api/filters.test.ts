@@ -6,6 +6,7 @@ import {
   FILTER_OPERATOR_NAMES,
   encodeFilters,
   filterQuery,
+  filterValueProblem,
   operatorNeedsValue,
   operatorsForKind,
 } from '../../../src/api/filters';
@@ -78,6 +79,20 @@ describe('view filters', () => {
       }
     }
     assert.equal(operatorsForKind('unknown').length, 10);
+    assert.equal(operatorsForKind('lookup').length, 10, 'a LookUp compares as the column it shows');
+    assert.ok(operatorsForKind('autonumber').includes('greaterThan'));
+  });
+
+  it('checks a value against the kind it is compared with', () => {
+    assert.equal(filterValueProblem('date', 'lessThan', '2026-01-01'), 'expected a date as DD-MM-YYYY, got 2026-01-01');
+    assert.equal(filterValueProblem('date', 'lessThan', '01-01-2026'), undefined);
+    assert.match(filterValueProblem('number', 'equals', 'ten') ?? '', /expected a number/);
+    assert.match(filterValueProblem('duration', 'greaterThan', '90') ?? '', /hh:mm/);
+    assert.equal(filterValueProblem('number', 'contains', '1.'), undefined);
+    assert.equal(filterValueProblem('text', 'lessThan', 'anything'), undefined);
+    assert.equal(filterValueProblem('currency', 'empty', undefined), undefined);
+    assert.match(filterValueProblem('text', 'equals', '') ?? '', /needs a value/);
+    assert.match(filterValueProblem('text', 'equals', 'a|b') ?? '', /\|/);
   });
 
   it('labels all ten operators and knows which need a value', () => {

@@ -143,7 +143,8 @@ describe('value formats', () => {
     ];
 
     it('lists required writable fields left out or blank', () => {
-      assert.deepEqual(missingRequired(columns, { f1: ' ', f2: '01-01-2026' }), ['f1', 'f4']);
+      assert.deepEqual(missingRequired(columns, { f1: '', f2: '01-01-2026' }), ['f1', 'f4']);
+      assert.deepEqual(missingRequired(columns, { f1: ' ', f4: '1' }), []);
       assert.deepEqual(missingRequired(columns, { f1: 'x', f4: '1' }), []);
     });
 
