@@ -141,11 +141,13 @@ export function exchangeCode(options: ExchangeCodeOptions): Promise<TokenSet> {
 
 /**
  * The client credentials grant. The documentation lists both HTTP Basic and the client_id/client_secret
- * parameters, so both are sent.
+ * parameters, so both are sent. The Basic user and password are percent-encoded first (RFC 6749 §2.3.1),
+ * so a secret with ":" or "%" survives; encodeURIComponent rather than form encoding, because a server
+ * that decodes with decodeURIComponent would read a form-encoded space ("+") as a plus.
  */
 export function clientCredentials(options: TokenCallOptions): Promise<TokenSet> {
   const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: options.clientId, client_secret: options.clientSecret });
-  const basic = Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64');
+  const basic = Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`).toString('base64');
   return tokenCall(options, form, 'Signing in with the client credentials', [], { Authorization: `Basic ${basic}` });
 }
 
