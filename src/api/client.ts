@@ -105,11 +105,20 @@ function form(fields: RecordData): { body: string; headers: Record<string, strin
   return { body: new URLSearchParams(fields).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
 }
 
-/** The field a 400 is about, when the body does not say: the one sent field its message names. */
+/** Field keys as the documentation shows them: f<N>, and l<N> for a Lookup app's columns in a view. */
+const FIELD_KEY = /(?<![A-Za-z0-9_])[fl]\d+(?![A-Za-z0-9_])/g;
+
+/**
+ * The field a 400 is about when the body does not say (flat and text error bodies): the one sent field the
+ * message names, else the one field key it names (a missing required field was not sent).
+ */
 function fieldNamedIn(message: string | undefined, sent: readonly string[]): string | undefined {
   if (!message) return undefined;
   const named = sent.filter((field) => new RegExp(`(^|[^A-Za-z0-9_])${field.replace(/[^A-Za-z0-9_]/g, '\\$&')}($|[^A-Za-z0-9_])`).test(message));
-  return named.length === 1 ? named[0] : undefined;
+  if (named.length === 1) return named[0];
+  if (named.length > 1) return undefined;
+  const keys = new Set(message.match(FIELD_KEY) ?? []);
+  return keys.size === 1 ? [...keys][0] : undefined;
 }
 
 function withField(error: PortalError, field: string): PortalError {
