@@ -3,7 +3,7 @@
 // that no message or log entry carries a token or the client secret.
 import * as assert from 'node:assert/strict';
 import { PortalClient } from '../../../src/api/client';
-import { PortalError } from '../../../src/api/errors';
+import type { PortalError } from '../../../src/api/errors';
 import { CredentialsTokens, clientFor, configure, injectFault, rejectsWith, startPortal, testInterface, type Emulator } from './portal';
 
 const CUSTOMERS = '101';
