@@ -82,6 +82,26 @@ describe('PortalClient errors against the emulator', function () {
       );
     });
 
+    it('an upload refused for an expired token is sent again in full after the renewal', async () => {
+      const { client, tokens } = setup();
+      await client.listSites();
+      await testInterface(emulator, 'POST', 'tokens/expire', {});
+      const content = Buffer.alloc(200 * 1024, 7);
+      const starts: number[] = [];
+      let last = 0;
+      await client.addAttachment(CUSTOMERS, '4', { fileName: 'again.bin', contentType: 'application/octet-stream', content }, {
+        onProgress: (sent, total) => {
+          if (sent === 0) starts.push(total);
+          last = sent;
+        },
+      });
+      assert.equal(tokens.renewals, 1);
+      assert.equal(starts.length, 2, 'progress started over for the retry');
+      assert.equal(last, starts[1]);
+      const stored = (await testInterface(emulator, 'GET', `records/${CUSTOMERS}/4`)) as { attachments: Array<{ file_name: string; size: number }> };
+      assert.deepEqual(stored.attachments.map((file) => [file.file_name, file.size]), [['again.bin', content.length]]);
+    });
+
     it('when renewal gives up, or gives a token that fails again, the call fails as unauthorized', async () => {
       for (const renew of ['give-up', 'stale'] as const) {
         const tokens = new CredentialsTokens(emulator, renew);

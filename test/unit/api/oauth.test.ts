@@ -162,7 +162,14 @@ describe('OAuth against the emulator', function () {
     const form = new URLSearchParams(sent[0].body);
     assert.deepEqual([form.get('grant_type'), form.get('client_id'), form.get('client_secret')], ['client_credentials', emulator.clientId, emulator.clientSecret]);
     const basic = Buffer.from((sent[0].authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
-    assert.equal(basic, `${emulator.clientId}:${emulator.clientSecret}`);
+    assert.equal(basic, `${encodeURIComponent(emulator.clientId)}:${encodeURIComponent(emulator.clientSecret)}`);
+  });
+
+  it('client credentials with a secret full of special characters', async () => {
+    const secret = 'a b:c%41+d/e=f&g';
+    const registered = (await testInterface(emulator, 'POST', 'clients', { client_id: 'odd id:1', client_secret: secret, redirect_uris: [REDIRECT] })) as { client_id: string };
+    const tokens = await clientCredentials({ baseUrl: emulator.baseUrl, clientId: registered.client_id, clientSecret: secret });
+    assert.equal((await clientWith(tokens.accessToken).listSites()).length, 2);
   });
 
   it('a wrong secret is invalid_client (401) and the message does not carry it', async () => {
