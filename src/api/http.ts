@@ -117,8 +117,13 @@ export async function send(request: HttpRequest): Promise<HttpResponse> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const signals = { caller, timeout };
   const started = Date.now();
-  const log = (status: number | 'error'): void =>
-    request.onRequest?.({ method: request.method, path: request.url.pathname, status, durationMs: Date.now() - started });
+  const log = (status: number | 'error'): void => {
+    try {
+      request.onRequest?.({ method: request.method, path: request.url.pathname, status, durationMs: Date.now() - started });
+    } catch {
+      // A failing log line must not turn a good answer into an error.
+    }
+  };
   if (caller?.aborted) throw failure(caller.reason, request, signals, timeoutMs);
   const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
   let status: number | 'error' = 'error';
