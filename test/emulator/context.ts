@@ -42,7 +42,7 @@ export class Context {
     };
   }
 
-  /** The seed again, with the startup options; requests, faults, webhooks, clients and tokens forgotten. */
+  /** The seed again, with the startup options; requests, faults, webhooks and other clients forgotten. */
   reset(): void {
     this.config = runtimeConfigOf(this.options);
     this.store.reset();

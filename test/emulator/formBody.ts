@@ -7,11 +7,16 @@ export function isForm(request: FastifyRequest): boolean {
   return (request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
 }
 
+/** Whether the request says it carries a body (multipart bodies are not parsed up front, so look at headers). */
+function announcesBody(request: FastifyRequest): boolean {
+  return Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+}
+
 /** The body's parameters in order; an empty body is no parameters. */
 export function formParams(request: FastifyRequest): FormBodyResult {
-  const hasBody = request.body !== undefined && request.body !== null && !(Buffer.isBuffer(request.body) && request.body.length === 0);
-  if (!hasBody) return { ok: true, params: new Map() };
+  if (!announcesBody(request)) return { ok: true, params: new Map() };
   if (!isForm(request)) return { ok: false, problem: 'Send the body as form parameters (Content-Type: application/x-www-form-urlencoded).' };
+  if (request.body === undefined || request.body === null) return { ok: true, params: new Map() };
   const params = new Map<string, string>();
   for (const [name, value] of Object.entries(request.body as Record<string, unknown>)) {
     if (typeof value !== 'string') return { ok: false, problem: `Parameter ${name} is given more than once.`, field: name };

@@ -54,13 +54,17 @@ export class OAuthState {
   /** Refresh token -> client id; a used one is deleted (rotation). */
   private readonly refreshTokens = new Map<string, string>();
 
+  /**
+   * Back to the demo client alone. Its tokens survive: a signed-in extension under test stays signed in
+   * across resets (POST /_emulator/tokens/expire is there to end them); other clients' tokens go.
+   */
   reset(demo: Client): void {
     this.clients.clear();
     this.clients.set(demo.client_id, demo);
     this.pending.clear();
     this.codes.clear();
-    this.accessTokens.clear();
-    this.refreshTokens.clear();
+    for (const [token, { client_id }] of this.accessTokens) if (client_id !== demo.client_id) this.accessTokens.delete(token);
+    for (const [token, clientId] of this.refreshTokens) if (clientId !== demo.client_id) this.refreshTokens.delete(token);
   }
 
   /** Remembers a request waiting on the approval page; returns its id for the page's form. */

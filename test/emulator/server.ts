@@ -21,7 +21,8 @@ const isTestInterface = (url: string): boolean => url.startsWith(TEST_PREFIX) ||
 /** What a malformed-body fault answers: JSON cut off in the middle. */
 const MALFORMED_BODY = '{"data": [{"id": "1", "f1": "trunc';
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+// Unref'd: a latency fault still waiting must not keep a closed emulator's process alive.
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /** Maps fastify's own errors (bad JSON, body too large, bad content type) to the emulator's. */
 function asApiError(error: FastifyError): ApiError {

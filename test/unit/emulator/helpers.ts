@@ -27,6 +27,30 @@ export function useEmulator(options: EmulatorOptions = {}): { readonly emulator:
   };
 }
 
+/**
+ * useEmulator, reset to the seed before each test, with a fresh client-credentials token of the demo
+ * client in `token` (settable, for tests that need another one).
+ */
+export function useSeededEmulator(options: EmulatorOptions = {}): { readonly emulator: RunningEmulator; token: string } {
+  const running = useEmulator(options);
+  let token = '';
+  beforeEach(async () => {
+    await call(running.emulator, 'POST', '/_emulator/reset');
+    token = await clientToken(running.emulator);
+  });
+  return {
+    get emulator(): RunningEmulator {
+      return running.emulator;
+    },
+    get token(): string {
+      return token;
+    },
+    set token(value: string) {
+      token = value;
+    },
+  };
+}
+
 async function answer(response: Response): Promise<Answer> {
   const text = await response.text();
   let json: unknown;

@@ -165,6 +165,12 @@ describe('emulator: OAuth 2.0', () => {
       tokenBody(await exchange(await codeFor(), { code_verifier: verifier }));
     });
 
+    it('takes a challenge without method as plain, as RFC 7636 says', async () => {
+      const verifier = 'n'.repeat(50);
+      const code = (await approve(emulator(), { ...standard(), code_challenge: verifier })).searchParams.get('code') ?? '';
+      tokenBody(await exchange(code, { code_verifier: verifier }));
+    });
+
     it('refuses a code issued to another client', async () => {
       const other = (await call(emulator(), 'POST', '/_emulator/clients', { body: { redirect_uris: ['http://127.0.0.1/cb'] } })).json as { client_id: string; client_secret: string };
       const code = (await approve(emulator(), standard())).searchParams.get('code') ?? '';

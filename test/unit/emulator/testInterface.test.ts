@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Column } from '../../../src/api/types';
-import { call, clientToken, form, nestedError, useEmulator } from './helpers';
+import { call, clientToken, form, nestedError, useSeededEmulator } from './helpers';
 
 interface LoggedJson {
   seq: number;
@@ -12,15 +12,9 @@ interface LoggedJson {
 }
 
 describe('emulator: test interface', () => {
-  const running = useEmulator();
-  let token: string;
+  const running = useSeededEmulator();
 
-  beforeEach(async () => {
-    await call(running.emulator, 'POST', '/_emulator/reset');
-    token = await clientToken(running.emulator);
-  });
-
-  const sites = () => call(running.emulator, 'GET', '/api/v1/site', { token });
+  const sites = () => call(running.emulator, 'GET', '/api/v1/site', { token: running.token });
   const fault = async (body: Record<string, unknown>) => {
     const result = await call(running.emulator, 'POST', '/_emulator/faults', { body });
     assert.equal(result.status, 200, result.text);
@@ -28,9 +22,11 @@ describe('emulator: test interface', () => {
   const requests = async (since = 0) => (await call(running.emulator, 'GET', `/_emulator/requests?since=${since}`)).json as LoggedJson[];
 
   describe('reset', () => {
-    it('restores the seed and forgets faults, requests, clients and tokens', async () => {
-      await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token, body: form({ f2: 'Changed' }) });
-      await call(running.emulator, 'POST', '/_emulator/clients', { body: { client_id: 'extra', redirect_uris: ['http://127.0.0.1/cb'] } });
+    it('restores the seed and forgets faults, requests and other clients with their tokens', async () => {
+      await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token: running.token, body: form({ f2: 'Changed' }) });
+      await call(running.emulator, 'POST', '/_emulator/clients', { body: { client_id: 'extra', client_secret: 'pw', redirect_uris: ['http://127.0.0.1/cb'] } });
+      const extraToken = ((await call(running.emulator, 'POST', '/api/v1/oauth2/token', { body: form({ grant_type: 'client_credentials', client_id: 'extra', client_secret: 'pw' }) })).json as { access_token: string })
+        .access_token;
       await fault({ status: 500, path: '^/never' });
       await call(running.emulator, 'POST', '/_emulator/reset');
       assert.deepEqual(await requests(), []);
@@ -40,8 +36,8 @@ describe('emulator: test interface', () => {
         clients.map((c) => c.client_id),
         [running.emulator.clientId],
       );
-      assert.equal((await sites()).status, 401, 'tokens are forgotten');
-      token = await clientToken(running.emulator);
+      assert.equal((await call(running.emulator, 'GET', '/api/v1/site', { token: extraToken })).status, 401, "a forgotten client's token goes");
+      assert.equal((await sites()).status, 200, "the demo client's token stays: a signed-in extension stays signed in");
       const raw = (await call(running.emulator, 'GET', '/_emulator/records/101/1')).json as { data: Record<string, string> };
       assert.equal(raw.data.f2, 'Acme Corporation');
     });
@@ -113,10 +109,10 @@ describe('emulator: test interface', () => {
     it('hits only requests matching the path pattern and method; count -1 lasts until cleared', async () => {
       await fault({ path: '/view/', method: 'GET', status: 500, count: -1 });
       assert.equal((await sites()).status, 200);
-      assert.equal((await call(running.emulator, 'GET', '/api/v1/app/102/view/3', { token })).status, 500);
-      assert.equal((await call(running.emulator, 'GET', '/api/v1/app/102/view/3', { token })).status, 500);
+      assert.equal((await call(running.emulator, 'GET', '/api/v1/app/102/view/3', { token: running.token })).status, 500);
+      assert.equal((await call(running.emulator, 'GET', '/api/v1/app/102/view/3', { token: running.token })).status, 500);
       await call(running.emulator, 'DELETE', '/_emulator/faults');
-      assert.equal((await call(running.emulator, 'GET', '/api/v1/app/102/view/3', { token })).status, 200);
+      assert.equal((await call(running.emulator, 'GET', '/api/v1/app/102/view/3', { token: running.token })).status, 200);
     });
 
     it('applies latency and status together', async () => {
@@ -142,8 +138,8 @@ describe('emulator: test interface', () => {
     it('lists method, path, query and status of API requests in order, not test-interface ones', async () => {
       await call(running.emulator, 'DELETE', '/_emulator/requests');
       await sites();
-      await call(running.emulator, 'GET', '/api/v1/app/102/view/3?filter_columns=11&filter_operators=4', { token });
-      await call(running.emulator, 'GET', '/api/v1/app/999/columns', { token });
+      await call(running.emulator, 'GET', '/api/v1/app/102/view/3?filter_columns=11&filter_operators=4', { token: running.token });
+      await call(running.emulator, 'GET', '/api/v1/app/999/columns', { token: running.token });
       await call(running.emulator, 'GET', '/_emulator/config');
       const logged = await requests();
       assert.deepEqual(
@@ -178,7 +174,7 @@ describe('emulator: test interface', () => {
     });
 
     it('shows the raw stored record, in trash too', async () => {
-      await call(running.emulator, 'DELETE', '/api/v1/app/102/record/7', { token });
+      await call(running.emulator, 'DELETE', '/api/v1/app/102/record/7', { token: running.token });
       const raw = (await call(running.emulator, 'GET', '/_emulator/records/102/7')).json as Record<string, unknown>;
       assert.equal(raw.draft, true);
       assert.equal(raw.trashed, true);
@@ -189,9 +185,9 @@ describe('emulator: test interface', () => {
     it('switches Draft mode and the comments plugin per app', async () => {
       const changed = await call(running.emulator, 'POST', '/_emulator/apps/202/settings', { body: { comments_plugin: true, draft_mode: true } });
       assert.deepEqual(changed.json, { app_id: '202', draft_mode: true, comments_plugin: true });
-      assert.equal((await call(running.emulator, 'POST', '/api/v1/app/202/record/1/comment', { token, body: form({ comment: 'now on' }) })).status, 200);
+      assert.equal((await call(running.emulator, 'POST', '/api/v1/app/202/record/1/comment', { token: running.token, body: form({ comment: 'now on' }) })).status, 200);
       await call(running.emulator, 'POST', '/_emulator/apps/102/settings', { body: { draft_mode: false } });
-      const created = (await call(running.emulator, 'POST', '/api/v1/app/102/record/', { token, body: form({ f11: 'x', f15: '01-01-2026', f17: '1', draft: '1' }) })).json as { id: string };
+      const created = (await call(running.emulator, 'POST', '/api/v1/app/102/record/', { token: running.token, body: form({ f11: 'x', f15: '01-01-2026', f17: '1', draft: '1' }) })).json as { id: string };
       const raw = (await call(running.emulator, 'GET', `/_emulator/records/102/${created.id}`)).json as { draft: boolean };
       assert.equal(raw.draft, false);
       assert.equal((await call(running.emulator, 'POST', '/_emulator/apps/102/settings', { body: { draft_mode: 'yes' } })).status, 400);
@@ -199,28 +195,28 @@ describe('emulator: test interface', () => {
 
     it('switches the error style', async () => {
       await call(running.emulator, 'POST', '/_emulator/config', { body: { errorStyle: 'flat' } });
-      const flat = await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token, body: form({ f9: '31-02-2026' }) });
+      const flat = await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token: running.token, body: form({ f9: '31-02-2026' }) });
       assert.equal(flat.status, 400);
       assert.deepEqual(Object.keys(flat.json as object), ['error', 'error_description']);
       assert.equal((flat.json as { error: string }).error, 'invalid_value');
       assert.match((flat.json as { error_description: string }).error_description, /^f9 /);
       await call(running.emulator, 'POST', '/_emulator/config', { body: { errorStyle: 'text' } });
-      const text = await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token, body: form({ f9: '31-02-2026' }) });
+      const text = await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token: running.token, body: form({ f9: '31-02-2026' }) });
       assert.match(text.headers.get('content-type') ?? '', /text\/plain/);
       assert.match(text.text, /^f9 \(Customer since\)/);
     });
 
     it('switches what writes answer', async () => {
       await call(running.emulator, 'POST', '/_emulator/config', { body: { writeResponse: 'empty' } });
-      const empty = await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token, body: form({ f4: '1' }) });
+      const empty = await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token: running.token, body: form({ f4: '1' }) });
       assert.deepEqual([empty.status, empty.text], [204, '']);
       await call(running.emulator, 'POST', '/_emulator/config', { body: { writeResponse: 'text' } });
-      const text = await call(running.emulator, 'POST', '/api/v1/app/101/record/1/comment', { token, body: form({ comment: 'c' }) });
+      const text = await call(running.emulator, 'POST', '/api/v1/app/101/record/1/comment', { token: running.token, body: form({ comment: 'c' }) });
       assert.deepEqual([text.status, text.text], [200, 'OK']);
     });
 
     it('leaves required out of the columns when asked', async () => {
-      const columns = async () => (await call(running.emulator, 'GET', '/api/v1/app/101/columns', { token })).json as Column[];
+      const columns = async () => (await call(running.emulator, 'GET', '/api/v1/app/101/columns', { token: running.token })).json as Column[];
       assert.equal((await columns())[1].required, '1');
       await call(running.emulator, 'POST', '/_emulator/config', { body: { columnRequired: false } });
       assert.equal('required' in (await columns())[1], false);

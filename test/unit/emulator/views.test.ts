@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ViewResponse } from '../../../src/api/types';
-import { call, clientToken, form, nestedError, useEmulator } from './helpers';
+import { call, form, nestedError, useSeededEmulator } from './helpers';
 
 interface Filter {
   column: string;
@@ -10,13 +10,7 @@ interface Filter {
 }
 
 describe('emulator: read records by view', () => {
-  const running = useEmulator();
-  let token: string;
-
-  beforeEach(async () => {
-    await call(running.emulator, 'POST', '/_emulator/reset');
-    token = await clientToken(running.emulator);
-  });
+  const running = useSeededEmulator();
 
   const query = (filters: Filter[]): string => {
     if (filters.length === 0) return '';
@@ -30,7 +24,7 @@ describe('emulator: read records by view', () => {
   };
 
   const view = async (app: string, viewId: string, filters: Filter[] = []) => {
-    const result = await call(running.emulator, 'GET', `/api/v1/app/${app}/view/${viewId}${query(filters)}`, { token });
+    const result = await call(running.emulator, 'GET', `/api/v1/app/${app}/view/${viewId}${query(filters)}`, { token: running.token });
     assert.equal(result.status, 200, result.text);
     return result.json as ViewResponse;
   };
@@ -96,7 +90,7 @@ describe('emulator: read records by view', () => {
   });
 
   it('accepts omitted filter_values and filter_apps when every item is empty', async () => {
-    const result = await call(running.emulator, 'GET', '/api/v1/app/102/view/3?filter_columns=16&filter_operators=4', { token });
+    const result = await call(running.emulator, 'GET', '/api/v1/app/102/view/3?filter_columns=16&filter_operators=4', { token: running.token });
     assert.deepEqual(
       (result.json as ViewResponse).data.map((row) => row.id),
       ['3', '5', '7', '8'],
@@ -116,32 +110,32 @@ describe('emulator: read records by view', () => {
     ['a filter parameter given twice', 'filter_columns=11&filter_columns=12&filter_operators=4'],
   ] as const) {
     it(`answers 400 invalid_filter for ${what}`, async () => {
-      const result = await call(running.emulator, 'GET', `/api/v1/app/102/view/3?${search}`, { token });
+      const result = await call(running.emulator, 'GET', `/api/v1/app/102/view/3?${search}`, { token: running.token });
       assert.equal(result.status, 400, result.text);
       assert.equal(nestedError(result).code, 'invalid_filter');
     });
   }
 
   it('leaves records in trash out', async () => {
-    await call(running.emulator, 'DELETE', '/api/v1/app/102/record/3', { token });
+    await call(running.emulator, 'DELETE', '/api/v1/app/102/record/3', { token: running.token });
     assert.deepEqual(await orders([]), ['1', '2', '4', '5', '6', '7', '8']);
   });
 
   it('answers 404 for an unknown view and for a view of another app', async () => {
-    assert.equal(nestedError(await call(running.emulator, 'GET', '/api/v1/app/102/view/99', { token })).code, 'not_found');
-    assert.equal((await call(running.emulator, 'GET', '/api/v1/app/102/view/1', { token })).status, 404);
+    assert.equal(nestedError(await call(running.emulator, 'GET', '/api/v1/app/102/view/99', { token: running.token })).code, 'not_found');
+    assert.equal((await call(running.emulator, 'GET', '/api/v1/app/102/view/1', { token: running.token })).status, 404);
   });
 
   it('serves the big view from cache until a record changes', async () => {
     const first = await view('201', '6');
     assert.equal(first.data.length, 500);
-    const created = await call(running.emulator, 'POST', '/api/v1/app/201/record/', { token, body: form({ f31: 'New ticket', f36: '01-03-2026 10:00', f32: '1' }) });
+    const created = await call(running.emulator, 'POST', '/api/v1/app/201/record/', { token: running.token, body: form({ f31: 'New ticket', f36: '01-03-2026 10:00', f32: '1' }) });
     assert.equal(created.status, 200, created.text);
     const second = await view('201', '6');
     assert.equal(second.data.length, 501);
     assert.equal(second.data[500].f31, 'New ticket');
     assert.equal(second.data[500].f33, 'Acme Corporation');
-    await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token, body: form({ f2: 'Acme Renamed' }) });
+    await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token: running.token, body: form({ f2: 'Acme Renamed' }) });
     const third = await view('201', '6');
     assert.equal(third.data[500].f33, 'Acme Renamed', 'a change in the Lookup app shows too');
   });
