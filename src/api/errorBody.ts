@@ -2,6 +2,7 @@
 // is read: the emulator's nested {"error": {code, message, field}}, OAuth's flat {"error", "error_description"},
 // {"message"}, {"errors": [...]}, plain text and HTML pages (a proxy's 502). Anything else yields nothing
 // rather than a crash.
+import { PortalError } from './errors';
 
 export interface PortalErrorBody {
   message?: string;
@@ -87,4 +88,32 @@ export function redactSecrets(message: string, secrets: readonly (string | undef
     if (secret && secret.length >= 4) result = result.split(secret).join('<redacted>');
   }
   return result.replace(/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 <redacted>');
+}
+
+/** Field keys as the documentation shows them: f<N>, and l<N> for a Lookup app's columns in a view. */
+const FIELD_KEY = /(?<![A-Za-z0-9_])[fl]\d+(?![A-Za-z0-9_])/g;
+
+/**
+ * The field a 400 is about when the body does not say (flat and text error bodies): the one sent field the
+ * message names, else the one field key it names (a missing required field was not sent).
+ */
+export function fieldNamedIn(message: string | undefined, sent: readonly string[]): string | undefined {
+  if (!message) return undefined;
+  const named = sent.filter((field) => new RegExp(`(^|[^A-Za-z0-9_])${field.replace(/[^A-Za-z0-9_]/g, '\\$&')}($|[^A-Za-z0-9_])`).test(message));
+  if (named.length === 1) return named[0];
+  if (named.length > 1) return undefined;
+  const keys = new Set(message.match(FIELD_KEY) ?? []);
+  return keys.size === 1 ? [...keys][0] : undefined;
+}
+
+export function withField(error: PortalError, field: string): PortalError {
+  return new PortalError({
+    kind: error.kind,
+    message: error.message,
+    status: error.status,
+    portalMessage: error.portalMessage,
+    code: error.code,
+    field,
+    retryable: error.retryable,
+  });
 }
