@@ -32,12 +32,6 @@ export function run(): Promise<void> {
     timeout: Number(process.env.PORTAL_TEST_TIMEOUT_MS ?? 30_000),
     color: false,
     reporter: Mocha.reporters.Base,
-    rootHooks: {
-      async afterEach(this: Mocha.Context) {
-        // A picture of the workbench at the moment a test failed, before the next test changes it.
-        if (this.currentTest?.state === 'failed') await driver.screenshot(`failed-${this.currentTest.title}`).catch(() => undefined);
-      },
-    },
   });
   const grep = process.env.MOCHA_GREP;
   if (grep) mocha.grep(grep);
@@ -53,14 +47,30 @@ export function run(): Promise<void> {
     let passed = 0;
     let failed = 0;
     const failures: string[] = [];
+    const captured = new WeakSet<Mocha.Runnable>();
     const started = Date.now();
-    const runner = mocha.run((failures) => {
+    const runner = mocha.run((failureCount) => {
       void driver.screenshot('suite-end').finally(() => {
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         console.log(`\n${passed} passed, ${failed} failed (${seconds} s)`);
-        if (failures > 0) reject(new Error(`${failures} integration test(s) failed.`));
+        if (failureCount > 0) reject(new Error(`${failureCount} integration test(s) failed.`));
         else resolve();
       });
+    });
+    runner.on('test', (test) => {
+      // A picture of the workbench at the moment a test fails, before its afterEach hooks tidy up:
+      // the test's own function is wrapped as it starts (async and promise-returning tests only).
+      const original = test.fn;
+      if (!original || original.length > 0) return;
+      test.fn = async function (this: Mocha.Context) {
+        try {
+          return await original.call(this, () => undefined);
+        } catch (error) {
+          captured.add(test);
+          await driver.screenshot(`failed-${test.title}`).catch(() => undefined);
+          throw error;
+        }
+      };
     });
     runner.on('suite', (suite) => {
       if (suite.title) console.log(`${'  '.repeat(suite.titlePath().length - 1)}${suite.title}`);
@@ -73,6 +83,8 @@ export function run(): Promise<void> {
       failed += 1;
       console.log(`${'  '.repeat(Math.max(test.titlePath().length - 1, 0))}✘ ${test.title}`);
       failures.push(`${failures.length + 1}) ${fullTitle(test)}\n${error?.stack ?? String(error)}`);
+      // Hooks and timed-out tests were not caught by the wrapper: a picture now is the best there is.
+      if (!captured.has(test)) void driver.screenshot(`failed-${test.title}`).catch(() => undefined);
     });
     runner.on('end', () => {
       if (failures.length > 0) console.log(`\nFailures:\n\n${failures.join('\n\n')}`);

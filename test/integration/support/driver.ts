@@ -98,6 +98,11 @@ export class Driver {
     await this.call('click', { selector, ...options });
   }
 
+  /** True when the element that has the keyboard focus is inside an element matching `selector`. */
+  async focusedWithin(selector: string): Promise<boolean> {
+    return this.evaluate<boolean>(`Boolean(document.activeElement && document.activeElement.closest(${JSON.stringify(selector)}))`);
+  }
+
   /** textContent of every element of the workbench matching `selector` now (possibly none). */
   async texts(selector: string): Promise<string[]> {
     return (await this.call('texts', { selector })) as string[];
