@@ -1,0 +1,83 @@
+// The emulator's command line: one flag per option of startEmulator() (README.md, "Command line").
+import { parseArgs } from 'node:util';
+import type { EmulatorOptions } from './options';
+import { OptionError } from './options';
+
+export const USAGE = `Usage: npm run emulator -- [options]
+
+  --port N                  port on 127.0.0.1 (default 0: any free port)
+  --auto-approve            the authorize endpoint redirects at once, without the approval page
+  --token-lifetime S        access-token lifetime in seconds (default 3600)
+  --code-lifetime S         authorization-code lifetime in seconds (default 600)
+  --error-style STYLE       nested | flat | text (default nested)
+  --write-response KIND     json | empty | text: what update, comment and attachment answer (default json)
+  --no-column-required      leave "required" out of the list of columns
+  --webhook-retries N       retries of a failed webhook delivery (default 0)
+  --webhook-timeout MS      time limit of one delivery attempt (default 5000)
+  --attachment-limit BYTES  largest attachment (default 26214400)
+  --big-view-records N      records of the Tickets app (default 100000)
+  --seed N                  seed of the generated records (default 1)
+  --client-id ID            the demo client's id
+  --client-secret SECRET    the demo client's secret
+  --redirect-uri URI        one more registered redirect URI of the demo client (repeatable)
+  --quiet                   no request lines on stderr
+  --help                    this text
+`;
+
+function whole(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new OptionError(`--${flag} needs a whole number, not "${value}".`);
+  return Number(value);
+}
+
+/** Options from command-line arguments; throws OptionError on a bad or unknown flag. `help` asks for USAGE. */
+export function parseCommandLine(args: string[]): { options: EmulatorOptions; help: boolean } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        'auto-approve': { type: 'boolean' },
+        'token-lifetime': { type: 'string' },
+        'code-lifetime': { type: 'string' },
+        'error-style': { type: 'string' },
+        'write-response': { type: 'string' },
+        'no-column-required': { type: 'boolean' },
+        'webhook-retries': { type: 'string' },
+        'webhook-timeout': { type: 'string' },
+        'attachment-limit': { type: 'string' },
+        'big-view-records': { type: 'string' },
+        seed: { type: 'string' },
+        'client-id': { type: 'string' },
+        'client-secret': { type: 'string' },
+        'redirect-uri': { type: 'string', multiple: true },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    throw new OptionError(error instanceof Error ? error.message : String(error));
+  }
+  const options: EmulatorOptions = {
+    port: whole('port', values.port),
+    autoApprove: values['auto-approve'],
+    tokenLifetimeSeconds: whole('token-lifetime', values['token-lifetime']),
+    codeLifetimeSeconds: whole('code-lifetime', values['code-lifetime']),
+    errorStyle: values['error-style'] as EmulatorOptions['errorStyle'],
+    writeResponse: values['write-response'] as EmulatorOptions['writeResponse'],
+    columnRequired: values['no-column-required'] ? false : undefined,
+    webhookRetries: whole('webhook-retries', values['webhook-retries']),
+    webhookTimeoutMs: whole('webhook-timeout', values['webhook-timeout']),
+    attachmentLimitBytes: whole('attachment-limit', values['attachment-limit']),
+    bigViewRecords: whole('big-view-records', values['big-view-records']),
+    seed: whole('seed', values.seed),
+    clientId: values['client-id'],
+    clientSecret: values['client-secret'],
+    redirectUris: values['redirect-uri'],
+    quiet: values.quiet,
+  };
+  return { options, help: values.help === true };
+}

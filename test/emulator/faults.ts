@@ -1,0 +1,97 @@
+// Injected faults (POST /_emulator/faults): latency, a status code, a dropped connection or a malformed
+// body, for the next N requests to the portal's API that match a method and a path pattern.
+
+export interface Fault {
+  id: string;
+  /** Regular expression tested against the path (without the query string). */
+  path?: string;
+  method?: string;
+  /** Requests still to hit; -1 = every matching request until DELETE /_emulator/faults. */
+  remaining: number;
+  latency_ms?: number;
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  drop?: boolean;
+  malformed?: boolean;
+}
+
+export class FaultError extends Error {}
+
+function optional<T>(value: unknown, ok: (v: unknown) => boolean, message: string): T | undefined {
+  if (value === undefined) return undefined;
+  if (!ok(value)) throw new FaultError(message);
+  return value as T;
+}
+
+const isInteger = (min: number, max: number) => (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+
+export class Faults {
+  private faults: Fault[] = [];
+  private compiled = new Map<string, RegExp>();
+  private nextId = 1;
+
+  /** Checks and adds a fault from its JSON description. */
+  add(spec: unknown): Fault {
+    if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new FaultError('Send a JSON object describing the fault.');
+    const s = spec as Record<string, unknown>;
+    const known = ['path', 'method', 'count', 'latency_ms', 'status', 'body', 'headers', 'drop', 'malformed'];
+    const unknown = Object.keys(s).find((key) => !known.includes(key));
+    if (unknown) throw new FaultError(`Unknown fault key ${unknown}; known: ${known.join(', ')}.`);
+    const path = optional<string>(s.path, (v) => typeof v === 'string', 'path must be a regular expression as a string.');
+    let regex: RegExp | undefined;
+    if (path !== undefined) {
+      try {
+        regex = new RegExp(path);
+      } catch {
+        throw new FaultError(`path ${path} is not a valid regular expression.`);
+      }
+    }
+    const method = optional<string>(s.method, (v) => typeof v === 'string' && /^[A-Za-z]+$/.test(v), 'method must be an HTTP method.');
+    const count = optional<number>(s.count, (v) => v === -1 || isInteger(1, 1_000_000)(v), 'count must be a whole number >= 1, or -1 for every matching request.') ?? 1;
+    const fault: Fault = {
+      id: String(this.nextId++),
+      path,
+      method: method?.toUpperCase(),
+      remaining: count,
+      latency_ms: optional(s.latency_ms, isInteger(0, 600_000), 'latency_ms must be a whole number 0-600000.'),
+      status: optional(s.status, isInteger(100, 599), 'status must be an HTTP status 100-599.'),
+      body: s.body,
+      headers: optional(s.headers, (v) => typeof v === 'object' && v !== null && Object.values(v).every((h) => typeof h === 'string'), 'headers must be an object of strings.'),
+      drop: optional(s.drop, (v) => typeof v === 'boolean', 'drop must be true or false.'),
+      malformed: optional(s.malformed, (v) => typeof v === 'boolean', 'malformed must be true or false.'),
+    };
+    const effects = [fault.latency_ms !== undefined, fault.status !== undefined, fault.drop === true, fault.malformed === true].filter(Boolean).length;
+    if (effects === 0) throw new FaultError('Give at least one of latency_ms, status, drop, malformed.');
+    if (fault.drop && (fault.status !== undefined || fault.malformed)) throw new FaultError('drop cannot be combined with status or malformed.');
+    if (fault.status !== undefined && fault.malformed) throw new FaultError('malformed answers 200; do not combine it with status.');
+    if (fault.body !== undefined && fault.status === undefined) throw new FaultError('body goes with status.');
+    if (regex) this.compiled.set(fault.id, regex);
+    this.faults.push(fault);
+    return fault;
+  }
+
+  list(): Fault[] {
+    return this.faults.map((fault) => ({ ...fault }));
+  }
+
+  clear(): void {
+    this.faults = [];
+    this.compiled.clear();
+  }
+
+  /** The first fault matching this request, counted as used. */
+  take(method: string, path: string): Fault | undefined {
+    const fault = this.faults.find((candidate) => {
+      if (candidate.method && candidate.method !== method) return false;
+      const regex = this.compiled.get(candidate.id);
+      return !regex || regex.test(path);
+    });
+    if (!fault) return undefined;
+    if (fault.remaining > 0 && --fault.remaining === 0) {
+      this.faults = this.faults.filter((candidate) => candidate !== fault);
+      this.compiled.delete(fault.id);
+    }
+    return fault;
+  }
+}
