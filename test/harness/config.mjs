@@ -9,6 +9,9 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const NODE_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
 
+/** Desktop VS Code for `npm run test:electron` (downloaded by @vscode/test-electron; the same 1.139 as code-server). */
+export const VSCODE_VERSION = '1.139.1';
+
 /** The git-ignored cache, like @vscode/test-electron's own `.vscode-test/`. */
 export const CACHE = join(ROOT, '.vscode-test');
 export const NODE_DIR = join(CACHE, `node-v${NODE_VERSION}`);

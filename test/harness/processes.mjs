@@ -2,7 +2,7 @@
 // spawned (code-server forks an extension host, file watchers and a pty host). Every group started here
 // is stopped by stopAll(), on success, failure, time limit and Ctrl+C alike.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 
@@ -118,6 +118,43 @@ export function runCommand(command, args, { env = process.env, cwd, minutes = 10
       else reject(Object.assign(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit code ${code}`}).${quiet ? `\n${output.slice(-4000)}` : ''}`), { output }));
     });
   });
+}
+
+/** Every live process below `pid` (Linux: from /proc), deepest first. */
+export function descendants(pid = process.pid) {
+  const children = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // The command name (field 2) may hold spaces and parentheses: read the fields after its last ')'.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found = [];
+  const visit = (parent) => {
+    for (const child of children.get(parent) ?? []) {
+      visit(child);
+      found.push(child);
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+/** SIGKILLs every process below this one: for children started by libraries that give no handle. */
+export function killDescendants() {
+  for (const pid of descendants()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
 }
 
 export function sleep(ms) {

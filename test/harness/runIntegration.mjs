@@ -44,6 +44,7 @@ function preconditions() {
   if (!existsSync(CODE_SERVER_ENTRY)) problems.push('code-server is not installed: run `node test/harness/setup.mjs integration` (npm run test:integration does).');
   if (!existsSync(join(ROOT, 'dist', 'extension.js'))) problems.push('the extension is not built: run `npm run build`.');
   if (!existsSync(TESTS_INDEX)) problems.push('the integration tests are not built: run `npm run build`.');
+  if (!existsSync(EMULATOR_MAIN)) problems.push('the emulator is not built: run `npm run build`.');
   const chromium = findChromium();
   if (!chromium) problems.push('no Chromium found: run `node test/harness/setup.mjs integration`, or set PORTAL_CHROMIUM.');
   if (problems.length > 0) throw new Error(`Cannot run the integration suite:\n  - ${problems.join('\n  - ')}`);
@@ -64,18 +65,14 @@ async function main() {
   rmSync(SCREENSHOTS, { recursive: true, force: true });
   mkdirSync(LOGS, { recursive: true });
 
-  const env = {};
-  if (existsSync(EMULATOR_MAIN)) {
-    const emulator = await startEmulator({ logFile: join(LOGS, 'emulator.log') });
-    env.PORTAL_EMULATOR = JSON.stringify(emulator.info);
-    say(`emulator at ${emulator.info.base_url}`);
-  } else {
-    say('the emulator is not built yet: tests that need it will fail with a clear message');
-  }
+  const emulator = await startEmulator({ logFile: join(LOGS, 'emulator.log') });
+  const env = { PORTAL_EMULATOR: JSON.stringify(emulator.info) };
+  say(`emulator at ${emulator.info.base_url}`);
 
   let page;
   held.driver = await startDriver({ page: () => page, screenshotDir: SCREENSHOTS, log: (line) => VERBOSE && say(line) });
-  env.PORTAL_DRIVER_URL = held.driver.url;
+  // PORTAL_NO_DRIVER=1 runs the suite as desktop VS Code (test:electron) would: without the browser driver.
+  env.PORTAL_DRIVER_URL = process.env.PORTAL_NO_DRIVER === '1' ? '' : held.driver.url;
 
   held.profile = createProfile({ settings: TEST_SETTINGS });
   const server = await startCodeServer({ port: await freePort(), profile: held.profile, env, logFile: join(LOGS, 'code-server.log') });

@@ -20,6 +20,10 @@ function testFiles(dir: string): string[] {
     .sort();
 }
 
+function countTests(suite: Mocha.Suite): number {
+  return suite.tests.length + suite.suites.reduce((sum, child) => sum + countTests(child), 0);
+}
+
 function fullTitle(test: Mocha.Runnable): string {
   return test.titlePath().join(' › ');
 }
@@ -37,7 +41,7 @@ export function run(): Promise<void> {
   if (grep) mocha.grep(grep);
   if (!driver.available) {
     // Desktop VS Code (test:electron) has no browser driver: tests that need it are left out, and said so.
-    mocha.grep(BROWSER_TAG).invert();
+    mocha.grep(new RegExp(BROWSER_TAG.replace(/[[\]]/g, '\\$&'))).invert();
   }
   const files = testFiles(__dirname);
   for (const file of files) mocha.addFile(file);
@@ -54,6 +58,7 @@ export function run(): Promise<void> {
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         console.log(`\n${passed} passed, ${failed} failed (${seconds} s)`);
         if (failureCount > 0) reject(new Error(`${failureCount} integration test(s) failed.`));
+        else if (passed === 0) reject(new Error('No integration test ran: check MOCHA_GREP and the test files.'));
         else resolve();
       });
     });
@@ -88,7 +93,10 @@ export function run(): Promise<void> {
     });
     runner.on('end', () => {
       if (failures.length > 0) console.log(`\nFailures:\n\n${failures.join('\n\n')}`);
-      if (!driver.available) console.log(`\n(tests tagged ${BROWSER_TAG} need the browser driver and were not run here)`);
+      if (!driver.available) {
+        const leftOut = countTests(mocha.suite) - passed - failed;
+        console.log(`\n(${leftOut} tests tagged ${BROWSER_TAG} need the browser driver of the code-server harness and were not run here)`);
+      }
     });
   });
 }
