@@ -110,12 +110,11 @@ export function dropdown(options: DropdownOptions): Input & { setOptions(options
     select.setAttribute('aria-labelledby', labelId);
     element = el('div', { className: 'labelled' }, el('span', { className: 'label', id: labelId }, options.label), select);
   }
-  return {
-    ...valueInput(element, select),
-    onInput: (listener) => listen(select, ['change'], listener),
-    onCommit: (listener) => listen(select, ['change'], listener),
-    setOptions: fill,
-  };
+  // Not a spread: that would copy the value getter's current result instead of the getter.
+  const input = valueInput(element, select);
+  input.onInput = (listener) => listen(select, ['change'], listener);
+  input.onCommit = (listener) => listen(select, ['change'], listener);
+  return Object.assign(input, { setOptions: fill });
 }
 
 /** A single choice shown as radio buttons. */

@@ -1,0 +1,77 @@
+// A stand-in for the extension host of a query panel: the real ViewQuerySession over the real portal
+// client (emulator over HTTP), with the page's messages instead of VS Code's. The webview tests and the
+// bench use it. In VS Code the same session posts through webview.postMessage (see src/webviews/).
+import type { Browser } from 'playwright-core';
+import type { PortalClient } from '../../../src/api/client';
+import type { HostToQueryMessage, QueryInitMessage, QueryRunMessage } from '../../../src/shared/protocol';
+import { ViewQuerySession } from '../../../src/webviews/viewQuery/querySession';
+import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
+
+export interface QueryHostOptions extends OpenOptions {
+  appId: string;
+  viewId: string;
+  viewName?: string;
+  init?: Partial<QueryInitMessage>;
+}
+
+export class QueryHost {
+  panel!: PanelPage;
+  session!: ViewQuerySession;
+  /** Messages the host did not handle itself (export, save, openRecord), oldest first. */
+  readonly received: PosterMessage[] = [];
+  private pending: Promise<unknown> = Promise.resolve();
+
+  static async open(browser: Browser, server: PanelServer, client: PortalClient, options: QueryHostOptions): Promise<QueryHost> {
+    const host = new QueryHost();
+    let ready: () => void = () => undefined;
+    const readySeen = new Promise<void>((resolve) => (ready = resolve));
+    // Messages are handled one after the other, as VS Code delivers them.
+    const onPost = (message: { type: string }): void => {
+      host.pending = host.pending.then(() => host.handle(message as PosterMessage, options, ready)).catch((error: unknown) => console.error('query host:', error));
+    };
+    host.panel = await PanelPage.open(browser, server, 'viewQuery', { ...options, onPost });
+    host.session = new ViewQuerySession(client, options.appId, options.viewId, (message: HostToQueryMessage) => host.panel.send(message));
+    await readySeen;
+    return host;
+  }
+
+  private async handle(message: PosterMessage, options: QueryHostOptions, ready: () => void): Promise<void> {
+    // The page is open before the session exists: wait for it.
+    while (!this.session) await new Promise((resolve) => setTimeout(resolve, 5));
+    switch (message.type) {
+      case 'ready':
+        await this.panel.send({
+          type: 'query/init',
+          viewName: options.viewName ?? `View ${options.viewId}`,
+          appName: `App ${options.appId}`,
+          portalLabel: 'Demo portal',
+          columns: await this.session.filterColumns(),
+          saved: [],
+          ...options.init,
+        } satisfies QueryInitMessage);
+        ready();
+        break;
+      case 'query/run': {
+        const run = message as unknown as QueryRunMessage;
+        await this.session.run(run.runId, run.filters);
+        break;
+      }
+      default:
+        this.received.push(message);
+    }
+  }
+
+  /** Waits until the host has handled every message so far (a run included). */
+  async settled(): Promise<void> {
+    let current: Promise<unknown>;
+    do {
+      current = this.pending;
+      await current;
+    } while (current !== this.pending);
+  }
+
+  async close(): Promise<void> {
+    this.session?.cancel();
+    await this.panel.close();
+  }
+}
