@@ -5,9 +5,12 @@ import * as assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { PortalClient } from '../../src/api/client';
 import type { QueryRunMessage } from '../../src/shared/protocol';
-import { launchChromium, PanelServer, THEMES, type PageGlobals } from './support/panelPage';
+import { launchChromium, PanelServer, THEMES, type PageDocument, type PageGlobals } from './support/panelPage';
 import { startPortal, type Emulator } from './support/portal';
 import { QueryHost } from './support/queryHost';
+
+/** In functions run in the page. */
+declare const document: PageDocument;
 
 const TICKETS = 2000;
 

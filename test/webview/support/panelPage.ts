@@ -103,7 +103,21 @@ interface ViolationEvent {
   sample: string;
 }
 
-/** What the page's window has for these helpers (the node side's type library has no DOM). */
+/** The little of the page's DOM that functions run in the page use (the node side's type library has no DOM). */
+export interface PageElement {
+  textContent: string | null;
+  scrollTop: number;
+  scrollHeight: number;
+  parentElement: PageElement | null;
+  getAttribute(name: string): string | null;
+}
+
+export interface PageDocument {
+  querySelector(selector: string): PageElement | null;
+  getElementById(id: string): PageElement | null;
+}
+
+/** What the page's window has for these helpers. */
 export interface PageGlobals {
   __posted: PosterMessage[];
   __csp: string[];
