@@ -1,7 +1,7 @@
 // Lookups and answers shared by the data routes.
 import type { FastifyReply } from 'fastify';
 import type { Context } from '../context';
-import { ApiError, badRequest, notFound } from '../errors';
+import { notFound } from '../errors';
 import type { StoredRecord } from '../model';
 import type { AppState } from '../store';
 import { recordNum } from '../store';
@@ -52,4 +52,3 @@ export function sendJson(reply: FastifyReply, value: unknown): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(value));
 }
 
-export { ApiError, badRequest };
