@@ -65,8 +65,11 @@ function npmCli() {
 
 /** npm settings for installs into the cache: its own npm cache, no prompts, no audit. */
 function cacheNpmEnv(extra = {}) {
+  // Under `npm run`, the outer npm's settings arrive as npm_* variables, and npm reads npm_config_* as its
+  // own config: its user agent names Node 20, which code-server's install script refuses. Leave them out.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
   return {
-    ...process.env,
+    ...env,
     npm_config_cache: join(CACHE, 'npm-cache'),
     npm_config_update_notifier: 'false',
     npm_config_fund: 'false',
