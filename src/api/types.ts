@@ -10,6 +10,7 @@ export type Flag = '0' | '1';
 export interface AppRef {
   app_id: string;
   name: string;
+  [undocumented: string]: unknown;
 }
 
 export interface Site {
@@ -17,6 +18,7 @@ export interface Site {
   name: string;
   manager: string;
   apps: AppRef[];
+  [undocumented: string]: unknown;
 }
 
 export interface Choice {

@@ -1,0 +1,263 @@
+// The portal client: one typed method per data endpoint of portal-api.md. Every call carries the access
+// token, a time limit and the caller's AbortSignal; a 401 renews the token once and retries once; every
+// failure is a PortalError. Reading the answers tolerantly is answers.ts's job.
+import { acceptDeleteResponse, acceptWriteResponse, columnsOf, createdOf, recordOf, sitesOf, viewOf, type CreatedRecord, type RecordRead, type ViewRead } from './answers';
+import { countingStream, encodeAttachment, fileNameOf, type AttachmentOptions, type AttachmentUpload, type DownloadedAttachment } from './attachments';
+import { fieldNamedIn, withField } from './errorBody';
+import { PortalError, isCancellation } from './errors';
+import { filterQuery, type ViewFilter } from './filters';
+import {
+  DEFAULT_TIMEOUT_MS,
+  httpError,
+  isSuccess,
+  parseJsonBody,
+  send,
+  type FetchLike,
+  type HttpMethod,
+  type HttpResponse,
+  type RequestBody,
+  type RequestLogEntry,
+} from './http';
+import type { Column, RecordData, Site } from './types';
+import { apiUrl, normaliseBaseUrl } from './urls';
+
+export type { CreatedRecord, RecordRead, ViewRead, ViewRow } from './answers';
+export type { AttachmentOptions, AttachmentUpload, DownloadedAttachment } from './attachments';
+export { fileNameOf } from './attachments';
+
+/** Where the client gets its access token; the auth layer implements it (refresh, SecretStorage, sign-in). */
+export interface AccessTokenSource {
+  accessToken(signal?: AbortSignal): Promise<string>;
+  /** Called once after a 401; returns a new token, or undefined when the user must sign in again. */
+  renewAfterUnauthorized(rejected: string, signal?: AbortSignal): Promise<string | undefined>;
+}
+
+export interface PortalClientOptions {
+  baseUrl: string;
+  tokens: AccessTokenSource;
+  fetch?: FetchLike;
+  /** Per request, body included; default 30000. */
+  timeoutMs?: number;
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+interface Call {
+  method: HttpMethod;
+  segments: string[];
+  query?: Array<[string, string]>;
+  /** Built per attempt: a retried upload needs a fresh stream. */
+  body?: () => { body: RequestBody; headers: Record<string, string> } | Promise<{ body: RequestBody; headers: Record<string, string> }>;
+  action: string;
+  /** Error codes to use when the portal's error body has none (e.g. 404 on download = no_attachment). */
+  defaultCodes?: Partial<Record<number, string>>;
+  /** Keys sent in the body, to name the field of a 400 whose body does not. */
+  sentFields?: readonly string[];
+}
+
+
+function form(fields: RecordData): { body: string; headers: Record<string, string> } {
+  return { body: new URLSearchParams(fields).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
+}
+
+export class PortalClient {
+  private readonly base: URL;
+  private readonly tokens: AccessTokenSource;
+  private readonly fetch: FetchLike | undefined;
+  private readonly timeoutMs: number;
+  private readonly onRequest: ((entry: RequestLogEntry) => void) | undefined;
+
+  constructor(options: PortalClientOptions) {
+    this.base = normaliseBaseUrl(options.baseUrl);
+    this.tokens = options.tokens;
+    this.fetch = options.fetch;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.onRequest = options.onRequest;
+  }
+
+  /** The normalised base URL (no trailing slash, no /api/v1). */
+  get baseUrl(): string {
+    return this.base.href.replace(/\/$/, '');
+  }
+
+  // ------------------------------------------------------------------------------------------------------
+  // Endpoints
+
+  async listSites(signal?: AbortSignal): Promise<Site[]> {
+    const action = 'Listing the sites';
+    const body = await this.json({ method: 'GET', segments: ['site'], action }, signal);
+    return sitesOf(body, action);
+  }
+
+  async listColumns(appId: string, signal?: AbortSignal): Promise<Column[]> {
+    const action = `Listing the columns of app ${appId}`;
+    const body = await this.json({ method: 'GET', segments: ['app', appId, 'columns'], action }, signal);
+    return columnsOf(body, appId, action);
+  }
+
+  async readRecord(appId: string, recordId: string, signal?: AbortSignal): Promise<RecordRead> {
+    const action = `Reading record ${recordId} of app ${appId}`;
+    const body = await this.json({ method: 'GET', segments: ['app', appId, 'record', recordId], action }, signal);
+    return recordOf(body, recordId, action);
+  }
+
+  async createRecord(appId: string, data: RecordData, options: { draft?: boolean } = {}, signal?: AbortSignal): Promise<CreatedRecord> {
+    const action = `Creating a record in app ${appId}`;
+    const fields = options.draft ? { ...data, draft: '1' } : data;
+    const body = await this.json(
+      { method: 'POST', segments: ['app', appId, 'record', ''], body: () => form(fields), action, sentFields: Object.keys(data) },
+      signal,
+    );
+    return createdOf(body, action);
+  }
+
+  /** Sends only `changes`; `publish` also sends draft "0" (publishes a Draft record). */
+  async updateRecord(appId: string, recordId: string, changes: RecordData, options: { publish?: boolean } = {}, signal?: AbortSignal): Promise<void> {
+    const action = `Updating record ${recordId} of app ${appId}`;
+    const fields = options.publish ? { ...changes, draft: '0' } : changes;
+    const response = await this.call(
+      { method: 'PUT', segments: ['app', appId, 'record', recordId], body: () => form(fields), action, sentFields: Object.keys(changes) },
+      signal,
+    );
+    acceptWriteResponse(response, action);
+  }
+
+  async publishRecord(appId: string, recordId: string, signal?: AbortSignal): Promise<void> {
+    const action = `Publishing record ${recordId} of app ${appId}`;
+    const response = await this.call({ method: 'PUT', segments: ['app', appId, 'record', recordId], body: () => form({ draft: '0' }), action }, signal);
+    acceptWriteResponse(response, action);
+  }
+
+  /** Moves the record to trash. */
+  async deleteRecord(appId: string, recordId: string, signal?: AbortSignal): Promise<void> {
+    const action = `Deleting record ${recordId} of app ${appId}`;
+    const response = await this.call({ method: 'DELETE', segments: ['app', appId, 'record', recordId], action }, signal);
+    acceptDeleteResponse(response, action);
+  }
+
+  async readView(appId: string, viewId: string, filters: readonly ViewFilter[] = [], signal?: AbortSignal): Promise<ViewRead> {
+    const action = `Reading view ${viewId} of app ${appId}`;
+    const body = await this.json(this.viewCall(appId, viewId, filters, action), signal);
+    return viewOf(body, action);
+  }
+
+  /** The view's answer as received (JSON bytes), e.g. to hand to a webview without parsing it here. */
+  async readViewRaw(appId: string, viewId: string, filters: readonly ViewFilter[] = [], signal?: AbortSignal): Promise<Uint8Array> {
+    const action = `Reading view ${viewId} of app ${appId}`;
+    const response = await this.call(this.viewCall(appId, viewId, filters, action), signal);
+    return response.body;
+  }
+
+  async addComment(appId: string, recordId: string, comment: string, signal?: AbortSignal): Promise<void> {
+    const action = `Adding a comment to record ${recordId} of app ${appId}`;
+    const response = await this.call(
+      {
+        method: 'POST',
+        segments: ['app', appId, 'record', recordId, 'comment'],
+        body: () => form({ comment }),
+        action,
+        defaultCodes: { 403: 'comments_disabled' },
+      },
+      signal,
+    );
+    acceptWriteResponse(response, action);
+  }
+
+  async addAttachment(appId: string, recordId: string, file: AttachmentUpload, options: AttachmentOptions = {}, signal?: AbortSignal): Promise<void> {
+    const action = `Adding the attachment ${file.fileName} to record ${recordId} of app ${appId}`;
+    const encoded = await encodeAttachment(file);
+    const response = await this.call(
+      {
+        method: 'POST',
+        segments: ['app', appId, 'record', recordId, 'attachment'],
+        body: () => {
+          options.onProgress?.(0, encoded.bytes.length);
+          const body = options.onProgress ? countingStream(encoded.bytes, options.onProgress) : encoded.bytes;
+          return { body, headers: { 'Content-Type': encoded.contentType, 'Content-Length': String(encoded.bytes.length) } };
+        },
+        action,
+      },
+      signal,
+    );
+    acceptWriteResponse(response, action);
+  }
+
+  /** The record's first attachment. No attachment: PortalError status 404, code 'no_attachment'. */
+  async downloadAttachment(appId: string, recordId: string, signal?: AbortSignal): Promise<DownloadedAttachment> {
+    const action = `Downloading the attachment of record ${recordId} of app ${appId}`;
+    const response = await this.call(
+      { method: 'GET', segments: ['app', appId, 'record', recordId, 'attachment'], action, defaultCodes: { 404: 'no_attachment' } },
+      signal,
+    );
+    return {
+      fileName: fileNameOf(response.headers.get('content-disposition')),
+      contentType: response.headers.get('content-type') ?? undefined,
+      content: response.body,
+    };
+  }
+
+  // ------------------------------------------------------------------------------------------------------
+  // The request core
+
+  private viewCall(appId: string, viewId: string, filters: readonly ViewFilter[], action: string): Call {
+    return { method: 'GET', segments: ['app', appId, 'view', viewId], query: filterQuery(filters), action };
+  }
+
+  private async json(call: Call, signal: AbortSignal | undefined): Promise<unknown> {
+    const response = await this.call(call, signal);
+    return parseJsonBody(response, call.action);
+  }
+
+  private async token(call: Call, get: () => Promise<string | undefined>): Promise<string | undefined> {
+    try {
+      return await get();
+    } catch (error) {
+      if (error instanceof PortalError) throw error;
+      if (isCancellation(error)) throw new PortalError({ kind: 'cancelled', message: `${call.action} was cancelled.`, cause: error });
+      throw new PortalError({
+        kind: 'http',
+        status: 401,
+        code: 'unauthorized',
+        message: `${call.action} failed: not signed in to the portal${error instanceof Error && error.message ? ` (${error.message})` : ''}.`,
+        cause: error,
+      });
+    }
+  }
+
+  /** One call with the 401 protocol: renew once, retry once, then 'unauthorized'. Resolves only for 2xx. */
+  private async call(call: Call, signal: AbortSignal | undefined): Promise<HttpResponse> {
+    let token = (await this.token(call, () => this.tokens.accessToken(signal))) ?? '';
+    const used: string[] = [token];
+    for (let attempt = 1; ; attempt += 1) {
+      const body = call.body ? await call.body() : undefined;
+      const response = await send({
+        method: call.method,
+        url: apiUrl(this.base, call.segments, call.query),
+        headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...body?.headers },
+        body: body?.body,
+        signal,
+        timeoutMs: this.timeoutMs,
+        fetch: this.fetch,
+        action: call.action,
+        onRequest: this.onRequest,
+      });
+      if (isSuccess(response.status)) return response;
+      if (response.status === 401 && attempt === 1) {
+        const renewed = await this.token(call, () => this.tokens.renewAfterUnauthorized(token, signal));
+        if (renewed !== undefined) {
+          token = renewed;
+          used.push(renewed);
+          continue;
+        }
+      }
+      const error = httpError(response, {
+        action: call.action,
+        secrets: used,
+        defaultCodes: call.defaultCodes,
+        code: response.status === 401 ? 'unauthorized' : undefined,
+      });
+      const field = error.field === undefined && response.status === 400 ? fieldNamedIn(error.portalMessage, call.sentFields ?? []) : undefined;
+      throw field === undefined ? error : withField(error, field);
+    }
+  }
+}
+

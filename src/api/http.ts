@@ -1,0 +1,227 @@
+// The one request core of the portal client and the OAuth calls: a time limit combined with the caller's
+// AbortSignal, and every failure turned into a PortalError (network, timeout, cancelled, http). The body is
+// read whole, inside the same time limit, so a connection that drops mid-body is a network error too.
+import nodeFetch from 'node-fetch';
+import { PortalError } from './errors';
+import { portalMessageOf, redactSecrets } from './errorBody';
+
+/** The response as the client uses it; node-fetch's Response fits. */
+export interface FetchResponseLike {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: { get(name: string): string | null };
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+export type RequestBody = string | Buffer | NodeJS.ReadableStream;
+
+export interface FetchInitLike {
+  method: string;
+  headers: Record<string, string>;
+  body?: RequestBody;
+  signal: AbortSignal;
+  redirect?: 'follow' | 'manual' | 'error';
+}
+
+/** node-fetch's fetch, or anything with its shape (e.g. a wrapper that records calls). */
+export type FetchLike = (url: string, init: FetchInitLike) => Promise<FetchResponseLike>;
+
+export const defaultFetch: FetchLike = nodeFetch;
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RequestLogEntry {
+  method: string;
+  /** The URL's path, without query string: never a token. */
+  path: string;
+  status: number | 'error';
+  durationMs: number;
+}
+
+export interface HttpRequest {
+  method: HttpMethod;
+  url: URL;
+  headers?: Record<string, string>;
+  body?: RequestBody;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  fetch?: FetchLike;
+  redirect?: 'follow' | 'manual';
+  /** What the call does, as the start of a sentence: "Reading record 7 of app 3". */
+  action: string;
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: { get(name: string): string | null };
+  body: Buffer;
+}
+
+function origin(url: URL): string {
+  return `${url.protocol}//${url.host}`;
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown; errno?: unknown }).code ?? (error as { errno?: unknown }).errno;
+  return typeof code === 'string' ? code : undefined;
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was dropped',
+  ERR_STREAM_PREMATURE_CLOSE: 'the connection closed before the answer was complete',
+  EPIPE: 'the connection was dropped',
+  ENOTFOUND: 'the host name is unknown',
+  EAI_AGAIN: 'the host name could not be resolved',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+};
+
+/** Turns what fetch or the body read threw into a PortalError. */
+function failure(error: unknown, request: HttpRequest, signals: { caller?: AbortSignal; timeout: AbortSignal }, timeoutMs: number): PortalError {
+  if (error instanceof PortalError) return error;
+  if (signals.caller?.aborted) {
+    return new PortalError({ kind: 'cancelled', message: `${request.action} was cancelled.`, cause: error });
+  }
+  if (signals.timeout.aborted) {
+    return new PortalError({
+      kind: 'timeout',
+      message: `${request.action} failed: the portal at ${origin(request.url)} did not answer within ${Math.round(timeoutMs / 100) / 10} s.`,
+      retryable: true,
+      cause: error,
+    });
+  }
+  const code = errorCode(error);
+  const reason = (code && NETWORK_REASONS[code]) ?? (code ? `network error ${code}` : 'the connection failed');
+  return new PortalError({
+    kind: 'network',
+    message: `${request.action} failed: could not reach the portal at ${origin(request.url)} (${reason}).`,
+    code,
+    retryable: true,
+    cause: error,
+  });
+}
+
+/**
+ * Sends one request and reads its whole body. Resolves for every HTTP status (callers decide what a status
+ * means); rejects with PortalError of kind cancelled, timeout or network.
+ */
+export async function send(request: HttpRequest): Promise<HttpResponse> {
+  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const caller = request.signal;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signals = { caller, timeout };
+  const started = Date.now();
+  const log = (status: number | 'error'): void => {
+    try {
+      request.onRequest?.({ method: request.method, path: request.url.pathname, status, durationMs: Date.now() - started });
+    } catch {
+      // A failing log line must not turn a good answer into an error.
+    }
+  };
+  if (caller?.aborted) throw failure(caller.reason, request, signals, timeoutMs);
+  const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
+  let status: number | 'error' = 'error';
+  try {
+    const response = await (request.fetch ?? defaultFetch)(request.url.href, {
+      method: request.method,
+      headers: { Accept: 'application/json, text/plain;q=0.9, */*;q=0.8', ...request.headers },
+      body: request.body,
+      signal,
+      redirect: request.redirect ?? 'follow',
+    });
+    status = response.status;
+    const body = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, headers: response.headers, body };
+  } catch (error) {
+    status = 'error';
+    throw failure(error, request, signals, timeoutMs);
+  } finally {
+    log(status);
+  }
+}
+
+const STATUS_REASONS: Record<number, string> = {
+  400: 'the portal refused the request',
+  401: 'the portal did not accept the sign-in',
+  403: 'the portal does not allow this',
+  404: 'the portal does not know it',
+  405: 'the portal does not offer this',
+  409: 'the portal reports a conflict',
+  413: 'too large for the portal',
+  429: 'the portal is limiting requests; try again later',
+};
+
+function statusReason(status: number): string {
+  if (STATUS_REASONS[status]) return STATUS_REASONS[status];
+  if (status >= 500) return 'the portal had a problem on its side; try again later';
+  if (status >= 300 && status < 400) return 'the portal redirected the request elsewhere';
+  return 'the portal answered with an error';
+}
+
+/** Error codes used when the portal's body does not carry one. */
+const DEFAULT_CODES: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  413: 'too_large',
+  429: 'rate_limited',
+};
+
+export function isRetryableStatus(status: number): boolean {
+  return status >= 500 || status === 429;
+}
+
+export interface HttpErrorOptions {
+  action: string;
+  /** Strings that must never appear in the error: the token, the secret, the code. */
+  secrets?: readonly (string | undefined)[];
+  /** Code to use when the body has none, by status (overrides the generic defaults). */
+  defaultCodes?: Partial<Record<number, string>>;
+  /** Replaces the code whatever the body says (e.g. every final 401 is 'unauthorized'). */
+  code?: string;
+}
+
+/** The PortalError for a non-2xx response: status, the portal's code, message and field, and retryability. */
+export function httpError(response: HttpResponse, options: HttpErrorOptions): PortalError {
+  const found = portalMessageOf(response.body, response.headers.get('content-type'));
+  const secrets = options.secrets ?? [];
+  const portalMessage = found.message === undefined ? undefined : redactSecrets(found.message, secrets);
+  const code =
+    options.code ?? found.code ?? options.defaultCodes?.[response.status] ?? DEFAULT_CODES[response.status] ?? (response.status >= 500 ? 'server_error' : undefined);
+  const detail = portalMessage ? `: ${portalMessage}` : '.';
+  return new PortalError({
+    kind: 'http',
+    status: response.status,
+    message: `${options.action} failed: ${statusReason(response.status)} (HTTP ${response.status})${detail}`,
+    portalMessage,
+    code,
+    field: found.field,
+    retryable: isRetryableStatus(response.status),
+  });
+}
+
+export function invalidResponse(action: string, detail: string): PortalError {
+  return new PortalError({ kind: 'invalid-response', message: `${action} failed: the portal's answer is not usable: ${detail}` });
+}
+
+/** The body parsed as JSON, or a PortalError of kind invalid-response. */
+export function parseJsonBody(response: HttpResponse, action: string): unknown {
+  if (response.body.length === 0) throw invalidResponse(action, 'it is empty.');
+  try {
+    return JSON.parse(response.body.toString('utf8'));
+  } catch {
+    const type = response.headers.get('content-type');
+    throw invalidResponse(action, `it is not JSON${type ? ` (content type ${type.split(';')[0]})` : ''}.`);
+  }
+}
+
+export function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}

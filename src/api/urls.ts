@@ -1,0 +1,31 @@
+// Addresses of the API under a portal's base URL. The base URL may carry a path (a portal behind a
+// reverse proxy), a trailing slash, or even the "/api/v1" the user copied from the documentation.
+import { PortalError } from './errors';
+
+const VERSION_PREFIX = '/api/v1';
+
+/** The base URL checked and normalised: http(s), no query or fragment, no trailing slash or /api/v1. */
+export function normaliseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    throw new PortalError({ kind: 'invalid-input', code: 'invalid_base_url', message: `The portal address "${baseUrl}" is not a URL.` });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new PortalError({ kind: 'invalid-input', code: 'invalid_base_url', message: `The portal address must start with https:// or http://, got ${url.protocol}.` });
+  }
+  url.search = '';
+  url.hash = '';
+  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/i, '');
+  return url;
+}
+
+/** base + /api/v1/ + the segments, each percent-encoded (ids cannot break out of their segment). */
+export function apiUrl(base: URL, segments: readonly string[], query?: Iterable<[string, string]>): URL {
+  const url = new URL(base.href);
+  const path = segments.map((segment) => encodeURIComponent(segment)).join('/');
+  url.pathname = `${base.pathname.replace(/\/+$/, '')}${VERSION_PREFIX}/${path}`;
+  if (query) for (const [name, value] of query) url.searchParams.append(name, value);
+  return url;
+}
