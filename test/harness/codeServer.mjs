@@ -75,10 +75,10 @@ function isolatedEnv(profile, extra) {
 }
 
 /**
- * Starts code-server on 127.0.0.1:`port` with `profile`, and waits for /healthz.
- * `env` reaches the extension host (the tests read the driver's and emulator's addresses from it).
+ * Starts code-server on 127.0.0.1:`port` with `profile` (and `folder` opened by default), and waits for /healthz.
+ * `testing` turns on VS Code's smoke-test driver (test runs); `env` reaches the extension host (the tests read the driver's and emulator's addresses from it).
  */
-export async function startCodeServer({ port, profile, env = {}, logFile, timeoutMs = 90_000 }) {
+export async function startCodeServer({ port, profile, folder, env = {}, logFile, testing = true, timeoutMs = 90_000 }) {
   const args = [
     CODE_SERVER_ENTRY,
     '--auth', 'none',
@@ -89,9 +89,11 @@ export async function startCodeServer({ port, profile, env = {}, logFile, timeou
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
-    // Without it the released build silently ignores extensionDevelopmentPath and extensionTestsPath.
-    '--vscode-option', 'enable-smoke-test-driver',
-    '--ignore-last-opened',
+    // Without it the released build silently ignores extensionDevelopmentPath and extensionTestsPath. It
+    // also hides notification toasts and refuses dialogs, so it is for test runs only.
+    ...(testing ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    // With a folder, the plain address opens it (npm start); without, each test run's URL names its own.
+    ...(folder ? [folder] : ['--ignore-last-opened']),
   ];
   const child = startProcess('code-server', NODE_BIN, args, { env: isolatedEnv(profile, env), cwd: profile.home, logFile });
   const url = `http://127.0.0.1:${port}`;

@@ -72,23 +72,30 @@ export function stillRunning() {
 }
 
 let cleaningUp = false;
+/** True once a signal started the shutdown: processes ending now are expected to. */
+export function stopping() {
+  return cleaningUp;
+}
+
 /**
- * On Ctrl+C, SIGTERM (the time limit of test/run.mjs) or SIGHUP: run `cleanup`, stop every group, exit.
- * Also stops every group when the process exits for any other reason (synchronously, with SIGKILL).
+ * On Ctrl+C, SIGTERM (the time limit of test/run.mjs) or SIGHUP: run `cleanup`, stop every group, exit
+ * (130/143 unless `exitCode` is given). Also stops every group, with SIGKILL, when the process exits for
+ * any other reason.
  */
-export function stopAllOnSignals(cleanup = async () => {}) {
+export function stopAllOnSignals(cleanup = async () => {}, { message, exitCode } = {}) {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => {
       if (cleaningUp) return;
       cleaningUp = true;
-      console.error(`\n[harness] ${signal} received: stopping everything this run started.`);
-      const forced = setTimeout(() => process.exit(130), 15_000);
+      console.error(`\n${message ?? `[harness] ${signal} received: stopping everything this run started.`}`);
+      const code = exitCode ?? (signal === 'SIGINT' ? 130 : 143);
+      const forced = setTimeout(() => process.exit(code || 1), 15_000);
       forced.unref();
       Promise.resolve()
         .then(cleanup)
         .catch(() => {})
         .then(() => stopAll())
-        .finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+        .finally(() => process.exit(code));
     });
   }
   process.on('exit', () => {
