@@ -6,9 +6,11 @@ import { DEFAULT_SIGN_IN_TIMEOUT_MS, SignInUi } from './auth/signInUi';
 import { createStatusBar } from './auth/statusBar';
 import { AuthUriHandler } from './auth/uriHandler';
 import { addPortal } from './commands/addPortal';
+import { registerPanelCommands } from './commands/panels';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
 import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
+import { SavedQueryStore } from './webviews/savedQueries';
 
 export async function activate(context: vscode.ExtensionContext): Promise<PortalExplorerApi> {
   context.subscriptions.push(initLogging());
@@ -31,8 +33,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
     createStatusBar(portals, COMMANDS.portalActions, COMMANDS.addPortal),
   );
 
+  // The create-record form and the view query panel; saved queries live in globalState.
+  const savedQueries = new SavedQueryStore(context.globalState);
+  context.subscriptions.push(savedQueries, registerPanelCommands({ portals, savedQueries, extensionUri: context.extensionUri }));
+
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
-  return { testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms) }) };
+  return { testing: createTestApi(context, { portals, savedQueries, setSignInTimeout: (ms) => (signInTimeout.ms = ms) }) };
 }
 
 export function deactivate(): void {

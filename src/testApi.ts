@@ -4,6 +4,7 @@ import type * as vscode from 'vscode';
 import type { Portals } from './auth/portals';
 import { recentLogLines } from './log';
 import { setPrompter, type Prompter } from './ui/prompter';
+import type { SavedQueryStore } from './webviews/savedQueries';
 
 export interface PortalExplorerTestApi {
   /** Replaces the prompter (input boxes, pickers, messages, dialogs); returns the previous one. */
@@ -16,6 +17,8 @@ export interface PortalExplorerTestApi {
   readonly portals: Portals;
   /** Shortens the browser step's time limit (5 minutes) so a test can see it run out. */
   setSignInTimeout(ms: number): void;
+  /** The queries saved per view. */
+  readonly savedQueries: SavedQueryStore;
 }
 
 export interface PortalExplorerApi {
@@ -24,6 +27,7 @@ export interface PortalExplorerApi {
 
 export interface TestApiParts {
   portals: Portals;
+  savedQueries: SavedQueryStore;
   setSignInTimeout(ms: number): void;
 }
 

@@ -1,0 +1,14 @@
+// "Open record" from a panel: the documents feature's command portal.openRecord, when it exists.
+import * as vscode from 'vscode';
+import { prompter } from '../ui/prompter';
+
+export const OPEN_RECORD_COMMAND = 'portal.openRecord';
+
+export async function openRecord(portalId: string, appId: string, recordId: string): Promise<void> {
+  const commands = await vscode.commands.getCommands(true);
+  if (!commands.includes(OPEN_RECORD_COMMAND)) {
+    void prompter().info(`Record ${recordId} of app ${appId} cannot be opened here: this version of Portal Explorer has no record documents.`);
+    return;
+  }
+  await vscode.commands.executeCommand(OPEN_RECORD_COMMAND, { portalId, appId, recordId });
+}
