@@ -2,9 +2,10 @@
 // rows and the parameters they become, the virtualized grid and its keyboard, sorting, values as text,
 // the theme and the CSP.
 import * as assert from 'node:assert/strict';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { PortalClient } from '../../src/api/client';
 import type { QueryRunMessage } from '../../src/shared/protocol';
+import { choose } from './support/actions';
 import { launchChromium, PanelServer, THEMES, type PageDocument, type PageGlobals } from './support/panelPage';
 import { startPortal, type Emulator } from './support/portal';
 import { QueryHost } from './support/queryHost';
@@ -13,11 +14,6 @@ import { QueryHost } from './support/queryHost';
 declare const document: PageDocument;
 
 const TICKETS = 2000;
-
-async function choose(dropdown: Locator, label: string): Promise<void> {
-  await dropdown.click();
-  await dropdown.getByRole('option', { name: label, exact: true }).click();
-}
 
 async function rowCount(page: Page): Promise<string> {
   return (await page.locator('#row-count').textContent()) ?? '';
