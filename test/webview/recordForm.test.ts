@@ -5,6 +5,9 @@ import type { Browser } from 'playwright-core';
 import type { Column } from '../../src/api/types';
 import type { FormInitMessage } from '../../src/shared/protocol';
 import { choose } from './support/actions';
+
+/** In functions run in the page. */
+declare function getComputedStyle(element: unknown): { backgroundColor: string };
 import { launchChromium, PanelPage, PanelServer, THEMES, type PosterMessage } from './support/panelPage';
 import { startPortal, type Emulator } from './support/portal';
 
