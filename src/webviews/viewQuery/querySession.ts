@@ -8,7 +8,7 @@ import { invalidResponse } from '../../api/http';
 import type { ViewFilter } from '../../api/filters';
 import type { Column } from '../../api/types';
 import type { FilterColumn, GridColumn, HostToQueryMessage } from '../../shared/protocol';
-import { firstRowsOf } from './firstRows';
+import { answerSlices } from './answerSlices';
 import { filterColumns, gridColumns, lookupAppsOf } from './viewColumns';
 
 /** What the session needs of PortalClient. */
@@ -22,33 +22,29 @@ export const FIRST_CHUNK_ROWS = 200;
 /** Rows in each later chunk: large enough to keep the number of messages small. */
 export const CHUNK_ROWS = 10_000;
 
-/** The answer's text, its first rows read at once when it is shaped as documented, and the whole read later. */
-interface PendingView {
-  first: ViewRead | undefined;
-  whole: () => ViewRead;
+/** The view's answer read whole (the fallback when it cannot be read in slices). */
+function readWhole(text: string, action: string): ViewRead {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw invalidResponse(action, 'it is not JSON.');
+  }
+  return viewOf(body, action);
 }
 
-function readAnswer(bytes: Uint8Array, action: string): PendingView {
-  const text = new TextDecoder().decode(bytes);
-  const early = firstRowsOf(text, FIRST_CHUNK_ROWS);
-  let first: ViewRead | undefined;
-  try {
-    first = early && viewOf(early, action);
-  } catch {
-    first = undefined; // the whole answer's reading will say what is wrong with it
-  }
-  return {
-    first,
-    whole: () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw invalidResponse(action, 'it is not JSON.');
-      }
-      return viewOf(body, action);
-    },
-  };
+/** The answer in slices of rows (answerSlices.ts), each read as the client reads a view; or undefined. */
+function readSlices(text: string, action: string): Generator<ViewRead, void, undefined> | undefined {
+  const answer = answerSlices(text);
+  if (!answer) return undefined;
+  return (function* () {
+    try {
+      for (const data of answer.slices(FIRST_CHUNK_ROWS, CHUNK_ROWS)) yield viewOf({ data, metadata: answer.metadata }, action);
+    } catch (error) {
+      if (error instanceof SyntaxError) throw invalidResponse(action, 'it is not JSON.');
+      throw error;
+    }
+  })();
 }
 
 export interface QueryResult {
@@ -112,24 +108,11 @@ export class ViewQuerySession {
       const action = `Reading view ${this.viewId} of app ${this.appId}`;
       const [bytes] = await Promise.all([this.source.readViewRaw(this.appId, this.viewId, filters, controller.signal), this.ensureAppColumns(controller.signal)]);
       if (controller.signal.aborted) return;
-      const pending = readAnswer(bytes, action);
-      let sent = 0;
-      if (pending.first) {
-        const columns = gridColumns(this.appId, pending.first.metadata, (id) => this.columnsOf(id));
-        await this.post({ type: 'query/result', runId, columns });
-        sent = await this.sendRows(runId, columns, pending.first.rows, 0, pending.first.rows.length);
-        await yieldToEventLoop();
-        if (controller.signal.aborted) return;
-      }
-      const view = pending.whole();
-      this.lastMetadata = view.metadata;
-      const columns = gridColumns(this.appId, view.metadata, (id) => this.columnsOf(id));
-      const result: QueryResult = { filters: [...filters], columns, rows: view.rows };
-      if (!pending.first) await this.post({ type: 'query/result', runId, columns });
-      await this.stream(runId, result, sent, controller.signal);
-      if (controller.signal.aborted) return;
+      const text = new TextDecoder().decode(bytes);
+      const result = await this.streamAnswer(runId, text, action, filters, controller.signal);
+      if (!result || controller.signal.aborted) return;
       this.lastResult = result;
-      await this.learnLookupApps(view.metadata, controller.signal);
+      await this.learnLookupApps(this.lastMetadata, controller.signal);
     } catch (error) {
       if (controller.signal.aborted || isCancellation(error)) return;
       await this.post({ type: 'query/failed', runId, message: errorText(error), ...filterIndexOf(error, filters) });
@@ -163,13 +146,53 @@ export class ViewQuerySession {
     }
   }
 
+  /**
+   * Reads the answer slice by slice and sends each slice as it is read, so the grid paints the first rows
+   * while the rest is parsed; falls back to reading it whole. Resolves with the whole result, or undefined
+   * when cancelled.
+   */
+  private async streamAnswer(runId: number, text: string, action: string, filters: readonly ViewFilter[], signal: AbortSignal): Promise<QueryResult | undefined> {
+    const slices = readSlices(text, action);
+    if (!slices) {
+      const view = readWhole(text, action);
+      this.lastMetadata = view.metadata;
+      const result: QueryResult = { filters: [...filters], columns: gridColumns(this.appId, view.metadata, (id) => this.columnsOf(id)), rows: view.rows };
+      await this.post({ type: 'query/result', runId, columns: result.columns });
+      await this.stream(runId, result, 0, signal);
+      return signal.aborted ? undefined : result;
+    }
+    let result: QueryResult | undefined;
+    for (const slice of slices) {
+      if (signal.aborted || runId !== this.lastRunId) return undefined;
+      if (!result) {
+        this.lastMetadata = slice.metadata;
+        result = { filters: [...filters], columns: gridColumns(this.appId, slice.metadata, (id) => this.columnsOf(id)), rows: [] };
+        await this.post({ type: 'query/result', runId, columns: result.columns });
+      }
+      const start = result.rows.length;
+      for (const row of slice.rows) result.rows.push(row);
+      await this.sendRows(runId, result.columns, result.rows, start, result.rows.length, signal, slice.rows.length);
+      await yieldToEventLoop();
+    }
+    if (!result) {
+      // No rows at all: the metadata alone still names the grid's columns.
+      const view = readWhole(text, action);
+      this.lastMetadata = view.metadata;
+      result = { filters: [...filters], columns: gridColumns(this.appId, view.metadata, (id) => this.columnsOf(id)), rows: [] };
+      await this.post({ type: 'query/result', runId, columns: result.columns });
+    }
+    if (signal.aborted || runId !== this.lastRunId) return undefined;
+    await this.post({ type: 'query/done', runId, total: result.rows.length });
+    return result;
+  }
+
   /** Sends rows [start, end) of `rows` in chunks; resolves with `end` (or where it stopped, when cancelled). */
-  private async sendRows(runId: number, columns: readonly GridColumn[], rows: readonly ViewRow[], start: number, end: number, signal?: AbortSignal): Promise<number> {
+  private async sendRows(runId: number, columns: readonly GridColumn[], rows: readonly ViewRow[], start: number, end: number, signal?: AbortSignal, chunkRows = CHUNK_ROWS): Promise<number> {
     const keys = columns.map((column) => column.key);
     let from = start;
     while (from < end) {
       if (signal?.aborted || runId !== this.lastRunId) return from;
-      const to = Math.min(end, from === 0 ? FIRST_CHUNK_ROWS : from + CHUNK_ROWS);
+      const to = Math.min(end, from === 0 ? FIRST_CHUNK_ROWS : from + chunkRows);
       const chunk = new Array<string[]>(to - from);
       for (let index = from; index < to; index += 1) chunk[index - from] = rowArray(rows[index], keys);
       await this.post({ type: 'query/rows', runId, start: from, rows: chunk });

@@ -1,9 +1,10 @@
-// The first rows of a view's answer without parsing all of it. A 100,000-row view is ~26 MB of JSON and
-// JSON.parse takes about half a second of it; the grid can paint as soon as it has a screenful. So the
-// answer's text is scanned just far enough to cut out the first `count` items of "data" and the
-// "metadata" list, which JSON.parse then reads as usual (the same tolerant reading applies to them as to
-// the rest). This is not a JSON parser: it only matches brackets outside strings, on a few kilobytes, and
-// when the answer is not shaped as expected it gives up (undefined) and the caller parses the whole.
+// A view's answer read in slices of rows instead of all at once. A 100,000-row view is ~26 MB of JSON and
+// JSON.parse takes about half a second of it, during which nothing reaches the panel. So the answer's text
+// is scanned for the top-level "metadata" list and the items of "data", and JSON.parse reads one slice of
+// rows at a time: the first slice (a screenful) goes to the grid at once, and each later slice is parsed
+// while the panel renders the one before. The same tolerant reading (answers.ts viewOf) applies to every
+// slice. This is not a JSON parser: it matches brackets outside strings to find where items end, and when
+// the answer is not shaped as expected it gives up (undefined) and the caller parses the whole.
 
 /** Index just past the string starting at `start` (a `"`), or -1 when it does not end. */
 function stringEnd(text: string, start: number): number {
@@ -84,53 +85,81 @@ function findMetadata(text: string, dataStart: number): unknown[] | undefined {
   return undefined;
 }
 
-/**
- * The first `count` rows of "data" and the "metadata" list of a view's answer, as {data, metadata} for the
- * usual reading; undefined when the answer is not an object whose "data" key comes first or its parts do
- * not parse. Rows past `count` are not looked at.
- */
-export function firstRowsOf(text: string, count: number): { data: unknown[]; metadata: unknown[] } | undefined {
+export interface AnswerSlices {
+  metadata: unknown[];
+  /** Slices of "data": `first` rows, then `size` rows each; every slice parsed only when asked for. */
+  slices(first: number, size: number): Generator<unknown[]>;
+}
+
+/** Where "data" starts (its `[`), when the answer is an object whose first keys lead to it; else -1. */
+function dataStartOf(text: string): number {
   let at = skipSpace(text, 0);
-  if (text[at] !== '{') return undefined;
+  if (text[at] !== '{') return -1;
   at = skipSpace(text, at + 1);
-  let dataAt = -1;
   // "data" is usually the first key; "metadata" may come before it.
   for (let keys = 0; keys < 2 && text[at] === '"'; keys += 1) {
     const keyEnd = stringEnd(text, at);
-    if (keyEnd < 0) return undefined;
+    if (keyEnd < 0) return -1;
     const name = text.slice(at + 1, keyEnd - 1);
     if (name === 'data') {
-      dataAt = at;
-      break;
+      let item = skipSpace(text, keyEnd);
+      if (text[item] !== ':') return -1;
+      item = skipSpace(text, item + 1);
+      return text[item] === '[' ? item : -1;
     }
     const value = valueAfterKey(text, at, name);
-    if (!value) return undefined;
+    if (!value) return -1;
     at = skipSpace(text, value.end);
-    if (text[at] !== ',') return undefined;
+    if (text[at] !== ',') return -1;
     at = skipSpace(text, at + 1);
   }
-  if (dataAt < 0) return undefined;
-  let item = skipSpace(text, dataAt + '"data"'.length);
-  if (text[item] !== ':') return undefined;
-  item = skipSpace(text, item + 1);
-  if (text[item] !== '[') return undefined;
-  const dataStart = item;
-  item = skipSpace(text, item + 1);
-  let end = item;
-  let rows = 0;
-  while (rows < count && text[item] === '{') {
-    end = valueEnd(text, item);
-    if (end < 0) return undefined;
-    rows += 1;
-    item = skipSpace(text, end);
-    if (text[item] === ',') item = skipSpace(text, item + 1);
-    else break;
-  }
+  return -1;
+}
+
+/**
+ * The answer's metadata and its rows in slices, or undefined when the answer is not an object with a "data"
+ * list (first, or after "metadata") and a top-level "metadata" list. A slice that does not parse throws
+ * SyntaxError, as JSON.parse of the whole would.
+ */
+export function answerSlices(text: string): AnswerSlices | undefined {
+  const dataStart = dataStartOf(text);
+  if (dataStart < 0) return undefined;
   const metadata = findMetadata(text, dataStart);
   if (!metadata) return undefined;
+  return {
+    metadata,
+    *slices(first: number, size: number): Generator<unknown[]> {
+      let item = skipSpace(text, dataStart + 1);
+      let count = first;
+      while (text[item] === '{') {
+        const start = item;
+        let end = item;
+        let rows = 0;
+        while (rows < count && text[item] === '{') {
+          end = valueEnd(text, item);
+          if (end < 0) throw new SyntaxError('A row of the answer does not end.');
+          rows += 1;
+          item = skipSpace(text, end);
+          if (text[item] === ',') item = skipSpace(text, item + 1);
+          else break;
+        }
+        const slice: unknown = JSON.parse(`[${text.slice(start, end)}]`);
+        if (!Array.isArray(slice)) throw new SyntaxError('A slice of rows is not a list.');
+        yield slice;
+        count = size;
+      }
+      if (text[item] !== ']') throw new SyntaxError('The list of rows does not end where expected.');
+    },
+  };
+}
+
+/** The first `count` rows and the metadata, as {data, metadata} for the usual reading; undefined as above. */
+export function firstRowsOf(text: string, count: number): { data: unknown[]; metadata: unknown[] } | undefined {
+  const answer = answerSlices(text);
+  if (!answer) return undefined;
   try {
-    const data: unknown = JSON.parse(`[${text.slice(skipSpace(text, dataStart + 1), end)}]`);
-    return Array.isArray(data) ? { data, metadata } : undefined;
+    const first = answer.slices(count, count).next();
+    return { data: first.done ? [] : first.value, metadata: answer.metadata };
   } catch {
     return undefined;
   }

@@ -1,7 +1,7 @@
 // Cutting the first rows out of a view's answer: the same rows and metadata as parsing the whole, or
 // nothing when the answer is shaped otherwise (then the caller parses the whole).
 import * as assert from 'node:assert/strict';
-import { firstRowsOf } from '../../../src/webviews/viewQuery/firstRows';
+import { firstRowsOf } from '../../../src/webviews/viewQuery/answerSlices';
 
 const metadata = [{ view_id: '1', field_id_in_data: 'f1', field_name: 'A "quoted" [name]', field_description: '', app_id: '1', id: '1', type_name: 'Text Field' }];
 const rows = [
