@@ -55,7 +55,7 @@ describe('the create-record form (webview)', function () {
 
   it('screenshots in light, dark and high contrast', async () => {
     for (const theme of THEMES) {
-      const form = await openForm('102', { theme, viewport: { width: 900, height: 1450 } });
+      const form = await openForm('102', { theme, viewport: { width: 760, height: 840 } });
       await form.page.locator('[data-field="f11"] input').fill('Standing desks');
       await form.page.locator('[data-field="f17"] input').fill('12.5x');
       await form.page.locator('[data-field="f17"] input').blur();
@@ -121,6 +121,11 @@ describe('the create-record form (webview)', function () {
     const input = form.page.locator(`[data-field="${key}"] input, [data-field="${key}"] textarea`).first();
     await input.fill(value);
     await input.blur();
+  }
+
+  /** The value of a field's toolkit element (its inner <input> follows on the element's next render). */
+  async function valueOf(form: PanelPage, key: string): Promise<string> {
+    return form.page.locator(`[data-field="${key}"] vscode-text-field`).evaluate((element) => (element as unknown as { value: string }).value);
   }
 
   async function errorOf(form: PanelPage, key: string): Promise<string> {
@@ -227,7 +232,7 @@ describe('the create-record form (webview)', function () {
     await form.page.click('#open-record');
     assert.equal((await form.waitForPost('openRecord', before)).recordId, '9');
     await form.page.click('#new-record');
-    assert.equal(await form.page.locator('[data-field="f11"] input').inputValue(), '');
+    assert.equal(await valueOf(form, 'f11'), '');
     const status = await form.page.locator('[data-field="f19"] vscode-dropdown').evaluate((element) => (element as unknown as { value: string }).value);
     assert.equal(status, '1', 'back to the column default');
   });
@@ -241,7 +246,7 @@ describe('the create-record form (webview)', function () {
     await form.waitForPost('ready');
     await form.send(init('102'));
     await form.page.waitForSelector('.field');
-    assert.equal(await form.page.locator('[data-field="f11"] input').inputValue(), 'Kept title');
+    assert.equal(await valueOf(form, 'f11'), 'Kept title');
     const gift = await form.page.locator('[data-field="f20"] vscode-checkbox', { hasText: 'Gift' }).evaluate((element) => (element as unknown as { checked: boolean }).checked);
     assert.equal(gift, true);
   });

@@ -72,7 +72,7 @@ describe('the view query panel (webview)', function () {
 
   it('screenshots in light, dark and high contrast', async () => {
     for (const theme of THEMES) {
-      const { panel } = await open('6', '201', { theme, viewport: { width: 1280, height: 720 }, viewName: 'All tickets' });
+      const { panel } = await open('6', '201', { theme, viewport: { width: 1100, height: 560 }, viewName: 'All tickets' });
       await panel.page.click('#add-filter');
       await choose(panel.page.locator('.filter-column').first(), 'State');
       await choose(panel.page.locator('.filter-value vscode-dropdown').first(), 'Open');

@@ -116,7 +116,7 @@ function inputFor(column: Column, kind: ColumnKind, label: Node): KindInput {
         toApi: dateTimeFromInput,
         preview: (entered) => {
           const utc = dateTimeFromInput(entered);
-          return utc ? `Sent as ${utc} UTC` : 'Your local time; sent in UTC';
+          return utc ? `Sent as ${utc} UTC` : 'Enter your local time; it is sent in UTC';
         },
       };
     case 'duration':

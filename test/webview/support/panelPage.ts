@@ -126,6 +126,8 @@ export interface PageGlobals {
   sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
   document: { addEventListener(type: 'securitypolicyviolation', listener: (event: ViolationEvent) => void): void };
   postMessage(data: unknown, targetOrigin: string): void;
+  dispatchEvent(event: unknown): boolean;
+  MessageEvent: new (type: 'message', init: { data: unknown }) => unknown;
 }
 
 /** Installed before the page's own scripts: the stand-in for VS Code's acquireVsCodeApi. */
@@ -215,9 +217,19 @@ export class PanelPage {
   /**
    * A message from the host, delivered as VS Code delivers it: serialized to JSON on the way, and a message
    * event on the window. (One string crosses to the page; Playwright's own serializer is slow on big arrays.)
+   * By default the event is dispatched at once, so the page has handled it when this resolves; `queued`
+   * posts it instead (window.postMessage), and the page handles it later, as with VS Code's transport.
    */
-  async send(message: object): Promise<void> {
-    await this.page.evaluate((json) => (globalThis as unknown as PageGlobals).postMessage(JSON.parse(json), '*'), JSON.stringify(message));
+  async send(message: object, options: { queued?: boolean } = {}): Promise<void> {
+    await this.page.evaluate(
+      ([json, queued]) => {
+        const win = globalThis as unknown as PageGlobals;
+        const data: unknown = JSON.parse(json);
+        if (queued) win.postMessage(data, '*');
+        else win.dispatchEvent(new win.MessageEvent('message', { data }));
+      },
+      [JSON.stringify(message), options.queued === true] as const,
+    );
   }
 
   /** Content-Security-Policy violations the page reported. */

@@ -30,7 +30,8 @@ export class QueryHost {
       host.pending = host.pending.then(() => host.handle(message as PosterMessage, options, ready)).catch((error: unknown) => console.error('query host:', error));
     };
     host.panel = await PanelPage.open(browser, server, 'viewQuery', { ...options, onPost });
-    host.session = new ViewQuerySession(client, options.appId, options.viewId, (message: HostToQueryMessage) => host.panel.send(message));
+    // Queued, as VS Code delivers them: the host goes on reading while the page renders.
+    host.session = new ViewQuerySession(client, options.appId, options.viewId, (message: HostToQueryMessage) => host.panel.send(message, { queued: true }));
     await readySeen;
     return host;
   }
