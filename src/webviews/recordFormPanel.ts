@@ -80,7 +80,7 @@ export class RecordFormPanel {
         await this.create(message.data, message.draft);
         break;
       case 'openRecord':
-        await openRecord(this.target.portalId, this.target.appId, message.recordId).catch((error: unknown) => prompter().error(describeError(error)));
+        await openRecord(this.target.portalId, this.target.appId, message.recordId);
         break;
     }
   }

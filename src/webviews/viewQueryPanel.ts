@@ -105,7 +105,7 @@ export class ViewQueryPanel {
         });
         break;
       case 'openRecord':
-        await openRecord(this.target.portalId, this.target.appId, message.recordId).catch((error: unknown) => prompter().error(describeError(error)));
+        await openRecord(this.target.portalId, this.target.appId, message.recordId);
         break;
     }
   }

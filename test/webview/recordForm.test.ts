@@ -1,38 +1,22 @@
 // The create-record form, built, in headless Chromium: every kind of input, the checks, what is posted to
 // the host, the portal's refusals shown at the field, the kept state, the theme and the CSP.
 import * as assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import type { Column } from '../../src/api/types';
 import type { FormInitMessage } from '../../src/shared/protocol';
 import { choose } from './support/actions';
 
 /** In functions run in the page. */
 declare function getComputedStyle(element: unknown): { backgroundColor: string };
-import { launchChromium, PanelPage, PanelServer, THEMES, type PosterMessage } from './support/panelPage';
-import { startPortal, type Emulator } from './support/portal';
+import { PanelPage, THEMES, type PosterMessage } from './support/panelPage';
+import { usePanelEnvironment } from './support/suite';
 
 describe('the create-record form (webview)', function () {
-  let browser: Browser;
-  let server: PanelServer;
-  let emulator: Emulator;
+  const environment = usePanelEnvironment();
   const columns: Record<string, Column[]> = {};
   let panel: PanelPage | undefined;
-  let client: Awaited<ReturnType<typeof startPortal>>['client'];
 
   before(async () => {
-    const portal = await startPortal();
-    emulator = portal.emulator;
-    client = portal.client;
-    for (const app of ['101', '102', '201', '202']) columns[app] = await portal.client.listColumns(app);
-    server = new PanelServer();
-    await server.start();
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await emulator?.close();
+    for (const app of ['101', '102', '201', '202']) columns[app] = await environment().client.listColumns(app);
   });
 
   afterEach(async () => {
@@ -47,7 +31,7 @@ describe('the create-record form (webview)', function () {
   }
 
   async function openForm(app: string, options: Parameters<typeof PanelPage.open>[3] = {}, extra: Partial<FormInitMessage> = {}): Promise<PanelPage> {
-    panel = await PanelPage.open(browser, server, 'recordForm', options);
+    panel = await PanelPage.open(environment().browser, environment().server, 'recordForm', options);
     await panel.send(init(app, extra));
     await panel.page.waitForSelector('.field');
     return panel;
@@ -203,7 +187,7 @@ describe('the create-record form (webview)', function () {
     };
     assert.deepEqual(sent, { type: 'form/create', draft: false, data: expected });
     // The portal takes them as they are.
-    const created = await client.createRecord('102', expected);
+    const created = await environment().client.createRecord('102', expected);
     assert.equal(created.data.f16, '01-07-2026 12:05');
     // Busy until the host answers; then "Save as draft" sends the same values as a draft.
     await form.send({ type: 'form/failed', message: 'try again' });

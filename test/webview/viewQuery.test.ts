@@ -2,13 +2,12 @@
 // rows and the parameters they become, the virtualized grid and its keyboard, sorting, values as text,
 // the theme and the CSP.
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import type { PortalClient } from '../../src/api/client';
+import type { Page } from 'playwright-core';
 import type { QueryRunMessage } from '../../src/shared/protocol';
 import { choose } from './support/actions';
-import { launchChromium, PanelServer, THEMES, type PageDocument, type PageGlobals } from './support/panelPage';
-import { startPortal, type Emulator } from './support/portal';
+import { THEMES, type PageDocument, type PageGlobals } from './support/panelPage';
 import { QueryHost } from './support/queryHost';
+import { usePanelEnvironment } from './support/suite';
 
 /** In functions run in the page. */
 declare const document: PageDocument;
@@ -30,24 +29,8 @@ interface RequestLogEntry {
 }
 
 describe('the view query panel (webview)', function () {
-  let browser: Browser;
-  let server: PanelServer;
-  let emulator: Emulator;
-  let client: PortalClient;
+  const environment = usePanelEnvironment({ bigViewRecords: TICKETS });
   let host: QueryHost | undefined;
-
-  before(async () => {
-    ({ emulator, client } = await startPortal({ bigViewRecords: TICKETS }));
-    server = new PanelServer();
-    await server.start();
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await emulator?.close();
-  });
 
   afterEach(async () => {
     if (host) assert.deepEqual(host.panel.pageErrors, [], 'no script errors on the page');
@@ -56,17 +39,17 @@ describe('the view query panel (webview)', function () {
   });
 
   async function open(viewId: string, appId = '201', options: Partial<Parameters<typeof QueryHost.open>[3]> = {}): Promise<QueryHost> {
-    host = await QueryHost.open(browser, server, client, { appId, viewId, ...options });
+    host = await QueryHost.open(environment().browser, environment().server, environment().client, { appId, viewId, ...options });
     return host;
   }
 
   async function requestsSince(seq: number): Promise<RequestLogEntry[]> {
-    const response = await fetch(`${emulator.baseUrl}/_emulator/requests?since=${seq}`);
+    const response = await fetch(`${environment().emulator.baseUrl}/_emulator/requests?since=${seq}`);
     return (await response.json()) as RequestLogEntry[];
   }
 
   async function lastSeq(): Promise<number> {
-    const all = (await (await fetch(`${emulator.baseUrl}/_emulator/requests`)).json()) as Array<{ seq: number }>;
+    const all = (await (await fetch(`${environment().emulator.baseUrl}/_emulator/requests`)).json()) as Array<{ seq: number }>;
     return all.length > 0 ? all[all.length - 1].seq : 0;
   }
 
@@ -244,8 +227,8 @@ describe('the view query panel (webview)', function () {
 
   it('shows record values as text, never as markup', async () => {
     const hostile = ['<script>window.__xss = 1</script>', '<img src=x onerror="window.__xss = 2">'];
-    const created = await client.createRecord('101', { f2: hostile[0], f8: 'plain', f4: '555 0100' });
-    await client.createRecord('101', { f2: hostile[1] });
+    const created = await environment().client.createRecord('101', { f2: hostile[0], f8: 'plain', f4: '555 0100' });
+    await environment().client.createRecord('101', { f2: hostile[1] });
     assert.ok(created.id);
     const { panel } = await open('1', '101');
     const page = panel.page;
