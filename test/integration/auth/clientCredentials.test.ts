@@ -1,22 +1,12 @@
 // Adding a portal with the client credentials flow, as a user does it, and where everything ends up:
 // the connection in global state, the secret and the tokens in SecretStorage only.
 import * as assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import { emulator, emulatorControl, resetEmulator } from '../support/emulator';
 import { testApi } from '../support/extension';
 import { connectEmulator, removeAllPortals } from '../support/portals';
 import { useScriptedPrompter } from '../support/prompter';
 import { waitFor } from '../support/wait';
-
-/** A loopback port nothing listens on: bound, noted, released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('sign-in: client credentials', () => {
   const prompter = useScriptedPrompter();
@@ -65,12 +55,13 @@ describe('sign-in: client credentials', () => {
 
   it('refuses bad input with a clear message and stores nothing', async () => {
     const api = await testApi();
-    const silent = `http://127.0.0.1:${await closedPort()}`;
+    // A portal that does not answer: the emulator drops the connection of the token request.
+    await emulatorControl('POST', 'faults', { path: 'oauth2/token', drop: true });
     const scripted = prompter()
       // Not http(s): the input box refuses it and stays open for the next answer.
       .answerInputBox('ftp://portal.example', /Base URL/)
       .answerInputBox('portal.example', /Base URL/)
-      .answerInputBox(silent, /Base URL/)
+      .answerInputBox(emulator().base_url, /Base URL/)
       .answerInputBox('Nobody home')
       .answerInputBox(emulator().client_id)
       .answerInputBox(emulator().client_secret)
@@ -80,7 +71,7 @@ describe('sign-in: client credentials', () => {
       'The portal address must start with https:// or http://, got ftp:.',
       'The portal address "portal.example" is not a URL.',
     ]);
-    await scripted.waitForMessage(/could not reach the portal at http:\/\/127\.0\.0\.1:\d+ \(the connection was refused\)/, { level: 'error' });
+    await scripted.waitForMessage(/could not reach the portal at http:\/\/127\.0\.0\.1:\d+ \(the connection was dropped\)/, { level: 'error' });
 
     // Wrong credentials: the portal's own error_description is shown, the secret is not.
     const wrong = prompter()
