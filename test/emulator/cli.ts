@@ -12,6 +12,7 @@ export const USAGE = `Usage: npm run emulator -- [options]
   --error-style STYLE       nested | flat | text (default nested)
   --write-response KIND     json | empty | text: what update, comment and attachment answer (default json)
   --no-column-required      leave "required" out of the list of columns
+  --no-app-flags            leave "draft_mode" and "comments_plugin" out of the list of sites
   --webhook-retries N       retries of a failed webhook delivery (default 0)
   --webhook-timeout MS      time limit of one delivery attempt (default 5000)
   --attachment-limit BYTES  largest attachment (default 26214400)
@@ -46,6 +47,7 @@ export function parseCommandLine(args: string[]): { options: EmulatorOptions; he
         'error-style': { type: 'string' },
         'write-response': { type: 'string' },
         'no-column-required': { type: 'boolean' },
+        'no-app-flags': { type: 'boolean' },
         'webhook-retries': { type: 'string' },
         'webhook-timeout': { type: 'string' },
         'attachment-limit': { type: 'string' },
@@ -69,6 +71,7 @@ export function parseCommandLine(args: string[]): { options: EmulatorOptions; he
     errorStyle: values['error-style'] as EmulatorOptions['errorStyle'],
     writeResponse: values['write-response'] as EmulatorOptions['writeResponse'],
     columnRequired: values['no-column-required'] ? false : undefined,
+    appFlags: values['no-app-flags'] ? false : undefined,
     webhookRetries: whole('webhook-retries', values['webhook-retries']),
     webhookTimeoutMs: whole('webhook-timeout', values['webhook-timeout']),
     attachmentLimitBytes: whole('attachment-limit', values['attachment-limit']),

@@ -19,6 +19,8 @@ export interface EmulatorOptions {
   writeResponse?: WriteResponse;
   /** Whether the list of columns carries `required` (default true). */
   columnRequired?: boolean;
+  /** Whether the apps in the list of sites carry `draft_mode` and `comments_plugin` (default true). */
+  appFlags?: boolean;
   /** How many times a failed webhook delivery is tried again (default 0). */
   webhookRetries?: number;
   /** Time limit of one webhook delivery attempt (default 5000). */
@@ -46,6 +48,7 @@ export interface RuntimeConfig {
   errorStyle: ErrorStyle;
   writeResponse: WriteResponse;
   columnRequired: boolean;
+  appFlags: boolean;
   webhookRetries: number;
   webhookTimeoutMs: number;
   attachmentLimitBytes: number;
@@ -72,6 +75,7 @@ const DEFAULTS: ResolvedOptions = {
   errorStyle: 'nested',
   writeResponse: 'json',
   columnRequired: true,
+  appFlags: true,
   webhookRetries: 0,
   webhookTimeoutMs: 5000,
   attachmentLimitBytes: 25 * 1024 * 1024,
@@ -90,6 +94,7 @@ const RUNTIME_KEYS: ReadonlyArray<keyof RuntimeConfig> = [
   'errorStyle',
   'writeResponse',
   'columnRequired',
+  'appFlags',
   'webhookRetries',
   'webhookTimeoutMs',
   'attachmentLimitBytes',
@@ -113,6 +118,7 @@ const CHECKS: Record<keyof ResolvedOptions, [Check, string]> = {
   errorStyle: [oneOf('nested', 'flat', 'text'), 'nested, flat or text'],
   writeResponse: [oneOf('json', 'empty', 'text'), 'json, empty or text'],
   columnRequired: [isBoolean, 'true or false'],
+  appFlags: [isBoolean, 'true or false'],
   webhookRetries: [wholeNumber(0, 10), 'a whole number 0-10'],
   webhookTimeoutMs: [wholeNumber(1), 'a whole number of milliseconds >= 1'],
   attachmentLimitBytes: [wholeNumber(1), 'a whole number of bytes >= 1'],

@@ -37,11 +37,18 @@ export function columnJson(appId: string, column: ColumnDef, position: number, w
   return json;
 }
 
+/** An app of the list of sites; the two flags are undocumented (README: "Chosen where ... not shown"). */
+function appJson(ctx: Context, appId: string, name: string): Record<string, string> {
+  const app = ctx.store.app(appId);
+  if (!ctx.config.appFlags || !app) return { app_id: appId, name };
+  return { app_id: appId, name, draft_mode: app.draftMode ? '1' : '0', comments_plugin: app.commentsPlugin ? '1' : '0' };
+}
+
 export function registerSites(api: FastifyInstance, ctx: Context): void {
   api.get('/api/v1/site', async (_request, reply) =>
     sendJson(
       reply,
-      ctx.store.sites.map((site) => ({ id: site.id, name: site.name, manager: site.manager, apps: site.apps.map((app) => ({ app_id: app.app_id, name: app.name })) })),
+      ctx.store.sites.map((site) => ({ id: site.id, name: site.name, manager: site.manager, apps: site.apps.map((app) => appJson(ctx, app.app_id, app.name)) })),
     ),
   );
 

@@ -193,6 +193,18 @@ describe('emulator: test interface', () => {
       assert.equal((await call(running.emulator, 'POST', '/_emulator/apps/102/settings', { body: { draft_mode: 'yes' } })).status, 400);
     });
 
+    it('shows each app\'s Draft mode and comments plugin in the list of sites, unless told not to', async () => {
+      const appsOf = async () =>
+        ((await call(running.emulator, 'GET', '/api/v1/site', { token: running.token })).json as Array<{ apps: Array<Record<string, string>> }>).flatMap((site) => site.apps);
+      const before = await appsOf();
+      assert.deepEqual(before.find((app) => app.app_id === '102'), { app_id: '102', name: 'Orders', draft_mode: '1', comments_plugin: '1' });
+      assert.equal(before.find((app) => app.app_id === '202')?.comments_plugin, '0');
+      await call(running.emulator, 'POST', '/_emulator/apps/202/settings', { body: { comments_plugin: true } });
+      assert.equal((await appsOf()).find((app) => app.app_id === '202')?.comments_plugin, '1');
+      await call(running.emulator, 'POST', '/_emulator/config', { body: { appFlags: false } });
+      assert.deepEqual(Object.keys((await appsOf())[0] ?? {}), ['app_id', 'name']);
+    });
+
     it('switches the error style', async () => {
       await call(running.emulator, 'POST', '/_emulator/config', { body: { errorStyle: 'flat' } });
       const flat = await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token: running.token, body: form({ f9: '31-02-2026' }) });
