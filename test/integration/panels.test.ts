@@ -7,31 +7,14 @@ import type { AppTarget, ViewTarget } from '../../src/commands/panelTargets';
 import { BROWSER_TAG, driver } from './support/driver';
 import { emulator, emulatorControl } from './support/emulator';
 import { testApi } from './support/extension';
-import { ScriptedPrompter, useScriptedPrompter } from './support/prompter';
+import { connectEmulator, removeAllPortals } from './support/portals';
+import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
 import { workspaceRoot } from './support/workspace';
 
 interface EmulatorRecord {
   draft: boolean;
   data: Record<string, string>;
-}
-
-/** Connects the run's emulator as a portal (client credentials), once, through "Portal: Add Portal". */
-async function connectedPortal(): Promise<string> {
-  const api = await testApi();
-  const { base_url: baseUrl, client_id: clientId, client_secret: clientSecret } = emulator();
-  const existing = api.portals.list().find((connection) => connection.baseUrl.replace(/\/$/, '') === baseUrl && connection.flow === 'clientCredentials');
-  if (existing) return existing.id;
-  const user = new ScriptedPrompter().answerInputBox(baseUrl).answerInputBox('Demo portal').answerInputBox(clientId).answerInputBox(clientSecret).answerQuickPick('Client Credentials');
-  const previous = api.setPrompter(user);
-  try {
-    await vscode.commands.executeCommand('portal.addPortal');
-  } finally {
-    api.setPrompter(previous);
-  }
-  const added = api.portals.list().find((connection) => connection.baseUrl.replace(/\/$/, '') === baseUrl);
-  assert.ok(added, `the emulator is connected (messages: ${JSON.stringify(user.messages.map((message) => message.message))})`);
-  return added.id;
 }
 
 /** A token of the demo client, to ask the emulator what the panel should show. */
@@ -56,7 +39,8 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
 
   before(async () => {
     await emulatorControl('POST', 'reset');
-    portalId = await connectedPortal();
+    await removeAllPortals();
+    portalId = await connectEmulator({ label: 'Demo portal' });
   });
 
   after(async () => {
