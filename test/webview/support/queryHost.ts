@@ -20,6 +20,8 @@ export class QueryHost {
   /** Messages the host did not handle itself (export, save, openRecord), oldest first. */
   readonly received: PosterMessage[] = [];
   private pending: Promise<unknown> = Promise.resolve();
+  /** Messages on their way to the page, in order. */
+  private delivering: Promise<unknown> = Promise.resolve();
 
   static async open(browser: Browser, server: PanelServer, client: PortalClient, options: QueryHostOptions): Promise<QueryHost> {
     const host = new QueryHost();
@@ -30,8 +32,12 @@ export class QueryHost {
       host.pending = host.pending.then(() => host.handle(message as PosterMessage, options, ready)).catch((error: unknown) => console.error('query host:', error));
     };
     host.panel = await PanelPage.open(browser, server, 'viewQuery', { ...options, onPost });
-    // Queued, as VS Code delivers them: the host goes on reading while the page renders.
-    host.session = new ViewQuerySession(client, options.appId, options.viewId, (message: HostToQueryMessage) => host.panel.send(message, { queued: true }));
+    // As VS Code's webview.postMessage: the host hands the message over and goes on reading while the page
+    // takes it in (in order); it does not wait for the page to parse and render it.
+    host.session = new ViewQuerySession(client, options.appId, options.viewId, (message: HostToQueryMessage) => {
+      host.delivering = host.delivering.then(() => host.panel.send(message, { queued: true }));
+      return true;
+    });
     await readySeen;
     return host;
   }
@@ -65,10 +71,13 @@ export class QueryHost {
   /** Waits until the host has handled every message so far (a run included). */
   async settled(): Promise<void> {
     let current: Promise<unknown>;
+    let delivered: Promise<unknown>;
     do {
       current = this.pending;
+      delivered = this.delivering;
       await current;
-    } while (current !== this.pending);
+      await delivered;
+    } while (current !== this.pending || delivered !== this.delivering);
   }
 
   async close(): Promise<void> {
