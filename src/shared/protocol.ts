@@ -129,26 +129,48 @@ export interface QueryColumnsMessage {
   columns: FilterColumn[];
 }
 
-/** The start of a result: its columns; rows follow in order, then query/done with the total. */
+/**
+ * The start of a result: its columns. The host keeps the rows; the panel shows a window of them at a time
+ * (query/rows, asked for with query/window), so that the page holds what is in sight and not 100,000 rows.
+ */
 export interface QueryResultMessage {
   type: 'query/result';
   runId: number;
   columns: GridColumn[];
 }
 
+/** Rows of the result in the grid's current order, from `start`: the first screenful unasked, then windows. */
 export interface QueryRowsMessage {
   type: 'query/rows';
   runId: number;
-  /** Index of the first row of this chunk. */
+  /** The order they are in: increases with each sort (0: the portal's order). */
+  sortVersion: number;
+  /** Display index of the first row. */
   start: number;
   /** Arrays, not objects: [record id, draft ("1"/"0"/""), value of columns[0], value of columns[1], ...]. */
   rows: string[][];
 }
 
+/** How many rows the host has read so far (the result is still coming). */
+export interface QueryProgressMessage {
+  type: 'query/progress';
+  runId: number;
+  count: number;
+}
+
+/** The whole result is in: `total` rows, all of them sortable, exportable and in reach of the grid. */
 export interface QueryDoneMessage {
   type: 'query/done';
   runId: number;
   total: number;
+}
+
+/** The rows are now in the order of `sort` (none: the portal's order); windows asked for since are in it. */
+export interface QuerySortedMessage {
+  type: 'query/sorted';
+  runId: number;
+  sortVersion: number;
+  sort?: SortSpec;
 }
 
 export interface QueryFailedMessage {
@@ -164,8 +186,16 @@ export interface QuerySavedMessage {
   saved: SavedQuery[];
 }
 
-/** A result sent again after the page was reloaded (hidden and shown): the same as a run, with its filters. */
-export type HostToQueryMessage = QueryInitMessage | QueryColumnsMessage | QueryResultMessage | QueryRowsMessage | QueryDoneMessage | QueryFailedMessage | QuerySavedMessage;
+export type HostToQueryMessage =
+  | QueryInitMessage
+  | QueryColumnsMessage
+  | QueryResultMessage
+  | QueryRowsMessage
+  | QueryProgressMessage
+  | QueryDoneMessage
+  | QuerySortedMessage
+  | QueryFailedMessage
+  | QuerySavedMessage;
 
 export interface QueryRunMessage {
   type: 'query/run';
@@ -182,11 +212,26 @@ export interface SortSpec {
   direction: SortDirection;
 }
 
+/** Rows [start, end) of the result, in the order of `sortVersion`, for the grid. */
+export interface QueryWindowMessage {
+  type: 'query/window';
+  runId: number;
+  sortVersion: number;
+  start: number;
+  end: number;
+}
+
+/** Sort the result (or back to the portal's order); the host answers query/sorted. */
+export interface QuerySortMessage {
+  type: 'query/sort';
+  runId: number;
+  sort?: SortSpec;
+}
+
+/** Export every row of the result, in the grid's current order. */
 export interface QueryExportMessage {
   type: 'query/export';
   format: 'csv' | 'json';
-  /** The grid's order, so that the file lists the rows as the user sees them. */
-  sort?: SortSpec;
 }
 
 /** "Save query": the host asks for the name (suggesting `name`, the saved query last loaded). */
@@ -196,7 +241,7 @@ export interface QuerySaveMessage {
   name?: string;
 }
 
-export type QueryToHostMessage = ReadyMessage | QueryRunMessage | OpenRecordMessage | QueryExportMessage | QuerySaveMessage;
+export type QueryToHostMessage = ReadyMessage | QueryRunMessage | QueryWindowMessage | QuerySortMessage | OpenRecordMessage | QueryExportMessage | QuerySaveMessage;
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers

@@ -15,7 +15,7 @@ import { openRecord } from './openRecord';
 import { Panel } from './panel';
 import type { PanelDeps } from './recordFormPanel';
 import type { SavedQueryStore } from './savedQueries';
-import { csvLines, exportOrder, jsonLines } from './viewQuery/exportRows';
+import { csvLines, jsonLines } from './viewQuery/exportRows';
 import { ViewQuerySession } from './viewQuery/querySession';
 
 const log = createLogger('viewQuery');
@@ -91,6 +91,12 @@ export class ViewQueryPanel {
         break;
       case 'query/run':
         await this.run(message.runId, message.filters);
+        break;
+      case 'query/window':
+        await this.session.window(message.runId, message.sortVersion, message.start, message.end);
+        break;
+      case 'query/sort':
+        await this.session.sort(message.runId, message.sort);
         break;
       case 'query/export':
         await this.exportRows(message).catch((error: unknown) => {
@@ -181,7 +187,7 @@ export class ViewQueryPanel {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Exporting ${total.toLocaleString('en-US')} rows`, cancellable: true },
       async (progress, token) => {
-        const order = exportOrder(result.columns, result.rows, message.sort);
+        const order = this.session.order;
         const lines = extension === 'csv' ? csvLines(result.columns, result.rows, order) : jsonLines(result.columns, result.rows, order);
         const parts: string[] = [];
         let written = 0;

@@ -23,6 +23,8 @@ export interface DataGridOptions {
   onOpen(row: number): void;
   /** Click or Enter on a column header. */
   onSort(column: number): void;
+  /** After rendering: the first and last row index in the DOM, so their data can be fetched. */
+  onRender?(first: number, last: number): void;
 }
 
 export const ROW_HEIGHT = 24;
@@ -166,6 +168,8 @@ export class DataGrid {
       row.style.transform = `translateY(${item.start - HEADER_HEIGHT}px)`;
     }
     this.showActive();
+    const shown = items.filter((item) => item.index < this.rowCount);
+    if (shown.length > 0) this.options.onRender?.(shown[0].index, shown[shown.length - 1].index);
   }
 
   private createRow(index: number): HTMLElement {

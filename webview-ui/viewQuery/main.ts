@@ -62,9 +62,16 @@ const grid = new DataGrid({
     if (recordId) host.post({ type: 'openRecord', recordId });
   },
   onSort: (column) => {
-    const sort = results.toggleSort(column);
-    const index = sort ? results.columnIndex(sort.key) : -1;
-    grid.setSort(sort && index >= 0 ? { column: index, direction: sort.direction } : undefined);
+    if (!results.complete) return;
+    const sort = results.nextSort(column);
+    status.textContent = 'Sorting…';
+    host.post({ type: 'query/sort', runId, ...(sort ? { sort } : {}) });
+  },
+  onRender: (first, last) => {
+    // Ask the host for the rows in sight and a screenful either side.
+    for (const range of results.missing(Math.max(0, first - 50), last + 50)) {
+      host.post({ type: 'query/window', runId, sortVersion: results.sortVersion, start: range.start, end: range.end });
+    }
   },
 });
 
@@ -131,7 +138,7 @@ function saveQuery(): void {
 
 function exportRows(format: 'csv' | 'json'): void {
   if (!results.complete) return;
-  host.post({ type: 'query/export', format, ...(results.sort ? { sort: results.sort } : {}) });
+  host.post({ type: 'query/export', format });
 }
 
 function showSaved(list: readonly SavedQuery[]): void {
@@ -183,17 +190,24 @@ host.onMessage((message) => {
       status.textContent = countText(0, false);
       break;
     case 'query/rows':
-      if (message.runId !== runId) return;
-      results.add(message.start, message.rows);
+      if (message.runId !== runId || !results.add(message.sortVersion, message.start, message.rows)) return;
       grid.setRowCount(results.count);
-      status.textContent = countText(results.count, false);
+      grid.redraw();
+      if (!results.complete) status.textContent = countText(results.count, false);
       if (!firstPainted) {
         firstPainted = true;
         markPainted('portal:first-rows');
       }
       break;
+    case 'query/progress':
+      if (message.runId !== runId) return;
+      results.count = message.count;
+      grid.setRowCount(results.count);
+      status.textContent = countText(results.count, false);
+      break;
     case 'query/done':
       if (message.runId !== runId) return;
+      results.count = message.total;
       results.complete = true;
       grid.setRowCount(results.count);
       grid.setSortable(true);
@@ -201,6 +215,14 @@ host.onMessage((message) => {
       setExportEnabled(results.count > 0);
       markPainted('portal:all-rows');
       break;
+    case 'query/sorted': {
+      if (message.runId !== runId) return;
+      results.sorted(message.sortVersion, message.sort);
+      const index = message.sort ? results.columnIndex(message.sort.key) : -1;
+      grid.setSort(message.sort && index >= 0 ? { column: index, direction: message.sort.direction } : undefined);
+      status.textContent = countText(results.count, true);
+      break;
+    }
     case 'query/failed':
       if (message.runId !== runId) return;
       status.textContent = '';

@@ -1,13 +1,15 @@
-// The host side of one query panel, without vscode: reads the view through the portal client and hands the
-// rows to the panel in chunks, so that the grid paints the first rows while the rest is still on its way;
-// keeps the last result for export and for a panel that reloads. The bench runs this very class against a
-// page in Chromium (test/bench/viewQuery.bench.ts).
+// The host side of one query panel, without vscode: reads the view through the portal client, sends the
+// first screenful of rows as soon as it is parsed, keeps the whole result, and answers the grid's requests
+// for the rows in sight (query/window), sorted as the grid asks (query/sort). The page so holds a few
+// hundred rows whatever the result's size; export reads the kept result. The bench runs this very class
+// against a page in Chromium (test/bench/viewQuery.bench.ts).
 import { viewOf, type ViewRead, type ViewRow } from '../../api/answers';
 import { isCancellation, isPortalError } from '../../api/errors';
 import { invalidResponse } from '../../api/http';
 import type { ViewFilter } from '../../api/filters';
 import type { Column } from '../../api/types';
-import type { FilterColumn, GridColumn, HostToQueryMessage } from '../../shared/protocol';
+import type { FilterColumn, GridColumn, HostToQueryMessage, SortSpec } from '../../shared/protocol';
+import { exportOrder } from './exportRows';
 import { answerSlices } from './answerSlices';
 import { filterColumns, gridColumns, lookupAppsOf } from './viewColumns';
 
@@ -17,10 +19,12 @@ export interface ViewSource {
   listColumns(appId: string, signal?: AbortSignal): Promise<Column[]>;
 }
 
-/** Rows in the first chunk: a screenful and then some, so the grid paints without waiting for the rest. */
+/** Rows in the first slice, sent unasked: a screenful and then some, so the grid paints at once. */
 export const FIRST_CHUNK_ROWS = 200;
-/** Rows in each later chunk: large enough to keep the number of messages small. */
+/** Rows per later slice of the answer's parse (between two progress messages). */
 export const CHUNK_ROWS = 10_000;
+/** The most rows one window answer carries (the grid asks for what is in sight and a margin). */
+export const MAX_WINDOW_ROWS = 1_000;
 
 /** The view's answer read whole (the fallback when it cannot be read in slices). */
 function readWhole(text: string, action: string): ViewRead {
@@ -72,9 +76,11 @@ export class ViewQuerySession {
   private appColumns: Column[] | undefined;
   private readonly otherApps = new Map<string, Column[]>();
   private running: AbortController | undefined;
-  private lastResult: QueryResult | undefined;
+  /** The result being read or last read (rows grow while it is read). */
+  private current: { runId: number; result: QueryResult; complete: boolean } | undefined;
   private lastRunId = 0;
   private lastMetadata: ViewRead['metadata'] = [];
+  private sortState: { version: number; sort: SortSpec | undefined; order: Uint32Array | undefined } = { version: 0, sort: undefined, order: undefined };
 
   constructor(
     private readonly source: ViewSource,
@@ -85,7 +91,12 @@ export class ViewQuerySession {
 
   /** The last complete result, for export. */
   get result(): QueryResult | undefined {
-    return this.lastResult;
+    return this.current?.complete ? this.current.result : undefined;
+  }
+
+  /** The order the grid shows the result in (undefined: the portal's), for export. */
+  get order(): Uint32Array | undefined {
+    return this.sortState.order;
   }
 
   /** The app's columns (read once); the filter builder offers them. */
@@ -98,7 +109,7 @@ export class ViewQuerySession {
     return appId === this.appId ? this.appColumns : this.otherApps.get(appId);
   }
 
-  /** Reads the view with `filters` and streams it to the panel; a newer run cancels this one. */
+  /** Reads the view with `filters`, sends its first rows, keeps the rest; a newer run cancels this one. */
   async run(runId: number, filters: readonly ViewFilter[]): Promise<void> {
     this.running?.abort();
     const controller = new AbortController();
@@ -109,9 +120,8 @@ export class ViewQuerySession {
       const [bytes] = await Promise.all([this.source.readViewRaw(this.appId, this.viewId, filters, controller.signal), this.ensureAppColumns(controller.signal)]);
       if (controller.signal.aborted) return;
       const text = new TextDecoder().decode(bytes);
-      const result = await this.streamAnswer(runId, text, action, filters, controller.signal);
-      if (!result || controller.signal.aborted) return;
-      this.lastResult = result;
+      const complete = await this.readAnswer(runId, text, action, filters, controller.signal);
+      if (!complete || controller.signal.aborted) return;
       await this.learnLookupApps(this.lastMetadata, controller.signal);
     } catch (error) {
       if (controller.signal.aborted || isCancellation(error)) return;
@@ -121,14 +131,32 @@ export class ViewQuerySession {
     }
   }
 
-  /** Sends the last result again (the panel's page was reloaded), under the panel's new run id. */
+  /** Sends the last result again (the panel's page was reloaded), under the panel's run id. */
   async resend(runId: number): Promise<boolean> {
-    const result = this.lastResult;
-    if (!result) return false;
+    const current = this.current;
+    if (!current?.complete) return false;
     this.lastRunId = runId;
-    await this.post({ type: 'query/result', runId, columns: result.columns });
-    await this.stream(runId, result, 0, undefined);
+    current.runId = runId;
+    await this.post({ type: 'query/result', runId, columns: current.result.columns });
+    if (this.sortState.sort) await this.post({ type: 'query/sorted', runId, sortVersion: this.sortState.version, sort: this.sortState.sort });
+    await this.sendWindow(runId, this.sortState.version, 0, FIRST_CHUNK_ROWS);
+    await this.post({ type: 'query/done', runId, total: current.result.rows.length });
     return true;
+  }
+
+  /** The grid's rows [start, end) in the current order (clamped to what exists and to MAX_WINDOW_ROWS). */
+  async window(runId: number, sortVersion: number, start: number, end: number): Promise<void> {
+    if (runId !== this.current?.runId || sortVersion !== this.sortState.version) return; // an answer to an older question
+    await this.sendWindow(runId, sortVersion, start, end);
+  }
+
+  /** Sorts the whole result (indices only) and tells the grid; undefined goes back to the portal's order. */
+  async sort(runId: number, sort: SortSpec | undefined): Promise<void> {
+    const current = this.current;
+    if (!current?.complete || runId !== current.runId) return;
+    const order = exportOrder(current.result.columns, current.result.rows, sort);
+    this.sortState = { version: this.sortState.version + 1, sort: order ? sort : undefined, order };
+    await this.post({ type: 'query/sorted', runId, sortVersion: this.sortState.version, ...(this.sortState.sort ? { sort: this.sortState.sort } : {}) });
   }
 
   /** Stops a run in progress. */
@@ -146,68 +174,59 @@ export class ViewQuerySession {
     }
   }
 
-  /**
-   * Reads the answer slice by slice and sends each slice as it is read, so the grid paints the first rows
-   * while the rest is parsed; falls back to reading it whole. Resolves with the whole result, or undefined
-   * when cancelled.
-   */
-  private async streamAnswer(runId: number, text: string, action: string, filters: readonly ViewFilter[], signal: AbortSignal): Promise<QueryResult | undefined> {
-    const slices = readSlices(text, action);
-    if (!slices) {
-      const view = readWhole(text, action);
-      this.lastMetadata = view.metadata;
-      const result: QueryResult = { filters: [...filters], columns: gridColumns(this.appId, view.metadata, (id) => this.columnsOf(id)), rows: view.rows };
-      await this.post({ type: 'query/result', runId, columns: result.columns });
-      await this.stream(runId, result, 0, signal);
-      return signal.aborted ? undefined : result;
-    }
-    let result: QueryResult | undefined;
-    for (const slice of slices) {
-      if (signal.aborted || runId !== this.lastRunId) return undefined;
-      if (!result) {
-        this.lastMetadata = slice.metadata;
-        result = { filters: [...filters], columns: gridColumns(this.appId, slice.metadata, (id) => this.columnsOf(id)), rows: [] };
-        await this.post({ type: 'query/result', runId, columns: result.columns });
-      }
-      const start = result.rows.length;
-      for (const row of slice.rows) result.rows.push(row);
-      await this.sendRows(runId, result.columns, result.rows, start, result.rows.length, signal, slice.rows.length);
-      await yieldToEventLoop();
-    }
-    if (!result) {
-      // No rows at all: the metadata alone still names the grid's columns.
-      const view = readWhole(text, action);
-      this.lastMetadata = view.metadata;
-      result = { filters: [...filters], columns: gridColumns(this.appId, view.metadata, (id) => this.columnsOf(id)), rows: [] };
-      await this.post({ type: 'query/result', runId, columns: result.columns });
-    }
-    if (signal.aborted || runId !== this.lastRunId) return undefined;
-    await this.post({ type: 'query/done', runId, total: result.rows.length });
+  private begin(runId: number, filters: readonly ViewFilter[], metadata: ViewRead['metadata']): QueryResult {
+    this.lastMetadata = metadata;
+    const result: QueryResult = { filters: [...filters], columns: gridColumns(this.appId, metadata, (id) => this.columnsOf(id)), rows: [] };
+    this.current = { runId, result, complete: false };
+    this.sortState = { version: 0, sort: undefined, order: undefined };
     return result;
   }
 
-  /** Sends rows [start, end) of `rows` in chunks; resolves with `end` (or where it stopped, when cancelled). */
-  private async sendRows(runId: number, columns: readonly GridColumn[], rows: readonly ViewRow[], start: number, end: number, signal?: AbortSignal, chunkRows = CHUNK_ROWS): Promise<number> {
-    const keys = columns.map((column) => column.key);
-    let from = start;
-    while (from < end) {
-      if (signal?.aborted || runId !== this.lastRunId) return from;
-      const to = Math.min(end, from === 0 ? FIRST_CHUNK_ROWS : from + chunkRows);
-      const chunk = new Array<string[]>(to - from);
-      for (let index = from; index < to; index += 1) chunk[index - from] = rowArray(rows[index], keys);
-      await this.post({ type: 'query/rows', runId, start: from, rows: chunk });
-      from = to;
-      if (from < end) await yieldToEventLoop();
+  /**
+   * Reads the answer slice by slice: the first slice goes to the grid at once, each later one adds to the
+   * kept rows and to the count the panel shows; falls back to reading it whole. True once complete.
+   */
+  private async readAnswer(runId: number, text: string, action: string, filters: readonly ViewFilter[], signal: AbortSignal): Promise<boolean> {
+    const slices = readSlices(text, action);
+    let result: QueryResult | undefined;
+    if (slices) {
+      for (const slice of slices) {
+        if (signal.aborted || runId !== this.lastRunId) return false;
+        if (!result) {
+          result = this.begin(runId, filters, slice.metadata);
+          await this.post({ type: 'query/result', runId, columns: result.columns });
+        }
+        for (const row of slice.rows) result.rows.push(row);
+        if (result.rows.length === slice.rows.length) await this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
+        else await this.post({ type: 'query/progress', runId, count: result.rows.length });
+        await yieldToEventLoop();
+      }
     }
-    return from;
+    if (!result) {
+      // Not in slices (another shape, or no rows at all): read whole.
+      const view = readWhole(text, action);
+      result = this.begin(runId, filters, view.metadata);
+      result.rows = view.rows;
+      await this.post({ type: 'query/result', runId, columns: result.columns });
+      await this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
+    }
+    if (signal.aborted || runId !== this.lastRunId || !this.current) return false;
+    this.current.complete = true;
+    await this.post({ type: 'query/done', runId, total: result.rows.length });
+    return true;
   }
 
-  /** The rest of a result from row `from`, then its end. */
-  private async stream(runId: number, result: QueryResult, from: number, signal: AbortSignal | undefined): Promise<void> {
-    const total = result.rows.length;
-    const sent = await this.sendRows(runId, result.columns, result.rows, from, total, signal);
-    if (sent < total || signal?.aborted || runId !== this.lastRunId) return;
-    await this.post({ type: 'query/done', runId, total });
+  private async sendWindow(runId: number, sortVersion: number, start: number, end: number): Promise<void> {
+    const current = this.current;
+    if (!current) return;
+    const rows = current.result.rows;
+    const from = Math.max(0, Math.min(start, rows.length));
+    const to = Math.max(from, Math.min(end, rows.length, from + MAX_WINDOW_ROWS));
+    const keys = current.result.columns.map((column) => column.key);
+    const order = sortVersion === 0 ? undefined : this.sortState.order;
+    const chunk = new Array<string[]>(to - from);
+    for (let index = from; index < to; index += 1) chunk[index - from] = rowArray(rows[order ? order[index] : index], keys);
+    await this.post({ type: 'query/rows', runId, sortVersion, start: from, rows: chunk });
   }
 
   /** Reads the columns of the Lookup apps the view shows, so their columns can be filtered by kind. */

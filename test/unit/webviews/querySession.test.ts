@@ -5,6 +5,9 @@ import type { HostToQueryMessage, QueryRowsMessage } from '../../../src/shared/p
 import { FIRST_CHUNK_ROWS, ViewQuerySession } from '../../../src/webviews/viewQuery/querySession';
 import { clientFor, startPortal, type Emulator } from '../api/portal';
 
+/** Costs that are set (an empty cell reads as 0). */
+const row0 = (value: number): boolean => value > 0;
+
 describe('ViewQuerySession', () => {
   let emulator: Emulator;
   before(async () => {
@@ -18,23 +21,43 @@ describe('ViewQuerySession', () => {
     return { session: new ViewQuerySession(client, '201', '6', (message) => messages.push(message)), messages };
   }
 
-  it('sends the whole view in order: first a screenful, then chunks, then the total', async () => {
+  it('sends the first screenful at once, keeps the rest, and answers windows in the current order', async () => {
     const { session: query, messages } = session();
     await query.run(1, []);
     const { client } = clientFor(emulator);
     const view = await client.readView('201', '6');
-    assert.equal(messages[0].type, 'query/result');
-    const chunks = messages.filter((message): message is QueryRowsMessage => message.type === 'query/rows');
-    assert.equal(chunks[0].rows.length, FIRST_CHUNK_ROWS);
-    const rows = chunks.flatMap((chunk) => chunk.rows);
-    assert.equal(rows.length, view.rows.length);
     const keys = view.metadata.map((entry) => entry.field_id_in_data);
-    rows.forEach((row, index) => {
-      const expected = view.rows[index];
-      assert.deepEqual(row, [expected.id, expected.draft ? '1' : '0', ...keys.map((key) => expected.values[key])], `row ${index}`);
-    });
+    const expectedRow = (index: number): string[] => {
+      const row = view.rows[index];
+      return [row.id ?? '', row.draft ? '1' : '0', ...keys.map((key) => row.values[key])];
+    };
+    assert.equal(messages[0].type, 'query/result');
+    const rowsMessages = (): QueryRowsMessage[] => messages.filter((message): message is QueryRowsMessage => message.type === 'query/rows');
+    const [first] = rowsMessages();
+    assert.equal(first.start, 0);
+    assert.equal(first.rows.length, FIRST_CHUNK_ROWS, 'only a screenful is sent unasked');
+    first.rows.forEach((row, index) => assert.deepEqual(row, expectedRow(index)));
+    assert.ok(messages.some((message) => message.type === 'query/progress'), 'the count grows while the rest is read');
     assert.deepEqual(messages[messages.length - 1], { type: 'query/done', runId: 1, total: view.rows.length });
-    assert.equal(query.result?.rows.length, view.rows.length, 'kept for export');
+    assert.equal(query.result?.rows.length, view.rows.length, 'the whole result is kept for windows and export');
+
+    await query.window(1, 0, 1000, 1100);
+    const window = rowsMessages().pop();
+    assert.equal(window?.start, 1000);
+    assert.deepEqual(window?.rows, Array.from({ length: 100 }, (_, index) => expectedRow(1000 + index)));
+    await query.window(1, 0, view.rows.length - 5, view.rows.length + 50);
+    assert.equal(rowsMessages().pop()?.rows.length, 5, 'clamped to the rows there are');
+
+    await query.sort(1, { key: 'f39', direction: 'descending' });
+    const sorted = messages[messages.length - 1];
+    assert.deepEqual(sorted, { type: 'query/sorted', runId: 1, sortVersion: 1, sort: { key: 'f39', direction: 'descending' } });
+    const before = rowsMessages().length;
+    await query.window(1, 0, 0, 10);
+    assert.equal(rowsMessages().length, before, 'a window asked for in the old order is not answered');
+    await query.window(1, 1, 0, 10);
+    const top = rowsMessages().pop()?.rows ?? [];
+    const costs = view.rows.map((row) => Number(row.values.f39)).filter((value) => !Number.isNaN(value) && row0(value));
+    assert.equal(Number(top[0][2 + keys.indexOf('f39')]), Math.max(...costs), 'the highest cost of the whole result first');
   });
 
   it('reports a filter the portal refuses, naming its row', async () => {

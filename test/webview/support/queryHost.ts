@@ -3,7 +3,7 @@
 // bench use it. In VS Code the same session posts through webview.postMessage (see src/webviews/).
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
-import type { HostToQueryMessage, QueryInitMessage, QueryRunMessage } from '../../../src/shared/protocol';
+import type { HostToQueryMessage, QueryInitMessage, QueryRunMessage, QuerySortMessage, QueryWindowMessage } from '../../../src/shared/protocol';
 import { ViewQuerySession } from '../../../src/webviews/viewQuery/querySession';
 import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
 
@@ -20,6 +20,8 @@ export class QueryHost {
   /** Messages the host did not handle itself (export, save, openRecord), oldest first. */
   readonly received: PosterMessage[] = [];
   private pending: Promise<unknown> = Promise.resolve();
+  /** Runs in progress, one after the other. */
+  private runs: Promise<unknown> = Promise.resolve();
   /** Messages on their way to the page, in order. */
   private delivering: Promise<unknown> = Promise.resolve();
 
@@ -59,8 +61,19 @@ export class QueryHost {
         ready();
         break;
       case 'query/run': {
+        // Not awaited: the page's requests for rows are answered while the run reads the answer, as in VS Code.
         const run = message as unknown as QueryRunMessage;
-        await this.session.run(run.runId, run.filters);
+        this.runs = this.runs.then(() => this.session.run(run.runId, run.filters));
+        break;
+      }
+      case 'query/window': {
+        const window = message as unknown as QueryWindowMessage;
+        await this.session.window(window.runId, window.sortVersion, window.start, window.end);
+        break;
+      }
+      case 'query/sort': {
+        const sort = message as unknown as QuerySortMessage;
+        await this.session.sort(sort.runId, sort.sort);
         break;
       }
       default:
@@ -72,12 +85,15 @@ export class QueryHost {
   async settled(): Promise<void> {
     let current: Promise<unknown>;
     let delivered: Promise<unknown>;
+    let runs: Promise<unknown>;
     do {
       current = this.pending;
       delivered = this.delivering;
+      runs = this.runs;
+      await runs;
       await current;
       await delivered;
-    } while (current !== this.pending || delivered !== this.delivering);
+    } while (current !== this.pending || delivered !== this.delivering || runs !== this.runs);
   }
 
   async close(): Promise<void> {
