@@ -11,9 +11,11 @@ import { TitleFields } from './catalog/titleFields';
 import { ViewRows } from './catalog/viewRows';
 import { ViewStore } from './catalog/views';
 import { addPortal } from './commands/addPortal';
+import { registerExplorerCommands } from './commands/explorer';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
 import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
+import { EXPLORER_VIEW_ID, ExplorerTree } from './tree/explorer';
 
 export async function activate(context: vscode.ExtensionContext): Promise<PortalExplorerApi> {
   context.subscriptions.push(initLogging());
@@ -45,9 +47,28 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   const recordEvents = new RecordEvents();
   context.subscriptions.push(catalog, views, rows, titles, recordEvents);
 
+  // The Portal explorer: the sidebar tree and its commands.
+  const explorer = new ExplorerTree({ portals, catalog, views, rows, titles, recordEvents });
+  const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: explorer, showCollapseAll: true });
+  context.subscriptions.push(
+    explorer,
+    explorerView,
+    registerExplorerCommands({ portals, catalog, views, rows, titles, tree: explorer, treeView: explorerView }),
+  );
+
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
-    testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms), catalog, views, rows, titles, recordEvents }),
+    testing: createTestApi(context, {
+      portals,
+      setSignInTimeout: (ms) => (signInTimeout.ms = ms),
+      catalog,
+      views,
+      rows,
+      titles,
+      recordEvents,
+      explorer,
+      explorerView,
+    }),
   };
 }
 

@@ -8,6 +8,8 @@ import type { TitleFields } from './catalog/titleFields';
 import type { ViewRows } from './catalog/viewRows';
 import type { ViewStore } from './catalog/views';
 import { recentLogLines } from './log';
+import type { ExplorerTree } from './tree/explorer';
+import type { ExplorerNode } from './tree/nodes';
 import { setPrompter, type Prompter } from './ui/prompter';
 
 export interface PortalExplorerTestApi {
@@ -31,6 +33,10 @@ export interface PortalExplorerTestApi {
   readonly titles: TitleFields;
   /** The bus of record changes (created, updated, deleted). */
   readonly recordEvents: RecordEvents;
+  /** The Portal explorer's tree provider: getChildren / getTreeItem / getParent, and find() among shown nodes. */
+  readonly explorer: ExplorerTree;
+  /** The Portal explorer's view, to reveal and expand nodes in the workbench. */
+  readonly explorerView: vscode.TreeView<ExplorerNode>;
 }
 
 export interface PortalExplorerApi {
