@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, PortalAuthenticationProvider } from './auth/authProvider';
 import { PortalService } from './auth/portalService';
+import { importPreconfigured } from './auth/preconfigured';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS, SignInUi } from './auth/signInUi';
 import { createStatusBar } from './auth/statusBar';
 import { AuthUriHandler } from './auth/uriHandler';
@@ -25,7 +26,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   const uriHandler = new AuthUriHandler(context.extension.id, authLog);
   context.subscriptions.push(vscode.window.registerUriHandler(uriHandler));
   const signInTimeout = { ms: DEFAULT_SIGN_IN_TIMEOUT_MS };
-  const portals = new PortalService(context, new SignInUi({ uriHandler, timeoutMs: () => signInTimeout.ms }), authLog);
+  const portals = new PortalService(context, new SignInUi({ uriHandler, log: authLog, timeoutMs: () => signInTimeout.ms }), authLog);
   context.subscriptions.push(portals);
   await portals.reload();
   const provider = new PortalAuthenticationProvider(portals, {
@@ -37,6 +38,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
     registerPortalCommands(portals),
     createStatusBar(portals, COMMANDS.portalActions, COMMANDS.addPortal),
   );
+  // Development and demo only (npm start): a portal named by an environment variable; not awaited.
+  void importPreconfigured(portals, context, authLog);
 
   // What the features share: the catalog of sites, apps and columns; the views the user added; the rows of
   // views read; the title field per app; the bus of record changes.
