@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExplorerNode } from '../../src/tree/nodes';
 import { emulatorControl, resetEmulator } from './support/emulator';
-import { child, children, connectEmulatorPortal, dataRequestsSince, freshExplorer, item, labelOf, labels, lastRequestSeq, path, isPortalItem } from './support/explorer';
+import { child, children, emulatorPortal, dataRequestsSince, freshExplorer, item, labelOf, labels, lastRequestSeq, path, isPortalItem } from './support/explorer';
 import { testApi } from './support/extension';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
@@ -32,7 +32,7 @@ describe('the Portal explorer', function () {
 
   beforeEach(async () => {
     await resetEmulator();
-    portalId = await connectEmulatorPortal(user());
+    portalId = await emulatorPortal();
     await freshExplorer(portalId);
   });
 

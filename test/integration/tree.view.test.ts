@@ -4,8 +4,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { BROWSER_TAG, driver, type TreeItemRow } from './support/driver';
 import { resetEmulator } from './support/emulator';
-import { child, children, connectEmulatorPortal, freshExplorer, item, labelOf, path } from './support/explorer';
+import { child, children, emulatorPortal, freshExplorer, item, labelOf, path } from './support/explorer';
 import { testApi } from './support/extension';
+import { removeAllPortals } from './support/portals';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
 
@@ -25,11 +26,7 @@ describe(`the Portal explorer in the workbench ${BROWSER_TAG}`, function () {
   beforeEach(resetEmulator);
 
   it('welcomes a user with no portal and offers "Add Portal"', async () => {
-    const api = await testApi();
-    for (const connection of api.portals.list()) {
-      user().answerMessage('Remove', /Remove the portal/);
-      await vscode.commands.executeCommand('portal.removePortal', connection.id);
-    }
+    await removeAllPortals();
     assert.deepEqual(await children(), []);
     await vscode.commands.executeCommand('workbench.view.extension.portal');
     const welcome = await waitFor(async () => {
@@ -48,7 +45,7 @@ describe(`the Portal explorer in the workbench ${BROWSER_TAG}`, function () {
   });
 
   it('shows the expanded tree: sites, apps, views with records, columns', async () => {
-    const portalId = await connectEmulatorPortal(user());
+    const portalId = await emulatorPortal();
     await freshExplorer(portalId);
     const api = await testApi();
     await api.views.add(portalId, '201', { viewId: '6', name: 'All tickets' });

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ExplorerNode } from '../../../src/tree/nodes';
 import { emulator, emulatorControl } from './emulator';
 import { testApi } from './extension';
-import type { ScriptedPrompter } from './prompter';
+import { connectEmulator } from './portals';
 
 export interface LoggedRequest {
   seq: number;
@@ -73,29 +73,16 @@ export function isPortalItem(portalId: string): (pick: vscode.QuickPickItem) => 
   return (pick) => (pick as { value?: { portalId?: string } }).value?.portalId === portalId;
 }
 
-export const PORTAL_LABEL = 'Emulator';
-
 /**
- * The emulator as a connected, signed-in portal (client credentials), added through "Add Portal" as a
- * user would when it is not there yet. Resolves with its connection id.
+ * The emulator as a connected, signed-in portal (client credentials): the connection an earlier test left,
+ * or a new one added through "Add Portal" (connectEmulator). Resolves with its connection id.
  */
-export async function connectEmulatorPortal(user: ScriptedPrompter): Promise<string> {
+export async function emulatorPortal(): Promise<string> {
   const api = await testApi();
-  const base = emulator().base_url;
-  const known = api.portals.list().find((connection) => connection.baseUrl === base && connection.clientId === emulator().client_id);
-  if (known) {
-    if (api.portals.state(known.id) !== 'signedIn') await api.portals.signIn(known.id);
-    return known.id;
-  }
-  user
-    .answerInputBox(base, /Base URL/)
-    .answerInputBox(PORTAL_LABEL, /Display name/)
-    .answerInputBox(emulator().client_id, /Client ID/)
-    .answerInputBox(emulator().client_secret, /Secret Key/)
-    .answerQuickPick('Client Credentials');
-  const id = await vscode.commands.executeCommand<string | undefined>('portal.addPortal');
-  assert.ok(id, `Adding the emulator as a portal failed: ${JSON.stringify(user.messages)}`);
-  return id;
+  const known = api.portals.list().find((connection) => connection.baseUrl === emulator().base_url && connection.clientId === emulator().client_id);
+  if (!known) return connectEmulator();
+  if (api.portals.state(known.id) !== 'signedIn') await api.portals.signIn(known.id);
+  return known.id;
 }
 
 /** Forgets everything the explorer and catalog keep for the portal, and the views added to its apps. */
