@@ -33,6 +33,17 @@ export default tseslint.config(
     },
   },
   {
+    // Integration tests run beside the extension in its host: a value import from src/ would bundle a
+    // second copy of the extension's modules, with its own state. Reach it through its test API.
+    files: ['test/integration/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/src/**', '**/src'], allowTypeImports: true, message: 'Integration tests import only types from src/; use the test API (support/extension.ts).' }] },
+      ],
+    },
+  },
+  {
     // Node scripts and tests may print.
     files: ['test/**/*.{ts,mjs}', 'esbuild.mjs'],
     rules: { 'no-console': 'off' },

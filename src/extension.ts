@@ -1,11 +1,38 @@
 // activate(): builds the extension's parts and registers them; nothing else happens here.
 import * as vscode from 'vscode';
-import { initLogging } from './log';
+import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, PortalAuthenticationProvider } from './auth/authProvider';
+import { PortalService } from './auth/portalService';
+import { DEFAULT_SIGN_IN_TIMEOUT_MS, SignInUi } from './auth/signInUi';
+import { createStatusBar } from './auth/statusBar';
+import { AuthUriHandler } from './auth/uriHandler';
+import { addPortal } from './commands/addPortal';
+import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
+import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
 
-export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
+export async function activate(context: vscode.ExtensionContext): Promise<PortalExplorerApi> {
   context.subscriptions.push(initLogging());
-  return context.extensionMode === vscode.ExtensionMode.Test ? { testing: createTestApi(context) } : {};
+
+  // Sign-in: connections, secrets and tokens, the browser's way back, the Accounts menu, the status bar.
+  const authLog = createLogger('auth');
+  const uriHandler = new AuthUriHandler(context.extension.id, authLog);
+  context.subscriptions.push(vscode.window.registerUriHandler(uriHandler));
+  const signInTimeout = { ms: DEFAULT_SIGN_IN_TIMEOUT_MS };
+  const portals = new PortalService(context, new SignInUi({ uriHandler, timeoutMs: () => signInTimeout.ms }), authLog);
+  context.subscriptions.push(portals);
+  await portals.reload();
+  const provider = new PortalAuthenticationProvider(portals, {
+    choosePortal: () => (portals.list().length === 0 ? addPortal(portals) : choosePortalToSignIn(portals)),
+  });
+  context.subscriptions.push(
+    provider,
+    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
+    registerPortalCommands(portals),
+    createStatusBar(portals, COMMANDS.portalActions, COMMANDS.addPortal),
+  );
+
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
+  return { testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms) }) };
 }
 
 export function deactivate(): void {

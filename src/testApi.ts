@@ -1,6 +1,7 @@
 // What activate() returns when the extension runs under test (ExtensionMode.Test): the seams that let the
 // integration suite act as a user without real dialogs. In production activate() returns nothing of this.
 import type * as vscode from 'vscode';
+import type { Portals } from './auth/portals';
 import { recentLogLines } from './log';
 import { setPrompter, type Prompter } from './ui/prompter';
 
@@ -11,12 +12,21 @@ export interface PortalExplorerTestApi {
   logLines(): readonly string[];
   /** The extension's context, to inspect global state and secrets. */
   readonly context: vscode.ExtensionContext;
+  /** The connections to portals, their sign-in state and clients (the service every feature uses). */
+  readonly portals: Portals;
+  /** Shortens the browser step's time limit (5 minutes) so a test can see it run out. */
+  setSignInTimeout(ms: number): void;
 }
 
 export interface PortalExplorerApi {
   readonly testing?: PortalExplorerTestApi;
 }
 
-export function createTestApi(context: vscode.ExtensionContext): PortalExplorerTestApi {
-  return { setPrompter, logLines: recentLogLines, context };
+export interface TestApiParts {
+  portals: Portals;
+  setSignInTimeout(ms: number): void;
+}
+
+export function createTestApi(context: vscode.ExtensionContext, parts: TestApiParts): PortalExplorerTestApi {
+  return { setPrompter, logLines: recentLogLines, context, ...parts };
 }

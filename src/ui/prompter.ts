@@ -14,7 +14,11 @@ export interface Prompter {
   error<A extends string>(message: string, ...actions: A[]): Promise<A | undefined>;
   saveDialog(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined>;
   openDialog(options: vscode.OpenDialogOptions): Promise<readonly vscode.Uri[] | undefined>;
-  openExternal(target: vscode.Uri): Promise<boolean>;
+  /**
+   * Opens a link outside VS Code. A string is opened exactly as written: VS Code re-encodes the query of a
+   * Uri, which breaks a URL that carries another URL with its own query (an OAuth redirect_uri).
+   */
+  openExternal(target: vscode.Uri | string): Promise<boolean>;
   copyToClipboard(text: string): Promise<void>;
 }
 
@@ -27,7 +31,8 @@ export const vscodePrompter: Prompter = {
   error: async (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
   saveDialog: async (options) => vscode.window.showSaveDialog(options),
   openDialog: async (options) => vscode.window.showOpenDialog(options),
-  openExternal: async (target) => vscode.env.openExternal(target),
+  // env.openExternal takes a string too at run time (its typing says Uri) and then opens it untouched.
+  openExternal: async (target) => vscode.env.openExternal(target as vscode.Uri),
   copyToClipboard: async (text) => vscode.env.clipboard.writeText(text),
 };
 

@@ -1,0 +1,235 @@
+// The Portals service: connections (global state), their secrets and tokens (SecretStorage only), one
+// PortalClient per connection, interactive sign-in and sign-out, and change events that also cover other
+// windows (SecretStorage's onDidChange fires there; global state follows without an event, so it is read
+// again then, and once more a moment later in case it arrives after the secret).
+import * as vscode from 'vscode';
+import { PortalClient } from '../api/client';
+import { PortalError } from '../api/errors';
+import { normaliseBaseUrl } from '../api/urls';
+import type { Logger } from '../log';
+import { newConnectionId } from './connectionIds';
+import { ConnectionStore } from './connectionStore';
+import type { PortalConnection, Portals, SignInState } from './portals';
+import { connectionOfKey, secretKeys } from './secretKeys';
+import type { SignInRequest, SignInUi } from './signInUi';
+import { tokensFrom } from './storedTokens';
+import { TokenKeeper } from './tokenKeeper';
+
+/** What the user typed to add a portal (the secret included, until it is stored). */
+export type NewConnection = SignInRequest;
+
+const RELOAD_AGAIN_MS = 1000;
+
+export class PortalService implements Portals, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly tokensChanged = new vscode.EventEmitter<void>();
+  /** Fires when a stored token may have changed (a renewal here or in another window): sessions follow it. */
+  readonly onDidChangeTokens = this.tokensChanged.event;
+
+  private readonly store: ConnectionStore;
+  private readonly keepers = new Map<string, TokenKeeper>();
+  private readonly clients = new Map<string, PortalClient>();
+  private connections: PortalConnection[] = [];
+  private snapshot = '';
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly ui: SignInUi,
+    private readonly log: Logger,
+  ) {
+    this.store = new ConnectionStore(context.globalState);
+    this.subscriptions.push(
+      this.changed,
+      this.tokensChanged,
+      context.secrets.onDidChange((event) => {
+        if (connectionOfKey(event.key) === undefined) return;
+        void this.reload().then(() => this.tokensChanged.fire());
+        // Global state written by another window may arrive after its secret: look once more.
+        if (this.reloadTimer) clearTimeout(this.reloadTimer);
+        this.reloadTimer = setTimeout(() => void this.reload(), RELOAD_AGAIN_MS);
+      }),
+    );
+  }
+
+  /** Reads the connections and every sign-in state; fires onDidChange when anything differs. */
+  async reload(): Promise<void> {
+    const connections = this.store.list();
+    const ids = new Set(connections.map((connection) => connection.id));
+    for (const id of [...this.keepers.keys()]) {
+      if (!ids.has(id)) {
+        this.keepers.delete(id);
+        this.clients.delete(id);
+      }
+    }
+    for (const connection of connections) {
+      const known = this.keepers.get(connection.id);
+      if (!known || JSON.stringify(known.connection) !== JSON.stringify(connection)) {
+        this.keepers.set(connection.id, this.newKeeper(connection));
+        this.clients.delete(connection.id);
+      }
+    }
+    await Promise.all(connections.map((connection) => this.keepers.get(connection.id)?.load()));
+    this.connections = connections;
+    this.fireIfChanged();
+  }
+
+  list(): readonly PortalConnection[] {
+    return this.connections;
+  }
+
+  get(id: string): PortalConnection | undefined {
+    return this.connections.find((connection) => connection.id === id);
+  }
+
+  state(id: string): SignInState {
+    return this.keepers.get(id)?.state() ?? 'signedOut';
+  }
+
+  /** The access token of a signed-in connection, for the AuthenticationProvider's session. */
+  accessTokenOf(id: string): string | undefined {
+    return this.keepers.get(id)?.currentAccessToken();
+  }
+
+  client(id: string): PortalClient {
+    const keeper = this.keeperOf(id);
+    let client = this.clients.get(id);
+    if (!client) {
+      client = new PortalClient({
+        baseUrl: keeper.connection.baseUrl,
+        tokens: keeper,
+        onRequest: (entry) => this.log.trace(`${id}: ${entry.method} ${entry.path} ${entry.status} ${entry.durationMs} ms`),
+      });
+      this.clients.set(id, client);
+    }
+    return client;
+  }
+
+  active(): PortalConnection | undefined {
+    const id = this.store.activeId();
+    return (id !== undefined ? this.get(id) : undefined) ?? this.connections[0];
+  }
+
+  async setActive(id: string): Promise<void> {
+    this.keeperOf(id);
+    await this.store.setActive(id);
+    this.changed.fire();
+  }
+
+  /**
+   * Adds a connection: signs in first (its flow, the browser step included) and stores the connection,
+   * the secret and the tokens only when that worked. Anything that fails leaves nothing behind.
+   */
+  async add(request: NewConnection): Promise<PortalConnection> {
+    const baseUrl = normaliseBaseUrl(request.baseUrl).href.replace(/\/$/, '');
+    const clientId = request.clientId.trim();
+    const label = request.label.trim();
+    const same = this.connections.find((known) => known.baseUrl === baseUrl && known.clientId === clientId);
+    if (same) {
+      throw new PortalError({
+        kind: 'invalid-input',
+        code: 'already_connected',
+        message: `This portal and client id are already connected as "${same.label}". Sign in to it, or remove it first.`,
+      });
+    }
+    const issued = Date.now();
+    const tokens = await this.ui.obtainTokens({ ...request, baseUrl, clientId, label });
+    const connection: PortalConnection = Object.freeze({
+      id: newConnectionId(label, baseUrl, this.connections.map((known) => known.id)),
+      label,
+      baseUrl,
+      clientId,
+      flow: request.flow,
+    });
+    try {
+      await this.store.add(connection);
+      await this.context.secrets.store(secretKeys.clientSecret(connection.id), request.clientSecret);
+      const keeper = this.newKeeper(connection);
+      this.keepers.set(connection.id, keeper);
+      await keeper.signedIn(tokensFrom(tokens, issued));
+      if (!this.store.activeId() || !this.get(this.store.activeId() ?? '')) await this.store.setActive(connection.id);
+    } catch (error) {
+      // Storing failed half-way: take back what was stored.
+      await this.forget(connection.id).catch(() => undefined);
+      throw error;
+    }
+    await this.reload();
+    this.log.info(`Added the portal ${connection.id} (${baseUrl}, ${request.flow}) and signed in.`);
+    return connection;
+  }
+
+  /** Forgets the connection, its secret and its tokens. */
+  async remove(id: string): Promise<void> {
+    const connection = this.get(id);
+    await this.forget(id);
+    await this.reload();
+    if (connection) this.log.info(`Removed the portal ${id}.`);
+  }
+
+  async signIn(id: string): Promise<void> {
+    const keeper = this.keeperOf(id);
+    const { connection } = keeper;
+    const clientSecret = await this.context.secrets.get(secretKeys.clientSecret(id));
+    if (!clientSecret) {
+      throw new PortalError({
+        kind: 'invalid-input',
+        code: 'missing_secret',
+        message: `The client secret of the portal "${connection.label}" is not stored on this machine. Remove the portal and add it again.`,
+      });
+    }
+    const issued = Date.now();
+    const tokens = await this.ui.obtainTokens({ ...connection, clientSecret });
+    await keeper.signedIn(tokensFrom(tokens, issued));
+    this.log.info(`Signed in to ${id} (${connection.flow}).`);
+  }
+
+  async signOut(id: string): Promise<void> {
+    const keeper = this.keeperOf(id);
+    await keeper.signOut();
+    this.fireIfChanged();
+    this.log.info(`Signed out of ${id}.`);
+  }
+
+  dispose(): void {
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private async forget(id: string): Promise<void> {
+    await this.store.remove(id);
+    this.keepers.delete(id);
+    this.clients.delete(id);
+    await this.context.secrets.delete(secretKeys.tokens(id));
+    await this.context.secrets.delete(secretKeys.clientSecret(id));
+  }
+
+  private keeperOf(id: string): TokenKeeper {
+    const keeper = this.keepers.get(id);
+    if (!keeper) {
+      throw new PortalError({ kind: 'invalid-input', code: 'unknown_portal', message: `No portal is connected as "${id}". Add it with "Portal: Add Portal".` });
+    }
+    return keeper;
+  }
+
+  private newKeeper(connection: PortalConnection): TokenKeeper {
+    return new TokenKeeper({
+      connection,
+      secrets: this.context.secrets,
+      onDidWrite: () => {
+        this.fireIfChanged();
+        this.tokensChanged.fire();
+      },
+      log: (message) => this.log.info(message),
+    });
+  }
+
+  /** Fires onDidChange when the connections or their states differ from the last time. */
+  private fireIfChanged(): void {
+    const snapshot = JSON.stringify(this.connections.map((connection) => [connection, this.state(connection.id)]));
+    if (snapshot === this.snapshot) return;
+    this.snapshot = snapshot;
+    this.changed.fire();
+  }
+}

@@ -1,0 +1,81 @@
+// What a sign-in shows and asks in VS Code: a progress notification with Cancel while the browser step
+// runs (or the token call, for client credentials), the browser opened through the prompter, the answer
+// received through the URI handler or the loopback listener as the setting portal.auth.redirectMode says.
+import * as vscode from 'vscode';
+import { PortalError } from '../api/errors';
+import { clientCredentials, type TokenSet } from '../api/oauth';
+import { prompter } from '../ui/prompter';
+import { authorizationCodeSignIn, SIGN_IN_TIMEOUT_MS, verifyClient } from './authorizationCode';
+import { startLoopbackReceiver } from './loopbackReceiver';
+import type { AuthFlow } from './portals';
+import type { RedirectReceiver } from './redirectReceiver';
+import type { AuthUriHandler } from './uriHandler';
+
+export type RedirectMode = 'uriHandler' | 'loopback';
+
+export interface SignInRequest {
+  label: string;
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  flow: AuthFlow;
+}
+
+export interface SignInUiOptions {
+  uriHandler: AuthUriHandler;
+  /** The browser step's time limit; 5 minutes unless the tests shorten it. */
+  timeoutMs(): number;
+}
+
+function redirectMode(): RedirectMode {
+  return vscode.workspace.getConfiguration('portal.auth').get<RedirectMode>('redirectMode') === 'loopback' ? 'loopback' : 'uriHandler';
+}
+
+function loopbackPort(): number {
+  const port = vscode.workspace.getConfiguration('portal.auth').get<number>('loopbackPort') ?? 0;
+  return Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0;
+}
+
+function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort();
+  token.onCancellationRequested(() => controller.abort());
+  return controller.signal;
+}
+
+export class SignInUi {
+  constructor(private readonly options: SignInUiOptions) {}
+
+  /** Runs the flow with progress and Cancel; resolves with tokens, stores nothing. */
+  obtainTokens(request: SignInRequest): Promise<TokenSet> {
+    const title = `Signing in to the portal "${request.label}"`;
+    return Promise.resolve(
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+        const signal = abortSignalOf(token);
+        const common = { baseUrl: request.baseUrl, clientId: request.clientId, clientSecret: request.clientSecret, signal };
+        if (request.flow === 'clientCredentials') return clientCredentials(common);
+        progress.report({ message: 'checking the client id and secret…' });
+        await verifyClient(common);
+        progress.report({ message: 'approve the sign-in in your browser…' });
+        return authorizationCodeSignIn({
+          ...common,
+          timeoutMs: this.options.timeoutMs(),
+          openReceiver: (state) => this.receiver(state),
+          openBrowser: (url) => prompter().openExternal(vscode.Uri.parse(url, true)),
+        });
+      }),
+    );
+  }
+
+  private receiver(state: string): Promise<RedirectReceiver> {
+    if (redirectMode() === 'loopback') return startLoopbackReceiver({ port: loopbackPort(), expectedState: state });
+    return this.options.uriHandler.receiver(state);
+  }
+}
+
+export const DEFAULT_SIGN_IN_TIMEOUT_MS = SIGN_IN_TIMEOUT_MS;
+
+/** A cancelled PortalError, for a question the user dismissed. */
+export function cancelled(what: string): PortalError {
+  return new PortalError({ kind: 'cancelled', message: `${what} was cancelled.` });
+}

@@ -1,0 +1,172 @@
+// One connection's tokens: read from and written to SecretStorage (never anywhere else), handed to the
+// portal client as its AccessTokenSource. Renews ahead of expiry and once after a 401 (refresh token, or a
+// new client-credentials token); when renewal is refused it records "expired" and throws SignInRequiredError.
+// Another window may renew at the same time: before renewing, and after a refused refresh, the stored
+// record is read again, so a refresh token rotated elsewhere is used rather than declared dead.
+// No `vscode` import: the unit tests drive it against the emulator in plain node.
+import type { AccessTokenSource } from '../api/client';
+import { PortalError } from '../api/errors';
+import type { FetchLike } from '../api/http';
+import { clientCredentials, refresh } from '../api/oauth';
+import type { PortalConnection, SignInState } from './portals';
+import { secretKeys, type SecretStore } from './secretKeys';
+import { SignInRequiredError } from './signInRequired';
+import { isExpired, needsRenewal, parseRecord, serialise, tokensFrom, type StoredTokens, type TokenRecord } from './storedTokens';
+
+export interface TokenKeeperOptions {
+  connection: PortalConnection;
+  secrets: SecretStore;
+  fetch?: FetchLike;
+  timeoutMs?: number;
+  now?: () => number;
+  /** Called after this keeper changed the stored record (the state may have changed). */
+  onDidWrite?: () => void;
+  log?: (message: string) => void;
+}
+
+/** OAuth answers that mean the grant or the client is no longer accepted: sign in again. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof PortalError && error.kind === 'http' && (error.status === 400 || error.status === 401 || error.status === 403);
+}
+
+export class TokenKeeper implements AccessTokenSource {
+  private record: TokenRecord | undefined;
+  private loaded: Promise<void> | undefined;
+  private renewing: Promise<string> | undefined;
+  /** Counts this keeper's writes, so a read that overlapped one does not bring back what it replaced. */
+  private writes = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly options: TokenKeeperOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  get connection(): PortalConnection {
+    return this.options.connection;
+  }
+
+  /** The state as last read; call load() first (PortalService does, at start and on every change). */
+  state(): SignInState {
+    if (!this.record) return 'signedOut';
+    return this.record.kind === 'expired' ? 'expired' : 'signedIn';
+  }
+
+  /** Reads the stored record again (another window may have changed it); resolves with the new state. */
+  async load(): Promise<SignInState> {
+    const loading = (async () => {
+      const before = this.writes;
+      const raw = await this.options.secrets.get(secretKeys.tokens(this.connection.id));
+      if (this.writes === before) this.record = parseRecord(raw);
+    })();
+    this.loaded = loading;
+    await loading;
+    return this.state();
+  }
+
+  /** The current access token, when signed in (for the AuthenticationProvider's sessions). */
+  currentAccessToken(): string | undefined {
+    return this.record?.kind === 'tokens' ? this.record.tokens.accessToken : undefined;
+  }
+
+  /** Stores a fresh token set from a sign-in. */
+  async signedIn(tokens: StoredTokens): Promise<void> {
+    await this.write({ kind: 'tokens', tokens });
+  }
+
+  /** Forgets the tokens (sign out). */
+  async signOut(): Promise<void> {
+    this.writes += 1;
+    this.record = undefined;
+    await this.options.secrets.delete(secretKeys.tokens(this.connection.id));
+    this.options.onDidWrite?.();
+  }
+
+  async accessToken(signal?: AbortSignal): Promise<string> {
+    await (this.loaded ??= this.load().then(() => undefined));
+    const record = this.record;
+    if (!record) throw this.signInRequired('signedOut');
+    if (record.kind === 'expired') throw this.signInRequired('expired');
+    if (!needsRenewal(record.tokens, this.now())) return record.tokens.accessToken;
+    try {
+      return await this.renew(record.tokens.accessToken, signal);
+    } catch (error) {
+      // Renewing ahead of time failed for a passing reason (network, timeout): the old token still works.
+      if (!(error instanceof SignInRequiredError) && !isExpired(record.tokens, this.now()) && this.currentAccessToken() === record.tokens.accessToken) {
+        return record.tokens.accessToken;
+      }
+      throw error;
+    }
+  }
+
+  async renewAfterUnauthorized(rejected: string, signal?: AbortSignal): Promise<string | undefined> {
+    return this.renew(rejected, signal);
+  }
+
+  /** One renewal at a time; callers that arrive meanwhile share its outcome. */
+  private renew(rejected: string, signal?: AbortSignal): Promise<string> {
+    this.renewing ??= this.renewOnce(rejected, signal).finally(() => {
+      this.renewing = undefined;
+    });
+    return this.renewing;
+  }
+
+  private async renewOnce(rejected: string, signal?: AbortSignal): Promise<string> {
+    // Another window (or an earlier call) may have renewed already.
+    await this.load();
+    const stored = this.record;
+    if (!stored) throw this.signInRequired('signedOut');
+    if (stored.kind === 'expired') throw this.signInRequired('expired');
+    if (stored.tokens.accessToken !== rejected && !needsRenewal(stored.tokens, this.now())) return stored.tokens.accessToken;
+
+    const { baseUrl, clientId, flow, id } = this.connection;
+    const clientSecret = await this.options.secrets.get(secretKeys.clientSecret(id));
+    if (!clientSecret) return this.expire('the client secret is missing from this machine');
+    const common = { baseUrl, clientId, clientSecret, fetch: this.options.fetch, timeoutMs: this.options.timeoutMs, signal };
+    const refreshToken = stored.tokens.refreshToken;
+    try {
+      const issued = this.now();
+      const set = refreshToken
+        ? await refresh({ ...common, refreshToken })
+        : flow === 'clientCredentials'
+          ? await clientCredentials(common)
+          : undefined;
+      if (!set) return this.expire('there is no refresh token');
+      // A portal that does not rotate refresh tokens sends none back: keep the one we have.
+      const tokens = tokensFrom({ ...set, refreshToken: set.refreshToken ?? refreshToken }, issued);
+      await this.write({ kind: 'tokens', tokens });
+      this.options.log?.(`Renewed the access token of ${id} (${refreshToken ? 'refresh token' : 'client credentials'}).`);
+      return tokens.accessToken;
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      // A refused refresh token may have been rotated by another window a moment ago.
+      await this.load();
+      const now = this.record;
+      if (now?.kind === 'tokens' && now.tokens.refreshToken !== refreshToken && !isExpired(now.tokens, this.now())) return now.tokens.accessToken;
+      const reason = error instanceof PortalError ? (error.portalMessage ?? error.code ?? 'refused') : 'refused';
+      return this.expire(`the portal refused to renew the sign-in (${reason})`, error);
+    }
+  }
+
+  private async expire(reason: string, cause?: unknown): Promise<never> {
+    await this.write({ kind: 'expired', reason });
+    this.options.log?.(`The sign-in to ${this.connection.id} expired: ${reason}.`);
+    throw this.signInRequired('expired', cause);
+  }
+
+  private async write(record: TokenRecord): Promise<void> {
+    this.writes += 1;
+    this.record = record;
+    this.loaded = Promise.resolve();
+    await this.options.secrets.store(secretKeys.tokens(this.connection.id), serialise(record));
+    this.options.onDidWrite?.();
+  }
+
+  private signInRequired(state: 'signedOut' | 'expired', cause?: unknown): SignInRequiredError {
+    const { id, label } = this.connection;
+    const message =
+      state === 'signedOut'
+        ? `You are not signed in to the portal "${label}". Sign in to continue.`
+        : `Your sign-in to the portal "${label}" has expired. Sign in again to continue.`;
+    return new SignInRequiredError(id, message, cause);
+  }
+}

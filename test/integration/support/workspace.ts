@@ -1,0 +1,15 @@
+// Files in the test workspace (a fresh temporary folder per run, opened by the harness).
+import * as vscode from 'vscode';
+
+export function workspaceRoot(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('No workspace folder is open: the harness opens one for every run.');
+  return folder.uri;
+}
+
+/** Writes `content` to `relativePath` in the workspace (creating folders) and returns its URI. */
+export async function workspaceFile(relativePath: string, content: string): Promise<vscode.Uri> {
+  const uri = vscode.Uri.joinPath(workspaceRoot(), relativePath);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
+  return uri;
+}
