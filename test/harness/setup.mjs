@@ -65,8 +65,11 @@ function npmCli() {
 
 /** npm settings for installs into the cache: its own npm cache, no prompts, no audit. */
 function cacheNpmEnv(extra = {}) {
+  // Under `npm run`, the outer npm's settings arrive as npm_* variables, and npm reads npm_config_* as its
+  // own config: its user agent names Node 20, which code-server's install script refuses. Leave them out.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
   return {
-    ...process.env,
+    ...env,
     npm_config_cache: join(CACHE, 'npm-cache'),
     npm_config_update_notifier: 'false',
     npm_config_fund: 'false',
@@ -186,17 +189,19 @@ async function ensureDebianPackages(packages, why, { orBrowser = false } = {}) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!root || !onPath('apt-get')) throw new SetupError(installAdvice(packages, why, orBrowser));
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  // Another apt-get (an unattended upgrade, a parallel run) may hold dpkg's lock: wait for it.
+  const lock = ['-o', 'DPkg::Lock::Timeout=600'];
   console.log(`Installing Debian packages ${why}: ${packages.join(' ')} ...`);
   const policy = await runCommand('apt-cache', ['policy', ...packages], { env, quiet: true }).catch(() => '');
   if (policy.includes('Candidate: (none)') || !policy.includes('Candidate:')) {
-    await runCommand('apt-get', ['update', '-q'], { env, quiet: true, minutes: 5 });
+    await runCommand('apt-get', [...lock, 'update', '-q'], { env, quiet: true, minutes: 15 });
   }
   try {
-    await runCommand('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { env, quiet: true, minutes: 15 });
+    await runCommand('apt-get', [...lock, 'install', '-y', '-q', '--no-install-recommends', ...packages], { env, quiet: true, minutes: 25 });
   } catch (error) {
     // The package lists may be stale (a 404 for an old version): refresh once and retry.
-    await runCommand('apt-get', ['update', '-q'], { env, quiet: true, minutes: 5 });
-    await runCommand('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { env, quiet: true, minutes: 15 }).catch((again) => {
+    await runCommand('apt-get', [...lock, 'update', '-q'], { env, quiet: true, minutes: 15 });
+    await runCommand('apt-get', [...lock, 'install', '-y', '-q', '--no-install-recommends', ...packages], { env, quiet: true, minutes: 25 }).catch((again) => {
       throw new SetupError(`apt-get could not install ${packages.join(' ')}: ${again.message || error.message}`);
     });
   }
