@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, PortalAuthenticationProvider } from './auth/authProvider';
 import { PortalService } from './auth/portalService';
+import { importPreconfigured } from './auth/preconfigured';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS, SignInUi } from './auth/signInUi';
 import { createStatusBar } from './auth/statusBar';
 import { AuthUriHandler } from './auth/uriHandler';
@@ -18,7 +19,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   const uriHandler = new AuthUriHandler(context.extension.id, authLog);
   context.subscriptions.push(vscode.window.registerUriHandler(uriHandler));
   const signInTimeout = { ms: DEFAULT_SIGN_IN_TIMEOUT_MS };
-  const portals = new PortalService(context, new SignInUi({ uriHandler, timeoutMs: () => signInTimeout.ms }), authLog);
+  const portals = new PortalService(context, new SignInUi({ uriHandler, log: authLog, timeoutMs: () => signInTimeout.ms }), authLog);
   context.subscriptions.push(portals);
   await portals.reload();
   const provider = new PortalAuthenticationProvider(portals, {
@@ -30,6 +31,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
     registerPortalCommands(portals),
     createStatusBar(portals, COMMANDS.portalActions, COMMANDS.addPortal),
   );
+  // Development and demo only (npm start): a portal named by an environment variable; not awaited.
+  void importPreconfigured(portals, context, authLog);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return { testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms) }) };

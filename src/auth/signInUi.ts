@@ -10,6 +10,7 @@ import { startLoopbackReceiver } from './loopbackReceiver';
 import type { AuthFlow } from './portals';
 import type { RedirectReceiver } from './redirectReceiver';
 import type { AuthUriHandler } from './uriHandler';
+import type { Logger } from '../log';
 
 export type RedirectMode = 'uriHandler' | 'loopback';
 
@@ -23,6 +24,7 @@ export interface SignInRequest {
 
 export interface SignInUiOptions {
   uriHandler: AuthUriHandler;
+  log: Logger;
   /** The browser step's time limit; 5 minutes unless the tests shorten it. */
   timeoutMs(): number;
 }
@@ -61,15 +63,18 @@ export class SignInUi {
           ...common,
           timeoutMs: this.options.timeoutMs(),
           openReceiver: (state) => this.receiver(state),
-          openBrowser: (url) => prompter().openExternal(vscode.Uri.parse(url, true)),
+          openBrowser: (url) => prompter().openExternal(url),
         });
       }),
     );
   }
 
-  private receiver(state: string): Promise<RedirectReceiver> {
-    if (redirectMode() === 'loopback') return startLoopbackReceiver({ port: loopbackPort(), expectedState: state });
-    return this.options.uriHandler.receiver(state);
+  private async receiver(state: string): Promise<RedirectReceiver> {
+    const mode = redirectMode();
+    const receiver = mode === 'loopback' ? await startLoopbackReceiver({ port: loopbackPort(), expectedState: state }) : await this.options.uriHandler.receiver(state);
+    // The call-back URL is no secret, and the one thing to register in the portal: say which it is.
+    this.options.log.info(`Authorization code sign-in (${mode}): waiting for the browser at the call-back URL ${receiver.redirectUri.split('?')[0]}`);
+    return receiver;
   }
 }
 

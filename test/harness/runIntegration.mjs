@@ -16,6 +16,7 @@ import { findChromium } from './setup.mjs';
 const LIMIT_MINUTES = Number(process.env.PORTAL_TEST_TIMEOUT_MINUTES ?? 15);
 const VERBOSE = process.env.PORTAL_TEST_VERBOSE === '1';
 const LOGS = join(RESULTS, 'logs');
+const START_LIMIT_SECONDS = 180;
 const TESTS_INDEX = join(ROOT, 'out', 'test', 'integration', 'index.js');
 /** The workbench's own chatter that arrives among the tests' lines; it stays in workbench.log. */
 const WORKBENCH_NOISE = /^(Ignoring fetching additional builtin extensions|Updating additional builtin extensions cache|Resolving connection token|Resolved connection token|Creating a socket|\[(AccountPolicyGate|AgentHost[^\]]*|Service Worker|reconnection-grace-time)\])/;
@@ -96,11 +97,19 @@ async function main() {
     onExit: (code) => resolveExit(code),
   });
   page.on('crash', () => resolveExit('the browser page crashed'));
+  held.browser.on('disconnected', () => resolveExit('the browser went away'));
+  server.child.once('exit', (code, signal) => resolveExit(`code-server exited (${signal ?? `code ${code}`}); see ${join(LOGS, 'code-server.log')}`));
+  emulator.child.once('exit', (code, signal) => resolveExit(`the emulator exited (${signal ?? `code ${code}`}); see ${join(LOGS, 'emulator.log')}`));
+  // A workbench that never starts the tests should not wait for the whole time limit.
+  const startLimit = setTimeout(() => {
+    if (!suiteStarted) resolveExit(`the tests did not start within ${START_LIMIT_SECONDS} s of opening the workbench; see ${join(LOGS, 'workbench.log')}`);
+  }, START_LIMIT_SECONDS * 1000);
   page.on('pageerror', (error) => logFile.push(`pageerror: ${error.message}`));
   await page.goto(workbenchUrl(server, { folder: held.profile.workspace, extensionDevelopmentPath: ROOT, extensionTestsPath: TESTS_INDEX }));
   say('workbench opened; the tests run in its extension host');
 
   const code = await exited;
+  clearTimeout(startLimit);
   writeFileSync(join(LOGS, 'workbench.log'), `${logFile.join('\n')}\n`);
   if (typeof code !== 'number') throw new Error(`The run broke off: ${code}.`);
   const counts = countsFrom(output);

@@ -54,11 +54,18 @@ async function main() {
   const { folder } = extensionIdentity(manifest);
   symlinkSync(ROOT, join(profile.extensions, folder), 'dir');
 
-  // Hook for the sign-in work (the pre-configured portal connection): the emulator's start line, in a
-  // file of the user data folder and in PORTAL_EMULATOR, for the extension to read in development.
-  // The connection's own format belongs to that work; until then the extension simply appears.
-  const connectionFile = join(profile.userData, 'portal-emulator.json');
-  writeFileSync(connectionFile, `${JSON.stringify(emulator.info, null, 2)}\n`);
+  // The pre-configured portal connection (a demo and development feature, README "npm start"): the
+  // extension reads this file once on activation, connects the emulator with the client credentials
+  // flow and signs in; the secret then lives in SecretStorage, like that of any portal added by hand.
+  const connectionFile = join(profile.userData, 'portal-connection.json');
+  const connection = {
+    label: 'Demo portal',
+    baseUrl: emulator.info.base_url,
+    clientId: emulator.info.client_id,
+    clientSecret: emulator.info.client_secret,
+    flow: 'clientCredentials',
+  };
+  writeFileSync(connectionFile, `${JSON.stringify(connection, null, 2)}\n`, { mode: 0o600 });
 
   const server = await startCodeServer({
     port,
@@ -66,7 +73,7 @@ async function main() {
     folder: profile.workspace,
     testing: false,
     logFile: join(RESULTS, 'logs', 'start-code-server.log'),
-    env: { PORTAL_EMULATOR: JSON.stringify(emulator.info), PORTAL_EMULATOR_FILE: connectionFile },
+    env: { PORTAL_EMULATOR: JSON.stringify(emulator.info), PORTAL_EXPLORER_CONNECTION_FILE: connectionFile },
   });
   const { base_url, client_id, client_secret } = emulator.info;
   console.log(`

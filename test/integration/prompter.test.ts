@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { Prompter } from '../../src/ui/prompter';
 import { BROWSER_TAG, driver } from './support/driver';
 import { testApi } from './support/extension';
-import { ScriptedPrompter } from './support/prompter';
+import { ScriptedPrompter, useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
 
 describe('the prompter seam', () => {
@@ -67,6 +67,27 @@ describe('the prompter seam', () => {
       await driver.click('.notifications-center .notification-list-item:has-text("Portal Explorer asks a question") .monaco-button:has-text("Open")');
       assert.equal(await answer, 'Open');
       await vscode.commands.executeCommand('notifications.hideList');
+    });
+  });
+
+  // Sibling suites run in the order they are written: the second checks what the first left behind.
+  describe('useScriptedPrompter(), during its suite', () => {
+    const user = useScriptedPrompter();
+
+    it("puts a fresh ScriptedPrompter in the extension's place for each test", async () => {
+      const api = await testApi();
+      const inUse = api.setPrompter(user());
+      assert.equal(inUse, user());
+      assert.equal(user().prompts.length, 0);
+    });
+  });
+
+  describe('useScriptedPrompter(), after its suite', () => {
+    it('has given the extension its own prompter back', async () => {
+      const api = await testApi();
+      const inUse = api.setPrompter(new ScriptedPrompter());
+      api.setPrompter(inUse);
+      assert.equal(inUse instanceof ScriptedPrompter, false, 'the VS Code prompter, not a leftover scripted one');
     });
   });
 
