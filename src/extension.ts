@@ -6,6 +6,11 @@ import { importPreconfigured } from './auth/preconfigured';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS, SignInUi } from './auth/signInUi';
 import { createStatusBar } from './auth/statusBar';
 import { AuthUriHandler } from './auth/uriHandler';
+import { Catalog } from './catalog/catalog';
+import { RecordEvents } from './catalog/recordEvents';
+import { TitleFields } from './catalog/titleFields';
+import { ViewRows } from './catalog/viewRows';
+import { ViewStore } from './catalog/views';
 import { addPortal } from './commands/addPortal';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
 import { createLogger, initLogging } from './log';
@@ -34,8 +39,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   // Development and demo only (npm start): a portal named by an environment variable; not awaited.
   void importPreconfigured(portals, context, authLog);
 
+  // What the features share: the catalog of sites, apps and columns; the views the user added; the rows of
+  // views read; the title field per app; the bus of record changes.
+  const catalog = new Catalog(portals);
+  const views = new ViewStore(context.globalState);
+  const rows = new ViewRows(portals, catalog);
+  const titles = new TitleFields(context.globalState);
+  const recordEvents = new RecordEvents();
+  context.subscriptions.push(catalog, views, rows, titles, recordEvents);
+
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
-  return { testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms) }) };
+  return {
+    testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms), catalog, views, rows, titles, recordEvents }),
+  };
 }
 
 export function deactivate(): void {
