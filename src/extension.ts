@@ -13,6 +13,7 @@ import { ViewRows } from './catalog/viewRows';
 import { ViewStore } from './catalog/views';
 import { addPortal } from './commands/addPortal';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
+import { registerRecordDocuments } from './fs/documents';
 import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
 
@@ -48,9 +49,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   const recordEvents = new RecordEvents();
   context.subscriptions.push(catalog, views, rows, titles, recordEvents);
 
+  // Records as JSON documents (portal://<portal>/<app_id>/<record_id>.json): open, check, save, publish, delete.
+  const { documents, disposable: documentsDisposable } = registerRecordDocuments({ portals, catalog, rows, titles, recordEvents });
+  context.subscriptions.push(documentsDisposable);
+
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
-    testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms), catalog, views, rows, titles, recordEvents }),
+    testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms), catalog, views, rows, titles, recordEvents, documents }),
   };
 }
 

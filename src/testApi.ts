@@ -7,6 +7,7 @@ import type { RecordEvents } from './catalog/recordEvents';
 import type { TitleFields } from './catalog/titleFields';
 import type { ViewRows } from './catalog/viewRows';
 import type { ViewStore } from './catalog/views';
+import type { RecordFileSystem } from './fs/recordFileSystem';
 import { recentLogLines } from './log';
 import { setPrompter, type Prompter } from './ui/prompter';
 
@@ -31,6 +32,8 @@ export interface PortalExplorerTestApi {
   readonly titles: TitleFields;
   /** The bus of record changes (created, updated, deleted). */
   readonly recordEvents: RecordEvents;
+  /** The portal: file system of record documents (draft flags as read, the copy each editor read). */
+  readonly documents: RecordFileSystem;
 }
 
 export interface PortalExplorerApi {
