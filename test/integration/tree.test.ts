@@ -159,6 +159,20 @@ describe('the Portal explorer', function () {
     assert.equal(reads.length, 1, 'checking the view, expanding it and loading more read it once');
   });
 
+  it('opens a record as a document when it is clicked', async () => {
+    const view = await addView('Operations', 'Customers', '2', 'Gold customers');
+    const [first] = await children(view);
+    const command = (await item(first)).command;
+    assert.equal(command?.command, 'portal.openRecord');
+    await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
+    const editor = await waitFor(() => vscode.window.activeTextEditor?.document.uri.scheme === 'portal' && vscode.window.activeTextEditor, { message: 'the record to open' });
+    const recordId = String((await item(first)).description).replace('#', '');
+    assert.equal(editor.document.uri.toString(), `portal://${portalId}/101/${recordId}.json`);
+    const text = JSON.parse(editor.document.getText()) as Record<string, string>;
+    assert.equal(text.f2, labelOf(await item(first)), 'the document holds the record the item is titled by');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('marks drafts and learns Draft mode from them', async () => {
     const view = await addView('Operations', 'Orders', '3', '');
     const records = await children(view);
