@@ -6,11 +6,19 @@ import { importPreconfigured } from './auth/preconfigured';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS, SignInUi } from './auth/signInUi';
 import { createStatusBar } from './auth/statusBar';
 import { AuthUriHandler } from './auth/uriHandler';
+import { Catalog } from './catalog/catalog';
+import { RecordEvents } from './catalog/recordEvents';
+import { TitleFields } from './catalog/titleFields';
+import { ViewRows } from './catalog/viewRows';
+import { ViewStore } from './catalog/views';
 import { addPortal } from './commands/addPortal';
+import { registerExplorerCommands } from './commands/explorer';
 import { registerPanelCommands } from './commands/panels';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
+import { registerRecordDocuments } from './fs/documents';
 import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
+import { EXPLORER_VIEW_ID, ExplorerTree } from './tree/explorer';
 import { SavedQueryStore } from './webviews/savedQueries';
 
 export async function activate(context: vscode.ExtensionContext): Promise<PortalExplorerApi> {
@@ -36,12 +44,48 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   // Development and demo only (npm start): a portal named by an environment variable; not awaited.
   void importPreconfigured(portals, context, authLog);
 
+  // What the features share: the catalog of sites, apps and columns; the views the user added; the rows of
+  // views read; the title field per app; the bus of record changes.
+  const catalog = new Catalog(portals);
+  const views = new ViewStore(context.globalState);
+  const rows = new ViewRows(portals, catalog);
+  const titles = new TitleFields(context.globalState);
+  const recordEvents = new RecordEvents();
+  context.subscriptions.push(catalog, views, rows, titles, recordEvents);
+
+  // The Portal explorer: the sidebar tree and its commands.
+  const explorer = new ExplorerTree({ portals, catalog, views, rows, titles, recordEvents });
+  const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: explorer, showCollapseAll: true });
+  context.subscriptions.push(
+    explorer,
+    explorerView,
+    registerExplorerCommands({ portals, catalog, views, rows, titles, tree: explorer, treeView: explorerView }),
+  );
+
+  // Records as JSON documents (portal://<portal>/<app_id>/<record_id>.json): open, check, save, publish, delete.
+  const { documents, disposable: documentsDisposable } = registerRecordDocuments({ portals, catalog, rows, titles, recordEvents });
+  context.subscriptions.push(documentsDisposable);
+
   // The create-record form and the view query panel; saved queries live in globalState.
   const savedQueries = new SavedQueryStore(context.globalState);
   context.subscriptions.push(savedQueries, registerPanelCommands({ portals, savedQueries, extensionUri: context.extensionUri }));
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
-  return { testing: createTestApi(context, { portals, savedQueries, setSignInTimeout: (ms) => (signInTimeout.ms = ms) }) };
+  return {
+    testing: createTestApi(context, {
+      portals,
+      savedQueries,
+      setSignInTimeout: (ms) => (signInTimeout.ms = ms),
+      catalog,
+      views,
+      rows,
+      titles,
+      recordEvents,
+      explorer,
+      explorerView,
+      documents,
+    }),
+  };
 }
 
 export function deactivate(): void {
