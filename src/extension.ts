@@ -68,7 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
 
   // The create-record form and the view query panel; saved queries live in globalState.
   const savedQueries = new SavedQueryStore(context.globalState);
-  context.subscriptions.push(savedQueries, registerPanelCommands({ portals, savedQueries, extensionUri: context.extensionUri }));
+  context.subscriptions.push(savedQueries, registerPanelCommands({ portals, catalog, views, recordEvents, savedQueries, extensionUri: context.extensionUri }));
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {

@@ -6,12 +6,13 @@ import { isPortalError } from '../api/errors';
 import { checkRecord } from '../api/formats';
 import type { Column, RecordData } from '../api/types';
 import type { Portals } from '../auth/portals';
+import type { Catalog } from '../catalog/catalog';
+import type { RecordEvents } from '../catalog/recordEvents';
 import type { AppTarget } from '../commands/panelTargets';
 import { describeError } from '../commands/register';
 import { createLogger } from '../log';
 import type { FormToHostMessage, HostToFormMessage } from '../shared/protocol';
 import { prompter } from '../ui/prompter';
-import { appInfo } from './appInfo';
 import { openRecord } from './openRecord';
 import { Panel } from './panel';
 
@@ -19,6 +20,8 @@ const log = createLogger('recordForm');
 
 export interface PanelDeps {
   portals: Portals;
+  catalog: Catalog;
+  recordEvents: RecordEvents;
   extensionUri: vscode.Uri;
 }
 
@@ -30,14 +33,15 @@ export class RecordFormPanel {
   private columns: Column[] = [];
   private appName: string;
 
-  static show(deps: PanelDeps, target: AppTarget): RecordFormPanel {
+  /** `appName`: the app's name when known (the panel's title); the form reads it again as it loads. */
+  static show(deps: PanelDeps, target: AppTarget, appName?: string): RecordFormPanel {
     const key = JSON.stringify([target.portalId, target.appId]);
     const existing = RecordFormPanel.open.get(key);
     if (existing && !existing.panel.isDisposed) {
       existing.panel.reveal();
       return existing;
     }
-    const created = new RecordFormPanel(deps, target);
+    const created = new RecordFormPanel(deps, target, appName);
     RecordFormPanel.open.set(key, created);
     created.panel.onDidDispose(() => RecordFormPanel.open.delete(key));
     return created;
@@ -53,8 +57,9 @@ export class RecordFormPanel {
   private constructor(
     private readonly deps: PanelDeps,
     readonly target: AppTarget,
+    appName: string | undefined,
   ) {
-    this.appName = target.appName ?? `App ${target.appId}`;
+    this.appName = appName ?? `App ${target.appId}`;
     this.panel = Panel.create<FormToHostMessage, HostToFormMessage>(
       { viewType: 'portal.recordForm', title: `New record · ${this.appName}`, bundle: 'recordForm', extensionUri: deps.extensionUri },
       ['ready', 'retry', 'form/create', 'openRecord'],
@@ -73,7 +78,10 @@ export class RecordFormPanel {
   private async handle(message: FormToHostMessage): Promise<void> {
     switch (message.type) {
       case 'ready':
+        await this.load();
+        break;
       case 'retry':
+        this.deps.catalog.refresh(this.target.portalId, this.target.appId);
         await this.load();
         break;
       case 'form/create':
@@ -87,13 +95,13 @@ export class RecordFormPanel {
 
   private async load(): Promise<void> {
     try {
-      const [columns, info] = await Promise.all([this.client.listColumns(this.target.appId), appInfo(this.client, this.target.appId)]);
-      this.columns = columns;
+      const [columns, info] = await Promise.all([this.deps.catalog.columns(this.target.portalId, this.target.appId), this.deps.catalog.app(this.target.portalId, this.target.appId)]);
+      this.columns = [...columns];
       if (info?.name) this.appName = info.name;
       this.panel.panel.title = `New record · ${this.appName}`;
       const offerDraft = info?.draftMode !== false && !withoutDraftMode.has(this.draftKey());
       const connection = this.deps.portals.get(this.target.portalId);
-      await this.panel.post({ type: 'form/init', appName: this.appName, portalLabel: connection?.label ?? this.target.portalId, columns, offerDraft });
+      await this.panel.post({ type: 'form/init', appName: this.appName, portalLabel: connection?.label ?? this.target.portalId, columns: this.columns, offerDraft });
     } catch (error) {
       log.warn(`reading the columns of app ${this.target.appId} failed: ${describeError(error)}`);
       await this.panel.post({ type: 'form/loadFailed', message: describeError(error) });
@@ -119,6 +127,7 @@ export class RecordFormPanel {
         // Draft mode is not in the documented API: read the record back to know what the portal did.
         const read = await this.client.readRecord(this.target.appId, created.id).catch(() => undefined);
         isDraft = read?.draft === true;
+        if (isDraft) this.deps.catalog.noteDraftSeen(this.target.portalId, this.target.appId);
         if (read?.draft === false) withoutDraftMode.add(this.draftKey());
       }
       const where = `${this.appName}`;
@@ -128,6 +137,7 @@ export class RecordFormPanel {
           ? `Created ${id} in ${where}, published: the app does not have Draft mode.`
           : `Created ${isDraft ? 'draft ' : ''}${id} in ${where}.`;
       log.info(`created ${id} in app ${this.target.appId}${isDraft ? ' as a draft' : ''}`);
+      if (created.id) this.deps.recordEvents.fire({ portalId: this.target.portalId, appId: this.target.appId, recordId: created.id, kind: 'created', origin: 'local' });
       await this.panel.post({ type: 'form/created', recordId: created.id, draft: isDraft, message });
       void this.announce(message, created.id);
     } catch (error) {

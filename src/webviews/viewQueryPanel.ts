@@ -10,7 +10,6 @@ import { describeError } from '../commands/register';
 import { createLogger } from '../log';
 import type { HostToQueryMessage, QueryExportMessage, QueryToHostMessage, SavedQuery } from '../shared/protocol';
 import { prompter } from '../ui/prompter';
-import { appInfo } from './appInfo';
 import { openRecord } from './openRecord';
 import { Panel } from './panel';
 import type { PanelDeps } from './recordFormPanel';
@@ -30,7 +29,9 @@ const EXPORT_PROGRESS_ROWS = 10_000;
 export class ViewQueryPanel {
   private static readonly open = new Map<string, ViewQueryPanel>();
 
-  static show(deps: QueryPanelDeps, target: ViewTarget, run?: SavedQuery): ViewQueryPanel {
+  /** `appName`: the app's name when known; `run`: a saved query to run at once. */
+  static show(deps: QueryPanelDeps, target: ViewTarget, options: { appName?: string; run?: SavedQuery } = {}): ViewQueryPanel {
+    const run = options.run;
     const key = JSON.stringify([target.portalId, target.appId, target.viewId]);
     const existing = ViewQueryPanel.open.get(key);
     if (existing && !existing.panel.isDisposed) {
@@ -41,7 +42,7 @@ export class ViewQueryPanel {
       }
       return existing;
     }
-    const created = new ViewQueryPanel(deps, target, run);
+    const created = new ViewQueryPanel(deps, target, run, options.appName);
     ViewQueryPanel.open.set(key, created);
     created.panel.onDidDispose(() => {
       created.session.cancel();
@@ -65,14 +66,18 @@ export class ViewQueryPanel {
     private readonly deps: QueryPanelDeps,
     readonly target: ViewTarget,
     private pendingRun: SavedQuery | undefined,
+    appName: string | undefined,
   ) {
-    this.appName = target.appName ?? `App ${target.appId}`;
+    this.appName = appName ?? `App ${target.appId}`;
     this.viewName = target.viewName ?? `View ${target.viewId}`;
     this.panel = Panel.create<QueryToHostMessage, HostToQueryMessage>(
       { viewType: 'portal.viewQuery', title: this.viewName, bundle: 'viewQuery', extensionUri: deps.extensionUri },
       ['ready', 'query/', 'openRecord'],
     );
-    this.session = new ViewQuerySession(deps.portals.client(target.portalId), target.appId, target.viewId, (message) => this.panel.post(message));
+    const client = deps.portals.client(target.portalId);
+    // Columns through the shared catalog (one request per app for the whole extension).
+    const source = { readViewRaw: client.readViewRaw.bind(client), listColumns: async (appId: string) => [...(await deps.catalog.columns(target.portalId, appId))] };
+    this.session = new ViewQuerySession(source, target.appId, target.viewId, (message) => this.panel.post(message));
     this.panel.onMessage((message) => this.handle(message));
     const subscription = deps.savedQueries.onDidChange((view) => {
       if (view.portalId === target.portalId && view.appId === target.appId && view.viewId === target.viewId) void this.panel.post({ type: 'query/saved', saved: this.saved() });
@@ -118,7 +123,7 @@ export class ViewQueryPanel {
 
   private async sendInit(): Promise<void> {
     try {
-      const [columns, info] = await Promise.all([this.session.filterColumns(), this.target.appName ? Promise.resolve(undefined) : appInfo(this.deps.portals.client(this.target.portalId), this.target.appId)]);
+      const [columns, info] = await Promise.all([this.session.filterColumns(), this.deps.catalog.app(this.target.portalId, this.target.appId).catch(() => undefined)]);
       if (info?.name) this.appName = info.name;
       const run = this.pendingRun;
       this.pendingRun = undefined;

@@ -48,7 +48,7 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
   });
 
   it('creates a record through the form, then a draft on the Draft-mode app', async () => {
-    const orders: AppTarget = { portalId, appId: '102', appName: 'Orders' };
+    const orders: AppTarget = { portalId, appId: '102' };
     await vscode.commands.executeCommand('portal.createRecord', orders);
     const form = driver.webview('New record · Orders');
     await form.waitFor('[data-field="f11"]', { timeoutMs: 20_000 });
@@ -83,7 +83,7 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
 
   it("shows the portal's refusal at the field it names", async () => {
     await emulatorControl('POST', 'reset');
-    const customers: AppTarget = { portalId, appId: '101', appName: 'Customers' };
+    const customers: AppTarget = { portalId, appId: '101' };
     await vscode.commands.executeCommand('portal.createRecord', customers);
     const form = driver.webview('New record · Customers');
     await form.waitFor('[data-field="f2"]', { timeoutMs: 20_000 });
