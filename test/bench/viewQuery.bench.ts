@@ -14,7 +14,7 @@ import { mb, median, ms, runBenchmark } from './support/report';
 
 const APP = '201';
 const VIEW = '6';
-const RUNS = 3;
+const RUNS = 5;
 const TARGETS = { firstRowsFactor: 1.5, wholeMs: 2000, domRows: 200, heapBytes: 300 * 1024 * 1024 };
 
 interface EmulatorProcess {
