@@ -152,15 +152,3 @@ export function answerSlices(text: string): AnswerSlices | undefined {
     },
   };
 }
-
-/** The first `count` rows and the metadata, as {data, metadata} for the usual reading; undefined as above. */
-export function firstRowsOf(text: string, count: number): { data: unknown[]; metadata: unknown[] } | undefined {
-  const answer = answerSlices(text);
-  if (!answer) return undefined;
-  try {
-    const first = answer.slices(count, count).next();
-    return { data: first.done ? [] : first.value, metadata: answer.metadata };
-  } catch {
-    return undefined;
-  }
-}

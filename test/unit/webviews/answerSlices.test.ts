@@ -1,7 +1,19 @@
 // Cutting the first rows out of a view's answer: the same rows and metadata as parsing the whole, or
 // nothing when the answer is shaped otherwise (then the caller parses the whole).
 import * as assert from 'node:assert/strict';
-import { firstRowsOf } from '../../../src/webviews/viewQuery/answerSlices';
+import { answerSlices } from '../../../src/webviews/viewQuery/answerSlices';
+
+/** The first `count` rows and the metadata, as the session takes them; undefined when not in slices. */
+function firstRowsOf(text: string, count: number): { data: unknown[]; metadata: unknown[] } | undefined {
+  const answer = answerSlices(text);
+  if (!answer) return undefined;
+  try {
+    const first = answer.slices(count, count).next();
+    return { data: first.done ? [] : first.value, metadata: answer.metadata };
+  } catch {
+    return undefined;
+  }
+}
 
 const metadata = [{ view_id: '1', field_id_in_data: 'f1', field_name: 'A "quoted" [name]', field_description: '', app_id: '1', id: '1', type_name: 'Text Field' }];
 const rows = [
@@ -12,7 +24,19 @@ const rows = [
   { id: '5', f1: '' },
 ];
 
-describe('firstRowsOf', () => {
+describe('answerSlices', () => {
+  it('cuts the rows into a first slice and slices of a size, as JSON.parse reads them', () => {
+    const answer = answerSlices(JSON.stringify({ data: rows, metadata }));
+    assert.deepEqual([...(answer?.slices(2, 2) ?? [])], [rows.slice(0, 2), rows.slice(2, 4), rows.slice(4)]);
+    assert.deepEqual([...(answer?.slices(1, 10) ?? [])], [rows.slice(0, 1), rows.slice(1)]);
+  });
+
+  it('throws SyntaxError for rows that do not parse', () => {
+    const answer = answerSlices('{"data": [{"id": "1"}, {"id": 2x}], "metadata": []}');
+    assert.ok(answer);
+    assert.throws(() => [...answer.slices(1, 1)], SyntaxError);
+  });
+
   it('reads the first rows and the metadata after them, as JSON.parse does', () => {
     const text = JSON.stringify({ data: rows, metadata });
     assert.deepEqual(firstRowsOf(text, 3), { data: rows.slice(0, 3), metadata });
