@@ -43,6 +43,22 @@ const problemMatcherPlugin = {
   },
 };
 
+/**
+ * fetch-blob (under node-fetch) falls back to web-streams-polyfill (60 KB minified) only where
+ * globalThis.ReadableStream is missing, which no Node that VS Code ships lacks (it is built in since
+ * Node 18). A stub keeps those 60 KB out of the extension bundle and fails loudly if ever reached.
+ */
+const noWebStreamsPolyfill = {
+  name: 'no-web-streams-polyfill',
+  setup(build) {
+    build.onResolve({ filter: /^web-streams-polyfill(\/|$)/ }, (args) => ({ path: args.path, namespace: 'stub' }));
+    build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+      contents: "throw new Error('Portal Explorer needs a runtime with web streams (Node 18 or later).');",
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   minify: production,
@@ -62,6 +78,7 @@ const targets = {
     target: 'node20',
     external: ['vscode'],
     metafile: true,
+    plugins: [...common.plugins, noWebStreamsPolyfill],
   }),
   webview: () => {
     // One bundle per panel: webview-ui/<panel>/main.ts -> dist/webview/<panel>.js (and .css when it imports css).
