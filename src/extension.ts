@@ -6,10 +6,17 @@ import { importPreconfigured } from './auth/preconfigured';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS, SignInUi } from './auth/signInUi';
 import { createStatusBar } from './auth/statusBar';
 import { AuthUriHandler } from './auth/uriHandler';
+import { Catalog } from './catalog/catalog';
+import { RecordEvents } from './catalog/recordEvents';
+import { TitleFields } from './catalog/titleFields';
+import { ViewRows } from './catalog/viewRows';
+import { ViewStore } from './catalog/views';
 import { addPortal } from './commands/addPortal';
+import { registerExplorerCommands } from './commands/explorer';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
 import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
+import { EXPLORER_VIEW_ID, ExplorerTree } from './tree/explorer';
 
 export async function activate(context: vscode.ExtensionContext): Promise<PortalExplorerApi> {
   context.subscriptions.push(initLogging());
@@ -34,8 +41,38 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   // Development and demo only (npm start): a portal named by an environment variable; not awaited.
   void importPreconfigured(portals, context, authLog);
 
+  // What the features share: the catalog of sites, apps and columns; the views the user added; the rows of
+  // views read; the title field per app; the bus of record changes.
+  const catalog = new Catalog(portals);
+  const views = new ViewStore(context.globalState);
+  const rows = new ViewRows(portals, catalog);
+  const titles = new TitleFields(context.globalState);
+  const recordEvents = new RecordEvents();
+  context.subscriptions.push(catalog, views, rows, titles, recordEvents);
+
+  // The Portal explorer: the sidebar tree and its commands.
+  const explorer = new ExplorerTree({ portals, catalog, views, rows, titles, recordEvents });
+  const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: explorer, showCollapseAll: true });
+  context.subscriptions.push(
+    explorer,
+    explorerView,
+    registerExplorerCommands({ portals, catalog, views, rows, titles, tree: explorer, treeView: explorerView }),
+  );
+
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
-  return { testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms) }) };
+  return {
+    testing: createTestApi(context, {
+      portals,
+      setSignInTimeout: (ms) => (signInTimeout.ms = ms),
+      catalog,
+      views,
+      rows,
+      titles,
+      recordEvents,
+      explorer,
+      explorerView,
+    }),
+  };
 }
 
 export function deactivate(): void {

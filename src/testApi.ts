@@ -2,7 +2,14 @@
 // integration suite act as a user without real dialogs. In production activate() returns nothing of this.
 import type * as vscode from 'vscode';
 import type { Portals } from './auth/portals';
+import type { Catalog } from './catalog/catalog';
+import type { RecordEvents } from './catalog/recordEvents';
+import type { TitleFields } from './catalog/titleFields';
+import type { ViewRows } from './catalog/viewRows';
+import type { ViewStore } from './catalog/views';
 import { recentLogLines } from './log';
+import type { ExplorerTree } from './tree/explorer';
+import type { ExplorerNode } from './tree/nodes';
 import { setPrompter, type Prompter } from './ui/prompter';
 
 export interface PortalExplorerTestApi {
@@ -16,16 +23,27 @@ export interface PortalExplorerTestApi {
   readonly portals: Portals;
   /** Shortens the browser step's time limit (5 minutes) so a test can see it run out. */
   setSignInTimeout(ms: number): void;
+  /** Sites, apps and columns per portal, kept until refreshed. */
+  readonly catalog: Catalog;
+  /** The views the user added, per portal and app. */
+  readonly views: ViewStore;
+  /** The rows of views read (one request per view until refreshed). */
+  readonly rows: ViewRows;
+  /** The title field chosen per app. */
+  readonly titles: TitleFields;
+  /** The bus of record changes (created, updated, deleted). */
+  readonly recordEvents: RecordEvents;
+  /** The Portal explorer's tree provider: getChildren / getTreeItem / getParent, and find() among shown nodes. */
+  readonly explorer: ExplorerTree;
+  /** The Portal explorer's view, to reveal and expand nodes in the workbench. */
+  readonly explorerView: vscode.TreeView<ExplorerNode>;
 }
 
 export interface PortalExplorerApi {
   readonly testing?: PortalExplorerTestApi;
 }
 
-export interface TestApiParts {
-  portals: Portals;
-  setSignInTimeout(ms: number): void;
-}
+export type TestApiParts = Omit<PortalExplorerTestApi, 'setPrompter' | 'logLines' | 'context'>;
 
 export function createTestApi(context: vscode.ExtensionContext, parts: TestApiParts): PortalExplorerTestApi {
   return { setPrompter, logLines: recentLogLines, context, ...parts };

@@ -1,0 +1,28 @@
+// One bus for "a record changed": fired by whoever changed it (documents on save, publish, delete and
+// create; the panels on create; the webhook receiver for changes made elsewhere), heard by whoever shows
+// it (the tree refreshes the affected views, open documents reload).
+import * as vscode from 'vscode';
+
+export type RecordChangeKind = 'created' | 'updated' | 'deleted';
+
+export interface RecordChange {
+  readonly portalId: string;
+  readonly appId: string;
+  readonly recordId: string;
+  readonly kind: RecordChangeKind;
+  /** 'local': this window changed it; 'webhook': the portal said someone did. */
+  readonly origin: 'local' | 'webhook';
+}
+
+export class RecordEvents implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<RecordChange>();
+  readonly onDidChange: vscode.Event<RecordChange> = this.emitter.event;
+
+  fire(change: RecordChange): void {
+    this.emitter.fire(change);
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}

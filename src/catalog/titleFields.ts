@@ -1,0 +1,31 @@
+// The title field the user chose per portal connection and app ("Set Title Field…"), in global state.
+import * as vscode from 'vscode';
+import type { AppTarget } from '../commands/targets';
+import { PerAppState } from './perAppState';
+
+const STORAGE_KEY = 'portal.titleFields';
+
+export class TitleFields implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<AppTarget>();
+  readonly onDidChange: vscode.Event<AppTarget> = this.changed.event;
+  private readonly state: PerAppState<string>;
+
+  constructor(memento: vscode.Memento) {
+    this.state = new PerAppState(memento, STORAGE_KEY, (value) => (typeof value === 'string' && value !== '' ? value : undefined));
+  }
+
+  /** The field_id_in_data chosen for the app; undefined: the default (first text column). */
+  get(app: AppTarget): string | undefined {
+    return this.state.get(app.portalId, app.appId);
+  }
+
+  /** Chooses the field (undefined: back to the default). */
+  async set(app: AppTarget, fieldId: string | undefined): Promise<void> {
+    await this.state.set(app.portalId, app.appId, fieldId);
+    this.changed.fire({ portalId: app.portalId, appId: app.appId });
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
