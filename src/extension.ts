@@ -14,6 +14,7 @@ import { ViewStore } from './catalog/views';
 import { addPortal } from './commands/addPortal';
 import { registerExplorerCommands } from './commands/explorer';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
+import { registerRecordDocuments } from './fs/documents';
 import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
 import { EXPLORER_VIEW_ID, ExplorerTree } from './tree/explorer';
@@ -59,6 +60,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
     registerExplorerCommands({ portals, catalog, views, rows, titles, tree: explorer, treeView: explorerView }),
   );
 
+  // Records as JSON documents (portal://<portal>/<app_id>/<record_id>.json): open, check, save, publish, delete.
+  const { documents, disposable: documentsDisposable } = registerRecordDocuments({ portals, catalog, rows, titles, recordEvents });
+  context.subscriptions.push(documentsDisposable);
+
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
     testing: createTestApi(context, {
@@ -71,6 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
       recordEvents,
       explorer,
       explorerView,
+      documents,
     }),
   };
 }

@@ -7,6 +7,7 @@ import type { RecordEvents } from './catalog/recordEvents';
 import type { TitleFields } from './catalog/titleFields';
 import type { ViewRows } from './catalog/viewRows';
 import type { ViewStore } from './catalog/views';
+import type { RecordFileSystem } from './fs/recordFileSystem';
 import { recentLogLines } from './log';
 import type { ExplorerTree } from './tree/explorer';
 import type { ExplorerNode } from './tree/nodes';
@@ -37,6 +38,8 @@ export interface PortalExplorerTestApi {
   readonly explorer: ExplorerTree;
   /** The Portal explorer's view, to reveal and expand nodes in the workbench. */
   readonly explorerView: vscode.TreeView<ExplorerNode>;
+  /** The portal: file system of record documents (draft flags as read, the copy each editor read). */
+  readonly documents: RecordFileSystem;
 }
 
 export interface PortalExplorerApi {

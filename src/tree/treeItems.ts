@@ -66,6 +66,16 @@ function messageItem(node: MessageNode): vscode.TreeItem {
   return item;
 }
 
+function groupItem(node: ExplorerNode, label: string, icon: string, size: number | undefined, tooltip: string): vscode.TreeItem {
+  const item = new vscode.TreeItem(label, Collapsed);
+  item.description = size !== undefined ? String(size) : undefined;
+  item.iconPath = new vscode.ThemeIcon(icon);
+  item.contextValue = `portal.${node.kind}`;
+  item.tooltip = tooltip;
+  item.id = node.id;
+  return item;
+}
+
 export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.TreeItem {
   switch (node.kind) {
     case 'portal': {
@@ -103,23 +113,10 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       item.id = node.id;
       return item;
     }
-    case 'views': {
-      const item = new vscode.TreeItem('Views', Collapsed);
-      item.description = facts.viewCount !== undefined ? String(facts.viewCount) : undefined;
-      item.iconPath = new vscode.ThemeIcon('eye');
-      item.contextValue = 'portal.views';
-      item.tooltip = 'The views you added to this app (the portal cannot list them): "Add View…" adds one by its id.';
-      item.id = node.id;
-      return item;
-    }
-    case 'columns': {
-      const item = new vscode.TreeItem('Columns', Collapsed);
-      item.description = facts.columnCount !== undefined ? String(facts.columnCount) : undefined;
-      item.iconPath = new vscode.ThemeIcon('symbol-field');
-      item.contextValue = 'portal.columns';
-      item.id = node.id;
-      return item;
-    }
+    case 'views':
+      return groupItem(node, 'Views', 'eye', facts.viewCount, 'The views you added to this app (the portal cannot list them): "Add View…" adds one by its id.');
+    case 'columns':
+      return groupItem(node, 'Columns', 'symbol-field', facts.columnCount, 'The columns (fields) of this app, in position order.');
     case 'view': {
       const item = new vscode.TreeItem(node.viewName, Collapsed);
       item.description = [`view ${node.viewId}`, facts.rowCount !== undefined ? count(facts.rowCount, 'record', 'records') : undefined].filter(Boolean).join(' · ');

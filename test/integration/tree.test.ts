@@ -4,8 +4,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExplorerNode } from '../../src/tree/nodes';
 import { emulatorControl, resetEmulator } from './support/emulator';
-import { child, children, emulatorPortal, dataRequestsSince, freshExplorer, item, labelOf, labels, lastRequestSeq, path, isPortalItem } from './support/explorer';
+import { child, children, dataRequestsSince, emulatorPortal, freshExplorer, isPortalItem, item, labelOf, labels, lastRequestSeq, path, portalNode } from './support/explorer';
 import { testApi } from './support/extension';
+import { approvePortalSignIn, connectEmulator, removeAllPortals } from './support/portals';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
 
@@ -158,6 +159,20 @@ describe('the Portal explorer', function () {
     assert.equal(reads.length, 1, 'checking the view, expanding it and loading more read it once');
   });
 
+  it('opens a record as a document when it is clicked', async () => {
+    const view = await addView('Operations', 'Customers', '2', 'Gold customers');
+    const [first] = await children(view);
+    const command = (await item(first)).command;
+    assert.equal(command?.command, 'portal.openRecord');
+    await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
+    const editor = await waitFor(() => vscode.window.activeTextEditor?.document.uri.scheme === 'portal' && vscode.window.activeTextEditor, { message: 'the record to open' });
+    const recordId = String((await item(first)).description).replace('#', '');
+    assert.equal(editor.document.uri.toString(), `portal://${portalId}/101/${recordId}.json`);
+    const text = JSON.parse(editor.document.getText()) as Record<string, string>;
+    assert.equal(text.f2, labelOf(await item(first)), 'the document holds the record the item is titled by');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('marks drafts and learns Draft mode from them', async () => {
     const view = await addView('Operations', 'Orders', '3', '');
     const records = await children(view);
@@ -247,6 +262,46 @@ describe('the Portal explorer', function () {
     await vscode.commands.executeCommand('portal.signIn', portalId);
     await user().waitForMessage(/Signed in/);
     assert.deepEqual(await labels(await children(portal)), ['Operations', 'Support']);
+  });
+
+  it('shows "Sign in…" under a portal whose session expired', async () => {
+    const api = await testApi();
+    await removeAllPortals();
+    // The authorization code flow (its browser step through a loopback listener): when the portal refuses
+    // the refresh, only the user can sign in again.
+    const auth = vscode.workspace.getConfiguration('portal.auth');
+    await auth.update('redirectMode', 'loopback', vscode.ConfigurationTarget.Global);
+    try {
+      portalId = await connectEmulator({ flow: 'authorizationCode' });
+    } finally {
+      await auth.update('redirectMode', undefined, vscode.ConfigurationTarget.Global);
+    }
+    const portal = await portalNode(portalId);
+    assert.deepEqual(await labels(await children(portal)), ['Operations', 'Support']);
+
+    await emulatorControl('POST', 'tokens/expire', { refresh_tokens: true });
+    await vscode.commands.executeCommand('portal.refreshNode', portal);
+    const [failed] = await children(portal);
+    assert.equal(labelOf(await item(failed)), 'Sign in…', 'the refused refresh turns the load into a sign-in');
+    assert.match(String((await item(failed)).tooltip), /has expired/);
+    await waitFor(() => api.portals.state(portalId) === 'expired', { message: 'the portal to be marked expired' });
+    assert.equal((await item(portal)).contextValue, 'portal.portal.expired');
+    assert.match(String((await item(portal)).description), /sign-in expired/);
+    const [signIn] = await children(portal);
+    assert.deepEqual([labelOf(await item(signIn)), (await item(signIn)).description], ['Sign in…', 'The session expired']);
+
+    // The item's own command signs in again (the browser step approved as the user would).
+    await auth.update('redirectMode', 'loopback', vscode.ConfigurationTarget.Global);
+    try {
+      user().onOpenExternal(async (target) => (await approvePortalSignIn(target), true));
+      const command = (await item(signIn)).command;
+      await vscode.commands.executeCommand(command?.command ?? '', ...(command?.arguments ?? []));
+    } finally {
+      await auth.update('redirectMode', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor(() => api.portals.state(portalId) === 'signedIn', { message: 'the sign-in' });
+    assert.deepEqual(await labels(await children(portal)), ['Operations', 'Support']);
+    await removeAllPortals();
   });
 
   it('copies a field id and titles records by the chosen field', async () => {

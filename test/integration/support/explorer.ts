@@ -2,19 +2,12 @@
 // getChildren / getTreeItem VS Code calls), with helpers to walk it by label and to count the portal
 // requests an action caused in the emulator's request log.
 import * as assert from 'node:assert/strict';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { ExplorerNode } from '../../../src/tree/nodes';
+import type { LoggedRequest } from '../../emulator/requestLog';
 import { emulator, emulatorControl } from './emulator';
 import { testApi } from './extension';
 import { connectEmulator } from './portals';
-
-export interface LoggedRequest {
-  seq: number;
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-}
 
 /** The sequence number of the last request the emulator logged (0 when none). */
 export async function lastRequestSeq(): Promise<number> {

@@ -1,0 +1,130 @@
+// Records as documents: open one, start a new one, publish a draft, delete one (to the portal's trash).
+// Each takes a target (a tree element, a record URI, {portalId, appId, recordId}) or, from the palette,
+// asks; the active record document is the target of the editor title's buttons.
+import * as vscode from 'vscode';
+import type { Portals } from '../auth/portals';
+import { cancelled } from '../auth/signInUi';
+import type { Catalog } from '../catalog/catalog';
+import type { RecordEvents } from '../catalog/recordEvents';
+import type { TitleFields } from '../catalog/titleFields';
+import type { ViewRows } from '../catalog/viewRows';
+import { parseDocumentPath } from '../fs/documentPaths';
+import { closeDocument } from '../fs/closeDocument';
+import type { RecordFileSystem } from '../fs/recordFileSystem';
+import { prompter } from '../ui/prompter';
+import { pickApp, pickRecord } from './pickers';
+import { registerCommand, runReported } from './register';
+import { appTargetOf, RECORD_SCHEME, recordTargetOf, recordUri, type AppTarget, type RecordTarget } from './targets';
+
+export const RECORD_COMMANDS = {
+  open: 'portal.openRecord',
+  create: 'portal.newRecord',
+  publish: 'portal.publishRecord',
+  delete: 'portal.deleteRecord',
+} as const;
+
+export interface RecordCommandParts {
+  readonly portals: Portals;
+  readonly catalog: Catalog;
+  readonly rows: ViewRows;
+  readonly titles: TitleFields;
+  readonly recordEvents: RecordEvents;
+  readonly documents: RecordFileSystem;
+}
+
+/** The record of the active editor, when it shows one (not a new record, not a schema). */
+function activeRecord(): RecordTarget | undefined {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  return uri?.scheme === RECORD_SCHEME && parseDocumentPath(uri.path)?.kind === 'record' ? recordTargetOf(uri) : undefined;
+}
+
+/** The app of the active editor's document (a record or a new record of it). */
+function activeApp(): AppTarget | undefined {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  return uri?.scheme === RECORD_SCHEME ? appTargetOf(uri) : undefined;
+}
+
+async function appName(catalog: Catalog, target: AppTarget): Promise<string> {
+  try {
+    return (await catalog.app(target.portalId, target.appId))?.name ?? `app ${target.appId}`;
+  } catch {
+    return `app ${target.appId}`;
+  }
+}
+
+async function openRecord(parts: RecordCommandParts, arg: unknown): Promise<string | undefined> {
+  const target = recordTargetOf(arg) ?? (await pickRecord(parts, { title: 'Open Record' }));
+  if (!target) throw cancelled('Opening a record');
+  const uri = recordUri(target);
+  parts.documents.forgetDeleted(uri);
+  await vscode.window.showTextDocument(uri, { preview: false });
+  return uri.toString();
+}
+
+async function newRecord(parts: RecordCommandParts, arg: unknown): Promise<string | undefined> {
+  const app = appTargetOf(arg) ?? activeApp() ?? (await pickApp(parts.portals, parts.catalog, { title: 'New Record' }));
+  if (!app) throw cancelled('Creating a record');
+  const info = await parts.catalog.app(app.portalId, app.appId);
+  let asDraft = false;
+  if (info?.draftMode === true) {
+    const items = [
+      { label: 'Record', detail: 'Published when you save it.', draft: false },
+      { label: 'Draft', detail: 'Saved as a draft; publish it later.', draft: true },
+    ];
+    const picked = await prompter().quickPick(items, { title: `New Record in ${info.name}`, placeHolder: 'Create a published record or a draft?' });
+    if (!picked) throw cancelled('Creating a record');
+    asDraft = picked.draft;
+  }
+  const uri = await parts.documents.createNewRecord(app, asDraft);
+  await vscode.window.showTextDocument(uri, { preview: false });
+  return uri.toString();
+}
+
+async function publishRecord(parts: RecordCommandParts, arg: unknown): Promise<void> {
+  const target = recordTargetOf(arg) ?? activeRecord();
+  if (!target) throw new Error('Open a draft record (or choose one in the Portal Explorer) to publish it.');
+  const uri = recordUri(target);
+  if (parts.documents.isDraft(uri) === false) throw new Error(`Record ${target.recordId} is published already.`);
+  await parts.portals.client(target.portalId).publishRecord(target.appId, target.recordId);
+  parts.documents.notePublished(uri);
+  parts.recordEvents.fire({ ...target, kind: 'updated', origin: 'local' });
+  const unsaved = vscode.workspace.textDocuments.some((document) => document.isDirty && document.uri.toString() === uri.toString());
+  void prompter().info(`Record ${target.recordId} of ${await appName(parts.catalog, target)} is published.${unsaved ? ' Your unsaved changes to it are not: save them.' : ''}`);
+}
+
+async function deleteRecord(parts: RecordCommandParts, arg: unknown): Promise<void> {
+  const target = recordTargetOf(arg) ?? activeRecord() ?? (await pickRecord(parts, { title: 'Delete Record' }));
+  if (!target) throw cancelled('Deleting a record');
+  const uri = recordUri(target);
+  const unsaved = vscode.workspace.textDocuments.some((document) => document.isDirty && document.uri.toString() === uri.toString());
+  const name = await appName(parts.catalog, target);
+  const answer = await prompter().warn(
+    `Delete record ${target.recordId} of ${name}? It moves to the portal's trash.${unsaved ? ' Your unsaved changes to it are discarded.' : ''}`,
+    { modal: true },
+    'Delete',
+  );
+  if (answer !== 'Delete') throw cancelled('Deleting a record');
+  await parts.portals.client(target.portalId).deleteRecord(target.appId, target.recordId);
+  parts.documents.noteDeleted(uri);
+  await closeDocument(uri);
+  parts.recordEvents.fire({ ...target, kind: 'deleted', origin: 'local' });
+  void prompter().info(`Record ${target.recordId} moved to the portal's trash.`);
+}
+
+export function registerRecordCommands(parts: RecordCommandParts): vscode.Disposable {
+  return vscode.Disposable.from(
+    registerCommand(RECORD_COMMANDS.open, (arg) => openRecord(parts, arg)),
+    registerCommand(RECORD_COMMANDS.create, (arg) => newRecord(parts, arg)),
+    registerCommand(RECORD_COMMANDS.publish, (arg) => publishRecord(parts, arg)),
+    registerCommand(RECORD_COMMANDS.delete, (arg) => deleteRecord(parts, arg)),
+    // A new record, once saved, reopens under its id.
+    parts.documents.onDidCreate(({ from, to }) =>
+      runReported(RECORD_COMMANDS.create, async () => {
+        await closeDocument(from);
+        await vscode.window.showTextDocument(to, { preview: false });
+        const target = recordTargetOf(to);
+        if (target) void prompter().info(`Created record ${target.recordId} of ${await appName(parts.catalog, target)}.`);
+      }),
+    ),
+  );
+}

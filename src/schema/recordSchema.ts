@@ -1,0 +1,171 @@
+// The JSON Schema of an app's record documents, built from its columns, so that VS Code's JSON language
+// offers the field ids (with their names) and the choice ids (with their names), shows each field's name,
+// kind, format and description on hover, and flags malformed values, unknown fields and non-string
+// values while the user types. Pure: no vscode import; served by src/fs as portal://<portal>/<app>/schema/record.json.
+//
+// The split with the extension's own checks (src/fs/recordDiagnostics.ts): the schema says the shape
+// (patterns, choice ids, unknown fields, strings only); the extension adds what a schema cannot say
+// (calendar dates, HTML, a choice twice, read-only fields changed against the copy read, required
+// fields left out of a new record), and stays silent where the schema already complains.
+import { columnKind, isWritable, type ColumnKind } from '../api/columnKinds';
+import { formatHint } from '../api/formats';
+import type { Choice, Column } from '../api/types';
+import { fieldPattern } from './fieldPatterns';
+
+/** The subset of JSON Schema (draft-07 plus VS Code's JSON language extensions) this builder writes. */
+export interface JsonSchema {
+  $schema?: string;
+  title?: string;
+  description?: string;
+  markdownDescription?: string;
+  type?: 'object' | 'string';
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: boolean;
+  pattern?: string;
+  patternErrorMessage?: string;
+  enum?: string[];
+  enumDescriptions?: string[];
+  markdownEnumDescriptions?: string[];
+  /** Shown beside each enum value in completion (VS Code's JSON language). */
+  enumDetails?: string[];
+  enumSortTexts?: string[];
+  defaultSnippets?: Array<{ label: string; description?: string; markdownDescription?: string; body: string }>;
+  /** Shown beside a property in completion. */
+  completionDetail?: string;
+  suggestSortText?: string;
+  doNotSuggest?: boolean;
+  readOnly?: boolean;
+}
+
+export interface RecordSchemaOptions {
+  /** The app's name, for the schema's title. */
+  appName?: string;
+}
+
+const KIND_NAMES: Record<ColumnKind, string> = {
+  text: 'Text',
+  multiline: 'Multiline (HTML)',
+  email: 'Email',
+  phone: 'Phone/Fax No.',
+  url: 'URL',
+  number: 'Number',
+  currency: 'Currency',
+  date: 'Date',
+  datetime: 'Date & Time (UTC)',
+  duration: 'Duration',
+  choice: 'Choice',
+  user: 'User',
+  autonumber: 'Auto Number',
+  lookup: 'LookUp',
+  unknown: 'Unknown kind',
+};
+
+export const READ_ONLY_NOTE = 'read-only: shown, never sent';
+
+/** The kind as the portal names it ("Date & Time"), else ours. */
+export function kindLabel(column: Column): string {
+  const kind = columnKind(column);
+  if (kind === 'choice') return column.choice_type === '2' ? 'Choice (multi-select)' : 'Choice';
+  return column.type_name || KIND_NAMES[kind];
+}
+
+export function isRequiredColumn(column: Column): boolean {
+  return column.required === '1';
+}
+
+function sortedChoices(column: Column): Choice[] {
+  const choices = Array.isArray(column.choices) ? column.choices : [];
+  return [...choices].sort((a, b) => Number(a.order) - Number(b.order));
+}
+
+function choiceText(choice: Choice): string {
+  return choice.color ? `${choice.name} (${choice.color})` : choice.name;
+}
+
+function patternMessage(column: Column, required: boolean): string {
+  const name = column.field_name || column.field_id_in_data;
+  const empty = required ? ` ${name} is required.` : ' Or "" to clear it.';
+  return `${name}: expected ${formatHint(column)}.${empty}`;
+}
+
+function describe(column: Column, writable: boolean, required: boolean): { description: string; markdownDescription: string } {
+  const name = column.field_name || column.field_id_in_data;
+  const kind = kindLabel(column);
+  const flags = [required && writable ? 'required' : undefined, column.unique_value === '1' ? 'unique' : undefined, writable ? undefined : READ_ONLY_NOTE].filter(
+    (flag): flag is string => flag !== undefined,
+  );
+  const format = writable ? `Format: ${formatHint(column)}` : undefined;
+  const about = column.field_description?.trim() || undefined;
+  const plain = [`${name} (${kind}${flags.length ? `, ${flags.join(', ')}` : ''})`, format, about].filter(Boolean).join('\n');
+  const markdown = [
+    `**${escapeMarkdown(name)}** · ${escapeMarkdown(kind)} · \`${column.field_id_in_data}\`${flags.length ? ` · ${flags.map(escapeMarkdown).join(' · ')}` : ''}`,
+    format && escapeMarkdown(format),
+    about && escapeMarkdown(about),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  return { description: plain, markdownDescription: markdown };
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+function choiceProperties(column: Column, required: boolean): Partial<JsonSchema> {
+  const choices = sortedChoices(column);
+  if (choices.length === 0) return {};
+  if (column.choice_type === '2') {
+    // A comma-separated list cannot be an enum: completion offers each choice by name, inserting its id.
+    return {
+      defaultSnippets: choices.map((choice) => ({ label: choice.name, description: `choice id ${choice.id}${choice.color ? `, ${choice.color}` : ''}`, body: choice.id })),
+    };
+  }
+  const values = required ? choices : [{ id: '', name: '(none)', color: '', order: '' }, ...choices];
+  return {
+    enum: values.map((choice) => choice.id),
+    enumDetails: values.map((choice) => choice.name),
+    enumDescriptions: values.map((choice) => (choice.id === '' ? 'No choice: clears the field' : choiceText(choice))),
+    markdownEnumDescriptions: values.map((choice) => (choice.id === '' ? 'No choice: clears the field' : `**${escapeMarkdown(choice.name)}**${choice.color ? ` · ${choice.color}` : ''}`)),
+    enumSortTexts: values.map((_choice, index) => String(index).padStart(4, '0')),
+  };
+}
+
+function fieldSchema(column: Column, index: number): JsonSchema {
+  const writable = isWritable(column);
+  const required = isRequiredColumn(column);
+  const schema: JsonSchema = {
+    type: 'string',
+    title: column.field_name || column.field_id_in_data,
+    ...describe(column, writable, required),
+    completionDetail: column.field_name || undefined,
+    suggestSortText: String(index).padStart(4, '0'),
+  };
+  if (!writable) return { ...schema, readOnly: true, doNotSuggest: true };
+  if (columnKind(column) === 'choice') {
+    const choice = choiceProperties(column, required);
+    Object.assign(schema, choice);
+    if (choice.enum) return schema; // the enum says it all, with the names
+  }
+  const pattern = fieldPattern(column, required);
+  if (pattern !== undefined) Object.assign(schema, { pattern, patternErrorMessage: patternMessage(column, required) });
+  return schema;
+}
+
+/** The schema of the app's record documents; `columns` in position order (the order of completion). */
+export function buildRecordSchema(columns: readonly Column[], options: RecordSchemaOptions = {}): JsonSchema {
+  const properties: Record<string, JsonSchema> = {
+    $schema: { type: 'string', description: 'The JSON Schema of this app\'s records, served by Portal Explorer. Not a field: never sent.', doNotSuggest: true },
+  };
+  columns.forEach((column, index) => {
+    properties[column.field_id_in_data] = fieldSchema(column, index);
+  });
+  const app = options.appName ? ` of ${options.appName}` : '';
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: `Record${app}`,
+    description: `A record${app}, keyed by field_id_in_data. Every value is a string; read-only fields are shown and never sent.`,
+    type: 'object',
+    properties,
+    additionalProperties: false,
+  };
+}

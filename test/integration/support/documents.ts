@@ -1,0 +1,83 @@
+// Record documents as the tests use them: open one the way the tree does (portal.openRecord), change a
+// field's value with a real edit, read the emulator's request log and its copy of a record.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { emulatorControl } from './emulator';
+import { waitFor } from './wait';
+
+export interface LoggedRequest {
+  seq: number;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  fault?: string;
+}
+
+export interface EmulatorRecord {
+  app_id: string;
+  id: string;
+  draft: boolean;
+  trashed: boolean;
+  data: Record<string, string>;
+}
+
+export function recordUriOf(portalId: string, appId: string, recordId: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: 'portal', authority: portalId, path: `/${appId}/${recordId}.json` });
+}
+
+/** The highest sequence number of the request log now: pass it to requestsSince. */
+export async function requestMark(): Promise<number> {
+  const log = await emulatorControl<LoggedRequest[]>('GET', 'requests');
+  return log.length === 0 ? 0 : log[log.length - 1].seq;
+}
+
+/** Data requests after `mark` as "METHOD path status" (OAuth token requests left out). */
+export async function requestsSince(mark: number): Promise<string[]> {
+  const log = await emulatorControl<LoggedRequest[]>('GET', `requests?since=${mark}`);
+  return log.filter((entry) => !entry.path.includes('/oauth2/')).map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+}
+
+export async function emulatorRecord(appId: string, recordId: string): Promise<EmulatorRecord> {
+  return emulatorControl<EmulatorRecord>('GET', `records/${appId}/${recordId}`);
+}
+
+/** Opens a record through portal.openRecord (as the tree does) and resolves with its document, once active. */
+export async function openRecord(portalId: string, appId: string, recordId: string): Promise<vscode.TextDocument> {
+  const uri = recordUriOf(portalId, appId, recordId);
+  const opened = await vscode.commands.executeCommand<string | undefined>('portal.openRecord', { portalId, appId, recordId });
+  assert.equal(opened, uri.toString(), 'portal.openRecord resolves with the document it opened');
+  return waitFor(() => (vscode.window.activeTextEditor?.document.uri.toString() === uri.toString() ? vscode.window.activeTextEditor.document : undefined), {
+    message: `the editor of ${uri.toString()}`,
+  });
+}
+
+/** The range of a top-level field's string value (quotes included), found in the document's text. */
+export function valueRange(document: vscode.TextDocument, field: string): vscode.Range {
+  const text = document.getText();
+  const match = new RegExp(`"${field}": ("(?:[^"\\\\]|\\\\.)*")`).exec(text);
+  if (!match) throw new Error(`${field} is not in the document:\n${text}`);
+  const start = match.index + match[0].length - match[1].length;
+  return new vscode.Range(document.positionAt(start), document.positionAt(start + match[1].length));
+}
+
+/** Replaces a field's value with a real edit (the document becomes dirty, as when typed). */
+export async function setField(document: vscode.TextDocument, field: string, value: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, valueRange(document, field), JSON.stringify(value));
+  assert.equal(await vscode.workspace.applyEdit(edit), true, `the edit of ${field} applies`);
+}
+
+/** The document's fields as parsed JSON. */
+export function fieldsOf(document: vscode.TextDocument): Record<string, string> {
+  return JSON.parse(document.getText()) as Record<string, string>;
+}
+
+/** Closes every editor, reverting unsaved changes first (VS Code would ask whether to save them). */
+export async function closeAllEditors(): Promise<void> {
+  for (const document of vscode.workspace.textDocuments.filter((candidate) => candidate.isDirty)) {
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
