@@ -14,10 +14,17 @@ import { ViewStore } from './catalog/views';
 import { addPortal } from './commands/addPortal';
 import { registerExplorerCommands } from './commands/explorer';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
+import { registerWebhookCommands, WEBHOOK_COMMANDS } from './commands/webhooks';
 import { registerRecordDocuments } from './fs/documents';
 import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
 import { EXPLORER_VIEW_ID, ExplorerTree } from './tree/explorer';
+import { EVENTS_VIEW_ID, EventsTree } from './webhooks/eventsTree';
+import { LiveRefresh } from './webhooks/liveRefresh';
+import { PAYLOAD_SCHEME, PayloadDocuments } from './webhooks/payloadDocuments';
+import { WebhookSecrets } from './webhooks/secrets';
+import { WebhookService } from './webhooks/service';
+import { WebhookStatusBar } from './webhooks/statusBar';
 
 export async function activate(context: vscode.ExtensionContext): Promise<PortalExplorerApi> {
   context.subscriptions.push(initLogging());
@@ -64,6 +71,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   const { documents, disposable: documentsDisposable } = registerRecordDocuments({ portals, catalog, rows, titles, recordEvents });
   context.subscriptions.push(documentsDisposable);
 
+  // Webhooks: the local receiver, its events view and status bar, and the live refresh of tree and documents
+  // (through the record bus, which the explorer and the record file system both hear).
+  const webhookLog = createLogger('webhooks');
+  const webhookSecrets = new WebhookSecrets(context.secrets);
+  const liveRefresh = new LiveRefresh(recordEvents, portals, webhookLog);
+  const webhooks = new WebhookService({ portals, secrets: webhookSecrets, liveRefresh, log: webhookLog, setSecretCommand: WEBHOOK_COMMANDS.setSecret });
+  const webhookEvents = new EventsTree(webhooks.events, portals, catalog);
+  const webhookStatusBar = new WebhookStatusBar(webhooks, { showEvents: WEBHOOK_COMMANDS.showEvents, start: WEBHOOK_COMMANDS.start });
+  const webhookEventsView = vscode.window.createTreeView(EVENTS_VIEW_ID, { treeDataProvider: webhookEvents, showCollapseAll: true });
+  context.subscriptions.push(
+    liveRefresh,
+    webhooks,
+    webhookEvents,
+    webhookStatusBar,
+    webhookEventsView,
+    vscode.workspace.registerTextDocumentContentProvider(PAYLOAD_SCHEME, new PayloadDocuments(webhooks.events)),
+    registerWebhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
+  );
+
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
     testing: createTestApi(context, {
@@ -77,6 +103,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
       explorer,
       explorerView,
       documents,
+      webhooks,
+      webhookEvents,
+      webhookEventsView,
+      webhookStatusBar,
     }),
   };
 }
