@@ -1,6 +1,7 @@
 // Webhooks and open record documents: a change made in the portal by someone else reloads a document
 // without unsaved changes, and never touches one with them: its user is told, once.
 import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
 import { closeAllEditors, emulatorRecord, fieldsOf, openRecord, setField } from './support/documents';
 import { resetEmulator } from './support/emulator';
 import { emulatorPortal } from './support/explorer';
@@ -71,6 +72,23 @@ describe('webhooks and open record documents', function () {
     const portal = await emulatorRecord('101', '2');
     assert.equal(portal.data.f4, '555 0133');
     assert.equal(portal.data.f3, before.f3, 'nothing was sent to the portal');
+  });
+
+  it('marks the documents of a record deleted in the portal, keeping unsaved edits', async () => {
+    const clean = await openRecord(portalId, '101', '4');
+    const dirty = await openRecord(portalId, '101', '5');
+    await setField(dirty, 'f3', 'kept@example.com');
+    const edited = dirty.getText();
+    const client = (await testApi()).portals.client(portalId);
+    await client.deleteRecord('101', '4');
+    await client.deleteRecord('101', '5');
+    await finishedDeliveries(2);
+    const told = await user().waitForMessage(/Record 5 of app 101 \(Emulator\) was deleted in the portal while you have unsaved edits/, { level: 'warn' });
+    assert.match(told.message, /Nothing was overwritten/);
+    assert.equal(user().messagesOf('warn').filter((message) => /was deleted in the portal/.test(message)).length, 1, 'only the dirty one is told about');
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(clean.uri)), /not ?found/i, 'the deleted record has no document any more');
+    assert.equal(dirty.getText(), edited);
+    assert.equal(dirty.isDirty, true);
   });
 
   it("does not call the echo of the user's own save a change by someone else", async () => {
