@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExplorerNode } from '../../src/tree/nodes';
 import { emulatorControl, resetEmulator } from './support/emulator';
-import { child, children, dataRequestsSince, emulatorPortal, freshExplorer, isPortalItem, item, labelOf, labels, lastRequestSeq, path, portalNode } from './support/explorer';
+import { child, children, emulatorPortal, freshExplorer, isPortalItem, item, labelOf, labels, lastRequestSeq, path, portalNode, treeRequestsSince } from './support/explorer';
 import { testApi } from './support/extension';
 import { approvePortalSignIn, connectEmulator, removeAllPortals } from './support/portals';
 import { useScriptedPrompter } from './support/prompter';
@@ -57,17 +57,17 @@ describe('the Portal explorer', function () {
       await Promise.all(sites.map(async (site) => (await item(site)).description)),
       ['Grace Hopper', 'Alan Turing'],
     );
-    assert.deepEqual((await dataRequestsSince(seq)).map((request) => request.path), ['/api/v1/site']);
+    assert.deepEqual((await treeRequestsSince(seq, ['201'])).map((request) => request.path), ['/api/v1/site']);
 
     const support = await child(portal, 'Support');
     assert.deepEqual(await labels(await children(support)), ['Tickets', 'Knowledge base']);
     const tickets = await child(support, 'Tickets');
     assert.equal((await item(tickets)).contextValue, 'portal.app');
     assert.deepEqual(await labels(await children(tickets)), ['Views', 'Columns']);
-    assert.equal((await dataRequestsSince(seq)).length, 1, 'sites, apps and the groups come from one list of sites');
+    assert.equal((await treeRequestsSince(seq, ['201'])).length, 1, 'sites, apps and the groups come from one list of sites');
 
     const columns = await children(await child(tickets, 'Columns'));
-    assert.deepEqual((await dataRequestsSince(seq)).map((request) => request.path), ['/api/v1/site', '/api/v1/app/201/columns']);
+    assert.deepEqual((await treeRequestsSince(seq, ['201'])).map((request) => request.path), ['/api/v1/site', '/api/v1/app/201/columns']);
     assert.deepEqual(await labels(columns), [
       'Ticket no.',
       'Subject',
@@ -112,10 +112,10 @@ describe('the Portal explorer', function () {
     assert.ok(tooltipText(items[9]).includes('Currency symbol: $'), tooltipText(items[9]));
 
     // Expanding everything again asks the portal nothing.
-    const before = (await dataRequestsSince(seq)).length;
+    const before = (await treeRequestsSince(seq, ['101', '102', '201', '202'])).length;
     await children(await child(await child(await child(await path(portalId), 'Support'), 'Tickets'), 'Columns'));
     await children(await child(await path(portalId), 'Operations'));
-    assert.equal((await dataRequestsSince(seq)).length, before);
+    assert.equal((await treeRequestsSince(seq, ['101', '102', '201', '202'])).length, before);
   });
 
   it('adds a view by id, pages its 100,000 records 100 at a time, and reads it once', async () => {
@@ -155,7 +155,7 @@ describe('the Portal explorer', function () {
     assert.equal((await item(secondPage[200])).description, '200 of 100,000 records shown');
     assert.deepEqual(secondPage.slice(0, 100), firstPage.slice(0, 100), 'the first page keeps its items');
 
-    const reads = (await dataRequestsSince(seq)).filter((request) => request.path === '/api/v1/app/201/view/6');
+    const reads = (await treeRequestsSince(seq, ['201'])).filter((request) => request.path === '/api/v1/app/201/view/6');
     assert.equal(reads.length, 1, 'checking the view, expanding it and loading more read it once');
   });
 
@@ -214,16 +214,16 @@ describe('the Portal explorer', function () {
     await children(await path(portalId, 'Support', 'Knowledge base', 'Columns'));
     const seq = await lastRequestSeq();
     await children(view);
-    assert.equal((await dataRequestsSince(seq)).length, 0);
+    assert.equal((await treeRequestsSince(seq, ['202'])).length, 0);
 
     await vscode.commands.executeCommand('portal.refreshNode', view);
     await children(view);
-    assert.deepEqual((await dataRequestsSince(seq)).map((request) => request.path), ['/api/v1/app/202/view/9']);
+    assert.deepEqual((await treeRequestsSince(seq, ['202'])).map((request) => request.path), ['/api/v1/app/202/view/9']);
 
     await vscode.commands.executeCommand('portal.refresh');
     await children(await path(portalId, 'Support', 'Knowledge base', 'Columns'));
     await children(await path(portalId, 'Support', 'Knowledge base', 'Views', 'All articles'));
-    const paths = (await dataRequestsSince(seq)).map((request) => request.path);
+    const paths = (await treeRequestsSince(seq, ['202'])).map((request) => request.path);
     assert.deepEqual(paths.slice(1).sort(), ['/api/v1/app/202/columns', '/api/v1/app/202/view/9', '/api/v1/site']);
   });
 
@@ -323,7 +323,7 @@ describe('the Portal explorer', function () {
       return label === expected ? label : undefined;
     }, { message: `the first record to be titled ${expected}` });
     assert.equal(relabelled, expected);
-    assert.equal((await dataRequestsSince(seq)).filter((request) => request.path.includes('/view/')).length, 0, 'titles change without reading the view again');
+    assert.equal((await treeRequestsSince(seq, ['201'])).filter((request) => request.path.includes('/view/')).length, 0, 'titles change without reading the view again');
 
     user().answerQuickPick('Default: the first text column', /Title Field/);
     await vscode.commands.executeCommand('portal.setTitleField', app);
@@ -339,7 +339,7 @@ describe('the Portal explorer', function () {
     api.recordEvents.fire({ portalId, appId: '101', recordId: '1', kind: 'updated', origin: 'local' });
     await waitFor(async () => labelOf(await item((await children(view))[0])) === 'Renamed by a test', { message: 'the record to show its new name' });
     assert.equal(first.id, (await children(view))[0].id, 'the record keeps its place and id');
-    assert.deepEqual((await dataRequestsSince(seq)).map((request) => request.path), ['/api/v1/app/101/view/1']);
+    assert.deepEqual((await treeRequestsSince(seq, ['101'])).map((request) => request.path), ['/api/v1/app/101/view/1']);
   });
 
   it('asks with pickers when run from the command palette', async () => {

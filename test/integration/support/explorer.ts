@@ -15,10 +15,15 @@ export async function lastRequestSeq(): Promise<number> {
   return all.length > 0 ? all[all.length - 1].seq : 0;
 }
 
-/** Data requests (not OAuth) the emulator received after `seq`. */
-export async function dataRequestsSince(seq: number): Promise<LoggedRequest[]> {
+/**
+ * The requests the explorer makes that the emulator received after `seq`: the list of sites, and the
+ * columns and views of the apps named. Other parts react to the same refreshes (an open record document
+ * reads its record and its app's columns again), so their requests are left out of the count.
+ */
+export async function treeRequestsSince(seq: number, appIds: readonly string[]): Promise<LoggedRequest[]> {
   const since = await emulatorControl<LoggedRequest[]>('GET', `requests?since=${seq}`);
-  return since.filter((request) => request.path.startsWith('/api/v1/') && !request.path.startsWith('/api/v1/oauth2/'));
+  const ours = new RegExp(`^/api/v1/(site|app/(${appIds.join('|')})/(columns|view/[^/]+))$`);
+  return since.filter((request) => ours.test(request.path));
 }
 
 export async function children(node?: ExplorerNode): Promise<ExplorerNode[]> {
