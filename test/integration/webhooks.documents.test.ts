@@ -8,7 +8,7 @@ import { emulatorPortal } from './support/explorer';
 import { testApi } from './support/extension';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
-import { DeliveryRelay, finishedDeliveries, registerEmulatorWebhook, setSecretThroughCommand, setWebhookSetting, startReceiver, stopReceiver, waitForWebhookEvent, WEBHOOK_SECRET } from './support/webhooks';
+import { DeliveryRelay, finishedDeliveries, registerEmulatorWebhook, setSecretThroughCommand, startReceiver, useFreePortReceiver, waitForWebhookEvent, WEBHOOK_SECRET } from './support/webhooks';
 
 const CHANGED = /changed in the portal while you have unsaved edits/;
 
@@ -17,13 +17,7 @@ describe('webhooks and open record documents', function () {
   const user = useScriptedPrompter();
   let portalId = '';
 
-  before(async () => {
-    await setWebhookSetting('port', 0);
-  });
-  after(async () => {
-    await stopReceiver();
-    await setWebhookSetting('port', undefined);
-  });
+  useFreePortReceiver();
 
   beforeEach(async () => {
     await resetEmulator();
@@ -32,10 +26,7 @@ describe('webhooks and open record documents', function () {
     const url = await startReceiver(portalId);
     await registerEmulatorWebhook(url, { secret: WEBHOOK_SECRET });
   });
-  afterEach(async () => {
-    await closeAllEditors();
-    await stopReceiver();
-  });
+  afterEach(closeAllEditors);
 
   it('reloads a document without unsaved changes when the portal copy changes', async () => {
     const document = await openRecord(portalId, '101', '1');

@@ -22,6 +22,7 @@ import {
   sign,
   startReceiver,
   stopReceiver,
+  useFreePortReceiver,
   waitForWebhookEvent,
   webhookEvents,
   WEBHOOK_SECRET,
@@ -37,14 +38,7 @@ describe('webhooks', function () {
   const user = useScriptedPrompter();
   let portalId = '';
 
-  before(async () => {
-    await setWebhookSetting('port', 0);
-  });
-  after(async () => {
-    await stopReceiver();
-    await setWebhookSetting('port', undefined);
-    await setWebhookSetting('signatureHeader', undefined);
-  });
+  useFreePortReceiver('signatureHeader');
 
   beforeEach(async () => {
     await resetEmulator();
@@ -54,7 +48,6 @@ describe('webhooks', function () {
     await api.context.secrets.delete(`portal.webhookSecret.${portalId}`);
     await vscode.commands.executeCommand('portal.clearWebhookEvents');
   });
-  afterEach(stopReceiver);
 
   it('starts on loopback, shows the Payload URL with Copy, and counts in the status bar', async () => {
     const api = await testApi();

@@ -35,6 +35,18 @@ export async function stopReceiver(): Promise<void> {
   await vscode.commands.executeCommand('portal.stopWebhookReceiver');
 }
 
+/**
+ * For a suite: the receiver on any free port (portal.webhooks.port 0, set back afterwards, with the other
+ * settings named), stopped after each test.
+ */
+export function useFreePortReceiver(...otherSettings: string[]): void {
+  before(() => setWebhookSetting('port', 0));
+  afterEach(stopReceiver);
+  after(async () => {
+    for (const key of ['port', ...otherSettings]) await setWebhookSetting(key, undefined);
+  });
+}
+
 /** "Portal: Set Webhook Secret Key…" for the portal, the user typing `secret` ('' removes it). */
 export async function setSecretThroughCommand(user: ScriptedPrompter, portalId: string, secret: string): Promise<void> {
   user.answerInputBox(secret, /Secret Key/);
