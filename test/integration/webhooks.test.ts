@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import type { EventsNode } from '../../src/webhooks/eventsTree';
-import { resetEmulator } from './support/emulator';
+import { emulator, resetEmulator } from './support/emulator';
 import { children, emulatorPortal, freshExplorer, item, labelOf, path } from './support/explorer';
 import { testApi } from './support/extension';
 import { removePortal } from './support/portals';
@@ -70,6 +70,25 @@ describe('webhooks', function () {
     assert.equal(api.webhooks.state().kind, 'stopped');
     assert.equal(api.webhookStatusBar.visible, false);
     await assert.rejects(deliver(url, payload('record.updated', '1')), 'nothing listens after Stop');
+  });
+
+  it('says so when its port is taken, and shows the failure in the status bar', async () => {
+    const api = await testApi();
+    const taken = Number(new URL(emulator().base_url).port);
+    try {
+      await setWebhookSetting('port', taken);
+      await vscode.commands.executeCommand('portal.startWebhookReceiver');
+      const shown = await user().waitForMessage(/port is in use/, { level: 'error' });
+      assert.match(shown.message, new RegExp(`127\\.0\\.0\\.1:${taken}.*portal\\.webhooks\\.port`));
+      assert.equal(api.webhooks.state().kind, 'failed');
+      assert.equal(api.webhookStatusBar.visible, true);
+      assert.equal(api.webhookStatusBar.item.text, '$(warning) Webhooks');
+      assert.equal(api.webhookStatusBar.item.command, 'portal.startWebhookReceiver');
+    } finally {
+      await setWebhookSetting('port', 0);
+    }
+    await startReceiver(portalId);
+    assert.equal(api.webhookStatusBar.item.text, '$(radio-tower) Webhooks: 0');
   });
 
   it('keeps the Secret Key in SecretStorage only, and never logs it', async () => {
