@@ -77,6 +77,8 @@ const targets = {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    // ES modules first: a UMD main (jsonc-parser's) requires its parts at run time, out of the bundle's sight.
+    mainFields: ['module', 'main'],
     metafile: true,
     plugins: [...common.plugins, noWebStreamsPolyfill],
   }),

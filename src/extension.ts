@@ -15,11 +15,18 @@ import { addPortal } from './commands/addPortal';
 import { registerExplorerCommands } from './commands/explorer';
 import { registerPanelCommands } from './commands/panels';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
+import { registerWebhookCommands, WEBHOOK_COMMANDS } from './commands/webhooks';
 import { registerRecordDocuments } from './fs/documents';
 import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
 import { EXPLORER_VIEW_ID, ExplorerTree } from './tree/explorer';
 import { SavedQueryStore } from './webviews/savedQueries';
+import { EVENTS_VIEW_ID, EventsTree } from './webhooks/eventsTree';
+import { LiveRefresh } from './webhooks/liveRefresh';
+import { PAYLOAD_SCHEME, PayloadDocuments } from './webhooks/payloadDocuments';
+import { WebhookSecrets } from './webhooks/secrets';
+import { WebhookService } from './webhooks/service';
+import { WebhookStatusBar } from './webhooks/statusBar';
 
 export async function activate(context: vscode.ExtensionContext): Promise<PortalExplorerApi> {
   context.subscriptions.push(initLogging());
@@ -69,6 +76,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   // The create-record form and the view query panel; saved queries live in globalState.
   const savedQueries = new SavedQueryStore(context.globalState);
   context.subscriptions.push(savedQueries, registerPanelCommands({ portals, catalog, views, recordEvents, savedQueries, extensionUri: context.extensionUri }));
+  // Webhooks: the local receiver, its events view and status bar, and the live refresh of tree and documents
+  // (through the record bus, which the explorer and the record file system both hear).
+  const webhookLog = createLogger('webhooks');
+  const webhookSecrets = new WebhookSecrets(context.secrets);
+  const liveRefresh = new LiveRefresh(recordEvents, portals, webhookLog);
+  const webhooks = new WebhookService({ portals, secrets: webhookSecrets, liveRefresh, log: webhookLog, setSecretCommand: WEBHOOK_COMMANDS.setSecret });
+  const webhookEvents = new EventsTree(webhooks.events, portals, catalog);
+  const webhookStatusBar = new WebhookStatusBar(webhooks, { showEvents: WEBHOOK_COMMANDS.showEvents, start: WEBHOOK_COMMANDS.start });
+  const webhookEventsView = vscode.window.createTreeView(EVENTS_VIEW_ID, { treeDataProvider: webhookEvents, showCollapseAll: true });
+  context.subscriptions.push(
+    liveRefresh,
+    webhooks,
+    webhookEvents,
+    webhookStatusBar,
+    webhookEventsView,
+    vscode.workspace.registerTextDocumentContentProvider(PAYLOAD_SCHEME, new PayloadDocuments(webhooks.events)),
+    registerWebhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
+  );
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
@@ -84,6 +109,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
       explorer,
       explorerView,
       documents,
+      webhooks,
+      webhookEvents,
+      webhookEventsView,
+      webhookStatusBar,
     }),
   };
 }

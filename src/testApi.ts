@@ -13,6 +13,9 @@ import type { ExplorerTree } from './tree/explorer';
 import type { ExplorerNode } from './tree/nodes';
 import { setPrompter, type Prompter } from './ui/prompter';
 import type { SavedQueryStore } from './webviews/savedQueries';
+import type { EventsNode, EventsTree } from './webhooks/eventsTree';
+import type { WebhookService } from './webhooks/service';
+import type { WebhookStatusBar } from './webhooks/statusBar';
 
 export interface PortalExplorerTestApi {
   /** Replaces the prompter (input boxes, pickers, messages, dialogs); returns the previous one. */
@@ -43,6 +46,14 @@ export interface PortalExplorerTestApi {
   readonly explorerView: vscode.TreeView<ExplorerNode>;
   /** The portal: file system of record documents (draft flags as read, the copy each editor read). */
   readonly documents: RecordFileSystem;
+  /** The webhook receiver: state(), payloadUrl(id), counts(), and its event log (`events`). */
+  readonly webhooks: WebhookService;
+  /** The Webhook Events view's tree provider. */
+  readonly webhookEvents: EventsTree;
+  /** The Webhook Events view, to reveal and expand events in the workbench. */
+  readonly webhookEventsView: vscode.TreeView<EventsNode>;
+  /** The receiver's status bar item. */
+  readonly webhookStatusBar: WebhookStatusBar;
 }
 
 export interface PortalExplorerApi {

@@ -40,6 +40,25 @@ describe('webhook signature', () => {
     assert.equal(verifySignature('k', body, computeSignature('k', body), scheme).valid, false);
     assert.equal(DEFAULT_SIGNATURE_SCHEME.header, 'x-portal-signature');
   });
+
+  it('matches a prefixed base64 sha256 (URL-safe alphabet too) and refuses a digest of another length', () => {
+    const scheme: SignatureScheme = { header: 'x-signature', prefix: 'sha256=', algorithm: 'sha256', encoding: 'base64' };
+    const digest = createHmac('sha256', 'k').update(body).digest('base64');
+    assert.deepEqual(verifySignature('k', body, `sha256=${digest}`, scheme), { valid: true });
+    const urlSafe = digest.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    assert.deepEqual(verifySignature('k', body, `sha256=${urlSafe}`, scheme), { valid: true });
+    const sha1 = `sha256=${createHmac('sha1', 'k').update(body).digest('hex')}`;
+    const verdict = verifySignature('k', body, sha1);
+    assert.equal(verdict.valid ? 'valid' : verdict.reason, 'malformed', 'a sha1 digest where sha256 is expected');
+  });
+
+  it('checks the first of repeated signature headers, and refuses a prefix alone', () => {
+    const signature = computeSignature('secret', body);
+    assert.deepEqual(verifySignature('secret', body, [signature, 'sha256=00']), { valid: true });
+    assert.equal(verifySignature('secret', body, ['sha256=00', signature]).valid, false);
+    const verdict = verifySignature('secret', body, 'sha256=');
+    assert.equal(verdict.valid ? 'valid' : verdict.reason, 'malformed');
+  });
 });
 
 describe('webhook payload', () => {
@@ -64,6 +83,15 @@ describe('webhook payload', () => {
     assert.equal(payload.occurred_at, undefined);
   });
 
+  it('reads bytes from a slice of a larger buffer, and prefers the body to the headers', () => {
+    const framed = Buffer.from(`xxxx${body}yyyy`);
+    const payload = parseWebhookPayload(framed.subarray(4, 4 + Buffer.byteLength(body)), { event: 'record.deleted', deliveryId: 'h9' });
+    assert.equal(payload.event, 'record.updated');
+    assert.equal(payload.delivery_id, 'd1');
+    const accented = parseWebhookPayload(Buffer.from('{"event":"record.created","app_id":"1","record_id":"2","data":{"f1":"Caf\u00e9 \u2603"}}', 'utf8'));
+    assert.equal(accented.data.f1, 'Caf\u00e9 \u2603');
+  });
+
   it('refuses what cannot be used, naming the missing field', () => {
     const refused = (input: unknown, pattern: RegExp): void =>
       assert.throws(
@@ -72,6 +100,8 @@ describe('webhook payload', () => {
       );
     refused('not json', /not JSON/);
     refused('[1]', /not a JSON object/);
+    refused('null', /not a JSON object/);
+    refused('', /not JSON/);
     refused('{"app_id":"1","record_id":"2"}', /no "event"/);
     refused('{"event":"record.created","record_id":"2"}', /no "app_id"/);
     refused('{"event":"record.created","app_id":"1"}', /no "record_id"/);

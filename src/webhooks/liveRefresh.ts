@@ -1,0 +1,85 @@
+// What a webhook about a record does in this window: the record bus hears of it (origin 'webhook'), so
+// the explorer refreshes the record's views and the `portal:` file system marks its copy stale: an open
+// document without unsaved changes reloads from the portal. A document WITH unsaved changes is never
+// touched: the user is told once (until it is saved, reverted or closed) that the portal's copy moved,
+// and the save will then meet the documents' conflict check.
+import * as vscode from 'vscode';
+import type { WebhookPayload } from '../api/webhookPayload';
+import type { Portals } from '../auth/portals';
+import type { RecordChange, RecordChangeKind, RecordEvents } from '../catalog/recordEvents';
+import { recordUri } from '../commands/targets';
+import type { Logger } from '../log';
+import { prompter } from '../ui/prompter';
+import { recordChangeOf } from './recordChange';
+
+/**
+ * A webhook about a record this window saved within this time is the echo of that save: the document,
+ * dirty again already, is not "changed by someone else". A real third-party change inside it is still
+ * caught by the conflict check when saving.
+ */
+const ECHO_MS = 10_000;
+
+const recordKey = (change: Pick<RecordChange, 'portalId' | 'appId' | 'recordId'>): string => `${change.portalId}\u0000${change.appId}\u0000${change.recordId}`;
+
+export class LiveRefresh implements vscode.Disposable {
+  /** Dirty documents already told about, by URI; forgotten when saved, reverted or closed. */
+  private readonly told = new Set<string>();
+  private readonly localChanges = new Map<string, number>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly recordEvents: RecordEvents,
+    private readonly portals: Portals,
+    private readonly log: Logger,
+  ) {
+    this.subscriptions = [
+      recordEvents.onDidChange((change) => {
+        if (change.origin !== 'local') return;
+        const now = Date.now();
+        for (const [key, at] of this.localChanges) if (now - at >= ECHO_MS) this.localChanges.delete(key);
+        this.localChanges.set(recordKey(change), now);
+      }),
+      vscode.workspace.onDidSaveTextDocument((document) => this.told.delete(document.uri.toString())),
+      vscode.workspace.onDidCloseTextDocument((document) => this.told.delete(document.uri.toString())),
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (!event.document.isDirty) this.told.delete(event.document.uri.toString());
+      }),
+    ];
+  }
+
+  /** Acts on an accepted delivery; returns the record change it stood for, if any. */
+  handle(portalId: string, payload: WebhookPayload): RecordChangeKind | undefined {
+    const kind = recordChangeOf(payload.event);
+    if (kind === undefined) return undefined;
+    const change: RecordChange = { portalId, appId: payload.app_id, recordId: payload.record_id, kind, origin: 'webhook' };
+    // Looked at before the bus hears of it: the file system may mark a deleted record's document at once.
+    const uri = recordUri(change).toString();
+    const dirty = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri && document.isDirty);
+    this.recordEvents.fire(change);
+    if (dirty) this.tellDirty(dirty, change);
+    return kind;
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private tellDirty(document: vscode.TextDocument, change: RecordChange): void {
+    const key = document.uri.toString();
+    const savedHere = this.localChanges.get(recordKey(change));
+    if (change.kind === 'updated' && savedHere !== undefined && Date.now() - savedHere < ECHO_MS) {
+      this.log.debug(`Record ${change.recordId} of app ${change.appId}: the webhook echoes this window's own save.`);
+      return;
+    }
+    if (this.told.has(key)) return;
+    this.told.add(key);
+    const portal = this.portals.get(change.portalId)?.label ?? change.portalId;
+    const what = `Record ${change.recordId} of app ${change.appId} (${portal})`;
+    const message =
+      change.kind === 'deleted'
+        ? `${what} was deleted in the portal while you have unsaved edits. Nothing was overwritten: your text stays in the editor.`
+        : `${what} changed in the portal while you have unsaved edits. Nothing was overwritten; saving will show the conflict so you can compare.`;
+    this.log.info(`${what}: the portal's copy changed while its document has unsaved edits; the user was told.`);
+    void prompter().warn(message, {});
+  }
+}

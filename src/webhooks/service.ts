@@ -1,0 +1,228 @@
+// The webhook receiver as the rest of the extension sees it: started and stopped by the commands (or at
+// start-up with portal.webhooks.autoStart), restarted when its address settings change, and the one place
+// that turns each delivery into a log line, an entry of the Webhook Events view and a live refresh.
+import * as vscode from 'vscode';
+import type { Portals } from '../auth/portals';
+import type { Logger } from '../log';
+import { prompter } from '../ui/prompter';
+import { isLoopbackAddress, urlHost, type WebhookSettings } from './config';
+import { EventLog } from './eventLog';
+import type { LiveRefresh } from './liveRefresh';
+import { WebhookReceiver, type Delivery } from './receiver';
+import type { WebhookSecrets } from './secrets';
+import { affectsListener, readWebhookSettings, SETTINGS_SECTION } from './settings';
+
+export type ReceiverState =
+  | { readonly kind: 'stopped' }
+  | { readonly kind: 'running'; readonly host: string; readonly port: number }
+  | { readonly kind: 'failed'; readonly message: string };
+
+export interface DeliveryCounts {
+  accepted: number;
+  ignored: number;
+  refused: number;
+}
+
+export interface WebhookServiceParts {
+  readonly portals: Portals;
+  readonly secrets: WebhookSecrets;
+  readonly liveRefresh: LiveRefresh;
+  readonly log: Logger;
+  /** The command that sets a connection's Secret Key (offered when unsigned events arrive). */
+  readonly setSecretCommand: string;
+}
+
+/** Sender-controlled text in a log line: one line, clipped. */
+function logText(value: string | undefined, limit = 80): string {
+  if (value === undefined) return '-';
+  // eslint-disable-next-line no-control-regex
+  const line = value.replace(/[\u0000-\u001f\u007f]/g, ' ');
+  return line.length > limit ? `${line.slice(0, limit - 1)}…` : line;
+}
+
+export class WebhookService implements vscode.Disposable {
+  readonly events: EventLog;
+  private settings: WebhookSettings;
+  private receiver: WebhookReceiver | undefined;
+  /** The start or stop under way: they run one after the other. */
+  private transition: Promise<unknown> = Promise.resolve();
+  private failure: string | undefined;
+  private readonly tally: DeliveryCounts = { accepted: 0, ignored: 0, refused: 0 };
+  /** Connections whose unsigned deliveries the user was warned about since the receiver started. */
+  private readonly warnedUnsigned = new Set<string>();
+  private knownPortals: Set<string>;
+  private readonly stateChanged = new vscode.EventEmitter<void>();
+  /** The receiver started, stopped or failed, or a delivery was counted. */
+  readonly onDidChangeState: vscode.Event<void> = this.stateChanged.event;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly parts: WebhookServiceParts) {
+    this.settings = readWebhookSettings();
+    this.events = new EventLog(this.settings.maxEvents);
+    this.knownPortals = new Set(parts.portals.list().map((connection) => connection.id));
+    this.subscriptions = [
+      this.stateChanged,
+      vscode.workspace.onDidChangeConfiguration((event) => this.onSettingsChanged(event)),
+      parts.portals.onDidChange(() => void this.forgetRemovedPortals()),
+    ];
+    if (this.settings.autoStart) {
+      void this.start().catch((error: unknown) => parts.log.warn(`Starting the webhook receiver at start-up: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  }
+
+  state(): ReceiverState {
+    if (this.receiver) return { kind: 'running', host: this.receiver.host, port: this.receiver.listeningPort };
+    if (this.failure !== undefined) return { kind: 'failed', message: this.failure };
+    return { kind: 'stopped' };
+  }
+
+  counts(): Readonly<DeliveryCounts> {
+    return this.tally;
+  }
+
+  /** Where the portal delivers for this connection, while the receiver runs. */
+  payloadUrl(connectionId: string): string | undefined {
+    if (!this.receiver) return undefined;
+    return `http://${urlHost(this.receiver.host)}:${this.receiver.listeningPort}/portal/${encodeURIComponent(connectionId)}`;
+  }
+
+  /** Starts listening; resolves false when it already was. Rejects with a sentence when it cannot. */
+  start(): Promise<boolean> {
+    return this.serialize(async () => {
+      if (this.receiver) return false;
+      // Read now rather than trust the change event to have come first (a setting written just before).
+      this.settings = readWebhookSettings();
+      const { bindAddress, port } = this.settings;
+      try {
+        this.receiver = await WebhookReceiver.start({
+          host: bindAddress,
+          port,
+          settings: () => this.settings,
+          route: async (connectionId) => (this.parts.portals.get(connectionId) ? { secret: await this.parts.secrets.get(connectionId) } : undefined),
+          onDelivery: (delivery) => this.onDelivery(delivery),
+        });
+      } catch (error) {
+        this.failure = error instanceof Error ? error.message : String(error);
+        this.parts.log.error(this.failure);
+        this.stateChanged.fire();
+        throw error;
+      }
+      this.failure = undefined;
+      this.warnedUnsigned.clear();
+      this.tally.accepted = this.tally.ignored = this.tally.refused = 0;
+      await vscode.commands.executeCommand('setContext', 'portal.webhooks.running', true);
+      this.parts.log.info(`The webhook receiver listens on ${urlHost(bindAddress)}:${this.receiver.listeningPort} (deliveries to /portal/<connection id>).`);
+      if (!isLoopbackAddress(bindAddress)) {
+        const warning = `The webhook receiver listens on ${bindAddress} (portal.webhooks.bindAddress), not only on this machine's loopback: other machines that can reach it can send it events. Set a Secret Key for every portal.`;
+        this.parts.log.warn(warning);
+        void prompter().warn(warning, {});
+      }
+      this.stateChanged.fire();
+      return true;
+    });
+  }
+
+  /** Stops listening; resolves false when it was not. */
+  stop(): Promise<boolean> {
+    return this.serialize(async () => {
+      const receiver = this.receiver;
+      this.failure = undefined;
+      if (!receiver) {
+        this.stateChanged.fire();
+        return false;
+      }
+      this.receiver = undefined;
+      await receiver.close();
+      await vscode.commands.executeCommand('setContext', 'portal.webhooks.running', false);
+      this.parts.log.info('The webhook receiver stopped.');
+      this.stateChanged.fire();
+      return true;
+    });
+  }
+
+  dispose(): void {
+    const receiver = this.receiver;
+    this.receiver = undefined;
+    void receiver?.close();
+    this.events.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private serialize<T>(action: () => Promise<T>): Promise<T> {
+    const next = this.transition.then(action, action);
+    this.transition = next.catch(() => undefined);
+    return next;
+  }
+
+  private onDelivery(delivery: Delivery): void {
+    const { connectionId, verdict } = delivery;
+    const about = delivery.payload ? `, app ${logText(delivery.payload.app_id)}, record ${logText(delivery.payload.record_id)}` : '';
+    const line = `Delivery ${logText(delivery.deliveryId)} to ${logText(connectionId ?? 'no portal')} (${logText(delivery.event)}${about}): ${verdict} ${delivery.status}${delivery.signed ? ', signed' : ''}${delivery.reason ? `: ${delivery.reason}` : ''}`;
+    if (verdict === 'refused') this.parts.log.warn(line);
+    else this.parts.log.info(line);
+    this.tally[verdict] += 1;
+    if (connectionId !== undefined) {
+      this.events.add({
+        receivedAt: delivery.receivedAt,
+        portalId: connectionId,
+        verdict,
+        status: delivery.status,
+        reason: delivery.reason,
+        signed: delivery.signed,
+        event: delivery.event,
+        appId: delivery.payload?.app_id,
+        recordId: delivery.payload?.record_id,
+        deliveryId: delivery.deliveryId,
+        body: delivery.body,
+      });
+      if (verdict !== 'refused' && !delivery.signed) this.warnUnsigned(connectionId);
+      if (delivery.payload) {
+        try {
+          this.parts.liveRefresh.handle(connectionId, delivery.payload);
+        } catch (error) {
+          this.parts.log.error(`Refreshing after delivery ${logText(delivery.deliveryId)}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    }
+    this.stateChanged.fire();
+  }
+
+  private warnUnsigned(connectionId: string): void {
+    if (this.warnedUnsigned.has(connectionId)) return;
+    this.warnedUnsigned.add(connectionId);
+    const label = this.parts.portals.get(connectionId)?.label ?? connectionId;
+    const message = `Webhook events for "${label}" are accepted without a signature: no Secret Key is set. Anyone who can reach the receiver can send events. Set the same Secret Key here and in the portal's Webhook Settings.`;
+    this.parts.log.warn(`No Secret Key for ${connectionId}: unsigned webhook events are accepted.`);
+    const action = 'Set Secret Key';
+    void prompter()
+      .warn(message, {}, action)
+      .then((choice) => (choice === action ? vscode.commands.executeCommand(this.parts.setSecretCommand, connectionId) : undefined))
+      .then(undefined, () => undefined);
+  }
+
+  private onSettingsChanged(event: vscode.ConfigurationChangeEvent): void {
+    if (!event.affectsConfiguration(SETTINGS_SECTION)) return;
+    const before = this.settings;
+    this.settings = readWebhookSettings();
+    if (this.settings.maxEvents !== before.maxEvents) this.events.setCap(this.settings.maxEvents);
+    if (!affectsListener(event) || !this.receiver) return;
+    if (this.settings.port === before.port && this.settings.bindAddress === before.bindAddress) return;
+    void (async () => {
+      try {
+        await this.stop();
+        await this.start();
+        const port = this.receiver?.listeningPort;
+        void prompter().info(`The webhook receiver now listens on ${urlHost(this.settings.bindAddress)}:${port}. Update the Payload URL in the portal's Webhook Settings.`);
+      } catch (error) {
+        void prompter().error(error instanceof Error ? error.message : String(error));
+      }
+    })();
+  }
+
+  private async forgetRemovedPortals(): Promise<void> {
+    const now = new Set(this.parts.portals.list().map((connection) => connection.id));
+    const removed = [...this.knownPortals].filter((id) => !now.has(id));
+    this.knownPortals = now;
+    for (const id of removed) await this.parts.secrets.delete(id);
+  }
+}
