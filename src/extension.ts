@@ -12,10 +12,12 @@ import { TitleFields } from './catalog/titleFields';
 import { ViewRows } from './catalog/viewRows';
 import { ViewStore } from './catalog/views';
 import { addPortal } from './commands/addPortal';
+import { registerExplorerCommands } from './commands/explorer';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
 import { registerRecordDocuments } from './fs/documents';
 import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
+import { EXPLORER_VIEW_ID, ExplorerTree } from './tree/explorer';
 
 export async function activate(context: vscode.ExtensionContext): Promise<PortalExplorerApi> {
   context.subscriptions.push(initLogging());
@@ -49,13 +51,33 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   const recordEvents = new RecordEvents();
   context.subscriptions.push(catalog, views, rows, titles, recordEvents);
 
+  // The Portal explorer: the sidebar tree and its commands.
+  const explorer = new ExplorerTree({ portals, catalog, views, rows, titles, recordEvents });
+  const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: explorer, showCollapseAll: true });
+  context.subscriptions.push(
+    explorer,
+    explorerView,
+    registerExplorerCommands({ portals, catalog, views, rows, titles, tree: explorer, treeView: explorerView }),
+  );
+
   // Records as JSON documents (portal://<portal>/<app_id>/<record_id>.json): open, check, save, publish, delete.
   const { documents, disposable: documentsDisposable } = registerRecordDocuments({ portals, catalog, rows, titles, recordEvents });
   context.subscriptions.push(documentsDisposable);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
-    testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms), catalog, views, rows, titles, recordEvents, documents }),
+    testing: createTestApi(context, {
+      portals,
+      setSignInTimeout: (ms) => (signInTimeout.ms = ms),
+      catalog,
+      views,
+      rows,
+      titles,
+      recordEvents,
+      explorer,
+      explorerView,
+      documents,
+    }),
   };
 }
 

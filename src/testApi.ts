@@ -9,6 +9,8 @@ import type { ViewRows } from './catalog/viewRows';
 import type { ViewStore } from './catalog/views';
 import type { RecordFileSystem } from './fs/recordFileSystem';
 import { recentLogLines } from './log';
+import type { ExplorerTree } from './tree/explorer';
+import type { ExplorerNode } from './tree/nodes';
 import { setPrompter, type Prompter } from './ui/prompter';
 
 export interface PortalExplorerTestApi {
@@ -32,6 +34,10 @@ export interface PortalExplorerTestApi {
   readonly titles: TitleFields;
   /** The bus of record changes (created, updated, deleted). */
   readonly recordEvents: RecordEvents;
+  /** The Portal explorer's tree provider: getChildren / getTreeItem / getParent, and find() among shown nodes. */
+  readonly explorer: ExplorerTree;
+  /** The Portal explorer's view, to reveal and expand nodes in the workbench. */
+  readonly explorerView: vscode.TreeView<ExplorerNode>;
   /** The portal: file system of record documents (draft flags as read, the copy each editor read). */
   readonly documents: RecordFileSystem;
 }

@@ -5,7 +5,8 @@
 import * as vscode from 'vscode';
 import type { Portals, SignInState } from '../auth/portals';
 import type { AppInfo, Catalog } from '../catalog/catalog';
-import { chooseTitleField, recordTitle } from '../catalog/titleField';
+import { titleColumnOfView } from '../catalog/recordTitles';
+import { recordTitle } from '../catalog/titleField';
 import type { TitleFields } from '../catalog/titleFields';
 import type { ViewRows } from '../catalog/viewRows';
 import type { ViewStore } from '../catalog/views';
@@ -126,8 +127,7 @@ export async function pickRecord(parts: RecordPickerParts, options: PickOptions 
   const read = view ? parts.rows.peek(view) : undefined;
   if (!view || !read) return typedRecord(parts, options);
   const app: AppTarget = { portalId: view.portalId, appId: view.appId };
-  const columns = parts.catalog.peekColumns(app.portalId, app.appId) ?? (await parts.catalog.columns(app.portalId, app.appId));
-  const title = chooseTitleField(columns, parts.titles.get(app), new Set(read.metadata.map((entry) => entry.field_id_in_data)));
+  const title = await titleColumnOfView(parts.catalog, app, parts.titles.get(app), read);
   const typing = `$(edit) Enter a record id of app ${app.appId}…`;
   const other = '$(list-tree) A record of another app…';
   const items: Array<Item<RecordTarget>> = [{ label: typing, alwaysShow: true }];

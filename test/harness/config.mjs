@@ -1,5 +1,6 @@
 // The pinned versions and the folders of the integration harness, in one place. Node's own modules only:
 // these scripts run before node_modules exists.
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +18,11 @@ export const CACHE = join(ROOT, '.vscode-test');
 export const NODE_DIR = join(CACHE, `node-v${NODE_VERSION}`);
 export const NODE_BIN = join(NODE_DIR, 'bin', 'node');
 export const CODE_SERVER_DIR = join(CACHE, `code-server-${CODE_SERVER_VERSION}`);
+/** code-server's route for the URI handler's call-back (what env.asExternalUri gives for vscode:// URIs). */
+export function codeServerCallbackPath() {
+  const product = JSON.parse(readFileSync(join(CODE_SERVER_DIR, 'node_modules', 'code-server', 'lib', 'vscode', 'product.json'), 'utf8'));
+  return `/${product.quality}-${product.commit}/callback`;
+}
 export const CODE_SERVER_ENTRY = join(CODE_SERVER_DIR, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 
 /** Screenshots and logs of test runs (git-ignored). */

@@ -3,7 +3,7 @@
 // address to open and the emulator's credentials, and runs until Ctrl+C, which stops both.
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { extensionIdentity, RESULTS, ROOT } from './config.mjs';
+import { codeServerCallbackPath, extensionIdentity, RESULTS, ROOT } from './config.mjs';
 import { createProfile, removeProfile, startCodeServer } from './codeServer.mjs';
 import { startEmulator } from './emulator.mjs';
 import { freePort, portIsFree, stopAll, stopAllOnSignals, stopping } from './processes.mjs';
@@ -45,7 +45,10 @@ async function main() {
   console.log('\n▶ Preparing code-server');
   await setup('start');
 
-  const emulator = await startEmulator({ args: ['--quiet'] });
+  // Register code-server's own call-back with the demo client, so that the Authorization Code flow
+  // through the URI handler (portal.auth.redirectMode "uriHandler") also works in the demo.
+  const callback = `http://127.0.0.1${codeServerCallbackPath()}`;
+  const emulator = await startEmulator({ args: ['--quiet', '--redirect-uri', callback] });
   profile = createProfile({ prefix: 'portal-explorer-start-' });
 
   // The extension, installed for development: its folder in the extensions dir is a link to this

@@ -111,7 +111,11 @@ describe('sign-in: client credentials', () => {
     const secrets = [tokens.accessToken, emulator().client_secret];
     const globalState = JSON.stringify(api.context.globalState.keys().map((key) => [key, api.context.globalState.get(key)]));
     const workspaceState = JSON.stringify(api.context.workspaceState.keys().map((key) => [key, api.context.workspaceState.get(key)]));
-    const settings = JSON.stringify(vscode.workspace.getConfiguration('portal')) + JSON.stringify(vscode.workspace.getConfiguration().inspect('portal'));
+    // The user's settings file (beside the extension's global storage folder), and what VS Code reads from it.
+    const settingsFile = vscode.Uri.joinPath(api.context.globalStorageUri, '..', '..', 'settings.json');
+    const fileText = new TextDecoder().decode(await vscode.workspace.fs.readFile(settingsFile));
+    assert.match(fileText, /telemetry/, `the user settings file was found (${settingsFile.toString()})`);
+    const settings = fileText + JSON.stringify(vscode.workspace.getConfiguration('portal')) + JSON.stringify(vscode.workspace.getConfiguration().inspect('portal'));
     const logText = api.logLines().join('\n');
     for (const secret of secrets) {
       for (const [where, text] of Object.entries({ globalState, workspaceState, settings, logText })) {

@@ -124,6 +124,21 @@ describe('sign-in: staying signed in', () => {
     assert.equal(api.portals.state(id), 'signedOut');
   });
 
+  it('switches the active portal; removing the active one falls back to another', async () => {
+    const api = await testApi();
+    const first = await connectEmulator({ label: 'First' });
+    const client = { id: 'second-client', secret: 'second-secret' };
+    await emulatorControl('POST', 'clients', { client_id: client.id, client_secret: client.secret, redirect_uris: ['http://127.0.0.1/callback'] });
+    const second = await connectEmulator({ label: 'Second', client });
+    assert.equal(api.portals.active()?.id, first, 'the first portal added stays active');
+    const changed = waitForEvent(api.portals.onDidChange, () => api.portals.active()?.id === second, { message: 'the switch' });
+    user().answerQuickPick('Second', /Switch to which portal/);
+    await vscode.commands.executeCommand('portal.switchPortal');
+    await changed;
+    await removePortal(second);
+    assert.equal(api.portals.active()?.id, first);
+  });
+
   it('removes a portal: connection, secret and tokens are forgotten', async () => {
     const api = await testApi();
     const id = await connectEmulator();

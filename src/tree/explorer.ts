@@ -1,0 +1,295 @@
+// The Portal explorer's TreeDataProvider: portal > sites > apps > Views (the views the user added > their
+// records, a page at a time) and Columns. Every load goes through the shared caches (catalog, view rows),
+// so expanding a node asks the portal at most once, and again only after a refresh. A load shows progress
+// in the view; a failure shows an item with the portal's message and Retry; a portal that needs a sign-in
+// shows "Sign in…" instead of its sites.
+import * as vscode from 'vscode';
+import { isCancellation } from '../api/errors';
+import type { Portals } from '../auth/portals';
+import { isSignInRequired } from '../auth/signInRequired';
+import type { Catalog, CatalogChange } from '../catalog/catalog';
+import type { RecordChange, RecordEvents } from '../catalog/recordEvents';
+import { titleColumnOfView } from '../catalog/recordTitles';
+import { recordTitle } from '../catalog/titleField';
+import type { TitleFields } from '../catalog/titleFields';
+import type { ViewRows, ViewRowsChange } from '../catalog/viewRows';
+import type { ViewsChange, ViewStore } from '../catalog/views';
+import { describeError } from '../commands/register';
+import { createLogger } from '../log';
+import { nodeIds, type AppNode, type ContentNode, type ExplorerNode, type MessageNode, type PortalNode, type ViewNode } from './nodes';
+import { pageSize } from './pageSize';
+import { treeItemOf } from './treeItems';
+
+export const EXPLORER_VIEW_ID = 'portal.explorer';
+/** Record changes arriving close together (a webhook burst) refresh each app's views once. */
+const RECORD_CHANGE_DELAY_MS = 300;
+
+export interface ExplorerParts {
+  readonly portals: Portals;
+  readonly catalog: Catalog;
+  readonly views: ViewStore;
+  readonly rows: ViewRows;
+  readonly titles: TitleFields;
+  readonly recordEvents: RecordEvents;
+}
+
+type Change = ExplorerNode | ExplorerNode[] | undefined;
+
+export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<Change>();
+  readonly onDidChangeTreeData: vscode.Event<Change> = this.changed.event;
+
+  /** Every node handed to VS Code, by id: the same object again for the same id, so refresh(node) works. */
+  private readonly nodes = new Map<string, ExplorerNode>();
+  /** Pages of records shown per view node id (1 until "Load more…"). */
+  private readonly pages = new Map<string, number>();
+  private readonly pendingApps = new Map<string, { portalId: string; appId: string }>();
+  private pendingTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly log = createLogger('tree');
+
+  constructor(private readonly parts: ExplorerParts) {
+    this.subscriptions.push(
+      this.changed,
+      parts.portals.onDidChange(() => this.onPortalsChanged()),
+      parts.catalog.onDidChange((change) => this.onCatalogChanged(change)),
+      parts.views.onDidChange((change) => this.onViewsChanged(change)),
+      parts.rows.onDidChange((change) => this.onRowsChanged(change)),
+      parts.titles.onDidChange((app) => this.fire(this.find((node) => node.kind === 'view' && node.portalId === app.portalId && node.appId === app.appId))),
+      parts.recordEvents.onDidChange((change) => this.onRecordChanged(change)),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('portal.tree.pageSize')) this.fire(this.find((node) => node.kind === 'view'));
+      }),
+    );
+  }
+
+  getTreeItem(node: ExplorerNode): vscode.TreeItem {
+    const { portals, catalog, views, rows } = this.parts;
+    switch (node.kind) {
+      case 'portal':
+        return treeItemOf(node, { connection: portals.get(node.portalId), state: portals.state(node.portalId) });
+      case 'views':
+        return treeItemOf(node, { viewCount: views.list(node.portalId, node.appId).length });
+      case 'columns':
+        return treeItemOf(node, { columnCount: catalog.peekColumns(node.portalId, node.appId)?.length });
+      case 'view':
+        return treeItemOf(node, { rowCount: rows.peek(node)?.rows.length });
+      default:
+        return treeItemOf(node);
+    }
+  }
+
+  getParent(node: ExplorerNode): ExplorerNode | undefined {
+    return node.parent;
+  }
+
+  async getChildren(node?: ExplorerNode): Promise<ExplorerNode[]> {
+    if (!node) return this.parts.portals.list().map((connection) => this.intern<PortalNode>({ kind: 'portal', id: nodeIds.portal(connection.id), parent: undefined, portalId: connection.id }));
+    switch (node.kind) {
+      case 'portal':
+        return this.portalChildren(node);
+      case 'site':
+        return this.load(node, async () => {
+          const apps = (await this.parts.catalog.apps(node.portalId)).filter((app) => app.siteId === node.siteId);
+          if (apps.length === 0) return [this.message(node, 'hint', 'No apps in this site')];
+          return apps.map((app) =>
+            this.intern<AppNode>({
+              kind: 'app',
+              id: nodeIds.app(node, app.appId),
+              parent: node,
+              portalId: node.portalId,
+              appId: app.appId,
+              name: app.name,
+              siteName: app.siteName,
+              draftMode: app.draftMode,
+              commentsPlugin: app.commentsPlugin,
+            }),
+          );
+        });
+      case 'app': {
+        const base = { parent: node, portalId: node.portalId, appId: node.appId };
+        return [this.intern({ kind: 'views', id: nodeIds.views(node), ...base }), this.intern({ kind: 'columns', id: nodeIds.columns(node), ...base })];
+      }
+      case 'views': {
+        const added = this.parts.views.list(node.portalId, node.appId);
+        if (added.length === 0) return [this.message(node, 'hint', 'No views yet: Add View…', 'The portal cannot list the views of an app: add one by its id.')];
+        return added.map((view) =>
+          this.intern<ViewNode>({ kind: 'view', id: nodeIds.view(node, view.viewId), parent: node, portalId: node.portalId, appId: node.appId, viewId: view.viewId, viewName: view.name }),
+        );
+      }
+      case 'columns':
+        return this.load(node, async () => {
+          const columns = await this.parts.catalog.columns(node.portalId, node.appId);
+          if (columns.length === 0) return [this.message(node, 'hint', 'No columns')];
+          return columns.map((column) =>
+            this.intern({ kind: 'column', id: nodeIds.column(node, column.field_id_in_data), parent: node, portalId: node.portalId, appId: node.appId, fieldId: column.field_id_in_data, column }),
+          );
+        });
+      case 'view':
+        return this.load(node, () => this.viewPage(node));
+      default:
+        return [];
+    }
+  }
+
+  /** Redraws nodes and what they show (the whole tree without any), asking again what is not cached. */
+  refresh(nodes?: ExplorerNode | ExplorerNode[]): void {
+    this.fire(nodes);
+  }
+
+  /** One more page of the view's records, from the rows already read (no request). */
+  loadMore(view: ViewNode): void {
+    this.pages.set(view.id, (this.pages.get(view.id) ?? 1) + 1);
+    this.fire(view);
+  }
+
+  /** Nodes the tree has shown that pass `test`. */
+  find(test: (node: ExplorerNode) => boolean): ExplorerNode[] {
+    return [...this.nodes.values()].filter(test);
+  }
+
+  dispose(): void {
+    if (this.pendingTimer) clearTimeout(this.pendingTimer);
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  // ---- children ----
+
+  private async portalChildren(node: PortalNode): Promise<ExplorerNode[]> {
+    const state = this.parts.portals.state(node.portalId);
+    if (state !== 'signedIn') return [this.message(node, 'signIn', 'Sign in…', state === 'expired' ? 'The session expired' : 'Signed out')];
+    return this.load(node, async () => {
+      const sites = await this.parts.catalog.sites(node.portalId);
+      if (sites.length === 0) return [this.message(node, 'hint', 'No sites')];
+      return sites.map((site) => this.intern({ kind: 'site', id: nodeIds.site(node, site.id), parent: node, portalId: node.portalId, siteId: site.id, name: site.name, manager: site.manager }));
+    });
+  }
+
+  /** The first pages of a view's records (building items only for them: a view may hold 100,000). */
+  private async viewPage(view: ViewNode): Promise<ExplorerNode[]> {
+    const read = await this.parts.rows.read(view);
+    const title = await titleColumnOfView(this.parts.catalog, view, this.parts.titles.get(view), read);
+    const limit = (this.pages.get(view.id) ?? 1) * pageSize();
+    const children: ExplorerNode[] = [];
+    let withoutId = 0;
+    for (const row of read.rows) {
+      if (children.length >= limit) break;
+      if (row.id === undefined) {
+        withoutId += 1;
+        continue;
+      }
+      children.push(
+        this.intern({
+          kind: 'record',
+          id: nodeIds.record(view, row.id),
+          parent: view,
+          portalId: view.portalId,
+          appId: view.appId,
+          viewId: view.viewId,
+          recordId: row.id,
+          title: recordTitle(row.id, row.values, title),
+          draft: row.draft === true,
+        }),
+      );
+    }
+    if (withoutId > 0) this.log.warn(`View ${view.viewId} of app ${view.appId}: ${withoutId} rows carry no record id and are not shown.`);
+    const total = read.rows.length - withoutId;
+    if (children.length < total) {
+      children.push(this.intern({ kind: 'loadMore', id: nodeIds.loadMore(view), parent: view, portalId: view.portalId, appId: view.appId, viewId: view.viewId, shown: children.length, total }));
+    } else if (total === 0) {
+      children.push(this.message(view, 'hint', 'No records'));
+    }
+    return children;
+  }
+
+  /** Runs a load with progress in the view; a failure becomes one item saying so (Retry, or Sign in…). */
+  private async load(node: ContentNode, children: () => Promise<ExplorerNode[]>): Promise<ExplorerNode[]> {
+    try {
+      return await vscode.window.withProgress({ location: { viewId: EXPLORER_VIEW_ID } }, children);
+    } catch (error) {
+      if (isCancellation(error)) return [];
+      const message = describeError(error);
+      this.log.warn(`Loading ${node.id}: ${message}`);
+      if (isSignInRequired(error)) return [this.message(node, 'signIn', 'Sign in…', message)];
+      return [this.message(node, 'error', message, message)];
+    }
+  }
+
+  private message(parent: ContentNode, tone: MessageNode['tone'], text: string, detail?: string): MessageNode {
+    return this.intern<MessageNode>({ kind: 'message', id: nodeIds.message(parent), parent, portalId: parent.portalId, tone, text, detail });
+  }
+
+  // ---- keeping node objects ----
+
+  private intern<T extends ExplorerNode>(fresh: T): T {
+    const known = this.nodes.get(fresh.id);
+    if (known && known.kind === fresh.kind) {
+      Object.assign(known, fresh);
+      return known as T;
+    }
+    this.nodes.set(fresh.id, fresh);
+    return fresh;
+  }
+
+  /** Forgets nodes under (and with) these ids: they are rebuilt when shown again. */
+  private forget(test: (node: ExplorerNode) => boolean): void {
+    for (const [id, node] of this.nodes) {
+      if (!test(node)) continue;
+      this.nodes.delete(id);
+      // A view removed (or its portal) starts again at its first page when it comes back.
+      if (node.kind === 'view') this.pages.delete(id);
+    }
+  }
+
+  private fire(nodes: ExplorerNode | ExplorerNode[] | undefined): void {
+    if (Array.isArray(nodes)) {
+      if (nodes.length > 0) this.changed.fire(nodes);
+      return;
+    }
+    this.changed.fire(nodes);
+  }
+
+  // ---- what changes elsewhere ----
+
+  private onPortalsChanged(): void {
+    const ids = new Set(this.parts.portals.list().map((connection) => connection.id));
+    this.forget((node) => !ids.has(node.portalId));
+    this.fire(undefined);
+  }
+
+  private onCatalogChanged(change: CatalogChange): void {
+    if (change.appId === undefined) {
+      this.fire(this.find((node) => node.kind === 'portal' && node.portalId === change.portalId));
+      return;
+    }
+    this.fire(this.find((node) => node.kind === 'app' && node.portalId === change.portalId && node.appId === change.appId));
+  }
+
+  private onViewsChanged(change: ViewsChange): void {
+    const kept = new Set(this.parts.views.list(change.portalId, change.appId).map((view) => view.viewId));
+    this.forget((node) => node.portalId === change.portalId && 'viewId' in node && node.appId === change.appId && !kept.has(node.viewId));
+    this.fire(this.find((node) => node.kind === 'views' && node.portalId === change.portalId && node.appId === change.appId));
+  }
+
+  private onRowsChanged(change: ViewRowsChange): void {
+    const hit = (node: ExplorerNode): boolean =>
+      node.portalId === change.portalId &&
+      (change.appId === undefined || ('appId' in node && node.appId === change.appId)) &&
+      (change.viewId === undefined || ('viewId' in node && node.viewId === change.viewId));
+    // Records and "Load more…" are rebuilt from the new rows; the view nodes stay (expansion is kept).
+    this.forget((node) => (node.kind === 'record' || node.kind === 'loadMore' || (node.kind === 'message' && node.parent.kind === 'view')) && hit(node));
+    this.fire(this.find((node) => node.kind === 'view' && hit(node)));
+  }
+
+  private onRecordChanged(change: RecordChange): void {
+    this.pendingApps.set(`${change.portalId}\u0000${change.appId}`, { portalId: change.portalId, appId: change.appId });
+    if (this.pendingTimer) return;
+    this.pendingTimer = setTimeout(() => {
+      this.pendingTimer = undefined;
+      const apps = [...this.pendingApps.values()];
+      this.pendingApps.clear();
+      // Which rows a change adds to or takes from a view depends on the view's conditions: read again.
+      for (const app of apps) this.parts.rows.drop(app.portalId, app.appId);
+    }, RECORD_CHANGE_DELAY_MS);
+  }
+}

@@ -1,0 +1,118 @@
+// The elements of the Portal explorer tree, one kind per level. Apps, views and records carry portalId,
+// appId, viewId and recordId themselves, so a context-menu command can hand its argument straight to
+// appTargetOf / viewTargetOf / recordTargetOf. Each node's id is stable across refreshes (it is built from
+// the ids of its ancestors), so expansion and selection survive a reload.
+import type { Column } from '../api/types';
+
+interface Base {
+  /** Unique in the tree and stable across refreshes; also the TreeItem's id. */
+  readonly id: string;
+  readonly parent: ExplorerNode | undefined;
+  readonly portalId: string;
+}
+
+export interface PortalNode extends Base {
+  readonly kind: 'portal';
+  readonly parent: undefined;
+}
+
+export interface SiteNode extends Base {
+  readonly kind: 'site';
+  readonly parent: PortalNode;
+  readonly siteId: string;
+  name: string;
+  manager: string;
+}
+
+export interface AppNode extends Base {
+  readonly kind: 'app';
+  readonly parent: SiteNode;
+  readonly appId: string;
+  name: string;
+  siteName: string;
+  draftMode: boolean | undefined;
+  commentsPlugin: boolean | undefined;
+}
+
+export interface ViewsGroupNode extends Base {
+  readonly kind: 'views';
+  readonly parent: AppNode;
+  readonly appId: string;
+}
+
+export interface ColumnsGroupNode extends Base {
+  readonly kind: 'columns';
+  readonly parent: AppNode;
+  readonly appId: string;
+}
+
+export interface ViewNode extends Base {
+  readonly kind: 'view';
+  readonly parent: ViewsGroupNode;
+  readonly appId: string;
+  readonly viewId: string;
+  viewName: string;
+}
+
+export interface RecordNode extends Base {
+  readonly kind: 'record';
+  readonly parent: ViewNode;
+  readonly appId: string;
+  readonly viewId: string;
+  readonly recordId: string;
+  title: string;
+  draft: boolean;
+}
+
+export interface LoadMoreNode extends Base {
+  readonly kind: 'loadMore';
+  readonly parent: ViewNode;
+  readonly appId: string;
+  readonly viewId: string;
+  shown: number;
+  total: number;
+}
+
+export interface ColumnNode extends Base {
+  readonly kind: 'column';
+  readonly parent: ColumnsGroupNode;
+  readonly appId: string;
+  readonly fieldId: string;
+  column: Column;
+}
+
+/** What stands in for children that could not be shown: a failure, a sign-in, or a hint. */
+export interface MessageNode extends Base {
+  readonly kind: 'message';
+  readonly parent: ContentNode;
+  /** error: a load failed (Retry); signIn: the portal needs a sign-in; hint: nothing to show yet. */
+  tone: 'error' | 'signIn' | 'hint';
+  text: string;
+  detail: string | undefined;
+}
+
+export type ExplorerNode = PortalNode | SiteNode | AppNode | ViewsGroupNode | ColumnsGroupNode | ViewNode | RecordNode | LoadMoreNode | ColumnNode | MessageNode;
+
+export type NodeKind = ExplorerNode['kind'];
+
+/** Every node but the stand-in messages. */
+export type ContentNode = Exclude<ExplorerNode, MessageNode>;
+
+const part = (value: string): string => encodeURIComponent(value);
+
+export const nodeIds = {
+  portal: (portalId: string): string => `portal/${part(portalId)}`,
+  site: (portal: PortalNode, siteId: string): string => `${portal.id}/site/${part(siteId)}`,
+  app: (site: SiteNode, appId: string): string => `${site.id}/app/${part(appId)}`,
+  views: (app: AppNode): string => `${app.id}/views`,
+  columns: (app: AppNode): string => `${app.id}/columns`,
+  view: (group: ViewsGroupNode, viewId: string): string => `${group.id}/view/${part(viewId)}`,
+  record: (view: ViewNode, recordId: string): string => `${view.id}/record/${part(recordId)}`,
+  loadMore: (view: ViewNode): string => `${view.id}/more`,
+  column: (group: ColumnsGroupNode, fieldId: string): string => `${group.id}/column/${part(fieldId)}`,
+  message: (parent: ExplorerNode): string => `${parent.id}/message`,
+};
+
+export function isNode(value: unknown): value is ExplorerNode {
+  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string' && typeof (value as { id?: unknown }).id === 'string';
+}

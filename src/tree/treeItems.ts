@@ -1,0 +1,161 @@
+// How each kind of node looks: label, description, icon, tooltip, the contextValue that menus' `when`
+// clauses test, and what a click does.
+import * as vscode from 'vscode';
+import type { PortalConnection, SignInState } from '../auth/portals';
+import { recordUri } from '../commands/targets';
+import { columnDescription, columnIcon, columnTooltip, markdownText } from './columnPresentation';
+import type { ExplorerNode, MessageNode } from './nodes';
+
+/** Commands the tree's items run on click (contributed in package.json). */
+export const ITEM_COMMANDS = {
+  openRecord: 'portal.openRecord',
+  loadMore: 'portal.loadMore',
+  retry: 'portal.retry',
+  signIn: 'portal.signIn',
+  addView: 'portal.addView',
+} as const;
+
+/** What the tree knows beside the node when it draws it. */
+export interface ItemFacts {
+  readonly connection?: PortalConnection;
+  readonly state?: SignInState;
+  /** Rows of a view once read. */
+  readonly rowCount?: number;
+  /** Columns of an app once read. */
+  readonly columnCount?: number;
+  /** Views added to an app. */
+  readonly viewCount?: number;
+}
+
+const { Collapsed, None } = vscode.TreeItemCollapsibleState;
+const STATE_TEXT: Record<SignInState, string> = { signedIn: '', signedOut: 'signed out', expired: 'sign-in expired' };
+
+function count(value: number, one: string, many: string): string {
+  return `${value.toLocaleString('en-US')} ${value === 1 ? one : many}`;
+}
+
+function flagText(value: boolean | undefined): string {
+  return value === undefined ? 'not said by the portal' : value ? 'on' : 'off';
+}
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
+function messageItem(node: MessageNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.text, None);
+  item.id = node.id;
+  item.contextValue = `portal.message.${node.tone}`;
+  item.tooltip = node.detail ?? node.text;
+  if (node.tone === 'error') {
+    item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+    item.description = 'Retry';
+    item.command = { command: ITEM_COMMANDS.retry, title: 'Retry', arguments: [node] };
+  } else if (node.tone === 'signIn') {
+    item.iconPath = new vscode.ThemeIcon('sign-in');
+    item.description = node.detail;
+    item.command = { command: ITEM_COMMANDS.signIn, title: 'Sign In', arguments: [node.portalId] };
+  } else {
+    item.iconPath = new vscode.ThemeIcon('info');
+    if (node.parent.kind === 'views') item.command = { command: ITEM_COMMANDS.addView, title: 'Add View…', arguments: [node.parent] };
+  }
+  return item;
+}
+
+function groupItem(node: ExplorerNode, label: string, icon: string, size: number | undefined, tooltip: string): vscode.TreeItem {
+  const item = new vscode.TreeItem(label, Collapsed);
+  item.description = size !== undefined ? String(size) : undefined;
+  item.iconPath = new vscode.ThemeIcon(icon);
+  item.contextValue = `portal.${node.kind}`;
+  item.tooltip = tooltip;
+  item.id = node.id;
+  return item;
+}
+
+export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.TreeItem {
+  switch (node.kind) {
+    case 'portal': {
+      const state = facts.state ?? 'signedOut';
+      const item = new vscode.TreeItem(facts.connection?.label ?? node.portalId, Collapsed);
+      const host = facts.connection ? hostOf(facts.connection.baseUrl) : '';
+      item.description = [host, STATE_TEXT[state]].filter(Boolean).join(' · ');
+      item.iconPath = new vscode.ThemeIcon(state === 'signedIn' ? 'server' : 'server-environment');
+      item.contextValue = `portal.portal.${state}`;
+      item.tooltip = facts.connection ? `${facts.connection.label}\n${facts.connection.baseUrl}\n${STATE_TEXT[state] || 'signed in'}` : node.portalId;
+      item.id = node.id;
+      return item;
+    }
+    case 'site': {
+      const item = new vscode.TreeItem(node.name || `Site ${node.siteId}`, Collapsed);
+      item.description = node.manager;
+      item.iconPath = new vscode.ThemeIcon('organization');
+      item.contextValue = 'portal.site';
+      item.tooltip = new vscode.MarkdownString(`**${markdownText(node.name)}** — site ${markdownText(node.siteId)}\n\nManager: ${markdownText(node.manager || 'not said')}`);
+      item.id = node.id;
+      return item;
+    }
+    case 'app': {
+      const item = new vscode.TreeItem(node.name, Collapsed);
+      item.description = `app ${node.appId}`;
+      item.iconPath = new vscode.ThemeIcon('window');
+      item.contextValue = 'portal.app';
+      item.tooltip = new vscode.MarkdownString(
+        [
+          `**${markdownText(node.name)}** — app ${markdownText(node.appId)}`,
+          `Site: ${markdownText(node.siteName)}`,
+          `Draft mode: ${flagText(node.draftMode)} · Comments: ${flagText(node.commentsPlugin)}`,
+        ].join('\n\n'),
+      );
+      item.id = node.id;
+      return item;
+    }
+    case 'views':
+      return groupItem(node, 'Views', 'eye', facts.viewCount, 'The views you added to this app (the portal cannot list them): "Add View…" adds one by its id.');
+    case 'columns':
+      return groupItem(node, 'Columns', 'symbol-field', facts.columnCount, 'The columns (fields) of this app, in position order.');
+    case 'view': {
+      const item = new vscode.TreeItem(node.viewName, Collapsed);
+      item.description = [`view ${node.viewId}`, facts.rowCount !== undefined ? count(facts.rowCount, 'record', 'records') : undefined].filter(Boolean).join(' · ');
+      item.iconPath = new vscode.ThemeIcon('list-flat');
+      item.contextValue = 'portal.view';
+      item.tooltip = `${node.viewName}\nView ${node.viewId} of app ${node.appId}`;
+      item.id = node.id;
+      return item;
+    }
+    case 'record': {
+      const item = new vscode.TreeItem(node.title, None);
+      item.description = node.draft ? `#${node.recordId} · Draft` : `#${node.recordId}`;
+      item.iconPath = new vscode.ThemeIcon(node.draft ? 'git-pull-request-draft' : 'file-text');
+      item.contextValue = node.draft ? 'portal.record.draft' : 'portal.record';
+      item.resourceUri = recordUri(node);
+      item.tooltip = `${node.title}\nRecord ${node.recordId} of app ${node.appId}${node.draft ? ' (Draft)' : ''}`;
+      item.command = { command: ITEM_COMMANDS.openRecord, title: 'Open Record', arguments: [{ portalId: node.portalId, appId: node.appId, recordId: node.recordId }] };
+      item.id = node.id;
+      return item;
+    }
+    case 'loadMore': {
+      const item = new vscode.TreeItem('Load more…', None);
+      item.description = `${node.shown.toLocaleString('en-US')} of ${count(node.total, 'record', 'records')} shown`;
+      item.iconPath = new vscode.ThemeIcon('ellipsis');
+      item.contextValue = 'portal.loadMore';
+      item.command = { command: ITEM_COMMANDS.loadMore, title: 'Load More', arguments: [node] };
+      item.id = node.id;
+      return item;
+    }
+    case 'column': {
+      const item = new vscode.TreeItem(node.column.field_name || node.fieldId, None);
+      item.description = columnDescription(node.column);
+      item.iconPath = columnIcon(node.column);
+      item.contextValue = 'portal.column';
+      item.tooltip = columnTooltip(node.column);
+      item.id = node.id;
+      return item;
+    }
+    case 'message':
+      return messageItem(node);
+  }
+}

@@ -1,0 +1,86 @@
+// The Portal explorer as the user sees it in the workbench: the welcome view with no portal, and the
+// expanded tree (kept as a screenshot with the test output).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { BROWSER_TAG, driver, type TreeItemRow } from './support/driver';
+import { resetEmulator } from './support/emulator';
+import { child, children, emulatorPortal, freshExplorer, item, labelOf, path } from './support/explorer';
+import { testApi } from './support/extension';
+import { removeAllPortals } from './support/portals';
+import { useScriptedPrompter } from './support/prompter';
+import { waitFor } from './support/wait';
+
+/** The rows of the Portal explorer as rendered (its pane is titled "Explorer" in the "Portal" container). */
+async function rows(): Promise<TreeItemRow[]> {
+  try {
+    return await driver.treeItems('Portal: Explorer');
+  } catch {
+    return driver.treeItems('Explorer');
+  }
+}
+
+describe(`the Portal explorer in the workbench ${BROWSER_TAG}`, function () {
+  this.timeout(60_000);
+  const user = useScriptedPrompter();
+
+  beforeEach(resetEmulator);
+
+  it('welcomes a user with no portal and offers "Add Portal"', async () => {
+    await removeAllPortals();
+    assert.deepEqual(await children(), []);
+    await vscode.commands.executeCommand('workbench.view.extension.portal');
+    const welcome = await waitFor(async () => {
+      const texts = await driver.texts('.pane-body .welcome-view-content');
+      return texts.find((text) => text.includes('No portal is connected yet'));
+    }, { message: 'the welcome view' });
+    assert.ok(welcome.includes('Add Portal'), welcome);
+    const buttons = await driver.texts('.pane-body .welcome-view-content .monaco-button');
+    assert.deepEqual(buttons.map((text) => text.trim()), ['Add Portal']);
+    await driver.screenshot('portal-explorer-welcome');
+
+    // The button runs "Add Portal": the user is asked for the portal's address.
+    user().answerInputBox(undefined, /Base URL/);
+    await driver.click('.pane-body .welcome-view-content .monaco-button:has-text("Add Portal")');
+    await waitFor(() => user().prompts.find((prompt) => /Base URL/.test(prompt.text)), { message: 'Add Portal to ask for the base URL' });
+  });
+
+  it('shows the expanded tree: sites, apps, views with records, columns', async () => {
+    const portalId = await emulatorPortal();
+    await freshExplorer(portalId);
+    const api = await testApi();
+    await api.views.add(portalId, '201', { viewId: '6', name: 'All tickets' });
+    await vscode.commands.executeCommand('workbench.view.extension.portal');
+    await vscode.commands.executeCommand('workbench.actions.treeView.portal.explorer.collapseAll');
+
+    const view = await path(portalId, 'Support', 'Tickets', 'Views', 'All tickets');
+    const records = await children(view);
+    assert.equal(records.length, 101, 'a view added again starts at its first page');
+    await vscode.commands.executeCommand('portal.loadMore', records[records.length - 1]);
+    await waitFor(async () => (await children(view)).length === 201, { message: 'the second page of records' });
+    const columns = await path(portalId, 'Operations', 'Orders', 'Columns');
+    await api.explorerView.reveal(columns, { expand: true, select: false, focus: false });
+    await api.explorerView.reveal(view, { expand: true, select: true, focus: true });
+
+    const shown = await waitFor(async () => {
+      const now = await rows();
+      return now.some((row) => row.label === 'All tickets' && row.expanded) && now.some((row) => row.label === 'Order no.') ? now : undefined;
+    }, { message: 'the tree to show the expanded view and the columns' });
+    const byLabel = (label: string) => shown.find((row) => row.label === label);
+    assert.equal(byLabel('Support')?.description, 'Alan Turing');
+    assert.equal(byLabel('Orders')?.expanded, true);
+    assert.equal(byLabel('Amount')?.description, 'Currency · f17');
+    const firstRecord = await item((await children(view))[0]);
+    const firstRow = shown.find((row) => row.label === labelOf(firstRecord));
+    assert.equal(firstRow?.description, '#1');
+    assert.equal(firstRow?.level, 6, 'portal > site > app > Views > view > record');
+    const screenshot = await driver.screenshot('portal-explorer-expanded');
+    assert.ok(screenshot?.endsWith('.png'));
+
+    // Scrolled to the end of the second page: "Load more…" is there, 200 of 100,000.
+    const more = await child(view, 'Load more…');
+    await api.explorerView.reveal(more, { select: true, focus: true });
+    const end = await waitFor(async () => (await rows()).find((row) => row.label === 'Load more…'), { message: '"Load more…" in view' });
+    assert.equal(end.description, '200 of 100,000 records shown');
+    await driver.screenshot('portal-explorer-second-page');
+  });
+});
