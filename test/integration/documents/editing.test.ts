@@ -146,6 +146,30 @@ describe('records as documents: open, edit, save', () => {
     assert.equal(await document.save(), true);
   });
 
+  it(`fails the save with the portal's 400 (a unique value taken), naming the field ${BROWSER_TAG}`, async () => {
+    const document = await openRecord(portal(), '101', '1');
+    const taken = (await emulatorRecord('101', '2')).data.f2;
+    await setField(document, 'f2', taken);
+    assert.equal(await document.save(), false);
+    assert.equal(document.isDirty, true);
+    assert.match(await waitForNotification(/must be unique/), /f2 \(Name\) must be unique; record 2 has the same value\./);
+    assert.notEqual((await emulatorRecord('101', '1')).data.f2, taken);
+  });
+
+  it(`fails the save when the sign-in cannot be renewed, says to sign in, and saves once signed in ${BROWSER_TAG}`, async () => {
+    const document = await openRecord(portal(), '102', '1');
+    await setField(document, 'f11', 'After signing in');
+    await emulatorControl('POST', 'tokens/expire');
+    await emulatorControl('POST', 'faults', { path: 'oauth2/token', count: -1, status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed.' } });
+    assert.equal(await document.save(), false);
+    assert.equal(document.isDirty, true);
+    assert.match(await waitForNotification(/Sign in/), /Sign in to "Emulator" \(Portal: Sign In\), then save again: your text is kept\./);
+    await emulatorControl('DELETE', 'faults');
+    await vscode.commands.executeCommand('portal.signIn', portal());
+    assert.equal(await document.save(), true);
+    assert.equal((await emulatorRecord('102', '1')).data.f11, 'After signing in');
+  });
+
   it('shows a record reopened after a reload from the URI alone (the file system, not the command)', async () => {
     await closeAllEditors();
     const uri = recordUriOf(portal(), '101', '3');
