@@ -94,6 +94,7 @@ describe('records as documents: open, edit, save', () => {
     assert.equal((await emulatorRecord('102', '1')).data.f15, '02-01-2026');
     const message = await waitForNotification(/Order date/);
     assert.match(message, /f15 \(Order date\): not a real date: 31-02-2026 \(expected DD-MM-YYYY\)\. Nothing was sent\./);
+    await driver.screenshot('record-bad-date');
 
     // A shape the schema knows is wrong is the JSON language's problem, not a second one of ours.
     await setField(document, 'f15', '2026-02-01');
