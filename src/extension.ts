@@ -13,11 +13,13 @@ import { ViewRows } from './catalog/viewRows';
 import { ViewStore } from './catalog/views';
 import { addPortal } from './commands/addPortal';
 import { registerExplorerCommands } from './commands/explorer';
+import { registerPanelCommands } from './commands/panels';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
 import { registerRecordDocuments } from './fs/documents';
 import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
 import { EXPLORER_VIEW_ID, ExplorerTree } from './tree/explorer';
+import { SavedQueryStore } from './webviews/savedQueries';
 
 export async function activate(context: vscode.ExtensionContext): Promise<PortalExplorerApi> {
   context.subscriptions.push(initLogging());
@@ -64,10 +66,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   const { documents, disposable: documentsDisposable } = registerRecordDocuments({ portals, catalog, rows, titles, recordEvents });
   context.subscriptions.push(documentsDisposable);
 
+  // The create-record form and the view query panel; saved queries live in globalState.
+  const savedQueries = new SavedQueryStore(context.globalState);
+  context.subscriptions.push(savedQueries, registerPanelCommands({ portals, catalog, views, recordEvents, savedQueries, extensionUri: context.extensionUri }));
+
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
     testing: createTestApi(context, {
       portals,
+      savedQueries,
       setSignInTimeout: (ms) => (signInTimeout.ms = ms),
       catalog,
       views,
