@@ -20,7 +20,7 @@ import { registerRecordDocuments } from './fs/documents';
 import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
 import { EXPLORER_VIEW_ID, ExplorerTree } from './tree/explorer';
-import { SavedQueryStore } from './webviews/savedQueries';
+import { SavedQueryStore } from './catalog/savedQueries';
 import { EVENTS_VIEW_ID, EventsTree } from './webhooks/eventsTree';
 import { LiveRefresh } from './webhooks/liveRefresh';
 import { PAYLOAD_SCHEME, PayloadDocuments } from './webhooks/payloadDocuments';
@@ -52,16 +52,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   void importPreconfigured(portals, context, authLog);
 
   // What the features share: the catalog of sites, apps and columns; the views the user added; the rows of
-  // views read; the title field per app; the bus of record changes.
+  // views read; the title field per app; the bus of record changes; the queries saved per view.
   const catalog = new Catalog(portals);
   const views = new ViewStore(context.globalState);
   const rows = new ViewRows(portals, catalog);
   const titles = new TitleFields(context.globalState);
   const recordEvents = new RecordEvents();
-  context.subscriptions.push(catalog, views, rows, titles, recordEvents);
+  const savedQueries = new SavedQueryStore(context.globalState);
+  context.subscriptions.push(catalog, views, rows, titles, recordEvents, savedQueries);
 
   // The Portal explorer: the sidebar tree and its commands.
-  const explorer = new ExplorerTree({ portals, catalog, views, rows, titles, recordEvents });
+  const explorer = new ExplorerTree({ portals, catalog, views, rows, titles, recordEvents, savedQueries });
   const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: explorer, showCollapseAll: true });
   context.subscriptions.push(
     explorer,
@@ -73,9 +74,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   const { documents, disposable: documentsDisposable } = registerRecordDocuments({ portals, catalog, rows, titles, recordEvents });
   context.subscriptions.push(documentsDisposable);
 
-  // The create-record form and the view query panel; saved queries live in globalState.
-  const savedQueries = new SavedQueryStore(context.globalState);
-  context.subscriptions.push(savedQueries, registerPanelCommands({ portals, catalog, views, recordEvents, savedQueries, extensionUri: context.extensionUri }));
+  // The create-record form and the view query panel.
+  context.subscriptions.push(registerPanelCommands({ portals, catalog, views, recordEvents, savedQueries, extensionUri: context.extensionUri }));
   // Webhooks: the local receiver, its events view and status bar, and the live refresh of tree and documents
   // (through the record bus, which the explorer and the record file system both hear).
   const webhookLog = createLogger('webhooks');

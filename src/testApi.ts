@@ -12,7 +12,7 @@ import { recentLogLines } from './log';
 import type { ExplorerTree } from './tree/explorer';
 import type { ExplorerNode } from './tree/nodes';
 import { setPrompter, type Prompter } from './ui/prompter';
-import type { SavedQueryStore } from './webviews/savedQueries';
+import type { SavedQueryStore } from './catalog/savedQueries';
 import type { EventsNode, EventsTree } from './webhooks/eventsTree';
 import type { WebhookService } from './webhooks/service';
 import type { WebhookStatusBar } from './webhooks/statusBar';

@@ -9,7 +9,7 @@ import type { RecordEvents } from '../catalog/recordEvents';
 import type { ViewStore } from '../catalog/views';
 import { prompter } from '../ui/prompter';
 import { RecordFormPanel } from '../webviews/recordFormPanel';
-import type { SavedQueryEntry, SavedQueryStore } from '../webviews/savedQueries';
+import type { SavedQueryEntry, SavedQueryStore } from '../catalog/savedQueries';
 import { ViewQueryPanel } from '../webviews/viewQueryPanel';
 import { savedQueryTargetOf, type AppTarget, type SavedQueryTarget, type ViewTarget } from './panelTargets';
 import { pickApp, pickView } from './pickers';

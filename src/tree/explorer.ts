@@ -9,6 +9,7 @@ import type { Portals } from '../auth/portals';
 import { isSignInRequired } from '../auth/signInRequired';
 import type { Catalog, CatalogChange } from '../catalog/catalog';
 import type { RecordChange, RecordEvents } from '../catalog/recordEvents';
+import type { SavedQueryStore, ViewKey } from '../catalog/savedQueries';
 import { titleColumnOfView } from '../catalog/recordTitles';
 import { recordTitle } from '../catalog/titleField';
 import type { TitleFields } from '../catalog/titleFields';
@@ -16,7 +17,7 @@ import type { ViewRows, ViewRowsChange } from '../catalog/viewRows';
 import type { ViewsChange, ViewStore } from '../catalog/views';
 import { describeError } from '../commands/register';
 import { createLogger } from '../log';
-import { nodeIds, type AppNode, type ContentNode, type ExplorerNode, type MessageNode, type PortalNode, type ViewNode } from './nodes';
+import { nodeIds, type AppNode, type ContentNode, type ExplorerNode, type MessageNode, type PortalNode, type SavedQueryNode, type ViewNode } from './nodes';
 import { pageSize } from './pageSize';
 import { treeItemOf } from './treeItems';
 
@@ -31,6 +32,7 @@ export interface ExplorerParts {
   readonly rows: ViewRows;
   readonly titles: TitleFields;
   readonly recordEvents: RecordEvents;
+  readonly savedQueries: SavedQueryStore;
 }
 
 type Change = ExplorerNode | ExplorerNode[] | undefined;
@@ -57,6 +59,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
       parts.rows.onDidChange((change) => this.onRowsChanged(change)),
       parts.titles.onDidChange((app) => this.fire(this.find((node) => node.kind === 'view' && node.portalId === app.portalId && node.appId === app.appId))),
       parts.recordEvents.onDidChange((change) => this.onRecordChanged(change)),
+      parts.savedQueries.onDidChange((view) => this.onSavedQueriesChanged(view)),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('portal.tree.pageSize')) this.fire(this.find((node) => node.kind === 'view'));
       }),
@@ -126,7 +129,8 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
           );
         });
       case 'view':
-        return this.load(node, () => this.viewPage(node));
+        // Saved queries come first and stay even when the view's records fail to load.
+        return [...this.savedQueryNodes(node), ...(await this.load(node, () => this.viewPage(node)))];
       default:
         return [];
     }
@@ -163,6 +167,22 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
       if (sites.length === 0) return [this.message(node, 'hint', 'No sites')];
       return sites.map((site) => this.intern({ kind: 'site', id: nodeIds.site(node, site.id), parent: node, portalId: node.portalId, siteId: site.id, name: site.name, manager: site.manager }));
     });
+  }
+
+  private savedQueryNodes(view: ViewNode): SavedQueryNode[] {
+    return this.parts.savedQueries.list(view).map((query) =>
+      this.intern<SavedQueryNode>({
+        kind: 'savedQuery',
+        id: nodeIds.savedQuery(view, query.name),
+        parent: view,
+        portalId: view.portalId,
+        appId: view.appId,
+        viewId: view.viewId,
+        viewName: view.viewName,
+        queryName: query.name,
+        filterCount: query.filters.length,
+      }),
+    );
   }
 
   /** The first pages of a view's records (building items only for them: a view may hold 100,000). */
@@ -279,6 +299,13 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
     // Records and "Load more…" are rebuilt from the new rows; the view nodes stay (expansion is kept).
     this.forget((node) => (node.kind === 'record' || node.kind === 'loadMore' || (node.kind === 'message' && node.parent.kind === 'view')) && hit(node));
     this.fire(this.find((node) => node.kind === 'view' && hit(node)));
+  }
+
+  private onSavedQueriesChanged(view: ViewKey): void {
+    const sameView = (node: ExplorerNode): boolean => node.portalId === view.portalId && 'viewId' in node && node.appId === view.appId && node.viewId === view.viewId;
+    const kept = new Set(this.parts.savedQueries.list(view).map((query) => query.name));
+    this.forget((node) => node.kind === 'savedQuery' && sameView(node) && !kept.has(node.queryName));
+    this.fire(this.find((node) => node.kind === 'view' && sameView(node)));
   }
 
   private onRecordChanged(change: RecordChange): void {

@@ -54,6 +54,17 @@ export interface ViewNode extends Base {
   viewName: string;
 }
 
+/** A query saved for the view (in the query panel); clicking it runs it again. */
+export interface SavedQueryNode extends Base {
+  readonly kind: 'savedQuery';
+  readonly parent: ViewNode;
+  readonly appId: string;
+  readonly viewId: string;
+  readonly queryName: string;
+  viewName: string;
+  filterCount: number;
+}
+
 export interface RecordNode extends Base {
   readonly kind: 'record';
   readonly parent: ViewNode;
@@ -91,7 +102,7 @@ export interface MessageNode extends Base {
   detail: string | undefined;
 }
 
-export type ExplorerNode = PortalNode | SiteNode | AppNode | ViewsGroupNode | ColumnsGroupNode | ViewNode | RecordNode | LoadMoreNode | ColumnNode | MessageNode;
+export type ExplorerNode = PortalNode | SiteNode | AppNode | ViewsGroupNode | ColumnsGroupNode | ViewNode | SavedQueryNode | RecordNode | LoadMoreNode | ColumnNode | MessageNode;
 
 export type NodeKind = ExplorerNode['kind'];
 
@@ -107,6 +118,7 @@ export const nodeIds = {
   views: (app: AppNode): string => `${app.id}/views`,
   columns: (app: AppNode): string => `${app.id}/columns`,
   view: (group: ViewsGroupNode, viewId: string): string => `${group.id}/view/${part(viewId)}`,
+  savedQuery: (view: ViewNode, queryName: string): string => `${view.id}/query/${part(queryName)}`,
   record: (view: ViewNode, recordId: string): string => `${view.id}/record/${part(recordId)}`,
   loadMore: (view: ViewNode): string => `${view.id}/more`,
   column: (group: ColumnsGroupNode, fieldId: string): string => `${group.id}/column/${part(fieldId)}`,

@@ -13,6 +13,7 @@ export const ITEM_COMMANDS = {
   retry: 'portal.retry',
   signIn: 'portal.signIn',
   addView: 'portal.addView',
+  runSavedQuery: 'portal.runSavedQuery',
 } as const;
 
 /** What the tree knows beside the node when it draws it. */
@@ -123,6 +124,17 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       item.iconPath = new vscode.ThemeIcon('list-flat');
       item.contextValue = 'portal.view';
       item.tooltip = `${node.viewName}\nView ${node.viewId} of app ${node.appId}`;
+      item.id = node.id;
+      return item;
+    }
+    case 'savedQuery': {
+      const item = new vscode.TreeItem(node.queryName, None);
+      item.description = `saved query · ${count(node.filterCount, 'filter', 'filters')}`;
+      item.iconPath = new vscode.ThemeIcon('filter');
+      item.contextValue = 'portal.savedQuery';
+      item.tooltip = `Run the saved query "${node.queryName}" on ${node.viewName} (view ${node.viewId})`;
+      const target = { portalId: node.portalId, appId: node.appId, viewId: node.viewId, viewName: node.viewName, queryName: node.queryName };
+      item.command = { command: ITEM_COMMANDS.runSavedQuery, title: 'Run Saved Query', arguments: [target] };
       item.id = node.id;
       return item;
     }

@@ -13,7 +13,7 @@ import { prompter } from '../ui/prompter';
 import { openRecord } from './openRecord';
 import { Panel } from './panel';
 import type { PanelDeps } from './recordFormPanel';
-import type { SavedQueryStore } from './savedQueries';
+import type { SavedQueryStore } from '../catalog/savedQueries';
 import { csvLines, jsonLines } from './viewQuery/exportRows';
 import { ViewQuerySession } from './viewQuery/querySession';
 

@@ -7,6 +7,7 @@ import type { AppTarget, ViewTarget } from '../../src/commands/panelTargets';
 import { BROWSER_TAG, driver } from './support/driver';
 import { emulator, emulatorControl } from './support/emulator';
 import { testApi } from './support/extension';
+import { children, item, labelOf, path } from './support/explorer';
 import { connectEmulator, removeAllPortals } from './support/portals';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
@@ -159,5 +160,33 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     await waitFor(async () => /^[\d,]+ rows?$/.test(await query.text('#row-count', { timeoutMs: 20_000 })), { message: 'the saved query to run', timeoutMs: 60_000 });
     const expected = await apiGet<{ data: unknown[] }>('app/201/view/7?filter_columns=34&filter_operators=2&filter_values=3');
     assert.equal(await query.text('#row-count'), `${expected.data.length.toLocaleString('en-US')} rows`);
+  });
+  it('lists saved queries under their view in the explorer, runs one from there and deletes it', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const api = await testApi();
+    const view = { portalId, appId: '201', viewId: '7' };
+    await api.views.add(portalId, '201', { viewId: '7', name: 'Open tickets' });
+    await api.savedQueries.save(view, { name: 'Urgent', filters: [{ column: '34', operator: 'equals', value: '3' }] });
+    const viewNode = await path(portalId, 'Support', 'Tickets', 'Views', 'Open tickets');
+    const shown = await children(viewNode);
+    const first = shown.find((node) => node.kind === 'savedQuery' && node.queryName === 'Urgent');
+    assert.ok(first, 'the saved query is listed under its view');
+    assert.equal(shown.findIndex((node) => node.kind === 'record'), shown.filter((node) => node.kind === 'savedQuery').length, 'saved queries come before the records');
+    const queryItem = await item(first);
+    assert.deepEqual([labelOf(queryItem), queryItem.contextValue, queryItem.description], ['Urgent', 'portal.savedQuery', 'saved query · 1 filter']);
+
+    // A click runs the item's command: the query panel opens on the view and runs the saved filters.
+    assert.ok(queryItem.command, 'the saved query item runs something when clicked');
+    await vscode.commands.executeCommand(queryItem.command.command, ...(queryItem.command.arguments ?? []));
+    const query = driver.webview('Open tickets');
+    await waitFor(async () => /^[\d,]+ rows?$/.test(await query.text('#row-count', { timeoutMs: 20_000 })), { message: 'the saved query to run', timeoutMs: 60_000 });
+    const expected = await apiGet<{ data: unknown[] }>('app/201/view/7?filter_columns=34&filter_operators=2&filter_values=3');
+    assert.equal(await query.text('#row-count'), `${expected.data.length.toLocaleString('en-US')} rows`);
+
+    // Delete Saved Query (its context menu) asks first, then the item goes.
+    user().answerMessage('Delete', /Delete the saved query "Urgent"/);
+    await vscode.commands.executeCommand('portal.deleteSavedQuery', first);
+    assert.equal(api.savedQueries.get(view, 'Urgent'), undefined);
+    await waitFor(async () => (await children(viewNode)).every((node) => node.kind !== 'savedQuery' || node.queryName !== 'Urgent'), { message: 'the saved query to leave the tree' });
   });
 });
