@@ -61,6 +61,8 @@ const targets = {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    // ES modules first: a UMD main (jsonc-parser's) requires its parts at run time, out of the bundle's sight.
+    mainFields: ['module', 'main'],
     metafile: true,
   }),
   webview: () => {

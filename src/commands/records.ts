@@ -58,6 +58,7 @@ async function openRecord(parts: RecordCommandParts, arg: unknown): Promise<stri
   const uri = recordUri(target);
   parts.documents.forgetDeleted(uri);
   await vscode.window.showTextDocument(uri, { preview: false });
+  await parts.documents.refreshIfHidden(uri);
   return uri.toString();
 }
 

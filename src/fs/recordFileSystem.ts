@@ -35,6 +35,8 @@ export const FRESH_MS = 300;
  * never a save's conflict check: a save is of a document with unsaved changes, whose stat reads anew.
  */
 export const SETTLE_MS = 5000;
+/** How long opening waits for VS Code to show a hidden record's current copy. */
+const REFRESH_WAIT_MS = 3000;
 
 interface ServerCopy {
   readonly data: RecordData;
@@ -56,10 +58,28 @@ interface RecordState {
   inflight?: Promise<ServerCopy>;
   /** After a save whose text differs from the portal's copy as written: reload the editor once saved. */
   reloadAfterSave?: boolean;
+  /** No tab has shown it since it was last read: when shown again, it is read anew. */
+  hidden?: boolean;
+  /** Showing it again, read anew (refreshIfHidden). */
+  refreshing?: Promise<void>;
 }
 
 export interface RecordStateChange {
   readonly uri: vscode.Uri;
+}
+
+/** The documents some tab shows. */
+function shownInTabs(): Set<string> {
+  return new Set(vscode.window.tabGroups.all.flatMap((group) => group.tabs).flatMap((tab) => (tab.input instanceof vscode.TabInputText ? [tab.input.uri.toString()] : [])));
+}
+
+/**
+ * A save refused before anything was sent, or by the portal. A plain Error rather than a FileSystemError:
+ * VS Code shows its name in "Failed to save" ("Unknown (FileSystemError): ..."), which says nothing to
+ * the user; "Error: f15 (Order date): ..." reads better.
+ */
+class SaveRefused extends Error {
+  override readonly name = 'Error';
 }
 
 const encoder = new TextEncoder();
@@ -118,6 +138,10 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       catalog.onDidChange((change) => this.onCatalogChange(change.portalId, change.appId)),
       vscode.workspace.onDidSaveTextDocument((document) => this.afterSave(document.uri)),
       vscode.workspace.onDidCloseTextDocument((document) => this.afterClose(document.uri)),
+      vscode.window.tabGroups.onDidChangeTabs((event) => this.afterTabsClosed(event.closed)),
+      vscode.window.onDidChangeVisibleTextEditors((editors) => {
+        for (const editor of editors) void this.refreshIfHidden(editor.document.uri);
+      }),
     );
   }
 
@@ -349,9 +373,9 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   private parse(text: string, columns: readonly Column[]): RecordData {
     const parsed = parseDocument(text);
-    if (!parsed.ok) throw new vscode.FileSystemError(`${parsed.message} Nothing was sent.`);
+    if (!parsed.ok) throw new SaveRefused(`${parsed.message} Nothing was sent.`);
     const values = fieldValues(parsed.values);
-    if (values.problems.length > 0) throw new vscode.FileSystemError(describeProblems(columns, values.problems));
+    if (values.problems.length > 0) throw new SaveRefused(describeProblems(columns, values.problems));
     return values.fields;
   }
 
@@ -363,18 +387,18 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const server = await this.copyOf(state, 'writeFile');
     const base = state.base ?? server.data;
     if (!checked && writableKeyOf(base, server.columns) !== server.writableKey) {
-      throw new vscode.FileSystemError(`Record ${recordId} changed in the portal since you opened it. Save again to compare or overwrite. Nothing was sent.`);
+      throw new SaveRefused(`Record ${recordId} changed in the portal since you opened it. Save again to compare or overwrite. Nothing was sent.`);
     }
     const edited = this.parse(text, server.columns);
     const body = updateBody({ columns: server.columns, base, server: server.data, edited });
-    if (body.problems.length > 0) throw new vscode.FileSystemError(describeProblems(server.columns, body.problems));
+    if (body.problems.length > 0) throw new SaveRefused(describeProblems(server.columns, body.problems));
     const sent = Object.keys(body.fields);
     if (sent.length > 0) {
       try {
         await this.portals.client(portalId).updateRecord(appId, recordId, body.fields);
       } catch (error) {
         if (isNotFound(error)) throw vscode.FileSystemError.FileNotFound(`Record ${recordId} of app ${appId} is not in the portal any more (deleted, or in its trash). Your text is kept; nothing was saved.`);
-        throw vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
+        throw new SaveRefused(portalFailure(error, this.label(portalId)));
       }
     }
     this.log.info(`Saved record ${recordId} of app ${appId}: ${sent.length === 0 ? 'no field changed, nothing sent' : `sent ${sent.join(', ')}`}.`);
@@ -395,12 +419,12 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       throw vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
     }
     const body = createBody(columns, this.parse(text, columns));
-    if (body.problems.length > 0) throw new vscode.FileSystemError(describeProblems(columns, body.problems));
+    if (body.problems.length > 0) throw new SaveRefused(describeProblems(columns, body.problems));
     let created;
     try {
       created = await this.portals.client(portalId).createRecord(appId, body.fields, { draft: entry?.asDraft === true });
     } catch (error) {
-      throw vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
+      throw new SaveRefused(portalFailure(error, this.label(portalId)));
     }
     const live = entry ?? this.newRecords.add(portalId, appId, text, false, Date.now());
     live.text = text;
@@ -433,6 +457,58 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 
+  /**
+   * A record no tab shows any more is read anew when shown again. VS Code keeps the document alive a
+   * while after its tab closes and shows it again as it was, without asking this provider, so a record
+   * changed meanwhile would look unchanged; a change event makes VS Code read it (stat: 1 GET; readFile
+   * only when it changed).
+   */
+  private afterTabsClosed(closed: readonly vscode.Tab[]): void {
+    const shown = shownInTabs();
+    for (const tab of closed) {
+      if (!(tab.input instanceof vscode.TabInputText) || tab.input.uri.scheme !== RECORD_SCHEME) continue;
+      const state = this.records.get(tab.input.uri.toString());
+      if (state?.server && !shown.has(tab.input.uri.toString())) {
+        state.server.at = 0;
+        state.hidden = true;
+      }
+    }
+  }
+
+  /**
+   * Shows a hidden record's current copy: resolves once VS Code has read it again (at most a few seconds),
+   * or at once when the record was not hidden. The editor of a document with unsaved changes is left as it is.
+   */
+  async refreshIfHidden(uri: vscode.Uri): Promise<void> {
+    const key = uri.toString();
+    const state = this.records.get(key);
+    if (state?.refreshing) return state.refreshing;
+    if (!state?.hidden) return;
+    state.hidden = false;
+    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === key);
+    if (!document || document.isDirty) return;
+    const before = state.clock.stat;
+    const reloaded = new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        subscription.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, REFRESH_WAIT_MS);
+      const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.document.uri.toString() === key && event.contentChanges.length > 0) done();
+      });
+      // Unchanged: VS Code reads nothing more after its stat; nothing to wait for then.
+      void this.copyOf(state, 'refresh').then(
+        () => state.clock.stat.mtime === before.mtime && done(),
+        () => done(),
+      );
+    });
+    state.refreshing = reloaded.finally(() => (state.refreshing = undefined));
+    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    return state.refreshing;
+  }
+
   private afterClose(uri: vscode.Uri): void {
     if (uri.scheme !== RECORD_SCHEME) return;
     if (parseDocumentPath(uri.path)?.kind === 'new') this.newRecords.delete(uri.authority, uri.path);
@@ -460,8 +536,13 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     // Only a new list of columns matters (the catalog also changes when a draft is first seen).
     const columnsChanged = (target: AppTarget, used: readonly Column[]): boolean => this.catalog.peekColumns(target.portalId, target.appId) !== used;
     const uris: vscode.Uri[] = [];
+    const shown = shownInTabs();
     for (const [key, state] of this.records) {
       if (!concerned(state.target) || !state.server || !columnsChanged(state.target, state.server.columns)) continue;
+      if (!shown.has(key)) {
+        state.server.at = 0; // read anew when shown again
+        continue;
+      }
       state.server.at = 0;
       uris.push(vscode.Uri.parse(key));
     }

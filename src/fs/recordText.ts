@@ -2,8 +2,7 @@
 // then every column's field in position order (read-only ones too: they are shown, never sent), values as
 // the portal's strings. Reading a document back keeps the values as they are typed, so the checks can say
 // "f12 must be a string" rather than guess. Pure (no vscode import).
-// The ES module build: the package's main (UMD) requires its parts at run time, which the bundle cannot serve.
-import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser/lib/esm/main.js';
+import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Column, RecordData } from '../api/types';
 
 export const SCHEMA_KEY = '$schema';

@@ -22,6 +22,17 @@ export interface EmulatorRecord {
   data: Record<string, string>;
 }
 
+/** How long a copy read from the portal stands for "now" (FRESH_MS of src/fs/recordFileSystem.ts). */
+export const FRESH_MS = 300;
+
+/**
+ * Waits out FRESH_MS: a save within it of the last read reuses that read as its conflict check. A user
+ * does not open, edit and save within 300 ms; a test does, and would then not see the check's GET.
+ */
+export function afterFreshCopy(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, FRESH_MS + 100));
+}
+
 export function recordUriOf(portalId: string, appId: string, recordId: string): vscode.Uri {
   return vscode.Uri.from({ scheme: 'portal', authority: portalId, path: `/${appId}/${recordId}.json` });
 }

@@ -1,0 +1,60 @@
+// What a record document is, said where the user looks: a banner above the text (CodeLens: "Draft · Publish",
+// "New record: saving creates it") and a badge on its tab (D for a draft, N for a new record). Records of
+// apps without Draft mode are never drafts, so they never show either.
+import * as vscode from 'vscode';
+import { RECORD_SCHEME } from '../commands/targets';
+import { parseDocumentPath } from './documentPaths';
+import type { RecordFileSystem } from './recordFileSystem';
+
+export const PUBLISH_COMMAND = 'portal.publishRecord';
+
+function kindOf(uri: vscode.Uri): 'record' | 'new' | undefined {
+  if (uri.scheme !== RECORD_SCHEME) return undefined;
+  const kind = parseDocumentPath(uri.path)?.kind;
+  return kind === 'record' || kind === 'new' ? kind : undefined;
+}
+
+export class RecordBanner implements vscode.CodeLensProvider, vscode.FileDecorationProvider, vscode.Disposable {
+  private readonly lensesChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.lensesChanged.event;
+  private readonly decorationsChanged = new vscode.EventEmitter<vscode.Uri[]>();
+  readonly onDidChangeFileDecorations = this.decorationsChanged.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly documents: RecordFileSystem) {
+    this.subscription = documents.onDidChangeState(({ uri }) => {
+      this.lensesChanged.fire();
+      this.decorationsChanged.fire([uri]);
+    });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.lensesChanged.dispose();
+    this.decorationsChanged.dispose();
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const top = new vscode.Range(0, 0, 0, 0);
+    const kind = kindOf(document.uri);
+    if (kind === 'record' && this.documents.isDraft(document.uri)) {
+      return [
+        new vscode.CodeLens(top, { title: '$(edit) Draft: not published yet', command: '' }),
+        new vscode.CodeLens(top, { title: 'Publish', command: PUBLISH_COMMAND, arguments: [document.uri], tooltip: 'Publish this draft (sends draft "0")' }),
+      ];
+    }
+    const entry = kind === 'new' ? this.documents.newRecordOf(document.uri) : undefined;
+    if (entry) {
+      const what = entry.asDraft ? 'New draft' : 'New record';
+      return [new vscode.CodeLens(top, { title: `$(new-file) ${what} of app ${entry.appId}: saving creates it`, command: '' })];
+    }
+    return [];
+  }
+
+  provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
+    const kind = kindOf(uri);
+    if (kind === 'record' && this.documents.isDraft(uri)) return new vscode.FileDecoration('D', 'Draft: not published yet', new vscode.ThemeColor('list.warningForeground'));
+    if (kind === 'new' && this.documents.newRecordOf(uri)) return new vscode.FileDecoration('N', 'New record: saving creates it');
+    return undefined;
+  }
+}

@@ -1,0 +1,87 @@
+// The Problems of record documents that the JSON schema cannot express (src/fs/documentProblems.ts), kept
+// current while the user types, so a bad value is seen before anything is sent.
+import * as vscode from 'vscode';
+import type { Column } from '../api/types';
+import type { Catalog } from '../catalog/catalog';
+import { RECORD_SCHEME } from '../commands/targets';
+import type { Logger } from '../log';
+import { documentFields } from './documentFields';
+import { parseDocumentPath } from './documentPaths';
+import { documentProblems } from './documentProblems';
+import type { RecordFileSystem } from './recordFileSystem';
+
+const DEBOUNCE_MS = 150;
+export const DIAGNOSTIC_SOURCE = 'Portal';
+
+export class RecordDiagnostics implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('portal');
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly documents: RecordFileSystem,
+    private readonly catalog: Catalog,
+    private readonly log: Logger,
+  ) {
+    this.subscriptions = [
+      this.collection,
+      vscode.workspace.onDidOpenTextDocument((document) => this.schedule(document, 0)),
+      vscode.workspace.onDidChangeTextDocument((event) => this.schedule(event.document, DEBOUNCE_MS)),
+      vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
+      documents.onDidChangeState(() => this.checkAll()),
+      documents.onDidChangeFile(() => this.checkAll()),
+      catalog.onDidChange(() => this.checkAll()),
+    ];
+    this.checkAll();
+  }
+
+  dispose(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private checkAll(): void {
+    for (const document of vscode.workspace.textDocuments) this.schedule(document, DEBOUNCE_MS);
+  }
+
+  private schedule(document: vscode.TextDocument, delayMs: number): void {
+    if (document.uri.scheme !== RECORD_SCHEME) return;
+    const key = document.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void this.check(document).catch((error: unknown) => this.log.warn(`Checking ${document.uri.path}: ${error instanceof Error ? error.message : String(error)}`));
+      }, delayMs),
+    );
+  }
+
+  private forget(uri: vscode.Uri): void {
+    clearTimeout(this.timers.get(uri.toString()));
+    this.timers.delete(uri.toString());
+    this.collection.delete(uri);
+  }
+
+  private async check(document: vscode.TextDocument): Promise<void> {
+    const path = parseDocumentPath(document.uri.path);
+    if (document.isClosed || (path?.kind !== 'record' && path?.kind !== 'new')) return;
+    const portalId = document.uri.authority;
+    const columns: readonly Column[] = this.catalog.peekColumns(portalId, path.appId) ?? (await this.catalog.columns(portalId, path.appId));
+    if (document.isClosed) return;
+    const problems = documentProblems(documentFields(document.getText()), columns, {
+      creating: path.kind === 'new',
+      base: this.documents.baseOf(document.uri),
+    });
+    this.collection.set(
+      document.uri,
+      problems.map((problem) => {
+        const range = new vscode.Range(document.positionAt(problem.offset), document.positionAt(problem.offset + problem.length));
+        const diagnostic = new vscode.Diagnostic(range, problem.message, problem.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+        diagnostic.source = DIAGNOSTIC_SOURCE;
+        diagnostic.code = problem.field;
+        return diagnostic;
+      }),
+    );
+  }
+}

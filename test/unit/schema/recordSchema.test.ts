@@ -1,0 +1,116 @@
+import * as assert from 'node:assert/strict';
+import type { Column } from '../../../src/api/types';
+import { fieldPattern, matchesFieldPattern } from '../../../src/schema/fieldPatterns';
+import { buildRecordSchema, type JsonSchema } from '../../../src/schema/recordSchema';
+import { choice, column, multiChoice, VALUE_CASES } from '../api/valueCases';
+
+function keyed(key: string, base: Column, extra: Partial<Column> = {}): Column {
+  return { ...base, field_id_in_data: key, field_id: key.slice(1), ...extra };
+}
+
+const orderNo = keyed('f10', column('Auto Number', '15'), { field_name: 'Order no.' });
+const title = keyed('f11', column('Text Field', '0'), { field_name: 'Title', required: '1', field_description: 'What was ordered' });
+const customer = keyed('f13', column('LookUp', '16'), { field_name: 'Customer' });
+const orderDate = keyed('f15', column('Date', '4'), { field_name: 'Order date', required: '1' });
+const status = keyed('f19', choice, { field_name: 'Status' });
+const tags = keyed('f20', multiChoice, { field_name: 'Tags' });
+const columns = [orderNo, title, customer, orderDate, status, tags];
+
+function property(schema: JsonSchema, key: string): JsonSchema {
+  const found = schema.properties?.[key];
+  assert.ok(found, `the schema has ${key}`);
+  return found;
+}
+
+/** The JSON language compiles patterns in Unicode mode; so do these tests. */
+function accepts(pattern: string | undefined, value: string): boolean {
+  return pattern === undefined || new RegExp(pattern, 'u').test(value);
+}
+
+describe('the JSON Schema of an app\'s records', () => {
+  const schema = buildRecordSchema(columns, { appName: 'Orders' });
+
+  it('is an object of string fields keyed by field_id_in_data, with $schema allowed and nothing else', () => {
+    assert.equal(schema.type, 'object');
+    assert.equal(schema.additionalProperties, false);
+    assert.equal(schema.title, 'Record of Orders');
+    assert.deepEqual(Object.keys(schema.properties ?? {}), ['$schema', 'f10', 'f11', 'f13', 'f15', 'f19', 'f20']);
+    assert.equal(property(schema, '$schema').doNotSuggest, true);
+    for (const key of ['f10', 'f11', 'f13', 'f15', 'f19', 'f20']) assert.equal(property(schema, key).type, 'string');
+  });
+
+  it('names each field for completion and hover: title, detail, kind, format and description', () => {
+    const f11 = property(schema, 'f11');
+    assert.equal(f11.title, 'Title');
+    assert.equal(f11.completionDetail, 'Title');
+    assert.match(f11.markdownDescription ?? '', /\*\*Title\*\* · Text Field · `f11` · required/);
+    assert.match(f11.markdownDescription ?? '', /Format: any text/);
+    assert.match(f11.markdownDescription ?? '', /What was ordered/);
+    assert.match(f11.description ?? '', /^Title \(Text Field, required\)\nFormat: any text\nWhat was ordered$/);
+    assert.match(property(schema, 'f15').description ?? '', /Format: DD-MM-YYYY/);
+    // Completion lists the fields in column position order.
+    assert.deepEqual(['f10', 'f11', 'f13', 'f15'].map((key) => property(schema, key).suggestSortText), ['0000', '0001', '0002', '0003']);
+  });
+
+  it('marks read-only fields and keeps them out of completion', () => {
+    for (const key of ['f10', 'f13']) {
+      const field = property(schema, key);
+      assert.equal(field.readOnly, true);
+      assert.equal(field.doNotSuggest, true);
+      assert.match(field.description ?? '', /read-only: shown, never sent/);
+      assert.equal(field.pattern, undefined);
+    }
+  });
+
+  it('offers single choices as their ids, with the names beside them and "" to clear', () => {
+    const f19 = property(schema, 'f19');
+    assert.deepEqual(f19.enum, ['', '1', '2']);
+    assert.deepEqual(f19.enumDetails, ['(none)', 'Open', 'Closed']);
+    assert.deepEqual(f19.enumDescriptions?.slice(1), ['Open (#ff0000)', 'Closed (#00ff00)']);
+    assert.equal(f19.pattern, undefined, 'the enum says it: no second message from a pattern');
+    const required = buildRecordSchema([keyed('f19', choice, { required: '1' })]);
+    assert.deepEqual(property(required, 'f19').enum, ['1', '2'], 'a required choice cannot be cleared');
+  });
+
+  it('offers multi-select choices by name, inserting the id, and checks the comma-separated list', () => {
+    const f20 = property(schema, 'f20');
+    assert.equal(f20.enum, undefined);
+    assert.deepEqual(
+      f20.defaultSnippets?.map((snippet) => [snippet.label, snippet.body]),
+      [
+        ['Open', '1'],
+        ['Closed', '2'],
+      ],
+    );
+    for (const value of ['', '1', '1,2', '2,1']) assert.ok(accepts(f20.pattern, value), value);
+    for (const value of ['3', '1, 2', '1,', 'Open']) assert.ok(!accepts(f20.pattern, value), value);
+  });
+
+  it('gives every format a pattern with a message that names the field and the format', () => {
+    const f15 = property(schema, 'f15');
+    assert.equal(f15.patternErrorMessage, 'Order date: expected DD-MM-YYYY. Order date is required.');
+    assert.ok(!accepts(f15.pattern, ''), 'a required field cannot be emptied');
+    const optional = property(buildRecordSchema([keyed('f15', column('Date', '4'), { field_name: 'Due' })]), 'f15');
+    assert.ok(accepts(optional.pattern, ''), 'an optional field can be cleared');
+    assert.match(optional.patternErrorMessage ?? '', /Or "" to clear it/);
+    assert.ok(!accepts(property(schema, 'f11').pattern, ''), 'a required text field cannot be emptied');
+    assert.equal(property(buildRecordSchema([column('Text Field', '0')]), 'f7').pattern, undefined, 'an optional text field takes anything');
+  });
+
+  it('never refuses a value the portal accepts, and compiles in Unicode mode', () => {
+    for (const { column: sample, valid } of VALUE_CASES) {
+      for (const required of [false, true]) {
+        const pattern = fieldPattern(sample, required);
+        if (pattern !== undefined) assert.doesNotThrow(() => new RegExp(pattern, 'u'), `${sample.type_name}: ${pattern}`);
+        for (const value of valid) assert.ok(matchesFieldPattern(sample, required, value), `${sample.type_name} accepts ${JSON.stringify(value)}`);
+      }
+    }
+  });
+
+  it('escapes choice ids that are not plain digits', () => {
+    const odd = { ...choice, choices: [{ id: 'a.b', name: 'Dotted', color: '', order: '1' }, { id: 'x-y', name: 'Dashed', color: '', order: '2' }] };
+    const multi = { ...odd, choice_type: '2' };
+    assert.ok(matchesFieldPattern(multi, false, 'a.b,x-y'));
+    assert.ok(!matchesFieldPattern(multi, false, 'axb'));
+  });
+});
