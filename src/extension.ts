@@ -11,6 +11,8 @@ import { RecordEvents } from './catalog/recordEvents';
 import { TitleFields } from './catalog/titleFields';
 import { ViewRows } from './catalog/viewRows';
 import { ViewStore } from './catalog/views';
+import { AttachmentDropController } from './attachments/dropController';
+import { registerRecordActions } from './commands/actions';
 import { addPortal } from './commands/addPortal';
 import { registerExplorerCommands } from './commands/explorer';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
@@ -53,7 +55,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
 
   // The Portal explorer: the sidebar tree and its commands.
   const explorer = new ExplorerTree({ portals, catalog, views, rows, titles, recordEvents });
-  const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: explorer, showCollapseAll: true });
+  // Files dropped on a record become its attachments.
+  const attachmentDrop = new AttachmentDropController({ portals, catalog });
+  const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: explorer, showCollapseAll: true, dragAndDropController: attachmentDrop });
   context.subscriptions.push(
     explorer,
     explorerView,
@@ -63,6 +67,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   // Records as JSON documents (portal://<portal>/<app_id>/<record_id>.json): open, check, save, publish, delete.
   const { documents, disposable: documentsDisposable } = registerRecordDocuments({ portals, catalog, rows, titles, recordEvents });
   context.subscriptions.push(documentsDisposable);
+
+  // Comments and attachments of records, from the tree, the record documents and the palette.
+  context.subscriptions.push(registerRecordActions({ portals, catalog, rows, titles }));
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
@@ -77,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
       explorer,
       explorerView,
       documents,
+      attachmentDrop,
     }),
   };
 }
