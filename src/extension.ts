@@ -15,11 +15,13 @@ import { AttachmentDropController } from './attachments/dropController';
 import { registerRecordActions } from './commands/actions';
 import { addPortal } from './commands/addPortal';
 import { registerExplorerCommands } from './commands/explorer';
+import { registerPanelCommands } from './commands/panels';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
 import { registerRecordDocuments } from './fs/documents';
 import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
 import { EXPLORER_VIEW_ID, ExplorerTree } from './tree/explorer';
+import { SavedQueryStore } from './webviews/savedQueries';
 
 export async function activate(context: vscode.ExtensionContext): Promise<PortalExplorerApi> {
   context.subscriptions.push(initLogging());
@@ -68,6 +70,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   const { documents, disposable: documentsDisposable } = registerRecordDocuments({ portals, catalog, rows, titles, recordEvents });
   context.subscriptions.push(documentsDisposable);
 
+  // The create-record form and the view query panel; saved queries live in globalState.
+  const savedQueries = new SavedQueryStore(context.globalState);
+  context.subscriptions.push(savedQueries, registerPanelCommands({ portals, catalog, views, recordEvents, savedQueries, extensionUri: context.extensionUri }));
+
   // Comments and attachments of records, from the tree, the record documents and the palette.
   context.subscriptions.push(registerRecordActions({ portals, catalog, rows, titles }));
 
@@ -75,6 +81,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   return {
     testing: createTestApi(context, {
       portals,
+      savedQueries,
       setSignInTimeout: (ms) => (signInTimeout.ms = ms),
       catalog,
       views,

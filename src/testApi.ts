@@ -13,6 +13,7 @@ import { recentLogLines } from './log';
 import type { ExplorerTree } from './tree/explorer';
 import type { ExplorerNode } from './tree/nodes';
 import { setPrompter, type Prompter } from './ui/prompter';
+import type { SavedQueryStore } from './webviews/savedQueries';
 
 export interface PortalExplorerTestApi {
   /** Replaces the prompter (input boxes, pickers, messages, dialogs); returns the previous one. */
@@ -25,6 +26,8 @@ export interface PortalExplorerTestApi {
   readonly portals: Portals;
   /** Shortens the browser step's time limit (5 minutes) so a test can see it run out. */
   setSignInTimeout(ms: number): void;
+  /** The queries saved per view. */
+  readonly savedQueries: SavedQueryStore;
   /** Sites, apps and columns per portal, kept until refreshed. */
   readonly catalog: Catalog;
   /** The views the user added, per portal and app. */

@@ -7,6 +7,7 @@ import { RECORD_SCHEME } from '../commands/targets';
 import type { Logger } from '../log';
 import { documentFields } from './documentFields';
 import { parseDocumentPath } from './documentPaths';
+import { shownInTabs } from './tabs';
 import { documentProblems } from './documentProblems';
 import type { RecordFileSystem } from './recordFileSystem';
 
@@ -28,6 +29,7 @@ export class RecordDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidOpenTextDocument((document) => this.schedule(document, 0)),
       vscode.workspace.onDidChangeTextDocument((event) => this.schedule(event.document, DEBOUNCE_MS)),
       vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
+      vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((editor) => this.schedule(editor.document, 0))),
       documents.onDidChangeState(() => this.checkAll()),
       documents.onDidChangeFile(() => this.checkAll()),
       catalog.onDidChange(() => this.checkAll()),
@@ -40,8 +42,13 @@ export class RecordDiagnostics implements vscode.Disposable {
     for (const subscription of this.subscriptions) subscription.dispose();
   }
 
+  /** Every document a tab shows; the others are checked when shown again (no columns read for them). */
   private checkAll(): void {
-    for (const document of vscode.workspace.textDocuments) this.schedule(document, DEBOUNCE_MS);
+    const shown = shownInTabs();
+    for (const document of vscode.workspace.textDocuments) {
+      if (shown.has(document.uri.toString())) this.schedule(document, DEBOUNCE_MS);
+      else this.forget(document.uri);
+    }
   }
 
   private schedule(document: vscode.TextDocument, delayMs: number): void {

@@ -18,12 +18,13 @@ import type { Column, RecordData } from '../api/types';
 import type { Portals } from '../auth/portals';
 import type { Catalog } from '../catalog/catalog';
 import type { RecordEvents } from '../catalog/recordEvents';
-import { RECORD_SCHEME, type AppTarget, type RecordTarget } from '../commands/targets';
+import { appTargetOf, RECORD_SCHEME, type AppTarget, type RecordTarget } from '../commands/targets';
 import type { Logger } from '../log';
 import { buildRecordSchema, isRequiredColumn } from '../schema/recordSchema';
 import { CopyClock } from './copyClock';
 import { parseDocumentPath, recordDocumentPath, schemaPath, schemaReference, type DocumentPath } from './documentPaths';
 import { NewRecords, type NewRecord } from './newRecords';
+import { shownInTabs } from './tabs';
 import { createBody, describeProblems, fieldValues, updateBody } from './recordChanges';
 import { newRecordText, parseDocument, recordText } from './recordText';
 
@@ -66,11 +67,6 @@ interface RecordState {
 
 export interface RecordStateChange {
   readonly uri: vscode.Uri;
-}
-
-/** The documents some tab shows. */
-function shownInTabs(): Set<string> {
-  return new Set(vscode.window.tabGroups.all.flatMap((group) => group.tabs).flatMap((tab) => (tab.input instanceof vscode.TabInputText ? [tab.input.uri.toString()] : [])));
 }
 
 /**
@@ -334,6 +330,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     }
     const draftBefore = state.server?.draft;
     const copy = this.remember(state, record.data, record.draft, columns);
+    this.staleSchema(portalId, appId, columns);
     if (record.draft) this.catalog.noteDraftSeen(portalId, appId);
     if (draftBefore !== record.draft) this.stateChanged.fire({ uri: this.uriOf(state.target) });
     return copy;
@@ -346,6 +343,15 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     state.clock.observe(text, writableKey, now);
     state.server = { data, draft, text, writableKey, columns, at: now };
     return state.server;
+  }
+
+  /** The app's schema was served from other columns than these: VS Code reads it again. */
+  private staleSchema(portalId: string, appId: string, columns: readonly Column[]): void {
+    const uri = vscode.Uri.from({ scheme: RECORD_SCHEME, authority: portalId, path: schemaPath(appId) });
+    const used = this.schemas.get(uri.toString());
+    if (used === undefined || used === columns) return;
+    this.schemas.delete(uri.toString());
+    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 
   private uriOf(target: RecordTarget): vscode.Uri {
@@ -546,10 +552,18 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       state.server.at = 0;
       uris.push(vscode.Uri.parse(key));
     }
+    // A schema is read again now only for an app whose documents are shown; otherwise when one of its
+    // records is read next (staleSchema).
+    const shownApps = new Set<string>();
+    for (const key of shown) {
+      const app = appTargetOf(vscode.Uri.parse(key));
+      if (app) shownApps.add(`${app.portalId}/${app.appId}`);
+    }
     for (const [key, used] of this.schemas) {
       const uri = vscode.Uri.parse(key);
       const path = parseDocumentPath(uri.path);
       if (path?.kind !== 'schema' || !concerned({ portalId: uri.authority, appId: path.appId }) || !columnsChanged({ portalId: uri.authority, appId: path.appId }, used)) continue;
+      if (!shownApps.has(`${uri.authority}/${path.appId}`)) continue;
       this.schemas.delete(key);
       uris.push(uri);
     }

@@ -23,12 +23,6 @@ export interface JsonSchema {
   additionalProperties?: boolean;
   pattern?: string;
   patternErrorMessage?: string;
-  enum?: string[];
-  enumDescriptions?: string[];
-  markdownEnumDescriptions?: string[];
-  /** Shown beside each enum value in completion (VS Code's JSON language). */
-  enumDetails?: string[];
-  enumSortTexts?: string[];
   defaultSnippets?: Array<{ label: string; description?: string; markdownDescription?: string; body: string }>;
   /** Shown beside a property in completion. */
   completionDetail?: string;
@@ -78,10 +72,6 @@ function sortedChoices(column: Column): Choice[] {
   return [...choices].sort((a, b) => Number(a.order) - Number(b.order));
 }
 
-function choiceText(choice: Choice): string {
-  return choice.color ? `${choice.name} (${choice.color})` : choice.name;
-}
-
 function patternMessage(column: Column, required: boolean): string {
   const name = column.field_name || column.field_id_in_data;
   const empty = required ? ` ${name} is required.` : ' Or "" to clear it.';
@@ -111,23 +101,21 @@ function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 
+/**
+ * Choices are offered by name, inserting their id: snippets labelled with the names. An enum would check
+ * as well, but VS Code's completion lists an enum by its values ("3"), the name only beside the focused
+ * one; the pattern checks instead, and the inlay hints show the name of the id chosen.
+ */
 function choiceProperties(column: Column, required: boolean): Partial<JsonSchema> {
   const choices = sortedChoices(column);
   if (choices.length === 0) return {};
-  if (column.choice_type === '2') {
-    // A comma-separated list cannot be an enum: completion offers each choice by name, inserting its id.
-    return {
-      defaultSnippets: choices.map((choice) => ({ label: choice.name, description: `choice id ${choice.id}${choice.color ? `, ${choice.color}` : ''}`, body: choice.id })),
-    };
-  }
-  const values = required ? choices : [{ id: '', name: '(none)', color: '', order: '' }, ...choices];
-  return {
-    enum: values.map((choice) => choice.id),
-    enumDetails: values.map((choice) => choice.name),
-    enumDescriptions: values.map((choice) => (choice.id === '' ? 'No choice: clears the field' : choiceText(choice))),
-    markdownEnumDescriptions: values.map((choice) => (choice.id === '' ? 'No choice: clears the field' : `**${escapeMarkdown(choice.name)}**${choice.color ? ` · ${choice.color}` : ''}`)),
-    enumSortTexts: values.map((_choice, index) => String(index).padStart(4, '0')),
-  };
+  const snippets = choices.map((choice) => ({
+    label: choice.name || choice.id,
+    description: `choice id ${choice.id}${choice.color ? ` · ${choice.color}` : ''}`,
+    markdownDescription: `**${escapeMarkdown(choice.name)}** · choice id \`${choice.id}\`${choice.color ? ` · ${choice.color}` : ''}`,
+    body: choice.id,
+  }));
+  return { defaultSnippets: required ? snippets : [...snippets, { label: '(none)', description: 'No choice: clears the field', markdownDescription: 'No choice: clears the field', body: '' }] };
 }
 
 function fieldSchema(column: Column, index: number): JsonSchema {
@@ -141,11 +129,7 @@ function fieldSchema(column: Column, index: number): JsonSchema {
     suggestSortText: String(index).padStart(4, '0'),
   };
   if (!writable) return { ...schema, readOnly: true, doNotSuggest: true };
-  if (columnKind(column) === 'choice') {
-    const choice = choiceProperties(column, required);
-    Object.assign(schema, choice);
-    if (choice.enum) return schema; // the enum says it all, with the names
-  }
+  if (columnKind(column) === 'choice') Object.assign(schema, choiceProperties(column, required));
   const pattern = fieldPattern(column, required);
   if (pattern !== undefined) Object.assign(schema, { pattern, patternErrorMessage: patternMessage(column, required) });
   return schema;

@@ -1,5 +1,6 @@
 // The webview side of the host <-> panel channel. acquireVsCodeApi() may be called once per page, so the
 // panels share this one handle; the message types come from src/shared/protocol.ts.
+import { isMessage } from '../../src/shared/protocol';
 
 interface VsCodeApi<State> {
   postMessage(message: unknown): void;
@@ -14,4 +15,27 @@ let api: VsCodeApi<unknown> | undefined;
 export function vscodeApi<State>(): VsCodeApi<State> {
   api ??= acquireVsCodeApi<unknown>();
   return api as VsCodeApi<State>;
+}
+
+/** One panel's end of the channel, typed by what it receives (In), sends (Out) and keeps (State). */
+export interface Channel<In, Out, State> {
+  post(message: Out): void;
+  /** Messages from the host whose type starts with one of `prefixes` (e.g. "form/"). */
+  onMessage(handler: (message: In) => void): void;
+  /** What the page kept before it was hidden (VS Code keeps it while the panel lives). */
+  state(): Partial<State>;
+  saveState(state: State): void;
+}
+
+export function channel<In, Out, State>(...prefixes: string[]): Channel<In, Out, State> {
+  const vscode = vscodeApi<State>();
+  return {
+    post: (message) => vscode.postMessage(message),
+    onMessage: (handler) =>
+      window.addEventListener('message', (event: MessageEvent<unknown>) => {
+        if (isMessage(event.data, ...prefixes)) handler(event.data as In);
+      }),
+    state: () => vscode.getState() ?? {},
+    saveState: (state) => vscode.setState(state),
+  };
 }

@@ -94,6 +94,7 @@ describe('records as documents: open, edit, save', () => {
     assert.equal((await emulatorRecord('102', '1')).data.f15, '02-01-2026');
     const message = await waitForNotification(/Order date/);
     assert.match(message, /f15 \(Order date\): not a real date: 31-02-2026 \(expected DD-MM-YYYY\)\. Nothing was sent\./);
+    await driver.screenshot('record-bad-date');
 
     // A shape the schema knows is wrong is the JSON language's problem, not a second one of ours.
     await setField(document, 'f15', '2026-02-01');
@@ -144,6 +145,30 @@ describe('records as documents: open, edit, save', () => {
     assert.match(await waitForNotification(/maintenance/), /The portal is down for maintenance\..*Your text is kept/);
     assert.equal((await emulatorRecord('102', '1')).data.f11, 'Office chairs');
     assert.equal(await document.save(), true);
+  });
+
+  it(`fails the save with the portal's 400 (a unique value taken), naming the field ${BROWSER_TAG}`, async () => {
+    const document = await openRecord(portal(), '101', '1');
+    const taken = (await emulatorRecord('101', '2')).data.f2;
+    await setField(document, 'f2', taken);
+    assert.equal(await document.save(), false);
+    assert.equal(document.isDirty, true);
+    assert.match(await waitForNotification(/must be unique/), /f2 \(Name\) must be unique; record 2 has the same value\./);
+    assert.notEqual((await emulatorRecord('101', '1')).data.f2, taken);
+  });
+
+  it(`fails the save when the sign-in cannot be renewed, says to sign in, and saves once signed in ${BROWSER_TAG}`, async () => {
+    const document = await openRecord(portal(), '102', '1');
+    await setField(document, 'f11', 'After signing in');
+    await emulatorControl('POST', 'tokens/expire');
+    await emulatorControl('POST', 'faults', { path: 'oauth2/token', count: -1, status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed.' } });
+    assert.equal(await document.save(), false);
+    assert.equal(document.isDirty, true);
+    assert.match(await waitForNotification(/Sign in/), /Sign in to "Emulator" \(Portal: Sign In\), then save again: your text is kept\./);
+    await emulatorControl('DELETE', 'faults');
+    await vscode.commands.executeCommand('portal.signIn', portal());
+    assert.equal(await document.save(), true);
+    assert.equal((await emulatorRecord('102', '1')).data.f11, 'After signing in');
   });
 
   it('shows a record reopened after a reload from the URI alone (the file system, not the command)', async () => {

@@ -57,6 +57,8 @@ describe('records as documents: drafts, delete, create, completion', () => {
   it(`never shows draft actions for a record of an app without Draft mode ${BROWSER_TAG}`, async () => {
     const draft = await openRecord(portal(), '102', '8');
     await waitFor(async () => (await driver.texts('.editor-actions .action-label[aria-label*="Publish Draft"]')).length > 0, { message: 'Publish in the title of a draft' });
+    await waitFor(async () => (await driver.texts('.codelens-decoration')).some((text) => text.includes('Draft')), { message: 'the draft banner' });
+    await driver.screenshot('record-draft');
     const published = await openRecord(portal(), '101', '1');
     assert.deepEqual(await codeLenses(published.uri), []);
     await waitFor(async () => (await driver.texts('.editor-actions .action-label[aria-label*="Publish Draft"]')).length === 0, { message: 'no Publish in the title of a Customers record' });
@@ -155,15 +157,50 @@ describe('records as documents: drafts, delete, create, completion', () => {
     assert.ok(f11, `f11 is offered (${keys.map(labelOf).join(', ')})`);
     assert.equal(f11.detail, 'Title');
     const values = await completionsAt(document, text.indexOf('"f19": "') + 8);
-    const offered = values.filter((item) => item.kind === vscode.CompletionItemKind.Value).map((item) => [labelOf(item), item.detail]);
-    assert.deepEqual(offered, [
-      ['""', '(none)'],
-      ['"1"', 'New'],
-      ['"2"', 'Confirmed'],
-      ['"3"', 'Shipped'],
-      ['"4"', 'Delivered'],
-      ['"5"', 'Cancelled'],
-    ]);
+    const inserted = (item: vscode.CompletionItem): string => (typeof item.insertText === 'string' ? item.insertText : (item.insertText?.value ?? labelOf(item)));
+    const offered = values.filter((item) => item.kind === vscode.CompletionItemKind.Value).map((item) => [labelOf(item), inserted(item)]);
+    assert.deepEqual(
+      offered.sort((a, b) => a[1].localeCompare(b[1])),
+      [
+        ['(none)', '""'],
+        ['New', '"1"'],
+        ['Confirmed', '"2"'],
+        ['Shipped', '"3"'],
+        ['Delivered', '"4"'],
+        ['Cancelled', '"5"'],
+      ],
+      'the names are the labels; the ids are inserted',
+    );
+  });
+
+  it(`shows the choices by name in the suggest widget, inserting the id ${BROWSER_TAG}`, async () => {
+    const document = await openRecord(portal(), '102', '6');
+    await completionsAt(document, document.getText().indexOf('"f19": "') + 8); // the schema is loaded
+    const editor = await vscode.window.showTextDocument(document);
+    const range = valueRange(document, 'f19');
+    const afterQuote = range.start.translate(0, 1); // the typed prefix is then just the quote: every choice fits
+    editor.selection = new vscode.Selection(afterQuote, afterQuote);
+    await waitFor(() => driver.focusedWithin('.monaco-editor'), { message: 'the editor to have the focus' });
+    // The selection reaches the workbench a moment later: wait until its status bar shows the cursor there.
+    const where = `Ln ${afterQuote.line + 1}, Col ${afterQuote.character + 1}`;
+    await waitFor(async () => (await driver.texts('.statusbar-item')).some((text) => text.includes(where)), { message: `the cursor at ${where}` });
+    await driver.press('Control+Space');
+    const rows = await waitFor(async () => {
+      const labels = await driver.texts('.suggest-widget.visible .monaco-list-row .label-name');
+      return labels.length >= 5 ? labels : undefined;
+    }, { message: 'the suggest widget with the choices' });
+    assert.deepEqual([...rows].sort(), ['(none)', 'Cancelled', 'Confirmed', 'Delivered', 'New', 'Shipped'], 'the choices by name');
+    await driver.screenshot('record-completion');
+    // Choosing "Shipped" (with the arrow keys: the list filters by what is inserted, the id) inserts its id.
+    for (let step = 0; step < rows.length; step += 1) {
+      const focused = await driver.texts('.suggest-widget.visible .monaco-list-row.focused .label-name');
+      if (focused[0] === 'Shipped') break;
+      await driver.press('ArrowDown');
+    }
+    assert.deepEqual(await driver.texts('.suggest-widget.visible .monaco-list-row.focused .label-name'), ['Shipped']);
+    await driver.press('Enter');
+    await waitFor(() => fieldsOf(document).f19 === '3', { message: 'the id of Shipped in the document' });
+    assert.equal(document.isDirty, true);
   });
 
   it('offers the fields a new record does not have yet, by id with their names', async () => {

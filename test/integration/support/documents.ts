@@ -84,9 +84,9 @@ export function fieldsOf(document: vscode.TextDocument): Record<string, string> 
   return JSON.parse(document.getText()) as Record<string, string>;
 }
 
-/** Closes every editor, reverting unsaved changes first (VS Code would ask whether to save them). */
+/** Closes every editor, reverting unsaved changes of record documents first (VS Code would ask whether to save them). */
 export async function closeAllEditors(): Promise<void> {
-  for (const document of vscode.workspace.textDocuments.filter((candidate) => candidate.isDirty)) {
+  for (const document of vscode.workspace.textDocuments.filter((candidate) => candidate.isDirty && candidate.uri.scheme === 'portal')) {
     await vscode.window.showTextDocument(document);
     await vscode.commands.executeCommand('workbench.action.files.revert');
   }

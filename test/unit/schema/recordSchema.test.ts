@@ -62,24 +62,32 @@ describe('the JSON Schema of an app\'s records', () => {
     }
   });
 
-  it('offers single choices as their ids, with the names beside them and "" to clear', () => {
+  it('offers single choices by name, inserting their ids, with "" to clear; the pattern checks the id', () => {
     const f19 = property(schema, 'f19');
-    assert.deepEqual(f19.enum, ['', '1', '2']);
-    assert.deepEqual(f19.enumDetails, ['(none)', 'Open', 'Closed']);
-    assert.deepEqual(f19.enumDescriptions?.slice(1), ['Open (#ff0000)', 'Closed (#00ff00)']);
-    assert.equal(f19.pattern, undefined, 'the enum says it: no second message from a pattern');
-    const required = buildRecordSchema([keyed('f19', choice, { required: '1' })]);
-    assert.deepEqual(property(required, 'f19').enum, ['1', '2'], 'a required choice cannot be cleared');
+    assert.deepEqual(
+      f19.defaultSnippets?.map((snippet) => [snippet.label, snippet.body, snippet.description]),
+      [
+        ['Open', '1', 'choice id 1 · #ff0000'],
+        ['Closed', '2', 'choice id 2 · #00ff00'],
+        ['(none)', '', 'No choice: clears the field'],
+      ],
+    );
+    for (const value of ['', '1', '2']) assert.ok(accepts(f19.pattern, value), value);
+    for (const value of ['3', 'Open', '1,2', ' 1']) assert.ok(!accepts(f19.pattern, value), value);
+    assert.match(f19.patternErrorMessage ?? '', /^Status: expected a choice id: 1 Open, 2 Closed\. Or "" to clear it\.$/);
+    const required = property(buildRecordSchema([keyed('f19', choice, { required: '1' })]), 'f19');
+    assert.deepEqual(required.defaultSnippets?.map((snippet) => snippet.body), ['1', '2'], 'a required choice cannot be cleared');
+    assert.ok(!accepts(required.pattern, ''));
   });
 
   it('offers multi-select choices by name, inserting the id, and checks the comma-separated list', () => {
     const f20 = property(schema, 'f20');
-    assert.equal(f20.enum, undefined);
     assert.deepEqual(
       f20.defaultSnippets?.map((snippet) => [snippet.label, snippet.body]),
       [
         ['Open', '1'],
         ['Closed', '2'],
+        ['(none)', ''],
       ],
     );
     for (const value of ['', '1', '1,2', '2,1']) assert.ok(accepts(f20.pattern, value), value);

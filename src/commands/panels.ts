@@ -1,0 +1,95 @@
+// The panel commands: "Create Record…" (an app), "Query View…" (a view), "Run Saved Query" and "Delete
+// Saved Query". From the tree they get their target as an argument (panelTargets.ts); from the palette
+// they ask for it.
+import * as vscode from 'vscode';
+import type { Portals } from '../auth/portals';
+import { cancelled } from '../auth/signInUi';
+import type { Catalog } from '../catalog/catalog';
+import type { RecordEvents } from '../catalog/recordEvents';
+import type { ViewStore } from '../catalog/views';
+import { prompter } from '../ui/prompter';
+import { RecordFormPanel } from '../webviews/recordFormPanel';
+import type { SavedQueryEntry, SavedQueryStore } from '../webviews/savedQueries';
+import { ViewQueryPanel } from '../webviews/viewQueryPanel';
+import { savedQueryTargetOf, type AppTarget, type SavedQueryTarget, type ViewTarget } from './panelTargets';
+import { pickApp, pickView } from './pickers';
+import { registerCommand } from './register';
+import { appTargetOf, viewTargetOf } from './targets';
+
+export const PANEL_COMMANDS = {
+  createRecord: 'portal.createRecord',
+  queryView: 'portal.queryView',
+  runSavedQuery: 'portal.runSavedQuery',
+  deleteSavedQuery: 'portal.deleteSavedQuery',
+} as const;
+
+export interface PanelCommandDeps {
+  portals: Portals;
+  catalog: Catalog;
+  views: ViewStore;
+  recordEvents: RecordEvents;
+  savedQueries: SavedQueryStore;
+  extensionUri: vscode.Uri;
+}
+
+interface SavedItem extends vscode.QuickPickItem {
+  entry: SavedQueryEntry;
+}
+
+/** The saved query named by the argument, or the one the user picks among all. */
+async function savedQueryTarget(deps: PanelCommandDeps, arg: unknown, title: string): Promise<SavedQueryTarget> {
+  const named = savedQueryTargetOf(arg);
+  if (named) return named;
+  const all = deps.savedQueries.listAll();
+  if (all.length === 0) throw new Error('No query is saved yet: build one in "Portal: Query View…" and choose "Save query…".');
+  const items: SavedItem[] = all.map((entry) => ({
+    entry,
+    label: entry.query.name,
+    description: `${deps.views.get(entry.portalId, entry.appId, entry.viewId)?.name ?? `view ${entry.viewId}`} of app ${entry.appId} · ${deps.portals.get(entry.portalId)?.label ?? entry.portalId}`,
+    detail: `${entry.query.filters.length} filter${entry.query.filters.length === 1 ? '' : 's'}`,
+  }));
+  const chosen = await prompter().quickPick(items, { placeHolder: `${title}: which query?`, matchOnDescription: true });
+  if (!chosen) throw cancelled(title);
+  const { portalId, appId, viewId, query } = chosen.entry;
+  const viewName = deps.views.get(portalId, appId, viewId)?.name;
+  return { portalId, appId, viewId, ...(viewName ? { viewName } : {}), queryName: query.name };
+}
+
+/** The app's name from the catalog (kept, so usually no request); undefined when it cannot be read now. */
+async function appName(deps: PanelCommandDeps, target: AppTarget): Promise<string | undefined> {
+  return (await deps.catalog.app(target.portalId, target.appId).catch(() => undefined))?.name;
+}
+
+/** The view with its name: as given, or as the user added it to the tree. */
+function named(deps: PanelCommandDeps, target: ViewTarget): ViewTarget {
+  if (target.viewName) return target;
+  const viewName = deps.views.get(target.portalId, target.appId, target.viewId)?.name;
+  return viewName ? { ...target, viewName } : target;
+}
+
+export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable {
+  return vscode.Disposable.from(
+    registerCommand(PANEL_COMMANDS.createRecord, async (arg) => {
+      const target = appTargetOf(arg) ?? (await pickApp(deps.portals, deps.catalog, { title: 'Create Record' }));
+      if (!target) throw cancelled('Create Record');
+      RecordFormPanel.show(deps, target, await appName(deps, target));
+    }),
+    registerCommand(PANEL_COMMANDS.queryView, async (arg) => {
+      const target = viewTargetOf(arg) ?? (await pickView(deps.portals, deps.catalog, deps.views, { title: 'Query View' }));
+      if (!target) throw cancelled('Query View');
+      ViewQueryPanel.show(deps, named(deps, target), { appName: await appName(deps, target) });
+    }),
+    registerCommand(PANEL_COMMANDS.runSavedQuery, async (arg) => {
+      const target = await savedQueryTarget(deps, arg, 'Run Saved Query');
+      const query = deps.savedQueries.get(target, target.queryName);
+      if (!query) throw new Error(`There is no saved query "${target.queryName}" for view ${target.viewId} of app ${target.appId}.`);
+      ViewQueryPanel.show(deps, named(deps, target), { appName: await appName(deps, target), run: query });
+    }),
+    registerCommand(PANEL_COMMANDS.deleteSavedQuery, async (arg) => {
+      const target = await savedQueryTarget(deps, arg, 'Delete Saved Query');
+      const answer = await prompter().warn(`Delete the saved query "${target.queryName}"?`, { modal: true }, 'Delete');
+      if (answer !== 'Delete') throw cancelled('Deleting the saved query');
+      await deps.savedQueries.delete(target, target.queryName);
+    }),
+  );
+}

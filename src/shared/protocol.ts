@@ -1,0 +1,267 @@
+// The messages between the extension host and the two panels, imported by both sides (src/webviews/ and
+// webview-ui/). Pure types and tiny pure helpers: no `vscode`, no node, no DOM. Each panel has one union per
+// direction, discriminated by `type`; a message the other side does not know is ignored there (isMessage).
+import type { ColumnKind } from '../api/columnKinds';
+import type { ViewFilter } from '../api/filters';
+import type { Column, RecordData } from '../api/types';
+
+export type { ViewFilter } from '../api/filters';
+
+// ---------------------------------------------------------------------------------------------------------
+// Both panels
+
+/** The first message of a panel's page, each time it loads (also after being hidden and shown again). */
+export interface ReadyMessage {
+  type: 'ready';
+}
+
+/** "Open record" / Enter on a row: the host runs portal.openRecord with the panel's portal and app. */
+export interface OpenRecordMessage {
+  type: 'openRecord';
+  recordId: string;
+}
+
+/** A choice of a Choice column, as the panels show it. */
+export interface ChoiceOption {
+  id: string;
+  name: string;
+  /** #RRGGBB, already checked by the host (anything else is left out). */
+  color?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The create-record form (view type portal.recordForm)
+
+export interface FormInitMessage {
+  type: 'form/init';
+  appName: string;
+  portalLabel: string;
+  /** The app's columns as the portal lists them; the form shows the writable ones in position order. */
+  columns: Column[];
+  /** Whether to offer "Save as draft": false once the app is known to have no Draft mode. */
+  offerDraft: boolean;
+}
+
+/** The columns could not be read; the form shows the message and a Retry button. */
+export interface FormLoadFailedMessage {
+  type: 'form/loadFailed';
+  message: string;
+}
+
+export interface FormCreatedMessage {
+  type: 'form/created';
+  /** undefined when the portal's answer did not carry the new record's id. */
+  recordId: string | undefined;
+  /** True when the record is a Draft. */
+  draft: boolean;
+  message: string;
+}
+
+/** The create failed; `field` (a field_id_in_data) when the portal or the local check named one. */
+export interface FormFailedMessage {
+  type: 'form/failed';
+  message: string;
+  field?: string;
+}
+
+export type HostToFormMessage = FormInitMessage | FormLoadFailedMessage | FormCreatedMessage | FormFailedMessage;
+
+export interface FormCreateMessage {
+  type: 'form/create';
+  /** Values in the API's formats (date-times already in UTC), keyed by field_id_in_data; empty ones left out. */
+  data: RecordData;
+  draft: boolean;
+}
+
+export interface RetryMessage {
+  type: 'retry';
+}
+
+export type FormToHostMessage = ReadyMessage | FormCreateMessage | OpenRecordMessage | RetryMessage;
+
+// ---------------------------------------------------------------------------------------------------------
+// The view query builder (view type portal.viewQuery)
+
+/** A column a filter can name: the app's own columns and, once known, those of its Lookup apps. */
+export interface FilterColumn {
+  /** The column id sent in filter_columns (the view metadata's `id`, a column's field_id). */
+  id: string;
+  /** field_id_in_data (f<N>, or l<N> for a Lookup app's column in a view). */
+  key: string;
+  name: string;
+  kind: ColumnKind;
+  /** The Lookup app's id, for a column of a Lookup app (sent in filter_apps). */
+  lookupApp?: string;
+  choices?: ChoiceOption[];
+  /** A multi-select Choice column. */
+  multi?: boolean;
+}
+
+/** A column of the results grid, in the view's order. */
+export interface GridColumn {
+  /** field_id_in_data. */
+  key: string;
+  name: string;
+  kind: ColumnKind;
+  /** For Choice columns whose choices are known: ids are shown as names. */
+  choices?: ChoiceOption[];
+}
+
+export interface SavedQuery {
+  name: string;
+  filters: ViewFilter[];
+}
+
+export interface QueryInitMessage {
+  type: 'query/init';
+  viewName: string;
+  appName: string;
+  portalLabel: string;
+  columns: FilterColumn[];
+  saved: SavedQuery[];
+  /** Filters to put in the builder and run at once (a saved query run from the tree). */
+  run?: { filters: ViewFilter[]; name?: string };
+}
+
+/** More filterable columns became known (a Lookup app's, after a run). */
+export interface QueryColumnsMessage {
+  type: 'query/columns';
+  columns: FilterColumn[];
+}
+
+/**
+ * The start of a result: its columns. The host keeps the rows; the panel shows a window of them at a time
+ * (query/rows, asked for with query/window), so that the page holds what is in sight and not 100,000 rows.
+ */
+export interface QueryResultMessage {
+  type: 'query/result';
+  runId: number;
+  columns: GridColumn[];
+}
+
+/** Rows of the result in the grid's current order, from `start`: the first screenful unasked, then windows. */
+export interface QueryRowsMessage {
+  type: 'query/rows';
+  runId: number;
+  /** The order they are in: increases with each sort (0: the portal's order). */
+  sortVersion: number;
+  /** Display index of the first row. */
+  start: number;
+  /** Arrays, not objects: [record id, draft ("1"/"0"/""), value of columns[0], value of columns[1], ...]. */
+  rows: string[][];
+}
+
+/** How many rows the host has read so far (the result is still coming). */
+export interface QueryProgressMessage {
+  type: 'query/progress';
+  runId: number;
+  count: number;
+}
+
+/** The whole result is in: `total` rows, all of them sortable, exportable and in reach of the grid. */
+export interface QueryDoneMessage {
+  type: 'query/done';
+  runId: number;
+  total: number;
+}
+
+/** The rows are now in the order of `sort` (none: the portal's order); windows asked for since are in it. */
+export interface QuerySortedMessage {
+  type: 'query/sorted';
+  runId: number;
+  sortVersion: number;
+  sort?: SortSpec;
+}
+
+export interface QueryFailedMessage {
+  type: 'query/failed';
+  runId: number;
+  message: string;
+  /** Index of the filter row at fault, when known. */
+  filterIndex?: number;
+}
+
+export interface QuerySavedMessage {
+  type: 'query/saved';
+  saved: SavedQuery[];
+}
+
+export type HostToQueryMessage =
+  | QueryInitMessage
+  | QueryColumnsMessage
+  | QueryResultMessage
+  | QueryRowsMessage
+  | QueryProgressMessage
+  | QueryDoneMessage
+  | QuerySortedMessage
+  | QueryFailedMessage
+  | QuerySavedMessage;
+
+export interface QueryRunMessage {
+  type: 'query/run';
+  /** Chosen by the panel, increasing; answers carry it so that a late answer to an older run is dropped. */
+  runId: number;
+  filters: ViewFilter[];
+}
+
+export type SortDirection = 'ascending' | 'descending';
+
+export interface SortSpec {
+  /** field_id_in_data of the grid column. */
+  key: string;
+  direction: SortDirection;
+}
+
+/** Rows [start, end) of the result, in the order of `sortVersion`, for the grid. */
+export interface QueryWindowMessage {
+  type: 'query/window';
+  runId: number;
+  sortVersion: number;
+  start: number;
+  end: number;
+}
+
+/** Sort the result (or back to the portal's order); the host answers query/sorted. */
+export interface QuerySortMessage {
+  type: 'query/sort';
+  runId: number;
+  sort?: SortSpec;
+}
+
+/** Export every row of the result, in the grid's current order. */
+export interface QueryExportMessage {
+  type: 'query/export';
+  format: 'csv' | 'json';
+}
+
+/** "Save query": the host asks for the name (suggesting `name`, the saved query last loaded). */
+export interface QuerySaveMessage {
+  type: 'query/save';
+  filters: ViewFilter[];
+  name?: string;
+}
+
+export type QueryToHostMessage = ReadyMessage | QueryRunMessage | QueryWindowMessage | QuerySortMessage | OpenRecordMessage | QueryExportMessage | QuerySaveMessage;
+
+// ---------------------------------------------------------------------------------------------------------
+// Helpers
+
+/** True for an object with a string `type` that starts with one of `prefixes` (or is one of them). */
+export function isMessage(value: unknown, ...types: readonly string[]): value is { type: string } {
+  if (value === null || typeof value !== 'object') return false;
+  const type = (value as { type?: unknown }).type;
+  return typeof type === 'string' && types.some((known) => type === known || (known.endsWith('/') && type.startsWith(known)));
+}
+
+const HEX_COLOUR = /^#[0-9a-f]{6}$/i;
+
+/** A Column's choices as the panels show them, in the portal's order; colours only when they are #RRGGBB. */
+export function choiceOptions(column: Pick<Column, 'choices'>): ChoiceOption[] {
+  const choices = Array.isArray(column.choices) ? column.choices : [];
+  return [...choices]
+    .sort((a, b) => Number(a.order) - Number(b.order))
+    .map((choice) => ({ id: String(choice.id), name: String(choice.name), ...(HEX_COLOUR.test(String(choice.color)) ? { color: String(choice.color) } : {}) }));
+}
+
+/** The row array layout of QueryRowsMessage: where the values start. */
+export const ROW_VALUES_OFFSET = 2;

@@ -1,0 +1,155 @@
+// The host side of the create-record form: reads the app's columns (and whether it has Draft mode), checks
+// what the form sends with the same rules as documents, creates the record, and reports the portal's
+// refusal with the field it names. One panel per app; opening it again brings it to the front.
+import type * as vscode from 'vscode';
+import { isPortalError } from '../api/errors';
+import { checkRecord } from '../api/formats';
+import type { Column, RecordData } from '../api/types';
+import type { Portals } from '../auth/portals';
+import type { Catalog } from '../catalog/catalog';
+import type { RecordEvents } from '../catalog/recordEvents';
+import type { AppTarget } from '../commands/panelTargets';
+import { describeError } from '../commands/register';
+import { createLogger } from '../log';
+import type { FormToHostMessage, HostToFormMessage } from '../shared/protocol';
+import { prompter } from '../ui/prompter';
+import { openRecord } from './openRecord';
+import { Panel } from './panel';
+
+const log = createLogger('recordForm');
+
+export interface PanelDeps {
+  portals: Portals;
+  catalog: Catalog;
+  recordEvents: RecordEvents;
+  extensionUri: vscode.Uri;
+}
+
+/** Apps seen to publish a record asked for as a draft (no Draft mode), per portal, for this session. */
+const withoutDraftMode = new Set<string>();
+
+export class RecordFormPanel {
+  private static readonly open = new Map<string, RecordFormPanel>();
+  private columns: Column[] = [];
+  private appName: string;
+
+  /** `appName`: the app's name when known (the panel's title); the form reads it again as it loads. */
+  static show(deps: PanelDeps, target: AppTarget, appName?: string): RecordFormPanel {
+    const key = JSON.stringify([target.portalId, target.appId]);
+    const existing = RecordFormPanel.open.get(key);
+    if (existing && !existing.panel.isDisposed) {
+      existing.panel.reveal();
+      return existing;
+    }
+    const created = new RecordFormPanel(deps, target, appName);
+    RecordFormPanel.open.set(key, created);
+    created.panel.onDidDispose(() => RecordFormPanel.open.delete(key));
+    return created;
+  }
+
+  /** Every open form (tests and dispose). */
+  static all(): RecordFormPanel[] {
+    return [...RecordFormPanel.open.values()];
+  }
+
+  readonly panel: Panel<FormToHostMessage, HostToFormMessage>;
+
+  private constructor(
+    private readonly deps: PanelDeps,
+    readonly target: AppTarget,
+    appName: string | undefined,
+  ) {
+    this.appName = appName ?? `App ${target.appId}`;
+    this.panel = Panel.create<FormToHostMessage, HostToFormMessage>(
+      { viewType: 'portal.recordForm', title: `New record · ${this.appName}`, bundle: 'recordForm', extensionUri: deps.extensionUri },
+      ['ready', 'retry', 'form/create', 'openRecord'],
+    );
+    this.panel.onMessage((message) => this.handle(message));
+  }
+
+  private get client() {
+    return this.deps.portals.client(this.target.portalId);
+  }
+
+  private draftKey(): string {
+    return JSON.stringify([this.target.portalId, this.target.appId]);
+  }
+
+  private async handle(message: FormToHostMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        await this.load();
+        break;
+      case 'retry':
+        this.deps.catalog.refresh(this.target.portalId, this.target.appId);
+        await this.load();
+        break;
+      case 'form/create':
+        await this.create(message.data, message.draft);
+        break;
+      case 'openRecord':
+        await openRecord(this.target.portalId, this.target.appId, message.recordId);
+        break;
+    }
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const [columns, info] = await Promise.all([this.deps.catalog.columns(this.target.portalId, this.target.appId), this.deps.catalog.app(this.target.portalId, this.target.appId)]);
+      this.columns = [...columns];
+      if (info?.name) this.appName = info.name;
+      this.panel.panel.title = `New record · ${this.appName}`;
+      const offerDraft = info?.draftMode !== false && !withoutDraftMode.has(this.draftKey());
+      const connection = this.deps.portals.get(this.target.portalId);
+      await this.panel.post({ type: 'form/init', appName: this.appName, portalLabel: connection?.label ?? this.target.portalId, columns: this.columns, offerDraft });
+    } catch (error) {
+      log.warn(`reading the columns of app ${this.target.appId} failed: ${describeError(error)}`);
+      await this.panel.post({ type: 'form/loadFailed', message: describeError(error) });
+    }
+  }
+
+  private fieldName(field: string): string {
+    return this.columns.find((column) => column.field_id_in_data === field)?.field_name || field;
+  }
+
+  private async create(data: RecordData, draft: boolean): Promise<void> {
+    // The page checked already; the host checks again, as the documents do, so nothing bad is ever sent.
+    const problems = checkRecord(this.columns, data, { creating: true });
+    if (problems.length > 0) {
+      const [first] = problems;
+      await this.panel.post({ type: 'form/failed', field: first.field, message: `${this.fieldName(first.field)}: ${first.message}` });
+      return;
+    }
+    try {
+      const created = await this.client.createRecord(this.target.appId, data, { draft });
+      let isDraft = false;
+      if (draft && created.id) {
+        // Draft mode is not in the documented API: read the record back to know what the portal did.
+        const read = await this.client.readRecord(this.target.appId, created.id).catch(() => undefined);
+        isDraft = read?.draft === true;
+        if (isDraft) this.deps.catalog.noteDraftSeen(this.target.portalId, this.target.appId);
+        if (read?.draft === false) withoutDraftMode.add(this.draftKey());
+      }
+      const where = `${this.appName}`;
+      const id = created.id ? `record ${created.id}` : 'a record';
+      const message =
+        draft && !isDraft && created.id
+          ? `Created ${id} in ${where}, published: the app does not have Draft mode.`
+          : `Created ${isDraft ? 'draft ' : ''}${id} in ${where}.`;
+      log.info(`created ${id} in app ${this.target.appId}${isDraft ? ' as a draft' : ''}`);
+      if (created.id) this.deps.recordEvents.fire({ portalId: this.target.portalId, appId: this.target.appId, recordId: created.id, kind: 'created', origin: 'local' });
+      await this.panel.post({ type: 'form/created', recordId: created.id, draft: isDraft, message });
+      void this.announce(message, created.id);
+    } catch (error) {
+      const text = describeError(error);
+      log.warn(`creating a record in app ${this.target.appId} failed: ${text}`);
+      const field = isPortalError(error) ? error.field : undefined;
+      await this.panel.post({ type: 'form/failed', message: text, ...(field ? { field } : {}) });
+    }
+  }
+
+  private async announce(message: string, recordId: string | undefined): Promise<void> {
+    const action = recordId ? await prompter().info(message, 'Open record') : await prompter().info(message);
+    if (action === 'Open record' && recordId) await openRecord(this.target.portalId, this.target.appId, recordId);
+  }
+}

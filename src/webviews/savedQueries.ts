@@ -1,0 +1,103 @@
+// Queries saved by name per view, in globalState (filters only: no secret, no record value beyond what the
+// user typed as a filter). The tree lists them under their view through list() and onDidChange.
+import * as vscode from 'vscode';
+import { isFilterOperatorName, type ViewFilter } from '../api/filters';
+import type { SavedQuery } from '../shared/protocol';
+
+const KEY = 'portal.savedQueries';
+
+export interface ViewKey {
+  portalId: string;
+  appId: string;
+  viewId: string;
+}
+
+export interface SavedQueryEntry extends ViewKey {
+  query: SavedQuery;
+}
+
+type Stored = Record<string, SavedQuery[]>;
+
+function keyOf(view: ViewKey): string {
+  return JSON.stringify([view.portalId, view.appId, view.viewId]);
+}
+
+function viewOfKey(key: string): ViewKey | undefined {
+  try {
+    const [portalId, appId, viewId] = JSON.parse(key) as unknown[];
+    return typeof portalId === 'string' && typeof appId === 'string' && typeof viewId === 'string' ? { portalId, appId, viewId } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Only well-formed filters survive a read: globalState may hold what an older version wrote. */
+function cleanFilters(value: unknown): ViewFilter[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item): ViewFilter[] => {
+    if (typeof item !== 'object' || item === null) return [];
+    const { column, operator, value: filterValue, lookupApp } = item as Record<string, unknown>;
+    if (typeof column !== 'string' || !isFilterOperatorName(operator)) return [];
+    return [{ column, operator, ...(typeof filterValue === 'string' ? { value: filterValue } : {}), ...(typeof lookupApp === 'string' && lookupApp ? { lookupApp } : {}) }];
+  });
+}
+
+export class SavedQueryStore implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ViewKey>();
+  /** Fires with the view whose saved queries changed. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly memento: vscode.Memento) {}
+
+  private all(): Stored {
+    const stored = this.memento.get<unknown>(KEY);
+    return typeof stored === 'object' && stored !== null ? (stored as Stored) : {};
+  }
+
+  /** The saved queries of a view, by name. */
+  list(view: ViewKey): SavedQuery[] {
+    const queries = this.all()[keyOf(view)];
+    if (!Array.isArray(queries)) return [];
+    return queries
+      .filter((query) => typeof query?.name === 'string')
+      .map((query) => ({ name: query.name, filters: cleanFilters(query.filters) }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Every saved query of every view (for the palette's "Run Saved Query"). */
+  listAll(): SavedQueryEntry[] {
+    return Object.keys(this.all()).flatMap((key) => {
+      const view = viewOfKey(key);
+      return view ? this.list(view).map((query) => ({ ...view, query })) : [];
+    });
+  }
+
+  get(view: ViewKey, name: string): SavedQuery | undefined {
+    return this.list(view).find((query) => query.name === name);
+  }
+
+  /** Saves (or replaces) the query named `query.name`. */
+  async save(view: ViewKey, query: SavedQuery): Promise<void> {
+    const all = this.all();
+    const others = this.list(view).filter((existing) => existing.name !== query.name);
+    all[keyOf(view)] = [...others, { name: query.name, filters: cleanFilters(query.filters) }];
+    await this.memento.update(KEY, all);
+    this.changed.fire(view);
+  }
+
+  async delete(view: ViewKey, name: string): Promise<boolean> {
+    const before = this.list(view);
+    const after = before.filter((query) => query.name !== name);
+    if (after.length === before.length) return false;
+    const key = keyOf(view);
+    const all = Object.fromEntries(Object.entries(this.all()).filter(([existing]) => existing !== key));
+    if (after.length > 0) all[key] = after;
+    await this.memento.update(KEY, all);
+    this.changed.fire(view);
+    return true;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,214 @@
+// The host side of the view query panel: the page's messages to the query session (run, export, save),
+// the saved queries of the view, and the result sent again when a hidden panel is shown (its page reloads).
+// One panel per view; opening it again brings it to the front (and runs the saved query asked for).
+import * as vscode from 'vscode';
+import { isCancellation } from '../api/errors';
+import type { ViewFilter } from '../api/filters';
+import { cancelled } from '../auth/signInUi';
+import type { ViewTarget } from '../commands/panelTargets';
+import { describeError } from '../commands/register';
+import { createLogger } from '../log';
+import type { HostToQueryMessage, QueryExportMessage, QueryToHostMessage, SavedQuery } from '../shared/protocol';
+import { prompter } from '../ui/prompter';
+import { openRecord } from './openRecord';
+import { Panel } from './panel';
+import type { PanelDeps } from './recordFormPanel';
+import type { SavedQueryStore } from './savedQueries';
+import { csvLines, jsonLines } from './viewQuery/exportRows';
+import { ViewQuerySession } from './viewQuery/querySession';
+
+const log = createLogger('viewQuery');
+
+export interface QueryPanelDeps extends PanelDeps {
+  savedQueries: SavedQueryStore;
+}
+
+/** Rows written between two progress reports of an export. */
+const EXPORT_PROGRESS_ROWS = 10_000;
+
+export class ViewQueryPanel {
+  private static readonly open = new Map<string, ViewQueryPanel>();
+
+  /** `appName`: the app's name when known; `run`: a saved query to run at once. */
+  static show(deps: QueryPanelDeps, target: ViewTarget, options: { appName?: string; run?: SavedQuery } = {}): ViewQueryPanel {
+    const run = options.run;
+    const key = JSON.stringify([target.portalId, target.appId, target.viewId]);
+    const existing = ViewQueryPanel.open.get(key);
+    if (existing && !existing.panel.isDisposed) {
+      existing.panel.reveal();
+      if (run) {
+        existing.pendingRun = run;
+        void existing.sendInit();
+      }
+      return existing;
+    }
+    const created = new ViewQueryPanel(deps, target, run, options.appName);
+    ViewQueryPanel.open.set(key, created);
+    created.panel.onDidDispose(() => {
+      created.session.cancel();
+      ViewQueryPanel.open.delete(key);
+    });
+    return created;
+  }
+
+  static all(): ViewQueryPanel[] {
+    return [...ViewQueryPanel.open.values()];
+  }
+
+  readonly panel: Panel<QueryToHostMessage, HostToQueryMessage>;
+  readonly session: ViewQuerySession;
+  private lastRun: { runId: number; filters: ViewFilter[] } | undefined;
+  private running = false;
+  private appName: string;
+  private readonly viewName: string;
+
+  private constructor(
+    private readonly deps: QueryPanelDeps,
+    readonly target: ViewTarget,
+    private pendingRun: SavedQuery | undefined,
+    appName: string | undefined,
+  ) {
+    this.appName = appName ?? `App ${target.appId}`;
+    this.viewName = target.viewName ?? `View ${target.viewId}`;
+    this.panel = Panel.create<QueryToHostMessage, HostToQueryMessage>(
+      { viewType: 'portal.viewQuery', title: this.viewName, bundle: 'viewQuery', extensionUri: deps.extensionUri },
+      ['ready', 'query/', 'openRecord'],
+    );
+    const client = deps.portals.client(target.portalId);
+    // Columns through the shared catalog (one request per app for the whole extension).
+    const source = { readViewRaw: client.readViewRaw.bind(client), listColumns: async (appId: string) => [...(await deps.catalog.columns(target.portalId, appId))] };
+    this.session = new ViewQuerySession(source, target.appId, target.viewId, (message) => this.panel.post(message));
+    this.panel.onMessage((message) => this.handle(message));
+    const subscription = deps.savedQueries.onDidChange((view) => {
+      if (view.portalId === target.portalId && view.appId === target.appId && view.viewId === target.viewId) void this.panel.post({ type: 'query/saved', saved: this.saved() });
+    });
+    this.panel.onDidDispose(() => subscription.dispose());
+  }
+
+  private saved(): SavedQuery[] {
+    return this.deps.savedQueries.list(this.target);
+  }
+
+  private async handle(message: QueryToHostMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        await this.sendInit();
+        break;
+      case 'query/run':
+        await this.run(message.runId, message.filters);
+        break;
+      case 'query/window':
+        await this.session.window(message.runId, message.sortVersion, message.start, message.end);
+        break;
+      case 'query/sort':
+        await this.session.sort(message.runId, message.sort);
+        break;
+      case 'query/export':
+        await this.exportRows(message).catch((error: unknown) => {
+          if (isCancellation(error)) return;
+          log.warn(`export failed: ${describeError(error)}`);
+          void prompter().error(describeError(error));
+        });
+        break;
+      case 'query/save':
+        await this.saveQuery(message.filters, message.name).catch((error: unknown) => {
+          if (!isCancellation(error)) void prompter().error(describeError(error));
+        });
+        break;
+      case 'openRecord':
+        await openRecord(this.target.portalId, this.target.appId, message.recordId);
+        break;
+    }
+  }
+
+  private async sendInit(): Promise<void> {
+    try {
+      const [columns, info] = await Promise.all([this.session.filterColumns(), this.deps.catalog.app(this.target.portalId, this.target.appId).catch(() => undefined)]);
+      if (info?.name) this.appName = info.name;
+      const run = this.pendingRun;
+      this.pendingRun = undefined;
+      const connection = this.deps.portals.get(this.target.portalId);
+      await this.panel.post({
+        type: 'query/init',
+        viewName: this.viewName,
+        appName: this.appName,
+        portalLabel: connection?.label ?? this.target.portalId,
+        columns,
+        saved: this.saved(),
+        ...(run ? { run: { filters: run.filters, name: run.name } } : {}),
+      });
+      if (run) return;
+      // The page was reloaded (hidden, then shown): give it back what it had.
+      if (this.running && this.lastRun) await this.run(this.lastRun.runId, this.lastRun.filters);
+      else if (this.lastRun) await this.session.resend(this.lastRun.runId);
+    } catch (error) {
+      log.warn(`reading the columns of app ${this.target.appId} failed: ${describeError(error)}`);
+      await this.panel.post({ type: 'query/failed', runId: this.lastRun?.runId ?? 0, message: describeError(error) });
+    }
+  }
+
+  private async run(runId: number, filters: ViewFilter[]): Promise<void> {
+    this.lastRun = { runId, filters };
+    this.running = true;
+    const started = Date.now();
+    try {
+      await this.session.run(runId, filters);
+    } finally {
+      if (this.lastRun?.runId === runId) this.running = false;
+    }
+    const rows = this.session.result?.rows.length;
+    log.info(`view ${this.target.viewId} of app ${this.target.appId}: ${filters.length} filters, ${rows ?? 'no'} rows in ${Date.now() - started} ms`);
+  }
+
+  private async saveQuery(filters: ViewFilter[], suggested: string | undefined): Promise<void> {
+    const taken = new Set(this.saved().map((query) => query.name));
+    const name = await prompter().inputBox({
+      title: `Save query of ${this.viewName}`,
+      prompt: 'Name of the query (a query of the same name is replaced)',
+      value: suggested,
+      ignoreFocusOut: true,
+      validateInput: (value) => (value.trim() === '' ? 'Enter a name.' : undefined),
+    });
+    if (name === undefined) throw cancelled('Saving the query');
+    const trimmed = name.trim();
+    await this.deps.savedQueries.save(this.target, { name: trimmed, filters });
+    void prompter().info(`${taken.has(trimmed) ? 'Replaced' : 'Saved'} the query "${trimmed}" of ${this.viewName}.`);
+  }
+
+  private async exportRows(message: QueryExportMessage): Promise<void> {
+    const result = this.session.result;
+    if (!result) throw new Error('Run the query before exporting its rows.');
+    const extension = message.format;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const fileName = `${this.viewName.replace(/[\\/:*?"<>|]+/g, '-')}.${extension}`;
+    const uri = await prompter().saveDialog({
+      title: `Export ${result.rows.length.toLocaleString('en-US')} rows of ${this.viewName}`,
+      saveLabel: 'Export',
+      filters: extension === 'csv' ? { 'CSV files': ['csv'] } : { 'JSON files': ['json'] },
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, fileName) } : {}),
+    });
+    if (!uri) return;
+    const total = result.rows.length;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Exporting ${total.toLocaleString('en-US')} rows`, cancellable: true },
+      async (progress, token) => {
+        const order = this.session.order;
+        const lines = extension === 'csv' ? csvLines(result.columns, result.rows, order) : jsonLines(result.columns, result.rows, order);
+        const parts: string[] = [];
+        let written = 0;
+        for (const line of lines) {
+          parts.push(line);
+          written += 1;
+          if (written % EXPORT_PROGRESS_ROWS === 0) {
+            if (token.isCancellationRequested) throw cancelled('The export');
+            progress.report({ increment: (EXPORT_PROGRESS_ROWS / total) * 100 });
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        }
+        await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(parts.join('')));
+      },
+    );
+    log.info(`exported ${total} rows of view ${this.target.viewId} as ${extension}`);
+    void prompter().info(`Exported ${total.toLocaleString('en-US')} rows to ${vscode.workspace.asRelativePath(uri)}.`);
+  }
+}

@@ -1,0 +1,90 @@
+// The query session against the emulator: the chunks it sends add up to the view as the client reads it,
+// the first chunk goes out before the rest, a bad filter is reported with its row, and a newer run wins.
+import * as assert from 'node:assert/strict';
+import type { HostToQueryMessage, QueryRowsMessage } from '../../../src/shared/protocol';
+import { FIRST_CHUNK_ROWS, ViewQuerySession } from '../../../src/webviews/viewQuery/querySession';
+import { clientFor, startPortal, type Emulator } from '../api/portal';
+
+/** Costs that are set (an empty cell reads as 0). */
+const row0 = (value: number): boolean => value > 0;
+
+describe('ViewQuerySession', () => {
+  let emulator: Emulator;
+  before(async () => {
+    emulator = await startPortal({ bigViewRecords: 1200 });
+  });
+  after(async () => emulator.close());
+
+  function session(): { session: ViewQuerySession; messages: HostToQueryMessage[] } {
+    const messages: HostToQueryMessage[] = [];
+    const { client } = clientFor(emulator);
+    return { session: new ViewQuerySession(client, '201', '6', (message) => messages.push(message)), messages };
+  }
+
+  it('sends the first screenful at once, keeps the rest, and answers windows in the current order', async () => {
+    const { session: query, messages } = session();
+    await query.run(1, []);
+    const { client } = clientFor(emulator);
+    const view = await client.readView('201', '6');
+    const keys = view.metadata.map((entry) => entry.field_id_in_data);
+    const expectedRow = (index: number): string[] => {
+      const row = view.rows[index];
+      return [row.id ?? '', row.draft ? '1' : '0', ...keys.map((key) => row.values[key])];
+    };
+    assert.equal(messages[0].type, 'query/result');
+    const rowsMessages = (): QueryRowsMessage[] => messages.filter((message): message is QueryRowsMessage => message.type === 'query/rows');
+    const [first] = rowsMessages();
+    assert.equal(first.start, 0);
+    assert.equal(first.rows.length, FIRST_CHUNK_ROWS, 'only a screenful is sent unasked');
+    first.rows.forEach((row, index) => assert.deepEqual(row, expectedRow(index)));
+    assert.ok(messages.some((message) => message.type === 'query/progress'), 'the count grows while the rest is read');
+    assert.deepEqual(messages[messages.length - 1], { type: 'query/done', runId: 1, total: view.rows.length });
+    assert.equal(query.result?.rows.length, view.rows.length, 'the whole result is kept for windows and export');
+
+    await query.window(1, 0, 1000, 1100);
+    const window = rowsMessages().pop();
+    assert.equal(window?.start, 1000);
+    assert.deepEqual(window?.rows, Array.from({ length: 100 }, (_, index) => expectedRow(1000 + index)));
+    await query.window(1, 0, view.rows.length - 5, view.rows.length + 50);
+    assert.equal(rowsMessages().pop()?.rows.length, 5, 'clamped to the rows there are');
+
+    await query.sort(1, { key: 'f39', direction: 'descending' });
+    const sorted = messages[messages.length - 1];
+    assert.deepEqual(sorted, { type: 'query/sorted', runId: 1, sortVersion: 1, sort: { key: 'f39', direction: 'descending' } });
+    const before = rowsMessages().length;
+    await query.window(1, 0, 0, 10);
+    assert.equal(rowsMessages().length, before, 'a window asked for in the old order is not answered');
+    await query.window(1, 1, 0, 10);
+    const top = rowsMessages().pop()?.rows ?? [];
+    const costs = view.rows.map((row) => Number(row.values.f39)).filter((value) => !Number.isNaN(value) && row0(value));
+    assert.equal(Number(top[0][2 + keys.indexOf('f39')]), Math.max(...costs), 'the highest cost of the whole result first');
+  });
+
+  it('reports a filter the portal refuses, naming its row', async () => {
+    const { session: query, messages } = session();
+    await query.run(2, [
+      { column: '31', operator: 'contains', value: 'desk' },
+      { column: '37', operator: 'lessThan', value: 'yesterday' },
+    ]);
+    const failed = messages.find((message) => message.type === 'query/failed');
+    assert.ok(failed && failed.type === 'query/failed', JSON.stringify(messages.map((message) => message.type)));
+    assert.equal(failed.runId, 2);
+    assert.match(failed.message, /Due|37|date/);
+  });
+
+  it('refuses locally what cannot be encoded, naming the row', async () => {
+    const { session: query, messages } = session();
+    await query.run(3, [{ column: '31', operator: 'contains', value: 'a|b' }]);
+    const failed = messages.find((message) => message.type === 'query/failed');
+    assert.deepEqual(failed && failed.type === 'query/failed' ? failed.filterIndex : undefined, 0);
+  });
+
+  it('drops an older run when a newer one starts', async () => {
+    const { session: query, messages } = session();
+    const first = query.run(4, []);
+    const second = query.run(5, [{ column: '35', operator: 'equals', value: '1' }]);
+    await Promise.all([first, second]);
+    assert.equal(messages.filter((message) => 'runId' in message && message.runId === 4 && message.type === 'query/done').length, 0);
+    assert.equal(messages.filter((message) => message.type === 'query/done').length, 1);
+  });
+});

@@ -1,0 +1,249 @@
+// A built panel (dist/webview/<panel>.js) in headless Chromium, as VS Code shows it: the page the host
+// builds (src/webviews/html.ts, with its Content-Security-Policy) served from 127.0.0.1, the theme's
+// --vscode-* variables and body class as VS Code sets them (captured from VS Code 1.139: Default Light
+// Modern, Dark Modern, High Contrast), and a stand-in for acquireVsCodeApi that records what the panel
+// posts and keeps its state across reloads (as VS Code does when a panel is hidden and shown).
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createNonce, panelHtml } from '../../../src/webviews/html';
+import { chromiumLaunchOptions, repoRoot } from './repo';
+
+export type ThemeName = 'light' | 'dark' | 'high-contrast';
+export const THEMES: readonly ThemeName[] = ['light', 'dark', 'high-contrast'];
+
+interface ThemeFixture {
+  bodyClass: string;
+  kind: string;
+  variables: string;
+  defaultStyles: string;
+}
+
+function theme(name: ThemeName): ThemeFixture {
+  return JSON.parse(readFileSync(join(repoRoot(), 'test', 'webview', 'support', 'themes', `${name}.json`), 'utf8')) as ThemeFixture;
+}
+
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json' };
+
+/** Serves dist/webview/ and the panels' pages on 127.0.0.1 (the only address anything here talks to). */
+export class PanelServer {
+  private server: Server | undefined;
+  origin = '';
+
+  async start(): Promise<void> {
+    const dist = join(repoRoot(), 'dist', 'webview');
+    this.server = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      const page = /^\/panel\/(\w+)$/.exec(url.pathname);
+      if (page) {
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        response.end(this.page(page[1], (url.searchParams.get('theme') ?? 'light') as ThemeName));
+        return;
+      }
+      const themeCss = /^\/theme\/([\w-]+)\.css$/.exec(url.pathname);
+      if (themeCss) {
+        const fixture = theme(themeCss[1] as ThemeName);
+        response.writeHead(200, { 'content-type': 'text/css' });
+        response.end(`${fixture.defaultStyles}\nhtml { ${fixture.variables} }\n`);
+        return;
+      }
+      const file = normalize(url.pathname.replace(/^\/dist\/webview\//, ''));
+      if (!url.pathname.startsWith('/dist/webview/') || file.startsWith('..')) {
+        response.writeHead(404).end();
+        return;
+      }
+      try {
+        const body = readFileSync(join(dist, file));
+        response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+        response.end(body);
+      } catch {
+        response.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The host's page, plus what VS Code adds around it: the theme's variables and body class. */
+  private page(panel: string, themeName: ThemeName): string {
+    const fixture = theme(themeName);
+    const html = panelHtml({
+      cspSource: this.origin,
+      scriptUri: `${this.origin}/dist/webview/${panel}.js`,
+      styleUri: `${this.origin}/dist/webview/${panel}.css`,
+      nonce: createNonce(),
+      title: panel,
+    });
+    return html
+      .replace('<meta name="viewport"', `<link rel="stylesheet" href="${this.origin}/theme/${themeName}.css">\n<meta name="viewport"`)
+      .replace('<body>', `<body class="${fixture.bodyClass}" data-vscode-theme-kind="${fixture.kind}">`);
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const { executablePath, args } = await chromiumLaunchOptions();
+  return chromium.launch({ executablePath, headless: true, args });
+}
+
+interface ViolationEvent {
+  violatedDirective: string;
+  blockedURI: string;
+  sourceFile: string;
+  lineNumber: number;
+  columnNumber: number;
+  sample: string;
+}
+
+/** The little of the page's DOM that functions run in the page use (the node side's type library has no DOM). */
+export interface PageElement {
+  textContent: string | null;
+  scrollTop: number;
+  scrollHeight: number;
+  parentElement: PageElement | null;
+  getAttribute(name: string): string | null;
+}
+
+export interface PageDocument {
+  querySelector(selector: string): PageElement | null;
+  getElementById(id: string): PageElement | null;
+}
+
+/** What the page's window has for these helpers. */
+export interface PageGlobals {
+  __posted: PosterMessage[];
+  __csp: string[];
+  __hostReceive?: (message: unknown) => void;
+  acquireVsCodeApi: () => unknown;
+  sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+  document: { addEventListener(type: 'securitypolicyviolation', listener: (event: ViolationEvent) => void): void };
+  postMessage(data: unknown, targetOrigin: string): void;
+  dispatchEvent(event: unknown): boolean;
+  MessageEvent: new (type: 'message', init: { data: unknown }) => unknown;
+}
+
+/** Installed before the page's own scripts: the stand-in for VS Code's acquireVsCodeApi. */
+function installVsCodeStandIn(): void {
+  const win = globalThis as unknown as PageGlobals;
+  const store = win.sessionStorage;
+  win.__posted = [];
+  win.__csp = [];
+  win.document.addEventListener('securitypolicyviolation', (event) => win.__csp.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber} ${event.sample}`));
+  let acquired = false;
+  win.acquireVsCodeApi = () => {
+    if (acquired) throw new Error('acquireVsCodeApi may be called only once');
+    acquired = true;
+    return {
+      postMessage: (message: unknown) => {
+        const copy = JSON.parse(JSON.stringify(message)) as PosterMessage;
+        win.__posted.push(copy);
+        win.__hostReceive?.(copy);
+      },
+      getState: () => {
+        const saved = store.getItem('vscode-state');
+        return saved === null ? undefined : (JSON.parse(saved) as unknown);
+      },
+      setState: (state: unknown) => store.setItem('vscode-state', JSON.stringify(state)),
+    };
+  };
+}
+
+export interface OpenOptions {
+  theme?: ThemeName;
+  viewport?: { width: number; height: number };
+  timezoneId?: string;
+  /** Receives each message the panel posts (besides recording it), e.g. a host stand-in. */
+  onPost?: (message: { type: string }) => void;
+}
+
+export interface PosterMessage {
+  type: string;
+  [key: string]: unknown;
+}
+
+export class PanelPage {
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+  ) {}
+
+  static async open(browser: Browser, server: PanelServer, panel: string, options: OpenOptions = {}): Promise<PanelPage> {
+    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1100, height: 800 }, timezoneId: options.timezoneId ?? 'UTC', locale: 'en-US' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    if (options.onPost) {
+      const onPost = options.onPost;
+      await page.exposeFunction('__hostReceive', (message: { type: string }) => onPost(message));
+    }
+    await page.addInitScript(installVsCodeStandIn);
+    await page.goto(`${server.origin}/panel/${panel}?theme=${options.theme ?? 'light'}`);
+    const handle = new PanelPage(context, page);
+    handle.pageErrors = errors;
+    await handle.waitForPost('ready');
+    return handle;
+  }
+
+  pageErrors: string[] = [];
+
+  /** Everything the panel posted, oldest first. */
+  async posted(): Promise<PosterMessage[]> {
+    return this.page.evaluate(() => (globalThis as unknown as PageGlobals).__posted);
+  }
+
+  /** The last message of `type` the panel posted, waiting for one when there is none yet. */
+  async waitForPost(type: string, since = 0): Promise<PosterMessage> {
+    await this.page.waitForFunction(
+      ([wanted, from]) => (globalThis as unknown as PageGlobals).__posted.slice(from).some((message) => message.type === wanted),
+      [type, since] as const,
+      { timeout: 10_000 },
+    );
+    const all = await this.posted();
+    return all.slice(since).filter((message) => message.type === type).pop() as PosterMessage;
+  }
+
+  async postedCount(): Promise<number> {
+    return (await this.posted()).length;
+  }
+
+  /**
+   * A message from the host, delivered as VS Code delivers it: serialized to JSON on the way, and a message
+   * event on the window. (One string crosses to the page; Playwright's own serializer is slow on big arrays.)
+   * By default the event is dispatched at once, so the page has handled it when this resolves; `queued`
+   * posts it instead (window.postMessage), and the page handles it later, as with VS Code's transport.
+   */
+  async send(message: object, options: { queued?: boolean } = {}): Promise<void> {
+    await this.page.evaluate(
+      ([json, queued]) => {
+        const win = globalThis as unknown as PageGlobals;
+        const data: unknown = JSON.parse(json);
+        if (queued) win.postMessage(data, '*');
+        else win.dispatchEvent(new win.MessageEvent('message', { data }));
+      },
+      [JSON.stringify(message), options.queued === true] as const,
+    );
+  }
+
+  /** Content-Security-Policy violations the page reported. */
+  async cspViolations(): Promise<string[]> {
+    return this.page.evaluate(() => (globalThis as unknown as PageGlobals).__csp);
+  }
+
+  async screenshot(name: string): Promise<string> {
+    const path = join(repoRoot(), 'test-results', 'screenshots', `webview-${name}.png`);
+    await this.page.screenshot({ path, fullPage: false });
+    return path;
+  }
+
+  async close(): Promise<void> {
+    await this.context.close();
+  }
+}

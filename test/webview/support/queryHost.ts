@@ -1,0 +1,103 @@
+// A stand-in for the extension host of a query panel: the real ViewQuerySession over the real portal
+// client (emulator over HTTP), with the page's messages instead of VS Code's. The webview tests and the
+// bench use it. In VS Code the same session posts through webview.postMessage (see src/webviews/).
+import type { Browser } from 'playwright-core';
+import type { PortalClient } from '../../../src/api/client';
+import type { HostToQueryMessage, QueryInitMessage, QueryRunMessage, QuerySortMessage, QueryWindowMessage } from '../../../src/shared/protocol';
+import { ViewQuerySession } from '../../../src/webviews/viewQuery/querySession';
+import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
+
+export interface QueryHostOptions extends OpenOptions {
+  appId: string;
+  viewId: string;
+  viewName?: string;
+  init?: Partial<QueryInitMessage>;
+}
+
+export class QueryHost {
+  panel!: PanelPage;
+  session!: ViewQuerySession;
+  /** Messages the host did not handle itself (export, save, openRecord), oldest first. */
+  readonly received: PosterMessage[] = [];
+  private pending: Promise<unknown> = Promise.resolve();
+  /** Runs in progress, one after the other. */
+  private runs: Promise<unknown> = Promise.resolve();
+  /** Messages on their way to the page, in order. */
+  private delivering: Promise<unknown> = Promise.resolve();
+
+  static async open(browser: Browser, server: PanelServer, client: PortalClient, options: QueryHostOptions): Promise<QueryHost> {
+    const host = new QueryHost();
+    let ready: () => void = () => undefined;
+    const readySeen = new Promise<void>((resolve) => (ready = resolve));
+    // Messages are handled one after the other, as VS Code delivers them.
+    const onPost = (message: { type: string }): void => {
+      host.pending = host.pending.then(() => host.handle(message as PosterMessage, options, ready)).catch((error: unknown) => console.error('query host:', error));
+    };
+    host.panel = await PanelPage.open(browser, server, 'viewQuery', { ...options, onPost });
+    // As VS Code's webview.postMessage: the host hands the message over and goes on reading while the page
+    // takes it in (in order); it does not wait for the page to parse and render it.
+    host.session = new ViewQuerySession(client, options.appId, options.viewId, (message: HostToQueryMessage) => {
+      host.delivering = host.delivering.then(() => host.panel.send(message, { queued: true }));
+      return true;
+    });
+    await readySeen;
+    return host;
+  }
+
+  private async handle(message: PosterMessage, options: QueryHostOptions, ready: () => void): Promise<void> {
+    // The page is open before the session exists: wait for it.
+    while (!this.session) await new Promise((resolve) => setTimeout(resolve, 5));
+    switch (message.type) {
+      case 'ready':
+        await this.panel.send({
+          type: 'query/init',
+          viewName: options.viewName ?? `View ${options.viewId}`,
+          appName: `App ${options.appId}`,
+          portalLabel: 'Demo portal',
+          columns: await this.session.filterColumns(),
+          saved: [],
+          ...options.init,
+        } satisfies QueryInitMessage);
+        ready();
+        break;
+      case 'query/run': {
+        // Not awaited: the page's requests for rows are answered while the run reads the answer, as in VS Code.
+        const run = message as unknown as QueryRunMessage;
+        this.runs = this.runs.then(() => this.session.run(run.runId, run.filters));
+        break;
+      }
+      case 'query/window': {
+        const window = message as unknown as QueryWindowMessage;
+        await this.session.window(window.runId, window.sortVersion, window.start, window.end);
+        break;
+      }
+      case 'query/sort': {
+        const sort = message as unknown as QuerySortMessage;
+        await this.session.sort(sort.runId, sort.sort);
+        break;
+      }
+      default:
+        this.received.push(message);
+    }
+  }
+
+  /** Waits until the host has handled every message so far (a run included). */
+  async settled(): Promise<void> {
+    let current: Promise<unknown>;
+    let delivered: Promise<unknown>;
+    let runs: Promise<unknown>;
+    do {
+      current = this.pending;
+      delivered = this.delivering;
+      runs = this.runs;
+      await runs;
+      await current;
+      await delivered;
+    } while (current !== this.pending || delivered !== this.delivering || runs !== this.runs);
+  }
+
+  async close(): Promise<void> {
+    this.session?.cancel();
+    await this.panel.close();
+  }
+}

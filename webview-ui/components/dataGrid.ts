@@ -1,0 +1,304 @@
+// A read-only data grid for large results: only the rows in view (and a few around them) exist in the DOM,
+// kept by @tanstack/virtual-core, so 100,000 rows cost what 50 do. It follows the ARIA grid pattern: one
+// focusable grid whose active cell is named by aria-activedescendant; arrow keys, Page Up/Down, Home/End
+// and Ctrl+Home/End move it, Enter opens the row (or sorts, on a column header). Cell text always goes in
+// through textContent.
+import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
+import { clear, el } from './dom';
+
+export interface GridColumnSpec {
+  name: string;
+  /** Pixels. */
+  width: number;
+  /** Right-aligned (numbers, amounts). */
+  numeric?: boolean;
+}
+
+export type GridSort = { column: number; direction: 'ascending' | 'descending' } | undefined;
+
+export interface DataGridOptions {
+  /** The grid's accessible name. */
+  label: string;
+  /** Enter or double-click on a row (its display index). */
+  onOpen(row: number): void;
+  /** Click or Enter on a column header. */
+  onSort(column: number): void;
+  /** After rendering: the first and last row index in the DOM, so their data can be fetched. */
+  onRender?(first: number, last: number): void;
+}
+
+export const ROW_HEIGHT = 24;
+const HEADER_HEIGHT = 26;
+const OVERSCAN = 12;
+
+export class DataGrid {
+  readonly element: HTMLElement;
+  private readonly scroller: HTMLElement;
+  private readonly header: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
+  private readonly rendered = new Map<number, HTMLElement>();
+  private readonly unmount: () => void;
+  private columns: GridColumnSpec[] = [];
+  private rowCount = 0;
+  private cell: (row: number, column: number) => string = () => '';
+  private sort: GridSort;
+  private sortable = false;
+  /** Active cell: row -1 is the header row. */
+  private active = { row: -1, column: 0 };
+
+  constructor(private readonly options: DataGridOptions) {
+    this.header = el('div', { className: 'grid-row grid-header', attrs: { role: 'row', 'aria-rowindex': '1' } });
+    this.body = el('div', { className: 'grid-body' });
+    this.scroller = el('div', { className: 'grid-scroller' }, el('div', { attrs: { role: 'rowgroup' }, className: 'grid-head' }, this.header), el('div', { attrs: { role: 'rowgroup' } }, this.body));
+    this.element = el('div', { className: 'data-grid', attrs: { role: 'grid', tabindex: '0', 'aria-label': options.label, 'aria-readonly': 'true' } }, this.scroller);
+    this.element.addEventListener('keydown', (event) => this.onKey(event));
+    this.element.addEventListener('focus', () => this.showActive());
+    this.scroller.addEventListener('click', (event) => this.onClick(event));
+    this.scroller.addEventListener('dblclick', (event) => {
+      const row = this.rowOf(event.target);
+      if (row !== undefined && row >= 0) this.options.onOpen(row);
+    });
+    this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
+      count: 0,
+      getScrollElement: () => this.scroller,
+      estimateSize: () => ROW_HEIGHT,
+      scrollToFn: elementScroll,
+      observeElementRect,
+      observeElementOffset,
+      overscan: OVERSCAN,
+      scrollMargin: HEADER_HEIGHT,
+      onChange: () => this.renderRows(),
+    });
+    this.unmount = this.virtualizer._didMount();
+    this.virtualizer._willUpdate();
+  }
+
+  /** New columns (a new result): the rows are emptied too. */
+  setColumns(columns: readonly GridColumnSpec[], cell: (row: number, column: number) => string): void {
+    this.columns = [...columns];
+    this.cell = cell;
+    this.sort = undefined;
+    this.active = { row: -1, column: 0 };
+    const template = this.columns.map((column) => `${column.width}px`).join(' ');
+    this.element.style.setProperty('--grid-columns', template);
+    this.element.style.setProperty('--grid-width', `${this.columns.reduce((sum, column) => sum + column.width, 0)}px`);
+    this.element.setAttribute('aria-colcount', String(this.columns.length));
+    this.renderHeader();
+    this.setRowCount(0);
+    this.scroller.scrollTop = 0;
+  }
+
+  /** More rows arrived (or fewer exist): re-renders what is in view. */
+  setRowCount(count: number): void {
+    this.rowCount = count;
+    this.element.setAttribute('aria-rowcount', String(count + 1));
+    this.body.style.height = `${count * ROW_HEIGHT}px`;
+    this.virtualizer.setOptions({ ...this.virtualizer.options, count });
+    this.virtualizer._willUpdate();
+    this.renderRows();
+  }
+
+  /** Whether the headers sort (only once the whole result is there). */
+  setSortable(sortable: boolean): void {
+    this.sortable = sortable;
+    this.renderHeader();
+  }
+
+  /** The rows' order changed: every rendered row is redrawn. */
+  setSort(sort: GridSort): void {
+    this.sort = sort;
+    this.renderHeader();
+    this.redraw();
+  }
+
+  redraw(): void {
+    for (const row of this.rendered.values()) row.remove();
+    this.rendered.clear();
+    this.renderRows();
+  }
+
+  /** The number of row elements in the DOM (the bench and the tests read it). */
+  get renderedRowCount(): number {
+    return this.rendered.size;
+  }
+
+  dispose(): void {
+    this.unmount();
+  }
+
+  private renderHeader(): void {
+    clear(this.header);
+    this.columns.forEach((column, index) => {
+      const sorted = this.sort?.column === index ? this.sort.direction : undefined;
+      const cell = el(
+        'div',
+        {
+          className: `grid-cell grid-columnheader${column.numeric ? ' numeric' : ''}`,
+          id: this.cellId(-1, index),
+          text: column.name,
+          attrs: { role: 'columnheader', 'aria-colindex': String(index + 1), 'aria-sort': sorted ?? (this.sortable ? 'none' : undefined), title: this.sortable ? `Sort by ${column.name}` : column.name },
+        },
+        sorted ? el('span', { className: 'sort-mark', text: sorted === 'ascending' ? ' ▲' : ' ▼', attrs: { 'aria-hidden': 'true' } }) : undefined,
+      );
+      cell.dataset.column = String(index);
+      this.header.append(cell);
+    });
+    this.header.classList.toggle('sortable', this.sortable);
+    this.showActive();
+  }
+
+  private renderRows(): void {
+    const items = this.virtualizer.getVirtualItems();
+    const wanted = new Set(items.map((item) => item.index));
+    for (const [index, row] of this.rendered) {
+      if (!wanted.has(index) || index >= this.rowCount) {
+        row.remove();
+        this.rendered.delete(index);
+      }
+    }
+    for (const item of items) {
+      if (item.index >= this.rowCount) continue;
+      let row = this.rendered.get(item.index);
+      if (!row) {
+        row = this.createRow(item.index);
+        this.rendered.set(item.index, row);
+        this.body.append(row);
+      }
+      row.style.transform = `translateY(${item.start - HEADER_HEIGHT}px)`;
+    }
+    this.showActive();
+    const shown = items.filter((item) => item.index < this.rowCount);
+    if (shown.length > 0) this.options.onRender?.(shown[0].index, shown[shown.length - 1].index);
+  }
+
+  private createRow(index: number): HTMLElement {
+    const row = el('div', { className: 'grid-row', attrs: { role: 'row', 'aria-rowindex': String(index + 2) } });
+    row.dataset.row = String(index);
+    this.columns.forEach((column, columnIndex) => {
+      const cell = el('div', {
+        className: `grid-cell${column.numeric ? ' numeric' : ''}`,
+        id: this.cellId(index, columnIndex),
+        text: this.cell(index, columnIndex),
+        attrs: { role: 'gridcell', 'aria-colindex': String(columnIndex + 1) },
+      });
+      cell.dataset.column = String(columnIndex);
+      row.append(cell);
+    });
+    return row;
+  }
+
+  private cellId(row: number, column: number): string {
+    return row < 0 ? `grid-h-${column}` : `grid-${row}-${column}`;
+  }
+
+  private rowOf(target: EventTarget | null): number | undefined {
+    const row = target instanceof Element ? target.closest<HTMLElement>('.grid-row') : null;
+    if (!row) return undefined;
+    return row.classList.contains('grid-header') ? -1 : Number(row.dataset.row);
+  }
+
+  private onClick(event: MouseEvent): void {
+    const cell = event.target instanceof Element ? event.target.closest<HTMLElement>('.grid-cell') : null;
+    const row = this.rowOf(event.target);
+    if (!cell || row === undefined) return;
+    this.moveTo(row, Number(cell.dataset.column));
+    if (row < 0 && this.sortable) this.options.onSort(Number(cell.dataset.column));
+    this.element.focus();
+  }
+
+  private pageSize(): number {
+    return Math.max(1, Math.floor((this.scroller.clientHeight - HEADER_HEIGHT) / ROW_HEIGHT) - 1);
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const { row, column } = this.active;
+    const last = this.rowCount - 1;
+    const lastColumn = this.columns.length - 1;
+    const ctrl = event.ctrlKey || event.metaKey;
+    let next: { row: number; column: number } | undefined;
+    switch (event.key) {
+      case 'ArrowDown':
+        next = { row: Math.min(last, row + 1), column };
+        break;
+      case 'ArrowUp':
+        next = { row: Math.max(-1, row - 1), column };
+        break;
+      case 'ArrowRight':
+        next = { row, column: Math.min(lastColumn, column + 1) };
+        break;
+      case 'ArrowLeft':
+        next = { row, column: Math.max(0, column - 1) };
+        break;
+      case 'PageDown':
+        next = { row: Math.min(last, row + this.pageSize()), column };
+        break;
+      case 'PageUp':
+        next = { row: Math.max(row < 0 ? -1 : 0, row - this.pageSize()), column };
+        break;
+      case 'Home':
+        next = ctrl ? { row: Math.min(0, last), column: 0 } : { row, column: 0 };
+        break;
+      case 'End':
+        next = ctrl ? { row: last, column: lastColumn } : { row, column: lastColumn };
+        break;
+      case 'Enter':
+        if (row >= 0) this.options.onOpen(row);
+        else if (this.sortable) this.options.onSort(column);
+        event.preventDefault();
+        return;
+      default:
+        return;
+    }
+    event.preventDefault();
+    if (next) this.moveTo(next.row, next.column);
+  }
+
+  private moveTo(row: number, column: number): void {
+    if (this.columns.length === 0) return;
+    this.active = { row: Math.max(-1, Math.min(row, this.rowCount - 1)), column: Math.max(0, Math.min(column, this.columns.length - 1)) };
+    this.scrollIntoView();
+    this.showActive();
+  }
+
+  /** Keeps the active row in view below the sticky header, and the active column across. */
+  private scrollIntoView(): void {
+    const { row, column } = this.active;
+    if (row >= 0) {
+      const top = row * ROW_HEIGHT;
+      const view = this.scroller.clientHeight - HEADER_HEIGHT;
+      if (top < this.scroller.scrollTop) this.scroller.scrollTop = top;
+      else if (top + ROW_HEIGHT > this.scroller.scrollTop + view) this.scroller.scrollTop = top + ROW_HEIGHT - view;
+    }
+    const left = this.columns.slice(0, column).reduce((sum, spec) => sum + spec.width, 0);
+    const width = this.columns[column]?.width ?? 0;
+    if (left < this.scroller.scrollLeft) this.scroller.scrollLeft = left;
+    else if (left + width > this.scroller.scrollLeft + this.scroller.clientWidth) this.scroller.scrollLeft = left + width - this.scroller.clientWidth;
+    // The virtualizer hears the scroll event a frame later; render now so the active cell exists at once.
+    this.virtualizer._willUpdate();
+    this.renderRowsFor(row);
+  }
+
+  /** Makes sure the row at `row` is rendered even before the virtualizer catches up with a scroll. */
+  private renderRowsFor(row: number): void {
+    if (row < 0 || this.rendered.has(row)) return;
+    const element = this.createRow(row);
+    element.style.transform = `translateY(${row * ROW_HEIGHT}px)`;
+    this.rendered.set(row, element);
+    this.body.append(element);
+  }
+
+  private showActive(): void {
+    for (const previous of this.element.querySelectorAll('.active')) previous.classList.remove('active');
+    for (const previous of this.element.querySelectorAll('.active-row')) previous.classList.remove('active-row');
+    const id = this.cellId(this.active.row, this.active.column);
+    const cell = this.element.querySelector<HTMLElement>(`#${id}`);
+    if (cell && this.columns.length > 0) {
+      cell.classList.add('active');
+      cell.parentElement?.classList.add('active-row');
+      this.element.setAttribute('aria-activedescendant', id);
+    } else {
+      this.element.removeAttribute('aria-activedescendant');
+    }
+  }
+}

@@ -1,0 +1,198 @@
+// The panels' inputs, one shape for all: the toolkit's text field, text area, dropdown, radio group and
+// checkboxes, and the browser's own date and date-time inputs (the toolkit has none), styled with the same
+// theme variables. Callers see `Input` and never the element types behind it.
+import { clear, el, swatch, uniqueId } from './dom';
+import { registerToolkit, type CheckableElement, type ValueElement } from './toolkit';
+
+export interface Input {
+  /** The whole control, label included, to place in the page. */
+  readonly element: HTMLElement;
+  value: string;
+  focus(): void;
+  setInvalid(invalid: boolean): void;
+  setDisabled(disabled: boolean): void;
+  /** Every change while typing or choosing. */
+  onInput(listener: () => void): void;
+  /** The user is done with the value (change or blur): the moment to check it. */
+  onCommit(listener: () => void): void;
+}
+
+export interface Option {
+  value: string;
+  label: string;
+  color?: string;
+}
+
+function listen(element: HTMLElement, events: readonly string[], listener: () => void): void {
+  for (const name of events) element.addEventListener(name, listener);
+}
+
+export type TextKind = 'text' | 'email' | 'tel' | 'url';
+
+export interface TextFieldOptions {
+  label: Node;
+  type?: TextKind;
+  placeholder?: string;
+  required?: boolean;
+  /** Shown before the text, not part of the value (a currency symbol). */
+  prefix?: string;
+  inputMode?: string;
+  ariaLabel?: string;
+}
+
+export function textField(options: TextFieldOptions): Input {
+  registerToolkit();
+  const field = el('vscode-text-field', { attrs: { type: options.type ?? 'text', placeholder: options.placeholder, 'aria-label': options.ariaLabel } }, options.label) as ValueElement;
+  if (options.required) field.setAttribute('required', '');
+  if (options.prefix) field.append(el('span', { className: 'prefix', text: options.prefix, attrs: { slot: 'start', 'aria-hidden': 'true' } }));
+  if (options.inputMode) {
+    // The inner <input> exists once the element has rendered.
+    queueMicrotask(() => field.shadowRoot?.querySelector('input')?.setAttribute('inputmode', options.inputMode ?? 'text'));
+  }
+  return valueInput(field, field);
+}
+
+export function textArea(options: { label: Node; placeholder?: string; required?: boolean }): Input {
+  registerToolkit();
+  const area = el('vscode-text-area', { attrs: { placeholder: options.placeholder, rows: '4', resize: 'vertical' } }, options.label) as ValueElement;
+  if (options.required) area.setAttribute('required', '');
+  return valueInput(area, area);
+}
+
+function valueInput(container: HTMLElement, control: ValueElement): Input {
+  return {
+    element: container,
+    get value() {
+      return control.value ?? '';
+    },
+    set value(value: string) {
+      control.value = value;
+    },
+    focus: () => control.focus(),
+    setInvalid: (invalid) => (invalid ? control.setAttribute('aria-invalid', 'true') : control.removeAttribute('aria-invalid')),
+    setDisabled: (disabled) => {
+      control.disabled = disabled;
+    },
+    onInput: (listener) => listen(control, ['input'], listener),
+    onCommit: (listener) => listen(control, ['change', 'focusout'], listener),
+  };
+}
+
+function optionContent(option: Option): Node[] {
+  const mark = swatch(option.color);
+  return mark ? [mark, document.createTextNode(option.label)] : [document.createTextNode(option.label)];
+}
+
+export interface DropdownOptions {
+  label?: Node;
+  ariaLabel?: string;
+  options: readonly Option[];
+  value?: string;
+}
+
+/** A single choice from a list (the toolkit's dropdown) with a visible label beside it when given. */
+export function dropdown(options: DropdownOptions): Input & { setOptions(options: readonly Option[], value?: string): void } {
+  registerToolkit();
+  const select = el('vscode-dropdown', { attrs: { 'aria-label': options.ariaLabel } }) as ValueElement;
+  const fill = (items: readonly Option[], value?: string): void => {
+    clear(select);
+    for (const item of items) {
+      const option = el('vscode-option', { attrs: { value: item.value } }, ...optionContent(item));
+      if (item.value === value) option.setAttribute('selected', '');
+      select.append(option);
+    }
+    if (value !== undefined) select.value = value;
+  };
+  fill(options.options, options.value);
+  let element: HTMLElement = select;
+  if (options.label) {
+    const labelId = uniqueId('label');
+    select.setAttribute('aria-labelledby', labelId);
+    element = el('div', { className: 'labelled' }, el('span', { className: 'label', id: labelId }, options.label), select);
+  }
+  // Not a spread: that would copy the value getter's current result instead of the getter.
+  const input = valueInput(element, select);
+  input.onInput = (listener) => listen(select, ['change'], listener);
+  input.onCommit = (listener) => listen(select, ['change'], listener);
+  return Object.assign(input, { setOptions: fill });
+}
+
+/** A single choice shown as radio buttons. */
+export function radioGroup(options: { label: Node; options: readonly Option[]; required?: boolean }): Input {
+  registerToolkit();
+  const group = el('vscode-radio-group', { attrs: { orientation: 'horizontal' } }, el('label', { attrs: { slot: 'label' } }, options.label)) as ValueElement;
+  if (options.required) group.setAttribute('aria-required', 'true');
+  const radios = options.options.map((item) => el('vscode-radio', { attrs: { value: item.value } }, ...optionContent(item)) as CheckableElement & { value: string });
+  group.append(...radios);
+  return {
+    element: group,
+    get value() {
+      return radios.find((radio) => radio.checked)?.value ?? '';
+    },
+    set value(value: string) {
+      for (const radio of radios) radio.checked = radio.value === value;
+    },
+    focus: () => (radios.find((radio) => radio.checked) ?? radios[0])?.focus(),
+    setInvalid: (invalid) => (invalid ? group.setAttribute('aria-invalid', 'true') : group.removeAttribute('aria-invalid')),
+    setDisabled: (disabled) => {
+      group.disabled = disabled;
+    },
+    onInput: (listener) => listen(group, ['change'], listener),
+    onCommit: (listener) => listen(group, ['change'], listener),
+  };
+}
+
+/** Several choices as checkboxes; the value is the checked values joined by "," in the options' order. */
+export function checkboxes(options: { label: Node; options: readonly Option[]; required?: boolean }): Input {
+  registerToolkit();
+  const boxes = options.options.map((item) => {
+    const box = el('vscode-checkbox', { attrs: { value: item.value } }, ...optionContent(item)) as CheckableElement;
+    return { box, value: item.value };
+  });
+  const fieldset = el('fieldset', { className: 'checkboxes' }, el('legend', {}, options.label), ...boxes.map(({ box }) => box));
+  if (options.required) fieldset.setAttribute('aria-required', 'true');
+  return {
+    element: fieldset,
+    get value() {
+      return boxes
+        .filter(({ box }) => box.checked)
+        .map(({ value }) => value)
+        .join(',');
+    },
+    set value(value: string) {
+      const chosen = new Set(value.split(','));
+      for (const { box, value: id } of boxes) box.checked = chosen.has(id);
+    },
+    focus: () => boxes[0]?.box.focus(),
+    setInvalid: (invalid) => (invalid ? fieldset.setAttribute('aria-invalid', 'true') : fieldset.removeAttribute('aria-invalid')),
+    setDisabled: (disabled) => {
+      for (const { box } of boxes) box.disabled = disabled;
+    },
+    onInput: (listener) => listen(fieldset, ['change'], listener),
+    onCommit: (listener) => listen(fieldset, ['change'], listener),
+  };
+}
+
+/** The browser's date ("date": YYYY-MM-DD) or local date-time ("datetime-local": YYYY-MM-DDThh:mm) input. */
+export function nativeInput(options: { label: Node; type: 'date' | 'datetime-local'; required?: boolean; describedBy?: string }): Input {
+  const id = uniqueId('input');
+  const input = el('input', { id, className: 'native-input', attrs: { type: options.type, 'aria-describedby': options.describedBy } });
+  if (options.required) input.required = true;
+  const element = el('div', { className: 'native-field' }, el('label', { className: 'label', attrs: { for: id } }, options.label), input);
+  return {
+    element,
+    get value() {
+      return input.value;
+    },
+    set value(value: string) {
+      input.value = value;
+    },
+    focus: () => input.focus(),
+    setInvalid: (invalid) => (invalid ? input.setAttribute('aria-invalid', 'true') : input.removeAttribute('aria-invalid')),
+    setDisabled: (disabled) => {
+      input.disabled = disabled;
+    },
+    onInput: (listener) => listen(input, ['input'], listener),
+    onCommit: (listener) => listen(input, ['change', 'focusout'], listener),
+  };
+}

@@ -1,0 +1,234 @@
+// The view query panel (view type portal.viewQuery): filter rows, Run, and the results in a virtualized
+// grid with sorting and export. Rows arrive from the host in chunks; the grid paints the first at once.
+import type { ColumnKind } from '../../src/api/columnKinds';
+import type { HostToQueryMessage, QueryToHostMessage, SavedQuery, ViewFilter } from '../../src/shared/protocol';
+import { sortsNumerically } from '../../src/shared/gridValues';
+import { channel } from '../common/vscodeApi';
+import { button } from '../components/button';
+import { DataGrid, type GridColumnSpec } from '../components/dataGrid';
+import { el } from '../components/dom';
+import { dropdown } from '../components/inputs';
+import { messageBar } from '../components/messageBar';
+import { registerToolkit } from '../components/toolkit';
+import '../components/panel.css';
+import './viewQuery.css';
+import { FilterBuilder, type FilterRowState } from './filterRows';
+import { Results } from './results';
+
+interface QueryState {
+  filters: FilterRowState[];
+  /** The last run asked for: the host sends a kept result again under this id after a reload. */
+  runId: number;
+  savedName?: string;
+}
+
+const WIDTHS: Partial<Record<ColumnKind, number>> = {
+  autonumber: 96,
+  number: 96,
+  currency: 110,
+  date: 104,
+  datetime: 140,
+  duration: 84,
+  choice: 130,
+  phone: 150,
+  lookup: 180,
+  multiline: 280,
+};
+
+function columnSpec(name: string, kind: ColumnKind): GridColumnSpec {
+  return { name, width: WIDTHS[kind] ?? 220, numeric: sortsNumerically(kind) && kind !== 'date' && kind !== 'datetime' };
+}
+
+registerToolkit();
+const host = channel<HostToQueryMessage, QueryToHostMessage, QueryState>('query/');
+const kept = host.state();
+let runId = kept.runId ?? 0;
+let savedName = kept.savedName;
+let saved: SavedQuery[] = [];
+let firstPainted = false;
+
+const results = new Results();
+const title = el('h1', { text: 'View query' });
+const subtitle = el('p', { className: 'subtitle' });
+const banner = messageBar('query-message');
+const status = el('p', { id: 'row-count', className: 'row-count', attrs: { role: 'status', 'aria-live': 'polite' } });
+
+const save = (): void => host.saveState({ filters: builder.states(), runId, savedName });
+const builder = new FilterBuilder(save);
+const grid = new DataGrid({
+  label: 'Results',
+  onOpen: (row) => {
+    const recordId = results.rowAt(row)?.[0];
+    if (recordId) host.post({ type: 'openRecord', recordId });
+  },
+  onSort: (column) => {
+    if (!results.complete) return;
+    const sort = results.nextSort(column);
+    status.textContent = 'Sorting…';
+    host.post({ type: 'query/sort', runId, ...(sort ? { sort } : {}) });
+  },
+  onRender: (first, last) => {
+    // Ask the host for the rows in sight and a screenful either side.
+    for (const range of results.missing(Math.max(0, first - 50), last + 50)) {
+      host.post({ type: 'query/window', runId, sortVersion: results.sortVersion, start: range.start, end: range.end });
+    }
+  },
+});
+
+const savedPicker = dropdown({ ariaLabel: 'Saved queries', options: [{ value: '', label: 'Saved queries…' }], value: '' });
+savedPicker.element.id = 'saved-queries';
+savedPicker.onInput(() => {
+  const query = saved.find((candidate) => candidate.name === savedPicker.value);
+  if (!query) return;
+  savedName = query.name;
+  builder.loadFilters(query.filters);
+  run();
+});
+
+const runButton = button('Run', { id: 'run', appearance: 'primary', onClick: () => run() });
+const exportCsv = button('Export CSV', { id: 'export-csv', onClick: () => exportRows('csv') });
+const exportJson = button('Export JSON', { id: 'export-json', onClick: () => exportRows('json') });
+const toolbar = el(
+  'div',
+  { className: 'toolbar' },
+  button('Add filter', { id: 'add-filter', onClick: () => builder.add() }),
+  runButton,
+  el('span', { className: 'toolbar-gap' }),
+  savedPicker.element,
+  button('Save query…', { id: 'save-query', onClick: () => saveQuery() }),
+  el('span', { className: 'toolbar-gap' }),
+  exportCsv,
+  exportJson,
+);
+const root = document.getElementById('root') ?? document.body;
+root.classList.add('query-layout');
+root.append(el('header', {}, title, subtitle), builder.element, toolbar, banner.element, status, grid.element);
+setExportEnabled(false);
+
+function setExportEnabled(enabled: boolean): void {
+  exportCsv.disabled = !enabled;
+  exportJson.disabled = !enabled;
+}
+
+function run(filters?: ViewFilter[]): void {
+  const chosen = filters ?? builder.validFilters();
+  if (!chosen) {
+    banner.show('error', 'Some filters need attention before the query can run.');
+    return;
+  }
+  banner.hide();
+  runId += 1;
+  save();
+  firstPainted = false;
+  performance.clearMarks();
+  performance.mark('portal:run');
+  status.textContent = 'Running the query…';
+  setExportEnabled(false);
+  host.post({ type: 'query/run', runId, filters: chosen });
+}
+
+function saveQuery(): void {
+  const filters = builder.validFilters();
+  if (!filters) {
+    banner.show('error', 'Some filters need attention before the query can be saved.');
+    return;
+  }
+  host.post({ type: 'query/save', filters, ...(savedName ? { name: savedName } : {}) });
+}
+
+function exportRows(format: 'csv' | 'json'): void {
+  if (!results.complete) return;
+  host.post({ type: 'query/export', format });
+}
+
+function showSaved(list: readonly SavedQuery[]): void {
+  saved = [...list];
+  savedPicker.setOptions([{ value: '', label: saved.length > 0 ? 'Saved queries…' : 'No saved queries' }, ...saved.map((query) => ({ value: query.name, label: query.name }))], '');
+}
+
+function countText(count: number, complete: boolean): string {
+  const number = count.toLocaleString('en-US');
+  if (!complete) return `Loading… ${number} rows so far`;
+  return count === 1 ? '1 row' : `${number} rows`;
+}
+
+/** After the browser has painted the rows: the bench reads these marks. */
+function markPainted(name: string): void {
+  requestAnimationFrame(() => setTimeout(() => performance.mark(name), 0));
+}
+
+host.onMessage((message) => {
+  switch (message.type) {
+    case 'query/init': {
+      title.textContent = message.viewName;
+      subtitle.textContent = `${message.appName} · ${message.portalLabel}`;
+      document.title = message.viewName;
+      builder.setColumns(message.columns);
+      showSaved(message.saved);
+      if (kept.filters && kept.filters.length > 0 && !message.run) builder.load(kept.filters);
+      if (message.run) {
+        savedName = message.run.name;
+        builder.loadFilters(message.run.filters);
+        run(message.run.filters);
+      }
+      break;
+    }
+    case 'query/columns':
+      builder.setColumns(message.columns);
+      break;
+    case 'query/saved':
+      showSaved(message.saved);
+      break;
+    case 'query/result':
+      if (message.runId !== runId) return;
+      results.reset(message.columns);
+      grid.setColumns(
+        results.columns.map((column) => columnSpec(column.name, column.kind)),
+        (row, column) => results.text(row, column),
+      );
+      grid.setSortable(false);
+      status.textContent = countText(0, false);
+      break;
+    case 'query/rows':
+      if (message.runId !== runId || !results.add(message.sortVersion, message.start, message.rows)) return;
+      grid.setRowCount(results.count);
+      grid.redraw();
+      if (!results.complete) status.textContent = countText(results.count, false);
+      if (!firstPainted) {
+        firstPainted = true;
+        markPainted('portal:first-rows');
+      }
+      break;
+    case 'query/progress':
+      if (message.runId !== runId) return;
+      results.count = message.count;
+      grid.setRowCount(results.count);
+      status.textContent = countText(results.count, false);
+      break;
+    case 'query/done':
+      if (message.runId !== runId) return;
+      results.count = message.total;
+      results.complete = true;
+      grid.setRowCount(results.count);
+      grid.setSortable(true);
+      status.textContent = countText(results.count, true);
+      setExportEnabled(results.count > 0);
+      markPainted('portal:all-rows');
+      break;
+    case 'query/sorted': {
+      if (message.runId !== runId) return;
+      results.sorted(message.sortVersion, message.sort);
+      const index = message.sort ? results.columnIndex(message.sort.key) : -1;
+      grid.setSort(message.sort && index >= 0 ? { column: index, direction: message.sort.direction } : undefined);
+      status.textContent = countText(results.count, true);
+      break;
+    }
+    case 'query/failed':
+      if (message.runId !== runId) return;
+      status.textContent = '';
+      banner.show('error', message.message);
+      if (message.filterIndex !== undefined) builder.showError(message.filterIndex, message.message);
+      break;
+  }
+});
+host.post({ type: 'ready' });
