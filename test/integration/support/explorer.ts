@@ -83,13 +83,15 @@ export async function emulatorPortal(): Promise<string> {
   return known.id;
 }
 
-/** Forgets everything the explorer and catalog keep for the portal, and the views added to its apps. */
+/** Forgets everything the explorer and catalog keep for the portal: the views added to its apps, their saved queries, title fields. */
 export async function freshExplorer(portalId: string): Promise<void> {
   const api = await testApi();
   for (const [appId] of [['101'], ['102'], ['201'], ['202']]) {
     for (const view of api.views.list(portalId, appId)) await api.views.remove(portalId, appId, view.viewId);
     await api.titles.set({ portalId, appId }, undefined);
   }
+  // Saved queries are listed under their views: other suites' must not show up in the explorer's.
+  for (const saved of api.savedQueries.listAll()) if (saved.portalId === portalId) await api.savedQueries.delete(saved, saved.query.name);
   api.rows.drop();
   api.catalog.refresh();
 }
