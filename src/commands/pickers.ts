@@ -121,7 +121,10 @@ export interface RecordPickerParts {
  * A record: one of the view last opened in the tree (the first RECORD_PICK_LIMIT of its rows, by title),
  * or a record id typed in (for that view's app, the given app, or an app picked).
  */
-export async function pickRecord(parts: RecordPickerParts, options: PickOptions & { readonly app?: AppTarget } = {}): Promise<RecordTarget | undefined> {
+export async function pickRecord(
+  parts: RecordPickerParts,
+  options: PickOptions & { readonly app?: AppTarget; /** Offer only the view's drafts (Publish Draft). */ readonly onlyDrafts?: boolean } = {},
+): Promise<RecordTarget | undefined> {
   const last = parts.rows.lastViewed();
   const view = last && (!options.app || (options.app.portalId === last.portalId && options.app.appId === last.appId)) ? last : undefined;
   const read = view ? parts.rows.peek(view) : undefined;
@@ -132,8 +135,10 @@ export async function pickRecord(parts: RecordPickerParts, options: PickOptions 
   const other = '$(list-tree) A record of another app…';
   const items: Array<Item<RecordTarget>> = [{ label: typing, alwaysShow: true }];
   if (!options.app) items.push({ label: other, alwaysShow: true });
-  items.push(separator(`${view.viewName ?? `View ${view.viewId}`}${read.rows.length > RECORD_PICK_LIMIT ? ` (first ${RECORD_PICK_LIMIT} of ${read.rows.length})` : ''}`));
-  for (const row of read.rows.slice(0, RECORD_PICK_LIMIT)) {
+  const rows = options.onlyDrafts ? read.rows.filter((row) => row.draft === true) : read.rows;
+  const viewName = view.viewName ?? `View ${view.viewId}`;
+  items.push(separator(`${options.onlyDrafts ? `Drafts in ${viewName}` : viewName}${rows.length > RECORD_PICK_LIMIT ? ` (first ${RECORD_PICK_LIMIT} of ${rows.length})` : ''}`));
+  for (const row of rows.slice(0, RECORD_PICK_LIMIT)) {
     if (row.id === undefined) continue;
     items.push({ label: recordTitle(row.id, row.values, title), description: `#${row.id}${row.draft ? ' · Draft' : ''}`, value: { ...app, recordId: row.id } });
   }

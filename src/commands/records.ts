@@ -82,10 +82,12 @@ async function newRecord(parts: RecordCommandParts, arg: unknown): Promise<strin
 }
 
 async function publishRecord(parts: RecordCommandParts, arg: unknown): Promise<void> {
-  const target = recordTargetOf(arg) ?? activeRecord();
-  if (!target) throw new Error('Open a draft record (or choose one in the Portal Explorer) to publish it.');
+  const target = recordTargetOf(arg) ?? activeRecord() ?? (await pickRecord(parts, { title: 'Publish Draft', onlyDrafts: true }));
+  if (!target) throw cancelled('Publishing a draft');
   const uri = recordUri(target);
-  if (parts.documents.isDraft(uri) === false) throw new Error(`Record ${target.recordId} is published already.`);
+  // A record picked by id may never have been read: ask the portal whether it is a draft before sending.
+  const draft = parts.documents.isDraft(uri) ?? (await parts.portals.client(target.portalId).readRecord(target.appId, target.recordId)).draft;
+  if (draft === false) throw new Error(`Record ${target.recordId} is published already.`);
   await parts.portals.client(target.portalId).publishRecord(target.appId, target.recordId);
   parts.documents.notePublished(uri);
   parts.recordEvents.fire({ ...target, kind: 'updated', origin: 'local' });

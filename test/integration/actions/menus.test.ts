@@ -71,6 +71,26 @@ describe(`record actions in menus ${BROWSER_TAG}`, function () {
     assert.equal((await emulatorRecord('102', '2')).trashed, true);
   });
 
+  it('publishes a draft from the palette, offering only the drafts of the view last opened', async () => {
+    const api = await testApi();
+    await recordItemsOf(portal(), 'Operations', 'Orders', '102', '3', 'All orders');
+    user().answerQuickPick((item) => item.description === '#7 · Draft', /Publish Draft \| Which record\?/);
+    const published = waitForEvent(api.recordEvents.onDidChange, (change: RecordChange) => change.recordId === '7' && change.kind === 'updated');
+    await vscode.commands.executeCommand('portal.publishRecord');
+    await published;
+    assert.equal((await emulatorRecord('102', '7')).draft, false);
+    const offered = user().prompts.find((prompt) => prompt.kind === 'quickPick')?.items ?? [];
+    assert.ok(offered.some((label) => label.startsWith('Drafts in All orders')), `the drafts are listed: ${JSON.stringify(offered)}`);
+    assert.equal(offered.filter((label) => !label.startsWith('$(') && !label.startsWith('Drafts in')).length, 2, `only records 7 and 8 (the drafts) are offered: ${JSON.stringify(offered)}`);
+  });
+
+  it('refuses to publish a record typed in by id that is published already', async () => {
+    await recordItemsOf(portal(), 'Operations', 'Orders', '102', '3', 'All orders');
+    user().answerQuickPick((item) => item.label.includes('Enter a record id'), /Publish Draft/).answerInputBox('1', /record/i);
+    await vscode.commands.executeCommand('portal.publishRecord');
+    await user().waitForMessage(/^Record 1 is published already\.$/, { level: 'error' });
+  });
+
   it('shows Add Comment and Add Attachment in the title of a record document', async () => {
     await openRecord(portal(), '101', '1');
     for (const label of ['Add Comment', 'Add Attachment']) {
