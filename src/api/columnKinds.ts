@@ -80,6 +80,30 @@ export const KIND_BY_CODE: Record<string, ColumnKind> = {
   '16': 'lookup',
 };
 
+/** Our name of each kind, in the portal's vocabulary: used where a portal sends no type_name. */
+const KIND_NAMES: Record<ColumnKind, string> = {
+  text: 'Text Field',
+  multiline: 'Multiline',
+  email: 'Email',
+  phone: 'Phone/Fax No.',
+  url: 'URL',
+  number: 'Number',
+  currency: 'Currency',
+  date: 'Date',
+  datetime: 'Date & Time',
+  duration: 'Duration',
+  choice: 'Choice',
+  user: 'User',
+  autonumber: 'Auto Number',
+  lookup: 'LookUp',
+  unknown: 'Unknown kind',
+};
+
+/** The portal's own name of the column's kind when it sends one ("Date & Time"), else ours. */
+export function kindName(column: Pick<Column, 'type' | 'type_name'>): string {
+  return column.type_name.trim() || KIND_NAMES[columnKind(column)];
+}
+
 /** "Date & Time" -> "datetime", "Phone/Fax No." -> "phonefaxno". */
 function normaliseTypeName(typeName: string): string {
   return typeName

@@ -7,7 +7,7 @@
 // (patterns, choice ids, unknown fields, strings only); the extension adds what a schema cannot say
 // (calendar dates, HTML, a choice twice, read-only fields changed against the copy read, required
 // fields left out of a new record), and stays silent where the schema already complains.
-import { columnKind, isWritable, type ColumnKind } from '../api/columnKinds';
+import { columnKind, isWritable, kindName } from '../api/columnKinds';
 import { formatHint } from '../api/formats';
 import type { Choice, Column } from '../api/types';
 import { fieldPattern } from './fieldPatterns';
@@ -36,23 +36,6 @@ export interface RecordSchemaOptions {
   appName?: string;
 }
 
-const KIND_NAMES: Record<ColumnKind, string> = {
-  text: 'Text',
-  multiline: 'Multiline (HTML)',
-  email: 'Email',
-  phone: 'Phone/Fax No.',
-  url: 'URL',
-  number: 'Number',
-  currency: 'Currency',
-  date: 'Date',
-  datetime: 'Date & Time (UTC)',
-  duration: 'Duration',
-  choice: 'Choice',
-  user: 'User',
-  autonumber: 'Auto Number',
-  lookup: 'LookUp',
-  unknown: 'Unknown kind',
-};
 
 export const READ_ONLY_NOTE = 'read-only: shown, never sent';
 
@@ -60,7 +43,7 @@ export const READ_ONLY_NOTE = 'read-only: shown, never sent';
 export function kindLabel(column: Column): string {
   const kind = columnKind(column);
   if (kind === 'choice') return column.choice_type === '2' ? 'Choice (multi-select)' : 'Choice';
-  return column.type_name || KIND_NAMES[kind];
+  return kindName(column);
 }
 
 export function isRequiredColumn(column: Column): boolean {

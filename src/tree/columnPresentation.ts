@@ -2,7 +2,7 @@
 // a tooltip with everything the portal says about it. Portal text goes into the tooltip escaped: names and
 // descriptions are data, never markup.
 import * as vscode from 'vscode';
-import { columnKind, type ColumnKind } from '../api/columnKinds';
+import { columnKind, kindName, type ColumnKind } from '../api/columnKinds';
 import type { Column } from '../api/types';
 import { flagOf } from '../api/wire';
 
@@ -24,31 +24,9 @@ const ICONS: Record<ColumnKind, string> = {
   unknown: 'symbol-misc',
 };
 
-const KIND_NAMES: Record<ColumnKind, string> = {
-  text: 'Text Field',
-  multiline: 'Multiline',
-  email: 'Email',
-  phone: 'Phone/Fax No.',
-  url: 'URL',
-  number: 'Number',
-  currency: 'Currency',
-  date: 'Date',
-  datetime: 'Date & Time',
-  duration: 'Duration',
-  choice: 'Choice',
-  user: 'User',
-  autonumber: 'Auto Number',
-  lookup: 'LookUp',
-  unknown: 'Unknown kind',
-};
 
 export function columnIcon(column: Column): vscode.ThemeIcon {
   return new vscode.ThemeIcon(ICONS[columnKind(column)]);
-}
-
-/** The portal's own name of the kind when it sends one, else ours. */
-export function kindName(column: Column): string {
-  return column.type_name.trim() || KIND_NAMES[columnKind(column)];
 }
 
 export function columnDescription(column: Column): string {

@@ -10,11 +10,7 @@ import { approvePortalSignIn, connectEmulator, removeAllPortals, removePortal } 
 import { useScriptedPrompter } from '../support/prompter';
 import { waitFor, waitForEvent } from '../support/wait';
 
-interface LoggedRequest {
-  method: string;
-  path: string;
-  status: number;
-}
+import type { LoggedRequest } from '../../emulator/requestLog';
 
 async function requestLog(): Promise<string[]> {
   const log = await emulatorControl<LoggedRequest[]>('GET', 'requests');

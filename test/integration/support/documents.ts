@@ -2,17 +2,11 @@
 // field's value with a real edit, read the emulator's request log and its copy of a record.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { LoggedRequest } from '../../emulator/requestLog';
 import { emulatorControl } from './emulator';
 import { waitFor } from './wait';
 
-export interface LoggedRequest {
-  seq: number;
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  fault?: string;
-}
+export type { LoggedRequest };
 
 export interface EmulatorRecord {
   app_id: string;

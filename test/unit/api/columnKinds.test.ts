@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { columnKind, isWritable, kindOfTypeName } from '../../../src/api/columnKinds';
+import { columnKind, isWritable, kindName, kindOfTypeName } from '../../../src/api/columnKinds';
 
 describe('column kinds', () => {
   it('reads the documented type names', () => {
@@ -27,5 +27,12 @@ describe('column kinds', () => {
     assert.equal(isWritable({ type: '99', type_name: 'Signature' }), false);
     assert.equal(isWritable({ type: '0', type_name: 'Text Field' }), true);
     assert.equal(columnKind({ type: '2', type_name: 'Choice' }), 'choice');
+  });
+
+  it("names a kind as the portal does, and in the portal's words where it sends no name", () => {
+    assert.equal(kindName({ type: '5', type_name: 'Date & Time' }), 'Date & Time');
+    assert.equal(kindName({ type: '5', type_name: '' }), 'Date & Time');
+    assert.equal(kindName({ type: '16', type_name: '  ' }), 'LookUp');
+    assert.equal(kindName({ type: '99', type_name: '' }), 'Unknown kind');
   });
 });

@@ -1,15 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { Column } from '../../../src/api/types';
+import type { LoggedRequest } from '../../emulator/requestLog';
 import { call, clientToken, form, nestedError, useSeededEmulator } from './helpers';
 
-interface LoggedJson {
-  seq: number;
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  fault?: string;
-}
 
 describe('emulator: test interface', () => {
   const running = useSeededEmulator();
@@ -19,7 +12,7 @@ describe('emulator: test interface', () => {
     const result = await call(running.emulator, 'POST', '/_emulator/faults', { body });
     assert.equal(result.status, 200, result.text);
   };
-  const requests = async (since = 0) => (await call(running.emulator, 'GET', `/_emulator/requests?since=${since}`)).json as LoggedJson[];
+  const requests = async (since = 0) => (await call(running.emulator, 'GET', `/_emulator/requests?since=${since}`)).json as LoggedRequest[];
 
   describe('reset', () => {
     it('restores the seed and forgets faults, requests and other clients with their tokens', async () => {
