@@ -11,6 +11,8 @@ import { RecordEvents } from './catalog/recordEvents';
 import { TitleFields } from './catalog/titleFields';
 import { ViewRows } from './catalog/viewRows';
 import { ViewStore } from './catalog/views';
+import { AttachmentDropController } from './attachments/dropController';
+import { registerRecordActions } from './commands/actions';
 import { addPortal } from './commands/addPortal';
 import { registerExplorerCommands } from './commands/explorer';
 import { registerPanelCommands } from './commands/panels';
@@ -62,7 +64,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
 
   // The Portal explorer: the sidebar tree and its commands.
   const explorer = new ExplorerTree({ portals, catalog, views, rows, titles, recordEvents });
-  const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: explorer, showCollapseAll: true });
+  // Files dropped on a record become its attachments.
+  const attachmentDrop = new AttachmentDropController({ portals, catalog });
+  const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: explorer, showCollapseAll: true, dragAndDropController: attachmentDrop });
   context.subscriptions.push(
     explorer,
     explorerView,
@@ -95,6 +99,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
     registerWebhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
   );
 
+  // Comments and attachments of records, from the tree, the record documents and the palette.
+  context.subscriptions.push(registerRecordActions({ portals, catalog, rows, titles }));
+
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
     testing: createTestApi(context, {
@@ -113,6 +120,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
       webhookEvents,
       webhookEventsView,
       webhookStatusBar,
+      attachmentDrop,
     }),
   };
 }

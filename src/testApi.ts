@@ -2,6 +2,7 @@
 // integration suite act as a user without real dialogs. In production activate() returns nothing of this.
 import type * as vscode from 'vscode';
 import type { Portals } from './auth/portals';
+import type { AttachmentDropController } from './attachments/dropController';
 import type { Catalog } from './catalog/catalog';
 import type { RecordEvents } from './catalog/recordEvents';
 import type { TitleFields } from './catalog/titleFields';
@@ -54,6 +55,8 @@ export interface PortalExplorerTestApi {
   readonly webhookEventsView: vscode.TreeView<EventsNode>;
   /** The receiver's status bar item. */
   readonly webhookStatusBar: WebhookStatusBar;
+  /** What the explorer does with files dropped on a record (handleDrop, as VS Code calls it). */
+  readonly attachmentDrop: AttachmentDropController;
 }
 
 export interface PortalExplorerApi {

@@ -21,6 +21,8 @@ export interface DownloadedAttachment {
 export interface AttachmentOptions {
   /** Bytes of the encoded multipart body handed to the connection so far, of the total. */
   onProgress?: (sentBytes: number, totalBytes: number) => void;
+  /** This upload's time limit, body included, instead of the client's (a large file on a slow link needs longer). */
+  timeoutMs?: number;
 }
 
 /** Content-Disposition's file name: filename* (RFC 5987) wins over filename. */

@@ -52,6 +52,8 @@ interface Call {
   defaultCodes?: Partial<Record<number, string>>;
   /** Keys sent in the body, to name the field of a 400 whose body does not. */
   sentFields?: readonly string[];
+  /** Instead of the client's time limit. */
+  timeoutMs?: number;
 }
 
 
@@ -175,17 +177,21 @@ export class PortalClient {
           return { body, headers: { 'Content-Type': encoded.contentType, 'Content-Length': String(encoded.bytes.length) } };
         },
         action,
+        timeoutMs: options.timeoutMs,
       },
       signal,
     );
     acceptWriteResponse(response, action);
   }
 
-  /** The record's first attachment. No attachment: PortalError status 404, code 'no_attachment'. */
-  async downloadAttachment(appId: string, recordId: string, signal?: AbortSignal): Promise<DownloadedAttachment> {
+  /**
+   * The record's first attachment. No attachment: PortalError status 404, code 'no_attachment'.
+   * `options.timeoutMs` replaces the client's time limit (body included) for this download.
+   */
+  async downloadAttachment(appId: string, recordId: string, signal?: AbortSignal, options: { timeoutMs?: number } = {}): Promise<DownloadedAttachment> {
     const action = `Downloading the attachment of record ${recordId} of app ${appId}`;
     const response = await this.call(
-      { method: 'GET', segments: ['app', appId, 'record', recordId, 'attachment'], action, defaultCodes: { 404: 'no_attachment' } },
+      { method: 'GET', segments: ['app', appId, 'record', recordId, 'attachment'], action, defaultCodes: { 404: 'no_attachment' }, timeoutMs: options.timeoutMs },
       signal,
     );
     return {
@@ -235,7 +241,7 @@ export class PortalClient {
         headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...body?.headers },
         body: body?.body,
         signal,
-        timeoutMs: this.timeoutMs,
+        timeoutMs: call.timeoutMs ?? this.timeoutMs,
         fetch: this.fetch,
         action: call.action,
         onRequest: this.onRequest,

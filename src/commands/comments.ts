@@ -1,0 +1,89 @@
+// Comments on records: "Add Comment…" opens the record's comment draft (src/comments/commentDrafts.ts),
+// "Send Comment" posts it. A comment the portal refuses is never lost: it stays in its editor and the
+// message offers to copy it. An app whose comments plugin is off (as the portal says, when it says) is
+// refused before anything is written; when the portal does not say, its refusal (403) says it.
+import * as vscode from 'vscode';
+import { isCancellation, isPortalError } from '../api/errors';
+import { isSignInRequired } from '../auth/signInRequired';
+import { COMMENT_SCHEME, commentTargetOf, SEND_COMMENT_COMMAND, type CommentDrafts } from '../comments/commentDrafts';
+import { createLogger } from '../log';
+import { prompter } from '../ui/prompter';
+import { appInfoOf, appNameOf, recordForAction } from './actionTargets';
+import type { RecordPickerParts } from './pickers';
+import { describeError, registerCommand } from './register';
+
+export const COMMENT_COMMANDS = { add: 'portal.addComment', send: SEND_COMMENT_COMMAND } as const;
+
+export const COMMENTS_DISABLED = 'Comments are not enabled for this app in the portal';
+export const COPY_COMMENT = 'Copy Comment';
+
+export interface CommentCommandParts extends RecordPickerParts {
+  readonly drafts: CommentDrafts;
+}
+
+const log = createLogger('comments');
+
+/** The portal's "no" to comments on the app: the emulator's code, or any 403 of the comment endpoint. */
+export function isCommentsDisabled(error: unknown): boolean {
+  return isPortalError(error) && (error.code === 'comments_disabled' || (error.status === 403 && error.code !== 'unauthorized'));
+}
+
+async function addComment(parts: CommentCommandParts, arg: unknown): Promise<string> {
+  const target = await recordForAction(parts, arg, 'Add Comment');
+  const app = await appInfoOf(parts.catalog, target);
+  if (app?.commentsPlugin === false) {
+    throw new Error(`${COMMENTS_DISABLED} (${app.name}). A portal administrator can turn on its comments plugin.`);
+  }
+  return (await parts.drafts.open(target, appNameOf(app, target))).toString();
+}
+
+function draftOf(arg: unknown): vscode.Uri | undefined {
+  if (arg instanceof vscode.Uri) return arg.scheme === COMMENT_SCHEME ? arg : undefined;
+  const active = vscode.window.activeTextEditor?.document.uri;
+  return active?.scheme === COMMENT_SCHEME ? active : undefined;
+}
+
+/** Resolves true when the portal took the comment. */
+async function sendComment(parts: CommentCommandParts, arg: unknown): Promise<boolean> {
+  const uri = draftOf(arg);
+  const target = uri && commentTargetOf(uri);
+  if (!uri || !target) throw new Error('Open a comment to send it: "Portal: Add Comment…" on a record.');
+  const text = parts.drafts.text(uri) ?? '';
+  if (text.trim() === '') throw new Error(`Write the comment on record ${target.recordId} first: it is empty.`);
+  const appName = appNameOf(await appInfoOf(parts.catalog, target), target);
+  try {
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Sending the comment on record ${target.recordId}` }, () =>
+      parts.portals.client(target.portalId).addComment(target.appId, target.recordId, text),
+    );
+  } catch (error) {
+    // Cancelled: silent; sign-in: the command wrapper offers "Sign In" and sends again. Either way the
+    // text stays in its editor.
+    if (isCancellation(error) || isSignInRequired(error)) throw error;
+    const reason = isCommentsDisabled(error) ? `${COMMENTS_DISABLED} (${appName}).` : describeError(error);
+    // The portal's own words go to the log; never the comment.
+    log.error(`${SEND_COMMENT_COMMAND}: ${describeError(error)}`);
+    void prompter()
+      .error(`${reason} Your comment on record ${target.recordId} is kept in its editor.`, COPY_COMMENT)
+      .then(async (choice) => {
+        if (choice !== COPY_COMMENT) return;
+        await prompter().copyToClipboard(text);
+        void prompter().info('The comment is on the clipboard.');
+      });
+    return false;
+  }
+  if (parts.drafts.text(uri) !== text) {
+    // Typed on while it was being sent: what was sent is added, the editor keeps the rest of the text.
+    void prompter().info(`Comment added to record ${target.recordId} of ${appName}. Its editor stays open: it changed while the comment was being sent.`);
+    return true;
+  }
+  await parts.drafts.discard(uri);
+  void prompter().info(`Comment added to record ${target.recordId} of ${appName}.`);
+  return true;
+}
+
+export function registerCommentCommands(parts: CommentCommandParts): vscode.Disposable {
+  return vscode.Disposable.from(
+    registerCommand(COMMENT_COMMANDS.add, (arg) => addComment(parts, arg)),
+    registerCommand(COMMENT_COMMANDS.send, (arg) => sendComment(parts, arg)),
+  );
+}
