@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { PortalError } from '../api/errors';
 import { clientCredentials, type TokenSet } from '../api/oauth';
+import { setting, type SettingValue } from '../settings/settings';
 import { prompter } from '../ui/prompter';
 import { authorizationCodeSignIn, SIGN_IN_TIMEOUT_MS, verifyClient } from './authorizationCode';
 import { startLoopbackReceiver } from './loopbackReceiver';
@@ -12,7 +13,7 @@ import type { RedirectReceiver } from './redirectReceiver';
 import type { AuthUriHandler } from './uriHandler';
 import type { Logger } from '../log';
 
-export type RedirectMode = 'uriHandler' | 'loopback';
+export type RedirectMode = SettingValue<'auth.redirectMode'>;
 
 export interface SignInRequest {
   label: string;
@@ -27,15 +28,6 @@ export interface SignInUiOptions {
   log: Logger;
   /** The browser step's time limit; 5 minutes unless the tests shorten it. */
   timeoutMs(): number;
-}
-
-function redirectMode(): RedirectMode {
-  return vscode.workspace.getConfiguration('portal.auth').get<RedirectMode>('redirectMode') === 'loopback' ? 'loopback' : 'uriHandler';
-}
-
-function loopbackPort(): number {
-  const port = vscode.workspace.getConfiguration('portal.auth').get<number>('loopbackPort') ?? 0;
-  return Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0;
 }
 
 function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
@@ -70,8 +62,8 @@ export class SignInUi {
   }
 
   private async receiver(state: string): Promise<RedirectReceiver> {
-    const mode = redirectMode();
-    const receiver = mode === 'loopback' ? await startLoopbackReceiver({ port: loopbackPort(), expectedState: state }) : await this.options.uriHandler.receiver(state);
+    const mode = setting('auth.redirectMode');
+    const receiver = mode === 'loopback' ? await startLoopbackReceiver({ port: setting('auth.loopbackPort'), expectedState: state }) : await this.options.uriHandler.receiver(state);
     // The call-back URL is no secret, and the one thing to register in the portal: say which it is.
     this.options.log.info(`Authorization code sign-in (${mode}): waiting for the browser at the call-back URL ${receiver.redirectUri.split('?')[0]}`);
     return receiver;
