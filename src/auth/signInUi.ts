@@ -11,7 +11,7 @@ import { startLoopbackReceiver } from './loopbackReceiver';
 import type { AuthFlow } from './portals';
 import type { RedirectReceiver } from './redirectReceiver';
 import type { AuthUriHandler } from './uriHandler';
-import type { Logger } from '../log';
+import { createLogger, requestLogger, type Logger } from '../log';
 
 export type RedirectMode = SettingValue<'auth.redirectMode'>;
 
@@ -38,6 +38,8 @@ function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
 }
 
 export class SignInUi {
+  private readonly requestLog = createLogger('http');
+
   constructor(private readonly options: SignInUiOptions) {}
 
   /** Runs the flow with progress and Cancel; resolves with tokens, stores nothing. */
@@ -46,7 +48,8 @@ export class SignInUi {
     return Promise.resolve(
       vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
         const signal = abortSignalOf(token);
-        const common = { baseUrl: request.baseUrl, clientId: request.clientId, clientSecret: request.clientSecret, signal };
+        const onRequest = requestLogger(this.requestLog, request.label);
+        const common = { baseUrl: request.baseUrl, clientId: request.clientId, clientSecret: request.clientSecret, signal, onRequest };
         if (request.flow === 'clientCredentials') return clientCredentials(common);
         progress.report({ message: 'checking the client id and secret…' });
         await verifyClient(common);
