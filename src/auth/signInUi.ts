@@ -16,6 +16,8 @@ import { createLogger, requestLogger, type Logger } from '../log';
 export type RedirectMode = SettingValue<'auth.redirectMode'>;
 
 export interface SignInRequest {
+  /** The connection's id when signing in again; a new portal has none yet (its name stands for it in the log). */
+  id?: string;
   label: string;
   baseUrl: string;
   clientId: string;
@@ -48,7 +50,7 @@ export class SignInUi {
     return Promise.resolve(
       vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
         const signal = abortSignalOf(token);
-        const onRequest = requestLogger(this.requestLog, request.label);
+        const onRequest = requestLogger(this.requestLog, request.id ?? request.label);
         const common = { baseUrl: request.baseUrl, clientId: request.clientId, clientSecret: request.clientSecret, signal, onRequest };
         if (request.flow === 'clientCredentials') return clientCredentials(common);
         progress.report({ message: 'checking the client id and secret…' });

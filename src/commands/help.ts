@@ -1,6 +1,7 @@
 // Getting help: the walkthrough, the log, and the call-back URL to register in the portal.
 import * as vscode from 'vscode';
 import type { AuthUriHandler } from '../auth/uriHandler';
+import { showingWalkthrough } from '../help/walkthroughProgress';
 import { createLogger, showLog } from '../log';
 import { setting } from '../settings/settings';
 import { prompter } from '../ui/prompter';
@@ -30,7 +31,7 @@ export function registerHelpCommands(extensionId: string, uriHandler: AuthUriHan
   return vscode.Disposable.from(
     registerCommand(HELP_COMMANDS.showLog, () => showLog()),
     registerCommand(HELP_COMMANDS.openWalkthrough, () =>
-      vscode.commands.executeCommand('workbench.action.openWalkthrough', `${extensionId}#${WALKTHROUGH_ID}`, false),
+      showingWalkthrough(() => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${extensionId}#${WALKTHROUGH_ID}`, false)),
     ),
     registerCommand(HELP_COMMANDS.copyCallbackUrl, async () => {
       const url = await callbackUrl(uriHandler);
