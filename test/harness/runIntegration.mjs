@@ -9,14 +9,15 @@
 // extensionDevelopmentPath, with the emulator connected through PORTAL_EXPLORER_CONNECTION_FILE (as
 // `npm start` does), and runs test/integration/packaged (its own entry point) in the extension host;
 // ends with `packaged: N passed, N failed`.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODE_SERVER_ENTRY, RESULTS, ROOT, SCREENSHOTS } from './config.mjs';
 import { launchBrowser, newWorkbenchPage } from './browser.mjs';
 import { createProfile, installExtension, removeProfile, startCodeServer, TEST_SETTINGS, workbenchUrl } from './codeServer.mjs';
 import { startDriver } from './driver.mjs';
 import { EMULATOR_MAIN, startEmulator } from './emulator.mjs';
-import { freePort, runCommand, stillRunning, stopAll, stopAllOnSignals } from './processes.mjs';
+import { freePort, stillRunning, stopAll, stopAllOnSignals } from './processes.mjs';
+import { packageVsix, writeConnectionFile, writeRunnerExtension } from './packaged.mjs';
 import { findChromium } from './setup.mjs';
 
 const LIMIT_MINUTES = Number(process.env.PORTAL_TEST_TIMEOUT_MINUTES ?? 15);
@@ -74,6 +75,7 @@ async function main() {
   const chromium = preconditions();
   rmSync(SHOTS, { recursive: true, force: true });
   mkdirSync(LOGS, { recursive: true });
+  if (PACKAGED) say('packaging the extension (npm run package)');
   const vsix = PACKAGED ? await packageVsix() : undefined;
 
   const emulator = await startEmulator({ logFile: join(LOGS, 'emulator.log') });
@@ -136,34 +138,6 @@ async function main() {
   if (!counts) throw new Error(`The extension host exited (code ${code}) without reporting its tests; see ${join(LOGS, 'workbench.log')} and code-server.log.`);
   say(`extension host exited with code ${code}`);
   return { code, counts };
-}
-
-/** `npm run package`, as a user or CI would; resolves with the .vsix it wrote. */
-async function packageVsix() {
-  const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  const vsix = join(ROOT, 'dist', `${name}-${version}.vsix`);
-  rmSync(vsix, { force: true });
-  say('packaging the extension (npm run package)');
-  await runCommand('npm', ['run', '--silent', 'package'], { cwd: ROOT, minutes: 5, quiet: true });
-  if (!existsSync(vsix)) throw new Error(`npm run package did not write ${vsix}.`);
-  return vsix;
-}
-
-/** An extension with nothing in it, to stand as the one under development while the .vsix is tested. */
-function writeRunnerExtension(profile) {
-  const dir = join(profile.dir, 'packaged-test-runner');
-  mkdirSync(dir, { recursive: true });
-  const manifest = { name: 'packaged-test-runner', publisher: 'portal-explorer-tests', version: '0.0.0', engines: { vscode: '*' } };
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  return dir;
-}
-
-/** The emulator as the pre-configured portal (README, npm start), read by the extension on activation. */
-function writeConnectionFile(profile, info) {
-  const file = join(profile.userData, 'portal-connection.json');
-  const connection = { label: 'Demo portal', baseUrl: info.base_url, clientId: info.client_id, clientSecret: info.client_secret, flow: 'clientCredentials' };
-  writeFileSync(file, `${JSON.stringify(connection, null, 2)}\n`, { mode: 0o600 });
-  return file;
 }
 
 stopAllOnSignals(cleanup);
