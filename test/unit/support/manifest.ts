@@ -1,5 +1,5 @@
 // package.json as the extension contributes it, read from the repository the tests were built from.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../webview/support/repo';
 
@@ -41,4 +41,9 @@ export function manifest(): Manifest {
 
 export function readRepoFile(path: string): string {
   return readFileSync(join(repoRoot(), path), 'utf8');
+}
+
+/** The size in bytes of a file of the repository (throws when it does not exist). */
+export function repoFileSize(path: string): number {
+  return statSync(join(repoRoot(), path)).size;
 }
