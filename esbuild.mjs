@@ -44,18 +44,17 @@ const problemMatcherPlugin = {
 };
 
 /**
- * fetch-blob (under node-fetch) falls back to web-streams-polyfill (60 KB minified) only where
- * globalThis.ReadableStream is missing, which no Node that VS Code ships lacks (it is built in since
- * Node 18). A stub keeps those 60 KB out of the extension bundle and fails loudly if ever reached.
+ * `import * as vscode from 'vscode'` in each of ~60 modules makes esbuild copy every property of the API
+ * object into a namespace object per module (some 400 getters each, 20k in all, a good part of the
+ * activation time). Routed through one in-bundle module that re-exports it, the copy is made once.
  */
-const noWebStreamsPolyfill = {
-  name: 'no-web-streams-polyfill',
+const oneVscodeNamespace = {
+  name: 'one-vscode-namespace',
   setup(build) {
-    build.onResolve({ filter: /^web-streams-polyfill(\/|$)/ }, (args) => ({ path: args.path, namespace: 'stub' }));
-    build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
-      contents: "throw new Error('Portal Explorer needs a runtime with web streams (Node 18 or later).');",
-      loader: 'js',
-    }));
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-namespace' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-namespace' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vscode-namespace' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
   },
 };
 
@@ -80,7 +79,7 @@ const targets = {
     // ES modules first: a UMD main (jsonc-parser's) requires its parts at run time, out of the bundle's sight.
     mainFields: ['module', 'main'],
     metafile: true,
-    plugins: [...common.plugins, noWebStreamsPolyfill],
+    plugins: [...common.plugins, oneVscodeNamespace],
   }),
   webview: () => {
     // One bundle per panel: webview-ui/<panel>/main.ts -> dist/webview/<panel>.js (and .css when it imports css).

@@ -14,11 +14,13 @@ import { ViewStore } from './catalog/views';
 import { AttachmentDropController } from './attachments/dropController';
 import { registerRecordActions } from './commands/actions';
 import { addPortal } from './commands/addPortal';
+import { registerHelpCommands } from './commands/help';
 import { registerExplorerCommands } from './commands/explorer';
 import { registerPanelCommands } from './commands/panels';
 import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
 import { registerWebhookCommands, WEBHOOK_COMMANDS } from './commands/webhooks';
 import { registerRecordDocuments } from './fs/documents';
+import { trackWalkthroughProgress } from './help/walkthroughProgress';
 import { createLogger, initLogging } from './log';
 import { createTestApi, type PortalExplorerApi } from './testApi';
 import { EXPLORER_VIEW_ID, ExplorerTree } from './tree/explorer';
@@ -49,6 +51,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
     registerPortalCommands(portals),
     createStatusBar(portals, COMMANDS.portalActions, COMMANDS.addPortal),
+    registerHelpCommands(context.extension.id, uriHandler),
   );
   // Development and demo only (npm start): a portal named by an environment variable; not awaited.
   void importPreconfigured(portals, context, authLog);
@@ -61,7 +64,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   const titles = new TitleFields(context.globalState);
   const recordEvents = new RecordEvents();
   const savedQueries = new SavedQueryStore(context.globalState);
-  context.subscriptions.push(catalog, views, rows, titles, recordEvents, savedQueries);
+  context.subscriptions.push(catalog, views, rows, titles, recordEvents, savedQueries, trackWalkthroughProgress(portals, recordEvents));
 
   // The Portal explorer: the sidebar tree and its commands.
   const explorer = new ExplorerTree({ portals, catalog, views, rows, titles, recordEvents, savedQueries });

@@ -2,6 +2,7 @@
 // part. Lines pass through redact() so that a token, a secret or an Authorization header can never reach
 // the channel even if a caller slips.
 import * as vscode from 'vscode';
+import type { RequestLogEntry } from './api/http';
 
 export interface Logger {
   trace(message: string): void;
@@ -45,6 +46,19 @@ export function showLog(): void {
 
 export function recentLogLines(): readonly string[] {
   return recent;
+}
+
+/**
+ * The log line of one HTTP request to a portal: `GET /api/v1/app/101/record/1 200 12 ms`. Only the
+ * method, the path (never the query string), the status and the time: no header, body or token.
+ */
+export function requestLine(entry: RequestLogEntry): string {
+  return `${entry.method} ${entry.path} ${entry.status} ${entry.durationMs} ms`;
+}
+
+/** An `onRequest` hook for the portal client and the OAuth calls: one info line per request. */
+export function requestLogger(log: Logger, portal: string): (entry: RequestLogEntry) => void {
+  return (entry) => log.info(`${portal}: ${requestLine(entry)}`);
 }
 
 export function createLogger(name: string): Logger {

@@ -1,8 +1,6 @@
-// Attachments on the wire: the upload as node-fetch's own multipart encoding (field attachment_file, with
+// Attachments on the wire: the upload as fetch's own multipart encoding (field attachment_file, with
 // file name and content type), streamed in chunks so progress can be reported, and the download's file
 // name from Content-Disposition.
-import { Readable } from 'node:stream';
-import { Blob, FormData, Response } from 'node-fetch';
 
 const UPLOAD_CHUNK_BYTES = 64 * 1024;
 
@@ -42,34 +40,26 @@ export function fileNameOf(disposition: string | null): string | undefined {
 }
 
 /** Streams `bytes` in chunks and reports each chunk as the connection takes it. */
-export function countingStream(bytes: Buffer, onProgress: (sent: number, total: number) => void): Readable {
-  let offset = 0;
-  return new Readable({
-    highWaterMark: UPLOAD_CHUNK_BYTES,
-    read() {
-      if (offset >= bytes.length) {
-        this.push(null);
-        return;
-      }
-      const end = Math.min(offset + UPLOAD_CHUNK_BYTES, bytes.length);
-      this.push(bytes.subarray(offset, end));
-      offset = end;
-      try {
-        onProgress(offset, bytes.length);
-      } catch {
-        // A failing progress display must not fail the upload.
-      }
-    },
-  });
+export async function* countingStream(bytes: Buffer, onProgress: (sent: number, total: number) => void): AsyncGenerator<Uint8Array> {
+  for (let offset = 0; offset < bytes.length; ) {
+    const end = Math.min(offset + UPLOAD_CHUNK_BYTES, bytes.length);
+    yield bytes.subarray(offset, end);
+    offset = end;
+    try {
+      onProgress(offset, bytes.length);
+    } catch {
+      // A failing progress display must not fail the upload.
+    }
+  }
 }
 
 export async function encodeAttachment(file: AttachmentUpload): Promise<{ bytes: Buffer; contentType: string }> {
-  // node-fetch's own multipart encoder; encoded up front so the upload can report its progress and a 401
+  // fetch's own multipart encoder; encoded up front so the upload can report its progress and a 401
   // retry can send the same bytes again.
   const data = new FormData();
   data.append('attachment_file', new Blob([file.content], { type: file.contentType }), file.fileName);
   const encoded = new Response(data);
   const contentType = encoded.headers.get('content-type');
-  if (!contentType) throw new Error('node-fetch did not give the multipart body a content type');
+  if (!contentType) throw new Error('fetch did not give the multipart body a content type');
   return { bytes: Buffer.from(await encoded.arrayBuffer()), contentType };
 }

@@ -6,13 +6,12 @@ import { isCancellation } from '../api/errors';
 import type { Portals } from '../auth/portals';
 import type { RecordTarget } from '../commands/targets';
 import { createLogger } from '../log';
+import { setting, settingId } from '../settings/settings';
 import { prompter } from '../ui/prompter';
 import { contentTypeOf } from './contentTypes';
 import { formatBytes } from './fileNames';
 
-export const MAX_UPLOAD_SETTING = 'portal.attachments.maxUploadBytes';
-/** The emulator's default limit (25 MB); a real portal's is not documented. */
-export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+export const MAX_UPLOAD_SETTING = settingId('attachments.maxUploadBytes');
 
 const log = createLogger('attachments');
 
@@ -32,8 +31,7 @@ export interface UploadSource {
 }
 
 export function maxUploadBytes(): number {
-  const value = vscode.workspace.getConfiguration().get<number>(MAX_UPLOAD_SETTING, DEFAULT_MAX_UPLOAD_BYTES);
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : DEFAULT_MAX_UPLOAD_BYTES;
+  return setting('attachments.maxUploadBytes');
 }
 
 /** A file of a file system VS Code knows, by its stat: nothing is read yet. */

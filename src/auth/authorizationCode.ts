@@ -3,7 +3,7 @@
 // Nothing is stored here: the caller stores the tokens only when this resolves. A time limit (5 minutes
 // by default) and the caller's signal (Cancel) end the wait. No `vscode` import.
 import { PortalError } from '../api/errors';
-import type { FetchLike } from '../api/http';
+import type { FetchLike, RequestLogEntry } from '../api/http';
 import { authorizeUrl, createPkce, createState, exchangeCode, parseRedirect, type TokenSet } from '../api/oauth';
 import type { RedirectReceiver } from './redirectReceiver';
 
@@ -21,6 +21,8 @@ export interface AuthorizationCodeOptions {
   signal: AbortSignal;
   timeoutMs?: number;
   fetch?: FetchLike;
+  /** Called once per token request (the request log). */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 function minutes(ms: number): string {
@@ -69,6 +71,7 @@ export async function authorizationCodeSignIn(options: AuthorizationCodeOptions)
         codeVerifier: pkce.verifier,
         fetch: options.fetch,
         signal,
+        onRequest: options.onRequest,
       });
     } catch (error) {
       if (error instanceof PortalError && error.code === 'invalid_grant') {
@@ -92,7 +95,14 @@ export async function authorizationCodeSignIn(options: AuthorizationCodeOptions)
  * and secret: a token request with a code nobody issued must be refused for the code (invalid_grant), not
  * for the client (invalid_client). Only those two answers are read; anything else lets the flow go on.
  */
-export async function verifyClient(options: { baseUrl: string; clientId: string; clientSecret: string; fetch?: FetchLike; signal?: AbortSignal }): Promise<void> {
+export async function verifyClient(options: {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  fetch?: FetchLike;
+  signal?: AbortSignal;
+  onRequest?: (entry: RequestLogEntry) => void;
+}): Promise<void> {
   try {
     await exchangeCode({ ...options, code: 'portal-explorer-client-check' });
   } catch (error) {

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { PortalClient } from '../api/client';
 import { PortalError } from '../api/errors';
 import { normaliseBaseUrl } from '../api/urls';
-import type { Logger } from '../log';
+import { createLogger, requestLogger, type Logger } from '../log';
 import { newConnectionId } from './connectionIds';
 import { ConnectionStore } from './connectionStore';
 import type { PortalConnection, Portals, SignInState } from './portals';
@@ -34,6 +34,8 @@ export class PortalService implements Portals, vscode.Disposable {
   private snapshot = '';
   private readonly subscriptions: vscode.Disposable[] = [];
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  /** One line per HTTP request to a portal, data and token calls alike. */
+  private readonly requestLog = createLogger('http');
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -100,7 +102,7 @@ export class PortalService implements Portals, vscode.Disposable {
       client = new PortalClient({
         baseUrl: keeper.connection.baseUrl,
         tokens: keeper,
-        onRequest: (entry) => this.log.trace(`${id}: ${entry.method} ${entry.path} ${entry.status} ${entry.durationMs} ms`),
+        onRequest: requestLogger(this.requestLog, id),
       });
       this.clients.set(id, client);
     }
@@ -222,6 +224,7 @@ export class PortalService implements Portals, vscode.Disposable {
         this.tokensChanged.fire();
       },
       log: (message) => this.log.info(message),
+      onRequest: requestLogger(this.requestLog, connection.id),
     });
   }
 

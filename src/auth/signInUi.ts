@@ -4,17 +4,20 @@
 import * as vscode from 'vscode';
 import { PortalError } from '../api/errors';
 import { clientCredentials, type TokenSet } from '../api/oauth';
+import { setting, type SettingValue } from '../settings/settings';
 import { prompter } from '../ui/prompter';
 import { authorizationCodeSignIn, SIGN_IN_TIMEOUT_MS, verifyClient } from './authorizationCode';
 import { startLoopbackReceiver } from './loopbackReceiver';
 import type { AuthFlow } from './portals';
 import type { RedirectReceiver } from './redirectReceiver';
 import type { AuthUriHandler } from './uriHandler';
-import type { Logger } from '../log';
+import { createLogger, requestLogger, type Logger } from '../log';
 
-export type RedirectMode = 'uriHandler' | 'loopback';
+export type RedirectMode = SettingValue<'auth.redirectMode'>;
 
 export interface SignInRequest {
+  /** The connection's id when signing in again; a new portal has none yet (its name stands for it in the log). */
+  id?: string;
   label: string;
   baseUrl: string;
   clientId: string;
@@ -29,15 +32,6 @@ export interface SignInUiOptions {
   timeoutMs(): number;
 }
 
-function redirectMode(): RedirectMode {
-  return vscode.workspace.getConfiguration('portal.auth').get<RedirectMode>('redirectMode') === 'loopback' ? 'loopback' : 'uriHandler';
-}
-
-function loopbackPort(): number {
-  const port = vscode.workspace.getConfiguration('portal.auth').get<number>('loopbackPort') ?? 0;
-  return Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0;
-}
-
 function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort();
@@ -46,6 +40,8 @@ function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
 }
 
 export class SignInUi {
+  private readonly requestLog = createLogger('http');
+
   constructor(private readonly options: SignInUiOptions) {}
 
   /** Runs the flow with progress and Cancel; resolves with tokens, stores nothing. */
@@ -54,7 +50,8 @@ export class SignInUi {
     return Promise.resolve(
       vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
         const signal = abortSignalOf(token);
-        const common = { baseUrl: request.baseUrl, clientId: request.clientId, clientSecret: request.clientSecret, signal };
+        const onRequest = requestLogger(this.requestLog, request.id ?? request.label);
+        const common = { baseUrl: request.baseUrl, clientId: request.clientId, clientSecret: request.clientSecret, signal, onRequest };
         if (request.flow === 'clientCredentials') return clientCredentials(common);
         progress.report({ message: 'checking the client id and secret…' });
         await verifyClient(common);
@@ -70,8 +67,8 @@ export class SignInUi {
   }
 
   private async receiver(state: string): Promise<RedirectReceiver> {
-    const mode = redirectMode();
-    const receiver = mode === 'loopback' ? await startLoopbackReceiver({ port: loopbackPort(), expectedState: state }) : await this.options.uriHandler.receiver(state);
+    const mode = setting('auth.redirectMode');
+    const receiver = mode === 'loopback' ? await startLoopbackReceiver({ port: setting('auth.loopbackPort'), expectedState: state }) : await this.options.uriHandler.receiver(state);
     // The call-back URL is no secret, and the one thing to register in the portal: say which it is.
     this.options.log.info(`Authorization code sign-in (${mode}): waiting for the browser at the call-back URL ${receiver.redirectUri.split('?')[0]}`);
     return receiver;

@@ -6,7 +6,7 @@
 // No `vscode` import: the unit tests drive it against the emulator in plain node.
 import type { AccessTokenSource } from '../api/client';
 import { PortalError } from '../api/errors';
-import type { FetchLike } from '../api/http';
+import type { FetchLike, RequestLogEntry } from '../api/http';
 import { clientCredentials, refresh } from '../api/oauth';
 import type { PortalConnection, SignInState } from './portals';
 import { secretKeys, type SecretStore } from './secretKeys';
@@ -18,6 +18,8 @@ export interface TokenKeeperOptions {
   secrets: SecretStore;
   fetch?: FetchLike;
   timeoutMs?: number;
+  /** Called once per token request (the request log). */
+  onRequest?: (entry: RequestLogEntry) => void;
   now?: () => number;
   /** Called after this keeper changed the stored record (the state may have changed). */
   onDidWrite?: () => void;
@@ -121,7 +123,7 @@ export class TokenKeeper implements AccessTokenSource {
     const { baseUrl, clientId, flow, id } = this.connection;
     const clientSecret = await this.options.secrets.get(secretKeys.clientSecret(id));
     if (!clientSecret) return this.expire('the client secret is missing from this machine');
-    const common = { baseUrl, clientId, clientSecret, fetch: this.options.fetch, timeoutMs: this.options.timeoutMs, signal };
+    const common = { baseUrl, clientId, clientSecret, fetch: this.options.fetch, timeoutMs: this.options.timeoutMs, signal, onRequest: this.options.onRequest };
     const refreshToken = stored.tokens.refreshToken;
     try {
       const issued = this.now();

@@ -37,10 +37,15 @@ export class AuthUriHandler implements vscode.UriHandler {
     target.deliver(`http://uri-handler.invalid${AUTH_PATH}?${uri.query}${uri.fragment ? `#${uri.fragment}` : ''}`);
   }
 
+  /** The call-back URL to register in the portal: the external form of our /auth URI. */
+  async callbackUrl(): Promise<string> {
+    const internal = vscode.Uri.parse(`${vscode.env.uriScheme}://${this.extensionId}${AUTH_PATH}`);
+    return (await vscode.env.asExternalUri(internal)).toString(true);
+  }
+
   /** A receiver for one sign-in; its redirect URI is the external form of our /auth URI. */
   async receiver(state: string): Promise<RedirectReceiver> {
-    const internal = vscode.Uri.parse(`${vscode.env.uriScheme}://${this.extensionId}${AUTH_PATH}`);
-    const external = await vscode.env.asExternalUri(internal);
+    const redirectUri = await this.callbackUrl();
     let deliver: (url: string) => void = () => undefined;
     const delivered = new Promise<string>((resolve) => (deliver = resolve));
     const entry: Waiting = { state, deliver: (url) => deliver(url) };
@@ -50,7 +55,7 @@ export class AuthUriHandler implements vscode.UriHandler {
       if (index >= 0) this.waiting.splice(index, 1);
     };
     return {
-      redirectUri: external.toString(true),
+      redirectUri,
       wait: (signal) => Promise.race([delivered, abortion(signal)]),
       dispose: remove,
     };

@@ -17,8 +17,8 @@ import type { ViewRows, ViewRowsChange } from '../catalog/viewRows';
 import type { ViewsChange, ViewStore } from '../catalog/views';
 import { describeError } from '../commands/register';
 import { createLogger } from '../log';
+import { onDidChangeSettings, setting } from '../settings/settings';
 import { nodeIds, type AppNode, type ContentNode, type ExplorerNode, type MessageNode, type PortalNode, type SavedQueryNode, type ViewNode } from './nodes';
-import { pageSize } from './pageSize';
 import { treeItemOf } from './treeItems';
 
 export const EXPLORER_VIEW_ID = 'portal.explorer';
@@ -60,9 +60,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
       parts.titles.onDidChange((app) => this.fire(this.find((node) => node.kind === 'view' && node.portalId === app.portalId && node.appId === app.appId))),
       parts.recordEvents.onDidChange((change) => this.onRecordChanged(change)),
       parts.savedQueries.onDidChange((view) => this.onSavedQueriesChanged(view)),
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('portal.tree.pageSize')) this.fire(this.find((node) => node.kind === 'view'));
-      }),
+      onDidChangeSettings(['tree.pageSize'], () => this.fire(this.find((node) => node.kind === 'view'))),
     );
   }
 
@@ -189,7 +187,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
   private async viewPage(view: ViewNode): Promise<ExplorerNode[]> {
     const read = await this.parts.rows.read(view);
     const title = await titleColumnOfView(this.parts.catalog, view, this.parts.titles.get(view), read);
-    const limit = (this.pages.get(view.id) ?? 1) * pageSize();
+    const limit = (this.pages.get(view.id) ?? 1) * setting('tree.pageSize');
     const children: ExplorerNode[] = [];
     let withoutId = 0;
     for (const row of read.rows) {

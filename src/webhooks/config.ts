@@ -1,9 +1,10 @@
 // The webhook receiver's settings, read into one typed value. The portal's documentation does not show its
 // event header, signature header or signature format, so all of them are settings whose defaults match the
-// emulator (test/emulator/README.md). Pure (no vscode import): src/webhooks/settings.ts feeds it from the
-// configuration, and the unit tests feed it directly.
+// emulator (test/emulator/README.md). Definitions and defaults: src/settings/definitions.ts. Pure (no
+// vscode import): src/webhooks/settings.ts feeds it from the configuration, the unit tests directly.
 import { isIP } from 'node:net';
 import type { SignatureScheme } from '../api/webhookSignature';
+import { SETTINGS, type SettingKey, type SettingValue } from '../settings/definitions';
 
 export interface WebhookSettings {
   /** 0: any free port (the Payload URL changes with each start). */
@@ -18,66 +19,41 @@ export interface WebhookSettings {
   readonly autoStart: boolean;
 }
 
-/**
- * A fixed port by default so that the Payload URL pasted into the portal keeps working across restarts of
- * VS Code; 0 picks a free port each time (tests, or when this one is taken).
- */
-export const DEFAULT_PORT = 37321;
-export const LOOPBACK = '127.0.0.1';
+/** The settings under `portal.webhooks.`, by their name after it. */
+type WebhookKey = Extract<SettingKey, `webhooks.${string}`> extends `webhooks.${infer Name}` ? Name : never;
 
-export const WEBHOOK_DEFAULTS: WebhookSettings = Object.freeze({
-  port: DEFAULT_PORT,
-  bindAddress: LOOPBACK,
-  maxBodyBytes: 1024 * 1024,
-  eventHeader: 'x-portal-event',
-  deliveryHeader: 'x-portal-delivery',
-  scheme: Object.freeze({ header: 'x-portal-signature', prefix: 'sha256=', algorithm: 'sha256', encoding: 'hex' }),
-  maxEvents: 200,
-  autoStart: false,
-});
+const definition = <K extends WebhookKey>(key: K) => SETTINGS[`webhooks.${key}`];
 
-/** Bounds of the numeric settings (package.json declares the same). */
+export const DEFAULT_PORT = definition('port').default;
+export const LOOPBACK = definition('bindAddress').default;
+
+/** Bounds of the numeric settings, as package.json declares them. */
 export const LIMITS = {
-  maxBodyBytes: { min: 1024, max: 64 * 1024 * 1024 },
-  maxEvents: { min: 1, max: 10_000 },
+  maxBodyBytes: { min: definition('maxBodyBytes').minimum, max: definition('maxBodyBytes').maximum },
+  maxEvents: { min: definition('maxEvents').minimum, max: definition('maxEvents').maximum },
 } as const;
 
-/** An HTTP header name (RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-function integer(value: unknown, fallback: number, min: number, max: number): number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
-}
-
-function headerName(value: unknown, fallback: string): string {
-  return typeof value === 'string' && HEADER_NAME.test(value.trim()) ? value.trim().toLowerCase() : fallback;
-}
-
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
-  return allowed.includes(value as T) ? (value as T) : fallback;
-}
-
-/** Reads every setting through `get` (the key after "portal.webhooks."); a value out of bounds takes its default. */
-export function normalizeWebhookSettings(get: (key: string) => unknown): WebhookSettings {
-  const d = WEBHOOK_DEFAULTS;
-  const bind = get('bindAddress');
-  const prefix = get('signaturePrefix');
+/** Reads every setting through `get` (the key after "portal.webhooks."); a value that fails its checks takes its default. */
+export function normalizeWebhookSettings(get: (key: WebhookKey) => unknown): WebhookSettings {
+  const read = <K extends WebhookKey>(key: K): SettingValue<`webhooks.${K}`> => definition(key).normalize(get(key)) as SettingValue<`webhooks.${K}`>;
   return {
-    port: integer(get('port'), d.port, 0, 65535),
-    bindAddress: typeof bind === 'string' && isIP(bind.trim()) !== 0 ? bind.trim() : d.bindAddress,
-    maxBodyBytes: integer(get('maxBodyBytes'), d.maxBodyBytes, LIMITS.maxBodyBytes.min, LIMITS.maxBodyBytes.max),
-    eventHeader: headerName(get('eventHeader'), d.eventHeader),
-    deliveryHeader: headerName(get('deliveryHeader'), d.deliveryHeader),
+    port: read('port'),
+    bindAddress: read('bindAddress'),
+    maxBodyBytes: read('maxBodyBytes'),
+    eventHeader: read('eventHeader').toLowerCase(),
+    deliveryHeader: read('deliveryHeader').toLowerCase(),
     scheme: {
-      header: headerName(get('signatureHeader'), d.scheme.header),
-      prefix: typeof prefix === 'string' && !/\s/.test(prefix) && prefix.length <= 32 ? prefix : d.scheme.prefix,
-      algorithm: oneOf(get('signatureAlgorithm'), ['sha256', 'sha1'], d.scheme.algorithm),
-      encoding: oneOf(get('signatureEncoding'), ['hex', 'base64'], d.scheme.encoding),
+      header: read('signatureHeader').toLowerCase(),
+      prefix: read('signaturePrefix'),
+      algorithm: read('signatureAlgorithm'),
+      encoding: read('signatureEncoding'),
     },
-    maxEvents: integer(get('maxEvents'), d.maxEvents, LIMITS.maxEvents.min, LIMITS.maxEvents.max),
-    autoStart: get('autoStart') === true,
+    maxEvents: read('maxEvents'),
+    autoStart: read('autoStart'),
   };
 }
+
+export const WEBHOOK_DEFAULTS: WebhookSettings = Object.freeze(normalizeWebhookSettings(() => undefined));
 
 /** True for addresses only this machine can reach (127.0.0.0/8, ::1). */
 export function isLoopbackAddress(address: string): boolean {

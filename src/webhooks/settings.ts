@@ -1,16 +1,16 @@
 // The receiver's settings from VS Code's configuration (section portal.webhooks), through the pure
 // normalizeWebhookSettings.
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { affects, setting } from '../settings/settings';
 import { normalizeWebhookSettings, type WebhookSettings } from './config';
 
 export const SETTINGS_SECTION = 'portal.webhooks';
 
 export function readWebhookSettings(): WebhookSettings {
-  const configuration = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  return normalizeWebhookSettings((key) => configuration.get<unknown>(key));
+  return normalizeWebhookSettings((key) => setting(`webhooks.${key}`));
 }
 
 /** Settings that need the listener restarted. */
 export function affectsListener(event: vscode.ConfigurationChangeEvent): boolean {
-  return event.affectsConfiguration(`${SETTINGS_SECTION}.port`) || event.affectsConfiguration(`${SETTINGS_SECTION}.bindAddress`);
+  return affects(event, 'webhooks.port') || affects(event, 'webhooks.bindAddress');
 }

@@ -16,6 +16,7 @@ import type { PanelDeps } from './recordFormPanel';
 import type { SavedQueryStore } from '../catalog/savedQueries';
 import { csvLines, jsonLines } from './viewQuery/exportRows';
 import { ViewQuerySession } from './viewQuery/querySession';
+import { markWalkthroughStep } from '../help/walkthroughProgress';
 
 const log = createLogger('viewQuery');
 
@@ -157,6 +158,7 @@ export class ViewQueryPanel {
       if (this.lastRun?.runId === runId) this.running = false;
     }
     const rows = this.session.result?.rows.length;
+    if (rows !== undefined) markWalkthroughStep('viewQueried');
     log.info(`view ${this.target.viewId} of app ${this.target.appId}: ${filters.length} filters, ${rows ?? 'no'} rows in ${Date.now() - started} ms`);
   }
 

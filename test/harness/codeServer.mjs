@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CODE_SERVER_ENTRY, NODE_BIN, NODE_DIR } from './config.mjs';
-import { startProcess, stopProcess, waitForHttp } from './processes.mjs';
+import { runCommand, startProcess, stopProcess, waitForHttp } from './processes.mjs';
 
 /** Settings of the isolated profile: no tours, tips, update checks or telemetry; nothing waits on a network. */
 const QUIET_SETTINGS = {
@@ -104,6 +104,15 @@ export async function startCodeServer({ port, profile, folder, env = {}, logFile
     throw error;
   }
   return { url, port, child, stop: () => stopProcess(child) };
+}
+
+/**
+ * Installs a .vsix into `profile`'s extensions folder as a user would (`code-server --install-extension`),
+ * with the same isolated environment; resolves with what code-server printed.
+ */
+export function installExtension(profile, vsix) {
+  const args = [CODE_SERVER_ENTRY, '--user-data-dir', profile.userData, '--extensions-dir', profile.extensions, '--install-extension', vsix];
+  return runCommand(NODE_BIN, args, { env: isolatedEnv(profile, {}), cwd: profile.home, minutes: 3, quiet: true });
 }
 
 /** The workbench address that opens `folder` and, when given, loads the extension and its test runner. */

@@ -3,21 +3,31 @@
 // under development and the mocha suite of test/integration running in its extension host, and ends with
 // `integration: N passed, N failed`. Exit code 0 only when every test passed. A time limit
 // (PORTAL_TEST_TIMEOUT_MINUTES, 15 by default) stops a run that hangs; every process started is stopped.
+//
+// `--packaged` tests the artifact instead (the "packaged" suite): builds the .vsix with `npm run package`,
+// installs it into the profile with `code-server --install-extension`, opens the workbench without
+// extensionDevelopmentPath, with the emulator connected through PORTAL_EXPLORER_CONNECTION_FILE (as
+// `npm start` does), and runs test/integration/packaged (its own entry point) in the extension host;
+// ends with `packaged: N passed, N failed`.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODE_SERVER_ENTRY, RESULTS, ROOT, SCREENSHOTS } from './config.mjs';
 import { launchBrowser, newWorkbenchPage } from './browser.mjs';
-import { createProfile, removeProfile, startCodeServer, TEST_SETTINGS, workbenchUrl } from './codeServer.mjs';
+import { createProfile, installExtension, removeProfile, startCodeServer, TEST_SETTINGS, workbenchUrl } from './codeServer.mjs';
 import { startDriver } from './driver.mjs';
 import { EMULATOR_MAIN, startEmulator } from './emulator.mjs';
 import { freePort, stillRunning, stopAll, stopAllOnSignals } from './processes.mjs';
+import { packageVsix, writeConnectionFile, writeRunnerExtension } from './packaged.mjs';
 import { findChromium } from './setup.mjs';
 
 const LIMIT_MINUTES = Number(process.env.PORTAL_TEST_TIMEOUT_MINUTES ?? 15);
 const VERBOSE = process.env.PORTAL_TEST_VERBOSE === '1';
-const LOGS = join(RESULTS, 'logs');
+const PACKAGED = process.argv.includes('--packaged');
+const SUITE = PACKAGED ? 'packaged' : 'integration';
+const LOGS = join(RESULTS, 'logs', ...(PACKAGED ? ['packaged'] : []));
+const SHOTS = PACKAGED ? join(SCREENSHOTS, 'packaged') : SCREENSHOTS;
 const START_LIMIT_SECONDS = 180;
-const TESTS_INDEX = join(ROOT, 'out', 'test', 'integration', 'index.js');
+const TESTS_INDEX = join(ROOT, 'out', 'test', 'integration', ...(PACKAGED ? ['packaged'] : []), 'index.js');
 /** The workbench's own chatter that arrives among the tests' lines; it stays in workbench.log. */
 const WORKBENCH_NOISE = /^(Ignoring fetching additional builtin extensions|Updating additional builtin extensions cache|Resolving connection token|Resolved connection token|Creating a socket|\[(AccountPolicyGate|AgentHost[^\]]*|Service Worker|reconnection-grace-time)\])/;
 /** The first line test/integration/index.ts prints; the workbench's own info lines before it are noise. */
@@ -43,7 +53,7 @@ async function cleanup() {
 function preconditions() {
   const problems = [];
   if (!existsSync(CODE_SERVER_ENTRY)) problems.push('code-server is not installed: run `node test/harness/setup.mjs integration` (npm run test:integration does).');
-  if (!existsSync(join(ROOT, 'dist', 'extension.js'))) problems.push('the extension is not built: run `npm run build`.');
+  if (!PACKAGED && !existsSync(join(ROOT, 'dist', 'extension.js'))) problems.push('the extension is not built: run `npm run build`.');
   if (!existsSync(TESTS_INDEX)) problems.push('the integration tests are not built: run `npm run build`.');
   if (!existsSync(EMULATOR_MAIN)) problems.push('the emulator is not built: run `npm run build`.');
   const chromium = findChromium();
@@ -63,19 +73,31 @@ function countsFrom(lines) {
 
 async function main() {
   const chromium = preconditions();
-  rmSync(SCREENSHOTS, { recursive: true, force: true });
+  rmSync(SHOTS, { recursive: true, force: true });
   mkdirSync(LOGS, { recursive: true });
+  if (PACKAGED) say('packaging the extension (npm run package)');
+  const vsix = PACKAGED ? await packageVsix() : undefined;
 
   const emulator = await startEmulator({ logFile: join(LOGS, 'emulator.log') });
   const env = { PORTAL_EMULATOR: JSON.stringify(emulator.info) };
   say(`emulator at ${emulator.info.base_url}`);
 
   let page;
-  held.driver = await startDriver({ page: () => page, screenshotDir: SCREENSHOTS, log: (line) => VERBOSE && say(line) });
+  held.driver = await startDriver({ page: () => page, screenshotDir: SHOTS, log: (line) => VERBOSE && say(line) });
   // PORTAL_NO_DRIVER=1 runs the suite as desktop VS Code (test:electron) would: without the browser driver.
   env.PORTAL_DRIVER_URL = process.env.PORTAL_NO_DRIVER === '1' ? '' : held.driver.url;
 
   held.profile = createProfile({ settings: TEST_SETTINGS });
+  if (vsix) {
+    await installExtension(held.profile, vsix);
+    say(`installed ${vsix} into the profile's extensions folder`);
+    env.PORTAL_PACKAGED_EXTENSIONS_DIR = held.profile.extensions;
+    env.PORTAL_PACKAGED_VSIX = vsix;
+    env.PORTAL_EXPLORER_CONNECTION_FILE = writeConnectionFile(held.profile, emulator.info);
+  }
+  // The workbench runs extensionTestsPath only for an extension under development: in packaged mode that
+  // is an empty stand-in (another id, no code), so Portal Explorer itself is the installed copy.
+  const developmentPath = vsix ? writeRunnerExtension(held.profile) : ROOT;
   const server = await startCodeServer({ port: await freePort(), profile: held.profile, env, logFile: join(LOGS, 'code-server.log') });
   say(`code-server at ${server.url}`);
 
@@ -105,7 +127,7 @@ async function main() {
     if (!suiteStarted) resolveExit(`the tests did not start within ${START_LIMIT_SECONDS} s of opening the workbench; see ${join(LOGS, 'workbench.log')}`);
   }, START_LIMIT_SECONDS * 1000);
   page.on('pageerror', (error) => logFile.push(`pageerror: ${error.message}`));
-  await page.goto(workbenchUrl(server, { folder: held.profile.workspace, extensionDevelopmentPath: ROOT, extensionTestsPath: TESTS_INDEX }));
+  await page.goto(workbenchUrl(server, { folder: held.profile.workspace, extensionDevelopmentPath: developmentPath, extensionTestsPath: TESTS_INDEX }));
   say('workbench opened; the tests run in its extension host');
 
   const code = await exited;
@@ -120,7 +142,7 @@ async function main() {
 
 stopAllOnSignals(cleanup);
 const limit = setTimeout(async () => {
-  console.error(`\n✘ integration: the run did not finish within ${LIMIT_MINUTES} minutes (PORTAL_TEST_TIMEOUT_MINUTES); stopping code-server, the browser and the emulator.`);
+  console.error(`\n✘ ${SUITE}: the run did not finish within ${LIMIT_MINUTES} minutes (PORTAL_TEST_TIMEOUT_MINUTES); stopping code-server, the browser and the emulator.`);
   await cleanup();
   process.exit(1);
 }, LIMIT_MINUTES * 60_000);
@@ -128,7 +150,7 @@ const limit = setTimeout(async () => {
 let exitCode = 1;
 try {
   const { code, counts } = await main();
-  console.log(`integration: ${counts.passed} passed, ${counts.failed} failed`);
+  console.log(`${SUITE}: ${counts.passed} passed, ${counts.failed} failed`);
   exitCode = code === 0 && counts.failed === 0 ? 0 : 1;
 } catch (error) {
   console.error(`\n✘ ${error instanceof Error ? error.message : error}`);

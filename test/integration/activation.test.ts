@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { BROWSER_TAG, driver } from './support/driver';
 import { EXTENSION_ID, extension, testApi } from './support/extension';
+import { waitForOutputChannel } from './support/output';
 import { waitFor } from './support/wait';
 
 describe('the extension in a real VS Code', () => {
@@ -28,15 +29,7 @@ describe('the extension in a real VS Code', () => {
       { message: 'the channel picker to offer "Portal Explorer"', timeoutMs: 15_000 },
     );
     await driver.press('Enter');
-    const selected = await waitFor(
-      async () => {
-        const shown = await driver.evaluate<string | null>(
-          `(() => { const s = document.querySelector('.part.panel select.monaco-select-box'); return s ? s.options[s.selectedIndex]?.text ?? null : null; })()`,
-        );
-        return shown === 'Portal Explorer' ? shown : undefined;
-      },
-      { message: 'the Output panel to show the "Portal Explorer" channel' },
-    );
+    const selected = await waitForOutputChannel('Portal Explorer');
     assert.equal(selected, 'Portal Explorer');
     await driver.screenshot('output-portal-explorer-channel');
     await vscode.commands.executeCommand('workbench.action.closePanel');

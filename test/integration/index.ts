@@ -1,5 +1,6 @@
 // The integration suite's entry point, loaded by VS Code's extension host (code-server or desktop VS Code)
-// as extensionTestsPath: runs every out/test/integration/**/*.test.js with mocha and reports through
+// as extensionTestsPath: runs every out/test/integration/**/*.test.js (but those of packaged/, which test
+// the installed .vsix and have their own entry point, packaged/index.ts) with mocha and reports through
 // console.log, which reaches the harness (codeAutomationLog in code-server, stdout under Electron).
 // Closes with `N passed, N failed`; the run fails (and the harness exits non-zero) when any test fails.
 import Mocha from 'mocha';
@@ -10,11 +11,12 @@ import { BROWSER_TAG, driver } from './support/driver';
 /** The harness shows the workbench's log from this line on (before it, only warnings and errors). */
 const START_MARKER = 'Portal Explorer integration tests:';
 
-function testFiles(dir: string): string[] {
+/** Every *.test.js under `dir`; `skip` names folders left out (the packaged suite has its own entry point). */
+export function testFiles(dir: string, skip: readonly string[] = []): string[] {
   return readdirSync(dir)
     .flatMap((name) => {
       const path = join(dir, name);
-      if (statSync(path).isDirectory()) return testFiles(path);
+      if (statSync(path).isDirectory()) return skip.includes(name) ? [] : testFiles(path, skip);
       return name.endsWith('.test.js') ? [path] : [];
     })
     .sort();
@@ -29,6 +31,11 @@ function fullTitle(test: Mocha.Runnable): string {
 }
 
 export function run(): Promise<void> {
+  return runFiles(testFiles(__dirname, ['packaged']));
+}
+
+/** Runs `files` with mocha, one console line per suite and test, closing with `N passed, N failed`. */
+export function runFiles(files: readonly string[]): Promise<void> {
   // The Base reporter only counts: this file prints each line itself through console.log, because the
   // extension host forwards console.log (one string per call) but not process.stdout.
   const mocha = new Mocha({
@@ -43,7 +50,6 @@ export function run(): Promise<void> {
     // Desktop VS Code (test:electron) has no browser driver: tests that need it are left out, and said so.
     mocha.grep(new RegExp(BROWSER_TAG.replace(/[[\]]/g, '\\$&'))).invert();
   }
-  const files = testFiles(__dirname);
   for (const file of files) mocha.addFile(file);
   console.log(`${START_MARKER} ${files.length} files`);
 

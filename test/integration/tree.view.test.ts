@@ -25,7 +25,7 @@ describe(`the Portal explorer in the workbench ${BROWSER_TAG}`, function () {
 
   beforeEach(resetEmulator);
 
-  it('welcomes a user with no portal and offers "Add Portal"', async () => {
+  it('welcomes a user with no portal and offers "Add Portal" and the walkthrough', async () => {
     await removeAllPortals();
     assert.deepEqual(await children(), []);
     await vscode.commands.executeCommand('workbench.view.extension.portal');
@@ -35,7 +35,7 @@ describe(`the Portal explorer in the workbench ${BROWSER_TAG}`, function () {
     }, { message: 'the welcome view' });
     assert.ok(welcome.includes('Add Portal'), welcome);
     const buttons = await driver.texts('.pane-body .welcome-view-content .monaco-button');
-    assert.deepEqual(buttons.map((text) => text.trim()), ['Add Portal']);
+    assert.deepEqual(buttons.map((text) => text.trim()), ['Add Portal', 'Try the Walkthrough']);
     await driver.screenshot('portal-explorer-welcome');
 
     // The button runs "Add Portal": the user is asked for the portal's address.

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import nodeFetch from 'node-fetch';
 import { PortalClient } from '../../../src/api/client';
 import { PortalError } from '../../../src/api/errors';
-import type { FetchLike } from '../../../src/api/http';
+import { defaultFetch, type FetchLike } from '../../../src/api/http';
 import { authorizeUrl, clientCredentials, createPkce, createState, exchangeCode, parseRedirect, refresh, type TokenSet } from '../../../src/api/oauth';
 import { configure, injectFault, rejectsWith, startPortal, testInterface, type Emulator } from './portal';
 
@@ -151,10 +151,10 @@ describe('OAuth against the emulator', function () {
 
   it('client credentials: HTTP Basic and form parameters, no refresh token', async () => {
     const sent: Array<{ authorization: string | undefined; body: string }> = [];
-    // A fetch that notes what goes out and hands everything to node-fetch: the emulator still answers.
+    // A fetch that notes what goes out and hands everything to the client's own: the emulator still answers.
     const noting: FetchLike = (url, init) => {
       sent.push({ authorization: init.headers.Authorization, body: String(init.body) });
-      return nodeFetch(url, init);
+      return defaultFetch(url, init);
     };
     const tokens = await clientCredentials({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret, fetch: noting });
     assert.equal(tokens.refreshToken, undefined);

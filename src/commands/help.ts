@@ -1,0 +1,44 @@
+// Getting help: the walkthrough, the log, and the call-back URL to register in the portal.
+import * as vscode from 'vscode';
+import type { AuthUriHandler } from '../auth/uriHandler';
+import { showingWalkthrough } from '../help/walkthroughProgress';
+import { createLogger, showLog } from '../log';
+import { setting } from '../settings/settings';
+import { prompter } from '../ui/prompter';
+import { registerCommand } from './register';
+
+export const HELP_COMMANDS = {
+  showLog: 'portal.showLog',
+  openWalkthrough: 'portal.openWalkthrough',
+  copyCallbackUrl: 'portal.copyCallbackUrl',
+} as const;
+
+/** The walkthrough's id in package.json (contributes.walkthroughs). */
+export const WALKTHROUGH_ID = 'getStarted';
+
+const log = createLogger('help');
+
+/** The call-back URL the portal must know for the Authorization Code sign-in, as portal.auth.* say. */
+export async function callbackUrl(uriHandler: AuthUriHandler): Promise<string> {
+  if (setting('auth.redirectMode') === 'loopback') {
+    const port = setting('auth.loopbackPort');
+    return `http://127.0.0.1${port === 0 ? '' : `:${port}`}/callback`;
+  }
+  return uriHandler.callbackUrl();
+}
+
+export function registerHelpCommands(extensionId: string, uriHandler: AuthUriHandler): vscode.Disposable {
+  return vscode.Disposable.from(
+    registerCommand(HELP_COMMANDS.showLog, () => showLog()),
+    registerCommand(HELP_COMMANDS.openWalkthrough, () =>
+      showingWalkthrough(() => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${extensionId}#${WALKTHROUGH_ID}`, false)),
+    ),
+    registerCommand(HELP_COMMANDS.copyCallbackUrl, async () => {
+      const url = await callbackUrl(uriHandler);
+      await prompter().copyToClipboard(url);
+      log.info(`Call-back URL to register in the portal: ${url}`);
+      void prompter().info(`Copied the call-back URL to register in the portal: ${url}`);
+      return url;
+    }),
+  );
+}

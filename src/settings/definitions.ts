@@ -1,0 +1,124 @@
+// Every `portal.*` setting: its type, default and bounds, and how a raw value from the configuration
+// becomes a typed one. Pure (no vscode import) so the unit tests can check each definition against what
+// package.json contributes: the two must say the same, and a test makes sure they do.
+//
+// One rule for every setting: a value VS Code's own validation would flag (wrong type, out of bounds, not
+// one of the choices, not matching the pattern), typed into settings.json by hand, takes the default
+// rather than breaking a feature.
+import { isIP } from 'node:net';
+
+interface Common<T> {
+  readonly default: T;
+  /** The value to use for whatever the configuration holds. */
+  normalize(value: unknown): T;
+}
+
+export interface IntegerSetting extends Common<number> {
+  readonly type: 'integer';
+  readonly minimum: number;
+  readonly maximum: number;
+}
+
+export interface ChoiceSetting<T extends string> extends Common<T> {
+  readonly type: 'string';
+  readonly enum: readonly T[];
+}
+
+export interface TextSetting extends Common<string> {
+  readonly type: 'string';
+  readonly pattern?: string;
+  readonly maxLength?: number;
+}
+
+export interface FlagSetting extends Common<boolean> {
+  readonly type: 'boolean';
+}
+
+export type SettingDefinition = IntegerSetting | ChoiceSetting<string> | TextSetting | FlagSetting;
+
+function integer(defaultValue: number, minimum: number, maximum: number): IntegerSetting {
+  return {
+    type: 'integer',
+    default: defaultValue,
+    minimum,
+    maximum,
+    normalize: (value) => (typeof value === 'number' && Number.isInteger(value) && value >= minimum && value <= maximum ? value : defaultValue),
+  };
+}
+
+function choice<const T extends string>(choices: readonly T[], defaultValue: T): ChoiceSetting<T> {
+  return {
+    type: 'string',
+    enum: choices,
+    default: defaultValue,
+    normalize: (value) => (choices.includes(value as T) ? (value as T) : defaultValue),
+  };
+}
+
+interface TextRules {
+  /** The pattern package.json declares (JSON Schema's `pattern`, a JavaScript regular expression). */
+  pattern?: string;
+  maxLength?: number;
+  /** Leading and trailing spaces are dropped before the checks (names and addresses). */
+  trim?: boolean;
+  /** A check beyond the pattern that a schema cannot say. */
+  accept?: (value: string) => boolean;
+}
+
+function text(defaultValue: string, rules: TextRules): TextSetting {
+  const pattern = rules.pattern === undefined ? undefined : new RegExp(rules.pattern);
+  return {
+    type: 'string',
+    default: defaultValue,
+    pattern: rules.pattern,
+    maxLength: rules.maxLength,
+    normalize: (value) => {
+      if (typeof value !== 'string') return defaultValue;
+      const candidate = rules.trim ? value.trim() : value;
+      if (pattern && !pattern.test(candidate)) return defaultValue;
+      if (rules.maxLength !== undefined && candidate.length > rules.maxLength) return defaultValue;
+      if (rules.accept && !rules.accept(candidate)) return defaultValue;
+      return candidate;
+    },
+  };
+}
+
+function flag(defaultValue: boolean): FlagSetting {
+  return { type: 'boolean', default: defaultValue, normalize: (value) => (typeof value === 'boolean' ? value : defaultValue) };
+}
+
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
+/** An IPv4 or IPv6 address, roughly: node's isIP decides. */
+const IP_ADDRESS = '^(\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$';
+
+/** The settings, by their name after `portal.`. */
+export const SETTINGS = {
+  'auth.redirectMode': choice(['uriHandler', 'loopback'], 'uriHandler'),
+  'auth.loopbackPort': integer(0, 0, 65535),
+  'tree.pageSize': integer(100, 10, 1000),
+  /** The emulator's limit (25 MB); a real portal's is not documented. */
+  'attachments.maxUploadBytes': integer(25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  /** Fixed, so the Payload URL pasted into the portal survives restarts; 0 picks a free port. */
+  'webhooks.port': integer(37321, 0, 65535),
+  'webhooks.bindAddress': text('127.0.0.1', { pattern: IP_ADDRESS, trim: true, accept: (value) => isIP(value) !== 0 }),
+  'webhooks.maxBodyBytes': integer(1024 * 1024, 1024, 64 * 1024 * 1024),
+  'webhooks.eventHeader': text('X-Portal-Event', { pattern: HEADER_NAME, trim: true }),
+  'webhooks.deliveryHeader': text('X-Portal-Delivery', { pattern: HEADER_NAME, trim: true }),
+  'webhooks.signatureHeader': text('X-Portal-Signature', { pattern: HEADER_NAME, trim: true }),
+  'webhooks.signaturePrefix': text('sha256=', { pattern: '^\\S*$', maxLength: 32 }),
+  'webhooks.signatureAlgorithm': choice(['sha256', 'sha1'], 'sha256'),
+  'webhooks.signatureEncoding': choice(['hex', 'base64'], 'hex'),
+  'webhooks.maxEvents': integer(200, 1, 10_000),
+  'webhooks.autoStart': flag(false),
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+export type SettingValue<K extends SettingKey> = ReturnType<(typeof SETTINGS)[K]['normalize']>;
+
+/** The section every setting lives in. */
+export const SECTION = 'portal';
+
+export function settingId(key: SettingKey): string {
+  return `${SECTION}.${key}`;
+}

@@ -1,0 +1,79 @@
+// The .vsix as a user installs it: `npm run package`, then `code-server --install-extension`, no
+// extension under development. These tests see only what a user's VS Code sees: the installed extension,
+// its contributions and the workbench (the test API exists only in ExtensionMode.Test, which an installed
+// extension is not in). The emulator is connected through PORTAL_EXPLORER_CONNECTION_FILE, as npm start does.
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import * as vscode from 'vscode';
+import { BROWSER_TAG, driver } from '../support/driver';
+import { EXTENSION_ID } from '../support/extension';
+import { waitFor } from '../support/wait';
+
+function installed(): vscode.Extension<{ testing?: unknown }> {
+  const found = vscode.extensions.getExtension<{ testing?: unknown }>(EXTENSION_ID);
+  assert.ok(found, `${EXTENSION_ID} is installed`);
+  return found;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
+
+describe(`the installed .vsix ${BROWSER_TAG}`, function () {
+  this.timeout(90_000);
+
+  it('is the copy installed from the .vsix, not a development folder', () => {
+    const extensionsDir = process.env.PORTAL_PACKAGED_EXTENSIONS_DIR;
+    assert.ok(extensionsDir, 'the harness names the extensions folder');
+    const path = realpathSync(installed().extensionPath);
+    assert.ok(!relative(realpathSync(extensionsDir), path).startsWith('..'), `${path} is under ${extensionsDir}`);
+    assert.match(path, /portal-labs\.portal-explorer-\d+\.\d+\.\d+/);
+    const files = filesUnder(path).map((file) => relative(path, file)).filter((file) => file !== '.vsixmanifest');
+    assert.ok(files.includes(join('dist', 'extension.js')), 'the bundle');
+    assert.ok(files.includes(join('media', 'walkthrough', 'register.md')), 'the walkthrough');
+    assert.ok(files.includes(join('media', 'portal.svg')), 'the activity bar icon');
+    assert.deepEqual(
+      files.filter((file) => /^(src|test|node_modules|out|webview-ui)\b|\.map$|\.ts$|screenshots/.test(file)),
+      [],
+      'no sources, tests, dependencies, source maps or screenshots',
+    );
+    assert.equal(existsSync(join(path, 'dist', 'extension.js.map')), false);
+  });
+
+  it('activates in production mode, with every command it contributes', async () => {
+    const extension = installed();
+    await waitFor(() => extension.isActive, { message: 'the extension to activate (onStartupFinished)' });
+    assert.equal(extension.exports.testing, undefined, 'no test API outside ExtensionMode.Test');
+    const contributed = (extension.packageJSON as { contributes: { commands: Array<{ command: string }> } }).contributes.commands.map((entry) => entry.command);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.deepEqual(
+      contributed.filter((command) => !registered.has(command)),
+      [],
+      'every contributed command is registered',
+    );
+  });
+
+  it('shows the pre-configured portal in the Portal view, down to its apps', async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.portal');
+    const portal = await waitFor(
+      async () => (await driver.treeItems('Explorer')).find((row) => row.label === 'Demo portal'),
+      { message: 'the portal "Demo portal" in the Portal view', timeoutMs: 30_000 },
+    );
+    assert.equal(portal.level, 1);
+    await driver.click('.pane .monaco-list-row[aria-level="1"]:has-text("Demo portal")');
+    await driver.press('ArrowRight');
+    const site = await waitFor(async () => (await driver.treeItems('Explorer')).find((row) => row.level === 2 && row.label === 'Operations'), {
+      message: 'the site "Operations" under the portal',
+    });
+    assert.equal(site.level, 2);
+    await driver.click('.pane .monaco-list-row[aria-level="2"]:has-text("Operations")');
+    await driver.press('ArrowRight');
+    await waitFor(async () => (await driver.treeItems('Explorer')).some((row) => row.level === 3 && row.label === 'Orders'), {
+      message: 'the app "Orders" under the site',
+    });
+    await driver.screenshot('packaged-tree');
+  });
+});

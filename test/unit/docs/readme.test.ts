@@ -1,0 +1,58 @@
+// The README's tables of commands and settings say what package.json contributes, so they cannot drift:
+// one row per command (category: title, id) and per setting (id, default), and nothing else.
+import * as assert from 'node:assert/strict';
+import { manifest, readRepoFile, repoFileSize } from '../support/manifest';
+
+/** The text of the README's "## <title>" section. */
+function section(readme: string, title: string): string {
+  const start = readme.indexOf(`\n## ${title}\n`);
+  assert.ok(start >= 0, `the README has a section "${title}"`);
+  const end = readme.indexOf('\n#', start + title.length + 5);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
+/** The table rows of a section, as arrays of cells (header and divider left out). */
+function rows(text: string): string[][] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .slice(2)
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split(' | ')
+        .map((cell) => cell.trim()),
+    );
+}
+
+describe('the README', () => {
+  const readme = readRepoFile('README.md');
+  const contributes = manifest().contributes;
+
+  it('lists every command with its title and id, and no other', () => {
+    const listed = rows(section(readme, 'Commands')).map(([command]) => command);
+    const expected = contributes.commands.map((command) => `${command.category}: ${command.title} (\`${command.command}\`)`);
+    assert.deepEqual(listed, expected);
+  });
+
+  it('lists every setting with its default, and no other', () => {
+    const listed = rows(section(readme, 'Settings')).map(([id, value]) => [id, value]);
+    const expected = Object.entries(contributes.configuration.properties).map(([id, property]) => [
+      `\`${id}\``,
+      `\`${typeof property.default === 'string' ? property.default : JSON.stringify(property.default)}\``,
+    ]);
+    assert.deepEqual(listed, expected);
+  });
+
+  it('describes each command and setting', () => {
+    for (const [name, cells] of [...rows(section(readme, 'Commands')), ...rows(section(readme, 'Settings'))].map((row) => [row[0], row[row.length - 1]] as const)) {
+      assert.ok(cells.length > 10, `${name} has a description`);
+    }
+  });
+
+  it('shows only screenshots that exist, kept small', () => {
+    const images = [...readme.matchAll(/\]\((media\/screenshots\/[^)]+\.png)\)/g)].map((match) => match[1]);
+    assert.ok(images.length >= 6, 'the tree, a record with completion, the conflict, the walkthrough, the form, the query');
+    for (const image of images) assert.ok(repoFileSize(image) < 400_000, `${image} exists and is under 400 KB`);
+  });
+});
