@@ -58,6 +58,33 @@ const oneVscodeNamespace = {
   },
 };
 
+/**
+ * node-fetch (the portal client's fetch) is loaded on the first request, not at activation: the extension
+ * bundle leaves `import('node-fetch')` to a chunk of its own, dist/node-fetch.mjs, built beside it.
+ */
+const nodeFetchChunk = {
+  name: 'node-fetch-chunk',
+  setup(build) {
+    build.onResolve({ filter: /^node-fetch$/ }, () => ({ path: './node-fetch.mjs', external: true }));
+  },
+};
+
+/**
+ * fetch-blob (under node-fetch) falls back to web-streams-polyfill (60 KB minified) only where
+ * globalThis.ReadableStream is missing, which no Node that VS Code ships lacks (it is built in since
+ * Node 18). A stub keeps it out of the node-fetch chunk and fails loudly if ever reached.
+ */
+const noWebStreamsPolyfill = {
+  name: 'no-web-streams-polyfill',
+  setup(build) {
+    build.onResolve({ filter: /^web-streams-polyfill(\/|$)/ }, (args) => ({ path: args.path, namespace: 'stub' }));
+    build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+      contents: "throw new Error('Portal Explorer needs a runtime with web streams (Node 18 or later).');",
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   minify: production,
@@ -68,19 +95,30 @@ const common = {
 };
 
 const targets = {
-  extension: () => ({
-    ...common,
-    entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    // ES modules first: a UMD main (jsonc-parser's) requires its parts at run time, out of the bundle's sight.
-    mainFields: ['module', 'main'],
-    metafile: true,
-    plugins: [...common.plugins, oneVscodeNamespace],
-  }),
+  extension: () => [
+    {
+      ...common,
+      entryPoints: ['src/extension.ts'],
+      outfile: 'dist/extension.js',
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['vscode'],
+      // ES modules first: a UMD main (jsonc-parser's) requires its parts at run time, out of the bundle's sight.
+      mainFields: ['module', 'main'],
+      metafile: true,
+      plugins: [...common.plugins, oneVscodeNamespace, nodeFetchChunk],
+    },
+    {
+      ...common,
+      stdin: { contents: "export { default } from 'node-fetch';", resolveDir: '.', sourcefile: 'node-fetch-chunk.js' },
+      outfile: 'dist/node-fetch.mjs',
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      plugins: [...common.plugins, noWebStreamsPolyfill],
+    },
+  ],
   webview: () => {
     // One bundle per panel: webview-ui/<panel>/main.ts -> dist/webview/<panel>.js (and .css when it imports css).
     const entryPoints = Object.fromEntries(
@@ -122,7 +160,7 @@ const chosen = Object.keys(targets).filter((name) => {
   return production ? name === 'extension' || name === 'webview' : true;
 });
 
-const options = chosen.map((name) => targets[name]()).filter(Boolean);
+const options = chosen.flatMap((name) => targets[name]() ?? []);
 
 if (watch) {
   for (const option of options) {
