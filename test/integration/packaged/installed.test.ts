@@ -56,6 +56,25 @@ describe(`the installed .vsix ${BROWSER_TAG}`, function () {
     );
   });
 
+  // The first use of the record file system and of a command in this extension host: what they hand their
+  // calls to is built then (src/features.ts), once the portals' sign-in state has been read.
+  it('opens a record document as the first thing it is asked for', async () => {
+    const uri = vscode.Uri.parse('portal://demo-portal/101/1.json');
+    // The pre-configured portal is connected a moment after activation, the first time.
+    const document = await waitFor(async () => vscode.workspace.openTextDocument(uri).then((opened) => opened, () => undefined), {
+      message: 'the record document portal://demo-portal/101/1.json to open',
+      timeoutMs: 30_000,
+    });
+    const record = JSON.parse(document.getText()) as Record<string, unknown>;
+    assert.equal(typeof record.$schema, 'string', 'the record names its schema');
+    assert.ok(Object.keys(record).length > 2, `the record's fields are there: ${document.getText()}`);
+  });
+
+  it('runs a command that needs the portal client', async () => {
+    const sites = await vscode.commands.executeCommand<number | undefined>('portal.checkConnection', 'demo-portal');
+    assert.equal(sites, 2, 'the emulator has two sites');
+  });
+
   it('shows the pre-configured portal in the Portal view, down to its apps', async () => {
     await vscode.commands.executeCommand('workbench.view.extension.portal');
     const portal = await waitFor(
