@@ -32,7 +32,8 @@ describe(`the installed .vsix ${BROWSER_TAG}`, function () {
     assert.ok(!relative(realpathSync(extensionsDir), path).startsWith('..'), `${path} is under ${extensionsDir}`);
     assert.match(path, /portal-labs\.portal-explorer-\d+\.\d+\.\d+/);
     const files = filesUnder(path).map((file) => relative(path, file)).filter((file) => file !== '.vsixmanifest');
-    assert.ok(files.includes(join('dist', 'extension.js')), 'the bundle');
+    assert.ok(files.includes(join('dist', 'extension.js')), 'the entry');
+    assert.ok(files.includes(join('dist', 'esm', 'extension.mjs')), 'the ES modules it loads');
     assert.ok(files.includes(join('media', 'walkthrough', 'register.md')), 'the walkthrough');
     assert.ok(files.includes(join('media', 'portal.svg')), 'the activity bar icon');
     assert.deepEqual(
@@ -43,9 +44,11 @@ describe(`the installed .vsix ${BROWSER_TAG}`, function () {
     assert.equal(existsSync(join(path, 'dist', 'extension.js.map')), false);
   });
 
-  it('activates in production mode, with every command it contributes', async () => {
+  it('waits to be needed, then activates in production mode, with every command it contributes', async () => {
     const extension = installed();
-    await waitFor(() => extension.isActive, { message: 'the extension to activate (onStartupFinished)' });
+    assert.equal(extension.isActive, false, 'not active before anything of it was used (no startup activation)');
+    await vscode.commands.executeCommand('workbench.view.extension.portal');
+    await waitFor(() => extension.isActive, { message: 'the extension to activate when its view is shown' });
     assert.equal(extension.exports.testing, undefined, 'no test API outside ExtensionMode.Test');
     const contributed = (extension.packageJSON as { contributes: { commands: Array<{ command: string }> } }).contributes.commands.map((entry) => entry.command);
     const registered = new Set(await vscode.commands.getCommands(true));
