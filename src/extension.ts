@@ -3,12 +3,10 @@
 // that), and everything beyond signing in is built the first time it is needed (src/features.ts): the
 // commands, views and file systems registered here are stand-ins that hand their calls over to it.
 //
-// The modules themselves are bundled as usual and run at load: their top-level code is small (measured:
-// about 1 ms for the whole bundle), while reaching them through import() made esbuild wrap a hundred
-// modules in lazy initialisers, 11 KB more to read and compile at load for no measurable gain.
-import { bundleStarted } from './loadTime';
+// What is built on first use is also loaded on first use: src/features.ts and all it alone needs come in
+// with import() (esbuild.mjs splits them into chunks of their own), so activation reads and compiles about
+// a third of the extension's code.
 import * as vscode from 'vscode';
-import { activationTimingLine } from './activationTiming';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, PortalAuthenticationProvider } from './auth/authProvider';
 import { PortalService } from './auth/portalService';
 import { importPreconfigured } from './auth/preconfigured';
@@ -20,7 +18,7 @@ import { helpCommands } from './commands/help';
 import { choosePortalToSignIn, portalCommands } from './commands/portals';
 import { registerLazyCommands } from './commands/register';
 import { RECORD_SCHEME } from './commands/targetParsing';
-import { createFeatures, type Features } from './features';
+import type { Features } from './features';
 import { trackWalkthroughProgress } from './help/walkthroughProgress';
 import {
   ATTACHMENT_SCHEME,
@@ -42,7 +40,6 @@ import type { ExplorerNode } from './tree/nodes';
 import type { EventsNode } from './webhooks/eventsTree';
 
 export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
-  const activateStarted = performance.now();
   context.subscriptions.push(initLogging());
 
   // Sign-in: connections, secrets and tokens, the browser's way back, the Accounts menu, the status bar.
@@ -76,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
 
   // Everything else, built on first use, once the portals are read.
   const features: Lazy<Features> = new Lazy(async () => {
-    await portals.ready();
+    const [{ createFeatures }] = await Promise.all([import('./features'), portals.ready()]);
     return createFeatures({ context, portals, explorerView });
   });
 
@@ -107,12 +104,6 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
   // The receiver starts with VS Code when the user asked for it.
   if (setting('webhooks.autoStart')) void features.get();
 
-  const activateEnded = performance.now();
-  const timingLog = createLogger('activation');
-  void portals.ready().then(() =>
-    timingLog.debug(activationTimingLine({ extensionId: context.extension.id, bundleStarted, bundleEvaluated, activateStarted, activateEnded }, performance.now())),
-  );
-
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
     testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms), explorerView, webhookEventsView }, features),
@@ -122,6 +113,3 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
 export function deactivate(): void {
   // Everything is disposed through context.subscriptions.
 }
-
-// The end of the bundle's top-level code: every module src/extension.ts imports has run by now.
-const bundleEvaluated = performance.now();
