@@ -5,7 +5,7 @@
 //   node esbuild.mjs --watch          rebuild on change; errors in the form of .vscode/tasks.json's problem matcher
 //   node esbuild.mjs --only <names>   a comma-separated subset of: extension, webview, tests, emulator
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 const args = process.argv.slice(2);
@@ -44,28 +44,40 @@ const problemMatcherPlugin = {
 };
 
 /**
- * `import * as vscode from 'vscode'` in each of ~60 modules makes esbuild copy every property of the API
- * object into a namespace object per module (some 400 getters each, 20k in all, a good part of the
- * activation time). Routed through one in-bundle module that re-exports it, the copy is made once.
+ * `import * as vscode from 'vscode'` in each of ~60 modules would make esbuild copy every property of the
+ * API object into a namespace object per module (some 400 getters each, 20k in all, a good part of the
+ * activation time). Routed through one in-bundle module that re-exports it, the copy is made once. That
+ * module takes the API with `require` (the banner's, see below): the extension host hands `vscode` out to
+ * `require` only, an ES module `import` of it would not resolve.
  */
 const oneVscodeNamespace = {
   name: 'one-vscode-namespace',
   setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) =>
-      args.namespace === 'vscode-namespace' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-namespace' },
-    );
+    build.onResolve({ filter: /^vscode$/ }, (args) => {
+      if (args.namespace === 'vscode-api') return { path: 'vscode', external: true };
+      if (args.namespace === 'vscode-namespace') return { path: 'vscode', namespace: 'vscode-api' };
+      return { path: 'vscode', namespace: 'vscode-namespace' };
+    });
     build.onLoad({ filter: /.*/, namespace: 'vscode-namespace' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-api' }, () => ({ contents: "module.exports = require('vscode');", loader: 'js' }));
   },
 };
 
 /**
- * node-fetch (the portal client's fetch) is loaded on the first request, not at activation: the extension
- * bundle leaves `import('node-fetch')` to a chunk of its own, dist/node-fetch.mjs, built beside it.
+ * jsonc-parser's package.json does not say its modules are free of side effects, so the bundle kept the
+ * tables of its formatter's whitespace strings (impl/string-intern.js: some 1,200 strings, built at load,
+ * about half of the bundle's whole top-level time), which the extension never uses: it only parses. Said
+ * here, esbuild drops what nothing uses.
  */
-const nodeFetchChunk = {
-  name: 'node-fetch-chunk',
+const jsoncWithoutSideEffects = {
+  name: 'jsonc-without-side-effects',
   setup(build) {
-    build.onResolve({ filter: /^node-fetch$/ }, () => ({ path: './node-fetch.mjs', external: true }));
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData === 'resolved') return undefined;
+      if (args.path !== 'jsonc-parser' && !/[\\/]node_modules[\\/]jsonc-parser[\\/]/.test(args.importer)) return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'resolved' });
+      return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, sideEffects: false };
+    });
   },
 };
 
@@ -95,28 +107,49 @@ const common = {
 };
 
 const targets = {
+  // The extension in two steps, so that activation reads and compiles only what it runs: ES modules with
+  // code splitting (dist/esm/: the entry and what activate() uses; src/features.ts, node-fetch and the rest
+  // in chunks loaded by import() on first use, the modules they share in chunks of their own, so each
+  // module's state exists once), behind dist/extension.js, package.json's "main", a CommonJS entry that
+  // imports the ES entry when VS Code activates the extension.
   extension: () => [
     {
       ...common,
-      entryPoints: ['src/extension.ts'],
-      outfile: 'dist/extension.js',
+      entryPoints: { extension: 'src/extension.ts' },
+      outdir: 'dist/esm',
+      outExtension: { '.js': '.mjs' },
+      format: 'esm',
+      splitting: true,
+      chunkNames: '[name]-[hash]',
       platform: 'node',
-      format: 'cjs',
       target: 'node20',
       external: ['vscode'],
       // ES modules first: a UMD main (jsonc-parser's) requires its parts at run time, out of the bundle's sight.
       mainFields: ['module', 'main'],
       metafile: true,
-      plugins: [...common.plugins, oneVscodeNamespace, nodeFetchChunk],
+      // Messages with "…" and "’" as they are, not as \u escapes (six bytes for three).
+      charset: 'utf8',
+      // `require` for what still needs it in an ES module: the vscode API (see oneVscodeNamespace).
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      plugins: [...common.plugins, oneVscodeNamespace, jsoncWithoutSideEffects, noWebStreamsPolyfill],
     },
     {
       ...common,
-      stdin: { contents: "export { default } from 'node-fetch';", resolveDir: '.', sourcefile: 'node-fetch-chunk.js' },
-      outfile: 'dist/node-fetch.mjs',
+      stdin: {
+        contents: [
+          "const { pathToFileURL } = require('node:url');",
+          "const { join } = require('node:path');",
+          'let main;',
+          "exports.activate = async (context) => (main ??= await import(pathToFileURL(join(__dirname, 'esm', 'extension.mjs')).href)).activate(context);",
+          'exports.deactivate = () => main?.deactivate();',
+        ].join('\n'),
+        resolveDir: '.',
+        sourcefile: 'extension-entry.js',
+      },
+      outfile: 'dist/extension.js',
       platform: 'node',
-      format: 'esm',
+      format: 'cjs',
       target: 'node20',
-      plugins: [...common.plugins, noWebStreamsPolyfill],
     },
   ],
   webview: () => {
@@ -161,6 +194,8 @@ const chosen = Object.keys(targets).filter((name) => {
 });
 
 const options = chosen.flatMap((name) => targets[name]() ?? []);
+// Chunk names carry a hash of their content: the chunks of an earlier build would stay beside the new ones.
+if (chosen.includes('extension')) rmSync('dist/esm', { recursive: true, force: true });
 
 if (watch) {
   for (const option of options) {

@@ -1,4 +1,11 @@
-// activate(): builds the extension's parts and registers them; nothing else happens here.
+// activate(): registers what VS Code must know of at once and returns without waiting for anything. The
+// portals' sign-in state is read in the background (PortalService.ready(); what shows or uses it waits for
+// that), and everything beyond signing in is built the first time it is needed (src/features.ts): the
+// commands, views and file systems registered here are stand-ins that hand their calls over to it.
+//
+// What is built on first use is also loaded on first use: src/features.ts and all it alone needs come in
+// with import() (esbuild.mjs splits them into chunks of their own), so activation reads and compiles about
+// a third of the extension's code.
 import * as vscode from 'vscode';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, PortalAuthenticationProvider } from './auth/authProvider';
 import { PortalService } from './auth/portalService';
@@ -6,33 +13,33 @@ import { importPreconfigured } from './auth/preconfigured';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS, SignInUi } from './auth/signInUi';
 import { createStatusBar } from './auth/statusBar';
 import { AuthUriHandler } from './auth/uriHandler';
-import { Catalog } from './catalog/catalog';
-import { RecordEvents } from './catalog/recordEvents';
-import { TitleFields } from './catalog/titleFields';
-import { ViewRows } from './catalog/viewRows';
-import { ViewStore } from './catalog/views';
-import { AttachmentDropController } from './attachments/dropController';
-import { registerRecordActions } from './commands/actions';
 import { addPortal } from './commands/addPortal';
-import { registerHelpCommands } from './commands/help';
-import { registerExplorerCommands } from './commands/explorer';
-import { registerPanelCommands } from './commands/panels';
-import { choosePortalToSignIn, COMMANDS, registerPortalCommands } from './commands/portals';
-import { registerWebhookCommands, WEBHOOK_COMMANDS } from './commands/webhooks';
-import { registerRecordDocuments } from './fs/documents';
+import { helpCommands } from './commands/help';
+import { choosePortalToSignIn, portalCommands } from './commands/portals';
+import { registerLazyCommands } from './commands/register';
+import { RECORD_SCHEME } from './commands/targetParsing';
+import type { Features } from './features';
 import { trackWalkthroughProgress } from './help/walkthroughProgress';
+import {
+  ATTACHMENT_SCHEME,
+  COMMENT_SCHEME,
+  EVENTS_VIEW_ID,
+  EXPLORER_DROP_TYPES,
+  EXPLORER_VIEW_ID,
+  FEATURE_GROUP,
+  PAYLOAD_SCHEME,
+  PORTAL_COMMANDS,
+  PORTAL_GROUP,
+} from './ids';
+import { Lazy } from './lazy';
+import { LazyDropController, LazyFileSystemProvider, LazyTreeDataProvider } from './lazyProviders';
 import { createLogger, initLogging } from './log';
+import { setting } from './settings/settings';
 import { createTestApi, type PortalExplorerApi } from './testApi';
-import { EXPLORER_VIEW_ID, ExplorerTree } from './tree/explorer';
-import { SavedQueryStore } from './catalog/savedQueries';
-import { EVENTS_VIEW_ID, EventsTree } from './webhooks/eventsTree';
-import { LiveRefresh } from './webhooks/liveRefresh';
-import { PAYLOAD_SCHEME, PayloadDocuments } from './webhooks/payloadDocuments';
-import { WebhookSecrets } from './webhooks/secrets';
-import { WebhookService } from './webhooks/service';
-import { WebhookStatusBar } from './webhooks/statusBar';
+import type { ExplorerNode } from './tree/nodes';
+import type { EventsNode } from './webhooks/eventsTree';
 
-export async function activate(context: vscode.ExtensionContext): Promise<PortalExplorerApi> {
+export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
   context.subscriptions.push(initLogging());
 
   // Sign-in: connections, secrets and tokens, the browser's way back, the Accounts menu, the status bar.
@@ -40,91 +47,66 @@ export async function activate(context: vscode.ExtensionContext): Promise<Portal
   const uriHandler = new AuthUriHandler(context.extension.id, authLog);
   context.subscriptions.push(vscode.window.registerUriHandler(uriHandler));
   const signInTimeout = { ms: DEFAULT_SIGN_IN_TIMEOUT_MS };
+  // Starts reading the connections and their tokens; not awaited (see ready()).
   const portals = new PortalService(context, new SignInUi({ uriHandler, log: authLog, timeoutMs: () => signInTimeout.ms }), authLog);
   context.subscriptions.push(portals);
-  await portals.reload();
+  // Connecting, signing in and help: their handlers run once the portals are read.
+  const portalGroup = new Lazy(async () => {
+    await portals.ready();
+    return { ...portalCommands(portals), ...helpCommands(context.extension.id, uriHandler) };
+  });
   const provider = new PortalAuthenticationProvider(portals, {
-    choosePortal: () => (portals.list().length === 0 ? addPortal(portals) : choosePortalToSignIn(portals)),
+    choosePortal: async () => {
+      await portals.ready();
+      return portals.list().length === 0 ? addPortal(portals) : choosePortalToSignIn(portals);
+    },
   });
   context.subscriptions.push(
     provider,
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
-    registerPortalCommands(portals),
-    createStatusBar(portals, COMMANDS.portalActions, COMMANDS.addPortal),
-    registerHelpCommands(context.extension.id, uriHandler),
+    registerLazyCommands(PORTAL_GROUP, () => portalGroup.get()),
+    createStatusBar(portals, PORTAL_COMMANDS.portalActions, PORTAL_COMMANDS.addPortal),
+    trackWalkthroughProgress(portals),
   );
   // Development and demo only (npm start): a portal named by an environment variable; not awaited.
   void importPreconfigured(portals, context, authLog);
 
-  // What the features share: the catalog of sites, apps and columns; the views the user added; the rows of
-  // views read; the title field per app; the bus of record changes; the queries saved per view.
-  const catalog = new Catalog(portals);
-  const views = new ViewStore(context.globalState);
-  const rows = new ViewRows(portals, catalog);
-  const titles = new TitleFields(context.globalState);
-  const recordEvents = new RecordEvents();
-  const savedQueries = new SavedQueryStore(context.globalState);
-  context.subscriptions.push(catalog, views, rows, titles, recordEvents, savedQueries, trackWalkthroughProgress(portals, recordEvents));
+  // Everything else, built on first use, once the portals are read.
+  const features: Lazy<Features> = new Lazy(async () => {
+    const [{ createFeatures }] = await Promise.all([import('./features'), portals.ready()]);
+    return createFeatures({ context, portals, explorerView });
+  });
 
-  // The Portal explorer: the sidebar tree and its commands.
-  const explorer = new ExplorerTree({ portals, catalog, views, rows, titles, recordEvents, savedQueries });
-  // Files dropped on a record become its attachments.
-  const attachmentDrop = new AttachmentDropController({ portals, catalog });
-  const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: explorer, showCollapseAll: true, dragAndDropController: attachmentDrop });
-  context.subscriptions.push(
-    explorer,
-    explorerView,
-    registerExplorerCommands({ portals, catalog, views, rows, titles, tree: explorer, treeView: explorerView }),
-  );
-
-  // Records as JSON documents (portal://<portal>/<app_id>/<record_id>.json): open, check, save, publish, delete.
-  const { documents, disposable: documentsDisposable } = registerRecordDocuments({ portals, catalog, rows, titles, recordEvents });
-  context.subscriptions.push(documentsDisposable);
-
-  // The create-record form and the view query panel.
-  context.subscriptions.push(registerPanelCommands({ portals, catalog, views, recordEvents, savedQueries, extensionUri: context.extensionUri }));
-  // Webhooks: the local receiver, its events view and status bar, and the live refresh of tree and documents
-  // (through the record bus, which the explorer and the record file system both hear).
-  const webhookLog = createLogger('webhooks');
-  const webhookSecrets = new WebhookSecrets(context.secrets);
-  const liveRefresh = new LiveRefresh(recordEvents, portals, webhookLog);
-  const webhooks = new WebhookService({ portals, secrets: webhookSecrets, liveRefresh, log: webhookLog, setSecretCommand: WEBHOOK_COMMANDS.setSecret });
-  const webhookEvents = new EventsTree(webhooks.events, portals, catalog);
-  const webhookStatusBar = new WebhookStatusBar(webhooks, { showEvents: WEBHOOK_COMMANDS.showEvents, start: WEBHOOK_COMMANDS.start });
+  // The views: the Portal explorer (files dropped on a record become its attachments) and Webhook Events.
+  const explorer = new LazyTreeDataProvider<Features, ExplorerNode>(features, (built) => built.explorer);
+  const drop = new LazyDropController<Features, ExplorerNode>(features, (built) => built.attachmentDrop, Object.values(EXPLORER_DROP_TYPES));
+  const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: explorer, showCollapseAll: true, dragAndDropController: drop });
+  const webhookEvents = new LazyTreeDataProvider<Features, EventsNode>(features, (built) => built.webhookEvents);
   const webhookEventsView = vscode.window.createTreeView(EVENTS_VIEW_ID, { treeDataProvider: webhookEvents, showCollapseAll: true });
-  context.subscriptions.push(
-    liveRefresh,
-    webhooks,
-    webhookEvents,
-    webhookStatusBar,
-    webhookEventsView,
-    vscode.workspace.registerTextDocumentContentProvider(PAYLOAD_SCHEME, new PayloadDocuments(webhooks.events)),
-    registerWebhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
-  );
+  context.subscriptions.push(explorer, explorerView, webhookEvents, webhookEventsView);
 
-  // Comments and attachments of records, from the tree, the record documents and the palette.
-  context.subscriptions.push(registerRecordActions({ portals, catalog, rows, titles }));
+  // Records as documents, comment drafts, attachments shown as text, webhook payloads.
+  const records = new LazyFileSystemProvider(features, (built) => built.documents);
+  const comments = new LazyFileSystemProvider(features, (built) => built.commentFiles);
+  const attachments = new LazyFileSystemProvider(features, (built) => built.attachmentFiles);
+  context.subscriptions.push(
+    records,
+    vscode.workspace.registerFileSystemProvider(RECORD_SCHEME, records, { isCaseSensitive: true }),
+    comments,
+    vscode.workspace.registerFileSystemProvider(COMMENT_SCHEME, comments, { isCaseSensitive: true }),
+    attachments,
+    vscode.workspace.registerFileSystemProvider(ATTACHMENT_SCHEME, attachments, { isCaseSensitive: true, isReadonly: true }),
+    vscode.workspace.registerTextDocumentContentProvider(PAYLOAD_SCHEME, {
+      provideTextDocumentContent: async (uri) => (await features.get()).payloads.provideTextDocumentContent(uri),
+    }),
+    registerLazyCommands(FEATURE_GROUP, async () => (await features.get()).commands),
+  );
+  // The receiver starts with VS Code when the user asked for it.
+  if (setting('webhooks.autoStart')) void features.get();
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
-    testing: createTestApi(context, {
-      portals,
-      savedQueries,
-      setSignInTimeout: (ms) => (signInTimeout.ms = ms),
-      catalog,
-      views,
-      rows,
-      titles,
-      recordEvents,
-      explorer,
-      explorerView,
-      documents,
-      webhooks,
-      webhookEvents,
-      webhookEventsView,
-      webhookStatusBar,
-      attachmentDrop,
-    }),
+    testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms), explorerView, webhookEventsView }, features),
   };
 }
 

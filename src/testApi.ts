@@ -1,8 +1,12 @@
 // What activate() returns when the extension runs under test (ExtensionMode.Test): the seams that let the
 // integration suite act as a user without real dialogs. In production activate() returns nothing of this.
+// Activation builds most parts on first use (src/features.ts): ready() builds them and waits for the
+// portals to be read; the parts below `portals` exist once it has resolved.
 import type * as vscode from 'vscode';
 import type { Portals } from './auth/portals';
 import type { AttachmentDropController } from './attachments/dropController';
+import type { Features } from './features';
+import type { Lazy } from './lazy';
 import type { Catalog } from './catalog/catalog';
 import type { RecordEvents } from './catalog/recordEvents';
 import type { TitleFields } from './catalog/titleFields';
@@ -19,6 +23,8 @@ import type { WebhookService } from './webhooks/service';
 import type { WebhookStatusBar } from './webhooks/statusBar';
 
 export interface PortalExplorerTestApi {
+  /** Builds the parts built on first use and waits for the portals' sign-in state to be read. */
+  ready(): Promise<void>;
   /** Replaces the prompter (input boxes, pickers, messages, dialogs); returns the previous one. */
   setPrompter(next: Prompter): Prompter;
   /** Lines written to the "Portal Explorer" log channel, oldest first. */
@@ -63,8 +69,64 @@ export interface PortalExplorerApi {
   readonly testing?: PortalExplorerTestApi;
 }
 
-export type TestApiParts = Omit<PortalExplorerTestApi, 'setPrompter' | 'logLines' | 'context'>;
+/** What activation makes at once. */
+export interface TestApiCore {
+  readonly portals: Portals;
+  setSignInTimeout(ms: number): void;
+  readonly explorerView: vscode.TreeView<ExplorerNode>;
+  readonly webhookEventsView: vscode.TreeView<EventsNode>;
+}
 
-export function createTestApi(context: vscode.ExtensionContext, parts: TestApiParts): PortalExplorerTestApi {
-  return { setPrompter, logLines: recentLogLines, context, ...parts };
+export function createTestApi(context: vscode.ExtensionContext, core: TestApiCore, features: Lazy<Features>): PortalExplorerTestApi {
+  const built = (): Features => {
+    const parts = features.peek();
+    if (!parts) throw new Error('The test API was used before ready() resolved.');
+    return parts;
+  };
+  return {
+    setPrompter,
+    logLines: recentLogLines,
+    context,
+    ...core,
+    ready: async () => {
+      await core.portals.ready();
+      await features.get();
+    },
+    get savedQueries() {
+      return built().savedQueries;
+    },
+    get catalog() {
+      return built().catalog;
+    },
+    get views() {
+      return built().views;
+    },
+    get rows() {
+      return built().rows;
+    },
+    get titles() {
+      return built().titles;
+    },
+    get recordEvents() {
+      return built().recordEvents;
+    },
+    get explorer() {
+      return built().explorer;
+    },
+    get documents() {
+      return built().documents;
+    },
+    get webhooks() {
+      return built().webhooks;
+    },
+    get webhookEvents() {
+      return built().webhookEvents;
+    },
+    get webhookStatusBar() {
+      return built().webhookStatusBar;
+    },
+    get attachmentDrop() {
+      return built().attachmentDrop;
+    },
+  };
 }

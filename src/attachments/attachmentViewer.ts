@@ -6,10 +6,10 @@
 import * as vscode from 'vscode';
 import type { RecordTarget } from '../commands/targets';
 import { MemoryFileSystem } from '../fs/memoryFileSystem';
+import { ATTACHMENT_SCHEME } from '../ids';
 import { contentTypeOf } from './contentTypes';
 import { imagePage } from './imagePage';
 
-export const ATTACHMENT_SCHEME = 'portal-attachment';
 export const IMAGE_VIEW_TYPE = 'portal.attachmentImage';
 
 function tabUri(tab: vscode.Tab): vscode.Uri | undefined {
@@ -17,7 +17,8 @@ function tabUri(tab: vscode.Tab): vscode.Uri | undefined {
 }
 
 export class AttachmentViewer implements vscode.Disposable {
-  private readonly files = new MemoryFileSystem();
+  /** Text attachments shown: the provider of the portal-attachment: scheme (registered at activation, see extension.ts). */
+  readonly files = new MemoryFileSystem();
   /** Put, and its tab not opened yet: not forgotten meanwhile. */
   private readonly opening = new Set<string>();
   private readonly panels = new Set<vscode.WebviewPanel>();
@@ -26,7 +27,6 @@ export class AttachmentViewer implements vscode.Disposable {
   constructor() {
     this.registrations = vscode.Disposable.from(
       this.files,
-      vscode.workspace.registerFileSystemProvider(ATTACHMENT_SCHEME, this.files, { isCaseSensitive: true, isReadonly: true }),
       vscode.window.tabGroups.onDidChangeTabs((event) => {
         if (event.closed.length > 0) this.forgetUnshown();
       }),

@@ -8,12 +8,13 @@ import type { Catalog } from '../catalog/catalog';
 import { appInfoOf, appNameOf } from '../commands/actionTargets';
 import { runReported } from '../commands/register';
 import { recordTargetOf } from '../commands/targets';
+import { EXPLORER_DROP_TYPES } from '../ids';
 import type { ExplorerNode } from '../tree/nodes';
 import { prompter } from '../ui/prompter';
 import { sourceOfUri, uploadAttachment, type UploadSource } from './upload';
 
-const URI_LIST = 'text/uri-list';
-const FILES = 'files';
+const URI_LIST = EXPLORER_DROP_TYPES.uriList;
+const FILES = EXPLORER_DROP_TYPES.files;
 export const ATTACH_ACTION = 'Attach';
 
 export interface AttachmentDropParts {

@@ -1,6 +1,7 @@
 // The AuthenticationProvider "portal": one account per signed-in connection, so signed-in portals show in
 // VS Code's Accounts menu and sign out from there. A session's scopes are [<connection id>]; asking for a
-// session with a connection id as the scope narrows to that portal.
+// session with a connection id as the scope narrows to that portal. It answers once the portals are read
+// (PortalService.ready(), a moment after activation): VS Code's questions before then wait for it.
 import * as vscode from 'vscode';
 import type { PortalConnection } from './portals';
 import type { PortalService } from './portalService';
@@ -16,18 +17,20 @@ export interface PortalAuthenticationProviderOptions {
 export class PortalAuthenticationProvider implements vscode.AuthenticationProvider, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
   readonly onDidChangeSessions = this.emitter.event;
-  private known = new Map<string, vscode.AuthenticationSession>();
+  /** The sessions VS Code was last told of; set when the portals are first read. */
+  private known: Map<string, vscode.AuthenticationSession> | undefined;
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
     private readonly portals: PortalService,
     private readonly options: PortalAuthenticationProviderOptions,
   ) {
-    this.known = this.current();
     this.subscriptions = [this.emitter, portals.onDidChange(() => this.compare()), portals.onDidChangeTokens(() => this.compare())];
+    void portals.ready().then(() => (this.known ??= this.current()));
   }
 
   async getSessions(scopes: readonly string[] | undefined, options: vscode.AuthenticationProviderSessionOptions): Promise<vscode.AuthenticationSession[]> {
+    await this.portals.ready();
     const wanted = scopes && scopes.length > 0 ? new Set(scopes) : undefined;
     return [...this.current().values()].filter(
       (session) => (!wanted || wanted.has(session.account.id)) && (!options.account || options.account.id === session.account.id),
@@ -35,6 +38,7 @@ export class PortalAuthenticationProvider implements vscode.AuthenticationProvid
   }
 
   async createSession(scopes: readonly string[]): Promise<vscode.AuthenticationSession> {
+    await this.portals.ready();
     const named = scopes.find((scope) => this.portals.get(scope));
     const id = named ?? (await this.options.choosePortal());
     if (this.portals.state(id) !== 'signedIn') await this.portals.signIn(id);
@@ -45,6 +49,7 @@ export class PortalAuthenticationProvider implements vscode.AuthenticationProvid
   }
 
   async removeSession(sessionId: string): Promise<void> {
+    await this.portals.ready();
     if (this.portals.get(sessionId)) await this.portals.signOut(sessionId);
     this.compare();
   }
@@ -68,11 +73,14 @@ export class PortalAuthenticationProvider implements vscode.AuthenticationProvid
 
   /** Tells VS Code which sessions were added, removed or changed (a renewed token, a new label). */
   private compare(): void {
+    // Before the first read there is nothing VS Code was told of to compare with.
+    const known = this.known;
+    if (!known || !this.portals.isReady) return;
     const now = this.current();
-    const added = [...now.values()].filter((session) => !this.known.has(session.id));
-    const removed = [...this.known.values()].filter((session) => !now.has(session.id));
+    const added = [...now.values()].filter((session) => !known.has(session.id));
+    const removed = [...known.values()].filter((session) => !now.has(session.id));
     const changed = [...now.values()].filter((session) => {
-      const before = this.known.get(session.id);
+      const before = known.get(session.id);
       return before !== undefined && (before.accessToken !== session.accessToken || before.account.label !== session.account.label);
     });
     this.known = now;

@@ -2,6 +2,10 @@
 // PortalClient per connection, interactive sign-in and sign-out, and change events that also cover other
 // windows (SecretStorage's onDidChange fires there; global state follows without an event, so it is read
 // again then, and once more a moment later in case it arrives after the secret).
+//
+// The first read starts with the service and is not awaited by activation (reading SecretStorage is a round
+// trip to the workbench): until ready() resolves, list() is empty, so whatever shows or uses the sign-in
+// state waits for ready() first.
 import * as vscode from 'vscode';
 import { PortalClient } from '../api/client';
 import { PortalError } from '../api/errors';
@@ -36,6 +40,8 @@ export class PortalService implements Portals, vscode.Disposable {
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   /** One line per HTTP request to a portal, data and token calls alike. */
   private readonly requestLog = createLogger('http');
+  private readonly firstLoad: Promise<void>;
+  private loaded = false;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -54,6 +60,26 @@ export class PortalService implements Portals, vscode.Disposable {
         this.reloadTimer = setTimeout(() => void this.reload(), RELOAD_AGAIN_MS);
       }),
     );
+    this.firstLoad = this.reload().then(
+      () => {
+        this.loaded = true;
+      },
+      (error: unknown) => {
+        // Nothing could be read (SecretStorage refused): the features still start, with no portal listed.
+        this.loaded = true;
+        this.log.error(`Reading the connected portals: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  }
+
+  /** Resolves once the connections and their sign-in states have been read for the first time. */
+  ready(): Promise<void> {
+    return this.firstLoad;
+  }
+
+  /** Whether ready() has resolved. */
+  get isReady(): boolean {
+    return this.loaded;
   }
 
   /** Reads the connections and every sign-in state; fires onDidChange when anything differs. */
@@ -115,6 +141,7 @@ export class PortalService implements Portals, vscode.Disposable {
   }
 
   async setActive(id: string): Promise<void> {
+    await this.firstLoad;
     this.keeperOf(id);
     await this.store.setActive(id);
     this.changed.fire();
@@ -125,6 +152,7 @@ export class PortalService implements Portals, vscode.Disposable {
    * the secret and the tokens only when that worked. Anything that fails leaves nothing behind.
    */
   async add(request: NewConnection): Promise<PortalConnection> {
+    await this.firstLoad;
     const baseUrl = normaliseBaseUrl(request.baseUrl).href.replace(/\/$/, '');
     const clientId = request.clientId.trim();
     const label = request.label.trim();
@@ -164,6 +192,7 @@ export class PortalService implements Portals, vscode.Disposable {
 
   /** Forgets the connection, its secret and its tokens. */
   async remove(id: string): Promise<void> {
+    await this.firstLoad;
     const connection = this.get(id);
     await this.forget(id);
     await this.reload();
@@ -171,6 +200,7 @@ export class PortalService implements Portals, vscode.Disposable {
   }
 
   async signIn(id: string): Promise<void> {
+    await this.firstLoad;
     const keeper = this.keeperOf(id);
     const { connection } = keeper;
     const clientSecret = await this.context.secrets.get(secretKeys.clientSecret(id));
@@ -188,6 +218,7 @@ export class PortalService implements Portals, vscode.Disposable {
   }
 
   async signOut(id: string): Promise<void> {
+    await this.firstLoad;
     const keeper = this.keeperOf(id);
     await keeper.signOut();
     this.fireIfChanged();

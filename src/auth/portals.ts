@@ -17,6 +17,9 @@ export interface PortalConnection {
 export type SignInState = 'signedIn' | 'signedOut' | 'expired';
 
 export interface Portals {
+  /** Resolves once the connections and their sign-in states are read (activation does not wait for it);
+   *  until then list() is empty. */
+  ready(): Promise<void>;
   /** Fires when a connection is added or removed, or its sign-in state changes (in this or another window). */
   readonly onDidChange: vscode.Event<void>;
   list(): readonly PortalConnection[];

@@ -42,7 +42,8 @@ export async function importPreconfigured(portals: PortalService, context: vscod
   const path = process.env[CONNECTION_FILE_VARIABLE];
   if (!path) return;
   try {
-    const file = parse(await readFile(path, 'utf8'));
+    const [text] = await Promise.all([readFile(path, 'utf8'), portals.ready()]);
+    const file = parse(text);
     const identity = `${file.baseUrl.replace(/\/+$/, '')} ${file.clientId}`;
     const existing = portals.list().find((connection) => connection.baseUrl === file.baseUrl.replace(/\/+$/, '') && connection.clientId === file.clientId);
     if (existing) {

@@ -1,5 +1,6 @@
 // The status bar item: the active portal and its sign-in state; a click opens the portal menu (sign in,
-// sign out, switch portal, add, remove).
+// sign out, switch portal, add, remove). Until the portals are read (a moment after activation) it says
+// only "Portal", and a click opens the same menu once they are.
 import * as vscode from 'vscode';
 import type { SignInState } from './portals';
 import type { PortalService } from './portalService';
@@ -10,7 +11,12 @@ const STATES: Record<SignInState, string> = { signedIn: 'signed in', signedOut: 
 export function createStatusBar(portals: PortalService, menuCommand: string, addCommand: string): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('portal.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Portal';
+  item.text = '$(plug) Portal';
+  item.tooltip = 'Portal Explorer: reading the connected portals…';
+  item.command = menuCommand;
+  item.show();
   const update = (): void => {
+    if (!portals.isReady) return;
     const active = portals.active();
     if (!active) {
       item.text = '$(plug) Add Portal';
@@ -26,6 +32,6 @@ export function createStatusBar(portals: PortalService, menuCommand: string, add
     }
     item.show();
   };
-  update();
+  void portals.ready().then(update);
   return vscode.Disposable.from(item, portals.onDidChange(update));
 }

@@ -4,12 +4,26 @@
 import * as vscode from 'vscode';
 import { AttachmentViewer } from '../attachments/attachmentViewer';
 import { CommentDrafts } from '../comments/commentDrafts';
-import { registerAttachmentCommands } from './attachments';
-import { registerCommentCommands } from './comments';
+import { attachmentCommands } from './attachments';
+import { commentCommands } from './comments';
 import type { RecordPickerParts } from './pickers';
+import type { CommandTable } from './register';
 
-export function registerRecordActions(parts: RecordPickerParts): vscode.Disposable {
+export interface RecordActions {
+  readonly commands: CommandTable;
+  /** The file systems of the portal-comment: and portal-attachment: schemes. */
+  readonly commentFiles: vscode.FileSystemProvider;
+  readonly attachmentFiles: vscode.FileSystemProvider;
+  readonly disposable: vscode.Disposable;
+}
+
+export function recordActions(parts: RecordPickerParts): RecordActions {
   const drafts = new CommentDrafts();
   const viewer = new AttachmentViewer();
-  return vscode.Disposable.from(drafts, viewer, registerCommentCommands({ ...parts, drafts }), registerAttachmentCommands({ ...parts, viewer }));
+  return {
+    commands: { ...commentCommands({ ...parts, drafts }), ...attachmentCommands({ ...parts, viewer }) },
+    commentFiles: drafts.files,
+    attachmentFiles: viewer.files,
+    disposable: vscode.Disposable.from(drafts, viewer),
+  };
 }

@@ -12,10 +12,9 @@ import { sourceOfUri, uploadAttachment } from '../attachments/upload';
 import { prompter } from '../ui/prompter';
 import { appInfoOf, appNameOf, recordForAction } from './actionTargets';
 import type { RecordPickerParts } from './pickers';
-import { registerCommand } from './register';
+import { ATTACHMENT_COMMANDS } from '../ids';
+import type { CommandTable } from './register';
 import type { RecordTarget } from './targets';
-
-export const ATTACHMENT_COMMANDS = { add: 'portal.addAttachment', download: 'portal.downloadAttachment' } as const;
 
 /** The size is not known before the download: ten minutes, with Cancel on the notification. */
 const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
@@ -104,9 +103,9 @@ async function downloadAttachment(parts: AttachmentCommandParts, arg: unknown): 
   return destination.toString();
 }
 
-export function registerAttachmentCommands(parts: AttachmentCommandParts): vscode.Disposable {
-  return vscode.Disposable.from(
-    registerCommand(ATTACHMENT_COMMANDS.add, (arg) => addAttachment(parts, arg)),
-    registerCommand(ATTACHMENT_COMMANDS.download, (arg) => downloadAttachment(parts, arg)),
-  );
+export function attachmentCommands(parts: AttachmentCommandParts): CommandTable {
+  return {
+    [ATTACHMENT_COMMANDS.add]: (arg) => addAttachment(parts, arg),
+    [ATTACHMENT_COMMANDS.download]: (arg) => downloadAttachment(parts, arg),
+  };
 }

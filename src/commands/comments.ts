@@ -5,14 +5,13 @@
 import * as vscode from 'vscode';
 import { isCancellation, isPortalError } from '../api/errors';
 import { isSignInRequired } from '../auth/signInRequired';
-import { COMMENT_SCHEME, commentTargetOf, SEND_COMMENT_COMMAND, type CommentDrafts } from '../comments/commentDrafts';
+import { commentTargetOf, type CommentDrafts } from '../comments/commentDrafts';
 import { createLogger } from '../log';
 import { prompter } from '../ui/prompter';
 import { appInfoOf, appNameOf, recordForAction } from './actionTargets';
 import type { RecordPickerParts } from './pickers';
-import { describeError, registerCommand } from './register';
-
-export const COMMENT_COMMANDS = { add: 'portal.addComment', send: SEND_COMMENT_COMMAND } as const;
+import { COMMENT_COMMANDS, COMMENT_SCHEME } from '../ids';
+import { describeError, type CommandTable } from './register';
 
 export const COMMENTS_DISABLED = 'Comments are not enabled for this app in the portal';
 export const COPY_COMMENT = 'Copy Comment';
@@ -61,7 +60,7 @@ async function sendComment(parts: CommentCommandParts, arg: unknown): Promise<bo
     if (isCancellation(error) || isSignInRequired(error)) throw error;
     const reason = isCommentsDisabled(error) ? `${COMMENTS_DISABLED} (${appName}).` : describeError(error);
     // The portal's own words go to the log; never the comment.
-    log.error(`${SEND_COMMENT_COMMAND}: ${describeError(error)}`);
+    log.error(`${COMMENT_COMMANDS.send}: ${describeError(error)}`);
     void prompter()
       .error(`${reason} Your comment on record ${target.recordId} is kept in its editor.`, COPY_COMMENT)
       .then(async (choice) => {
@@ -81,9 +80,9 @@ async function sendComment(parts: CommentCommandParts, arg: unknown): Promise<bo
   return true;
 }
 
-export function registerCommentCommands(parts: CommentCommandParts): vscode.Disposable {
-  return vscode.Disposable.from(
-    registerCommand(COMMENT_COMMANDS.add, (arg) => addComment(parts, arg)),
-    registerCommand(COMMENT_COMMANDS.send, (arg) => sendComment(parts, arg)),
-  );
+export function commentCommands(parts: CommentCommandParts): CommandTable {
+  return {
+    [COMMENT_COMMANDS.add]: (arg) => addComment(parts, arg),
+    [COMMENT_COMMANDS.send]: (arg) => sendComment(parts, arg),
+  };
 }

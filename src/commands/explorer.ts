@@ -17,19 +17,10 @@ import { isNode, type ColumnNode, type ExplorerNode, type ViewNode } from '../tr
 import { columnDescription } from '../tree/columnPresentation';
 import { prompter } from '../ui/prompter';
 import { idProblem, pickApp, pickView } from './pickers';
-import { describeError, registerCommand } from './register';
+import { EXPLORER_COMMANDS } from '../ids';
+import { describeError, type CommandTable } from './register';
 import { appTargetOf, portalTargetOf, viewTargetOf, type AppTarget, type ViewTarget } from './targets';
 
-export const EXPLORER_COMMANDS = {
-  refresh: 'portal.refresh',
-  refreshNode: 'portal.refreshNode',
-  addView: 'portal.addView',
-  removeView: 'portal.removeView',
-  copyFieldId: 'portal.copyFieldId',
-  setTitleField: 'portal.setTitleField',
-  loadMore: 'portal.loadMore',
-  retry: 'portal.retry',
-} as const;
 
 export interface ExplorerCommandParts {
   readonly portals: Portals;
@@ -228,21 +219,21 @@ async function setTitleField(parts: ExplorerCommandParts, arg: unknown): Promise
   return fieldId ?? '';
 }
 
-export function registerExplorerCommands(parts: ExplorerCommandParts): vscode.Disposable {
-  return vscode.Disposable.from(
-    registerCommand(EXPLORER_COMMANDS.refresh, () => refreshAll(parts)),
-    registerCommand(EXPLORER_COMMANDS.refreshNode, (arg) => refreshTarget(parts, arg)),
-    registerCommand(EXPLORER_COMMANDS.addView, (arg) => addView(parts, arg)),
-    registerCommand(EXPLORER_COMMANDS.removeView, (arg) => removeView(parts, arg)),
-    registerCommand(EXPLORER_COMMANDS.copyFieldId, (arg) => copyFieldId(parts, arg)),
-    registerCommand(EXPLORER_COMMANDS.setTitleField, (arg) => setTitleField(parts, arg)),
-    registerCommand(EXPLORER_COMMANDS.loadMore, (arg) => {
+export function explorerCommands(parts: ExplorerCommandParts): CommandTable {
+  return {
+    [EXPLORER_COMMANDS.refresh]: () => refreshAll(parts),
+    [EXPLORER_COMMANDS.refreshNode]: (arg) => refreshTarget(parts, arg),
+    [EXPLORER_COMMANDS.addView]: (arg) => addView(parts, arg),
+    [EXPLORER_COMMANDS.removeView]: (arg) => removeView(parts, arg),
+    [EXPLORER_COMMANDS.copyFieldId]: (arg) => copyFieldId(parts, arg),
+    [EXPLORER_COMMANDS.setTitleField]: (arg) => setTitleField(parts, arg),
+    [EXPLORER_COMMANDS.loadMore]: (arg) => {
       const view = isNode(arg) ? (arg.kind === 'loadMore' ? arg.parent : arg.kind === 'view' ? arg : undefined) : undefined;
       if (view) parts.tree.loadMore(view);
-    }),
+    },
     // A failed load is not cached: drawing the node again asks again.
-    registerCommand(EXPLORER_COMMANDS.retry, (arg) => {
+    [EXPLORER_COMMANDS.retry]: (arg) => {
       if (isNode(arg)) parts.tree.refresh(arg.kind === 'message' ? arg.parent : arg);
-    }),
-  );
+    },
+  };
 }

@@ -5,13 +5,8 @@ import { showingWalkthrough } from '../help/walkthroughProgress';
 import { createLogger, showLog } from '../log';
 import { setting } from '../settings/settings';
 import { prompter } from '../ui/prompter';
-import { registerCommand } from './register';
-
-export const HELP_COMMANDS = {
-  showLog: 'portal.showLog',
-  openWalkthrough: 'portal.openWalkthrough',
-  copyCallbackUrl: 'portal.copyCallbackUrl',
-} as const;
+import { HELP_COMMANDS } from '../ids';
+import type { CommandTable } from './register';
 
 /** The walkthrough's id in package.json (contributes.walkthroughs). */
 export const WALKTHROUGH_ID = 'getStarted';
@@ -27,18 +22,17 @@ export async function callbackUrl(uriHandler: AuthUriHandler): Promise<string> {
   return uriHandler.callbackUrl();
 }
 
-export function registerHelpCommands(extensionId: string, uriHandler: AuthUriHandler): vscode.Disposable {
-  return vscode.Disposable.from(
-    registerCommand(HELP_COMMANDS.showLog, () => showLog()),
-    registerCommand(HELP_COMMANDS.openWalkthrough, () =>
+export function helpCommands(extensionId: string, uriHandler: AuthUriHandler): CommandTable {
+  return {
+    [HELP_COMMANDS.showLog]: () => showLog(),
+    [HELP_COMMANDS.openWalkthrough]: () =>
       showingWalkthrough(() => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${extensionId}#${WALKTHROUGH_ID}`, false)),
-    ),
-    registerCommand(HELP_COMMANDS.copyCallbackUrl, async () => {
+    [HELP_COMMANDS.copyCallbackUrl]: async () => {
       const url = await callbackUrl(uriHandler);
       await prompter().copyToClipboard(url);
       log.info(`Call-back URL to register in the portal: ${url}`);
       void prompter().info(`Copied the call-back URL to register in the portal: ${url}`);
       return url;
-    }),
-  );
+    },
+  };
 }

@@ -1,27 +1,21 @@
 // The panel commands: "Create Record…" (an app), "Query View…" (a view), "Run Saved Query" and "Delete
 // Saved Query". From the tree they get their target as an argument (panelTargets.ts); from the palette
 // they ask for it.
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
 import { cancelled } from '../auth/signInUi';
 import type { Catalog } from '../catalog/catalog';
 import type { RecordEvents } from '../catalog/recordEvents';
 import type { ViewStore } from '../catalog/views';
+import { PANEL_COMMANDS } from '../ids';
 import { prompter } from '../ui/prompter';
 import { RecordFormPanel } from '../webviews/recordFormPanel';
 import type { SavedQueryEntry, SavedQueryStore } from '../catalog/savedQueries';
 import { ViewQueryPanel } from '../webviews/viewQueryPanel';
 import { savedQueryTargetOf, type AppTarget, type SavedQueryTarget, type ViewTarget } from './panelTargets';
 import { pickApp, pickView } from './pickers';
-import { registerCommand } from './register';
+import type { CommandTable } from './register';
 import { appTargetOf, viewTargetOf } from './targets';
-
-export const PANEL_COMMANDS = {
-  createRecord: 'portal.createRecord',
-  queryView: 'portal.queryView',
-  runSavedQuery: 'portal.runSavedQuery',
-  deleteSavedQuery: 'portal.deleteSavedQuery',
-} as const;
 
 export interface PanelCommandDeps {
   portals: Portals;
@@ -67,29 +61,29 @@ function named(deps: PanelCommandDeps, target: ViewTarget): ViewTarget {
   return viewName ? { ...target, viewName } : target;
 }
 
-export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable {
-  return vscode.Disposable.from(
-    registerCommand(PANEL_COMMANDS.createRecord, async (arg) => {
+export function panelCommands(deps: PanelCommandDeps): CommandTable {
+  return {
+    [PANEL_COMMANDS.createRecord]: async (arg) => {
       const target = appTargetOf(arg) ?? (await pickApp(deps.portals, deps.catalog, { title: 'Create Record' }));
       if (!target) throw cancelled('Create Record');
       RecordFormPanel.show(deps, target, await appName(deps, target));
-    }),
-    registerCommand(PANEL_COMMANDS.queryView, async (arg) => {
+    },
+    [PANEL_COMMANDS.queryView]: async (arg) => {
       const target = viewTargetOf(arg) ?? (await pickView(deps.portals, deps.catalog, deps.views, { title: 'Query View' }));
       if (!target) throw cancelled('Query View');
       ViewQueryPanel.show(deps, named(deps, target), { appName: await appName(deps, target) });
-    }),
-    registerCommand(PANEL_COMMANDS.runSavedQuery, async (arg) => {
+    },
+    [PANEL_COMMANDS.runSavedQuery]: async (arg) => {
       const target = await savedQueryTarget(deps, arg, 'Run Saved Query');
       const query = deps.savedQueries.get(target, target.queryName);
       if (!query) throw new Error(`There is no saved query "${target.queryName}" for view ${target.viewId} of app ${target.appId}.`);
       ViewQueryPanel.show(deps, named(deps, target), { appName: await appName(deps, target), run: query });
-    }),
-    registerCommand(PANEL_COMMANDS.deleteSavedQuery, async (arg) => {
+    },
+    [PANEL_COMMANDS.deleteSavedQuery]: async (arg) => {
       const target = await savedQueryTarget(deps, arg, 'Delete Saved Query');
       const answer = await prompter().warn(`Delete the saved query "${target.queryName}"?`, { modal: true }, 'Delete');
       if (answer !== 'Delete') throw cancelled('Deleting the saved query');
       await deps.savedQueries.delete(target, target.queryName);
-    }),
-  );
+    },
+  };
 }

@@ -6,17 +6,9 @@ import { cancelled } from '../auth/signInUi';
 import { prompter } from '../ui/prompter';
 import { addPortal } from './addPortal';
 import { connectionIdArg } from './portalArgs';
-import { registerCommand } from './register';
+import { PORTAL_COMMANDS as COMMANDS } from '../ids';
+import type { CommandTable } from './register';
 
-export const COMMANDS = {
-  addPortal: 'portal.addPortal',
-  removePortal: 'portal.removePortal',
-  signIn: 'portal.signIn',
-  signOut: 'portal.signOut',
-  switchPortal: 'portal.switchPortal',
-  portalActions: 'portal.portalActions',
-  checkConnection: 'portal.checkConnection',
-} as const;
 
 const STATE_TEXT: Record<SignInState, string> = { signedIn: 'signed in', signedOut: 'signed out', expired: 'sign-in expired' };
 
@@ -83,33 +75,33 @@ async function portalActions(portals: PortalService): Promise<void> {
   await picked.run();
 }
 
-export function registerPortalCommands(portals: PortalService): vscode.Disposable {
-  return vscode.Disposable.from(
-    registerCommand(COMMANDS.addPortal, () => addPortal(portals)),
-    registerCommand(COMMANDS.removePortal, (arg) => removePortal(portals, arg)),
-    registerCommand(COMMANDS.signIn, async (arg) => {
+export function portalCommands(portals: PortalService): CommandTable {
+  return {
+    [COMMANDS.addPortal]: () => addPortal(portals),
+    [COMMANDS.removePortal]: (arg) => removePortal(portals, arg),
+    [COMMANDS.signIn]: async (arg) => {
       const id = await choosePortalToSignIn(portals, arg);
       await portals.signIn(id);
       void prompter().info(`Signed in to the portal "${portals.get(id)?.label ?? id}".`);
       return true;
-    }),
-    registerCommand(COMMANDS.signOut, async (arg) => {
+    },
+    [COMMANDS.signOut]: async (arg) => {
       const signedIn = portals.list().filter((connection) => portals.state(connection.id) !== 'signedOut');
       const id = await choose(portals, arg, 'Sign out of which portal?', signedIn);
       await portals.signOut(id);
       void prompter().info(`Signed out of the portal "${portals.get(id)?.label ?? id}".`);
-    }),
-    registerCommand(COMMANDS.switchPortal, async (arg) => {
+    },
+    [COMMANDS.switchPortal]: async (arg) => {
       const id = await choose(portals, arg, 'Switch to which portal?');
       await portals.setActive(id);
-    }),
-    registerCommand(COMMANDS.portalActions, () => portalActions(portals)),
-    registerCommand(COMMANDS.checkConnection, async (arg) => {
+    },
+    [COMMANDS.portalActions]: () => portalActions(portals),
+    [COMMANDS.checkConnection]: async (arg) => {
       const id = await choose(portals, arg, 'Check the connection to which portal?');
       const sites = await portals.client(id).listSites();
       const label = portals.get(id)?.label ?? id;
       void prompter().info(`The portal "${label}" answers: ${sites.length} ${sites.length === 1 ? 'site' : 'sites'} (${sites.map((site) => site.name).join(', ')}).`);
       return sites.length;
-    }),
-  );
+    },
+  };
 }

@@ -13,15 +13,10 @@ import { closeDocument } from '../fs/closeDocument';
 import type { RecordFileSystem } from '../fs/recordFileSystem';
 import { prompter } from '../ui/prompter';
 import { pickApp, pickRecord } from './pickers';
-import { registerCommand, runReported } from './register';
+import { RECORD_COMMANDS } from '../ids';
+import { runReported, type CommandTable } from './register';
 import { appTargetOf, RECORD_SCHEME, recordTargetOf, recordUri, type AppTarget, type RecordTarget } from './targets';
 
-export const RECORD_COMMANDS = {
-  open: 'portal.openRecord',
-  create: 'portal.newRecord',
-  publish: 'portal.publishRecord',
-  delete: 'portal.deleteRecord',
-} as const;
 
 export interface RecordCommandParts {
   readonly portals: Portals;
@@ -114,20 +109,23 @@ async function deleteRecord(parts: RecordCommandParts, arg: unknown): Promise<vo
   void prompter().info(`Record ${target.recordId} moved to the portal's trash.`);
 }
 
-export function registerRecordCommands(parts: RecordCommandParts): vscode.Disposable {
-  return vscode.Disposable.from(
-    registerCommand(RECORD_COMMANDS.open, (arg) => openRecord(parts, arg)),
-    registerCommand(RECORD_COMMANDS.create, (arg) => newRecord(parts, arg)),
-    registerCommand(RECORD_COMMANDS.publish, (arg) => publishRecord(parts, arg)),
-    registerCommand(RECORD_COMMANDS.delete, (arg) => deleteRecord(parts, arg)),
-    // A new record, once saved, reopens under its id.
-    parts.documents.onDidCreate(({ from, to }) =>
-      runReported(RECORD_COMMANDS.create, async () => {
-        await closeDocument(from);
-        await vscode.window.showTextDocument(to, { preview: false });
-        const target = recordTargetOf(to);
-        if (target) void prompter().info(`Created record ${target.recordId} of ${await appName(parts.catalog, target)}.`);
-      }),
-    ),
+export function recordCommands(parts: RecordCommandParts): CommandTable {
+  return {
+    [RECORD_COMMANDS.open]: (arg) => openRecord(parts, arg),
+    [RECORD_COMMANDS.create]: (arg) => newRecord(parts, arg),
+    [RECORD_COMMANDS.publish]: (arg) => publishRecord(parts, arg),
+    [RECORD_COMMANDS.delete]: (arg) => deleteRecord(parts, arg),
+  };
+}
+
+/** A new record, once saved, reopens under its id. */
+export function reopenCreatedRecords(parts: RecordCommandParts): vscode.Disposable {
+  return parts.documents.onDidCreate(({ from, to }) =>
+    runReported(RECORD_COMMANDS.create, async () => {
+      await closeDocument(from);
+      await vscode.window.showTextDocument(to, { preview: false });
+      const target = recordTargetOf(to);
+      if (target) void prompter().info(`Created record ${target.recordId} of ${await appName(parts.catalog, target)}.`);
+    }),
   );
 }

@@ -4,23 +4,13 @@ import * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
 import { prompter } from '../ui/prompter';
 import type { WebhookEvent } from '../webhooks/eventLog';
-import { EVENTS_VIEW_ID } from '../webhooks/eventsTree';
 import { payloadUri } from '../webhooks/payloadDocuments';
 import type { WebhookSecrets } from '../webhooks/secrets';
 import type { ReceiverState, WebhookService } from '../webhooks/service';
 import { pickPortal } from './pickers';
 import { connectionIdArg } from './portalArgs';
-import { registerCommand } from './register';
-
-export const WEBHOOK_COMMANDS = {
-  start: 'portal.startWebhookReceiver',
-  stop: 'portal.stopWebhookReceiver',
-  setSecret: 'portal.setWebhookSecret',
-  copyUrl: 'portal.copyWebhookUrl',
-  clear: 'portal.clearWebhookEvents',
-  openPayload: 'portal.openWebhookPayload',
-  showEvents: `${EVENTS_VIEW_ID}.focus`,
-} as const;
+import { WEBHOOK_COMMANDS } from '../ids';
+import type { CommandTable } from './register';
 
 export interface WebhookCommandParts {
   readonly portals: Portals;
@@ -138,29 +128,29 @@ async function openPayload(parts: WebhookCommandParts, arg: unknown): Promise<vs
   return uri;
 }
 
-export function registerWebhookCommands(parts: WebhookCommandParts): vscode.Disposable {
+export function webhookCommands(parts: WebhookCommandParts): CommandTable {
   const { portals, service } = parts;
-  return vscode.Disposable.from(
-    registerCommand(WEBHOOK_COMMANDS.start, async (): Promise<ReceiverState> => {
+  return {
+    [WEBHOOK_COMMANDS.start]: async (): Promise<ReceiverState> => {
       if (portals.list().length === 0) throw new Error('No portal is connected yet: add one with "Portal: Add Portal" first, then start the webhook receiver.');
       const started = await service.start();
       await announce(parts, started);
       return service.state();
-    }),
-    registerCommand(WEBHOOK_COMMANDS.stop, async (): Promise<boolean> => {
+    },
+    [WEBHOOK_COMMANDS.stop]: async (): Promise<boolean> => {
       const stopped = await service.stop();
       void prompter().info(stopped ? 'The webhook receiver stopped: the portal’s deliveries fail until it starts again.' : 'The webhook receiver is not running.');
       return stopped;
-    }),
-    registerCommand(WEBHOOK_COMMANDS.setSecret, (arg) => setSecret(parts, arg)),
-    registerCommand(WEBHOOK_COMMANDS.copyUrl, async (arg) => {
+    },
+    [WEBHOOK_COMMANDS.setSecret]: (arg) => setSecret(parts, arg),
+    [WEBHOOK_COMMANDS.copyUrl]: async (arg) => {
       const id = await portalOf(portals, arg, 'Copy Webhook Payload URL');
       if (id === undefined) return undefined;
       const url = await copyUrl(parts, id);
       void prompter().info(`Copied the Payload URL for "${labelOf(portals, id)}": ${url}`);
       return url;
-    }),
-    registerCommand(WEBHOOK_COMMANDS.clear, () => service.events.clear()),
-    registerCommand(WEBHOOK_COMMANDS.openPayload, (arg) => openPayload(parts, arg)),
-  );
+    },
+    [WEBHOOK_COMMANDS.clear]: () => service.events.clear(),
+    [WEBHOOK_COMMANDS.openPayload]: (arg) => openPayload(parts, arg),
+  };
 }

@@ -7,9 +7,8 @@ import * as vscode from 'vscode';
 import { recordTargetOf, type RecordTarget } from '../commands/targets';
 import { closeDocument } from '../fs/closeDocument';
 import { MemoryFileSystem } from '../fs/memoryFileSystem';
+import { COMMENT_COMMANDS, COMMENT_SCHEME } from '../ids';
 
-export const COMMENT_SCHEME = 'portal-comment';
-export const SEND_COMMENT_COMMAND = 'portal.sendComment';
 
 /** The record a comment draft is about: portal-comment://<portalId>/<appId>/<recordId>/<title>. */
 export function commentTargetOf(uri: vscode.Uri): RecordTarget | undefined {
@@ -19,13 +18,13 @@ export function commentTargetOf(uri: vscode.Uri): RecordTarget | undefined {
 }
 
 export class CommentDrafts implements vscode.Disposable {
-  private readonly files = new MemoryFileSystem();
+  /** The drafts: the provider of the portal-comment: scheme (registered at activation, see extension.ts). */
+  readonly files = new MemoryFileSystem();
   private readonly registrations: vscode.Disposable;
 
   constructor() {
     this.registrations = vscode.Disposable.from(
       this.files,
-      vscode.workspace.registerFileSystemProvider(COMMENT_SCHEME, this.files, { isCaseSensitive: true }),
       vscode.languages.registerCodeLensProvider({ scheme: COMMENT_SCHEME }, { provideCodeLenses: (document) => this.codeLenses(document) }),
     );
   }
@@ -74,7 +73,7 @@ export class CommentDrafts implements vscode.Disposable {
     return [
       new vscode.CodeLens(top, {
         title: `$(send) Send Comment to record ${target.recordId}`,
-        command: SEND_COMMENT_COMMAND,
+        command: COMMENT_COMMANDS.send,
         arguments: [document.uri],
       }),
     ];

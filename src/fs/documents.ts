@@ -1,8 +1,10 @@
 // Records as documents, put together: the portal: file system, the checks and aids of its documents (field
 // names beside the keys, problems before anything is sent, the draft banner and decoration, the context
-// keys of the editor title), and the record commands.
+// keys of the editor title), and the record commands. The file system itself is registered for the
+// portal: scheme at activation (src/extension.ts), which hands its calls to the one made here.
 import * as vscode from 'vscode';
-import { registerRecordCommands, type RecordCommandParts } from '../commands/records';
+import { recordCommands, reopenCreatedRecords, type RecordCommandParts } from '../commands/records';
+import type { CommandTable } from '../commands/register';
 import { RECORD_SCHEME } from '../commands/targets';
 import { createLogger } from '../log';
 import { FieldHints } from './fieldHints';
@@ -13,23 +15,29 @@ import { RecordFileSystem } from './recordFileSystem';
 
 export type DocumentParts = Omit<RecordCommandParts, 'documents'>;
 
-export function registerRecordDocuments(parts: DocumentParts): { documents: RecordFileSystem; disposable: vscode.Disposable } {
+export interface RecordDocuments {
+  readonly documents: RecordFileSystem;
+  readonly commands: CommandTable;
+  readonly disposable: vscode.Disposable;
+}
+
+export function recordDocuments(parts: DocumentParts): RecordDocuments {
   const log = createLogger('documents');
   const documents = new RecordFileSystem(parts.portals, parts.catalog, parts.recordEvents, log);
   const hints = new FieldHints(parts.catalog);
   const banner = new RecordBanner(documents);
   const selector: vscode.DocumentSelector = { scheme: RECORD_SCHEME, language: 'json' };
+  const commandParts = { ...parts, documents };
   const disposable = vscode.Disposable.from(
     documents,
-    vscode.workspace.registerFileSystemProvider(RECORD_SCHEME, documents, { isCaseSensitive: true }),
     new RecordDiagnostics(documents, parts.catalog, log),
     hints,
     vscode.languages.registerInlayHintsProvider(selector, hints),
     banner,
     vscode.languages.registerCodeLensProvider(selector, banner),
     vscode.window.registerFileDecorationProvider(banner),
-    registerRecordCommands({ ...parts, documents }),
+    reopenCreatedRecords(commandParts),
     trackActiveRecord(documents),
   );
-  return { documents, disposable };
+  return { documents, commands: recordCommands(commandParts), disposable };
 }

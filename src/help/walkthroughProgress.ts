@@ -51,20 +51,27 @@ export async function showingWalkthrough(open: () => Thenable<unknown>): Promise
   }
 }
 
-/** Keeps portal.connected and portal.signedIn current, and marks a record saved from this window. */
-export function trackWalkthroughProgress(portals: Portals, recordEvents: RecordEvents): vscode.Disposable {
+/** Keeps portal.connected and portal.signedIn current, from the moment the portals are read. */
+export function trackWalkthroughProgress(portals: Portals): vscode.Disposable {
+  let ready = false;
   const update = (): void => {
+    if (!ready) return;
     const connections = portals.list();
     const connected = connections.length > 0;
     const signedIn = connections.some((connection) => portals.state(connection.id) === 'signedIn');
     set('connected', connected);
     set('signedIn', signedIn);
   };
-  update();
-  return vscode.Disposable.from(
-    portals.onDidChange(update),
-    recordEvents.onDidChange((change) => {
-      if (change.origin === 'local' && change.kind === 'updated') markWalkthroughStep('recordSaved');
-    }),
-  );
+  void portals.ready().then(() => {
+    ready = true;
+    update();
+  });
+  return portals.onDidChange(update);
+}
+
+/** Marks a record saved from this window. */
+export function trackRecordSaves(recordEvents: RecordEvents): vscode.Disposable {
+  return recordEvents.onDidChange((change) => {
+    if (change.origin === 'local' && change.kind === 'updated') markWalkthroughStep('recordSaved');
+  });
 }

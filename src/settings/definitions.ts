@@ -66,7 +66,8 @@ interface TextRules {
 }
 
 function text(defaultValue: string, rules: TextRules): TextSetting {
-  const pattern = rules.pattern === undefined ? undefined : new RegExp(rules.pattern);
+  // Compiled when a value is first checked, not while the extension loads.
+  let pattern: RegExp | undefined;
   return {
     type: 'string',
     default: defaultValue,
@@ -75,7 +76,7 @@ function text(defaultValue: string, rules: TextRules): TextSetting {
     normalize: (value) => {
       if (typeof value !== 'string') return defaultValue;
       const candidate = rules.trim ? value.trim() : value;
-      if (pattern && !pattern.test(candidate)) return defaultValue;
+      if (rules.pattern !== undefined && !(pattern ??= new RegExp(rules.pattern)).test(candidate)) return defaultValue;
       if (rules.maxLength !== undefined && candidate.length > rules.maxLength) return defaultValue;
       if (rules.accept && !rules.accept(candidate)) return defaultValue;
       return candidate;

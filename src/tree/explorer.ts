@@ -16,12 +16,12 @@ import type { TitleFields } from '../catalog/titleFields';
 import type { ViewRows, ViewRowsChange } from '../catalog/viewRows';
 import type { ViewsChange, ViewStore } from '../catalog/views';
 import { describeError } from '../commands/register';
+import { EXPLORER_VIEW_ID } from '../ids';
 import { createLogger } from '../log';
 import { onDidChangeSettings, setting } from '../settings/settings';
 import { nodeIds, type AppNode, type ContentNode, type ExplorerNode, type MessageNode, type PortalNode, type SavedQueryNode, type ViewNode } from './nodes';
 import { treeItemOf } from './treeItems';
 
-export const EXPLORER_VIEW_ID = 'portal.explorer';
 /** Record changes arriving close together (a webhook burst) refresh each app's views once. */
 const RECORD_CHANGE_DELAY_MS = 300;
 

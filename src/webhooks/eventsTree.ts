@@ -8,8 +8,6 @@ import type { Catalog } from '../catalog/catalog';
 import type { EventLog, WebhookEvent } from './eventLog';
 import { payloadFields } from './payloadFields';
 
-export const EVENTS_VIEW_ID = 'portal.webhookEvents';
-
 export interface EventNode {
   readonly kind: 'event';
   readonly id: string;

@@ -2,9 +2,9 @@
 // scheme gives read-only documents for free (no save, no dirty state, no file on disk), JSON highlighting
 // from the .json name, and a document that is rebuilt from the event log whenever VS Code asks again.
 import * as vscode from 'vscode';
+import { PAYLOAD_SCHEME } from '../ids';
 import type { EventLog, WebhookEvent } from './eventLog';
 
-export const PAYLOAD_SCHEME = 'portal-webhook';
 
 function fileName(event: WebhookEvent): string {
   const parts = [event.event ?? 'delivery', event.appId && `app-${event.appId}`, event.recordId && `record-${event.recordId}`].filter(Boolean).join(' ');

@@ -1,5 +1,4 @@
-// The extension as it ships: the size of its bundle (dist/extension.js of the production build) and of
-// the .vsix, both as `npm run package` makes them, and its activation time as VS Code's extension host
+// The extension as it ships: the size of its code (the production build in dist/) and of the .vsix, both as `npm run package` makes them, and its activation time as VS Code's extension host
 // measures it. For that the .vsix is installed into an isolated code-server (as a user installs it, with
 // the emulator as its pre-configured portal, so activation reads a real connection's secrets), and the
 // workbench is loaded several times in a fresh window (a new extension host each time); each time
@@ -8,7 +7,12 @@
 // activateCallTime (activate() until it returns its promise) and activateResolvedTime (until that promise
 // resolves). The figure held to the target is their sum: the whole activation. (The Running Extensions
 // view shows only the first two, which for an async activate() leaves out what follows its first await.)
-import { statSync } from 'node:fs';
+//
+// The extension activates when it is first needed (its view, a record, a command, a sign-in), not in the
+// host's startup pass: the bench opens the Portal view as a user does. The bundle's figure is what
+// activation loads: dist/extension.js and the ES modules it imports statically (dist/esm/; the chunks
+// loaded later by import() are listed beside it, with the whole).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -16,6 +20,8 @@ import { repoRoot } from '../webview/support/repo';
 import { median, ms, runBenchmark } from './support/report';
 
 const LOADS = 5;
+/** How long after the workbench appears the bench opens the Portal view (a user's first click comes later still). */
+const STARTUP_SETTLE_MS = 5_000;
 const TARGETS = { activationMs: 20, bundleBytes: 200 * 1024, vsixBytes: 1024 * 1024 };
 
 interface Profile {
@@ -62,6 +68,25 @@ interface ActivationTimes {
   activateResolvedMs: number;
 }
 
+const EXTENSION_ID = 'portal-labs.portal-explorer';
+
+/** The extension's code files and which of them activation loads (the static imports from dist/extension.js). */
+function codeFiles(): { all: Map<string, number>; atActivation: Set<string> } {
+  const dist = join(repoRoot(), 'dist');
+  const all = new Map<string, number>([['extension.js', statSync(join(dist, 'extension.js')).size]]);
+  for (const name of readdirSync(join(dist, 'esm'))) if (name.endsWith('.mjs')) all.set(`esm/${name}`, statSync(join(dist, 'esm', name)).size);
+  const atActivation = new Set(['extension.js']);
+  const pending = ['esm/extension.mjs'];
+  while (pending.length > 0) {
+    const file = pending.pop() as string;
+    if (atActivation.has(file)) continue;
+    atActivation.add(file);
+    // Static imports only: `from"./x.mjs"` (minified) or `from "./x.mjs"`; import("./x.mjs") waits for first use.
+    for (const match of readFileSync(join(dist, file), 'utf8').matchAll(/from\s*"\.\/([^"]+\.mjs)"/g)) pending.push(`esm/${match[1]}`);
+  }
+  return { all, atActivation };
+}
+
 async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');
   await page.locator('.quick-input-widget input').waitFor({ timeout: 10_000 });
@@ -75,8 +100,15 @@ async function runCommand(page: Page, title: string): Promise<void> {
  * extension host's own ActivationTimes (Load Code, Call Activate, Finish Activate, in ms).
  */
 async function activationTimes(page: Page): Promise<ActivationTimes> {
-  // The extension activates on onStartupFinished: its view container appears in the activity bar.
-  await page.locator('.activitybar .action-item a[aria-label^="Portal"]').first().waitFor({ timeout: 60_000 });
+  // The extension activates when it is first needed: here, as a user starts, by opening its view from the
+  // activity bar once the window has loaded (each load is a new browser context, so the window opens on
+  // the Explorer). The pause lets the host finish its startup pass (the onStartupFinished extensions),
+  // which would otherwise run inside the extension's timed load and be counted as its own.
+  const portalView = page.locator('.activitybar .action-item a[aria-label^="Portal"]').first();
+  await portalView.waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(STARTUP_SETTLE_MS);
+  await portalView.click();
+  await page.locator('.pane-header:has-text("Explorer")').first().waitFor({ timeout: 30_000 });
   for (let tries = 0; tries < 20; tries += 1) {
     await runCommand(page, 'Developer: Startup Performance');
     const editor = page.locator('.editor-instance .monaco-editor').first();
@@ -84,13 +116,13 @@ async function activationTimes(page: Page): Promise<ActivationTimes> {
     await editor.click();
     // Find the row (the editor renders only the lines in sight), then read the line the cursor is on.
     await page.keyboard.press('Control+F');
-    await page.keyboard.type('portal-labs.portal-explorer|');
+    await page.keyboard.type(`${EXTENSION_ID}|`);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Escape');
     const lines = await page.locator('.editor-instance .monaco-editor .view-line').allTextContents();
     const row = lines.map((line) => line.replace(/\u00a0/g, ' ')).find((line) => /portal-labs\.portal-explorer\s*\|/.test(line));
     const cells = row?.split('|').map((cell) => cell.trim());
-    const at = cells?.findIndex((cell) => cell === 'portal-labs.portal-explorer') ?? -1;
+    const at = cells?.findIndex((cell) => cell === EXTENSION_ID) ?? -1;
     if (cells && at >= 0) {
       const [codeLoadingMs, activateCallMs, activateResolvedMs] = cells.slice(at + 2, at + 5).map(Number);
       if ([codeLoadingMs, activateCallMs, activateResolvedMs].every(Number.isFinite)) return { codeLoadingMs, activateCallMs, activateResolvedMs };
@@ -105,7 +137,10 @@ async function activationTimes(page: Page): Promise<ActivationTimes> {
 runBenchmark('extension package', ['integration'], async () => {
   const h = await harness();
   const vsix = await h.packaged.packageVsix();
-  const bundleBytes = statSync(join(repoRoot(), 'dist', 'extension.js')).size;
+  const code = codeFiles();
+  const sum = (names: Iterable<string>): number => [...names].reduce((total, name) => total + (code.all.get(name) ?? 0), 0);
+  const bundleBytes = sum(code.atActivation);
+  const allBytes = sum(code.all.keys());
   const vsixBytes = statSync(vsix).size;
 
   const chromium = h.setup.findChromium();
@@ -148,12 +183,16 @@ runBenchmark('extension package', ['integration'], async () => {
       { measure: '  of which loading the bundle', value: part((times) => times.codeLoadingMs) },
       { measure: '  of which activate() until it returns', value: part((times) => times.activateCallMs) },
       { measure: '  of which until its promise resolves', value: part((times) => times.activateResolvedMs) },
-      { measure: 'bundle dist/extension.js (minified)', value: kb(bundleBytes), target: `≤ ${kb(TARGETS.bundleBytes)}`, met: bundleBytes <= TARGETS.bundleBytes },
+      { measure: 'bundle loaded at activation (minified)', value: kb(bundleBytes), target: `≤ ${kb(TARGETS.bundleBytes)}`, met: bundleBytes <= TARGETS.bundleBytes },
+      { measure: '  all of the extension’s code, chunks loaded on use included', value: kb(allBytes) },
       { measure: '.vsix', value: kb(vsixBytes), target: `≤ ${kb(TARGETS.vsixBytes)}`, met: vsixBytes <= TARGETS.vsixBytes },
     ],
     notes: [
       `activation per load (load + call + resolve): ${loads.map((times) => `${times.codeLoadingMs}+${times.activateCallMs}+${times.activateResolvedMs}`).join(', ')} ms — the extension host's ActivationTimes from "Developer: Startup Performance", the .vsix installed in code-server, a portal connected`,
-      `bundle ${bundleBytes} bytes, .vsix ${vsixBytes} bytes (npm run package)`,
+      `loaded at activation: ${[...code.atActivation].map((name) => `${name} ${code.all.get(name)}`).join(', ')} bytes; on first use: ${[...code.all.keys()]
+        .filter((name) => !code.atActivation.has(name))
+        .map((name) => `${name} ${code.all.get(name)}`)
+        .join(', ')} bytes; .vsix ${vsixBytes} bytes (npm run package)`,
     ],
   };
 });

@@ -12,10 +12,14 @@ export function extension(): vscode.Extension<PortalExplorerApi> {
   return found;
 }
 
-/** Activates the extension when needed and returns its test API. */
+/**
+ * Activates the extension when needed and returns its test API, once ready(): the portals read and the
+ * parts the extension builds on first use built.
+ */
 export async function testApi(): Promise<PortalExplorerTestApi> {
   const ext = extension();
   const api = ext.isActive ? ext.exports : await ext.activate();
   if (!api?.testing) throw new Error('activate() returned no test API: the extension is not running in ExtensionMode.Test.');
+  await api.testing.ready();
   return api.testing;
 }

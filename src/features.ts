@@ -1,0 +1,120 @@
+// Everything beyond signing in, built the first time it is needed (src/extension.ts decides when: a command,
+// the explorer or the Webhook Events view shown, a portal document read, a drop, webhooks.autoStart): the
+// caches and stores the features share, the explorer tree, records as documents, the panels, comments,
+// attachments and webhooks, and the handlers of their commands. Activation has registered the commands,
+// views and file systems already; their stand-ins hand VS Code's calls to what is built here.
+import type * as vscode from 'vscode';
+import { AttachmentDropController } from './attachments/dropController';
+import type { PortalService } from './auth/portalService';
+import { Catalog } from './catalog/catalog';
+import { RecordEvents } from './catalog/recordEvents';
+import { SavedQueryStore } from './catalog/savedQueries';
+import { TitleFields } from './catalog/titleFields';
+import { ViewRows } from './catalog/viewRows';
+import { ViewStore } from './catalog/views';
+import { recordActions } from './commands/actions';
+import { explorerCommands } from './commands/explorer';
+import { panelCommands } from './commands/panels';
+import type { CommandTable } from './commands/register';
+import { webhookCommands } from './commands/webhooks';
+import { recordDocuments } from './fs/documents';
+import type { RecordFileSystem } from './fs/recordFileSystem';
+import { trackRecordSaves } from './help/walkthroughProgress';
+import { SHOW_WEBHOOK_EVENTS, WEBHOOK_COMMANDS } from './ids';
+import { createLogger } from './log';
+import { ExplorerTree } from './tree/explorer';
+import type { ExplorerNode } from './tree/nodes';
+import { EventsTree } from './webhooks/eventsTree';
+import { LiveRefresh } from './webhooks/liveRefresh';
+import { PayloadDocuments } from './webhooks/payloadDocuments';
+import { WebhookSecrets } from './webhooks/secrets';
+import { WebhookService } from './webhooks/service';
+import { WebhookStatusBar } from './webhooks/statusBar';
+
+/** What activation made that the features use. */
+export interface FeatureHost {
+  readonly context: vscode.ExtensionContext;
+  readonly portals: PortalService;
+  readonly explorerView: vscode.TreeView<ExplorerNode>;
+}
+
+export interface Features {
+  readonly catalog: Catalog;
+  readonly views: ViewStore;
+  readonly rows: ViewRows;
+  readonly titles: TitleFields;
+  readonly recordEvents: RecordEvents;
+  readonly savedQueries: SavedQueryStore;
+  readonly explorer: ExplorerTree;
+  readonly attachmentDrop: AttachmentDropController;
+  readonly documents: RecordFileSystem;
+  readonly commentFiles: vscode.FileSystemProvider;
+  readonly attachmentFiles: vscode.FileSystemProvider;
+  readonly payloads: PayloadDocuments;
+  readonly webhooks: WebhookService;
+  readonly webhookEvents: EventsTree;
+  readonly webhookStatusBar: WebhookStatusBar;
+  /** The handlers of every command of FEATURE_GROUP (src/ids.ts). */
+  readonly commands: CommandTable;
+}
+
+/** Builds the features; what they hold is disposed with the extension's subscriptions. */
+export function createFeatures({ context, portals, explorerView }: FeatureHost): Features {
+  // What the features share: the catalog of sites, apps and columns; the views the user added; the rows of
+  // views read; the title field per app; the bus of record changes; the queries saved per view.
+  const catalog = new Catalog(portals);
+  const views = new ViewStore(context.globalState);
+  const rows = new ViewRows(portals, catalog);
+  const titles = new TitleFields(context.globalState);
+  const recordEvents = new RecordEvents();
+  const savedQueries = new SavedQueryStore(context.globalState);
+  context.subscriptions.push(catalog, views, rows, titles, recordEvents, savedQueries, trackRecordSaves(recordEvents));
+
+  // The Portal explorer's tree (shown through the view activation made) and what dropping files on it does.
+  const explorer = new ExplorerTree({ portals, catalog, views, rows, titles, recordEvents, savedQueries });
+  const attachmentDrop = new AttachmentDropController({ portals, catalog });
+  context.subscriptions.push(explorer);
+
+  // Records as JSON documents (portal://<portal>/<app_id>/<record_id>.json): open, check, save, publish, delete.
+  const records = recordDocuments({ portals, catalog, rows, titles, recordEvents });
+  // Comments and attachments of records, from the tree, the record documents and the palette.
+  const actions = recordActions({ portals, catalog, rows, titles });
+  context.subscriptions.push(records.disposable, actions.disposable);
+
+  // Webhooks: the local receiver, its events view and status bar, and the live refresh of tree and documents
+  // (through the record bus, which the explorer and the record file system both hear).
+  const webhookLog = createLogger('webhooks');
+  const webhookSecrets = new WebhookSecrets(context.secrets);
+  const liveRefresh = new LiveRefresh(recordEvents, portals, webhookLog);
+  const webhooks = new WebhookService({ portals, secrets: webhookSecrets, liveRefresh, log: webhookLog, setSecretCommand: WEBHOOK_COMMANDS.setSecret });
+  const webhookEvents = new EventsTree(webhooks.events, portals, catalog);
+  const webhookStatusBar = new WebhookStatusBar(webhooks, { showEvents: SHOW_WEBHOOK_EVENTS, start: WEBHOOK_COMMANDS.start });
+  context.subscriptions.push(liveRefresh, webhooks, webhookEvents, webhookStatusBar);
+
+  const commands: CommandTable = {
+    ...explorerCommands({ portals, catalog, views, rows, titles, tree: explorer, treeView: explorerView }),
+    ...records.commands,
+    ...panelCommands({ portals, catalog, views, recordEvents, savedQueries, extensionUri: context.extensionUri }),
+    ...actions.commands,
+    ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
+  };
+
+  return {
+    catalog,
+    views,
+    rows,
+    titles,
+    recordEvents,
+    savedQueries,
+    explorer,
+    attachmentDrop,
+    documents: records.documents,
+    commentFiles: actions.commentFiles,
+    attachmentFiles: actions.attachmentFiles,
+    payloads: new PayloadDocuments(webhooks.events),
+    webhooks,
+    webhookEvents,
+    webhookStatusBar,
+    commands,
+  };
+}

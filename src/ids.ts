@@ -1,0 +1,86 @@
+// The ids the extension registers with VS Code (commands, views, URI schemes), in a module with nothing
+// else in it: activation registers each command with a thin handler from these lists (registerLazyCommands
+// in src/commands/register.ts), and the module that implements a command is loaded when it first runs.
+// Each command is contributed in package.json.
+export const EXPLORER_VIEW_ID = 'portal.explorer';
+export const EVENTS_VIEW_ID = 'portal.webhookEvents';
+
+/** Comment drafts (src/comments/commentDrafts.ts), in memory. */
+export const COMMENT_SCHEME = 'portal-comment';
+/** Attachments opened as text (src/attachments/attachmentViewer.ts), in memory, read-only. */
+export const ATTACHMENT_SCHEME = 'portal-attachment';
+/** Webhook payloads as read-only documents (src/webhooks/payloadDocuments.ts). */
+export const PAYLOAD_SCHEME = 'portal-webhook';
+
+/** What the Portal explorer takes when dropped on a record: files from VS Code's explorer, or the system's. */
+export const EXPLORER_DROP_TYPES = { uriList: 'text/uri-list', files: 'files' } as const;
+
+/** VS Code's own command that shows the Webhook Events view. */
+export const SHOW_WEBHOOK_EVENTS = `${EVENTS_VIEW_ID}.focus`;
+
+export const PORTAL_COMMANDS = {
+  addPortal: 'portal.addPortal',
+  removePortal: 'portal.removePortal',
+  signIn: 'portal.signIn',
+  signOut: 'portal.signOut',
+  switchPortal: 'portal.switchPortal',
+  portalActions: 'portal.portalActions',
+  checkConnection: 'portal.checkConnection',
+} as const;
+
+export const HELP_COMMANDS = {
+  showLog: 'portal.showLog',
+  openWalkthrough: 'portal.openWalkthrough',
+  copyCallbackUrl: 'portal.copyCallbackUrl',
+} as const;
+
+export const EXPLORER_COMMANDS = {
+  refresh: 'portal.refresh',
+  refreshNode: 'portal.refreshNode',
+  addView: 'portal.addView',
+  removeView: 'portal.removeView',
+  copyFieldId: 'portal.copyFieldId',
+  setTitleField: 'portal.setTitleField',
+  loadMore: 'portal.loadMore',
+  retry: 'portal.retry',
+} as const;
+
+export const RECORD_COMMANDS = {
+  open: 'portal.openRecord',
+  create: 'portal.newRecord',
+  publish: 'portal.publishRecord',
+  delete: 'portal.deleteRecord',
+} as const;
+
+export const PANEL_COMMANDS = {
+  createRecord: 'portal.createRecord',
+  queryView: 'portal.queryView',
+  runSavedQuery: 'portal.runSavedQuery',
+  deleteSavedQuery: 'portal.deleteSavedQuery',
+} as const;
+
+export const COMMENT_COMMANDS = { add: 'portal.addComment', send: 'portal.sendComment' } as const;
+
+export const ATTACHMENT_COMMANDS = { add: 'portal.addAttachment', download: 'portal.downloadAttachment' } as const;
+
+export const WEBHOOK_COMMANDS = {
+  start: 'portal.startWebhookReceiver',
+  stop: 'portal.stopWebhookReceiver',
+  setSecret: 'portal.setWebhookSecret',
+  copyUrl: 'portal.copyWebhookUrl',
+  clear: 'portal.clearWebhookEvents',
+  openPayload: 'portal.openWebhookPayload',
+} as const;
+
+/** The commands that need the portals and nothing else: connecting, signing in, help. */
+export const PORTAL_GROUP: readonly string[] = [...Object.values(PORTAL_COMMANDS), ...Object.values(HELP_COMMANDS)];
+
+/** The commands of the explorer, records, panels, comments, attachments and webhooks. */
+export const FEATURE_GROUP: readonly string[] = [
+  ...Object.values(EXPLORER_COMMANDS),
+  ...Object.values(RECORD_COMMANDS),
+  ...Object.values(PANEL_COMMANDS),
+  ...Object.values(COMMENT_COMMANDS),
+  ...Object.values(ATTACHMENT_COMMANDS),
+  ...Object.values(WEBHOOK_COMMANDS),
+];

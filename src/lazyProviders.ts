@@ -1,0 +1,128 @@
+// Stand-ins registered at activation for providers built on first use (src/lazy.ts): a file system, a
+// tree's data, a tree's drop target. Each hands VS Code's calls to the real provider, which the first call
+// that needs it builds, and passes on the real provider's change events from the moment it exists.
+import * as vscode from 'vscode';
+import type { Lazy } from './lazy';
+
+/** The real provider among the parts `P` built on first use. */
+type Pick<P, T> = (parts: P) => T;
+
+export class LazyFileSystemProvider<P> implements vscode.FileSystemProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
+  private relay: vscode.Disposable | undefined;
+
+  constructor(
+    private readonly parts: Lazy<P>,
+    private readonly pick: Pick<P, vscode.FileSystemProvider>,
+  ) {
+    parts.onLoad((loaded) => (this.relay = pick(loaded).onDidChangeFile((events) => this.changed.fire(events))));
+  }
+
+  watch(uri: vscode.Uri, options: { readonly recursive: boolean; readonly excludes: readonly string[] }): vscode.Disposable {
+    const built = this.parts.peek();
+    if (built) return this.pick(built).watch(uri, options);
+    // Asked to watch before anything was read: watch once the provider exists, unless disposed by then.
+    let disposed = false;
+    let watching: vscode.Disposable | undefined;
+    this.parts.onLoad((loaded) => {
+      if (!disposed) watching = this.pick(loaded).watch(uri, options);
+    });
+    return new vscode.Disposable(() => {
+      disposed = true;
+      watching?.dispose();
+    });
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    return (await this.real()).stat(uri);
+  }
+
+  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+    return (await this.real()).readDirectory(uri);
+  }
+
+  async createDirectory(uri: vscode.Uri): Promise<void> {
+    return (await this.real()).createDirectory(uri);
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    return (await this.real()).readFile(uri);
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
+    return (await this.real()).writeFile(uri, content, options);
+  }
+
+  async delete(uri: vscode.Uri, options: { readonly recursive: boolean }): Promise<void> {
+    return (await this.real()).delete(uri, options);
+  }
+
+  async rename(oldUri: vscode.Uri, newUri: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
+    return (await this.real()).rename(oldUri, newUri, options);
+  }
+
+  dispose(): void {
+    this.relay?.dispose();
+    this.changed.dispose();
+  }
+
+  private async real(): Promise<vscode.FileSystemProvider> {
+    return this.pick(await this.parts.get());
+  }
+}
+
+/** What changed in a tree: elements, or (undefined) the whole tree. */
+type TreeChange<T> = T | T[] | undefined;
+
+export class LazyTreeDataProvider<P, T> implements vscode.TreeDataProvider<T>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeChange<T>>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private relay: vscode.Disposable | undefined;
+
+  constructor(
+    private readonly parts: Lazy<P>,
+    private readonly pick: Pick<P, vscode.TreeDataProvider<T>>,
+  ) {
+    parts.onLoad((loaded) => (this.relay = pick(loaded).onDidChangeTreeData?.((change) => this.changed.fire(change ?? undefined))));
+  }
+
+  async getChildren(element?: T): Promise<T[]> {
+    return (await this.pick(await this.parts.get()).getChildren(element)) ?? [];
+  }
+
+  // Elements come from getChildren (or from a reveal of one it gave), so the real provider exists.
+  getTreeItem(element: T): vscode.TreeItem | Thenable<vscode.TreeItem> {
+    return this.built().getTreeItem(element);
+  }
+
+  getParent(element: T): vscode.ProviderResult<T> {
+    return this.built().getParent?.(element);
+  }
+
+  dispose(): void {
+    this.relay?.dispose();
+    this.changed.dispose();
+  }
+
+  private built(): vscode.TreeDataProvider<T> {
+    const built = this.parts.peek();
+    if (!built) throw new Error('A tree element was asked for before its view was built.');
+    return this.pick(built);
+  }
+}
+
+export class LazyDropController<P, T> implements vscode.TreeDragAndDropController<T> {
+  readonly dragMimeTypes: readonly string[] = [];
+
+  constructor(
+    private readonly parts: Lazy<P>,
+    private readonly pick: Pick<P, vscode.TreeDragAndDropController<T>>,
+    /** The real controller's dropMimeTypes: VS Code reads them when the tree view is created. */
+    readonly dropMimeTypes: readonly string[],
+  ) {}
+
+  async handleDrop(target: T | undefined, dataTransfer: vscode.DataTransfer, token: vscode.CancellationToken): Promise<void> {
+    await this.pick(await this.parts.get()).handleDrop?.(target, dataTransfer, token);
+  }
+}
