@@ -22,7 +22,7 @@ import type { RecordFileSystem } from './fs/recordFileSystem';
 import { trackRecordSaves } from './help/walkthroughProgress';
 import { SHOW_WEBHOOK_EVENTS, WEBHOOK_COMMANDS } from './ids';
 import { createLogger } from './log';
-import { ExplorerTree } from './tree/explorer';
+import { ExplorerTree, type ExplorerParts } from './tree/explorer';
 import type { ExplorerNode } from './tree/nodes';
 import { EventsTree } from './webhooks/eventsTree';
 import { LiveRefresh } from './webhooks/liveRefresh';
@@ -38,13 +38,8 @@ export interface FeatureHost {
   readonly explorerView: vscode.TreeView<ExplorerNode>;
 }
 
-export interface Features {
-  readonly catalog: Catalog;
-  readonly views: ViewStore;
-  readonly rows: ViewRows;
-  readonly titles: TitleFields;
-  readonly recordEvents: RecordEvents;
-  readonly savedQueries: SavedQueryStore;
+/** The stores the features share (those the explorer is built from), and the features themselves. */
+export interface Features extends Omit<ExplorerParts, 'portals'> {
   readonly explorer: ExplorerTree;
   readonly attachmentDrop: AttachmentDropController;
   readonly documents: RecordFileSystem;

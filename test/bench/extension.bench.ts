@@ -81,8 +81,9 @@ function codeFiles(): { all: Map<string, number>; atActivation: Set<string> } {
     const file = pending.pop() as string;
     if (atActivation.has(file)) continue;
     atActivation.add(file);
-    // Static imports only: `from"./x.mjs"` (minified) or `from "./x.mjs"`; import("./x.mjs") waits for first use.
-    for (const match of readFileSync(join(dist, file), 'utf8').matchAll(/from\s*"\.\/([^"]+\.mjs)"/g)) pending.push(`esm/${match[1]}`);
+    // Static imports only: `from"./x.mjs"` and a bare `import"./x.mjs"` (spaces or not); import("./x.mjs") waits
+    // for first use.
+    for (const match of readFileSync(join(dist, file), 'utf8').matchAll(/(?:from|import)\s*"\.\/([^"]+\.mjs)"/g)) pending.push(`esm/${match[1]}`);
   }
   return { all, atActivation };
 }
