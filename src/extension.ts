@@ -17,7 +17,7 @@ import { addPortal } from './commands/addPortal';
 import { helpCommands } from './commands/help';
 import { choosePortalToSignIn, portalCommands } from './commands/portals';
 import { registerLazyCommands } from './commands/register';
-import { RECORD_SCHEME } from './commands/targetParsing';
+import { RECORD_SCHEME } from './model/recordAddress';
 import type { Features } from './features';
 import { trackWalkthroughProgress } from './help/walkthroughProgress';
 import {

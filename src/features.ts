@@ -15,6 +15,7 @@ import { ViewStore } from './catalog/views';
 import { recordActions } from './commands/actions';
 import { explorerCommands } from './commands/explorer';
 import { panelCommands } from './commands/panels';
+import { recordCommands, reopenCreatedRecords } from './commands/records';
 import type { CommandTable } from './commands/register';
 import { webhookCommands } from './commands/webhooks';
 import { recordDocuments } from './fs/documents';
@@ -71,10 +72,11 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   context.subscriptions.push(explorer);
 
   // Records as JSON documents (portal://<portal>/<app_id>/<record_id>.json): open, check, save, publish, delete.
-  const records = recordDocuments({ portals, catalog, rows, titles, recordEvents });
+  const records = recordDocuments({ portals, catalog, recordEvents });
+  const recordParts = { portals, catalog, rows, titles, recordEvents, documents: records.documents };
   // Comments and attachments of records, from the tree, the record documents and the palette.
   const actions = recordActions({ portals, catalog, rows, titles });
-  context.subscriptions.push(records.disposable, actions.disposable);
+  context.subscriptions.push(records.disposable, reopenCreatedRecords(recordParts), actions.disposable);
 
   // Webhooks: the local receiver, its events view and status bar, and the live refresh of tree and documents
   // (through the record bus, which the explorer and the record file system both hear).
@@ -88,7 +90,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
 
   const commands: CommandTable = {
     ...explorerCommands({ portals, catalog, views, rows, titles, tree: explorer, treeView: explorerView }),
-    ...records.commands,
+    ...recordCommands(recordParts),
     ...panelCommands({ portals, catalog, views, recordEvents, savedQueries, extensionUri: context.extensionUri }),
     ...actions.commands,
     ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),

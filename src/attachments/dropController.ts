@@ -5,9 +5,9 @@
 import * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
 import type { Catalog } from '../catalog/catalog';
-import { appInfoOf, appNameOf } from '../commands/actionTargets';
-import { runReported } from '../commands/register';
-import { recordTargetOf } from '../commands/targets';
+import { appInfoOf, appNameOf } from '../catalog/appNames';
+import { runReported } from '../ui/errorBoundary';
+import { recordTargetOf } from '../model/targets';
 import { EXPLORER_DROP_TYPES } from '../ids';
 import type { ExplorerNode } from '../tree/nodes';
 import { prompter } from '../ui/prompter';

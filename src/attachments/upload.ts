@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { isCancellation } from '../api/errors';
 import type { Portals } from '../auth/portals';
-import type { RecordTarget } from '../commands/targets';
+import type { RecordTarget } from '../model/targets';
 import { createLogger } from '../log';
 import { setting, settingId } from '../settings/settings';
 import { prompter } from '../ui/prompter';

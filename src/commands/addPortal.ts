@@ -10,7 +10,7 @@ import type { NewConnection, PortalService } from '../auth/portalService';
 import { cancelled } from '../auth/signInUi';
 import { createLogger } from '../log';
 import { prompter } from '../ui/prompter';
-import { describeError } from './register';
+import { describeError } from '../ui/errorBoundary';
 
 const log = createLogger('portals');
 const TITLE = 'Add Portal';

@@ -10,11 +10,12 @@ import type { AttachmentViewer } from '../attachments/attachmentViewer';
 import { formatBytes, safeFileName } from '../attachments/fileNames';
 import { sourceOfUri, uploadAttachment } from '../attachments/upload';
 import { prompter } from '../ui/prompter';
-import { appInfoOf, appNameOf, recordForAction } from './actionTargets';
+import { appInfoOf, appNameOf } from '../catalog/appNames';
+import { recordForAction } from './actionTargets';
 import type { RecordPickerParts } from './pickers';
 import { ATTACHMENT_COMMANDS } from '../ids';
 import type { CommandTable } from './register';
-import type { RecordTarget } from './targets';
+import type { RecordTarget } from '../model/targets';
 
 /** The size is not known before the download: ten minutes, with Cancel on the notification. */
 const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;

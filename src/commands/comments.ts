@@ -8,10 +8,12 @@ import { isSignInRequired } from '../auth/signInRequired';
 import { commentTargetOf, type CommentDrafts } from '../comments/commentDrafts';
 import { createLogger } from '../log';
 import { prompter } from '../ui/prompter';
-import { appInfoOf, appNameOf, recordForAction } from './actionTargets';
+import { appInfoOf, appNameOf } from '../catalog/appNames';
+import { recordForAction } from './actionTargets';
 import type { RecordPickerParts } from './pickers';
 import { COMMENT_COMMANDS, COMMENT_SCHEME } from '../ids';
-import { describeError, type CommandTable } from './register';
+import { describeError } from '../ui/errorBoundary';
+import type { CommandTable } from './register';
 
 export const COMMENTS_DISABLED = 'Comments are not enabled for this app in the portal';
 export const COPY_COMMENT = 'Copy Comment';

@@ -18,8 +18,9 @@ import { columnDescription } from '../tree/columnPresentation';
 import { prompter } from '../ui/prompter';
 import { idProblem, pickApp, pickView } from './pickers';
 import { EXPLORER_COMMANDS } from '../ids';
-import { describeError, type CommandTable } from './register';
-import { appTargetOf, portalTargetOf, viewTargetOf, type AppTarget, type ViewTarget } from './targets';
+import { describeError } from '../ui/errorBoundary';
+import type { CommandTable } from './register';
+import { appTargetOf, portalTargetOf, viewTargetOf, type AppTarget, type ViewTarget } from '../model/targets';
 
 
 export interface ExplorerCommandParts {

@@ -15,7 +15,7 @@ import { ViewQueryPanel } from '../webviews/viewQueryPanel';
 import { savedQueryTargetOf, type AppTarget, type SavedQueryTarget, type ViewTarget } from './panelTargets';
 import { pickApp, pickView } from './pickers';
 import type { CommandTable } from './register';
-import { appTargetOf, viewTargetOf } from './targets';
+import { appTargetOf, viewTargetOf } from '../model/targets';
 
 export interface PanelCommandDeps {
   portals: Portals;

@@ -11,7 +11,7 @@ import type { TitleFields } from '../catalog/titleFields';
 import type { ViewRows } from '../catalog/viewRows';
 import type { ViewStore } from '../catalog/views';
 import { prompter } from '../ui/prompter';
-import type { AppTarget, PortalTarget, RecordTarget, ViewTarget } from './targets';
+import type { AppTarget, PortalTarget, RecordTarget, ViewTarget } from '../model/targets';
 
 /** Records offered by pickRecord at most (a view may hold 100,000); the rest are reached by typing the id. */
 export const RECORD_PICK_LIMIT = 1000;

@@ -8,14 +8,16 @@ import type { Catalog } from '../catalog/catalog';
 import type { RecordEvents } from '../catalog/recordEvents';
 import type { TitleFields } from '../catalog/titleFields';
 import type { ViewRows } from '../catalog/viewRows';
-import { parseDocumentPath } from '../fs/documentPaths';
+import { parseDocumentPath, RECORD_SCHEME } from '../model/recordAddress';
 import { closeDocument } from '../fs/closeDocument';
 import type { RecordFileSystem } from '../fs/recordFileSystem';
 import { prompter } from '../ui/prompter';
 import { pickApp, pickRecord } from './pickers';
 import { RECORD_COMMANDS } from '../ids';
-import { runReported, type CommandTable } from './register';
-import { appTargetOf, RECORD_SCHEME, recordTargetOf, recordUri, type AppTarget, type RecordTarget } from './targets';
+import { runReported } from '../ui/errorBoundary';
+import type { CommandTable } from './register';
+import { appTargetOf, recordTargetOf, type AppTarget, type RecordTarget } from '../model/targets';
+import { recordUri } from '../model/recordUri';
 
 
 export interface RecordCommandParts {

@@ -2,8 +2,7 @@
 // "New record: saving creates it") and a badge on its tab (D for a draft, N for a new record). Records of
 // apps without Draft mode are never drafts, so they never show either.
 import * as vscode from 'vscode';
-import { RECORD_SCHEME } from '../commands/targets';
-import { parseDocumentPath } from './documentPaths';
+import { RECORD_SCHEME, parseDocumentPath } from '../model/recordAddress';
 import type { RecordFileSystem } from './recordFileSystem';
 
 export const PUBLISH_COMMAND = 'portal.publishRecord';

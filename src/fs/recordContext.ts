@@ -2,8 +2,7 @@
 //   portal.activeDocumentKind   'record' | 'new' | 'schema' | '' (not a portal document)
 //   portal.activeRecordIsDraft  true for a record read as a Draft (only apps with Draft mode have them)
 import * as vscode from 'vscode';
-import { RECORD_SCHEME } from '../commands/targets';
-import { parseDocumentPath } from './documentPaths';
+import { RECORD_SCHEME, parseDocumentPath } from '../model/recordAddress';
 import type { RecordFileSystem } from './recordFileSystem';
 
 export const CONTEXT_KEYS = { kind: 'portal.activeDocumentKind', draft: 'portal.activeRecordIsDraft' } as const;

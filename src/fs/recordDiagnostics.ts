@@ -3,10 +3,9 @@
 import * as vscode from 'vscode';
 import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
-import { RECORD_SCHEME } from '../commands/targets';
+import { RECORD_SCHEME, parseDocumentPath } from '../model/recordAddress';
 import type { Logger } from '../log';
 import { documentFields } from './documentFields';
-import { parseDocumentPath } from './documentPaths';
 import { shownInTabs } from './tabs';
 import { documentProblems } from './documentProblems';
 import type { RecordFileSystem } from './recordFileSystem';

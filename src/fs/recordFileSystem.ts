@@ -18,11 +18,12 @@ import type { Column, RecordData } from '../api/types';
 import type { Portals } from '../auth/portals';
 import type { Catalog } from '../catalog/catalog';
 import type { RecordEvents } from '../catalog/recordEvents';
-import { appTargetOf, RECORD_SCHEME, type AppTarget, type RecordTarget } from '../commands/targets';
+import { appTargetOf, type AppTarget, type RecordTarget } from '../model/targets';
+import { RECORD_SCHEME, parseDocumentPath, recordPath, schemaReference, type DocumentPath } from '../model/recordAddress';
+import { recordUri, schemaUri } from '../model/recordUri';
 import type { Logger } from '../log';
 import { buildRecordSchema, isRequiredColumn } from '../schema/recordSchema';
 import { CopyClock } from './copyClock';
-import { parseDocumentPath, recordDocumentPath, schemaPath, schemaReference, type DocumentPath } from './documentPaths';
 import { NewRecords, type NewRecord } from './newRecords';
 import { shownInTabs } from './tabs';
 import { createBody, describeProblems, fieldValues, updateBody } from './recordChanges';
@@ -300,7 +301,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   /** The portal's copy: the one read within FRESH_MS (or being read), else read now. */
   private copyOf(state: RecordState, caller: string, maxAgeMs = FRESH_MS): Promise<ServerCopy> {
-    const where = recordDocumentPath(state.target.appId, state.target.recordId);
+    const where = recordPath(state.target);
     if (state.inflight) {
       this.log.debug(`${caller} ${where}: shares the read in flight`);
       return state.inflight;
@@ -332,7 +333,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const copy = this.remember(state, record.data, record.draft, columns);
     this.staleSchema(portalId, appId, columns);
     if (record.draft) this.catalog.noteDraftSeen(portalId, appId);
-    if (draftBefore !== record.draft) this.stateChanged.fire({ uri: this.uriOf(state.target) });
+    if (draftBefore !== record.draft) this.stateChanged.fire({ uri: recordUri(state.target) });
     return copy;
   }
 
@@ -347,15 +348,11 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   /** The app's schema was served from other columns than these: VS Code reads it again. */
   private staleSchema(portalId: string, appId: string, columns: readonly Column[]): void {
-    const uri = vscode.Uri.from({ scheme: RECORD_SCHEME, authority: portalId, path: schemaPath(appId) });
+    const uri = schemaUri({ portalId, appId });
     const used = this.schemas.get(uri.toString());
     if (used === undefined || used === columns) return;
     this.schemas.delete(uri.toString());
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
-  }
-
-  private uriOf(target: RecordTarget): vscode.Uri {
-    return vscode.Uri.from({ scheme: RECORD_SCHEME, authority: target.portalId, path: recordDocumentPath(target.appId, target.recordId) });
   }
 
   private hasUnsavedChanges(uri: vscode.Uri): boolean {
@@ -370,7 +367,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     } catch (error) {
       throw vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
     }
-    this.schemas.set(vscode.Uri.from({ scheme: RECORD_SCHEME, authority: portalId, path: schemaPath(appId) }).toString(), columns);
+    this.schemas.set(schemaUri({ portalId, appId }).toString(), columns);
     return `${JSON.stringify(buildRecordSchema(columns), null, 2)}\n`;
   }
 
@@ -450,7 +447,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const entry = this.newRecords.get(uri.authority, uri.path);
     if (entry?.createdId) {
       const target = { portalId: entry.portalId, appId: entry.appId, recordId: entry.createdId };
-      this.created.fire({ from: uri, to: this.uriOf(target) });
+      this.created.fire({ from: uri, to: recordUri(target) });
       return;
     }
     const state = this.records.get(uri.toString());
@@ -525,7 +522,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   private onRecordChange(change: { portalId: string; appId: string; recordId: string; kind: string; origin: string }): void {
     if (change.origin === 'local' && change.kind !== 'deleted') return; // this window's own saves
-    const uri = this.uriOf(change);
+    const uri = recordUri(change);
     const state = this.records.get(uri.toString());
     if (!state) return;
     if (change.kind === 'deleted') {

@@ -15,7 +15,7 @@ import { recordTitle } from '../catalog/titleField';
 import type { TitleFields } from '../catalog/titleFields';
 import type { ViewRows, ViewRowsChange } from '../catalog/viewRows';
 import type { ViewsChange, ViewStore } from '../catalog/views';
-import { describeError } from '../commands/register';
+import { describeError } from '../ui/errorBoundary';
 import { EXPLORER_VIEW_ID } from '../ids';
 import { createLogger } from '../log';
 import { onDidChangeSettings, setting } from '../settings/settings';

@@ -2,7 +2,7 @@
 // clauses test, and what a click does.
 import * as vscode from 'vscode';
 import type { PortalConnection, SignInState } from '../auth/portals';
-import { recordUri } from '../commands/targets';
+import { recordUri } from '../model/recordUri';
 import { columnDescription, columnIcon, columnTooltip, markdownText } from './columnPresentation';
 import type { ExplorerNode, MessageNode } from './nodes';
 

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { WebhookPayload } from '../api/webhookPayload';
 import type { Portals } from '../auth/portals';
 import type { RecordChange, RecordChangeKind, RecordEvents } from '../catalog/recordEvents';
-import { recordUri } from '../commands/targets';
+import { recordUri } from '../model/recordUri';
 import type { Logger } from '../log';
 import { prompter } from '../ui/prompter';
 import { recordChangeOf } from './recordChange';

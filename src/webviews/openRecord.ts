@@ -1,6 +1,6 @@
 // "Open record" from a panel: the documents feature's command portal.openRecord, when it exists.
 import * as vscode from 'vscode';
-import { describeError } from '../commands/register';
+import { describeError } from '../ui/errorBoundary';
 import { prompter } from '../ui/prompter';
 
 export const OPEN_RECORD_COMMAND = 'portal.openRecord';
