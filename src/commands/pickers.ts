@@ -2,6 +2,7 @@
 // Every question goes through prompter(); each helper resolves with a target, or undefined when the user
 // cancels. When there is nothing to choose from (no portal connected, no view added), they throw an Error
 // that says what to do, which registerCommand shows.
+import type { RecordNames } from '../model/recordAddress';
 import * as vscode from 'vscode';
 import type { Portals, SignInState } from '../auth/portals';
 import type { AppInfo, Catalog } from '../catalog/catalog';
@@ -124,7 +125,7 @@ export interface RecordPickerParts {
 export async function pickRecord(
   parts: RecordPickerParts,
   options: PickOptions & { readonly app?: AppTarget; /** Offer only the view's drafts (Publish Draft). */ readonly onlyDrafts?: boolean } = {},
-): Promise<RecordTarget | undefined> {
+): Promise<(RecordTarget & RecordNames) | undefined> {
   const last = parts.rows.lastViewed();
   const view = last && (!options.app || (options.app.portalId === last.portalId && options.app.appId === last.appId)) ? last : undefined;
   const read = view ? parts.rows.peek(view) : undefined;
@@ -133,14 +134,15 @@ export async function pickRecord(
   const title = await titleColumnOfView(parts.catalog, app, parts.titles.get(app), read);
   const typing = `$(edit) Enter a record id of app ${app.appId}…`;
   const other = '$(list-tree) A record of another app…';
-  const items: Array<Item<RecordTarget>> = [{ label: typing, alwaysShow: true }];
+  const items: Array<Item<RecordTarget & RecordNames>> = [{ label: typing, alwaysShow: true }];
   if (!options.app) items.push({ label: other, alwaysShow: true });
   const rows = options.onlyDrafts ? read.rows.filter((row) => row.draft === true) : read.rows;
   const viewName = view.viewName ?? `View ${view.viewId}`;
   items.push(separator(`${options.onlyDrafts ? `Drafts in ${viewName}` : viewName}${rows.length > RECORD_PICK_LIMIT ? ` (first ${RECORD_PICK_LIMIT} of ${rows.length})` : ''}`));
   for (const row of rows.slice(0, RECORD_PICK_LIMIT)) {
     if (row.id === undefined) continue;
-    items.push({ label: recordTitle(row.id, row.values, title), description: `#${row.id}${row.draft ? ' · Draft' : ''}`, value: { ...app, recordId: row.id } });
+    const label = recordTitle(row.id, row.values, title);
+    items.push({ label, description: `#${row.id}${row.draft ? ' · Draft' : ''}`, value: { ...app, recordId: row.id, title: label } });
   }
   const picked = await prompter().quickPick(items, { title: options.title, placeHolder: 'Which record?', matchOnDescription: true });
   if (!picked) return undefined;

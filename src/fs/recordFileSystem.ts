@@ -19,7 +19,7 @@ import type { Portals } from '../auth/portals';
 import type { Catalog } from '../catalog/catalog';
 import type { RecordEvents } from '../catalog/recordEvents';
 import { appTargetOf, type AppTarget, type RecordTarget } from '../model/targets';
-import { RECORD_SCHEME, parseDocumentPath, recordPath, schemaReference, type DocumentPath } from '../model/recordAddress';
+import { parseDocumentPath, RECORD_SCHEME, recordKey, recordOfUri, recordPath, schemaReference, type DocumentPath } from '../model/recordAddress';
 import { recordUri, schemaUri } from '../model/recordUri';
 import type { Logger } from '../log';
 import { buildRecordSchema, isRequiredColumn } from '../schema/recordSchema';
@@ -53,6 +53,8 @@ interface ServerCopy {
 
 interface RecordState {
   readonly target: RecordTarget;
+  /** The addresses VS Code read this record under (by ids, or named for its tab): events go to each. */
+  readonly uris: Map<string, vscode.Uri>;
   readonly clock: CopyClock;
   server?: ServerCopy;
   /** The copy the editor read. */
@@ -67,6 +69,8 @@ interface RecordState {
 }
 
 export interface RecordStateChange {
+  readonly record: RecordTarget;
+  /** The record's address by ids; its documents may be open under named addresses too. */
   readonly uri: vscode.Uri;
 }
 
@@ -113,8 +117,9 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   /** A new-record document was saved and the record created. */
   readonly onDidCreate = this.created.event;
 
+  /** By recordKey: one state per record, whatever the addresses its documents are open under. */
   private readonly records = new Map<string, RecordState>();
-  /** Records this window deleted: their documents are gone, without asking the portal again. */
+  /** Records this window deleted (by recordKey): their documents are gone, without asking the portal again. */
   private readonly deleted = new Set<string>();
   /** Schema documents served, with the columns they were made from. */
   private readonly schemas = new Map<string, readonly Column[]>();
@@ -151,7 +156,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   /** The record's draft flag as last read (undefined: not read, or the portal does not say). */
   isDraft(uri: vscode.Uri): boolean | undefined {
-    return this.records.get(uri.toString())?.server?.draft;
+    return this.stateAt(uri)?.server?.draft;
   }
 
   /** The new-record document's state, for its banner. */
@@ -161,7 +166,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   /** The copy of the record the editor read (for the read-only checks), when read. */
   baseOf(uri: vscode.Uri): RecordData | undefined {
-    return this.records.get(uri.toString())?.base;
+    return this.stateAt(uri)?.base;
   }
 
   /** Opens a new-record document's content in memory and returns its URI. */
@@ -173,23 +178,24 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   /** After "Publish": the record is no draft any more (no request: the PUT said so). */
-  notePublished(uri: vscode.Uri): void {
-    const state = this.records.get(uri.toString());
+  notePublished(record: RecordTarget): void {
+    const state = this.records.get(recordKey(record));
     if (state?.server) state.server = { ...state.server, draft: false };
-    this.stateChanged.fire({ uri });
+    this.stateChanged.fire({ record, uri: recordUri(record) });
   }
 
   /** After "Delete": the record is in the portal's trash; its document is gone. */
-  noteDeleted(uri: vscode.Uri): void {
-    this.records.delete(uri.toString());
-    this.deleted.add(uri.toString());
-    this.stateChanged.fire({ uri });
-    this.changed.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
+  noteDeleted(record: RecordTarget): void {
+    const uris = this.urisOf(record);
+    this.records.delete(recordKey(record));
+    this.deleted.add(recordKey(record));
+    this.stateChanged.fire({ record, uri: recordUri(record) });
+    this.changed.fire(uris.map((uri) => ({ type: vscode.FileChangeType.Deleted, uri })));
   }
 
   /** Opening a record asks the portal again, even for one deleted here (it may be back from the trash). */
-  forgetDeleted(uri: vscode.Uri): void {
-    this.deleted.delete(uri.toString());
+  forgetDeleted(record: RecordTarget): void {
+    this.deleted.delete(recordKey(record));
   }
 
   // ------------------------------------------------------------------------------------------------------
@@ -275,18 +281,32 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   private pathOf(uri: vscode.Uri): DocumentPath {
     const path = parseDocumentPath(uri.path);
-    if (!path || !this.portals.get(uri.authority) || this.deleted.has(uri.toString())) throw vscode.FileSystemError.FileNotFound(uri);
+    const record = path?.kind === 'record' ? { portalId: uri.authority, appId: path.appId, recordId: path.recordId } : undefined;
+    if (!path || !this.portals.get(uri.authority) || (record && this.deleted.has(recordKey(record)))) throw vscode.FileSystemError.FileNotFound(uri);
     return path;
   }
 
   private stateOf(uri: vscode.Uri, path: DocumentPath & { kind: 'record' }): RecordState {
-    const key = uri.toString();
-    let state = this.records.get(key);
+    const target = { portalId: uri.authority, appId: path.appId, recordId: path.recordId };
+    let state = this.records.get(recordKey(target));
     if (!state) {
-      state = { target: { portalId: uri.authority, appId: path.appId, recordId: path.recordId }, clock: new CopyClock(Date.now()) };
-      this.records.set(key, state);
+      state = { target, uris: new Map(), clock: new CopyClock(Date.now()) };
+      this.records.set(recordKey(target), state);
     }
+    state.uris.set(uri.toString(), uri);
     return state;
+  }
+
+  /** The state of the record a URI addresses (under any of its addresses). */
+  private stateAt(uri: vscode.Uri): RecordState | undefined {
+    const record = recordOfUri(uri);
+    return record && this.records.get(recordKey(record));
+  }
+
+  /** Every address the record was read under (its address by ids when none). */
+  private urisOf(record: RecordTarget): vscode.Uri[] {
+    const uris = [...(this.records.get(recordKey(record))?.uris.values() ?? [])];
+    return uris.length > 0 ? uris : [recordUri(record)];
   }
 
   private newEntry(uri: vscode.Uri): NewRecord {
@@ -333,7 +353,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const copy = this.remember(state, record.data, record.draft, columns);
     this.staleSchema(portalId, appId, columns);
     if (record.draft) this.catalog.noteDraftSeen(portalId, appId);
-    if (draftBefore !== record.draft) this.stateChanged.fire({ uri: recordUri(state.target) });
+    if (draftBefore !== record.draft) this.stateChanged.fire({ record: state.target, uri: recordUri(state.target) });
     return copy;
   }
 
@@ -450,7 +470,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       this.created.fire({ from: uri, to: recordUri(target) });
       return;
     }
-    const state = this.records.get(uri.toString());
+    const state = this.stateAt(uri);
     if (!state?.reloadAfterSave || !state.server) return;
     // The editor holds the text as typed; the portal's copy is the canonical text (another order, fields
     // someone else changed meanwhile). Moving mtime alone makes VS Code reload it, from this copy.
@@ -470,8 +490,8 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const shown = shownInTabs();
     for (const tab of closed) {
       if (!(tab.input instanceof vscode.TabInputText) || tab.input.uri.scheme !== RECORD_SCHEME) continue;
-      const state = this.records.get(tab.input.uri.toString());
-      if (state?.server && !shown.has(tab.input.uri.toString())) {
+      const state = this.stateAt(tab.input.uri);
+      if (state?.server && ![...state.uris.keys()].some((key) => shown.has(key))) {
         state.server.at = 0;
         state.hidden = true;
       }
@@ -484,7 +504,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
    */
   async refreshIfHidden(uri: vscode.Uri): Promise<void> {
     const key = uri.toString();
-    const state = this.records.get(key);
+    const state = this.stateAt(uri);
     if (state?.refreshing) return state.refreshing;
     if (!state?.hidden) return;
     state.hidden = false;
@@ -522,16 +542,15 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   private onRecordChange(change: { portalId: string; appId: string; recordId: string; kind: string; origin: string }): void {
     if (change.origin === 'local' && change.kind !== 'deleted') return; // this window's own saves
-    const uri = recordUri(change);
-    const state = this.records.get(uri.toString());
+    const state = this.records.get(recordKey(change));
     if (!state) return;
     if (change.kind === 'deleted') {
-      this.noteDeleted(uri);
+      this.noteDeleted(change);
       return;
     }
     // Read anew on the next stat: an editor without unsaved changes reloads; one with them will conflict.
     if (state.server) state.server.at = 0;
-    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    this.changed.fire(this.urisOf(change).map((uri) => ({ type: vscode.FileChangeType.Changed, uri })));
   }
 
   private onCatalogChange(portalId: string, appId: string | undefined): void {
@@ -540,14 +559,10 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const columnsChanged = (target: AppTarget, used: readonly Column[]): boolean => this.catalog.peekColumns(target.portalId, target.appId) !== used;
     const uris: vscode.Uri[] = [];
     const shown = shownInTabs();
-    for (const [key, state] of this.records) {
+    for (const state of this.records.values()) {
       if (!concerned(state.target) || !state.server || !columnsChanged(state.target, state.server.columns)) continue;
-      if (!shown.has(key)) {
-        state.server.at = 0; // read anew when shown again
-        continue;
-      }
-      state.server.at = 0;
-      uris.push(vscode.Uri.parse(key));
+      state.server.at = 0; // read anew now where shown, else when shown again
+      for (const [key, uri] of state.uris) if (shown.has(key)) uris.push(uri);
     }
     // A schema is read again now only for an app whose documents are shown; otherwise when one of its
     // records is read next (staleSchema).

@@ -1,10 +1,16 @@
 // The address of every document of the `portal:` file system: one parse, one build. The authority is the
 // portal's connection id; the path says which document:
-//   /<app_id>/<record_id>.json          a record
-//   /<app_id>/new/new-record-<n>.json   a record not created yet (saving it creates it)
-//   /<app_id>/schema/record.json        the JSON Schema of the app's records (read-only)
-// New records and schemas live one folder down so that no record id can be mistaken for them (a record
-// path has exactly two segments). Pure (no `vscode` import), unit-tested in plain node.
+//   /<app_id> <app name>/<title> · <record_id>.json   a record, named for its tab
+//   /<app_id>/<record_id>.json                        the same record, by ids only (older addresses too)
+//   /<app_id>/new/new-record-<n>.json                 a record not created yet (saving it creates it)
+//   /<app_id>/schema/record.json                      the JSON Schema of the app's records (read-only)
+// VS Code names a tab by the address's last segment (a label formatter cannot change that), so a record's
+// address carries its title; and where two tabs look alike VS Code describes them by their folders, so
+// the app's segment carries its name (and the label formatter of package.json adds the portal). Names are
+// decoration: the parse reads ids only (the app's id before the first space, the record's after the last
+// " · "), so an address made before a rename, or by ids, still finds the record. New records and schemas
+// live one folder down so that no record id can be mistaken for them (a record has exactly two segments).
+// Pure (no `vscode` import), unit-tested in plain node.
 
 export const RECORD_SCHEME = 'portal';
 
@@ -29,6 +35,12 @@ export const SCHEMA_FOLDER = 'schema';
 export const SCHEMA_FILE = 'record.json';
 
 const ID = /^[^/\\?#\s]+$/;
+/** An app's segment: its id, then (after a space) its name. */
+const APP_SEGMENT = /^([^/\\?#\s]+)(?: .*)?$/;
+/** A record's segment: its id, after its title and " · " when named. */
+const RECORD_SEGMENT = /^(?:.* · )?([^/\\?#\s]+)\.json$/;
+const NAMES_SEPARATOR = ' · ';
+const MAX_NAME = 60;
 const NEW_NAME = /^new-record-\d+\.json$/;
 
 /** A non-empty id without the characters that would break a URI path segment or a storage key. */
@@ -39,13 +51,14 @@ export function isId(value: unknown): value is string {
 export function parseDocumentPath(path: string): DocumentPath | undefined {
   const segments = path.split('/').filter((segment) => segment !== '');
   if (segments.length === 0) return { kind: 'directory' };
-  const [appId, second, third] = segments;
-  if (!ID.test(appId) || segments.length > 3) return undefined;
+  const [appSegment, second, third] = segments;
+  const appId = APP_SEGMENT.exec(appSegment)?.[1];
+  if (appId === undefined || segments.length > 3) return undefined;
   if (segments.length === 1) return { kind: 'directory', appId };
   if (segments.length === 2) {
     if (second === NEW_FOLDER || second === SCHEMA_FOLDER) return { kind: 'directory', appId };
-    const match = /^(.+)\.json$/.exec(second);
-    return match && ID.test(match[1]) ? { kind: 'record', appId, recordId: match[1] } : undefined;
+    const recordId = RECORD_SEGMENT.exec(second)?.[1];
+    return recordId === undefined ? undefined : { kind: 'record', appId, recordId };
   }
   if (second === SCHEMA_FOLDER && third === SCHEMA_FILE) return { kind: 'schema', appId };
   if (second === NEW_FOLDER && NEW_NAME.test(third)) return { kind: 'new', appId, name: third };
@@ -76,8 +89,35 @@ export function uriOfText(text: string): UriLike | undefined {
   }
 }
 
-export function recordPath(record: { readonly appId: string; readonly recordId: string }): string {
-  return `/${record.appId}/${record.recordId}.json`;
+/** What a record's address may carry beside its ids, for its tab. */
+export interface RecordNames {
+  readonly title?: string;
+  readonly appName?: string;
+}
+
+/** A name as one path segment's text: no slashes or control characters, one line, not too long. */
+function segmentText(name: string | undefined): string {
+  const text = (name ?? '')
+    .replace(/\p{Cc}+/gu, ' ')
+    .replace(/[/\\]/g, '∕')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > MAX_NAME ? `${text.slice(0, MAX_NAME - 1).trimEnd()}…` : text;
+}
+
+/** The record's path: named when its title is known (its app's name too, when known), else by ids. */
+export function recordPath(record: { readonly appId: string; readonly recordId: string }, names: RecordNames = {}): string {
+  const title = segmentText(names.title);
+  if (title === '') return `/${record.appId}/${record.recordId}.json`;
+  const appName = segmentText(names.appName);
+  return `/${record.appId}${appName === '' ? '' : ` ${appName}`}/${title}${NAMES_SEPARATOR}${record.recordId}.json`;
+}
+
+/** The names an argument carries (a tree element, a picked record): its title and app's name, when strings. */
+export function recordNamesOf(arg: unknown): RecordNames {
+  if (typeof arg !== 'object' || arg === null) return {};
+  const { title, appName } = arg as { title?: unknown; appName?: unknown };
+  return { title: typeof title === 'string' ? title : undefined, appName: typeof appName === 'string' ? appName : undefined };
 }
 
 export function newRecordPath(appId: string, n: number): string {

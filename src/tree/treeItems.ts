@@ -143,9 +143,10 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       item.description = node.draft ? `#${node.recordId} · Draft` : `#${node.recordId}`;
       item.iconPath = new vscode.ThemeIcon(node.draft ? 'git-pull-request-draft' : 'file-text');
       item.contextValue = node.draft ? 'portal.record.draft' : 'portal.record';
-      item.resourceUri = recordUri(node);
+      const names = { title: node.title, appName: node.parent.parent.parent.name };
+      item.resourceUri = recordUri(node, names);
       item.tooltip = `${node.title}\nRecord ${node.recordId} of app ${node.appId}${node.draft ? ' (Draft)' : ''}`;
-      item.command = { command: ITEM_COMMANDS.openRecord, title: 'Open Record', arguments: [{ portalId: node.portalId, appId: node.appId, recordId: node.recordId }] };
+      item.command = { command: ITEM_COMMANDS.openRecord, title: 'Open Record', arguments: [{ portalId: node.portalId, appId: node.appId, recordId: node.recordId, ...names }] };
       item.id = node.id;
       return item;
     }

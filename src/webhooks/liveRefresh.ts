@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { WebhookPayload } from '../api/webhookPayload';
 import type { Portals } from '../auth/portals';
 import type { RecordChange, RecordChangeKind, RecordEvents } from '../catalog/recordEvents';
-import { recordUri } from '../model/recordUri';
+import { isSameRecord } from '../model/recordUri';
 import type { Logger } from '../log';
 import { prompter } from '../ui/prompter';
 import { recordChangeOf } from './recordChange';
@@ -53,8 +53,7 @@ export class LiveRefresh implements vscode.Disposable {
     if (kind === undefined) return undefined;
     const change: RecordChange = { portalId, appId: payload.app_id, recordId: payload.record_id, kind, origin: 'webhook' };
     // Looked at before the bus hears of it: the file system may mark a deleted record's document at once.
-    const uri = recordUri(change).toString();
-    const dirty = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri && document.isDirty);
+    const dirty = vscode.workspace.textDocuments.find((document) => document.isDirty && isSameRecord(document.uri, change));
     this.recordEvents.fire(change);
     if (dirty) this.tellDirty(dirty, change);
     return kind;
