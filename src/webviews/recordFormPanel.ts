@@ -9,8 +9,9 @@ import type { Portals } from '../auth/portals';
 import type { Catalog } from '../catalog/catalog';
 import type { RecordEvents } from '../catalog/recordEvents';
 import type { AppTarget } from '../model/targets';
-import { describeError } from '../ui/errorBoundary';
+import { describeError, runReported } from '../ui/errorBoundary';
 import { createLogger } from '../log';
+import { formToHostSchema } from '../shared/panelMessages';
 import type { FormToHostMessage, HostToFormMessage } from '../shared/protocol';
 import { prompter } from '../ui/prompter';
 import { openRecord } from './openRecord';
@@ -62,7 +63,7 @@ export class RecordFormPanel {
     this.appName = appName ?? `App ${target.appId}`;
     this.panel = Panel.create<FormToHostMessage, HostToFormMessage>(
       { viewType: 'portal.recordForm', title: `New record · ${this.appName}`, bundle: 'recordForm', extensionUri: deps.extensionUri },
-      ['ready', 'retry', 'form/create', 'openRecord'],
+      formToHostSchema,
     );
     this.panel.onMessage((message) => this.handle(message));
   }
@@ -139,7 +140,8 @@ export class RecordFormPanel {
       log.info(`created ${id} in app ${this.target.appId}${isDraft ? ' as a draft' : ''}`);
       if (created.id) this.deps.recordEvents.fire({ portalId: this.target.portalId, appId: this.target.appId, recordId: created.id, kind: 'created', origin: 'local' });
       await this.panel.post({ type: 'form/created', recordId: created.id, draft: isDraft, message });
-      void this.announce(message, created.id);
+      // Not awaited: the notification stays up while the panel goes on; its "Open record" is reported as any action.
+      void runReported('portal.recordForm open record', () => this.announce(message, created.id));
     } catch (error) {
       const text = describeError(error);
       log.warn(`creating a record in app ${this.target.appId} failed: ${text}`);

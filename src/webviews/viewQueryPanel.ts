@@ -2,12 +2,12 @@
 // the saved queries of the view, and the result sent again when a hidden panel is shown (its page reloads).
 // One panel per view; opening it again brings it to the front (and runs the saved query asked for).
 import * as vscode from 'vscode';
-import { isCancellation } from '../api/errors';
 import type { ViewFilter } from '../api/filters';
 import { cancelled } from '../auth/signInUi';
 import type { ViewTarget } from '../model/targets';
 import { describeError } from '../ui/errorBoundary';
 import { createLogger } from '../log';
+import { queryToHostSchema } from '../shared/panelMessages';
 import type { HostToQueryMessage, QueryExportMessage, QueryToHostMessage, SavedQuery } from '../shared/protocol';
 import { prompter } from '../ui/prompter';
 import { openRecord } from './openRecord';
@@ -73,7 +73,7 @@ export class ViewQueryPanel {
     this.viewName = target.viewName ?? `View ${target.viewId}`;
     this.panel = Panel.create<QueryToHostMessage, HostToQueryMessage>(
       { viewType: 'portal.viewQuery', title: this.viewName, bundle: 'viewQuery', extensionUri: deps.extensionUri },
-      ['ready', 'query/', 'openRecord'],
+      queryToHostSchema,
     );
     const client = deps.portals.client(target.portalId);
     // Columns through the shared catalog (one request per app for the whole extension).
@@ -105,16 +105,10 @@ export class ViewQueryPanel {
         await this.session.sort(message.runId, message.sort);
         break;
       case 'query/export':
-        await this.exportRows(message).catch((error: unknown) => {
-          if (isCancellation(error)) return;
-          log.warn(`export failed: ${describeError(error)}`);
-          void prompter().error(describeError(error));
-        });
+        await this.exportRows(message);
         break;
       case 'query/save':
-        await this.saveQuery(message.filters, message.name).catch((error: unknown) => {
-          if (!isCancellation(error)) void prompter().error(describeError(error));
-        });
+        await this.saveQuery(message.filters, message.name);
         break;
       case 'openRecord':
         await openRecord(this.target.portalId, this.target.appId, message.recordId);
