@@ -72,6 +72,22 @@ export const WEBHOOK_COMMANDS = {
   openPayload: 'portal.openWebhookPayload',
 } as const;
 
+/** Every command, by feature area: the one table of command ids (no id is written anywhere else in src/). */
+export const COMMANDS = {
+  portal: PORTAL_COMMANDS,
+  help: HELP_COMMANDS,
+  explorer: EXPLORER_COMMANDS,
+  record: RECORD_COMMANDS,
+  panel: PANEL_COMMANDS,
+  comment: COMMENT_COMMANDS,
+  attachment: ATTACHMENT_COMMANDS,
+  webhook: WEBHOOK_COMMANDS,
+} as const;
+
+type Values<T> = T[keyof T];
+/** A command id of this extension. */
+export type CommandId = Values<{ [Area in keyof typeof COMMANDS]: Values<(typeof COMMANDS)[Area]> }>;
+
 /** The commands that need the portals and nothing else: connecting, signing in, help. */
 export const PORTAL_GROUP: readonly string[] = [...Object.values(PORTAL_COMMANDS), ...Object.values(HELP_COMMANDS)];
 

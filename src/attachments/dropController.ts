@@ -3,6 +3,7 @@
 // (from VS Code's explorer, text/uri-list) or as the files of the operating system's drag ('files').
 // Each is sent as "Add Attachment…" sends it: size limit first, progress with Cancel.
 import * as vscode from 'vscode';
+import { COMMANDS } from '../ids';
 import type { Portals } from '../auth/portals';
 import type { Catalog } from '../catalog/catalog';
 import { appInfoOf, appNameOf } from '../catalog/appNames';
@@ -62,7 +63,7 @@ export class AttachmentDropController implements vscode.TreeDragAndDropControlle
   async handleDrop(target: ExplorerNode | undefined, dataTransfer: vscode.DataTransfer, token: vscode.CancellationToken): Promise<void> {
     const record = target?.kind === 'record' ? recordTargetOf(target) : undefined;
     if (!record) return;
-    await runReported('portal.addAttachment', async () => {
+    await runReported(COMMANDS.attachment.add, async () => {
       const sources = await sourcesOf(dataTransfer);
       if (sources.length === 0 || token.isCancellationRequested) return;
       const appName = appNameOf(await appInfoOf(this.parts.catalog, record), record);

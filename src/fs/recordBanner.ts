@@ -2,10 +2,11 @@
 // "New record: saving creates it") and a badge on its tab (D for a draft, N for a new record). Records of
 // apps without Draft mode are never drafts, so they never show either.
 import * as vscode from 'vscode';
+import { COMMANDS } from '../ids';
 import { parseDocumentPath, RECORD_SCHEME, recordKey, recordOfUri } from '../model/recordAddress';
 import type { RecordFileSystem } from './recordFileSystem';
 
-export const PUBLISH_COMMAND = 'portal.publishRecord';
+export const PUBLISH_COMMAND = COMMANDS.record.publish;
 
 function kindOf(uri: vscode.Uri): 'record' | 'new' | undefined {
   if (uri.scheme !== RECORD_SCHEME) return undefined;

@@ -2,18 +2,19 @@
 // clauses test, and what a click does.
 import * as vscode from 'vscode';
 import type { PortalConnection, SignInState } from '../auth/portals';
+import { COMMANDS } from '../ids';
 import { recordUri } from '../model/recordUri';
 import { columnDescription, columnIcon, columnTooltip, markdownText } from './columnPresentation';
 import type { ExplorerNode, MessageNode } from './nodes';
 
 /** Commands the tree's items run on click (contributed in package.json). */
 export const ITEM_COMMANDS = {
-  openRecord: 'portal.openRecord',
-  loadMore: 'portal.loadMore',
-  retry: 'portal.retry',
-  signIn: 'portal.signIn',
-  addView: 'portal.addView',
-  runSavedQuery: 'portal.runSavedQuery',
+  openRecord: COMMANDS.record.open,
+  loadMore: COMMANDS.explorer.loadMore,
+  retry: COMMANDS.explorer.retry,
+  signIn: COMMANDS.portal.signIn,
+  addView: COMMANDS.explorer.addView,
+  runSavedQuery: COMMANDS.panel.runSavedQuery,
 } as const;
 
 /** What the tree knows beside the node when it draws it. */

@@ -1,8 +1,9 @@
 // "Open record" from a panel: the documents feature's command portal.openRecord, when it exists.
 import * as vscode from 'vscode';
+import { COMMANDS } from '../ids';
 import { prompter } from '../ui/prompter';
 
-export const OPEN_RECORD_COMMAND = 'portal.openRecord';
+export const OPEN_RECORD_COMMAND = COMMANDS.record.open;
 
 /** Opens the record; a failure is thrown to the caller's error boundary. */
 export async function openRecord(portalId: string, appId: string, recordId: string): Promise<void> {
