@@ -7,6 +7,7 @@
 // trip to the workbench): until ready() resolves, list() is empty, so whatever shows or uses the sign-in
 // state waits for ready() first.
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 import { PortalClient } from '../api/client';
 import { PortalError } from '../api/errors';
 import { normaliseBaseUrl } from '../api/urls';
@@ -24,7 +25,7 @@ export type NewConnection = SignInRequest;
 
 const RELOAD_AGAIN_MS = 1000;
 
-export class PortalService implements Portals, vscode.Disposable {
+export class PortalService extends Disposable implements Portals {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly tokensChanged = new vscode.EventEmitter<void>();
@@ -36,7 +37,6 @@ export class PortalService implements Portals, vscode.Disposable {
   private readonly clients = new Map<string, PortalClient>();
   private connections: PortalConnection[] = [];
   private snapshot = '';
-  private readonly subscriptions: vscode.Disposable[] = [];
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   /** One line per HTTP request to a portal, data and token calls alike. */
   private readonly requestLog = createLogger('http');
@@ -48,8 +48,9 @@ export class PortalService implements Portals, vscode.Disposable {
     private readonly ui: SignInUi,
     private readonly log: Logger,
   ) {
+    super();
     this.store = new ConnectionStore(context.globalState);
-    this.subscriptions.push(
+    this._registerAll(
       this.changed,
       this.tokensChanged,
       context.secrets.onDidChange((event) => {
@@ -225,9 +226,9 @@ export class PortalService implements Portals, vscode.Disposable {
     this.log.info(`Signed out of ${id}.`);
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
-    for (const subscription of this.subscriptions) subscription.dispose();
+    super.dispose();
   }
 
   private async forget(id: string): Promise<void> {

@@ -1,6 +1,7 @@
 // The Problems of record documents that the JSON schema cannot express (src/fs/documentProblems.ts), kept
 // current while the user types, so a bad value is seen before anything is sent.
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
 import { RECORD_SCHEME, parseDocumentPath } from '../model/recordAddress';
@@ -13,17 +14,17 @@ import type { RecordFileSystem } from './recordFileSystem';
 const DEBOUNCE_MS = 150;
 export const DIAGNOSTIC_SOURCE = 'Portal';
 
-export class RecordDiagnostics implements vscode.Disposable {
+export class RecordDiagnostics extends Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('portal');
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(
     private readonly documents: RecordFileSystem,
     private readonly catalog: Catalog,
     private readonly log: Logger,
   ) {
-    this.subscriptions = [
+    super();
+    this._registerAll(
       this.collection,
       vscode.workspace.onDidOpenTextDocument((document) => this.schedule(document, 0)),
       vscode.workspace.onDidChangeTextDocument((event) => this.schedule(event.document, DEBOUNCE_MS)),
@@ -32,13 +33,13 @@ export class RecordDiagnostics implements vscode.Disposable {
       documents.onDidChangeState(() => this.checkAll()),
       documents.onDidChangeFile(() => this.checkAll()),
       catalog.onDidChange(() => this.checkAll()),
-    ];
+    );
     this.checkAll();
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const timer of this.timers.values()) clearTimeout(timer);
-    for (const subscription of this.subscriptions) subscription.dispose();
+    super.dispose();
   }
 
   /** Every document a tab shows; the others are checked when shown again (no columns read for them). */

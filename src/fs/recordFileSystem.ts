@@ -15,6 +15,7 @@
 // What the editor read (`base`) is what readFile served last while the document had no unsaved changes:
 // the Compare view of a conflict reads the file too, and must not move what "changed" means.
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 import { isWritable } from '../api/columnKinds';
 import type { Column } from '../api/types';
 import type { Portals } from '../auth/portals';
@@ -65,13 +66,13 @@ export interface RecordStateChange {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+export class RecordFileSystem extends Disposable implements vscode.FileSystemProvider {
+  private readonly changed = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChangeFile = this.changed.event;
-  private readonly stateChanged = new vscode.EventEmitter<RecordStateChange>();
+  private readonly stateChanged = this._register(new vscode.EventEmitter<RecordStateChange>());
   /** A record's draft flag or existence changed (decorations, context keys, CodeLens). */
   readonly onDidChangeState = this.stateChanged.event;
-  private readonly created = new vscode.EventEmitter<{ readonly from: vscode.Uri; readonly to: vscode.Uri }>();
+  private readonly created = this._register(new vscode.EventEmitter<{ readonly from: vscode.Uri; readonly to: vscode.Uri }>());
   /** A new-record document was saved and the record created. */
   readonly onDidCreate = this.created.event;
 
@@ -92,6 +93,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     events: RecordEvents,
     private readonly log: Logger,
   ) {
+    super();
     this.store = new RecordStore({
       client: (portalId) => portals.client(portalId),
       columns: (portalId, appId) => catalog.columns(portalId, appId),
@@ -104,14 +106,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       },
       onChanged: (record, kind) => events.fire({ ...record, kind, origin: 'local' }),
     });
-    this.refresh = new RecordRefresh(this, events, catalog);
-  }
-
-  dispose(): void {
-    this.refresh.dispose();
-    this.changed.dispose();
-    this.stateChanged.dispose();
-    this.created.dispose();
+    this.refresh = this._register(new RecordRefresh(this, events, catalog));
   }
 
   // ------------------------------------------------------------------------------------------------------

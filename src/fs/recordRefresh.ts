@@ -4,6 +4,7 @@
 // (stat: 1 GET; readFile only when the text changed). An editor with unsaved changes is never reloaded:
 // its save meets the conflict check instead.
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
 import type { RecordChange, RecordEvents } from '../catalog/recordEvents';
@@ -16,15 +17,15 @@ import { shownInTabs } from './tabs';
 /** How long opening waits for VS Code to show a hidden record's current copy. */
 const REFRESH_WAIT_MS = 3000;
 
-export class RecordRefresh implements vscode.Disposable {
-  private readonly subscriptions: vscode.Disposable[];
+export class RecordRefresh extends Disposable {
 
   constructor(
     private readonly files: RecordFileSystem,
     events: RecordEvents,
     private readonly catalog: Catalog,
   ) {
-    this.subscriptions = [
+    super();
+    this._registerAll(
       events.onDidChange((change) => this.onRecordChange(change)),
       catalog.onDidChange((change) => this.onCatalogChange(change.portalId, change.appId)),
       vscode.workspace.onDidSaveTextDocument((document) => this.afterSave(document.uri)),
@@ -33,12 +34,9 @@ export class RecordRefresh implements vscode.Disposable {
       vscode.window.onDidChangeVisibleTextEditors((editors) => {
         for (const editor of editors) void this.refreshIfHidden(editor.document.uri);
       }),
-    ];
+    );
   }
 
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
-  }
 
   /**
    * Shows a hidden record's current copy: resolves once VS Code has read it again (at most a few seconds),

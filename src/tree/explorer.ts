@@ -4,6 +4,7 @@
 // in the view; a failure shows an item with the portal's message and Retry; a portal that needs a sign-in
 // shows "Sign in…" instead of its sites.
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 import { isCancellation } from '../api/errors';
 import type { Portals } from '../auth/portals';
 import { isSignInRequired } from '../auth/signInRequired';
@@ -37,7 +38,7 @@ export interface ExplorerParts {
 
 type Change = ExplorerNode | ExplorerNode[] | undefined;
 
-export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vscode.Disposable {
+export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<ExplorerNode> {
   private readonly changed = new vscode.EventEmitter<Change>();
   readonly onDidChangeTreeData: vscode.Event<Change> = this.changed.event;
 
@@ -47,11 +48,11 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
   private readonly pages = new Map<string, number>();
   private readonly pendingApps = new Map<string, { portalId: string; appId: string }>();
   private pendingTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly subscriptions: vscode.Disposable[] = [];
   private readonly log = createLogger('tree');
 
   constructor(private readonly parts: ExplorerParts) {
-    this.subscriptions.push(
+    super();
+    this._registerAll(
       this.changed,
       parts.portals.onDidChange(() => this.onPortalsChanged()),
       parts.catalog.onDidChange((change) => this.onCatalogChanged(change)),
@@ -150,9 +151,9 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
     return [...this.nodes.values()].filter(test);
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.pendingTimer) clearTimeout(this.pendingTimer);
-    for (const subscription of this.subscriptions) subscription.dispose();
+    super.dispose();
   }
 
   // ---- children ----

@@ -4,6 +4,7 @@
 // touched: the user is told once (until it is saved, reverted or closed) that the portal's copy moved,
 // and the save will then meet the documents' conflict check.
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 import type { WebhookPayload } from '../api/webhookPayload';
 import type { Portals } from '../auth/portals';
 import type { RecordChange, RecordChangeKind, RecordEvents } from '../catalog/recordEvents';
@@ -21,18 +22,18 @@ const ECHO_MS = 10_000;
 
 const recordKey = (change: Pick<RecordChange, 'portalId' | 'appId' | 'recordId'>): string => `${change.portalId}\u0000${change.appId}\u0000${change.recordId}`;
 
-export class LiveRefresh implements vscode.Disposable {
+export class LiveRefresh extends Disposable {
   /** Dirty documents already told about, by URI; forgotten when saved, reverted or closed. */
   private readonly told = new Set<string>();
   private readonly localChanges = new Map<string, number>();
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(
     private readonly recordEvents: RecordEvents,
     private readonly portals: Portals,
     private readonly log: Logger,
   ) {
-    this.subscriptions = [
+    super();
+    this._registerAll(
       recordEvents.onDidChange((change) => {
         if (change.origin !== 'local') return;
         const now = Date.now();
@@ -44,7 +45,7 @@ export class LiveRefresh implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (!event.document.isDirty) this.told.delete(event.document.uri.toString());
       }),
-    ];
+    );
   }
 
   /** Acts on an accepted delivery; returns the record change it stood for, if any. */
@@ -59,9 +60,6 @@ export class LiveRefresh implements vscode.Disposable {
     return kind;
   }
 
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
-  }
 
   private tellDirty(document: vscode.TextDocument, change: RecordChange): void {
     const key = document.uri.toString();

@@ -2,6 +2,7 @@
 // start-up with portal.webhooks.autoStart), restarted when its address settings change, and the one place
 // that turns each delivery into a log line, an entry of the Webhook Events view and a live refresh.
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 import type { Portals } from '../auth/portals';
 import type { Logger } from '../log';
 import { prompter } from '../ui/prompter';
@@ -40,7 +41,7 @@ function logText(value: string | undefined, limit = 80): string {
   return line.length > limit ? `${line.slice(0, limit - 1)}…` : line;
 }
 
-export class WebhookService implements vscode.Disposable {
+export class WebhookService extends Disposable {
   readonly events: EventLog;
   private settings: WebhookSettings;
   private receiver: WebhookReceiver | undefined;
@@ -54,17 +55,17 @@ export class WebhookService implements vscode.Disposable {
   private readonly stateChanged = new vscode.EventEmitter<void>();
   /** The receiver started, stopped or failed, or a delivery was counted. */
   readonly onDidChangeState: vscode.Event<void> = this.stateChanged.event;
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly parts: WebhookServiceParts) {
+    super();
     this.settings = readWebhookSettings();
     this.events = new EventLog(this.settings.maxEvents);
     this.knownPortals = new Set(parts.portals.list().map((connection) => connection.id));
-    this.subscriptions = [
+    this._registerAll(
       this.stateChanged,
       vscode.workspace.onDidChangeConfiguration((event) => this.onSettingsChanged(event)),
       parts.portals.onDidChange(() => void this.forgetRemovedPortals()),
-    ];
+    );
     if (this.settings.autoStart) {
       void this.start().catch((error: unknown) => parts.log.warn(`Starting the webhook receiver at start-up: ${error instanceof Error ? error.message : String(error)}`));
     }
@@ -140,12 +141,12 @@ export class WebhookService implements vscode.Disposable {
     });
   }
 
-  dispose(): void {
+  override dispose(): void {
     const receiver = this.receiver;
     this.receiver = undefined;
     void receiver?.close();
     this.events.dispose();
-    for (const subscription of this.subscriptions) subscription.dispose();
+    super.dispose();
   }
 
   private serialize<T>(action: () => Promise<T>): Promise<T> {
