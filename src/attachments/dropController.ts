@@ -3,14 +3,13 @@
 // (from VS Code's explorer, text/uri-list) or as the files of the operating system's drag ('files').
 // Each is sent as "Add Attachment…" sends it: size limit first, progress with Cancel.
 import * as vscode from 'vscode';
-import { COMMANDS } from '../ids';
-import type { Portals } from '../auth/portals';
-import type { Catalog } from '../catalog/catalog';
 import { appInfoOf, appNameOf } from '../catalog/appNames';
-import { runReported } from '../ui/errorBoundary';
-import { recordTargetOf } from '../model/targets';
+import type { Stores } from '../catalog/stores';
+import { COMMANDS } from '../ids';
 import { EXPLORER_DROP_TYPES } from '../ids';
+import { recordTargetOf } from '../model/targets';
 import type { ExplorerNode } from '../tree/nodes';
+import { runReported } from '../ui/errorBoundary';
 import { prompter } from '../ui/prompter';
 import { sourceOfUri, uploadAttachment, type UploadSource } from './upload';
 
@@ -18,10 +17,7 @@ const URI_LIST = EXPLORER_DROP_TYPES.uriList;
 const FILES = EXPLORER_DROP_TYPES.files;
 export const ATTACH_ACTION = 'Attach';
 
-export interface AttachmentDropParts {
-  readonly portals: Portals;
-  readonly catalog: Catalog;
-}
+export type AttachmentDropParts = Pick<Stores, 'portals' | 'catalog'>;
 
 /** The URIs of a text/uri-list (RFC 2483: one per line, "#" lines are comments). */
 function urisOf(list: string): vscode.Uri[] {

@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import { isCancellation } from '../api/errors';
 import type { Portals } from '../auth/portals';
-import type { RecordTarget } from '../model/targets';
 import { createLogger } from '../log';
+import type { RecordTarget } from '../model/targets';
 import { setting, settingId } from '../settings/settings';
 import { prompter } from '../ui/prompter';
 import { contentTypeOf } from './contentTypes';

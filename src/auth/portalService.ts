@@ -7,10 +7,10 @@
 // trip to the workbench): until ready() resolves, list() is empty, so whatever shows or uses the sign-in
 // state waits for ready() first.
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle';
 import { PortalClient } from '../api/client';
 import { PortalError } from '../api/errors';
 import { normaliseBaseUrl } from '../api/urls';
+import { Disposable } from '../lifecycle';
 import { createLogger, requestLogger, type Logger } from '../log';
 import { newConnectionId } from './connectionIds';
 import { ConnectionStore } from './connectionStore';

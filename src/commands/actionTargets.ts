@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import { cancelled } from '../auth/signInUi';
 import { commentTargetOf } from '../comments/commentDrafts';
 import { parseDocumentPath, RECORD_SCHEME } from '../model/recordAddress';
-import { pickRecord, type RecordPickerParts } from './pickers';
 import { recordTargetOf, type RecordTarget } from '../model/targets';
+import { pickRecord, type RecordPickerParts } from './pickers';
 
 /** The record of the active editor: a record document or a comment draft on a record. */
 export function activeRecordTarget(): RecordTarget | undefined {

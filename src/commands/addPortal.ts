@@ -9,8 +9,8 @@ import type { AuthFlow, PortalConnection } from '../auth/portals';
 import type { NewConnection, PortalService } from '../auth/portalService';
 import { cancelled } from '../auth/signInUi';
 import { createLogger } from '../log';
-import { prompter } from '../ui/prompter';
 import { describeError } from '../ui/errorBoundary';
+import { prompter } from '../ui/prompter';
 
 const log = createLogger('portals');
 const TITLE = 'Add Portal';

@@ -4,18 +4,18 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { isPortalError } from '../api/errors';
-import { cancelled } from '../auth/signInUi';
-import { viewerOf } from '../attachments/contentTypes';
 import type { AttachmentViewer } from '../attachments/attachmentViewer';
+import { viewerOf } from '../attachments/contentTypes';
 import { formatBytes, safeFileName } from '../attachments/fileNames';
 import { sourceOfUri, uploadAttachment } from '../attachments/upload';
-import { prompter } from '../ui/prompter';
+import { cancelled } from '../auth/signInUi';
 import { appInfoOf, appNameOf } from '../catalog/appNames';
+import { ATTACHMENT_COMMANDS } from '../ids';
+import type { RecordTarget } from '../model/targets';
+import { prompter } from '../ui/prompter';
 import { recordForAction } from './actionTargets';
 import type { RecordPickerParts } from './pickers';
-import { ATTACHMENT_COMMANDS } from '../ids';
 import type { CommandTable } from './register';
-import type { RecordTarget } from '../model/targets';
 
 /** The size is not known before the download: ten minutes, with Cancel on the notification. */
 const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
@@ -23,9 +23,7 @@ const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 export const OPEN_IN_EDITOR = 'Open in Editor';
 export const SAVE_AS = 'Save As…';
 
-export interface AttachmentCommandParts extends RecordPickerParts {
-  readonly viewer: AttachmentViewer;
-}
+export type AttachmentCommandParts = RecordPickerParts & { readonly viewer: AttachmentViewer };
 
 function defaultFolder(): vscode.Uri {
   return vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());

@@ -5,22 +5,20 @@
 import * as vscode from 'vscode';
 import { isCancellation, isPortalError } from '../api/errors';
 import { isSignInRequired } from '../auth/signInRequired';
-import { commentTargetOf, type CommentDrafts } from '../comments/commentDrafts';
-import { createLogger } from '../log';
-import { prompter } from '../ui/prompter';
 import { appInfoOf, appNameOf } from '../catalog/appNames';
+import { commentTargetOf, type CommentDrafts } from '../comments/commentDrafts';
+import { COMMENT_COMMANDS, COMMENT_SCHEME } from '../ids';
+import { createLogger } from '../log';
+import { describeError } from '../ui/errorBoundary';
+import { prompter } from '../ui/prompter';
 import { recordForAction } from './actionTargets';
 import type { RecordPickerParts } from './pickers';
-import { COMMENT_COMMANDS, COMMENT_SCHEME } from '../ids';
-import { describeError } from '../ui/errorBoundary';
 import type { CommandTable } from './register';
 
 export const COMMENTS_DISABLED = 'Comments are not enabled for this app in the portal';
 export const COPY_COMMENT = 'Copy Comment';
 
-export interface CommentCommandParts extends RecordPickerParts {
-  readonly drafts: CommentDrafts;
-}
+export type CommentCommandParts = RecordPickerParts & { readonly drafts: CommentDrafts };
 
 const log = createLogger('comments');
 

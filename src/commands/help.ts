@@ -2,10 +2,10 @@
 import * as vscode from 'vscode';
 import type { AuthUriHandler } from '../auth/uriHandler';
 import { showingWalkthrough } from '../help/walkthroughProgress';
+import { HELP_COMMANDS } from '../ids';
 import { createLogger, showLog } from '../log';
 import { setting } from '../settings/settings';
 import { prompter } from '../ui/prompter';
-import { HELP_COMMANDS } from '../ids';
 import type { CommandTable } from './register';
 
 /** The walkthrough's id in package.json (contributes.walkthroughs). */

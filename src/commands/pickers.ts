@@ -2,17 +2,16 @@
 // Every question goes through prompter(); each helper resolves with a target, or undefined when the user
 // cancels. When there is nothing to choose from (no portal connected, no view added), they throw an Error
 // that says what to do, which registerCommand shows.
-import type { RecordNames } from '../model/recordAddress';
 import * as vscode from 'vscode';
 import type { Portals, SignInState } from '../auth/portals';
 import type { AppInfo, Catalog } from '../catalog/catalog';
 import { titleColumnOfView } from '../catalog/recordTitles';
+import type { Stores } from '../catalog/stores';
 import { recordTitle } from '../catalog/titleField';
-import type { TitleFields } from '../catalog/titleFields';
-import type { ViewRows } from '../catalog/viewRows';
 import type { ViewStore } from '../catalog/views';
-import { prompter } from '../ui/prompter';
+import type { RecordNames } from '../model/recordAddress';
 import type { AppTarget, PortalTarget, RecordTarget, ViewTarget } from '../model/targets';
+import { prompter } from '../ui/prompter';
 
 /** Records offered by pickRecord at most (a view may hold 100,000); the rest are reached by typing the id. */
 export const RECORD_PICK_LIMIT = 1000;
@@ -111,12 +110,7 @@ export async function pickView(
   return known ? { ...app, viewId, viewName: known.name } : { ...app, viewId };
 }
 
-export interface RecordPickerParts {
-  readonly portals: Portals;
-  readonly catalog: Catalog;
-  readonly rows: ViewRows;
-  readonly titles: TitleFields;
-}
+export type RecordPickerParts = Pick<Stores, 'portals' | 'catalog' | 'rows' | 'titles'>;
 
 /**
  * A record: one of the view last opened in the tree (the first RECORD_PICK_LIMIT of its rows, by title),

@@ -3,10 +3,10 @@ import * as vscode from 'vscode';
 import type { PortalConnection, SignInState } from '../auth/portals';
 import type { PortalService } from '../auth/portalService';
 import { cancelled } from '../auth/signInUi';
+import { PORTAL_COMMANDS as COMMANDS } from '../ids';
 import { prompter } from '../ui/prompter';
 import { addPortal } from './addPortal';
 import { connectionIdArg } from './portalArgs';
-import { PORTAL_COMMANDS as COMMANDS } from '../ids';
 import type { CommandTable } from './register';
 
 

@@ -2,32 +2,22 @@
 // Each takes a target (a tree element, a record URI, {portalId, appId, recordId}) or, from the palette,
 // asks; the active record document is the target of the editor title's buttons.
 import * as vscode from 'vscode';
-import type { Portals } from '../auth/portals';
 import { cancelled } from '../auth/signInUi';
 import type { Catalog } from '../catalog/catalog';
-import type { RecordEvents } from '../catalog/recordEvents';
-import type { TitleFields } from '../catalog/titleFields';
-import type { ViewRows } from '../catalog/viewRows';
-import { parseDocumentPath, RECORD_SCHEME, recordNamesOf } from '../model/recordAddress';
+import type { Stores } from '../catalog/stores';
 import { closeDocument, closeDocuments } from '../fs/closeDocument';
 import type { RecordFileSystem } from '../fs/recordFileSystem';
+import { RECORD_COMMANDS } from '../ids';
+import { parseDocumentPath, RECORD_SCHEME, recordNamesOf } from '../model/recordAddress';
+import { isSameRecord, openRecordUri, recordUri } from '../model/recordUri';
+import { appTargetOf, recordTargetOf, type AppTarget, type RecordTarget } from '../model/targets';
+import { runReported } from '../ui/errorBoundary';
 import { prompter } from '../ui/prompter';
 import { pickApp, pickRecord } from './pickers';
-import { RECORD_COMMANDS } from '../ids';
-import { runReported } from '../ui/errorBoundary';
 import type { CommandTable } from './register';
-import { appTargetOf, recordTargetOf, type AppTarget, type RecordTarget } from '../model/targets';
-import { isSameRecord, openRecordUri, recordUri } from '../model/recordUri';
 
 
-export interface RecordCommandParts {
-  readonly portals: Portals;
-  readonly catalog: Catalog;
-  readonly rows: ViewRows;
-  readonly titles: TitleFields;
-  readonly recordEvents: RecordEvents;
-  readonly documents: RecordFileSystem;
-}
+export type RecordCommandParts = Pick<Stores, 'portals' | 'catalog' | 'rows' | 'titles' | 'recordEvents'> & { readonly documents: RecordFileSystem };
 
 /** The record of the active editor, when it shows one (not a new record, not a schema). */
 function activeRecord(): RecordTarget | undefined {

@@ -2,6 +2,7 @@
 // Webhook Events view's own (clear, open a payload).
 import * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
+import { WEBHOOK_COMMANDS } from '../ids';
 import { prompter } from '../ui/prompter';
 import type { WebhookEvent } from '../webhooks/eventLog';
 import { payloadUri } from '../webhooks/payloadDocuments';
@@ -9,7 +10,6 @@ import type { WebhookSecrets } from '../webhooks/secrets';
 import type { ReceiverState, WebhookService } from '../webhooks/service';
 import { pickPortal } from './pickers';
 import { connectionIdArg } from './portalArgs';
-import { WEBHOOK_COMMANDS } from '../ids';
 import type { CommandTable } from './register';
 
 export interface WebhookCommandParts {

@@ -4,22 +4,16 @@
 // src/features.ts. The file system itself is registered for the
 // portal: scheme at activation (src/extension.ts), which hands its calls to the one made here.
 import * as vscode from 'vscode';
-import type { Catalog } from '../catalog/catalog';
-import { RECORD_SCHEME } from '../model/recordAddress';
-import type { Portals } from '../auth/portals';
-import type { RecordEvents } from '../catalog/recordEvents';
+import type { Stores } from '../catalog/stores';
 import { createLogger } from '../log';
+import { RECORD_SCHEME } from '../model/recordAddress';
 import { FieldHints } from './fieldHints';
 import { RecordBanner } from './recordBanner';
 import { trackActiveRecord } from './recordContext';
 import { RecordDiagnostics } from './recordDiagnostics';
 import { RecordFileSystem } from './recordFileSystem';
 
-export interface DocumentParts {
-  readonly portals: Portals;
-  readonly catalog: Catalog;
-  readonly recordEvents: RecordEvents;
-}
+export type DocumentParts = Pick<Stores, 'portals' | 'catalog' | 'recordEvents'>;
 
 export interface RecordDocuments {
   readonly documents: RecordFileSystem;

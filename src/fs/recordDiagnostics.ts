@@ -1,15 +1,15 @@
 // The Problems of record documents that the JSON schema cannot express (src/fs/documentProblems.ts), kept
 // current while the user types, so a bad value is seen before anything is sent.
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle';
 import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
-import { RECORD_SCHEME, parseDocumentPath } from '../model/recordAddress';
+import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
+import { RECORD_SCHEME, parseDocumentPath } from '../model/recordAddress';
 import { documentFields } from './documentFields';
-import { shownInTabs } from './tabs';
 import { documentProblems } from './documentProblems';
 import type { RecordFileSystem } from './recordFileSystem';
+import { shownInTabs } from './tabs';
 
 const DEBOUNCE_MS = 150;
 export const DIAGNOSTIC_SOURCE = 'Portal';

@@ -15,12 +15,12 @@
 // What the editor read (`base`) is what readFile served last while the document had no unsaved changes:
 // the Compare view of a conflict reads the file too, and must not move what "changed" means.
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle';
 import { isWritable } from '../api/columnKinds';
 import type { Column } from '../api/types';
 import type { Portals } from '../auth/portals';
 import type { Catalog } from '../catalog/catalog';
 import type { RecordEvents } from '../catalog/recordEvents';
+import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
 import { parseDocumentPath, RECORD_SCHEME, recordKey, recordOfUri, schemaReference, type DocumentPath } from '../model/recordAddress';
 import { recordUri, schemaUri } from '../model/recordUri';

@@ -4,10 +4,10 @@
 // (stat: 1 GET; readFile only when the text changed). An editor with unsaved changes is never reloaded:
 // its save meets the conflict check instead.
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle';
 import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
 import type { RecordChange, RecordEvents } from '../catalog/recordEvents';
+import { Disposable } from '../lifecycle';
 import { parseDocumentPath, RECORD_SCHEME } from '../model/recordAddress';
 import { recordUri } from '../model/recordUri';
 import { appTargetOf, type AppTarget } from '../model/targets';

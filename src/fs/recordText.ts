@@ -2,9 +2,9 @@
 // then every column's field in position order (read-only ones too: they are shown, never sent), values as
 // the portal's strings. Reading a document back keeps the values as they are typed, so the checks can say
 // "f12 must be a string" rather than guess. Pure (no vscode import).
-import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Column, RecordData } from '../api/types';
 import type { Body, FieldProblem } from '../records/changes';
+import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 
 export const SCHEMA_KEY = '$schema';
 

@@ -7,9 +7,9 @@
 // ones, and never over a change made in the portal since that copy unless the caller has just checked:
 // VS Code's own conflict check (stat) reads the portal right before writing; any other caller asks
 // update() to check, and a conflict is refused with nothing sent.
+import type { CreatedRecord, RecordRead } from '../api/answers';
 import { isWritable } from '../api/columnKinds';
 import { isPortalError } from '../api/errors';
-import type { CreatedRecord, RecordRead } from '../api/answers';
 import type { Column, RecordData } from '../api/types';
 import { recordKey, recordPath } from '../model/recordAddress';
 import type { AppTarget, RecordTarget } from '../model/targets';

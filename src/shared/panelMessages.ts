@@ -2,8 +2,8 @@
 // type inferred from it (protocol.ts exports the types to both sides). The host checks every message
 // against these where it enters (src/webviews/messages.ts): a page is a browser sandbox, and what it
 // sends is not ours to trust. The panels import only the types, so their bundles carry none of this.
-import * as v from 'valibot';
 import { FILTER_OPERATORS, type FilterOperatorName } from '../api/types';
+import * as v from 'valibot';
 
 const id = v.pipe(v.string(), v.nonEmpty());
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));

@@ -4,37 +4,28 @@
 // in the view; a failure shows an item with the portal's message and Retry; a portal that needs a sign-in
 // shows "Sign in…" instead of its sites.
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle';
 import { isCancellation } from '../api/errors';
-import type { Portals } from '../auth/portals';
 import { isSignInRequired } from '../auth/signInRequired';
-import type { Catalog, CatalogChange } from '../catalog/catalog';
-import type { RecordChange, RecordEvents } from '../catalog/recordEvents';
-import type { SavedQueryStore, ViewKey } from '../catalog/savedQueries';
+import type { CatalogChange } from '../catalog/catalog';
+import type { RecordChange } from '../catalog/recordEvents';
 import { titleColumnOfView } from '../catalog/recordTitles';
+import type { ViewKey } from '../catalog/savedQueries';
+import type { Stores } from '../catalog/stores';
 import { recordTitle } from '../catalog/titleField';
-import type { TitleFields } from '../catalog/titleFields';
-import type { ViewRows, ViewRowsChange } from '../catalog/viewRows';
-import type { ViewsChange, ViewStore } from '../catalog/views';
-import { describeError } from '../ui/errorBoundary';
+import type { ViewRowsChange } from '../catalog/viewRows';
+import type { ViewsChange } from '../catalog/views';
 import { EXPLORER_VIEW_ID } from '../ids';
+import { Disposable } from '../lifecycle';
 import { createLogger } from '../log';
 import { onDidChangeSettings, setting } from '../settings/settings';
+import { describeError } from '../ui/errorBoundary';
 import { nodeIds, type AppNode, type ContentNode, type ExplorerNode, type MessageNode, type PortalNode, type SavedQueryNode, type ViewNode } from './nodes';
 import { treeItemOf } from './treeItems';
 
 /** Record changes arriving close together (a webhook burst) refresh each app's views once. */
 const RECORD_CHANGE_DELAY_MS = 300;
 
-export interface ExplorerParts {
-  readonly portals: Portals;
-  readonly catalog: Catalog;
-  readonly views: ViewStore;
-  readonly rows: ViewRows;
-  readonly titles: TitleFields;
-  readonly recordEvents: RecordEvents;
-  readonly savedQueries: SavedQueryStore;
-}
+export type ExplorerParts = Stores;
 
 type Change = ExplorerNode | ExplorerNode[] | undefined;
 

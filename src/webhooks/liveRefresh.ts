@@ -4,12 +4,12 @@
 // touched: the user is told once (until it is saved, reverted or closed) that the portal's copy moved,
 // and the save will then meet the documents' conflict check.
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle';
 import type { WebhookPayload } from '../api/webhookPayload';
 import type { Portals } from '../auth/portals';
 import type { RecordChange, RecordChangeKind, RecordEvents } from '../catalog/recordEvents';
-import { isSameRecord } from '../model/recordUri';
+import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
+import { isSameRecord } from '../model/recordUri';
 import { prompter } from '../ui/prompter';
 import { recordChangeOf } from './recordChange';
 

@@ -2,8 +2,8 @@
 // start-up with portal.webhooks.autoStart), restarted when its address settings change, and the one place
 // that turns each delivery into a log line, an entry of the Webhook Events view and a live refresh.
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle';
 import type { Portals } from '../auth/portals';
+import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
 import { prompter } from '../ui/prompter';
 import { isLoopbackAddress, urlHost, type WebhookSettings } from './config';

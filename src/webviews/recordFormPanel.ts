@@ -5,26 +5,19 @@ import type * as vscode from 'vscode';
 import { isPortalError } from '../api/errors';
 import { checkRecord } from '../api/formats';
 import type { Column, RecordData } from '../api/types';
-import type { Portals } from '../auth/portals';
-import type { Catalog } from '../catalog/catalog';
-import type { RecordEvents } from '../catalog/recordEvents';
-import type { AppTarget } from '../model/targets';
-import { describeError, runReported } from '../ui/errorBoundary';
+import type { Stores } from '../catalog/stores';
 import { createLogger } from '../log';
+import type { AppTarget } from '../model/targets';
 import { formToHostSchema } from '../shared/panelMessages';
 import type { FormToHostMessage, HostToFormMessage } from '../shared/protocol';
+import { describeError, runReported } from '../ui/errorBoundary';
 import { prompter } from '../ui/prompter';
 import { openRecord } from './openRecord';
 import { Panel } from './panel';
 
 const log = createLogger('recordForm');
 
-export interface PanelDeps {
-  portals: Portals;
-  catalog: Catalog;
-  recordEvents: RecordEvents;
-  extensionUri: vscode.Uri;
-}
+export type PanelDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents'> & { readonly extensionUri: vscode.Uri };
 
 /** Apps seen to publish a record asked for as a draft (no Draft mode), per portal, for this session. */
 const withoutDraftMode = new Set<string>();

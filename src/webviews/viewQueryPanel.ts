@@ -4,25 +4,23 @@
 import * as vscode from 'vscode';
 import type { ViewFilter } from '../api/filters';
 import { cancelled } from '../auth/signInUi';
-import type { ViewTarget } from '../model/targets';
-import { describeError } from '../ui/errorBoundary';
+import type { Stores } from '../catalog/stores';
+import { markWalkthroughStep } from '../help/walkthroughProgress';
 import { createLogger } from '../log';
+import type { ViewTarget } from '../model/targets';
 import { queryToHostSchema } from '../shared/panelMessages';
 import type { HostToQueryMessage, QueryExportMessage, QueryToHostMessage, SavedQuery } from '../shared/protocol';
+import { describeError } from '../ui/errorBoundary';
 import { prompter } from '../ui/prompter';
 import { openRecord } from './openRecord';
 import { Panel } from './panel';
 import type { PanelDeps } from './recordFormPanel';
-import type { SavedQueryStore } from '../catalog/savedQueries';
 import { csvLines, jsonLines } from './viewQuery/exportRows';
 import { ViewQuerySession } from './viewQuery/querySession';
-import { markWalkthroughStep } from '../help/walkthroughProgress';
 
 const log = createLogger('viewQuery');
 
-export interface QueryPanelDeps extends PanelDeps {
-  savedQueries: SavedQueryStore;
-}
+export type QueryPanelDeps = PanelDeps & Pick<Stores, 'savedQueries'>;
 
 /** Rows written between two progress reports of an export. */
 const EXPORT_PROGRESS_ROWS = 10_000;

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { repoRoot } from '../../webview/support/repo';
 import { COMMANDS, FEATURE_GROUP, PORTAL_GROUP } from '../../../src/ids';
+import { repoRoot } from '../../webview/support/repo';
 import { manifest } from '../support/manifest';
 
 const tableIds = (): string[] => Object.values(COMMANDS).flatMap((area) => Object.values(area) as string[]);

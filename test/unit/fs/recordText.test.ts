@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Column } from '../../../src/api/types';
-import { newRecordPath, parseDocumentPath, recordPath, schemaPath, schemaReference } from '../../../src/model/recordAddress';
 import { newRecordText, parseDocument, recordText } from '../../../src/fs/recordText';
+import { newRecordPath, parseDocumentPath, recordPath, schemaPath, schemaReference } from '../../../src/model/recordAddress';
 import { column } from '../api/valueCases';
 
 const columns: Column[] = [

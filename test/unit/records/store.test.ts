@@ -2,9 +2,9 @@
 // conflict check, update (only the changed fields) and create. The clock is the test's.
 import * as assert from 'node:assert/strict';
 import type { PortalClient } from '../../../src/api/client';
+import type { RequestLogEntry } from '../../../src/api/http';
 import type { Column } from '../../../src/api/types';
 import { FRESH_MS, RecordGone, RecordStore, SaveRefused, checkConflict } from '../../../src/records/store';
-import type { RequestLogEntry } from '../../../src/api/http';
 import { clientFor, startPortal, testInterface, type Emulator } from '../api/portal';
 
 const CUSTOMERS = '101';
