@@ -5,7 +5,7 @@ import { showingWalkthrough } from '../help/walkthroughProgress';
 import { HELP_COMMANDS } from '../ids';
 import { createLogger, showLog } from '../log';
 import { setting } from '../settings/settings';
-import { prompter } from '../ui/prompter';
+import { prompter, tell } from '../ui/prompter';
 import type { CommandTable } from './register';
 
 /** The walkthrough's id in package.json (contributes.walkthroughs). */
@@ -31,7 +31,7 @@ export function helpCommands(extensionId: string, uriHandler: AuthUriHandler): C
       const url = await callbackUrl(uriHandler);
       await prompter().copyToClipboard(url);
       log.info(`Call-back URL to register in the portal: ${url}`);
-      void prompter().info(`Copied the call-back URL to register in the portal: ${url}`);
+      tell('info', `Copied the call-back URL to register in the portal: ${url}`);
       return url;
     },
   };

@@ -11,7 +11,7 @@ import type { ViewTarget } from '../model/targets';
 import { queryToHostSchema } from '../shared/panelMessages';
 import type { HostToQueryMessage, QueryExportMessage, QueryToHostMessage, SavedQuery } from '../shared/protocol';
 import { describeError } from '../ui/errorBoundary';
-import { prompter } from '../ui/prompter';
+import { prompter, tell } from '../ui/prompter';
 import { openRecord } from './openRecord';
 import { Panel } from './panel';
 import type { PanelDeps } from './recordFormPanel';
@@ -37,6 +37,7 @@ export class ViewQueryPanel {
       existing.panel.reveal();
       if (run) {
         existing.pendingRun = run;
+        // Not awaited: show() returns the panel at once; sendInit() posts its own failure to the panel.
         void existing.sendInit();
       }
       return existing;
@@ -79,6 +80,7 @@ export class ViewQueryPanel {
     this.session = new ViewQuerySession(source, target.appId, target.viewId, (message) => this.panel.post(message));
     this.panel.onMessage((message) => this.handle(message));
     const subscription = deps.savedQueries.onDidChange((view) => {
+      // Not awaited: a listener; a hidden panel gets the list again when it reloads (sendInit).
       if (view.portalId === target.portalId && view.appId === target.appId && view.viewId === target.viewId) void this.panel.post({ type: 'query/saved', saved: this.saved() });
     });
     this.panel.onDidDispose(() => subscription.dispose());
@@ -166,7 +168,7 @@ export class ViewQueryPanel {
     if (name === undefined) throw cancelled('Saving the query');
     const trimmed = name.trim();
     await this.deps.savedQueries.save(this.target, { name: trimmed, filters });
-    void prompter().info(`${taken.has(trimmed) ? 'Replaced' : 'Saved'} the query "${trimmed}" of ${this.viewName}.`);
+    tell('info', `${taken.has(trimmed) ? 'Replaced' : 'Saved'} the query "${trimmed}" of ${this.viewName}.`);
   }
 
   private async exportRows(message: QueryExportMessage): Promise<void> {
@@ -203,6 +205,6 @@ export class ViewQueryPanel {
       },
     );
     log.info(`exported ${total} rows of view ${this.target.viewId} as ${extension}`);
-    void prompter().info(`Exported ${total.toLocaleString('en-US')} rows to ${vscode.workspace.asRelativePath(uri)}.`);
+    tell('info', `Exported ${total.toLocaleString('en-US')} rows to ${vscode.workspace.asRelativePath(uri)}.`);
   }
 }
