@@ -13,6 +13,7 @@ import type { HostToQueryMessage, QueryExportMessage, QueryToHostMessage, SavedQ
 import { describeError } from '../ui/errorBoundary';
 import { prompter, tell } from '../ui/prompter';
 import { openRecord } from './openRecord';
+import { PANEL_VIEW_TYPES } from '../ids';
 import { Panel } from './panel';
 import type { PanelDeps } from './recordFormPanel';
 import { csvLines, jsonLines } from './viewQuery/exportRows';
@@ -29,11 +30,13 @@ export class ViewQueryPanel {
   private static readonly open = new Map<string, ViewQueryPanel>();
 
   /** `appName`: the app's name when known; `run`: a saved query to run at once. */
-  static show(deps: QueryPanelDeps, target: ViewTarget, options: { appName?: string; run?: SavedQuery } = {}): ViewQueryPanel {
+  /** `restored`: the panel VS Code brought back after a reload; its page keeps its filters (not run). */
+  static show(deps: QueryPanelDeps, target: ViewTarget, options: { appName?: string; run?: SavedQuery; restored?: { panel: vscode.WebviewPanel; state: unknown } } = {}): ViewQueryPanel {
     const run = options.run;
     const key = JSON.stringify([target.portalId, target.appId, target.viewId]);
     const existing = ViewQueryPanel.open.get(key);
     if (existing && !existing.panel.isDisposed) {
+      options.restored?.panel.dispose();
       existing.panel.reveal();
       if (run) {
         existing.pendingRun = run;
@@ -42,7 +45,7 @@ export class ViewQueryPanel {
       }
       return existing;
     }
-    const created = new ViewQueryPanel(deps, target, run, options.appName);
+    const created = new ViewQueryPanel(deps, target, run, options.appName, options.restored);
     ViewQueryPanel.open.set(key, created);
     created.panel.onDidDispose(() => {
       created.session.cancel();
@@ -67,12 +70,14 @@ export class ViewQueryPanel {
     readonly target: ViewTarget,
     private pendingRun: SavedQuery | undefined,
     appName: string | undefined,
+    private readonly restored: { panel: vscode.WebviewPanel; state: unknown } | undefined,
   ) {
     this.appName = appName ?? `App ${target.appId}`;
     this.viewName = target.viewName ?? `View ${target.viewId}`;
     this.panel = Panel.create<QueryToHostMessage, HostToQueryMessage>(
-      { viewType: 'portal.viewQuery', title: this.viewName, bundle: 'viewQuery', extensionUri: deps.extensionUri },
+      { viewType: PANEL_VIEW_TYPES.query, title: this.viewName, bundle: 'viewQuery', extensionUri: deps.extensionUri },
       queryToHostSchema,
+      restored?.panel,
     );
     const client = deps.portals.client(target.portalId);
     // Columns through the shared catalog (one request per app for the whole extension).
@@ -130,6 +135,8 @@ export class ViewQueryPanel {
         portalLabel: connection?.label ?? this.target.portalId,
         columns,
         saved: this.saved(),
+        pageState: this.restored?.state,
+        restore: { portalId: this.target.portalId, appId: this.target.appId, viewId: this.target.viewId, ...(this.target.viewName ? { viewName: this.target.viewName } : {}) },
         ...(run ? { run: { filters: run.filters, name: run.name } } : {}),
       });
       if (run) return;
