@@ -101,7 +101,14 @@ export function dropdown(options: DropdownOptions): Input & { setOptions(options
       if (item.value === value) option.setAttribute('selected', '');
       select.append(option);
     }
-    if (value !== undefined) select.value = value;
+    if (value === undefined) return;
+    select.value = value;
+    // The toolkit takes in new options when their slot changes (a microtask later), keeps the old selected
+    // index and shows the new option at that index without any event: a kept value would then show one
+    // option and report another. Choosing the value again once the options are in fixes both.
+    queueMicrotask(() => {
+      if (select.value !== value) select.value = value;
+    });
   };
   fill(options.options, options.value);
   let element: HTMLElement = select;
