@@ -66,7 +66,7 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
     registerLazyCommands(PORTAL_GROUP, () => portalGroup.get()),
     createStatusBar(portals, PORTAL_COMMANDS.portalActions, PORTAL_COMMANDS.addPortal),
-    trackWalkthroughProgress(portals),
+    trackWalkthroughProgress(portals, context.extension.id),
   );
   // Development and demo only (npm start): a portal named by an environment variable; not awaited.
   void importPreconfigured(portals, context, authLog);
