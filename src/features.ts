@@ -9,12 +9,14 @@ import type { PortalService } from './auth/portalService';
 import { Catalog } from './catalog/catalog';
 import { RecordEvents } from './catalog/recordEvents';
 import { SavedQueryStore } from './catalog/savedQueries';
+import type { Stores } from './catalog/stores';
 import { TitleFields } from './catalog/titleFields';
 import { ViewRows } from './catalog/viewRows';
 import { ViewStore } from './catalog/views';
 import { recordActions } from './commands/actions';
 import { explorerCommands } from './commands/explorer';
 import { panelCommands } from './commands/panels';
+import { recordCommands, reopenCreatedRecords } from './commands/records';
 import type { CommandTable } from './commands/register';
 import { webhookCommands } from './commands/webhooks';
 import { recordDocuments } from './fs/documents';
@@ -22,7 +24,7 @@ import type { RecordFileSystem } from './fs/recordFileSystem';
 import { trackRecordSaves, trackWebhookStarts } from './help/walkthroughProgress';
 import { SHOW_WEBHOOK_EVENTS, WEBHOOK_COMMANDS } from './ids';
 import { createLogger } from './log';
-import { ExplorerTree, type ExplorerParts } from './tree/explorer';
+import { ExplorerTree } from './tree/explorer';
 import type { ExplorerNode } from './tree/nodes';
 import { EventsTree } from './webhooks/eventsTree';
 import { LiveRefresh } from './webhooks/liveRefresh';
@@ -39,7 +41,7 @@ export interface FeatureHost {
 }
 
 /** The stores the features share (those the explorer is built from), and the features themselves. */
-export interface Features extends Omit<ExplorerParts, 'portals'> {
+export interface Features extends Omit<Stores, 'portals'> {
   readonly explorer: ExplorerTree;
   readonly attachmentDrop: AttachmentDropController;
   readonly documents: RecordFileSystem;
@@ -64,17 +66,20 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   const recordEvents = new RecordEvents();
   const savedQueries = new SavedQueryStore(context.globalState);
   context.subscriptions.push(catalog, views, rows, titles, recordEvents, savedQueries, trackRecordSaves(recordEvents));
+  // Every part below takes what it stands on from this one set (a Pick of Stores).
+  const stores: Stores = { portals, catalog, views, rows, titles, recordEvents, savedQueries };
 
   // The Portal explorer's tree (shown through the view activation made) and what dropping files on it does.
-  const explorer = new ExplorerTree({ portals, catalog, views, rows, titles, recordEvents, savedQueries });
-  const attachmentDrop = new AttachmentDropController({ portals, catalog });
+  const explorer = new ExplorerTree(stores);
+  const attachmentDrop = new AttachmentDropController(stores);
   context.subscriptions.push(explorer);
 
   // Records as JSON documents (portal://<portal>/<app_id>/<record_id>.json): open, check, save, publish, delete.
-  const records = recordDocuments({ portals, catalog, rows, titles, recordEvents });
+  const records = recordDocuments(stores);
+  const recordParts = { ...stores, documents: records.documents };
   // Comments and attachments of records, from the tree, the record documents and the palette.
-  const actions = recordActions({ portals, catalog, rows, titles });
-  context.subscriptions.push(records.disposable, actions.disposable);
+  const actions = recordActions(stores);
+  context.subscriptions.push(records.disposable, reopenCreatedRecords(recordParts), actions.disposable);
 
   // Webhooks: the local receiver, its events view and status bar, and the live refresh of tree and documents
   // (through the record bus, which the explorer and the record file system both hear).
@@ -87,9 +92,9 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   context.subscriptions.push(liveRefresh, webhooks, webhookEvents, webhookStatusBar, trackWebhookStarts(webhooks));
 
   const commands: CommandTable = {
-    ...explorerCommands({ portals, catalog, views, rows, titles, tree: explorer, treeView: explorerView }),
-    ...records.commands,
-    ...panelCommands({ portals, catalog, views, recordEvents, savedQueries, extensionUri: context.extensionUri }),
+    ...explorerCommands({ ...stores, tree: explorer, treeView: explorerView }),
+    ...recordCommands(recordParts),
+    ...panelCommands({ ...stores, extensionUri: context.extensionUri }),
     ...actions.commands,
     ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
   };

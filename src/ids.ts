@@ -5,6 +5,9 @@
 export const EXPLORER_VIEW_ID = 'portal.explorer';
 export const EVENTS_VIEW_ID = 'portal.webhookEvents';
 
+/** The webview panels (their serializers restore them after a reload: src/webviews/panelRestore.ts). */
+export const PANEL_VIEW_TYPES = { form: 'portal.recordForm', query: 'portal.viewQuery' } as const;
+
 /** Comment drafts (src/comments/commentDrafts.ts), in memory. */
 export const COMMENT_SCHEME = 'portal-comment';
 /** Attachments opened as text (src/attachments/attachmentViewer.ts), in memory, read-only. */
@@ -71,6 +74,22 @@ export const WEBHOOK_COMMANDS = {
   clear: 'portal.clearWebhookEvents',
   openPayload: 'portal.openWebhookPayload',
 } as const;
+
+/** Every command, by feature area: the one table of command ids (no id is written anywhere else in src/). */
+export const COMMANDS = {
+  portal: PORTAL_COMMANDS,
+  help: HELP_COMMANDS,
+  explorer: EXPLORER_COMMANDS,
+  record: RECORD_COMMANDS,
+  panel: PANEL_COMMANDS,
+  comment: COMMENT_COMMANDS,
+  attachment: ATTACHMENT_COMMANDS,
+  webhook: WEBHOOK_COMMANDS,
+} as const;
+
+type Values<T> = T[keyof T];
+/** A command id of this extension. */
+export type CommandId = Values<{ [Area in keyof typeof COMMANDS]: Values<(typeof COMMANDS)[Area]> }>;
 
 /** The commands that need the portals and nothing else: connecting, signing in, help. */
 export const PORTAL_GROUP: readonly string[] = [...Object.values(PORTAL_COMMANDS), ...Object.values(HELP_COMMANDS)];

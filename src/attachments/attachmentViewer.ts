@@ -4,9 +4,9 @@
 // the bytes as a data: URI under a CSP that allows nothing else: VS Code's own image preview cannot read
 // an extension's file system in VS Code for the Web (code-server), and a temporary file would reach the disk.
 import * as vscode from 'vscode';
-import type { RecordTarget } from '../commands/targets';
 import { MemoryFileSystem } from '../fs/memoryFileSystem';
 import { ATTACHMENT_SCHEME } from '../ids';
+import type { RecordTarget } from '../model/targets';
 import { contentTypeOf } from './contentTypes';
 import { imagePage } from './imagePage';
 

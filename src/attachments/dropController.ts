@@ -3,13 +3,13 @@
 // (from VS Code's explorer, text/uri-list) or as the files of the operating system's drag ('files').
 // Each is sent as "Add Attachment…" sends it: size limit first, progress with Cancel.
 import * as vscode from 'vscode';
-import type { Portals } from '../auth/portals';
-import type { Catalog } from '../catalog/catalog';
-import { appInfoOf, appNameOf } from '../commands/actionTargets';
-import { runReported } from '../commands/register';
-import { recordTargetOf } from '../commands/targets';
+import { appInfoOf, appNameOf } from '../catalog/appNames';
+import type { Stores } from '../catalog/stores';
+import { COMMANDS } from '../ids';
 import { EXPLORER_DROP_TYPES } from '../ids';
+import { recordTargetOf } from '../model/targets';
 import type { ExplorerNode } from '../tree/nodes';
+import { runReported } from '../ui/errorBoundary';
 import { prompter } from '../ui/prompter';
 import { sourceOfUri, uploadAttachment, type UploadSource } from './upload';
 
@@ -17,10 +17,7 @@ const URI_LIST = EXPLORER_DROP_TYPES.uriList;
 const FILES = EXPLORER_DROP_TYPES.files;
 export const ATTACH_ACTION = 'Attach';
 
-export interface AttachmentDropParts {
-  readonly portals: Portals;
-  readonly catalog: Catalog;
-}
+export type AttachmentDropParts = Pick<Stores, 'portals' | 'catalog'>;
 
 /** The URIs of a text/uri-list (RFC 2483: one per line, "#" lines are comments). */
 function urisOf(list: string): vscode.Uri[] {
@@ -62,7 +59,7 @@ export class AttachmentDropController implements vscode.TreeDragAndDropControlle
   async handleDrop(target: ExplorerNode | undefined, dataTransfer: vscode.DataTransfer, token: vscode.CancellationToken): Promise<void> {
     const record = target?.kind === 'record' ? recordTargetOf(target) : undefined;
     if (!record) return;
-    await runReported('portal.addAttachment', async () => {
+    await runReported(COMMANDS.attachment.add, async () => {
       const sources = await sourcesOf(dataTransfer);
       if (sources.length === 0 || token.isCancellationRequested) return;
       const appName = appNameOf(await appInfoOf(this.parts.catalog, record), record);

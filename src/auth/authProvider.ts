@@ -3,6 +3,7 @@
 // session with a connection id as the scope narrows to that portal. It answers once the portals are read
 // (PortalService.ready(), a moment after activation): VS Code's questions before then wait for it.
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 import type { PortalConnection } from './portals';
 import type { PortalService } from './portalService';
 
@@ -14,18 +15,19 @@ export interface PortalAuthenticationProviderOptions {
   choosePortal(): Promise<string>;
 }
 
-export class PortalAuthenticationProvider implements vscode.AuthenticationProvider, vscode.Disposable {
+export class PortalAuthenticationProvider extends Disposable implements vscode.AuthenticationProvider {
   private readonly emitter = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
   readonly onDidChangeSessions = this.emitter.event;
   /** The sessions VS Code was last told of; set when the portals are first read. */
   private known: Map<string, vscode.AuthenticationSession> | undefined;
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(
     private readonly portals: PortalService,
     private readonly options: PortalAuthenticationProviderOptions,
   ) {
-    this.subscriptions = [this.emitter, portals.onDidChange(() => this.compare()), portals.onDidChangeTokens(() => this.compare())];
+    super();
+    this._registerAll(this.emitter, portals.onDidChange(() => this.compare()), portals.onDidChangeTokens(() => this.compare()));
+    // Not awaited: the constructor returns at once; the sessions are known once the portals are read.
     void portals.ready().then(() => (this.known ??= this.current()));
   }
 
@@ -54,9 +56,6 @@ export class PortalAuthenticationProvider implements vscode.AuthenticationProvid
     this.compare();
   }
 
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
-  }
 
   private sessionOf(connection: PortalConnection, accessToken: string): vscode.AuthenticationSession {
     return { id: connection.id, accessToken, account: { id: connection.id, label: connection.label }, scopes: [connection.id] };

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { PortalClient } from '../api/client';
 import { PortalError } from '../api/errors';
 import { normaliseBaseUrl } from '../api/urls';
+import { Disposable } from '../lifecycle';
 import { createLogger, requestLogger, type Logger } from '../log';
 import { newConnectionId } from './connectionIds';
 import { ConnectionStore } from './connectionStore';
@@ -24,7 +25,7 @@ export type NewConnection = SignInRequest;
 
 const RELOAD_AGAIN_MS = 1000;
 
-export class PortalService implements Portals, vscode.Disposable {
+export class PortalService extends Disposable implements Portals {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly tokensChanged = new vscode.EventEmitter<void>();
@@ -36,7 +37,6 @@ export class PortalService implements Portals, vscode.Disposable {
   private readonly clients = new Map<string, PortalClient>();
   private connections: PortalConnection[] = [];
   private snapshot = '';
-  private readonly subscriptions: vscode.Disposable[] = [];
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   /** One line per HTTP request to a portal, data and token calls alike. */
   private readonly requestLog = createLogger('http');
@@ -48,12 +48,14 @@ export class PortalService implements Portals, vscode.Disposable {
     private readonly ui: SignInUi,
     private readonly log: Logger,
   ) {
+    super();
     this.store = new ConnectionStore(context.globalState);
-    this.subscriptions.push(
+    this._registerAll(
       this.changed,
       this.tokensChanged,
       context.secrets.onDidChange((event) => {
         if (connectionOfKey(event.key) === undefined) return;
+        // Not awaited: a listener; reload() reports its own failures in the log.
         void this.reload().then(() => this.tokensChanged.fire());
         // Global state written by another window may arrive after its secret: look once more.
         if (this.reloadTimer) clearTimeout(this.reloadTimer);
@@ -225,9 +227,9 @@ export class PortalService implements Portals, vscode.Disposable {
     this.log.info(`Signed out of ${id}.`);
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
-    for (const subscription of this.subscriptions) subscription.dispose();
+    super.dispose();
   }
 
   private async forget(id: string): Promise<void> {

@@ -5,7 +5,7 @@
 import type { ViewRead } from '../api/client';
 import { columnKind } from '../api/columnKinds';
 import type { Column, ViewMetadataEntry } from '../api/types';
-import type { AppTarget } from '../commands/targets';
+import type { AppTarget } from '../model/targets';
 import type { Catalog } from './catalog';
 import { chooseTitleField } from './titleField';
 

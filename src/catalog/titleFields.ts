@@ -1,6 +1,6 @@
 // The title field the user chose per portal connection and app ("Set Title Field…"), in global state.
 import * as vscode from 'vscode';
-import type { AppTarget } from '../commands/targets';
+import type { AppTarget } from '../model/targets';
 import { PerAppState } from './perAppState';
 
 const STORAGE_KEY = 'portal.titleFields';

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ViewRead } from '../api/client';
 import type { Portals } from '../auth/portals';
-import type { ViewTarget } from '../commands/targets';
+import type { ViewTarget } from '../model/targets';
 import type { Catalog } from './catalog';
 import { SharedCache } from './sharedCache';
 

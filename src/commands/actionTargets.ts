@@ -3,11 +3,10 @@
 // comment draft), else one picked from the records of the view last viewed (or an id typed in).
 import * as vscode from 'vscode';
 import { cancelled } from '../auth/signInUi';
-import type { AppInfo, Catalog } from '../catalog/catalog';
 import { commentTargetOf } from '../comments/commentDrafts';
-import { parseDocumentPath } from '../fs/documentPaths';
+import { parseDocumentPath, RECORD_SCHEME } from '../model/recordAddress';
+import { recordTargetOf, type RecordTarget } from '../model/targets';
 import { pickRecord, type RecordPickerParts } from './pickers';
-import { RECORD_SCHEME, recordTargetOf, type RecordTarget } from './targets';
 
 /** The record of the active editor: a record document or a comment draft on a record. */
 export function activeRecordTarget(): RecordTarget | undefined {
@@ -22,18 +21,4 @@ export async function recordForAction(parts: RecordPickerParts, arg: unknown, ti
   const target = recordTargetOf(arg) ?? (arg instanceof vscode.Uri ? commentTargetOf(arg) : undefined) ?? activeRecordTarget() ?? (await pickRecord(parts, { title }));
   if (!target) throw cancelled(title);
   return target;
-}
-
-/** What the catalog knows of the record's app; undefined when it cannot say (not loaded, offline). */
-export async function appInfoOf(catalog: Catalog, target: RecordTarget): Promise<AppInfo | undefined> {
-  try {
-    return await catalog.app(target.portalId, target.appId);
-  } catch {
-    return undefined;
-  }
-}
-
-/** "Customers", or "app 101" when the catalog cannot say. */
-export function appNameOf(info: AppInfo | undefined, target: RecordTarget): string {
-  return info?.name ?? `app ${target.appId}`;
 }

@@ -4,17 +4,18 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { isPortalError } from '../api/errors';
-import { cancelled } from '../auth/signInUi';
-import { viewerOf } from '../attachments/contentTypes';
 import type { AttachmentViewer } from '../attachments/attachmentViewer';
+import { viewerOf } from '../attachments/contentTypes';
 import { formatBytes, safeFileName } from '../attachments/fileNames';
 import { sourceOfUri, uploadAttachment } from '../attachments/upload';
-import { prompter } from '../ui/prompter';
-import { appInfoOf, appNameOf, recordForAction } from './actionTargets';
-import type { RecordPickerParts } from './pickers';
+import { cancelled } from '../auth/signInUi';
+import { appInfoOf, appNameOf } from '../catalog/appNames';
 import { ATTACHMENT_COMMANDS } from '../ids';
+import type { RecordTarget } from '../model/targets';
+import { prompter, tell } from '../ui/prompter';
+import { recordForAction } from './actionTargets';
+import type { RecordPickerParts } from './pickers';
 import type { CommandTable } from './register';
-import type { RecordTarget } from './targets';
 
 /** The size is not known before the download: ten minutes, with Cancel on the notification. */
 const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
@@ -22,9 +23,7 @@ const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 export const OPEN_IN_EDITOR = 'Open in Editor';
 export const SAVE_AS = 'Save As…';
 
-export interface AttachmentCommandParts extends RecordPickerParts {
-  readonly viewer: AttachmentViewer;
-}
+export type AttachmentCommandParts = RecordPickerParts & { readonly viewer: AttachmentViewer };
 
 function defaultFolder(): vscode.Uri {
   return vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
@@ -71,7 +70,7 @@ async function downloadAttachment(parts: AttachmentCommandParts, arg: unknown): 
   const target = await recordForAction(parts, arg, 'Download Attachment');
   const attachment = await download(parts, target);
   if (!attachment) {
-    void prompter().info(`Record ${target.recordId} has no attachment.`);
+    tell('info', `Record ${target.recordId} has no attachment.`);
     return undefined;
   }
   const fileName = safeFileName(attachment.fileName, `record-${target.recordId}-attachment`);
@@ -99,7 +98,7 @@ async function downloadAttachment(parts: AttachmentCommandParts, arg: unknown): 
   });
   if (!destination) throw cancelled('Downloading an attachment');
   await vscode.workspace.fs.writeFile(destination, attachment.content);
-  void prompter().info(`Saved ${fileName} (${size}), the attachment of record ${target.recordId}, to ${vscode.workspace.asRelativePath(destination)}.`);
+  tell('info', `Saved ${fileName} (${size}), the attachment of record ${target.recordId}, to ${vscode.workspace.asRelativePath(destination)}.`);
   return destination.toString();
 }
 

@@ -5,20 +5,20 @@
 import * as vscode from 'vscode';
 import { isCancellation, isPortalError } from '../api/errors';
 import { isSignInRequired } from '../auth/signInRequired';
+import { appInfoOf, appNameOf } from '../catalog/appNames';
 import { commentTargetOf, type CommentDrafts } from '../comments/commentDrafts';
-import { createLogger } from '../log';
-import { prompter } from '../ui/prompter';
-import { appInfoOf, appNameOf, recordForAction } from './actionTargets';
-import type { RecordPickerParts } from './pickers';
 import { COMMENT_COMMANDS, COMMENT_SCHEME } from '../ids';
-import { describeError, type CommandTable } from './register';
+import { createLogger } from '../log';
+import { describeError } from '../ui/errorBoundary';
+import { prompter, tell } from '../ui/prompter';
+import { recordForAction } from './actionTargets';
+import type { RecordPickerParts } from './pickers';
+import type { CommandTable } from './register';
 
 export const COMMENTS_DISABLED = 'Comments are not enabled for this app in the portal';
 export const COPY_COMMENT = 'Copy Comment';
 
-export interface CommentCommandParts extends RecordPickerParts {
-  readonly drafts: CommentDrafts;
-}
+export type CommentCommandParts = RecordPickerParts & { readonly drafts: CommentDrafts };
 
 const log = createLogger('comments');
 
@@ -61,22 +61,23 @@ async function sendComment(parts: CommentCommandParts, arg: unknown): Promise<bo
     const reason = isCommentsDisabled(error) ? `${COMMENTS_DISABLED} (${appName}).` : describeError(error);
     // The portal's own words go to the log; never the comment.
     log.error(`${COMMENT_COMMANDS.send}: ${describeError(error)}`);
+    // Not awaited: the command ends now; the offer stays up until the user answers.
     void prompter()
       .error(`${reason} Your comment on record ${target.recordId} is kept in its editor.`, COPY_COMMENT)
       .then(async (choice) => {
         if (choice !== COPY_COMMENT) return;
         await prompter().copyToClipboard(text);
-        void prompter().info('The comment is on the clipboard.');
+        tell('info', 'The comment is on the clipboard.');
       });
     return false;
   }
   if (parts.drafts.text(uri) !== text) {
     // Typed on while it was being sent: what was sent is added, the editor keeps the rest of the text.
-    void prompter().info(`Comment added to record ${target.recordId} of ${appName}. Its editor stays open: it changed while the comment was being sent.`);
+    tell('info', `Comment added to record ${target.recordId} of ${appName}. Its editor stays open: it changed while the comment was being sent.`);
     return true;
   }
   await parts.drafts.discard(uri);
-  void prompter().info(`Comment added to record ${target.recordId} of ${appName}.`);
+  tell('info', `Comment added to record ${target.recordId} of ${appName}.`);
   return true;
 }
 

@@ -4,33 +4,26 @@
 import * as vscode from 'vscode';
 import { isCancellation } from '../api/errors';
 import type { Column } from '../api/types';
-import type { Portals } from '../auth/portals';
 import { isSignInRequired } from '../auth/signInRequired';
-import type { Catalog } from '../catalog/catalog';
+import type { Stores } from '../catalog/stores';
 import { chooseTitleField } from '../catalog/titleField';
-import type { TitleFields } from '../catalog/titleFields';
-import type { ViewRows } from '../catalog/viewRows';
-import { defaultViewName, type ViewStore } from '../catalog/views';
+import { defaultViewName } from '../catalog/views';
+import { EXPLORER_COMMANDS } from '../ids';
 import { createLogger } from '../log';
+import { appTargetOf, portalTargetOf, viewTargetOf, type AppTarget, type ViewTarget } from '../model/targets';
+import { columnDescription } from '../tree/columnPresentation';
 import type { ExplorerTree } from '../tree/explorer';
 import { isNode, type ColumnNode, type ExplorerNode, type ViewNode } from '../tree/nodes';
-import { columnDescription } from '../tree/columnPresentation';
+import { describeError } from '../ui/errorBoundary';
 import { prompter } from '../ui/prompter';
 import { idProblem, pickApp, pickView } from './pickers';
-import { EXPLORER_COMMANDS } from '../ids';
-import { describeError, type CommandTable } from './register';
-import { appTargetOf, portalTargetOf, viewTargetOf, type AppTarget, type ViewTarget } from './targets';
+import type { CommandTable } from './register';
 
 
-export interface ExplorerCommandParts {
-  readonly portals: Portals;
-  readonly catalog: Catalog;
-  readonly views: ViewStore;
-  readonly rows: ViewRows;
-  readonly titles: TitleFields;
+export type ExplorerCommandParts = Pick<Stores, 'portals' | 'catalog' | 'views' | 'rows' | 'titles'> & {
   readonly tree: ExplorerTree;
   readonly treeView: vscode.TreeView<ExplorerNode>;
-}
+};
 
 const log = createLogger('explorer');
 const EDIT_VIEW_ID = 'Edit View Id';

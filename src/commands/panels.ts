@@ -2,29 +2,19 @@
 // Saved Query". From the tree they get their target as an argument (panelTargets.ts); from the palette
 // they ask for it.
 import type * as vscode from 'vscode';
-import type { Portals } from '../auth/portals';
 import { cancelled } from '../auth/signInUi';
-import type { Catalog } from '../catalog/catalog';
-import type { RecordEvents } from '../catalog/recordEvents';
-import type { ViewStore } from '../catalog/views';
+import type { SavedQueryEntry } from '../catalog/savedQueries';
+import type { Stores } from '../catalog/stores';
 import { PANEL_COMMANDS } from '../ids';
+import { appTargetOf, viewTargetOf } from '../model/targets';
 import { prompter } from '../ui/prompter';
 import { RecordFormPanel } from '../webviews/recordFormPanel';
-import type { SavedQueryEntry, SavedQueryStore } from '../catalog/savedQueries';
 import { ViewQueryPanel } from '../webviews/viewQueryPanel';
 import { savedQueryTargetOf, type AppTarget, type SavedQueryTarget, type ViewTarget } from './panelTargets';
 import { pickApp, pickView } from './pickers';
 import type { CommandTable } from './register';
-import { appTargetOf, viewTargetOf } from './targets';
 
-export interface PanelCommandDeps {
-  portals: Portals;
-  catalog: Catalog;
-  views: ViewStore;
-  recordEvents: RecordEvents;
-  savedQueries: SavedQueryStore;
-  extensionUri: vscode.Uri;
-}
+export type PanelCommandDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'recordEvents' | 'savedQueries'> & { readonly extensionUri: vscode.Uri };
 
 interface SavedItem extends vscode.QuickPickItem {
   entry: SavedQueryEntry;

@@ -6,12 +6,12 @@ import * as vscode from 'vscode';
 import type { Portals, SignInState } from '../auth/portals';
 import type { AppInfo, Catalog } from '../catalog/catalog';
 import { titleColumnOfView } from '../catalog/recordTitles';
+import type { Stores } from '../catalog/stores';
 import { recordTitle } from '../catalog/titleField';
-import type { TitleFields } from '../catalog/titleFields';
-import type { ViewRows } from '../catalog/viewRows';
 import type { ViewStore } from '../catalog/views';
+import type { RecordNames } from '../model/recordAddress';
+import type { AppTarget, PortalTarget, RecordTarget, ViewTarget } from '../model/targets';
 import { prompter } from '../ui/prompter';
-import type { AppTarget, PortalTarget, RecordTarget, ViewTarget } from './targets';
 
 /** Records offered by pickRecord at most (a view may hold 100,000); the rest are reached by typing the id. */
 export const RECORD_PICK_LIMIT = 1000;
@@ -110,12 +110,7 @@ export async function pickView(
   return known ? { ...app, viewId, viewName: known.name } : { ...app, viewId };
 }
 
-export interface RecordPickerParts {
-  readonly portals: Portals;
-  readonly catalog: Catalog;
-  readonly rows: ViewRows;
-  readonly titles: TitleFields;
-}
+export type RecordPickerParts = Pick<Stores, 'portals' | 'catalog' | 'rows' | 'titles'>;
 
 /**
  * A record: one of the view last opened in the tree (the first RECORD_PICK_LIMIT of its rows, by title),
@@ -124,7 +119,7 @@ export interface RecordPickerParts {
 export async function pickRecord(
   parts: RecordPickerParts,
   options: PickOptions & { readonly app?: AppTarget; /** Offer only the view's drafts (Publish Draft). */ readonly onlyDrafts?: boolean } = {},
-): Promise<RecordTarget | undefined> {
+): Promise<(RecordTarget & RecordNames) | undefined> {
   const last = parts.rows.lastViewed();
   const view = last && (!options.app || (options.app.portalId === last.portalId && options.app.appId === last.appId)) ? last : undefined;
   const read = view ? parts.rows.peek(view) : undefined;
@@ -133,14 +128,15 @@ export async function pickRecord(
   const title = await titleColumnOfView(parts.catalog, app, parts.titles.get(app), read);
   const typing = `$(edit) Enter a record id of app ${app.appId}…`;
   const other = '$(list-tree) A record of another app…';
-  const items: Array<Item<RecordTarget>> = [{ label: typing, alwaysShow: true }];
+  const items: Array<Item<RecordTarget & RecordNames>> = [{ label: typing, alwaysShow: true }];
   if (!options.app) items.push({ label: other, alwaysShow: true });
   const rows = options.onlyDrafts ? read.rows.filter((row) => row.draft === true) : read.rows;
   const viewName = view.viewName ?? `View ${view.viewId}`;
   items.push(separator(`${options.onlyDrafts ? `Drafts in ${viewName}` : viewName}${rows.length > RECORD_PICK_LIMIT ? ` (first ${RECORD_PICK_LIMIT} of ${rows.length})` : ''}`));
   for (const row of rows.slice(0, RECORD_PICK_LIMIT)) {
     if (row.id === undefined) continue;
-    items.push({ label: recordTitle(row.id, row.values, title), description: `#${row.id}${row.draft ? ' · Draft' : ''}`, value: { ...app, recordId: row.id } });
+    const label = recordTitle(row.id, row.values, title);
+    items.push({ label, description: `#${row.id}${row.draft ? ' · Draft' : ''}`, value: { ...app, recordId: row.id, title: label } });
   }
   const picked = await prompter().quickPick(items, { title: options.title, placeHolder: 'Which record?', matchOnDescription: true });
   if (!picked) return undefined;

@@ -2,30 +2,22 @@
 // Each takes a target (a tree element, a record URI, {portalId, appId, recordId}) or, from the palette,
 // asks; the active record document is the target of the editor title's buttons.
 import * as vscode from 'vscode';
-import type { Portals } from '../auth/portals';
 import { cancelled } from '../auth/signInUi';
 import type { Catalog } from '../catalog/catalog';
-import type { RecordEvents } from '../catalog/recordEvents';
-import type { TitleFields } from '../catalog/titleFields';
-import type { ViewRows } from '../catalog/viewRows';
-import { parseDocumentPath } from '../fs/documentPaths';
-import { closeDocument } from '../fs/closeDocument';
+import type { Stores } from '../catalog/stores';
+import { closeDocument, closeDocuments } from '../fs/closeDocument';
 import type { RecordFileSystem } from '../fs/recordFileSystem';
-import { prompter } from '../ui/prompter';
-import { pickApp, pickRecord } from './pickers';
 import { RECORD_COMMANDS } from '../ids';
-import { runReported, type CommandTable } from './register';
-import { appTargetOf, RECORD_SCHEME, recordTargetOf, recordUri, type AppTarget, type RecordTarget } from './targets';
+import { parseDocumentPath, RECORD_SCHEME, recordNamesOf } from '../model/recordAddress';
+import { isSameRecord, openRecordUri, recordUri } from '../model/recordUri';
+import { appTargetOf, recordTargetOf, type AppTarget, type RecordTarget } from '../model/targets';
+import { runReported } from '../ui/errorBoundary';
+import { prompter, tell } from '../ui/prompter';
+import { pickApp, pickRecord } from './pickers';
+import type { CommandTable } from './register';
 
 
-export interface RecordCommandParts {
-  readonly portals: Portals;
-  readonly catalog: Catalog;
-  readonly rows: ViewRows;
-  readonly titles: TitleFields;
-  readonly recordEvents: RecordEvents;
-  readonly documents: RecordFileSystem;
-}
+export type RecordCommandParts = Pick<Stores, 'portals' | 'catalog' | 'rows' | 'titles' | 'recordEvents'> & { readonly documents: RecordFileSystem };
 
 /** The record of the active editor, when it shows one (not a new record, not a schema). */
 function activeRecord(): RecordTarget | undefined {
@@ -48,10 +40,13 @@ async function appName(catalog: Catalog, target: AppTarget): Promise<string> {
 }
 
 async function openRecord(parts: RecordCommandParts, arg: unknown): Promise<string | undefined> {
-  const target = recordTargetOf(arg) ?? (await pickRecord(parts, { title: 'Open Record' }));
+  const given = recordTargetOf(arg);
+  const picked = given ? undefined : await pickRecord(parts, { title: 'Open Record' });
+  const target = given ?? picked;
   if (!target) throw cancelled('Opening a record');
-  const uri = recordUri(target);
-  parts.documents.forgetDeleted(uri);
+  // The document open already keeps its address (a title changed since does not open a second one).
+  const uri = openRecordUri(target) ?? recordUri(target, recordNamesOf(picked ?? arg));
+  parts.documents.forgetDeleted(target);
   await vscode.window.showTextDocument(uri, { preview: false });
   await parts.documents.refreshIfHidden(uri);
   return uri.toString();
@@ -79,22 +74,21 @@ async function newRecord(parts: RecordCommandParts, arg: unknown): Promise<strin
 async function publishRecord(parts: RecordCommandParts, arg: unknown): Promise<void> {
   const target = recordTargetOf(arg) ?? activeRecord() ?? (await pickRecord(parts, { title: 'Publish Draft', onlyDrafts: true }));
   if (!target) throw cancelled('Publishing a draft');
-  const uri = recordUri(target);
+  const uri = openRecordUri(target) ?? recordUri(target);
   // A record picked by id may never have been read: ask the portal whether it is a draft before sending.
   const draft = parts.documents.isDraft(uri) ?? (await parts.portals.client(target.portalId).readRecord(target.appId, target.recordId)).draft;
   if (draft === false) throw new Error(`Record ${target.recordId} is published already.`);
   await parts.portals.client(target.portalId).publishRecord(target.appId, target.recordId);
-  parts.documents.notePublished(uri);
+  parts.documents.notePublished(target);
   parts.recordEvents.fire({ ...target, kind: 'updated', origin: 'local' });
-  const unsaved = vscode.workspace.textDocuments.some((document) => document.isDirty && document.uri.toString() === uri.toString());
-  void prompter().info(`Record ${target.recordId} of ${await appName(parts.catalog, target)} is published.${unsaved ? ' Your unsaved changes to it are not: save them.' : ''}`);
+  const unsaved = vscode.workspace.textDocuments.some((document) => document.isDirty && isSameRecord(document.uri, target));
+  tell('info', `Record ${target.recordId} of ${await appName(parts.catalog, target)} is published.${unsaved ? ' Your unsaved changes to it are not: save them.' : ''}`);
 }
 
 async function deleteRecord(parts: RecordCommandParts, arg: unknown): Promise<void> {
   const target = recordTargetOf(arg) ?? activeRecord() ?? (await pickRecord(parts, { title: 'Delete Record' }));
   if (!target) throw cancelled('Deleting a record');
-  const uri = recordUri(target);
-  const unsaved = vscode.workspace.textDocuments.some((document) => document.isDirty && document.uri.toString() === uri.toString());
+  const unsaved = vscode.workspace.textDocuments.some((document) => document.isDirty && isSameRecord(document.uri, target));
   const name = await appName(parts.catalog, target);
   const answer = await prompter().warn(
     `Delete record ${target.recordId} of ${name}? It moves to the portal's trash.${unsaved ? ' Your unsaved changes to it are discarded.' : ''}`,
@@ -103,10 +97,10 @@ async function deleteRecord(parts: RecordCommandParts, arg: unknown): Promise<vo
   );
   if (answer !== 'Delete') throw cancelled('Deleting a record');
   await parts.portals.client(target.portalId).deleteRecord(target.appId, target.recordId);
-  parts.documents.noteDeleted(uri);
-  await closeDocument(uri);
+  parts.documents.noteDeleted(target);
+  await closeDocuments((uri) => isSameRecord(uri, target));
   parts.recordEvents.fire({ ...target, kind: 'deleted', origin: 'local' });
-  void prompter().info(`Record ${target.recordId} moved to the portal's trash.`);
+  tell('info', `Record ${target.recordId} moved to the portal's trash.`);
 }
 
 export function recordCommands(parts: RecordCommandParts): CommandTable {
@@ -125,7 +119,7 @@ export function reopenCreatedRecords(parts: RecordCommandParts): vscode.Disposab
       await closeDocument(from);
       await vscode.window.showTextDocument(to, { preview: false });
       const target = recordTargetOf(to);
-      if (target) void prompter().info(`Created record ${target.recordId} of ${await appName(parts.catalog, target)}.`);
+      if (target) tell('info', `Created record ${target.recordId} of ${await appName(parts.catalog, target)}.`);
     }),
   );
 }

@@ -4,10 +4,10 @@
 // for any file), "Send Comment" (editor title, CodeLens, Ctrl+Enter) sends it, and only a comment the
 // portal took is thrown away. A refused comment stays in its editor.
 import * as vscode from 'vscode';
-import { recordTargetOf, type RecordTarget } from '../commands/targets';
 import { closeDocument } from '../fs/closeDocument';
 import { MemoryFileSystem } from '../fs/memoryFileSystem';
 import { COMMENT_COMMANDS, COMMENT_SCHEME } from '../ids';
+import { recordTargetOf, type RecordTarget } from '../model/targets';
 
 
 /** The record a comment draft is about: portal-comment://<portalId>/<appId>/<recordId>/<title>. */

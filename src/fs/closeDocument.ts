@@ -5,11 +5,15 @@ import * as vscode from 'vscode';
 
 export async function closeDocument(uri: vscode.Uri): Promise<void> {
   const key = uri.toString();
-  const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === key);
-  if (document?.isDirty) {
+  await closeDocuments((candidate) => candidate.toString() === key);
+}
+
+/** Closes every document whose address matches (a record's, under any of its addresses). */
+export async function closeDocuments(matches: (uri: vscode.Uri) => boolean): Promise<void> {
+  for (const document of vscode.workspace.textDocuments.filter((candidate) => candidate.isDirty && matches(candidate.uri))) {
     await vscode.window.showTextDocument(document, { preview: false });
     await vscode.commands.executeCommand('workbench.action.files.revert');
   }
-  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === key);
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && matches(tab.input.uri));
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
 }

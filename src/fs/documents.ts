@@ -1,23 +1,22 @@
 // Records as documents, put together: the portal: file system, the checks and aids of its documents (field
 // names beside the keys, problems before anything is sent, the draft banner and decoration, the context
-// keys of the editor title), and the record commands. The file system itself is registered for the
+// keys of the editor title). The record commands (src/commands/records.ts) are put with them by
+// src/features.ts. The file system itself is registered for the
 // portal: scheme at activation (src/extension.ts), which hands its calls to the one made here.
 import * as vscode from 'vscode';
-import { recordCommands, reopenCreatedRecords, type RecordCommandParts } from '../commands/records';
-import type { CommandTable } from '../commands/register';
-import { RECORD_SCHEME } from '../commands/targets';
+import type { Stores } from '../catalog/stores';
 import { createLogger } from '../log';
+import { RECORD_SCHEME } from '../model/recordAddress';
 import { FieldHints } from './fieldHints';
 import { RecordBanner } from './recordBanner';
 import { trackActiveRecord } from './recordContext';
 import { RecordDiagnostics } from './recordDiagnostics';
 import { RecordFileSystem } from './recordFileSystem';
 
-export type DocumentParts = Omit<RecordCommandParts, 'documents'>;
+export type DocumentParts = Pick<Stores, 'portals' | 'catalog' | 'recordEvents'>;
 
 export interface RecordDocuments {
   readonly documents: RecordFileSystem;
-  readonly commands: CommandTable;
   readonly disposable: vscode.Disposable;
 }
 
@@ -27,7 +26,6 @@ export function recordDocuments(parts: DocumentParts): RecordDocuments {
   const hints = new FieldHints(parts.catalog);
   const banner = new RecordBanner(documents);
   const selector: vscode.DocumentSelector = { scheme: RECORD_SCHEME, language: 'json' };
-  const commandParts = { ...parts, documents };
   const disposable = vscode.Disposable.from(
     documents,
     new RecordDiagnostics(documents, parts.catalog, log),
@@ -36,8 +34,7 @@ export function recordDocuments(parts: DocumentParts): RecordDocuments {
     banner,
     vscode.languages.registerCodeLensProvider(selector, banner),
     vscode.window.registerFileDecorationProvider(banner),
-    reopenCreatedRecords(commandParts),
     trackActiveRecord(documents),
   );
-  return { documents, commands: recordCommands(commandParts), disposable };
+  return { documents, disposable };
 }

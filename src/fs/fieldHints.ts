@@ -4,10 +4,9 @@ import * as vscode from 'vscode';
 import { columnKind, isWritable } from '../api/columnKinds';
 import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
-import { RECORD_SCHEME } from '../commands/targets';
+import { RECORD_SCHEME, parseDocumentPath } from '../model/recordAddress';
 import { kindLabel } from '../schema/recordSchema';
 import { documentFields } from './documentFields';
-import { parseDocumentPath } from './documentPaths';
 
 function choiceNames(column: Column, value: string): string | undefined {
   const choices = Array.isArray(column.choices) ? column.choices : [];

@@ -1,6 +1,6 @@
 // Records not created yet: the documents "Portal: New Record" opens, held in memory until their first save
 // creates the record (or until they are closed). Pure (no vscode import).
-import { newRecordPath } from './documentPaths';
+import { newRecordPath } from '../model/recordAddress';
 
 export interface NewRecord {
   readonly portalId: string;

@@ -2,11 +2,11 @@
 // "New record: saving creates it") and a badge on its tab (D for a draft, N for a new record). Records of
 // apps without Draft mode are never drafts, so they never show either.
 import * as vscode from 'vscode';
-import { RECORD_SCHEME } from '../commands/targets';
-import { parseDocumentPath } from './documentPaths';
+import { COMMANDS } from '../ids';
+import { parseDocumentPath, RECORD_SCHEME, recordKey, recordOfUri } from '../model/recordAddress';
 import type { RecordFileSystem } from './recordFileSystem';
 
-export const PUBLISH_COMMAND = 'portal.publishRecord';
+export const PUBLISH_COMMAND = COMMANDS.record.publish;
 
 function kindOf(uri: vscode.Uri): 'record' | 'new' | undefined {
   if (uri.scheme !== RECORD_SCHEME) return undefined;
@@ -20,11 +20,14 @@ export class RecordBanner implements vscode.CodeLensProvider, vscode.FileDecorat
   private readonly decorationsChanged = new vscode.EventEmitter<vscode.Uri[]>();
   readonly onDidChangeFileDecorations = this.decorationsChanged.event;
   private readonly subscription: vscode.Disposable;
+  /** The record addresses VS Code asked decorations of, by recordKey, then by their text. */
+  private readonly decorated = new Map<string, Map<string, vscode.Uri>>();
 
   constructor(private readonly documents: RecordFileSystem) {
-    this.subscription = documents.onDidChangeState(({ uri }) => {
+    this.subscription = documents.onDidChangeState(({ record, uri }) => {
       this.lensesChanged.fire();
-      this.decorationsChanged.fire([uri]);
+      // The tree's items and the tabs may show the record under named addresses: refresh those asked about.
+      this.decorationsChanged.fire([uri, ...(this.decorated.get(recordKey(record))?.values() ?? [])]);
     });
   }
 
@@ -53,6 +56,11 @@ export class RecordBanner implements vscode.CodeLensProvider, vscode.FileDecorat
 
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
     const kind = kindOf(uri);
+    const record = recordOfUri(uri);
+    if (record) {
+      const uris = this.decorated.get(recordKey(record)) ?? new Map<string, vscode.Uri>();
+      this.decorated.set(recordKey(record), uris.set(uri.toString(), uri));
+    }
     if (kind === 'record' && this.documents.isDraft(uri)) return new vscode.FileDecoration('D', 'Draft: not published yet', new vscode.ThemeColor('list.warningForeground'));
     if (kind === 'new' && this.documents.newRecordOf(uri)) return new vscode.FileDecoration('N', 'New record: saving creates it');
     return undefined;

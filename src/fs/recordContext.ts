@@ -2,8 +2,7 @@
 //   portal.activeDocumentKind   'record' | 'new' | 'schema' | '' (not a portal document)
 //   portal.activeRecordIsDraft  true for a record read as a Draft (only apps with Draft mode have them)
 import * as vscode from 'vscode';
-import { RECORD_SCHEME } from '../commands/targets';
-import { parseDocumentPath } from './documentPaths';
+import { RECORD_SCHEME, parseDocumentPath } from '../model/recordAddress';
 import type { RecordFileSystem } from './recordFileSystem';
 
 export const CONTEXT_KEYS = { kind: 'portal.activeDocumentKind', draft: 'portal.activeRecordIsDraft' } as const;
@@ -16,6 +15,7 @@ export function trackActiveRecord(documents: RecordFileSystem): vscode.Disposabl
     const draft = kind === 'record' && uri !== undefined && documents.isDraft(uri) === true;
     if (last?.kind === kind && last.draft === draft) return;
     last = { kind, draft };
+    // Not awaited: context keys settle on their own; the next change sets them again.
     void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.kind, kind);
     void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.draft, draft);
   };

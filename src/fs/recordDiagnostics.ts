@@ -3,28 +3,28 @@
 import * as vscode from 'vscode';
 import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
-import { RECORD_SCHEME } from '../commands/targets';
+import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
+import { RECORD_SCHEME, parseDocumentPath } from '../model/recordAddress';
 import { documentFields } from './documentFields';
-import { parseDocumentPath } from './documentPaths';
-import { shownInTabs } from './tabs';
 import { documentProblems } from './documentProblems';
 import type { RecordFileSystem } from './recordFileSystem';
+import { shownInTabs } from './tabs';
 
 const DEBOUNCE_MS = 150;
 export const DIAGNOSTIC_SOURCE = 'Portal';
 
-export class RecordDiagnostics implements vscode.Disposable {
+export class RecordDiagnostics extends Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('portal');
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(
     private readonly documents: RecordFileSystem,
     private readonly catalog: Catalog,
     private readonly log: Logger,
   ) {
-    this.subscriptions = [
+    super();
+    this._registerAll(
       this.collection,
       vscode.workspace.onDidOpenTextDocument((document) => this.schedule(document, 0)),
       vscode.workspace.onDidChangeTextDocument((event) => this.schedule(event.document, DEBOUNCE_MS)),
@@ -33,13 +33,13 @@ export class RecordDiagnostics implements vscode.Disposable {
       documents.onDidChangeState(() => this.checkAll()),
       documents.onDidChangeFile(() => this.checkAll()),
       catalog.onDidChange(() => this.checkAll()),
-    ];
+    );
     this.checkAll();
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const timer of this.timers.values()) clearTimeout(timer);
-    for (const subscription of this.subscriptions) subscription.dispose();
+    super.dispose();
   }
 
   /** Every document a tab shows; the others are checked when shown again (no columns read for them). */
@@ -59,6 +59,7 @@ export class RecordDiagnostics implements vscode.Disposable {
       key,
       setTimeout(() => {
         this.timers.delete(key);
+        // Not awaited: a listener; a failed check is logged and the next edit checks again.
         void this.check(document).catch((error: unknown) => this.log.warn(`Checking ${document.uri.path}: ${error instanceof Error ? error.message : String(error)}`));
       }, delayMs),
     );

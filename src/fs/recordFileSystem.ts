@@ -1,5 +1,8 @@
 // The `portal:` file system: a record is a JSON document, Ctrl+S updates it, and VS Code's own conflict
-// check (Compare / Overwrite) guards someone else's newer change. Paths: src/fs/documentPaths.ts.
+// check (Compare / Overwrite) guards someone else's newer change. A thin adapter on the record store
+// (src/records/store.ts: copies, conflict check, update, create); this file turns its copies into texts
+// and stats, its failures into FileSystemErrors, and VS Code's events into refreshes (recordRefresh.ts).
+// Addresses: src/model/recordAddress.ts.
 //
 // Requests, as VS Code calls this provider (observed in code-server 1.139; README "Records as documents"):
 // - open:  readFile + stat at once, stat again ~1 s later  -> 1 GET of the record (columns: once per app)
@@ -13,50 +16,39 @@
 // the Compare view of a conflict reads the file too, and must not move what "changed" means.
 import * as vscode from 'vscode';
 import { isWritable } from '../api/columnKinds';
-import { isPortalError, type PortalError } from '../api/errors';
-import type { Column, RecordData } from '../api/types';
+import type { Column } from '../api/types';
 import type { Portals } from '../auth/portals';
 import type { Catalog } from '../catalog/catalog';
 import type { RecordEvents } from '../catalog/recordEvents';
-import { appTargetOf, RECORD_SCHEME, type AppTarget, type RecordTarget } from '../commands/targets';
+import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
+import { parseDocumentPath, RECORD_SCHEME, recordKey, recordOfUri, schemaReference, type DocumentPath } from '../model/recordAddress';
+import { recordUri, schemaUri } from '../model/recordUri';
+import type { AppTarget, RecordTarget } from '../model/targets';
+import { describeProblems } from '../records/changes';
+import { FRESH_MS, portalFailure, RecordGone, RecordStore, SaveRefused, type RecordCopy } from '../records/store';
 import { buildRecordSchema, isRequiredColumn } from '../schema/recordSchema';
 import { CopyClock } from './copyClock';
-import { parseDocumentPath, recordDocumentPath, schemaPath, schemaReference, type DocumentPath } from './documentPaths';
 import { NewRecords, type NewRecord } from './newRecords';
-import { shownInTabs } from './tabs';
-import { createBody, describeProblems, fieldValues, updateBody } from './recordChanges';
-import { newRecordText, parseDocument, recordText } from './recordText';
+import { RecordRefresh } from './recordRefresh';
+import { fieldValues, newRecordText, parseDocument, recordText } from './recordText';
 
-/** How long a copy read from the portal stands for "now". */
-export const FRESH_MS = 300;
+export { FRESH_MS, portalFailure } from '../records/store';
 /**
  * How long a copy stands for "now" to a stat of a document without unsaved changes: opening shows the
  * editor a moment after reading (VS Code stats again then, up to a second or so later). Such a stat is
  * never a save's conflict check: a save is of a document with unsaved changes, whose stat reads anew.
  */
 export const SETTLE_MS = 5000;
-/** How long opening waits for VS Code to show a hidden record's current copy. */
-const REFRESH_WAIT_MS = 3000;
 
-interface ServerCopy {
-  readonly data: RecordData;
-  readonly draft: boolean | undefined;
-  readonly text: string;
-  readonly writableKey: string;
-  /** The columns the text was made with (the catalog's array: a new one means the columns changed). */
-  readonly columns: readonly Column[];
-  /** When this copy was known to be the portal's. */
-  at: number;
-}
-
-interface RecordState {
+/** What this adapter keeps of a record beside the store's copy: its addresses, its stat, its text. */
+export interface DocumentState {
   readonly target: RecordTarget;
+  /** The addresses VS Code read this record under (by ids, or named for its tab): events go to each. */
+  readonly uris: Map<string, vscode.Uri>;
   readonly clock: CopyClock;
-  server?: ServerCopy;
-  /** The copy the editor read. */
-  base?: RecordData;
-  inflight?: Promise<ServerCopy>;
+  /** The text of the store's copy (`of`), made once per copy. */
+  text?: { readonly of: RecordCopy; readonly text: string };
   /** After a save whose text differs from the portal's copy as written: reload the editor once saved. */
   reloadAfterSave?: boolean;
   /** No tab has shown it since it was last read: when shown again, it is read anew. */
@@ -66,91 +58,64 @@ interface RecordState {
 }
 
 export interface RecordStateChange {
+  readonly record: RecordTarget;
+  /** The record's address by ids; its documents may be open under named addresses too. */
   readonly uri: vscode.Uri;
-}
-
-/**
- * A save refused before anything was sent, or by the portal. A plain Error rather than a FileSystemError:
- * VS Code shows its name in "Failed to save" ("Unknown (FileSystemError): ..."), which says nothing to
- * the user; "Error: f15 (Order date): ..." reads better.
- */
-class SaveRefused extends Error {
-  override readonly name = 'Error';
 }
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-function writableKeyOf(data: RecordData, columns: readonly Column[]): string {
-  return JSON.stringify(columns.filter(isWritable).map((column) => data[column.field_id_in_data] ?? ''));
-}
-
-function isNotFound(error: unknown): error is PortalError {
-  return isPortalError(error) && error.status === 404;
-}
-
-/** The one sentence a failed save, open or read shows: the portal's own message, and what to do. */
-export function portalFailure(error: unknown, portalLabel: string): string {
-  if (!isPortalError(error)) return error instanceof Error ? error.message : String(error);
-  const portal = error.portalMessage && !error.message.includes(error.portalMessage) ? ` (${error.portalMessage})` : '';
-  const advice =
-    error.code === 'unauthorized'
-      ? ` Sign in to "${portalLabel}" (Portal: Sign In), then save again: your text is kept.`
-      : error.kind === 'network' || error.kind === 'timeout' || (error.status ?? 0) >= 500
-        ? ' Your text is kept: save again when the portal answers.'
-        : '';
-  return `${error.message}${portal}${advice}`;
-}
-
-export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+export class RecordFileSystem extends Disposable implements vscode.FileSystemProvider {
+  private readonly changed = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChangeFile = this.changed.event;
-  private readonly stateChanged = new vscode.EventEmitter<RecordStateChange>();
+  private readonly stateChanged = this._register(new vscode.EventEmitter<RecordStateChange>());
   /** A record's draft flag or existence changed (decorations, context keys, CodeLens). */
   readonly onDidChangeState = this.stateChanged.event;
-  private readonly created = new vscode.EventEmitter<{ readonly from: vscode.Uri; readonly to: vscode.Uri }>();
+  private readonly created = this._register(new vscode.EventEmitter<{ readonly from: vscode.Uri; readonly to: vscode.Uri }>());
   /** A new-record document was saved and the record created. */
   readonly onDidCreate = this.created.event;
 
-  private readonly records = new Map<string, RecordState>();
-  /** Records this window deleted: their documents are gone, without asking the portal again. */
+  /** The records: copies read, the copy each edit started from, update and create. */
+  readonly store: RecordStore;
+  /** By recordKey: one state per record, whatever the addresses its documents are open under. */
+  private readonly states = new Map<string, DocumentState>();
+  /** Records this window deleted (by recordKey): their documents are gone, without asking the portal again. */
   private readonly deleted = new Set<string>();
   /** Schema documents served, with the columns they were made from. */
-  private readonly schemas = new Map<string, readonly Column[]>();
-  private readonly newRecords = new NewRecords();
-  private readonly subscriptions: vscode.Disposable[] = [];
+  readonly schemas = new Map<string, readonly Column[]>();
+  readonly newRecords = new NewRecords();
+  private readonly refresh: RecordRefresh;
 
   constructor(
     private readonly portals: Portals,
-    private readonly catalog: Catalog,
-    private readonly events: RecordEvents,
+    readonly catalog: Catalog,
+    events: RecordEvents,
     private readonly log: Logger,
   ) {
-    this.subscriptions.push(
-      this.changed,
-      this.stateChanged,
-      this.created,
-      events.onDidChange((change) => this.onRecordChange(change)),
-      catalog.onDidChange((change) => this.onCatalogChange(change.portalId, change.appId)),
-      vscode.workspace.onDidSaveTextDocument((document) => this.afterSave(document.uri)),
-      vscode.workspace.onDidCloseTextDocument((document) => this.afterClose(document.uri)),
-      vscode.window.tabGroups.onDidChangeTabs((event) => this.afterTabsClosed(event.closed)),
-      vscode.window.onDidChangeVisibleTextEditors((editors) => {
-        for (const editor of editors) void this.refreshIfHidden(editor.document.uri);
-      }),
-    );
-  }
-
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
+    super();
+    this.store = new RecordStore({
+      client: (portalId) => portals.client(portalId),
+      columns: (portalId, appId) => catalog.columns(portalId, appId),
+      now: () => Date.now(),
+      log,
+      onRead: (record, copy, draftBefore) => {
+        this.staleSchema(record, copy.columns);
+        if (copy.draft) catalog.noteDraftSeen(record.portalId, record.appId);
+        if (draftBefore !== copy.draft) this.stateChanged.fire({ record, uri: recordUri(record) });
+      },
+      onChanged: (record, kind) => events.fire({ ...record, kind, origin: 'local' }),
+    });
+    this.refresh = this._register(new RecordRefresh(this, events, catalog));
   }
 
   // ------------------------------------------------------------------------------------------------------
-  // What the commands, decorations and checks ask
+  // What the commands, decorations, checks and refresh reactions ask
 
   /** The record's draft flag as last read (undefined: not read, or the portal does not say). */
   isDraft(uri: vscode.Uri): boolean | undefined {
-    return this.records.get(uri.toString())?.server?.draft;
+    const record = recordOfUri(uri);
+    return record && this.store.last(record)?.draft;
   }
 
   /** The new-record document's state, for its banner. */
@@ -159,8 +124,9 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   /** The copy of the record the editor read (for the read-only checks), when read. */
-  baseOf(uri: vscode.Uri): RecordData | undefined {
-    return this.records.get(uri.toString())?.base;
+  baseOf(uri: vscode.Uri): Readonly<Record<string, string>> | undefined {
+    const record = recordOfUri(uri);
+    return record && this.store.base(record);
   }
 
   /** Opens a new-record document's content in memory and returns its URI. */
@@ -172,23 +138,55 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   /** After "Publish": the record is no draft any more (no request: the PUT said so). */
-  notePublished(uri: vscode.Uri): void {
-    const state = this.records.get(uri.toString());
-    if (state?.server) state.server = { ...state.server, draft: false };
-    this.stateChanged.fire({ uri });
+  notePublished(record: RecordTarget): void {
+    this.store.notePublished(record);
+    this.stateChanged.fire({ record, uri: recordUri(record) });
   }
 
-  /** After "Delete": the record is in the portal's trash; its document is gone. */
-  noteDeleted(uri: vscode.Uri): void {
-    this.records.delete(uri.toString());
-    this.deleted.add(uri.toString());
-    this.stateChanged.fire({ uri });
-    this.changed.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
+  /** After "Delete" (here or elsewhere): the record is in the portal's trash; its documents are gone. */
+  noteDeleted(record: RecordTarget): void {
+    const uris = this.urisOf(record);
+    this.states.delete(recordKey(record));
+    this.store.forget(record);
+    this.deleted.add(recordKey(record));
+    this.stateChanged.fire({ record, uri: recordUri(record) });
+    this.changed.fire(uris.map((uri) => ({ type: vscode.FileChangeType.Deleted, uri })));
   }
 
   /** Opening a record asks the portal again, even for one deleted here (it may be back from the trash). */
-  forgetDeleted(uri: vscode.Uri): void {
-    this.deleted.delete(uri.toString());
+  forgetDeleted(record: RecordTarget): void {
+    this.deleted.delete(recordKey(record));
+  }
+
+  /** Shows a hidden record's current copy (recordRefresh.ts); resolves once VS Code has read it again. */
+  refreshIfHidden(uri: vscode.Uri): Promise<void> {
+    return this.refresh.refreshIfHidden(uri);
+  }
+
+  /** The adapter's state of the record a URI addresses (under any of its addresses). */
+  stateAt(uri: vscode.Uri): DocumentState | undefined {
+    const record = recordOfUri(uri);
+    return record && this.states.get(recordKey(record));
+  }
+
+  documentStates(): IterableIterator<DocumentState> {
+    return this.states.values();
+  }
+
+  /** Every address the record was read under (its address by ids when none). */
+  urisOf(record: RecordTarget): vscode.Uri[] {
+    const uris = [...(this.states.get(recordKey(record))?.uris.values() ?? [])];
+    return uris.length > 0 ? uris : [recordUri(record)];
+  }
+
+  /** VS Code reads these documents again (stat; readFile when they changed). */
+  fireChanged(uris: readonly vscode.Uri[]): void {
+    if (uris.length > 0) this.changed.fire(uris.map((uri) => ({ type: vscode.FileChangeType.Changed, uri })));
+  }
+
+  /** A new-record document was saved: its record opens under its id. */
+  fireCreated(from: vscode.Uri, to: vscode.Uri): void {
+    this.created.fire({ from, to });
   }
 
   // ------------------------------------------------------------------------------------------------------
@@ -214,7 +212,7 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       }
       case 'record': {
         const state = this.stateOf(uri, path);
-        await this.copyOf(state, 'stat', this.hasUnsavedChanges(uri) ? FRESH_MS : SETTLE_MS);
+        await this.textOf(state, 'stat', this.hasUnsavedChanges(uri) ? FRESH_MS : SETTLE_MS);
         return { type: vscode.FileType.File, ctime: state.clock.ctime, ...state.clock.stat };
       }
     }
@@ -232,9 +230,9 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
         return encoder.encode(this.newEntry(uri).text);
       case 'record': {
         const state = this.stateOf(uri, path);
-        const copy = await this.copyOf(state, 'readFile');
-        if (!this.hasUnsavedChanges(uri)) state.base = copy.data;
-        return encoder.encode(copy.text);
+        const { copy, text } = await this.textOf(state, 'readFile');
+        if (!this.hasUnsavedChanges(uri)) this.store.setBase(state.target, copy.data);
+        return encoder.encode(text);
       }
     }
   }
@@ -274,17 +272,19 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   private pathOf(uri: vscode.Uri): DocumentPath {
     const path = parseDocumentPath(uri.path);
-    if (!path || !this.portals.get(uri.authority) || this.deleted.has(uri.toString())) throw vscode.FileSystemError.FileNotFound(uri);
+    const record = path?.kind === 'record' ? { portalId: uri.authority, appId: path.appId, recordId: path.recordId } : undefined;
+    if (!path || !this.portals.get(uri.authority) || (record && this.deleted.has(recordKey(record)))) throw vscode.FileSystemError.FileNotFound(uri);
     return path;
   }
 
-  private stateOf(uri: vscode.Uri, path: DocumentPath & { kind: 'record' }): RecordState {
-    const key = uri.toString();
-    let state = this.records.get(key);
+  private stateOf(uri: vscode.Uri, path: DocumentPath & { kind: 'record' }): DocumentState {
+    const target = { portalId: uri.authority, appId: path.appId, recordId: path.recordId };
+    let state = this.states.get(recordKey(target));
     if (!state) {
-      state = { target: { portalId: uri.authority, appId: path.appId, recordId: path.recordId }, clock: new CopyClock(Date.now()) };
-      this.records.set(key, state);
+      state = { target, uris: new Map(), clock: new CopyClock(Date.now()) };
+      this.states.set(recordKey(target), state);
     }
+    state.uris.set(uri.toString(), uri);
     return state;
   }
 
@@ -298,64 +298,37 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     return this.portals.get(portalId)?.label ?? portalId;
   }
 
-  /** The portal's copy: the one read within FRESH_MS (or being read), else read now. */
-  private copyOf(state: RecordState, caller: string, maxAgeMs = FRESH_MS): Promise<ServerCopy> {
-    const where = recordDocumentPath(state.target.appId, state.target.recordId);
-    if (state.inflight) {
-      this.log.debug(`${caller} ${where}: shares the read in flight`);
-      return state.inflight;
-    }
-    const age = state.server ? Date.now() - state.server.at : Infinity;
-    if (state.server && age <= maxAgeMs) {
-      this.log.debug(`${caller} ${where}: copy of ${age} ms ago`);
-      return Promise.resolve(state.server);
-    }
-    this.log.debug(`${caller} ${where}: reads the record`);
-    const reading = this.read(state).finally(() => {
-      if (state.inflight === reading) state.inflight = undefined;
-    });
-    state.inflight = reading;
-    return reading;
-  }
-
-  private async read(state: RecordState): Promise<ServerCopy> {
-    const { portalId, appId, recordId } = state.target;
-    let record;
-    let columns: readonly Column[];
+  /** The store's copy and its text; a new copy moves the stat (CopyClock). */
+  async textOf(state: DocumentState, caller: string, maxAgeMs = FRESH_MS): Promise<{ copy: RecordCopy; text: string }> {
+    let copy: RecordCopy;
     try {
-      [record, columns] = await Promise.all([this.portals.client(portalId).readRecord(appId, recordId), this.catalog.columns(portalId, appId)]);
+      copy = await this.store.read(state.target, caller, maxAgeMs);
     } catch (error) {
-      if (isNotFound(error)) throw vscode.FileSystemError.FileNotFound(`Record ${recordId} of app ${appId} is not in the portal (deleted, or in its trash).`);
-      throw vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
+      if (error instanceof RecordGone) throw vscode.FileSystemError.FileNotFound(error.message);
+      throw vscode.FileSystemError.Unavailable(portalFailure(error, this.label(state.target.portalId)));
     }
-    const draftBefore = state.server?.draft;
-    const copy = this.remember(state, record.data, record.draft, columns);
-    this.staleSchema(portalId, appId, columns);
-    if (record.draft) this.catalog.noteDraftSeen(portalId, appId);
-    if (draftBefore !== record.draft) this.stateChanged.fire({ uri: this.uriOf(state.target) });
-    return copy;
+    return { copy, text: this.observe(state, copy) };
   }
 
-  private remember(state: RecordState, data: RecordData, draft: boolean | undefined, columns: readonly Column[]): ServerCopy {
-    const text = recordText(data, columns, schemaReference(state.target.portalId, state.target.appId));
-    const writableKey = writableKeyOf(data, columns);
-    const now = Date.now();
-    state.clock.observe(text, writableKey, now);
-    state.server = { data, draft, text, writableKey, columns, at: now };
-    return state.server;
+  /** The copy's text, made once per copy; the clock sees every copy. */
+  private observe(state: DocumentState, copy: RecordCopy): string {
+    if (state.text?.of.data === copy.data && state.text.of.columns === copy.columns) {
+      if (state.text.of !== copy) state.text = { of: copy, text: state.text.text };
+      return state.text.text;
+    }
+    const text = recordText(copy.data, copy.columns, schemaReference(state.target.portalId, state.target.appId));
+    state.clock.observe(text, copy.writableKey, copy.at);
+    state.text = { of: copy, text };
+    return text;
   }
 
   /** The app's schema was served from other columns than these: VS Code reads it again. */
-  private staleSchema(portalId: string, appId: string, columns: readonly Column[]): void {
-    const uri = vscode.Uri.from({ scheme: RECORD_SCHEME, authority: portalId, path: schemaPath(appId) });
+  private staleSchema(app: AppTarget, columns: readonly Column[]): void {
+    const uri = schemaUri(app);
     const used = this.schemas.get(uri.toString());
     if (used === undefined || used === columns) return;
     this.schemas.delete(uri.toString());
-    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
-  }
-
-  private uriOf(target: RecordTarget): vscode.Uri {
-    return vscode.Uri.from({ scheme: RECORD_SCHEME, authority: target.portalId, path: recordDocumentPath(target.appId, target.recordId) });
+    this.fireChanged([uri]);
   }
 
   private hasUnsavedChanges(uri: vscode.Uri): boolean {
@@ -370,14 +343,14 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     } catch (error) {
       throw vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
     }
-    this.schemas.set(vscode.Uri.from({ scheme: RECORD_SCHEME, authority: portalId, path: schemaPath(appId) }).toString(), columns);
+    this.schemas.set(schemaUri({ portalId, appId }).toString(), columns);
     return `${JSON.stringify(buildRecordSchema(columns), null, 2)}\n`;
   }
 
   // ------------------------------------------------------------------------------------------------------
   // Saving
 
-  private parse(text: string, columns: readonly Column[]): RecordData {
+  private parse(text: string, columns: readonly Column[]): Record<string, string> {
     const parsed = parseDocument(text);
     if (!parsed.ok) throw new SaveRefused(`${parsed.message} Nothing was sent.`);
     const values = fieldValues(parsed.values);
@@ -385,188 +358,38 @@ export class RecordFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     return values.fields;
   }
 
-  private async update(state: RecordState, text: string): Promise<void> {
-    const { portalId, appId, recordId } = state.target;
+  /** Store failures as VS Code shows them under "Failed to save". */
+  private saveFailure(error: unknown, portalId: string): Error {
+    if (error instanceof SaveRefused || error instanceof vscode.FileSystemError) return error;
+    if (error instanceof RecordGone) return vscode.FileSystemError.FileNotFound(error.message);
+    return new SaveRefused(portalFailure(error, this.label(portalId)));
+  }
+
+  private async update(state: DocumentState, text: string): Promise<void> {
     // VS Code's conflict check stat()ed just now; without it (a write that skipped stat, or a stat that
-    // failed) read here, and refuse to write over a change the check did not see.
-    const checked = state.server !== undefined && Date.now() - state.server.at <= FRESH_MS && !state.inflight;
-    const server = await this.copyOf(state, 'writeFile');
-    const base = state.base ?? server.data;
-    if (!checked && writableKeyOf(base, server.columns) !== server.writableKey) {
-      throw new SaveRefused(`Record ${recordId} changed in the portal since you opened it. Save again to compare or overwrite. Nothing was sent.`);
+    // failed) the store reads here, and refuses to write over a change the check did not see.
+    let written: RecordCopy;
+    try {
+      ({ copy: written } = await this.store.update(state.target, (columns) => this.parse(text, columns)));
+    } catch (error) {
+      throw this.saveFailure(error, state.target.portalId);
     }
-    const edited = this.parse(text, server.columns);
-    const body = updateBody({ columns: server.columns, base, server: server.data, edited });
-    if (body.problems.length > 0) throw new SaveRefused(describeProblems(server.columns, body.problems));
-    const sent = Object.keys(body.fields);
-    if (sent.length > 0) {
-      try {
-        await this.portals.client(portalId).updateRecord(appId, recordId, body.fields);
-      } catch (error) {
-        if (isNotFound(error)) throw vscode.FileSystemError.FileNotFound(`Record ${recordId} of app ${appId} is not in the portal any more (deleted, or in its trash). Your text is kept; nothing was saved.`);
-        throw new SaveRefused(portalFailure(error, this.label(portalId)));
-      }
-    }
-    this.log.info(`Saved record ${recordId} of app ${appId}: ${sent.length === 0 ? 'no field changed, nothing sent' : `sent ${sent.join(', ')}`}.`);
-    const written = this.remember(state, { ...server.data, ...body.fields }, server.draft, server.columns);
-    state.base = written.data;
-    state.reloadAfterSave = written.text !== text;
-    if (sent.length > 0) this.events.fire({ portalId, appId, recordId, kind: 'updated', origin: 'local' });
+    state.reloadAfterSave = this.observe(state, written) !== text;
   }
 
   private async create(uri: vscode.Uri, appId: string, text: string): Promise<void> {
     const portalId = uri.authority;
     const entry = this.newRecords.get(portalId, uri.path);
     if (entry?.createdId !== undefined) throw vscode.FileSystemError.NoPermissions(`This record was created already as record ${entry.createdId}: open it to change it.`);
-    let columns: readonly Column[];
+    let createdId: string | undefined;
     try {
-      columns = await this.catalog.columns(portalId, appId);
+      createdId = await this.store.create({ portalId, appId }, (columns) => this.parse(text, columns), { draft: entry?.asDraft === true });
     } catch (error) {
-      throw vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
-    }
-    const body = createBody(columns, this.parse(text, columns));
-    if (body.problems.length > 0) throw new SaveRefused(describeProblems(columns, body.problems));
-    let created;
-    try {
-      created = await this.portals.client(portalId).createRecord(appId, body.fields, { draft: entry?.asDraft === true });
-    } catch (error) {
-      throw new SaveRefused(portalFailure(error, this.label(portalId)));
+      throw this.saveFailure(error, portalId);
     }
     const live = entry ?? this.newRecords.add(portalId, appId, text, false, Date.now());
     live.text = text;
     live.mtime = Date.now();
-    if (created.id === undefined) {
-      this.log.warn(`Created a record in app ${appId}; the portal's answer did not say its id.`);
-      live.createdId = '';
-      return;
-    }
-    live.createdId = created.id;
-    this.log.info(`Created record ${created.id} of app ${appId}${entry?.asDraft ? ' as a draft' : ''}.`);
-    this.events.fire({ portalId, appId, recordId: created.id, kind: 'created', origin: 'local' });
-  }
-
-  private afterSave(uri: vscode.Uri): void {
-    if (uri.scheme !== RECORD_SCHEME) return;
-    const entry = this.newRecords.get(uri.authority, uri.path);
-    if (entry?.createdId) {
-      const target = { portalId: entry.portalId, appId: entry.appId, recordId: entry.createdId };
-      this.created.fire({ from: uri, to: this.uriOf(target) });
-      return;
-    }
-    const state = this.records.get(uri.toString());
-    if (!state?.reloadAfterSave || !state.server) return;
-    // The editor holds the text as typed; the portal's copy is the canonical text (another order, fields
-    // someone else changed meanwhile). Moving mtime alone makes VS Code reload it, from this copy.
-    state.reloadAfterSave = false;
-    state.clock.touch(Date.now());
-    state.server.at = Date.now();
-    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
-  }
-
-  /**
-   * A record no tab shows any more is read anew when shown again. VS Code keeps the document alive a
-   * while after its tab closes and shows it again as it was, without asking this provider, so a record
-   * changed meanwhile would look unchanged; a change event makes VS Code read it (stat: 1 GET; readFile
-   * only when it changed).
-   */
-  private afterTabsClosed(closed: readonly vscode.Tab[]): void {
-    const shown = shownInTabs();
-    for (const tab of closed) {
-      if (!(tab.input instanceof vscode.TabInputText) || tab.input.uri.scheme !== RECORD_SCHEME) continue;
-      const state = this.records.get(tab.input.uri.toString());
-      if (state?.server && !shown.has(tab.input.uri.toString())) {
-        state.server.at = 0;
-        state.hidden = true;
-      }
-    }
-  }
-
-  /**
-   * Shows a hidden record's current copy: resolves once VS Code has read it again (at most a few seconds),
-   * or at once when the record was not hidden. The editor of a document with unsaved changes is left as it is.
-   */
-  async refreshIfHidden(uri: vscode.Uri): Promise<void> {
-    const key = uri.toString();
-    const state = this.records.get(key);
-    if (state?.refreshing) return state.refreshing;
-    if (!state?.hidden) return;
-    state.hidden = false;
-    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === key);
-    if (!document || document.isDirty) return;
-    const before = state.clock.stat;
-    const reloaded = new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        subscription.dispose();
-        resolve();
-      };
-      const timer = setTimeout(done, REFRESH_WAIT_MS);
-      const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
-        if (event.document.uri.toString() === key && event.contentChanges.length > 0) done();
-      });
-      // Unchanged: VS Code reads nothing more after its stat; nothing to wait for then.
-      void this.copyOf(state, 'refresh').then(
-        () => state.clock.stat.mtime === before.mtime && done(),
-        () => done(),
-      );
-    });
-    state.refreshing = reloaded.finally(() => (state.refreshing = undefined));
-    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
-    return state.refreshing;
-  }
-
-  private afterClose(uri: vscode.Uri): void {
-    if (uri.scheme !== RECORD_SCHEME) return;
-    if (parseDocumentPath(uri.path)?.kind === 'new') this.newRecords.delete(uri.authority, uri.path);
-  }
-
-  // ------------------------------------------------------------------------------------------------------
-  // Changes made elsewhere
-
-  private onRecordChange(change: { portalId: string; appId: string; recordId: string; kind: string; origin: string }): void {
-    if (change.origin === 'local' && change.kind !== 'deleted') return; // this window's own saves
-    const uri = this.uriOf(change);
-    const state = this.records.get(uri.toString());
-    if (!state) return;
-    if (change.kind === 'deleted') {
-      this.noteDeleted(uri);
-      return;
-    }
-    // Read anew on the next stat: an editor without unsaved changes reloads; one with them will conflict.
-    if (state.server) state.server.at = 0;
-    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
-  }
-
-  private onCatalogChange(portalId: string, appId: string | undefined): void {
-    const concerned = (target: AppTarget): boolean => target.portalId === portalId && (appId === undefined || target.appId === appId);
-    // Only a new list of columns matters (the catalog also changes when a draft is first seen).
-    const columnsChanged = (target: AppTarget, used: readonly Column[]): boolean => this.catalog.peekColumns(target.portalId, target.appId) !== used;
-    const uris: vscode.Uri[] = [];
-    const shown = shownInTabs();
-    for (const [key, state] of this.records) {
-      if (!concerned(state.target) || !state.server || !columnsChanged(state.target, state.server.columns)) continue;
-      if (!shown.has(key)) {
-        state.server.at = 0; // read anew when shown again
-        continue;
-      }
-      state.server.at = 0;
-      uris.push(vscode.Uri.parse(key));
-    }
-    // A schema is read again now only for an app whose documents are shown; otherwise when one of its
-    // records is read next (staleSchema).
-    const shownApps = new Set<string>();
-    for (const key of shown) {
-      const app = appTargetOf(vscode.Uri.parse(key));
-      if (app) shownApps.add(`${app.portalId}/${app.appId}`);
-    }
-    for (const [key, used] of this.schemas) {
-      const uri = vscode.Uri.parse(key);
-      const path = parseDocumentPath(uri.path);
-      if (path?.kind !== 'schema' || !concerned({ portalId: uri.authority, appId: path.appId }) || !columnsChanged({ portalId: uri.authority, appId: path.appId }, used)) continue;
-      if (!shownApps.has(`${uri.authority}/${path.appId}`)) continue;
-      this.schemas.delete(key);
-      uris.push(uri);
-    }
-    if (uris.length > 0) this.changed.fire(uris.map((uri) => ({ type: vscode.FileChangeType.Changed, uri })));
+    live.createdId = createdId ?? '';
   }
 }

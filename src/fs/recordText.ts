@@ -2,8 +2,9 @@
 // then every column's field in position order (read-only ones too: they are shown, never sent), values as
 // the portal's strings. Reading a document back keeps the values as they are typed, so the checks can say
 // "f12 must be a string" rather than guess. Pure (no vscode import).
-import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Column, RecordData } from '../api/types';
+import type { Body, FieldProblem } from '../records/changes';
+import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 
 export const SCHEMA_KEY = '$schema';
 
@@ -77,4 +78,16 @@ export function parseDocument(text: string): ParsedDocument {
     seen.add(key);
   }
   return { ok: true, values: valueOf(root) as Record<string, unknown> };
+}
+
+/** The document's fields as strings; a value of another JSON type is a problem (the portal takes strings). */
+export function fieldValues(values: Readonly<Record<string, unknown>>): Body {
+  const fields: RecordData = {};
+  const problems: FieldProblem[] = [];
+  for (const [key, value] of Object.entries(values)) {
+    if (key === SCHEMA_KEY) continue;
+    if (typeof value === 'string') fields[key] = value;
+    else problems.push({ field: key, message: `must be a string in quotes, like "${typeof value === 'number' ? String(value) : 'text'}" (the portal takes every value as text)` });
+  }
+  return { fields, problems };
 }

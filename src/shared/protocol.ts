@@ -1,25 +1,34 @@
 // The messages between the extension host and the two panels, imported by both sides (src/webviews/ and
 // webview-ui/). Pure types and tiny pure helpers: no `vscode`, no node, no DOM. Each panel has one union per
-// direction, discriminated by `type`; a message the other side does not know is ignored there (isMessage).
+// direction, discriminated by `type`. What the panels send is declared as run-time schemas in panelMessages.ts
+// (the host checks it where it enters); what the host sends, here (a panel ignores a type it does not know).
 import type { ColumnKind } from '../api/columnKinds';
 import type { ViewFilter } from '../api/filters';
-import type { Column, RecordData } from '../api/types';
+import type { Column } from '../api/types';
 
 export type { ViewFilter } from '../api/filters';
+// What the panels send is declared by its run-time schemas; only the types come from there.
+export type {
+  FormCreateMessage,
+  FormToHostMessage,
+  OpenRecordMessage,
+  QueryExportMessage,
+  QueryRunMessage,
+  QuerySaveMessage,
+  QuerySortMessage,
+  QueryToHostMessage,
+  QueryWindowMessage,
+  ReadyMessage,
+  RetryMessage,
+  SortDirection,
+  SortSpec,
+  FormRestore,
+  QueryRestore,
+} from './panelMessages';
+import type { FormRestore, QueryRestore, SortSpec } from './panelMessages';
 
 // ---------------------------------------------------------------------------------------------------------
 // Both panels
-
-/** The first message of a panel's page, each time it loads (also after being hidden and shown again). */
-export interface ReadyMessage {
-  type: 'ready';
-}
-
-/** "Open record" / Enter on a row: the host runs portal.openRecord with the panel's portal and app. */
-export interface OpenRecordMessage {
-  type: 'openRecord';
-  recordId: string;
-}
 
 /** A choice of a Choice column, as the panels show it. */
 export interface ChoiceOption {
@@ -40,6 +49,10 @@ export interface FormInitMessage {
   columns: Column[];
   /** Whether to offer "Save as draft": false once the app is known to have no Draft mode. */
   offerDraft: boolean;
+  /** What the page keeps in its state, so that the panel comes back after a reload (panelRestore.ts). */
+  restore?: FormRestore;
+  /** The page state VS Code restored the panel with: the page takes it when it starts without its own. */
+  pageState?: unknown;
 }
 
 /** The columns could not be read; the form shows the message and a Retry button. */
@@ -66,18 +79,6 @@ export interface FormFailedMessage {
 
 export type HostToFormMessage = FormInitMessage | FormLoadFailedMessage | FormCreatedMessage | FormFailedMessage;
 
-export interface FormCreateMessage {
-  type: 'form/create';
-  /** Values in the API's formats (date-times already in UTC), keyed by field_id_in_data; empty ones left out. */
-  data: RecordData;
-  draft: boolean;
-}
-
-export interface RetryMessage {
-  type: 'retry';
-}
-
-export type FormToHostMessage = ReadyMessage | FormCreateMessage | OpenRecordMessage | RetryMessage;
 
 // ---------------------------------------------------------------------------------------------------------
 // The view query builder (view type portal.viewQuery)
@@ -121,6 +122,10 @@ export interface QueryInitMessage {
   saved: SavedQuery[];
   /** Filters to put in the builder and run at once (a saved query run from the tree). */
   run?: { filters: ViewFilter[]; name?: string };
+  /** What the page keeps in its state, so that the panel comes back after a reload (panelRestore.ts). */
+  restore?: QueryRestore;
+  /** The page state VS Code restored the panel with: the page takes it when it starts without its own. */
+  pageState?: unknown;
 }
 
 /** More filterable columns became known (a Lookup app's, after a run). */
@@ -197,51 +202,6 @@ export type HostToQueryMessage =
   | QueryFailedMessage
   | QuerySavedMessage;
 
-export interface QueryRunMessage {
-  type: 'query/run';
-  /** Chosen by the panel, increasing; answers carry it so that a late answer to an older run is dropped. */
-  runId: number;
-  filters: ViewFilter[];
-}
-
-export type SortDirection = 'ascending' | 'descending';
-
-export interface SortSpec {
-  /** field_id_in_data of the grid column. */
-  key: string;
-  direction: SortDirection;
-}
-
-/** Rows [start, end) of the result, in the order of `sortVersion`, for the grid. */
-export interface QueryWindowMessage {
-  type: 'query/window';
-  runId: number;
-  sortVersion: number;
-  start: number;
-  end: number;
-}
-
-/** Sort the result (or back to the portal's order); the host answers query/sorted. */
-export interface QuerySortMessage {
-  type: 'query/sort';
-  runId: number;
-  sort?: SortSpec;
-}
-
-/** Export every row of the result, in the grid's current order. */
-export interface QueryExportMessage {
-  type: 'query/export';
-  format: 'csv' | 'json';
-}
-
-/** "Save query": the host asks for the name (suggesting `name`, the saved query last loaded). */
-export interface QuerySaveMessage {
-  type: 'query/save';
-  filters: ViewFilter[];
-  name?: string;
-}
-
-export type QueryToHostMessage = ReadyMessage | QueryRunMessage | QueryWindowMessage | QuerySortMessage | OpenRecordMessage | QueryExportMessage | QuerySaveMessage;
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers

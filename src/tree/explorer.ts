@@ -5,39 +5,31 @@
 // shows "Sign in…" instead of its sites.
 import * as vscode from 'vscode';
 import { isCancellation } from '../api/errors';
-import type { Portals } from '../auth/portals';
 import { isSignInRequired } from '../auth/signInRequired';
-import type { Catalog, CatalogChange } from '../catalog/catalog';
-import type { RecordChange, RecordEvents } from '../catalog/recordEvents';
-import type { SavedQueryStore, ViewKey } from '../catalog/savedQueries';
+import type { CatalogChange } from '../catalog/catalog';
+import type { RecordChange } from '../catalog/recordEvents';
 import { titleColumnOfView } from '../catalog/recordTitles';
+import type { ViewKey } from '../catalog/savedQueries';
+import type { Stores } from '../catalog/stores';
 import { recordTitle } from '../catalog/titleField';
-import type { TitleFields } from '../catalog/titleFields';
-import type { ViewRows, ViewRowsChange } from '../catalog/viewRows';
-import type { ViewsChange, ViewStore } from '../catalog/views';
-import { describeError } from '../commands/register';
+import type { ViewRowsChange } from '../catalog/viewRows';
+import type { ViewsChange } from '../catalog/views';
 import { EXPLORER_VIEW_ID } from '../ids';
+import { Disposable } from '../lifecycle';
 import { createLogger } from '../log';
 import { onDidChangeSettings, setting } from '../settings/settings';
+import { describeError } from '../ui/errorBoundary';
 import { nodeIds, type AppNode, type ContentNode, type ExplorerNode, type MessageNode, type PortalNode, type SavedQueryNode, type ViewNode } from './nodes';
 import { treeItemOf } from './treeItems';
 
 /** Record changes arriving close together (a webhook burst) refresh each app's views once. */
 const RECORD_CHANGE_DELAY_MS = 300;
 
-export interface ExplorerParts {
-  readonly portals: Portals;
-  readonly catalog: Catalog;
-  readonly views: ViewStore;
-  readonly rows: ViewRows;
-  readonly titles: TitleFields;
-  readonly recordEvents: RecordEvents;
-  readonly savedQueries: SavedQueryStore;
-}
+export type ExplorerParts = Stores;
 
 type Change = ExplorerNode | ExplorerNode[] | undefined;
 
-export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vscode.Disposable {
+export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<ExplorerNode> {
   private readonly changed = new vscode.EventEmitter<Change>();
   readonly onDidChangeTreeData: vscode.Event<Change> = this.changed.event;
 
@@ -49,11 +41,11 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
   private readonly pages = new Map<string, number>();
   private readonly pendingApps = new Map<string, { portalId: string; appId: string }>();
   private pendingTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly subscriptions: vscode.Disposable[] = [];
   private readonly log = createLogger('tree');
 
   constructor(private readonly parts: ExplorerParts) {
-    this.subscriptions.push(
+    super();
+    this._registerAll(
       this.changed,
       parts.portals.onDidChange(() => this.onPortalsChanged()),
       parts.catalog.onDidChange((change) => this.onCatalogChanged(change)),
@@ -155,9 +147,9 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
     return [...this.nodes.values()].filter(test);
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.pendingTimer) clearTimeout(this.pendingTimer);
-    for (const subscription of this.subscriptions) subscription.dispose();
+    super.dispose();
   }
 
   // ---- children ----

@@ -2,18 +2,19 @@
 // clauses test, and what a click does.
 import * as vscode from 'vscode';
 import type { PortalConnection, SignInState } from '../auth/portals';
-import { recordUri } from '../commands/targets';
+import { COMMANDS } from '../ids';
+import { recordUri } from '../model/recordUri';
 import { columnDescription, columnIcon, columnTooltip, markdownText } from './columnPresentation';
 import type { ExplorerNode, MessageNode } from './nodes';
 
 /** Commands the tree's items run on click (contributed in package.json). */
 export const ITEM_COMMANDS = {
-  openRecord: 'portal.openRecord',
-  loadMore: 'portal.loadMore',
-  retry: 'portal.retry',
-  signIn: 'portal.signIn',
-  addView: 'portal.addView',
-  runSavedQuery: 'portal.runSavedQuery',
+  openRecord: COMMANDS.record.open,
+  loadMore: COMMANDS.explorer.loadMore,
+  retry: COMMANDS.explorer.retry,
+  signIn: COMMANDS.portal.signIn,
+  addView: COMMANDS.explorer.addView,
+  runSavedQuery: COMMANDS.panel.runSavedQuery,
 } as const;
 
 /** What the tree knows beside the node when it draws it. */
@@ -155,9 +156,10 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       item.description = node.draft ? `#${node.recordId} · Draft` : `#${node.recordId}`;
       item.iconPath = new vscode.ThemeIcon(node.draft ? 'git-pull-request-draft' : 'file-text');
       item.contextValue = node.draft ? 'portal.record.draft' : 'portal.record';
-      item.resourceUri = recordUri(node);
+      const names = { title: node.title, appName: node.parent.parent.parent.name };
+      item.resourceUri = recordUri(node, names);
       item.tooltip = `${node.title}\nRecord ${node.recordId} of app ${node.appId}${node.draft ? ' (Draft)' : ''}`;
-      item.command = { command: ITEM_COMMANDS.openRecord, title: 'Open Record', arguments: [{ portalId: node.portalId, appId: node.appId, recordId: node.recordId }] };
+      item.command = { command: ITEM_COMMANDS.openRecord, title: 'Open Record', arguments: [{ portalId: node.portalId, appId: node.appId, recordId: node.recordId, ...names }] };
       item.id = node.id;
       return item;
     }

@@ -7,9 +7,10 @@ import * as vscode from 'vscode';
 import type { WebhookPayload } from '../api/webhookPayload';
 import type { Portals } from '../auth/portals';
 import type { RecordChange, RecordChangeKind, RecordEvents } from '../catalog/recordEvents';
-import { recordUri } from '../commands/targets';
+import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
-import { prompter } from '../ui/prompter';
+import { isSameRecord } from '../model/recordUri';
+import { tell } from '../ui/prompter';
 import { recordChangeOf } from './recordChange';
 
 /**
@@ -21,18 +22,18 @@ const ECHO_MS = 10_000;
 
 const recordKey = (change: Pick<RecordChange, 'portalId' | 'appId' | 'recordId'>): string => `${change.portalId}\u0000${change.appId}\u0000${change.recordId}`;
 
-export class LiveRefresh implements vscode.Disposable {
+export class LiveRefresh extends Disposable {
   /** Dirty documents already told about, by URI; forgotten when saved, reverted or closed. */
   private readonly told = new Set<string>();
   private readonly localChanges = new Map<string, number>();
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(
     private readonly recordEvents: RecordEvents,
     private readonly portals: Portals,
     private readonly log: Logger,
   ) {
-    this.subscriptions = [
+    super();
+    this._registerAll(
       recordEvents.onDidChange((change) => {
         if (change.origin !== 'local') return;
         const now = Date.now();
@@ -44,7 +45,7 @@ export class LiveRefresh implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (!event.document.isDirty) this.told.delete(event.document.uri.toString());
       }),
-    ];
+    );
   }
 
   /** Acts on an accepted delivery; returns the record change it stood for, if any. */
@@ -53,16 +54,12 @@ export class LiveRefresh implements vscode.Disposable {
     if (kind === undefined) return undefined;
     const change: RecordChange = { portalId, appId: payload.app_id, recordId: payload.record_id, kind, origin: 'webhook' };
     // Looked at before the bus hears of it: the file system may mark a deleted record's document at once.
-    const uri = recordUri(change).toString();
-    const dirty = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri && document.isDirty);
+    const dirty = vscode.workspace.textDocuments.find((document) => document.isDirty && isSameRecord(document.uri, change));
     this.recordEvents.fire(change);
     if (dirty) this.tellDirty(dirty, change);
     return kind;
   }
 
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
-  }
 
   private tellDirty(document: vscode.TextDocument, change: RecordChange): void {
     const key = document.uri.toString();
@@ -80,6 +77,6 @@ export class LiveRefresh implements vscode.Disposable {
         ? `${what} was deleted in the portal while you have unsaved edits. Nothing was overwritten: your text stays in the editor.`
         : `${what} changed in the portal while you have unsaved edits. Nothing was overwritten; saving will show the conflict so you can compare.`;
     this.log.info(`${what}: the portal's copy changed while its document has unsaved edits; the user was told.`);
-    void prompter().warn(message, {});
+    tell('warn', message);
   }
 }

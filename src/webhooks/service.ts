@@ -3,8 +3,9 @@
 // that turns each delivery into a log line, an entry of the Webhook Events view and a live refresh.
 import * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
+import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
-import { prompter } from '../ui/prompter';
+import { prompter, tell } from '../ui/prompter';
 import { isLoopbackAddress, urlHost, type WebhookSettings } from './config';
 import { EventLog } from './eventLog';
 import type { LiveRefresh } from './liveRefresh';
@@ -40,7 +41,7 @@ function logText(value: string | undefined, limit = 80): string {
   return line.length > limit ? `${line.slice(0, limit - 1)}…` : line;
 }
 
-export class WebhookService implements vscode.Disposable {
+export class WebhookService extends Disposable {
   readonly events: EventLog;
   private settings: WebhookSettings;
   private receiver: WebhookReceiver | undefined;
@@ -54,18 +55,19 @@ export class WebhookService implements vscode.Disposable {
   private readonly stateChanged = new vscode.EventEmitter<void>();
   /** The receiver started, stopped or failed, or a delivery was counted. */
   readonly onDidChangeState: vscode.Event<void> = this.stateChanged.event;
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly parts: WebhookServiceParts) {
+    super();
     this.settings = readWebhookSettings();
     this.events = new EventLog(this.settings.maxEvents);
     this.knownPortals = new Set(parts.portals.list().map((connection) => connection.id));
-    this.subscriptions = [
+    this._registerAll(
       this.stateChanged,
       vscode.workspace.onDidChangeConfiguration((event) => this.onSettingsChanged(event)),
       parts.portals.onDidChange(() => void this.forgetRemovedPortals()),
-    ];
+    );
     if (this.settings.autoStart) {
+      // Not awaited: start-up goes on; a receiver that cannot start is logged, and Start offers it again.
       void this.start().catch((error: unknown) => parts.log.warn(`Starting the webhook receiver at start-up: ${error instanceof Error ? error.message : String(error)}`));
     }
   }
@@ -115,7 +117,7 @@ export class WebhookService implements vscode.Disposable {
       if (!isLoopbackAddress(bindAddress)) {
         const warning = `The webhook receiver listens on ${bindAddress} (portal.webhooks.bindAddress), not only on this machine's loopback: other machines that can reach it can send it events. Set a Secret Key for every portal.`;
         this.parts.log.warn(warning);
-        void prompter().warn(warning, {});
+        tell('warn', warning);
       }
       this.stateChanged.fire();
       return true;
@@ -140,12 +142,13 @@ export class WebhookService implements vscode.Disposable {
     });
   }
 
-  dispose(): void {
+  override dispose(): void {
     const receiver = this.receiver;
     this.receiver = undefined;
+    // Not awaited: dispose() is synchronous; the socket closes on its own.
     void receiver?.close();
     this.events.dispose();
-    for (const subscription of this.subscriptions) subscription.dispose();
+    super.dispose();
   }
 
   private serialize<T>(action: () => Promise<T>): Promise<T> {
@@ -194,6 +197,7 @@ export class WebhookService implements vscode.Disposable {
     const message = `Webhook events for "${label}" are accepted without a signature: no Secret Key is set. Anyone who can reach the receiver can send events. Set the same Secret Key here and in the portal's Webhook Settings.`;
     this.parts.log.warn(`No Secret Key for ${connectionId}: unsigned webhook events are accepted.`);
     const action = 'Set Secret Key';
+    // Not awaited: the delivery is answered now; the offer stays up until the user answers.
     void prompter()
       .warn(message, {}, action)
       .then((choice) => (choice === action ? vscode.commands.executeCommand(this.parts.setSecretCommand, connectionId) : undefined))
@@ -207,13 +211,15 @@ export class WebhookService implements vscode.Disposable {
     if (this.settings.maxEvents !== before.maxEvents) this.events.setCap(this.settings.maxEvents);
     if (!affectsListener(event) || !this.receiver) return;
     if (this.settings.port === before.port && this.settings.bindAddress === before.bindAddress) return;
+    // Not awaited: a settings listener; the restart reports its own outcome to the user.
     void (async () => {
       try {
         await this.stop();
         await this.start();
         const port = this.receiver?.listeningPort;
-        void prompter().info(`The webhook receiver now listens on ${urlHost(this.settings.bindAddress)}:${port}. Update the Payload URL in the portal's Webhook Settings.`);
+        tell('info', `The webhook receiver now listens on ${urlHost(this.settings.bindAddress)}:${port}. Update the Payload URL in the portal's Webhook Settings.`);
       } catch (error) {
+        // Not awaited: the delivery is answered now; the offer stays up until the user answers.
         void prompter().error(error instanceof Error ? error.message : String(error));
       }
     })();

@@ -1,19 +1,15 @@
 // "Open record" from a panel: the documents feature's command portal.openRecord, when it exists.
 import * as vscode from 'vscode';
-import { describeError } from '../commands/register';
-import { prompter } from '../ui/prompter';
+import { COMMANDS } from '../ids';
+import { tell } from '../ui/prompter';
 
-export const OPEN_RECORD_COMMAND = 'portal.openRecord';
+export const OPEN_RECORD_COMMAND = COMMANDS.record.open;
 
-/** Opens the record; a failure is shown (the panels have no command wrapper around their messages). */
+/** Opens the record; a failure is thrown to the caller's error boundary. */
 export async function openRecord(portalId: string, appId: string, recordId: string): Promise<void> {
-  await openRecordOrThrow(portalId, appId, recordId).catch((error: unknown) => prompter().error(describeError(error)));
-}
-
-async function openRecordOrThrow(portalId: string, appId: string, recordId: string): Promise<void> {
   const commands = await vscode.commands.getCommands(true);
   if (!commands.includes(OPEN_RECORD_COMMAND)) {
-    void prompter().info(`Record ${recordId} of app ${appId} cannot be opened here: this version of Portal Explorer has no record documents.`);
+    tell('info', `Record ${recordId} of app ${appId} cannot be opened here: this version of Portal Explorer has no record documents.`);
     return;
   }
   await vscode.commands.executeCommand(OPEN_RECORD_COMMAND, { portalId, appId, recordId });

@@ -1,26 +1,30 @@
 // What both panels share on the host side: a WebviewPanel with scripts on, resources only from dist/webview
-// and media, the page of html.ts, and typed messages both ways (anything unknown from the page is ignored).
+// and media, the page of html.ts, and typed messages both ways: what the page sends is checked against the
+// panel's schema and handled inside the error boundary (messages.ts).
 import * as vscode from 'vscode';
-import { isMessage } from '../shared/protocol';
+import type { PANEL_VIEW_TYPES } from '../ids';
+import type { MessageSchema } from '../shared/panelMessages';
+import { runReported } from '../ui/errorBoundary';
 import { createNonce, panelHtml } from './html';
+import { messageReceiver } from './messages';
 
 export interface PanelOptions {
-  viewType: 'portal.recordForm' | 'portal.viewQuery';
+  viewType: (typeof PANEL_VIEW_TYPES)[keyof typeof PANEL_VIEW_TYPES];
   title: string;
   /** The bundle's name under dist/webview (recordForm, viewQuery). */
   bundle: string;
   extensionUri: vscode.Uri;
 }
 
-export class Panel<In extends { type: string }, Out> implements vscode.Disposable {
+export class Panel<In, Out> implements vscode.Disposable {
   readonly webview: vscode.Webview;
   private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
-    options: PanelOptions,
-    private readonly messageTypes: readonly string[],
+    private readonly options: PanelOptions,
+    private readonly schema: MessageSchema<In>,
   ) {
     this.webview = panel.webview;
     const dist = vscode.Uri.joinPath(options.extensionUri, 'dist', 'webview');
@@ -35,24 +39,20 @@ export class Panel<In extends { type: string }, Out> implements vscode.Disposabl
     panel.onDidDispose(() => this.dispose(), undefined, this.disposables);
   }
 
-  static create<In extends { type: string }, Out>(options: PanelOptions, messageTypes: readonly string[]): Panel<In, Out> {
-    const panel = vscode.window.createWebviewPanel(options.viewType, options.title, vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
-    return new Panel<In, Out>(panel, options, messageTypes);
+  /** A new panel, or `restored`: the one VS Code brought back after a reload (panelRestore.ts). */
+  static create<In, Out>(options: PanelOptions, schema: MessageSchema<In>, restored?: vscode.WebviewPanel): Panel<In, Out> {
+    const panel = restored ?? vscode.window.createWebviewPanel(options.viewType, options.title, vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
+    if (restored) restored.title = options.title;
+    return new Panel<In, Out>(panel, options, schema);
   }
 
   get isDisposed(): boolean {
     return this.disposed;
   }
 
-  /** Messages from the page whose type is one of `messageTypes` (or starts with one ending in "/"). */
+  /** The page's messages, once checked against the panel's schema; a failure is reported, not thrown. */
   onMessage(handler: (message: In) => unknown): void {
-    this.webview.onDidReceiveMessage(
-      (message: unknown) => {
-        if (isMessage(message, ...this.messageTypes)) void handler(message as In);
-      },
-      undefined,
-      this.disposables,
-    );
+    this.webview.onDidReceiveMessage(messageReceiver(this.options.viewType, this.schema, handler, runReported), undefined, this.disposables);
   }
 
   /** Sends a message; false when the page is not there to receive it (hidden, or closed). */

@@ -5,25 +5,20 @@ import type * as vscode from 'vscode';
 import { isPortalError } from '../api/errors';
 import { checkRecord } from '../api/formats';
 import type { Column, RecordData } from '../api/types';
-import type { Portals } from '../auth/portals';
-import type { Catalog } from '../catalog/catalog';
-import type { RecordEvents } from '../catalog/recordEvents';
-import type { AppTarget } from '../commands/panelTargets';
-import { describeError } from '../commands/register';
+import type { Stores } from '../catalog/stores';
 import { createLogger } from '../log';
+import type { AppTarget } from '../model/targets';
+import { formToHostSchema } from '../shared/panelMessages';
 import type { FormToHostMessage, HostToFormMessage } from '../shared/protocol';
+import { describeError, runReported } from '../ui/errorBoundary';
 import { prompter } from '../ui/prompter';
 import { openRecord } from './openRecord';
+import { PANEL_VIEW_TYPES } from '../ids';
 import { Panel } from './panel';
 
 const log = createLogger('recordForm');
 
-export interface PanelDeps {
-  portals: Portals;
-  catalog: Catalog;
-  recordEvents: RecordEvents;
-  extensionUri: vscode.Uri;
-}
+export type PanelDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents'> & { readonly extensionUri: vscode.Uri };
 
 /** Apps seen to publish a record asked for as a draft (no Draft mode), per portal, for this session. */
 const withoutDraftMode = new Set<string>();
@@ -34,14 +29,15 @@ export class RecordFormPanel {
   private appName: string;
 
   /** `appName`: the app's name when known (the panel's title); the form reads it again as it loads. */
-  static show(deps: PanelDeps, target: AppTarget, appName?: string): RecordFormPanel {
+  static show(deps: PanelDeps, target: AppTarget, appName?: string, restored?: { panel: vscode.WebviewPanel; state: unknown }): RecordFormPanel {
     const key = JSON.stringify([target.portalId, target.appId]);
     const existing = RecordFormPanel.open.get(key);
     if (existing && !existing.panel.isDisposed) {
+      restored?.panel.dispose();
       existing.panel.reveal();
       return existing;
     }
-    const created = new RecordFormPanel(deps, target, appName);
+    const created = new RecordFormPanel(deps, target, appName, restored);
     RecordFormPanel.open.set(key, created);
     created.panel.onDidDispose(() => RecordFormPanel.open.delete(key));
     return created;
@@ -58,11 +54,13 @@ export class RecordFormPanel {
     private readonly deps: PanelDeps,
     readonly target: AppTarget,
     appName: string | undefined,
+    private readonly restored: { panel: vscode.WebviewPanel; state: unknown } | undefined,
   ) {
     this.appName = appName ?? `App ${target.appId}`;
     this.panel = Panel.create<FormToHostMessage, HostToFormMessage>(
-      { viewType: 'portal.recordForm', title: `New record · ${this.appName}`, bundle: 'recordForm', extensionUri: deps.extensionUri },
-      ['ready', 'retry', 'form/create', 'openRecord'],
+      { viewType: PANEL_VIEW_TYPES.form, title: `New record · ${this.appName}`, bundle: 'recordForm', extensionUri: deps.extensionUri },
+      formToHostSchema,
+      restored?.panel,
     );
     this.panel.onMessage((message) => this.handle(message));
   }
@@ -101,7 +99,7 @@ export class RecordFormPanel {
       this.panel.panel.title = `New record · ${this.appName}`;
       const offerDraft = info?.draftMode !== false && !withoutDraftMode.has(this.draftKey());
       const connection = this.deps.portals.get(this.target.portalId);
-      await this.panel.post({ type: 'form/init', appName: this.appName, portalLabel: connection?.label ?? this.target.portalId, columns: this.columns, offerDraft });
+      await this.panel.post({ type: 'form/init', appName: this.appName, portalLabel: connection?.label ?? this.target.portalId, columns: this.columns, offerDraft, restore: { portalId: this.target.portalId, appId: this.target.appId }, pageState: this.restored?.state });
     } catch (error) {
       log.warn(`reading the columns of app ${this.target.appId} failed: ${describeError(error)}`);
       await this.panel.post({ type: 'form/loadFailed', message: describeError(error) });
@@ -139,7 +137,8 @@ export class RecordFormPanel {
       log.info(`created ${id} in app ${this.target.appId}${isDraft ? ' as a draft' : ''}`);
       if (created.id) this.deps.recordEvents.fire({ portalId: this.target.portalId, appId: this.target.appId, recordId: created.id, kind: 'created', origin: 'local' });
       await this.panel.post({ type: 'form/created', recordId: created.id, draft: isDraft, message });
-      void this.announce(message, created.id);
+      // Not awaited: the notification stays up while the panel goes on; its "Open record" is reported as any action.
+      void runReported('portal.recordForm open record', () => this.announce(message, created.id));
     } catch (error) {
       const text = describeError(error);
       log.warn(`creating a record in app ${this.target.appId} failed: ${text}`);

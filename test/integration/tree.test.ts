@@ -142,8 +142,10 @@ describe('the Portal explorer', function () {
     assert.equal(first.description, '#1');
     assert.equal(first.contextValue, 'portal.record');
     assert.equal(first.command?.command, 'portal.openRecord');
-    assert.deepEqual(first.command?.arguments, [{ portalId, appId: '201', recordId: '1' }]);
-    assert.equal(first.resourceUri?.toString(), `portal://${portalId}/201/1.json`);
+    // The names make the record's tab say which record it is (the address parses by ids).
+    assert.deepEqual(first.command?.arguments, [{ portalId, appId: '201', recordId: '1', title: 'VPN does not start for the sales team', appName: 'Tickets' }]);
+    assert.equal(first.resourceUri?.authority, portalId);
+    assert.equal(first.resourceUri?.path, '/201 Tickets/VPN does not start for the sales team · 1.json');
 
     await vscode.commands.executeCommand('portal.loadMore', more);
     const secondPage = await waitFor(async () => {

@@ -3,7 +3,7 @@
 // limit (nothing sent), and Cancel on the progress notification (nothing stored).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RecordTarget } from '../../../src/commands/targets';
+import type { RecordTarget } from '../../../src/model/targets';
 import { BROWSER_TAG, driver } from '../support/driver';
 import { closeAllEditors, requestMark, requestsSince } from '../support/documents';
 import { emulatorControl } from '../support/emulator';

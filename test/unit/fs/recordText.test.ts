@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Column } from '../../../src/api/types';
-import { newRecordPath, parseDocumentPath, recordDocumentPath, schemaPath, schemaReference } from '../../../src/fs/documentPaths';
 import { newRecordText, parseDocument, recordText } from '../../../src/fs/recordText';
+import { newRecordPath, parseDocumentPath, recordPath, schemaPath, schemaReference } from '../../../src/model/recordAddress';
 import { column } from '../api/valueCases';
 
 const columns: Column[] = [
@@ -36,10 +36,11 @@ describe('a record as the text of its document', () => {
 
 describe('the paths of the portal: documents', () => {
   it('tells records, new records, schemas and folders apart', () => {
-    assert.deepEqual(parseDocumentPath(recordDocumentPath('102', '7')), { kind: 'record', appId: '102', recordId: '7' });
+    assert.deepEqual(parseDocumentPath(recordPath({ appId: '102', recordId: '7' })), { kind: 'record', appId: '102', recordId: '7' });
     assert.deepEqual(parseDocumentPath(newRecordPath('102', 3)), { kind: 'new', appId: '102', name: 'new-record-3.json' });
     assert.deepEqual(parseDocumentPath(schemaPath('102')), { kind: 'schema', appId: '102' });
-    for (const folder of ['/', '/102', '/102/new', '/102/schema']) assert.deepEqual(parseDocumentPath(folder), { kind: 'directory' }, folder);
+    assert.deepEqual(parseDocumentPath('/'), { kind: 'directory' });
+    for (const folder of ['/102', '/102/new', '/102/schema']) assert.deepEqual(parseDocumentPath(folder), { kind: 'directory', appId: '102' }, folder);
     for (const other of ['/102/7.txt', '/102/new/7.json', '/102/schema/other.json', '/a/b/c/d.json']) assert.equal(parseDocumentPath(other), undefined, other);
     assert.equal(schemaReference('prod', '102'), 'portal://prod/102/schema/record.json');
   });

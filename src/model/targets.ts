@@ -1,6 +1,7 @@
-// What a command is about, read from whatever it was given: a tree element, a plain object with the
-// fields, another command's target, or a record document's URI (portal://<portalId>/<appId>/<recordId>.json).
-// Pure (no `vscode` import), so the parsing is unit-tested in plain node; targets.ts adds the vscode.Uri side.
+// What an action is about, read from whatever it was given: a tree element, a plain object with the
+// fields, another action's target, or a portal document's URI (read by recordAddress.ts). Pure (no `vscode`
+// import), unit-tested in plain node; recordUri.ts adds the vscode.Uri side.
+import { isId, parseAddress, uriOfText, type UriLike } from './recordAddress';
 
 export interface PortalTarget {
   readonly portalId: string;
@@ -20,13 +21,9 @@ export interface RecordTarget extends AppTarget {
   readonly recordId: string;
 }
 
-export const RECORD_SCHEME = 'portal';
-
-/** The parts of a URI this module reads; vscode.Uri has them, so does a parsed string. */
-interface UriLike {
-  readonly scheme: string;
-  readonly authority: string;
-  readonly path: string;
+/** A non-empty id without the characters that would break a URI path segment or a storage key. */
+function idOf(value: unknown): string | undefined {
+  return isId(value) ? value : undefined;
 }
 
 function isUriLike(value: object): value is UriLike {
@@ -34,39 +31,12 @@ function isUriLike(value: object): value is UriLike {
   return typeof candidate.scheme === 'string' && typeof candidate.authority === 'string' && typeof candidate.path === 'string';
 }
 
-/** A non-empty id without the characters that would break a URI path segment or a storage key. */
-function idOf(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' && !/[/\\?#\s]/.test(value) ? value : undefined;
-}
-
-function safeDecode(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * portal://<portalId>/<appId>/<recordId>.json (path decoded, as vscode.Uri keeps it); a URI of the app's
- * other documents (portal://<portalId>/<appId>/...) gives the app without a record.
- */
-function partsOfUri(uri: UriLike): { portalId: string; appId: string; recordId?: string } | undefined {
-  if (uri.scheme !== RECORD_SCHEME) return undefined;
-  const portalId = idOf(uri.authority);
-  const segments = uri.path.split('/').filter((segment) => segment !== '');
-  const appId = idOf(segments[0]);
-  if (portalId === undefined || appId === undefined) return undefined;
-  const match = segments.length === 2 ? /^(.+)\.json$/.exec(segments[1]) : null;
-  const recordId = match ? idOf(match[1]) : undefined;
-  return { portalId, appId, recordId };
-}
-
-/** A record URI given as text ("portal://prod/201/5.json"). */
-function uriOfText(text: string): UriLike | undefined {
-  const match = /^portal:\/\/([^/?#]*)(\/[^?#]*)?/.exec(text);
-  const path = match ? safeDecode(match[2] ?? '') : undefined;
-  return match && path !== undefined ? { scheme: RECORD_SCHEME, authority: match[1], path } : undefined;
+/** A portal document's URI gives its portal and app, and its record when it is a record's. */
+function partsOfUri(uri: UriLike): { portalId: string; appId?: string; recordId?: string } | undefined {
+  const address = parseAddress(uri);
+  if (!address) return undefined;
+  if (address.kind === 'record') return { portalId: address.portalId, appId: address.appId, recordId: address.recordId };
+  return { portalId: address.portalId, appId: address.appId };
 }
 
 /** The fields of `arg` as strings, whether it is an object carrying them or a record URI. */
@@ -106,11 +76,6 @@ export function recordTargetOf(arg: unknown): RecordTarget | undefined {
   const app = appTargetOf(arg);
   const recordId = idOf(fieldsOf(arg)?.recordId);
   return !app || recordId === undefined ? undefined : { ...app, recordId };
-}
-
-/** The (decoded) path of a record document's URI: /<appId>/<recordId>.json. */
-export function recordPath(target: RecordTarget): string {
-  return `/${target.appId}/${target.recordId}.json`;
 }
 
 /** Same portal, app and record (a target's other fields do not matter). */

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { appTargetOf, portalTargetOf, recordPath, recordTargetOf, viewTargetOf } from '../../../src/commands/targetParsing';
+import { recordPath } from '../../../src/model/recordAddress';
+import { appTargetOf, portalTargetOf, recordTargetOf, viewTargetOf } from '../../../src/model/targets';
 
 /** The fields of a vscode.Uri that the parsing reads (its path is decoded, as vscode.Uri keeps it). */
 const uri = (authority: string, path: string, scheme = 'portal') => ({ scheme, authority, path, fsPath: path, query: '', fragment: '' });

@@ -1,6 +1,6 @@
 // What a save sends, worked out before anything is sent: the body of the update (only the fields the user
 // changed) or of the create (every field with a value), and every reason to send nothing, each naming the
-// field. Pure (no vscode import).
+// field. Pure (no vscode import); the record store (store.ts) stands on it.
 //
 // Rules of an update:
 // - a field is changed when its value differs from the copy the editor read (`base`); a field removed from
@@ -13,7 +13,6 @@
 import { isWritable } from '../api/columnKinds';
 import { checkRecord, type FieldProblem } from '../api/formats';
 import type { Column, RecordData } from '../api/types';
-import { SCHEMA_KEY } from './recordText';
 
 export type { FieldProblem } from '../api/formats';
 
@@ -27,18 +26,6 @@ const EXCERPT = 40;
 function shown(value: string): string {
   const line = value.replace(/\s+/g, ' ');
   return JSON.stringify(line.length > EXCERPT ? `${line.slice(0, EXCERPT - 1)}…` : line);
-}
-
-/** The document's fields as strings; a value of another JSON type is a problem (the portal takes strings). */
-export function fieldValues(values: Readonly<Record<string, unknown>>): Body {
-  const fields: RecordData = {};
-  const problems: FieldProblem[] = [];
-  for (const [key, value] of Object.entries(values)) {
-    if (key === SCHEMA_KEY) continue;
-    if (typeof value === 'string') fields[key] = value;
-    else problems.push({ field: key, message: `must be a string in quotes, like "${typeof value === 'number' ? String(value) : 'text'}" (the portal takes every value as text)` });
-  }
-  return { fields, problems };
 }
 
 export interface UpdateInput {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Column } from '../../../src/api/types';
-import { createBody, describeProblems, fieldValues, updateBody } from '../../../src/fs/recordChanges';
+import { fieldValues } from '../../../src/fs/recordText';
+import { createBody, describeProblems, updateBody } from '../../../src/records/changes';
 import { choice, column } from '../api/valueCases';
 
 const columns: Column[] = [

@@ -1,0 +1,30 @@
+// The vscode.Uri side of the record address (recordAddress.ts builds and parses the path).
+import * as vscode from 'vscode';
+import { newRecordPath, parseAddress, RECORD_SCHEME, recordKey, recordOfUri, recordPath, schemaPath, type RecordNames } from './recordAddress';
+import type { AppTarget, RecordTarget } from './targets';
+
+/** The record's document: named for its tab when its title is known (recordAddress.ts). */
+export function recordUri(target: RecordTarget, names?: RecordNames): vscode.Uri {
+  return vscode.Uri.from({ scheme: RECORD_SCHEME, authority: target.portalId, path: recordPath(target, names) });
+}
+
+export function schemaUri(app: AppTarget): vscode.Uri {
+  return vscode.Uri.from({ scheme: RECORD_SCHEME, authority: app.portalId, path: schemaPath(app.appId) });
+}
+
+export function newRecordUri(app: AppTarget, n: number): vscode.Uri {
+  return vscode.Uri.from({ scheme: RECORD_SCHEME, authority: app.portalId, path: newRecordPath(app.appId, n) });
+}
+
+/** The same record's document, whatever each address's decoration. */
+export function isSameRecord(uri: vscode.Uri, target: RecordTarget): boolean {
+  const record = recordOfUri(uri);
+  return record !== undefined && recordKey(record) === recordKey(target);
+}
+
+/** The address of the record's document VS Code has open already (under any name), if any. */
+export function openRecordUri(target: RecordTarget): vscode.Uri | undefined {
+  return vscode.workspace.textDocuments.find((document) => isSameRecord(document.uri, target))?.uri;
+}
+
+export { parseAddress, RECORD_SCHEME, recordOfUri };

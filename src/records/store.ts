@@ -1,0 +1,255 @@
+// The records this window works on, without `vscode`: the portal's copies read (shared while a read is in
+// flight, reused while fresh), the copy the user's edit started from, the conflict check, update and
+// create. The `portal:` file system (src/fs/recordFileSystem.ts) is a thin adapter on it; the grid editing
+// and the bulk import stand on it too. The clock is passed in, so that ages are tested without waiting.
+//
+// A save sends only the fields changed against the copy the edit started from (`base`), never read-only
+// ones, and never over a change made in the portal since that copy unless the caller has just checked:
+// VS Code's own conflict check (stat) reads the portal right before writing; any other caller asks
+// update() to check, and a conflict is refused with nothing sent.
+import type { CreatedRecord, RecordRead } from '../api/answers';
+import { isWritable } from '../api/columnKinds';
+import { isPortalError } from '../api/errors';
+import type { Column, RecordData } from '../api/types';
+import { recordKey, recordPath } from '../model/recordAddress';
+import type { AppTarget, RecordTarget } from '../model/targets';
+import { createBody, describeProblems, updateBody } from './changes';
+
+/** How long a copy read from the portal stands for "now". */
+export const FRESH_MS = 300;
+
+/** The portal calls the store makes (PortalClient has them). */
+export interface RecordsClient {
+  readRecord(appId: string, recordId: string): Promise<RecordRead>;
+  updateRecord(appId: string, recordId: string, changes: RecordData): Promise<void>;
+  createRecord(appId: string, data: RecordData, options: { draft?: boolean }): Promise<CreatedRecord>;
+}
+
+export interface RecordStoreDeps {
+  client(portalId: string): RecordsClient;
+  /** The app's columns (the catalog's array: a new one means the columns changed). */
+  columns(portalId: string, appId: string): Promise<readonly Column[]>;
+  now(): number;
+  log: { debug(line: string): void; info(line: string): void; warn(line: string): void };
+  /** After a read: the copy, and the draft flag of the copy before it (undefined when none). */
+  onRead?(record: RecordTarget, copy: RecordCopy, draftBefore: boolean | undefined): void;
+  /** After a change this window made in the portal. */
+  onChanged?(record: RecordTarget, kind: 'updated' | 'created'): void;
+}
+
+/** The portal's copy of a record, as read (or as written by this window). */
+export interface RecordCopy {
+  readonly data: RecordData;
+  readonly draft: boolean | undefined;
+  /** The columns it was read with. */
+  readonly columns: readonly Column[];
+  /** The writable fields' values: a change to it is a change a save could overwrite. */
+  readonly writableKey: string;
+  /** When this copy was known to be the portal's (0: stale, read again). */
+  readonly at: number;
+}
+
+/** A save refused before anything was sent, or by the portal; the message says why and what to do. */
+export class SaveRefused extends Error {
+  override readonly name = 'Error';
+}
+
+/** The record is not in the portal (deleted, or in its trash). */
+export class RecordGone extends Error {
+  override readonly name = 'RecordGone';
+}
+
+/** The fields as edited, or how to read them once the app's columns are known (to name a field in a refusal). */
+export type Edit = RecordData | ((columns: readonly Column[]) => RecordData);
+
+interface Entry {
+  copy?: RecordCopy;
+  base?: RecordData;
+  inflight?: Promise<RecordCopy>;
+}
+
+export function writableKeyOf(data: RecordData, columns: readonly Column[]): string {
+  return JSON.stringify(columns.filter(isWritable).map((column) => data[column.field_id_in_data] ?? ''));
+}
+
+/** Whether `base` and the portal's copy differ in a field a save could overwrite. */
+export function checkConflict(base: RecordData, server: RecordCopy): boolean {
+  return writableKeyOf(base, server.columns) !== server.writableKey;
+}
+
+/** The fields to send for an edit of `base`, and the reasons to send nothing (updateBody, changes.ts). */
+export function changedFields(columns: readonly Column[], base: RecordData, server: RecordData, edited: RecordData): ReturnType<typeof updateBody> {
+  return updateBody({ columns, base, server, edited });
+}
+
+/** The one sentence a failed save, open or read shows: the portal's own message, and what to do. */
+export function portalFailure(error: unknown, portalLabel: string): string {
+  if (!isPortalError(error)) return error instanceof Error ? error.message : String(error);
+  const portal = error.portalMessage && !error.message.includes(error.portalMessage) ? ` (${error.portalMessage})` : '';
+  const advice =
+    error.code === 'unauthorized'
+      ? ` Sign in to "${portalLabel}" (Portal: Sign In), then save again: your text is kept.`
+      : error.kind === 'network' || error.kind === 'timeout' || (error.status ?? 0) >= 500
+        ? ' Your text is kept: save again when the portal answers.'
+        : '';
+  return `${error.message}${portal}${advice}`;
+}
+
+function isNotFound(error: unknown): boolean {
+  return isPortalError(error) && error.status === 404;
+}
+
+export class RecordStore {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly deps: RecordStoreDeps) {}
+
+  /** The copy last read (or written), however old; undefined when none. */
+  last(record: RecordTarget): RecordCopy | undefined {
+    return this.entries.get(recordKey(record))?.copy;
+  }
+
+  /** The copy the user's edit started from (set by the caller that showed it). */
+  base(record: RecordTarget): RecordData | undefined {
+    return this.entries.get(recordKey(record))?.base;
+  }
+
+  setBase(record: RecordTarget, data: RecordData): void {
+    this.entry(record).base = data;
+  }
+
+  /** Whether a copy was read within FRESH_MS and no read is in flight: it stands for the portal's now. */
+  isFresh(record: RecordTarget): boolean {
+    const entry = this.entries.get(recordKey(record));
+    return entry?.copy !== undefined && this.deps.now() - entry.copy.at <= FRESH_MS && !entry.inflight;
+  }
+
+  /** The next read asks the portal (a change elsewhere, the columns changed, the document hidden). */
+  markStale(record: RecordTarget): void {
+    const entry = this.entries.get(recordKey(record));
+    if (entry?.copy) entry.copy = { ...entry.copy, at: 0 };
+  }
+
+  /** The copy stands for "now" again (after VS Code reloads the document from it). */
+  touch(record: RecordTarget): void {
+    const entry = this.entries.get(recordKey(record));
+    if (entry?.copy) entry.copy = { ...entry.copy, at: this.deps.now() };
+  }
+
+  /** After a publish: the copy is no draft any more. */
+  notePublished(record: RecordTarget): void {
+    const entry = this.entries.get(recordKey(record));
+    if (entry?.copy) entry.copy = { ...entry.copy, draft: false };
+  }
+
+  forget(record: RecordTarget): void {
+    this.entries.delete(recordKey(record));
+  }
+
+  /** Every record with a copy (for reacting to changed columns). */
+  records(): Array<{ record: RecordTarget; copy: RecordCopy }> {
+    return [...this.entries.entries()].flatMap(([key, entry]) => {
+      const [portalId, appId, recordId] = key.split('/');
+      return entry.copy ? [{ record: { portalId, appId, recordId }, copy: entry.copy }] : [];
+    });
+  }
+
+  /** The portal's copy: the one read within `maxAgeMs` (or being read), else read now. Throws RecordGone. */
+  read(record: RecordTarget, caller = 'read', maxAgeMs = FRESH_MS): Promise<RecordCopy> {
+    const entry = this.entry(record);
+    const where = recordPath(record);
+    if (entry.inflight) {
+      this.deps.log.debug(`${caller} ${where}: shares the read in flight`);
+      return entry.inflight;
+    }
+    const age = entry.copy ? this.deps.now() - entry.copy.at : Infinity;
+    if (entry.copy && age <= maxAgeMs) {
+      this.deps.log.debug(`${caller} ${where}: copy of ${age} ms ago`);
+      return Promise.resolve(entry.copy);
+    }
+    this.deps.log.debug(`${caller} ${where}: reads the record`);
+    const reading = this.fetch(record, entry).finally(() => {
+      if (entry.inflight === reading) entry.inflight = undefined;
+    });
+    entry.inflight = reading;
+    return reading;
+  }
+
+  /**
+   * Sends the fields of `edited` changed against the base, after the conflict check (skipped when the
+   * caller has just checked, as VS Code's save does). Resolves with the copy as written and the fields sent.
+   */
+  async update(record: RecordTarget, edit: Edit, options: { checked?: boolean } = {}): Promise<{ copy: RecordCopy; sent: string[] }> {
+    const { portalId, appId, recordId } = record;
+    const checked = options.checked ?? this.isFresh(record);
+    const server = await this.read(record, 'update');
+    const edited = typeof edit === 'function' ? edit(server.columns) : edit;
+    const base = this.base(record) ?? server.data;
+    if (!checked && checkConflict(base, server)) {
+      throw new SaveRefused(`Record ${recordId} changed in the portal since you opened it. Save again to compare or overwrite. Nothing was sent.`);
+    }
+    const body = changedFields(server.columns, base, server.data, edited);
+    if (body.problems.length > 0) throw new SaveRefused(describeProblems(server.columns, body.problems));
+    const sent = Object.keys(body.fields);
+    if (sent.length > 0) {
+      try {
+        await this.deps.client(portalId).updateRecord(appId, recordId, body.fields);
+      } catch (error) {
+        if (isNotFound(error)) throw new RecordGone(`Record ${recordId} of app ${appId} is not in the portal any more (deleted, or in its trash). Your text is kept; nothing was saved.`, { cause: error });
+        throw error;
+      }
+    }
+    this.deps.log.info(`Saved record ${recordId} of app ${appId}: ${sent.length === 0 ? 'no field changed, nothing sent' : `sent ${sent.join(', ')}`}.`);
+    const copy = this.remember(record, { ...server.data, ...body.fields }, server.draft, server.columns);
+    this.entry(record).base = copy.data;
+    if (sent.length > 0) this.deps.onChanged?.(record, 'updated');
+    return { copy, sent };
+  }
+
+  /** Creates a record of every writable field with a value; resolves with its id (undefined: not said). */
+  async create(app: AppTarget, edit: Edit, options: { draft?: boolean } = {}): Promise<string | undefined> {
+    const columns = await this.deps.columns(app.portalId, app.appId);
+    const body = createBody(columns, typeof edit === 'function' ? edit(columns) : edit);
+    if (body.problems.length > 0) throw new SaveRefused(describeProblems(columns, body.problems));
+    const created = await this.deps.client(app.portalId).createRecord(app.appId, body.fields, { draft: options.draft === true });
+    if (created.id === undefined) {
+      this.deps.log.warn(`Created a record in app ${app.appId}; the portal's answer did not say its id.`);
+      return undefined;
+    }
+    this.deps.log.info(`Created record ${created.id} of app ${app.appId}${options.draft ? ' as a draft' : ''}.`);
+    this.deps.onChanged?.({ ...app, recordId: created.id }, 'created');
+    return created.id;
+  }
+
+  private entry(record: RecordTarget): Entry {
+    const key = recordKey(record);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = {};
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  private async fetch(record: RecordTarget, entry: Entry): Promise<RecordCopy> {
+    const { portalId, appId, recordId } = record;
+    let read: RecordRead;
+    let columns: readonly Column[];
+    try {
+      [read, columns] = await Promise.all([this.deps.client(portalId).readRecord(appId, recordId), this.deps.columns(portalId, appId)]);
+    } catch (error) {
+      if (isNotFound(error)) throw new RecordGone(`Record ${recordId} of app ${appId} is not in the portal (deleted, or in its trash).`, { cause: error });
+      throw error;
+    }
+    const draftBefore = entry.copy?.draft;
+    const copy = this.remember(record, read.data, read.draft, columns);
+    this.deps.onRead?.(record, copy, draftBefore);
+    return copy;
+  }
+
+  private remember(record: RecordTarget, data: RecordData, draft: boolean | undefined, columns: readonly Column[]): RecordCopy {
+    const copy: RecordCopy = { data, draft, columns, writableKey: writableKeyOf(data, columns), at: this.deps.now() };
+    this.entry(record).copy = copy;
+    return copy;
+  }
+}

@@ -1,0 +1,88 @@
+// The messages the panels send to the host, declared once: one valibot schema per message, the TypeScript
+// type inferred from it (protocol.ts exports the types to both sides). The host checks every message
+// against these where it enters (src/webviews/messages.ts): a page is a browser sandbox, and what it
+// sends is not ours to trust. The panels import only the types, so their bundles carry none of this.
+import { FILTER_OPERATORS, type FilterOperatorName } from '../api/types';
+import * as v from 'valibot';
+
+const id = v.pipe(v.string(), v.nonEmpty());
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+const operatorNames = Object.keys(FILTER_OPERATORS) as [FilterOperatorName, ...FilterOperatorName[]];
+
+export const viewFilterSchema = v.object({
+  column: id,
+  operator: v.picklist(operatorNames),
+  value: v.optional(v.string()),
+  lookupApp: v.optional(id),
+});
+
+const readySchema = v.object({ type: v.literal('ready') });
+const openRecordSchema = v.object({ type: v.literal('openRecord'), recordId: id });
+const retrySchema = v.object({ type: v.literal('retry') });
+
+const formCreateSchema = v.object({
+  type: v.literal('form/create'),
+  /** Values in the API's formats (date-times already in UTC), keyed by field_id_in_data; empty ones left out. */
+  data: v.record(v.string(), v.string()),
+  draft: v.boolean(),
+});
+
+const sortSchema = v.object({ key: id, direction: v.picklist(['ascending', 'descending']) });
+
+const queryRunSchema = v.object({
+  type: v.literal('query/run'),
+  /** Chosen by the panel, increasing; answers carry it so that a late answer to an older run is dropped. */
+  runId: count,
+  filters: v.array(viewFilterSchema),
+});
+
+/** Rows [start, end) of the result, in the order of `sortVersion`, for the grid. */
+const queryWindowSchema = v.object({ type: v.literal('query/window'), runId: count, sortVersion: count, start: count, end: count });
+
+/** Sort the result (or back to the portal's order); the host answers query/sorted. */
+const querySortSchema = v.object({ type: v.literal('query/sort'), runId: count, sort: v.optional(sortSchema) });
+
+/** Export every row of the result, in the grid's current order. */
+const queryExportSchema = v.object({ type: v.literal('query/export'), format: v.picklist(['csv', 'json']) });
+
+/** "Save query": the host asks for the name (suggesting `name`, the saved query last loaded). */
+const querySaveSchema = v.object({ type: v.literal('query/save'), filters: v.array(viewFilterSchema), name: v.optional(v.string()) });
+
+export const formToHostSchema = v.variant('type', [readySchema, formCreateSchema, openRecordSchema, retrySchema]);
+export const queryToHostSchema = v.variant('type', [readySchema, queryRunSchema, queryWindowSchema, querySortSchema, openRecordSchema, queryExportSchema, querySaveSchema]);
+
+export type ReadyMessage = v.InferOutput<typeof readySchema>;
+export type OpenRecordMessage = v.InferOutput<typeof openRecordSchema>;
+export type RetryMessage = v.InferOutput<typeof retrySchema>;
+export type FormCreateMessage = v.InferOutput<typeof formCreateSchema>;
+export type FormToHostMessage = v.InferOutput<typeof formToHostSchema>;
+export type SortSpec = v.InferOutput<typeof sortSchema>;
+export type SortDirection = SortSpec['direction'];
+export type QueryRunMessage = v.InferOutput<typeof queryRunSchema>;
+export type QueryWindowMessage = v.InferOutput<typeof queryWindowSchema>;
+export type QuerySortMessage = v.InferOutput<typeof querySortSchema>;
+export type QueryExportMessage = v.InferOutput<typeof queryExportSchema>;
+export type QuerySaveMessage = v.InferOutput<typeof querySaveSchema>;
+export type QueryToHostMessage = v.InferOutput<typeof queryToHostSchema>;
+
+// What a page keeps in its state (VS Code hands it back to the serializer after a reload): the panel's
+// target, which the host sent in its init message, beside the page's own state (filters, values entered).
+const formRestoreSchema = v.object({ portalId: id, appId: id });
+const queryRestoreSchema = v.object({ portalId: id, appId: id, viewId: id, viewName: v.optional(v.string()) });
+export const restoredFormSchema = v.looseObject({ restore: formRestoreSchema });
+export const restoredQuerySchema = v.looseObject({ restore: queryRestoreSchema });
+export type FormRestore = v.InferOutput<typeof formRestoreSchema>;
+export type QueryRestore = v.InferOutput<typeof queryRestoreSchema>;
+
+/** A message's schema, for the one place messages enter (src/webviews/messages.ts). */
+export type MessageSchema<T> = v.GenericSchema<unknown, T>;
+
+/** The first problem of a message that fails its schema, in words for the log and the user. */
+export function checkMessage<T>(schema: MessageSchema<T>, message: unknown): { ok: true; message: T } | { ok: false; problem: string } {
+  const result = v.safeParse(schema, message);
+  if (result.success) return { ok: true, message: result.output };
+  const [first] = result.issues;
+  const path = first.path?.map((item) => String(item.key)).join('.') ?? '';
+  return { ok: false, problem: `${path === '' ? '' : `${path}: `}${first.message}` };
+}

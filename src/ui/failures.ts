@@ -1,0 +1,54 @@
+// The one error boundary of everything the user triggers (commands, panel messages, drops), without
+// `vscode` so that it is unit-tested in plain node: a cancelled action shows nothing; any other failure
+// shows one clear message and logs one line. When the failure is that the user must sign in again
+// (PortalError code 'unauthorized'), the message offers "Sign In"; once signed in, the same action runs
+// again, so nothing is retyped. errorBoundary.ts wires it to the log channel, the prompter and the
+// sign-in command.
+import { isCancellation, isPortalError } from '../api/errors';
+import { connectionOf, isSignInRequired } from '../auth/signInRequired';
+
+export const SIGN_IN_ACTION = 'Sign In';
+
+/** The sentence shown to the user for a failure. */
+export function describeError(error: unknown): string {
+  if (isPortalError(error)) {
+    const portal = error.portalMessage && !error.message.includes(error.portalMessage) ? ` (${error.portalMessage})` : '';
+    return `${error.message}${portal}`;
+  }
+  if (error instanceof Error && error.message) return error.message;
+  return 'Something went wrong.';
+}
+
+/** Where a failure goes: one log line, one message (with actions), and the way to sign in again. */
+export interface FailureOutlet {
+  logError(line: string): void;
+  showError(message: string, ...actions: string[]): PromiseLike<string | undefined>;
+  /** Signs in (to the connection when known); resolves true when it did. */
+  signIn(connectionId: string | undefined): PromiseLike<boolean>;
+}
+
+export type RunReported = (id: string, action: () => unknown) => Promise<unknown>;
+
+/** `run(id, action)`: runs the action, reporting a failure the one way this extension reports failures. */
+export function errorBoundary(outlet: FailureOutlet, signInId: string): RunReported {
+  const run: RunReported = async (id, action) => {
+    try {
+      return await action();
+    } catch (error) {
+      if (isCancellation(error)) return undefined;
+      const message = describeError(error);
+      outlet.logError(`${id}: ${message}`);
+      if (isSignInRequired(error) && id !== signInId) {
+        // Not awaited: the action ends now; the retry runs if and when the user chooses to sign in.
+        void Promise.resolve(outlet.showError(message, SIGN_IN_ACTION)).then(async (choice) => {
+          if (choice === SIGN_IN_ACTION && (await outlet.signIn(connectionOf(error)))) await run(id, action);
+        });
+        return undefined;
+      }
+      // Not awaited: the message stays up while the action ends.
+      void outlet.showError(message);
+      return undefined;
+    }
+  };
+  return run;
+}
