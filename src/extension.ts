@@ -33,6 +33,7 @@ import {
 } from './ids';
 import { Lazy } from './lazy';
 import { LazyDropController, LazyFileSystemProvider, LazyTreeDataProvider } from './lazyProviders';
+import { registerLazyTools } from './lazyTools';
 import { createLogger, initLogging } from './log';
 import { setting } from './settings/settings';
 import { createTestApi, type PortalExplorerApi } from './testApi';
@@ -100,6 +101,13 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
       provideTextDocumentContent: async (uri) => (await features.get()).payloads.provideTextDocumentContent(uri),
     }),
     registerLazyCommands(FEATURE_GROUP, async () => (await features.get()).commands),
+  );
+  // The language model tools of VS Code's agent mode: registered now, built with the features on first call.
+  context.subscriptions.push(
+    registerLazyTools(async () => {
+      const [{ createPortalTools }, built] = await Promise.all([import('./agentTools'), features.get()]);
+      return createPortalTools(portals, built);
+    }),
   );
   // The receiver starts with VS Code when the user asked for it.
   if (setting('webhooks.autoStart')) void features.get();
