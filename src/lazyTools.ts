@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { Lazy } from './lazy';
 import { createLogger } from './log';
 import { TOOL_NAMES, type ToolName } from './tools/names';
-import type { PortalTools, ToolInput } from './tools/toolSet';
+import type { PortalTools, Prepared, ToolInput } from './tools/toolSet';
 
 const log = createLogger('tools');
 
@@ -32,11 +32,21 @@ async function withSignal<T>(token: vscode.CancellationToken, run: (signal: Abor
   }
 }
 
+/** What prepareInvocation hands VS Code, as the integration tests see it (they cannot see VS Code's dialog). */
+export type PreparedObserver = (tool: ToolName, prepared: Prepared) => Promise<void> | void;
+let preparedObserver: PreparedObserver | undefined;
+
+/** Tests only: called with each prepared invocation, and awaited, before VS Code gets it. */
+export function setPreparedObserver(observer: PreparedObserver | undefined): void {
+  preparedObserver = observer;
+}
+
 function tool(name: ToolName, tools: Lazy<PortalTools>): vscode.LanguageModelTool<unknown> {
   return {
     prepareInvocation: (options, token) =>
       withSignal(token, async (signal) => {
         const prepared = await (await tools.get()).prepare(name, inputOf(options.input), signal);
+        await preparedObserver?.(name, prepared);
         return { invocationMessage: prepared.invocationMessage, confirmationMessages: prepared.confirmation };
       }),
     invoke: (options, token) =>
@@ -49,8 +59,17 @@ function tool(name: ToolName, tools: Lazy<PortalTools>): vscode.LanguageModelToo
   };
 }
 
+/**
+ * Set once the connections are read. The tools' when clauses (package.json) show them while this is unset
+ * (Portal Explorer not started in this window yet: a call starts it, and the tool answers what it finds)
+ * and then only while a portal is connected (portal.connected, which the connections keep current).
+ * Activation stays on first use: waiting for startup to learn portal.connected would cost every window.
+ */
+export const PORTALS_READ_CONTEXT = 'portal.portalsRead';
+
 /** Registers every tool; `load` builds the tools on the first call of any of them. */
-export function registerLazyTools(load: () => Promise<PortalTools>): vscode.Disposable {
+export function registerLazyTools(portalsRead: Promise<void>, load: () => Promise<PortalTools>): vscode.Disposable {
+  void portalsRead.then(() => vscode.commands.executeCommand('setContext', PORTALS_READ_CONTEXT, true));
   const tools = new Lazy(load);
   return vscode.Disposable.from(...Object.values(TOOL_NAMES).map((name) => vscode.lm.registerTool(name, tool(name, tools))));
 }

@@ -13,6 +13,7 @@ import type { TitleFields } from './catalog/titleFields';
 import type { ViewRows } from './catalog/viewRows';
 import type { ViewStore } from './catalog/views';
 import type { RecordFileSystem } from './fs/recordFileSystem';
+import { setPreparedObserver, type PreparedObserver } from './lazyTools';
 import { recentLogLines } from './log';
 import type { ExplorerTree } from './tree/explorer';
 import type { ExplorerNode } from './tree/nodes';
@@ -63,6 +64,8 @@ export interface PortalExplorerTestApi {
   readonly webhookStatusBar: WebhookStatusBar;
   /** What the explorer does with files dropped on a record (handleDrop, as VS Code calls it). */
   readonly attachmentDrop: AttachmentDropController;
+  /** Sees (and is awaited for) each language model tool's prepared invocation before VS Code confirms it. */
+  setToolPreparedObserver(observer: PreparedObserver | undefined): void;
 }
 
 export interface PortalExplorerApi {
@@ -85,6 +88,7 @@ export function createTestApi(context: vscode.ExtensionContext, core: TestApiCor
   };
   return {
     setPrompter,
+    setToolPreparedObserver: setPreparedObserver,
     logLines: recentLogLines,
     context,
     ...core,

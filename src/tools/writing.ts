@@ -69,7 +69,9 @@ export async function prepareUpdate(host: ToolHost, input: UpdateInput, signal?:
     const plan: UpdatePlan = planUpdate(columns, current.data, input.fields ?? {}, app.name);
     const recordName = `Record ${id} of ${app.name}`;
     const already = plan.unchanged.length > 0 ? `Already holding the value asked for (not sent): ${plan.unchanged.map(fieldLabel).join(', ')}.` : '';
-    if (plan.changes.length === 0) return { ok: false, invocationMessage: checking, refusal: `${recordName} already holds every value asked for; nothing needs to be sent. ${already}`.trim() };
+    if (plan.changes.length === 0) {
+      return { ok: false, invocationMessage: checking, refusal: `${recordName} already holds every value asked for (${plan.unchanged.map(fieldLabel).join(', ')}); nothing was sent.` };
+    }
     const lines = changeLines(plan.changes, false);
     return {
       ok: true,

@@ -137,6 +137,14 @@ describe('language model tools against the emulator', function () {
     assert.deepEqual(await since(start), ['GET /api/v1/app/102/record/3 200']);
   });
 
+  it('sends nothing and asks nothing when the record already holds the values', async () => {
+    const input = { app: 'Orders', record: '1', fields: { Status: 'Delivered' } };
+    const start = await mark();
+    assert.equal((await tools.prepare(TOOL_NAMES.updateRecord, input)).confirmation, undefined);
+    assert.equal(await tools.invoke(TOOL_NAMES.updateRecord, input), 'Record 1 of Orders already holds every value asked for (f19 (Status)); nothing was sent.');
+    assert.ok((await since(start)).every((line) => line.startsWith('GET ')));
+  });
+
   it('refuses a bad value before anything is sent, in one sentence naming the field', async () => {
     const input = { app: 'Orders', record: '1', fields: { 'Order date': '2026-01-31' } };
     const start = await mark();
