@@ -49,20 +49,32 @@ function requireChangesAllowed(host: ToolHost): void {
   }
 }
 
+/**
+ * The common frame of a changing tool's prepare: the setting, `check` (input alone, before anything is
+ * read), the portal, app and columns, then `build`; whatever fails becomes the plan's refusal.
+ */
+async function planned(host: ToolHost, input: AppInput, checking: string, signal: AbortSignal | undefined, build: (found: Target) => Promise<Plan> | Plan, check?: () => void): Promise<Plan> {
+  let target: Target | undefined;
+  try {
+    requireChangesAllowed(host);
+    check?.();
+    target = await targetOf(host, input, signal);
+    return await build(target);
+  } catch (error) {
+    return refused(checking, error, target);
+  }
+}
+
 function recordId(input: RecordInput): string {
   const id = String(input.record ?? '').trim();
   if (id === '') throw new ToolRefusal('No record was given: "record" must be the record\'s id.');
   return id;
 }
 
-export async function prepareUpdate(host: ToolHost, input: UpdateInput, signal?: AbortSignal): Promise<Plan> {
+export function prepareUpdate(host: ToolHost, input: UpdateInput, signal?: AbortSignal): Promise<Plan> {
   const checking = `Checking the change to record ${String(input.record)} of ${String(input.app)}`;
-  let target: Target | undefined;
-  try {
-    requireChangesAllowed(host);
+  return planned(host, input, checking, signal, async (found) => {
     const id = recordId(input);
-    const found = await targetOf(host, input, signal);
-    target = found;
     const { portal, app, columns } = found;
     const client = host.client(portal.id);
     const current = await client.readRecord(app.appId, id, signal);
@@ -100,18 +112,11 @@ export async function prepareUpdate(host: ToolHost, input: UpdateInput, signal?:
           .join('\n');
       },
     };
-  } catch (error) {
-    return refused(checking, error, target);
-  }
+  });
 }
 
-export async function prepareCreate(host: ToolHost, input: CreateInput, signal?: AbortSignal): Promise<Plan> {
-  const checking = `Checking the new record of ${String(input.app)}`;
-  let target: Target | undefined;
-  try {
-    requireChangesAllowed(host);
-    const found = await targetOf(host, input, signal);
-    target = found;
+export function prepareCreate(host: ToolHost, input: CreateInput, signal?: AbortSignal): Promise<Plan> {
+  return planned(host, input, `Checking the new record of ${String(input.app)}`, signal, (found) => {
     const { portal, app, columns } = found;
     const changes: FieldChange[] = planCreate(columns, input.fields ?? {}, app.name);
     const asDraft = input.draft === true;
@@ -136,25 +141,22 @@ export async function prepareCreate(host: ToolHost, input: CreateInput, signal?:
         return [head, ...(filled.length > 0 ? ['Filled in by the portal:', ...filled] : [])].join('\n');
       },
     };
-  } catch (error) {
-    return refused(checking, error, target);
-  }
+  });
 }
 
 /** A comment longer than this is refused: a confirmation must show all of what is sent. */
 export const MAX_COMMENT_CHARS = 4000;
 
-export async function prepareComment(host: ToolHost, input: CommentInput, signal?: AbortSignal): Promise<Plan> {
+export function prepareComment(host: ToolHost, input: CommentInput, signal?: AbortSignal): Promise<Plan> {
   const checking = `Checking the comment on record ${String(input.record)} of ${String(input.app)}`;
-  let target: Target | undefined;
-  try {
-    requireChangesAllowed(host);
-    const id = recordId(input);
-    const comment = typeof input.comment === 'string' ? input.comment : '';
+  const id = String(input.record ?? '').trim();
+  const comment = typeof input.comment === 'string' ? input.comment : '';
+  const check = (): void => {
+    recordId(input);
     if (comment.trim() === '') throw new ToolRefusal('The comment is empty: give its text as "comment". Nothing was sent.');
     if (comment.length > MAX_COMMENT_CHARS) throw new ToolRefusal(`The comment has ${comment.length} characters; at most ${MAX_COMMENT_CHARS} are sent by this tool. Shorten it. Nothing was sent.`);
-    const found = await targetOf(host, input, signal);
-    target = found;
+  };
+  return planned(host, input, checking, signal, (found) => {
     const { portal, app } = found;
     if (app.commentsPlugin === '0') throw new ToolRefusal(`Comments are not enabled for ${app.name} in the portal (its comments plugin is off). Nothing was sent.`);
     return {
@@ -170,7 +172,5 @@ export async function prepareComment(host: ToolHost, input: CommentInput, signal
         return `Added the comment (${comment.length} characters) to record ${id} of ${appTitle(found)}.`;
       },
     };
-  } catch (error) {
-    return refused(checking, error, target);
-  }
+  }, check);
 }

@@ -8,6 +8,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Prepared } from '../../src/tools/toolSet';
 import { emulatorRecord, requestMark, requestsSince } from './support/documents';
+import { emulatorControl } from './support/emulator';
+import { connectEmulator, removePortal } from './support/portals';
 import { testApi } from './support/extension';
 import { waitFor } from './support/wait';
 import { useConnectedPortal } from './documents/support';
@@ -153,5 +155,17 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     const log = api.logLines().filter((line) => line.includes('[tools]'));
     assert.ok(log.length >= 3, log.join('\n'));
     assert.ok(log.every((line) => /portal_\w+ answered \(\d+ characters\)\.$/.test(line)), 'the log names the tool, never a value');
+  });
+
+  it('asks which portal when several are connected, and takes one by its name', async () => {
+    await emulatorControl('POST', 'clients', { client_id: 'tools-client', client_secret: 'tools-secret', redirect_uris: ['http://127.0.0.1/callback'] });
+    const second = await connectEmulator({ label: 'Staging', client: { id: 'tools-client', secret: 'tools-secret' } });
+    try {
+      assert.match(await invoke('portal_describeApp', { app: 'Orders' }), /^Several portals are connected: "Emulator" \(id emulator\), "Staging" \(id staging\)\. Ask the user which one, and give its name or id as "portal"\.$/);
+      assert.match(await invoke('portal_describeApp', { portal: 'Staging', app: 'Orders' }), /^Orders \(app 102\) on portal "Staging"/);
+      assert.match(await invoke('portal_describeApp', { portal: 'Production', app: 'Orders' }), /^No connected portal is named "Production"\. Connected portals: "Emulator" \(id emulator\), "Staging" \(id staging\)\./);
+    } finally {
+      await removePortal(second);
+    }
   });
 });

@@ -11,27 +11,13 @@ import { operatorOf, resolveView, viewAnswer, viewFilters } from '../../../src/t
 import { resolveField, resolvePortal, wireValue } from '../../../src/tools/resolve';
 import { choice, column } from '../api/valueCases';
 
-const status: Column = {
-  ...choice,
-  field_id: '19',
-  field_id_in_data: 'f19',
-  field_name: 'Status',
-  choices: [
-    { id: '1', name: 'New', color: '#1E88E5', order: '1' },
-    { id: '4', name: 'Delivered', color: '#6D4C41', order: '4' },
-  ],
-};
-const tags: Column = {
-  ...choice,
-  field_id: '20',
-  field_id_in_data: 'f20',
-  field_name: 'Tags',
-  choice_type: '2',
-  choices: [
-    { id: '1', name: 'Urgent', color: '#D81B60', order: '1' },
-    { id: '4', name: 'Fragile', color: '#F4511E', order: '4' },
-  ],
-};
+function choiceColumn(fieldId: string, name: string, names: string[], ids: string[], multi = false): Column {
+  const choices = names.map((label, index) => ({ id: ids[index], name: label, color: '#1E88E5', order: ids[index] }));
+  return { ...choice, field_id: fieldId, field_id_in_data: `f${fieldId}`, field_name: name, choices, ...(multi ? { choice_type: '2' } : {}) };
+}
+
+const status = choiceColumn('19', 'Status', ['New', 'Delivered'], ['1', '4']);
+const tags = choiceColumn('20', 'Tags', ['Urgent', 'Fragile'], ['1', '4'], true);
 const columns: Column[] = [
   { ...column('Auto Number', '15'), field_id: '10', field_id_in_data: 'f10', field_name: 'Order no.' },
   { ...column('Text Field', '0'), field_id: '11', field_id_in_data: 'f11', field_name: 'Title', required: '1' },
