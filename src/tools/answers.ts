@@ -79,7 +79,7 @@ function signInRequired(error: unknown): boolean {
  */
 export function failureText(error: unknown, context: { portalLabel?: string; columns?: readonly Column[] } = {}): string {
   if (error instanceof ToolRefusal) return error.message;
-  if (isCancellation(error)) return 'The request was cancelled; nothing more was sent.';
+  if (isCancellation(error)) return 'The call was cancelled before the portal answered.';
   if (signInRequired(error)) {
     const portal = context.portalLabel ? `"${context.portalLabel}"` : 'the portal';
     return `The sign-in to ${portal} is no longer accepted: the user must sign in again with the command "${SIGN_IN_COMMAND_TITLE}" (portal.signIn).`;
