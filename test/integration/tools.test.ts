@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Prepared } from '../../src/tools/toolSet';
-import { emulatorRecord, requestMark, requestsSince } from './support/documents';
+import { closeAllEditors, emulatorRecord, openRecord, requestMark, requestsSince } from './support/documents';
 import { emulatorControl } from './support/emulator';
 import { connectEmulator, removePortal } from './support/portals';
 import { testApi } from './support/extension';
@@ -166,6 +166,19 @@ describe('language model tools through vscode.lm.invokeTool', function () {
       assert.match(await invoke('portal_describeApp', { portal: 'Production', app: 'Orders' }), /^No connected portal is named "Production"\. Connected portals: "Emulator" \(id emulator\), "Staging" \(id staging\)\./);
     } finally {
       await removePortal(second);
+    }
+  });
+
+  it('reloads an open record document that a tool changed', async () => {
+    await allowChanges(true);
+    const document = await openRecord(portal(), '102', '6');
+    assert.equal((JSON.parse(document.getText()) as Record<string, string>).f18, '8');
+    try {
+      assert.match(await invoke('portal_updateRecord', { app: 'Orders', record: '6', fields: { Quantity: '9' } }), /^Updated record 6 of Orders/);
+      await waitFor(() => (JSON.parse(document.getText()) as Record<string, string>).f18 === '9', { message: 'the open document to show the new quantity' });
+      assert.equal(document.isDirty, false);
+    } finally {
+      await closeAllEditors();
     }
   });
 });
