@@ -5,6 +5,7 @@
 import { failureText } from './answers';
 import { ToolRefusal, type ToolHost } from './host';
 import { TOOL_NAMES, type ToolName } from './names';
+import { resolvePortal } from './resolve';
 import { describeApp, listPortalsAndApps, queryView, readRecord, type AppInput, type QueryInput, type RecordInput } from './reading';
 import { prepareComment, prepareCreate, prepareUpdate, type CommentInput, type Confirmation, type CreateInput, type Plan, type UpdateInput } from './writing';
 
@@ -89,7 +90,16 @@ export class PortalTools {
         return failureText(error, { portalLabel: plan.target.portal.label, columns: plan.target.columns });
       }
     } catch (error) {
-      return failureText(error);
+      return failureText(error, { portalLabel: this.portalLabel(input) });
+    }
+  }
+
+  /** The name of the portal a failed call was for, to name it in the answer (undefined when unknown). */
+  private portalLabel(input: ToolInput): string | undefined {
+    try {
+      return resolvePortal(this.host, typeof input.portal === 'string' ? input.portal : undefined).label;
+    } catch {
+      return undefined;
     }
   }
 

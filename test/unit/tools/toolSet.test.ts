@@ -5,7 +5,7 @@ import type { PortalClient } from '../../../src/api/client';
 import type { ToolHost, ToolPortal } from '../../../src/tools/host';
 import { TOOL_NAMES } from '../../../src/tools/names';
 import { PortalTools } from '../../../src/tools/toolSet';
-import { clientFor, startPortal, testInterface, type Emulator } from '../api/portal';
+import { clientFor, CredentialsTokens, startPortal, testInterface, type Emulator } from '../api/portal';
 
 interface Logged {
   seq: number;
@@ -191,5 +191,22 @@ describe('language model tools against the emulator', function () {
     portals = [{ id: 'emulator', label: 'Emulator', state: 'expired' }];
     assert.match(await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' }), /sign-in has expired\. The user must sign in first with the command "Portal: Sign In"/);
     assert.deepEqual(await since(start), []);
+  });
+
+  it('answers a sign-in the portal no longer accepts with the sign-in command, and never a token', async () => {
+    const signedIn = client;
+    const tokens = new CredentialsTokens(emulator, 'give-up');
+    client = clientFor(emulator, { tokens }).client;
+    try {
+      const read = await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' });
+      assert.match(read, /^Record 1 of Orders/);
+      await testInterface(emulator, 'POST', 'tokens/expire', {});
+      const answer = await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' });
+      assert.equal(answer, 'The sign-in to "Emulator" is no longer accepted: the user must sign in again with the command "Portal: Sign In" (portal.signIn).');
+      assert.ok(tokens.issued.length > 0);
+      for (const token of tokens.issued) assert.ok(!read.includes(token) && !answer.includes(token), 'no token in an answer');
+    } finally {
+      client = signedIn;
+    }
   });
 });
