@@ -35,6 +35,7 @@ import {
 } from './ids';
 import { Lazy } from './lazy';
 import { LazyDropController, LazyFileSystemProvider, LazyTreeDataProvider } from './lazyProviders';
+import { registerLazyTools } from './lazyTools';
 import { createLogger, initLogging } from './log';
 import { setting } from './settings/settings';
 import { createTestApi, type PortalExplorerApi } from './testApi';
@@ -117,6 +118,13 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
     },
   };
   context.subscriptions.push(...Object.values(PANEL_VIEW_TYPES).map((viewType) => vscode.window.registerWebviewPanelSerializer(viewType, restore)));
+  // The language model tools of VS Code's agent mode: registered now, built with the features on first call.
+  context.subscriptions.push(
+    registerLazyTools(portals.ready(), async () => {
+      const [{ createPortalTools }, built] = await Promise.all([import('./agentTools'), features.get()]);
+      return createPortalTools(portals, built);
+    }),
+  );
   // The receiver starts with VS Code when the user asked for it.
   if (setting('webhooks.autoStart')) void features.get();
 

@@ -6,6 +6,7 @@ import type * as vscode from 'vscode';
 import type { Portals } from './auth/portals';
 import type { Features } from './features';
 import type { Lazy } from './lazy';
+import { setPreparedObserver, type PreparedObserver } from './lazyTools';
 import { recentLogLines } from './log';
 import type { ExplorerNode } from './tree/nodes';
 import { setPrompter, type Prompter } from './ui/prompter';
@@ -40,6 +41,8 @@ export interface PortalExplorerTestApi extends TestApiCore, Omit<Features, 'comm
   logLines(): readonly string[];
   /** The extension's context, to inspect global state and secrets. */
   readonly context: vscode.ExtensionContext;
+  /** Sees (and is awaited for) each language model tool's prepared invocation before VS Code confirms it. */
+  setToolPreparedObserver(observer: PreparedObserver | undefined): void;
 }
 
 export interface PortalExplorerApi {
@@ -55,6 +58,7 @@ export function createTestApi(context: vscode.ExtensionContext, core: TestApiCor
   };
   const own = {
     setPrompter,
+    setToolPreparedObserver: setPreparedObserver,
     logLines: recentLogLines,
     context,
     ...core,
