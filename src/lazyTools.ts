@@ -69,6 +69,7 @@ export const PORTALS_READ_CONTEXT = 'portal.portalsRead';
 
 /** Registers every tool; `load` builds the tools on the first call of any of them. */
 export function registerLazyTools(portalsRead: Promise<void>, load: () => Promise<PortalTools>): vscode.Disposable {
+  // Activation does not wait for the connections to be read; the key only widens the tools' when clauses.
   void portalsRead.then(() => vscode.commands.executeCommand('setContext', PORTALS_READ_CONTEXT, true));
   const tools = new Lazy(load);
   return vscode.Disposable.from(...Object.values(TOOL_NAMES).map((name) => vscode.lm.registerTool(name, tool(name, tools))));
