@@ -147,17 +147,21 @@ export class PortalClient {
   }
 
   /**
-   * Reads a view as its body arrives: rows reach `options.onBatch` in batches while the rest is still
-   * coming (viewStream.ts). Resolves with how many rows were read and, when the answer broke off midway,
-   * the failure (the rows before it were delivered); rejects when nothing was read, and when cancelled.
+   * Reads a view as its body arrives into a compact store of rows (viewRows.ts), handing over batches
+   * while the rest is still coming (viewStream.ts). Resolves with the store, how many rows were read and,
+   * when the answer broke off midway, the failure (the rows before it were handed over); rejects when
+   * nothing was read, and when cancelled.
    */
-  async streamView(appId: string, viewId: string, filters: readonly ViewFilter[], options: ViewStreamOptions): Promise<ViewStreamResult> {
+  async streamView(appId: string, viewId: string, filters: readonly ViewFilter[], options: ViewStreamOptions = {}): Promise<ViewStreamResult> {
     const action = `Reading view ${viewId} of app ${appId}`;
     const reader = new ViewStreamReader(action, options);
     try {
       await this.call({ ...this.viewCall(appId, viewId, filters, action), readBody: (body) => reader.read(body) }, options.signal);
     } catch (error) {
-      if (isCancellation(error) || reader.rowsRead === 0) throw error;
+      if (isCancellation(error) || reader.rowsRead === 0) {
+        reader.rows.release();
+        throw error;
+      }
       return reader.result(error instanceof PortalError ? error : undefined);
     }
     return reader.result();

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { ViewBatch } from '../../../src/api/client';
+import type { ViewBatch, ViewRow } from '../../../src/api/client';
 import { clientFor, configure, injectFault, rejectsWith, startPortal, testInterface, type Emulator } from './portal';
 
 describe('api: reading a view as it arrives (streamView)', () => {
@@ -14,9 +14,10 @@ describe('api: reading a view as it arrives (streamView)', () => {
     await testInterface(emulator, 'POST', 'reset');
   });
 
+  /** The batches as they came, each with its rows read at once (as a grid would). */
   const collect = () => {
-    const batches: ViewBatch[] = [];
-    return { batches, onBatch: (batch: ViewBatch) => void batches.push(batch) };
+    const batches: Array<{ rows: ViewRow[]; total: number }> = [];
+    return { batches, onBatch: (batch: ViewBatch) => void batches.push({ rows: [...batch.rows.rows(batch.from, batch.to)], total: batch.to }) };
   };
 
   it('delivers the rows in batches, the first one small, the same rows as reading it whole', async () => {
@@ -34,6 +35,7 @@ describe('api: reading a view as it arrives (streamView)', () => {
       batches.flatMap((batch) => batch.rows),
       whole.rows,
     );
+    assert.deepEqual([...result.rows.rows()], whole.rows, 'the store holds them all');
   });
 
   it('hands over the first rows long before the last byte of a slow answer', async () => {
@@ -87,7 +89,7 @@ describe('api: reading a view as it arrives (streamView)', () => {
     const reading = client.streamView('201', '6', [], {
       signal: controller.signal,
       onBatch: (batch) => {
-        seen = batch.total;
+        seen = batch.to;
         controller.abort();
       },
     });
