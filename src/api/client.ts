@@ -24,6 +24,7 @@ import { ViewStreamReader, type ViewStreamOptions, type ViewStreamResult } from 
 
 export type { CreatedRecord, RecordRead, ViewRead, ViewRow } from './answers';
 export type { ViewBatch, ViewStreamOptions, ViewStreamResult } from './viewStream';
+export type { RowStore } from './rowStore';
 export type { AttachmentOptions, AttachmentUpload, DownloadedAttachment } from './attachments';
 export { fileNameOf } from './attachments';
 
@@ -147,7 +148,7 @@ export class PortalClient {
   }
 
   /**
-   * Reads a view as its body arrives into a compact store of rows (viewRows.ts), handing over batches
+   * Reads a view as its body arrives into a compact store of rows (rowStore.ts), handing over batches
    * while the rest is still coming (viewStream.ts). Resolves with the store, how many rows were read and,
    * when the answer broke off midway, the failure (the rows before it were handed over); rejects when
    * nothing was read, and when cancelled.

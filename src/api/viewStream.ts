@@ -1,7 +1,7 @@
 // A view's answer read as it arrives. @streamparser/json's tokenizer reads the bytes piece by piece (strings,
 // escapes, UTF-8 split across pieces, numbers: all its job) and reports every token with its byte offset;
 // from the brackets we learn where each row of "data" starts and ends, and keep the bytes and those two
-// offsets in a ViewRows store (viewRows.ts) instead of building objects. A row is parsed (JSON.parse of its
+// offsets in a RowStore store (rowStore.ts) instead of building objects. A row is parsed (JSON.parse of its
 // own few hundred bytes) only when someone reads it. The "metadata" list, which the portal sends after the
 // rows, is parsed from its bytes once it is complete.
 //
@@ -14,11 +14,11 @@ import { viewMetadataOf, rowKeysAreColumns } from './answers';
 import { PortalError } from './errors';
 import { invalidResponse } from './http';
 import type { ViewMetadataEntry } from './types';
-import { ViewRows } from './viewRows';
+import { RowStore } from './rowStore';
 
 export interface ViewBatch {
   /** The store, holding every row read so far. */
-  rows: ViewRows;
+  rows: RowStore;
   /** The rows [from, to) arrived since the last batch. */
   from: number;
   to: number;
@@ -35,7 +35,7 @@ export interface ViewStreamOptions {
 }
 
 export interface ViewStreamResult {
-  rows: ViewRows;
+  rows: RowStore;
   rowsRead: number;
   /** undefined only when the answer broke off before it. */
   metadata: ViewMetadataEntry[] | undefined;
@@ -49,7 +49,7 @@ const BATCH_ROWS = 5_000;
 type Open = TokenType.LEFT_BRACE | TokenType.LEFT_BRACKET;
 
 export class ViewStreamReader {
-  readonly rows: ViewRows;
+  readonly rows: RowStore;
   private delivered = 0;
   private readonly open: Open[] = [];
   /** The top-level key whose value is being read. */
@@ -66,7 +66,7 @@ export class ViewStreamReader {
     private readonly action: string,
     private readonly options: ViewStreamOptions = {},
   ) {
-    this.rows = new ViewRows(action);
+    this.rows = new RowStore(action);
   }
 
   /** Rows handed over so far. */

@@ -163,6 +163,8 @@ export interface QueryDoneMessage {
   type: 'query/done';
   runId: number;
   total: number;
+  /** Set when the answer broke off (or the run was cancelled): why, and that only `total` rows were read. */
+  partial?: string;
 }
 
 /** The rows are now in the order of `sort` (none: the portal's order); windows asked for since are in it. */
@@ -228,6 +230,12 @@ export interface QuerySortMessage {
   sort?: SortSpec;
 }
 
+/** Stop reading the run's rows: those read so far stay, marked partial. */
+export interface QueryCancelMessage {
+  type: 'query/cancel';
+  runId: number;
+}
+
 /** Export every row of the result, in the grid's current order. */
 export interface QueryExportMessage {
   type: 'query/export';
@@ -241,7 +249,15 @@ export interface QuerySaveMessage {
   name?: string;
 }
 
-export type QueryToHostMessage = ReadyMessage | QueryRunMessage | QueryWindowMessage | QuerySortMessage | OpenRecordMessage | QueryExportMessage | QuerySaveMessage;
+export type QueryToHostMessage =
+  | ReadyMessage
+  | QueryRunMessage
+  | QueryWindowMessage
+  | QuerySortMessage
+  | QueryCancelMessage
+  | OpenRecordMessage
+  | QueryExportMessage
+  | QuerySaveMessage;
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers

@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { viewOf } from '../../../src/api/answers';
 import { ViewStreamReader } from '../../../src/api/viewStream';
-import type { ViewRows } from '../../../src/api/viewRows';
+import type { RowStore } from '../../../src/api/rowStore';
 import { clientFor, startPortal, type Emulator } from './portal';
 
 setFlagsFromString('--expose-gc');
@@ -18,7 +18,7 @@ function held(): number {
 }
 
 /** Feeds a body to a reader in pieces of `size` bytes, as a connection would. */
-async function readInPieces(body: Buffer, size: number): Promise<ViewRows> {
+async function readInPieces(body: Buffer, size: number): Promise<RowStore> {
   const reader = new ViewStreamReader('Reading view 1 of app 1');
   await reader.read(
     (async function* () {
@@ -28,7 +28,7 @@ async function readInPieces(body: Buffer, size: number): Promise<ViewRows> {
   return reader.rows;
 }
 
-describe('api: compact rows of a view (ViewRows)', () => {
+describe('api: compact rows of a view (RowStore)', () => {
   it('gives back every row as the whole read does, across 1 MB blocks and multi-byte characters split between pieces', async () => {
     const data = Array.from({ length: 20_000 }, (_, index) => ({ id: String(index + 1), f1: `Zoë ${'€'.repeat(index % 7)} "quoted" \\ ${index}`, f2: index % 3 === 0 ? 12.5 : 'x', draft: index % 5 === 0 ? '1' : '0' }));
     const body = Buffer.from(JSON.stringify({ data, metadata: [{ field_id_in_data: 'f1' }, { field_id_in_data: 'f2' }] }));

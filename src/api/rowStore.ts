@@ -9,7 +9,7 @@ import type { ViewMetadataEntry } from './types';
 const BLOCK_BYTES = 1024 * 1024;
 const INITIAL_ROWS = 1024;
 
-export class ViewRows {
+export class RowStore {
   /** Blocks of body bytes; block i holds the body's bytes [i * BLOCK_BYTES, (i + 1) * BLOCK_BYTES). */
   private blocks: Buffer[] = [];
   private written = 0;
