@@ -11,6 +11,7 @@ import { RecordEvents } from './catalog/recordEvents';
 import { SavedQueryStore } from './catalog/savedQueries';
 import { TitleFields } from './catalog/titleFields';
 import { ViewRows } from './catalog/viewRows';
+import { goToRecordCommands } from './commands/goToRecord';
 import { ViewStore } from './catalog/views';
 import { recordActions } from './commands/actions';
 import { explorerCommands } from './commands/explorer';
@@ -88,6 +89,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
 
   const commands: CommandTable = {
     ...explorerCommands({ portals, catalog, views, rows, titles, tree: explorer, treeView: explorerView }),
+    ...goToRecordCommands({ portals, catalog, views, rows, titles }),
     ...records.commands,
     ...panelCommands({ portals, catalog, views, recordEvents, savedQueries, extensionUri: context.extensionUri }),
     ...actions.commands,
