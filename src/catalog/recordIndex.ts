@@ -49,6 +49,7 @@ export class RecordIndex {
       this.add(index, piece.toLowerCase());
     }
     this.indexed = end;
+    this.flatten(); // now, not on the next keystroke
   }
 
   /**
@@ -70,7 +71,9 @@ export class RecordIndex {
       if (at < 0) break;
       const position = this.positionAt(at);
       const end = position + 1 < this.length ? this.starts[position + 1] : text.length;
-      if (position !== found[0] && others.every((word) => text.slice(this.starts[position], end).includes(word))) found.push(position);
+      // slice() of a flat string is a view in V8, not a copy.
+      const row = others.length > 0 ? text.slice(this.starts[position], end) : '';
+      if (position !== found[0] && others.every((word) => row.includes(word))) found.push(position);
       from = end;
     }
     return found.map((position) => this.rowsOf[position]);

@@ -40,6 +40,15 @@ describe('api: compact rows of a view (RowStore)', () => {
     assert.deepEqual(rows.metadata, whole.metadata);
   });
 
+  it('holds a small view in blocks that fit it (no megabyte for a few rows)', async () => {
+    const data = Array.from({ length: 300 }, (_, index) => ({ id: String(index + 1), f1: 'Printer does not start in Berlin' }));
+    const body = Buffer.from(JSON.stringify({ data, metadata: [{ field_id_in_data: 'f1' }] }));
+    const rows = await readInPieces(body, 16_384);
+    assert.equal(rows.length, 300);
+    assert.ok(rows.heldBytes <= 2 * body.length, `${rows.heldBytes} bytes held for ${body.length}`);
+    assert.equal(rows.row(299).values.f1, 'Printer does not start in Berlin');
+  });
+
   it('keeps id and draft among the values when the metadata names them as columns', async () => {
     const body = Buffer.from(JSON.stringify({ data: [{ id: '7', draft: '1', f1: 'a' }], metadata: [{ field_id_in_data: 'id' }, { field_id_in_data: 'f1' }] }));
     const rows = await readInPieces(body, 3);
