@@ -18,6 +18,11 @@ export interface IndexColumns {
 export class RecordIndex {
   private text = '';
   private pending: string[] = [];
+  /** Every indexed row's id alone (\u0001 id \u0002 ...), so the exact-id check scans a short string. */
+  private ids = '';
+  private pendingIds: string[] = [];
+  private idStarts: Uint32Array = new Uint32Array(1024);
+  private idsLength = 0;
   /** Where each indexed row starts in the text, and which row of the store it is. */
   private starts: Uint32Array = new Uint32Array(1024);
   private rowsOf: Uint32Array = new Uint32Array(1024);
@@ -46,7 +51,7 @@ export class RecordIndex {
       const values = row.values;
       let piece = `${ROW}${row.id}${FIELD}${this.columns.titleKey ? (values[this.columns.titleKey] ?? '') : ''}`;
       for (const key of keys) piece += FIELD + (values[key] ?? '');
-      this.add(index, piece.toLowerCase());
+      this.add(index, piece.toLowerCase(), `${ROW}${row.id.toLowerCase()}${FIELD}`);
     }
     this.indexed = end;
     this.flatten(); // now, not on the next keystroke
@@ -61,8 +66,8 @@ export class RecordIndex {
     if (words.length === 0) return Array.from(this.rowsOf.subarray(0, Math.min(limit, this.length)));
     const text = this.flatten();
     const found: number[] = [];
-    const exact = text.indexOf(`${ROW}${words.join(' ')}${FIELD}`);
-    if (exact >= 0) found.push(this.positionAt(exact + 1));
+    const exact = this.ids.indexOf(`${ROW}${words.join(' ')}${FIELD}`);
+    if (exact >= 0) found.push(positionIn(this.idStarts, this.length, exact));
     // The longest word is the rarest, usually: scan for it, check the others within the row it is in.
     const [first, ...others] = [...words].sort((a, b) => b.length - a.length);
     let from = 0;
@@ -79,11 +84,15 @@ export class RecordIndex {
     return found.map((position) => this.rowsOf[position]);
   }
 
-  private add(row: number, piece: string): void {
+  private add(row: number, piece: string, id: string): void {
     if (this.length === this.starts.length) {
       this.starts = grow(this.starts);
       this.rowsOf = grow(this.rowsOf);
+      this.idStarts = grow(this.idStarts);
     }
+    this.idStarts[this.length] = this.idsLength;
+    this.pendingIds.push(id);
+    this.idsLength += id.length;
     this.starts[this.length] = this.textLength;
     this.rowsOf[this.length] = row;
     this.length += 1;
@@ -95,21 +104,28 @@ export class RecordIndex {
     if (this.pending.length > 0) {
       this.text += this.pending.join('');
       this.pending = [];
+      this.ids += this.pendingIds.join('');
+      this.pendingIds = [];
     }
     return this.text;
   }
 
-  /** The indexed row whose text holds offset `at` (binary search over the starts). */
+  /** The indexed row whose text holds offset `at`. */
   private positionAt(at: number): number {
-    let low = 0;
-    let high = this.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if (this.starts[middle] <= at) low = middle;
-      else high = middle - 1;
-    }
-    return low;
+    return positionIn(this.starts, this.length, at);
   }
+}
+
+/** The last of the first `length` starts at or before `at` (binary search). */
+function positionIn(starts: Uint32Array, length: number, at: number): number {
+  let low = 0;
+  let high = length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >>> 1;
+    if (starts[middle] <= at) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
 
 function grow(array: Uint32Array): Uint32Array {

@@ -153,7 +153,7 @@ describe('the view query panel (webview)', function () {
       const page = panel.page;
       await page.click('#run');
       await waitForRows(page, /^Loading… [\d,]+ rows so far$/);
-      await page.waitForFunction(() => document.querySelectorAll('.grid-body [role="row"]').length > 5);
+      await page.locator('.grid-body [role="row"]').nth(5).waitFor();
       assert.equal(await page.locator('#cancel-run').isVisible(), true, 'Cancel is offered while loading');
       await panel.screenshot('viewQuery-loading');
       await page.click('#cancel-run');

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
-import type { LoggedRequest } from '../../emulator/requestLog';
+import { sequentialRoundTrips, type LoggedRequest } from '../../emulator/requestLog';
 import { call, useSeededEmulator } from './helpers';
 
 interface RawAnswer {
@@ -154,5 +154,16 @@ describe('emulator: big views, latency and transfer rate', () => {
     for (const body of [{ latencyMs: -1 }, { bytesPerSecond: 1.5 }, { bigViewRecords: 'many' }]) {
       assert.equal((await call(running.emulator, 'POST', '/_emulator/config', { body })).status, 400, JSON.stringify(body));
     }
+  });
+});
+
+describe('emulator: counting sequential round trips from the request log', () => {
+  const at = (endMs: number, durationMs: number) => ({ time: new Date(Date.UTC(2026, 0, 1) + endMs).toISOString(), duration_ms: durationMs });
+
+  it('counts requests that overlap as one round trip, and one after another as two', () => {
+    assert.equal(sequentialRoundTrips([]), 0);
+    assert.equal(sequentialRoundTrips([at(1200, 200), at(1210, 205)]), 1, 'sent together');
+    assert.equal(sequentialRoundTrips([at(1200, 200), at(1450, 210)]), 2, 'the second started after the first ended');
+    assert.equal(sequentialRoundTrips([at(1450, 210), at(1200, 200), at(1230, 220), at(1700, 200)]), 3, 'in any order: the longest chain');
   });
 });
