@@ -109,6 +109,7 @@ async function goToRecord(deps: GoToRecordDeps, view: ViewTarget & { viewName: s
     while (!closed.signal.aborted && !answered) {
       const rows = stored?.rows ?? deps.rows.arrivingRows(view);
       if (failure !== undefined) throw failure;
+      if (stored?.rows.isReleased) throw new Error(`${view.viewName} was refreshed while Go to Record read it: run Go to Record again.`);
       if (rows && !rows.isReleased) {
         current = rows;
         await metadataOf(rows);
