@@ -12,6 +12,7 @@ import { SavedQueryStore } from './catalog/savedQueries';
 import type { Stores } from './catalog/stores';
 import { TitleFields } from './catalog/titleFields';
 import { ViewRows } from './catalog/viewRows';
+import { goToRecordCommands } from './commands/goToRecord';
 import { ViewStore } from './catalog/views';
 import { recordActions } from './commands/actions';
 import { explorerCommands } from './commands/explorer';
@@ -93,6 +94,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
 
   const commands: CommandTable = {
     ...explorerCommands({ ...stores, tree: explorer, treeView: explorerView }),
+    ...goToRecordCommands(stores),
     ...recordCommands(recordParts),
     ...panelCommands({ ...stores, extensionUri: context.extensionUri }),
     ...actions.commands,

@@ -46,6 +46,7 @@ export const EXPLORER_COMMANDS = {
   setTitleField: 'portal.setTitleField',
   loadMore: 'portal.loadMore',
   retry: 'portal.retry',
+  goToRecord: 'portal.goToRecord',
 } as const;
 
 export const RECORD_COMMANDS = {

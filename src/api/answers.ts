@@ -88,31 +88,41 @@ function columnOf(item: unknown, index: number, appId: string, action: string): 
   return column as Column;
 }
 
-export function viewOf(body: unknown, action: string): ViewRead {
-  if (!isObject(body)) throw invalidResponse(action, 'it is not a JSON object.');
-  if (!Array.isArray(body.data)) throw invalidResponse(action, 'it has no "data" list of rows.');
-  if (!Array.isArray(body.metadata)) throw invalidResponse(action, 'it has no "metadata" list.');
-  const metadata = body.metadata.map((entry, index) => {
+/** The view's metadata list, each entry checked for its field_id_in_data. */
+export function viewMetadataOf(list: unknown[], action: string): ViewMetadataEntry[] {
+  return list.map((entry, index) => {
     if (!isObject(entry)) throw invalidResponse(action, `metadata entry ${index + 1} is not an object.`);
     if (textOf(entry.field_id_in_data) === undefined) throw invalidResponse(action, `metadata entry ${index + 1} has no "field_id_in_data".`);
     return entry as ViewMetadataEntry;
   });
-  const columnKeys = new Set(metadata.map((entry) => String(entry.field_id_in_data)));
-  const rowKeysAreColumns = columnKeys.has('id') || columnKeys.has('record_id') || columnKeys.has('draft');
-  const rows = new Array<ViewRow>(body.data.length);
-  for (let index = 0; index < rows.length; index += 1) {
-    const row: unknown = body.data[index];
-    if (!isObject(row)) throw invalidResponse(action, `row ${index + 1} is not an object.`);
-    const id = textOf(row[ROW_ID_KEYS[0]]) ?? textOf(row[ROW_ID_KEYS[1]]);
-    const draft = flagOf(row.draft);
-    // One shallow copy per row, without the row-level keys; no other copies (views can be 100,000 rows).
-    let values: JsonObject = row;
-    if (!rowKeysAreColumns) {
-      const { id: _id, record_id: _recordId, draft: _draft, ...rest } = row;
-      values = rest;
-    }
-    rows[index] = { id, draft, values: coerceFieldValues(values) };
+}
+
+/** True when the metadata names id, record_id or draft as a column: then they stay among a row's values. */
+export function rowKeysAreColumns(metadata: readonly ViewMetadataEntry[]): boolean {
+  return metadata.some((entry) => ['id', 'record_id', 'draft'].includes(String(entry.field_id_in_data)));
+}
+
+/** One row of a view, normalised. One shallow copy per row at most (views can be a million rows). */
+export function viewRowOf(row: unknown, index: number, keysAreColumns: boolean, action: string): ViewRow {
+  if (!isObject(row)) throw invalidResponse(action, `row ${index + 1} is not an object.`);
+  const id = textOf(row[ROW_ID_KEYS[0]]) ?? textOf(row[ROW_ID_KEYS[1]]);
+  const draft = flagOf(row.draft);
+  let values: JsonObject = row;
+  if (!keysAreColumns) {
+    const { id: _id, record_id: _recordId, draft: _draft, ...rest } = row;
+    values = rest;
   }
+  return { id, draft, values: coerceFieldValues(values) };
+}
+
+export function viewOf(body: unknown, action: string): ViewRead {
+  if (!isObject(body)) throw invalidResponse(action, 'it is not a JSON object.');
+  if (!Array.isArray(body.data)) throw invalidResponse(action, 'it has no "data" list of rows.');
+  if (!Array.isArray(body.metadata)) throw invalidResponse(action, 'it has no "metadata" list.');
+  const metadata = viewMetadataOf(body.metadata, action);
+  const keysAreColumns = rowKeysAreColumns(metadata);
+  const rows = new Array<ViewRow>(body.data.length);
+  for (let index = 0; index < rows.length; index += 1) rows[index] = viewRowOf(body.data[index], index, keysAreColumns, action);
   return { rows, metadata };
 }
 

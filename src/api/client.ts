@@ -20,8 +20,11 @@ import {
 } from './http';
 import type { Column, RecordData, Site } from './types';
 import { apiUrl, normaliseBaseUrl } from './urls';
+import { ViewStreamReader, type ViewStreamOptions, type ViewStreamResult } from './viewStream';
 
 export type { CreatedRecord, RecordRead, ViewRead, ViewRow } from './answers';
+export type { ViewBatch, ViewStreamOptions, ViewStreamResult } from './viewStream';
+export type { RowStore } from './rowStore';
 export type { AttachmentOptions, AttachmentUpload, DownloadedAttachment } from './attachments';
 export { fileNameOf } from './attachments';
 
@@ -54,6 +57,8 @@ interface Call {
   sentFields?: readonly string[];
   /** Instead of the client's time limit. */
   timeoutMs?: number;
+  /** Reads a 2xx body as it arrives (http.ts); the call then resolves once it is read. */
+  readBody?: (body: AsyncIterable<Uint8Array | string>) => Promise<void>;
 }
 
 
@@ -140,6 +145,27 @@ export class PortalClient {
     const action = `Reading view ${viewId} of app ${appId}`;
     const body = await this.json(this.viewCall(appId, viewId, filters, action), signal);
     return viewOf(body, action);
+  }
+
+  /**
+   * Reads a view as its body arrives into a compact store of rows (rowStore.ts), handing over batches
+   * while the rest is still coming (viewStream.ts). Resolves with the store, how many rows were read and,
+   * when the answer broke off midway, the failure (the rows before it were handed over); rejects when
+   * nothing was read, and when cancelled.
+   */
+  async streamView(appId: string, viewId: string, filters: readonly ViewFilter[], options: ViewStreamOptions = {}): Promise<ViewStreamResult> {
+    const action = `Reading view ${viewId} of app ${appId}`;
+    const reader = new ViewStreamReader(action, options);
+    try {
+      await this.call({ ...this.viewCall(appId, viewId, filters, action), readBody: (body) => reader.read(body) }, options.signal);
+    } catch (error) {
+      if (isCancellation(error) || reader.rowsRead === 0) {
+        reader.rows.release();
+        throw error;
+      }
+      return reader.result(error instanceof PortalError ? error : undefined);
+    }
+    return reader.result();
   }
 
   /** The view's answer as received (JSON bytes), e.g. to hand to a webview without parsing it here. */
@@ -245,6 +271,7 @@ export class PortalClient {
         fetch: this.fetch,
         action: call.action,
         onRequest: this.onRequest,
+        readBody: call.readBody,
       });
       if (isSuccess(response.status)) return response;
       if (response.status === 401 && attempt === 1) {

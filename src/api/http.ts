@@ -14,6 +14,8 @@ export interface FetchResponseLike {
   readonly statusText: string;
   readonly headers: { get(name: string): string | null };
   arrayBuffer(): Promise<ArrayBuffer>;
+  /** The body as it arrives (node-fetch: a Node stream); used when the caller reads it as a stream. */
+  readonly body?: AsyncIterable<Uint8Array | string> | null;
 }
 
 /** A body: text, bytes, or a stream of bytes (an upload that reports its progress as it is read). */
@@ -78,6 +80,12 @@ export interface HttpRequest {
   /** What the call does, as the start of a sentence: "Reading record 7 of app 3". */
   action: string;
   onRequest?: (entry: RequestLogEntry) => void;
+  /**
+   * Reads a 2xx body as it arrives instead of whole (the answer's `body` is then empty). The time limit
+   * then runs until the headers and again between two pieces of the body, not over the whole body: a
+   * million-row view may take longer than any fixed limit while it keeps arriving.
+   */
+  readBody?: (body: AsyncIterable<Uint8Array | string>) => Promise<void>;
 }
 
 export interface HttpResponse {
@@ -148,7 +156,13 @@ function failure(error: unknown, request: HttpRequest, signals: { caller?: Abort
 export async function send(request: HttpRequest): Promise<HttpResponse> {
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const caller = request.signal;
-  const timeout = AbortSignal.timeout(timeoutMs);
+  const limit = new AbortController();
+  let timer = setTimeout(() => limit.abort(), timeoutMs);
+  const rearm = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => limit.abort(), timeoutMs);
+  };
+  const timeout = limit.signal;
   const signals = { caller, timeout };
   const started = Date.now();
   const log = (status: number | 'error'): void => {
@@ -158,7 +172,10 @@ export async function send(request: HttpRequest): Promise<HttpResponse> {
       // A failing log line must not turn a good answer into an error.
     }
   };
-  if (caller?.aborted) throw failure(caller.reason, request, signals, timeoutMs);
+  if (caller?.aborted) {
+    clearTimeout(timer);
+    throw failure(caller.reason, request, signals, timeoutMs);
+  }
   const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
   let status: number | 'error' = 'error';
   try {
@@ -170,13 +187,26 @@ export async function send(request: HttpRequest): Promise<HttpResponse> {
       redirect: request.redirect ?? 'follow',
     });
     status = response.status;
+    if (request.readBody && isSuccess(response.status) && response.body) {
+      await request.readBody(rearming(response.body, rearm));
+      return { status: response.status, headers: response.headers, body: Buffer.alloc(0) };
+    }
     const body = Buffer.from(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, body };
   } catch (error) {
     status = 'error';
     throw failure(error, request, signals, timeoutMs);
   } finally {
+    clearTimeout(timer);
     log(status);
+  }
+}
+
+/** The body's pieces, restarting the time limit at each one. */
+async function* rearming(body: AsyncIterable<Uint8Array | string>, rearm: () => void): AsyncGenerator<Uint8Array | string> {
+  for await (const piece of body) {
+    rearm();
+    yield piece;
   }
 }
 

@@ -2,7 +2,6 @@
 // title field when the view shows it, else the view's first text column (in the view's order, read from
 // the view's own metadata, so titling records costs no request of its own). Only a Choice title needs the
 // app's columns (for the choice names), read once per app through the catalog.
-import type { ViewRead } from '../api/client';
 import { columnKind } from '../api/columnKinds';
 import type { Column, ViewMetadataEntry } from '../api/types';
 import type { AppTarget } from '../model/targets';
@@ -24,7 +23,7 @@ export function viewColumns(metadata: readonly ViewMetadataEntry[]): Column[] {
   }));
 }
 
-export async function titleColumnOfView(catalog: Catalog, app: AppTarget, chosen: string | undefined, read: ViewRead, signal?: AbortSignal): Promise<Column | undefined> {
+export async function titleColumnOfView(catalog: Catalog, app: AppTarget, chosen: string | undefined, read: { readonly metadata: readonly ViewMetadataEntry[] }, signal?: AbortSignal): Promise<Column | undefined> {
   const title = chooseTitleField(viewColumns(read.metadata), chosen);
   if (!title || columnKind(title) !== 'choice') return title;
   const appColumns = catalog.peekColumns(app.portalId, app.appId) ?? (await catalog.columns(app.portalId, app.appId, signal));

@@ -2,6 +2,7 @@
 // Every question goes through prompter(); each helper resolves with a target, or undefined when the user
 // cancels. When there is nothing to choose from (no portal connected, no view added), they throw an Error
 // that says what to do, which registerCommand shows.
+import type { ViewRow } from '../api/answers';
 import * as vscode from 'vscode';
 import type { Portals, SignInState } from '../auth/portals';
 import type { AppInfo, Catalog } from '../catalog/catalog';
@@ -130,9 +131,15 @@ export async function pickRecord(
   const other = '$(list-tree) A record of another app…';
   const items: Array<Item<RecordTarget & RecordNames>> = [{ label: typing, alwaysShow: true }];
   if (!options.app) items.push({ label: other, alwaysShow: true });
-  const rows = options.onlyDrafts ? read.rows.filter((row) => row.draft === true) : read.rows;
+  // Rows are parsed only until the list is full (drafts: until RECORD_PICK_LIMIT of them are found).
+  const rows: ViewRow[] = [];
+  for (const row of read.rows.rows()) {
+    if (rows.length > RECORD_PICK_LIMIT) break;
+    if (!options.onlyDrafts || row.draft === true) rows.push(row);
+  }
   const viewName = view.viewName ?? `View ${view.viewId}`;
-  items.push(separator(`${options.onlyDrafts ? `Drafts in ${viewName}` : viewName}${rows.length > RECORD_PICK_LIMIT ? ` (first ${RECORD_PICK_LIMIT} of ${rows.length})` : ''}`));
+  const more = rows.length > RECORD_PICK_LIMIT ? ` (first ${RECORD_PICK_LIMIT}${options.onlyDrafts ? '' : ` of ${read.rows.length}`})` : '';
+  items.push(separator(`${options.onlyDrafts ? `Drafts in ${viewName}` : viewName}${more}`));
   for (const row of rows.slice(0, RECORD_PICK_LIMIT)) {
     if (row.id === undefined) continue;
     const label = recordTitle(row.id, row.values, title);

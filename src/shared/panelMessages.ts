@@ -44,13 +44,16 @@ const queryWindowSchema = v.object({ type: v.literal('query/window'), runId: cou
 const querySortSchema = v.object({ type: v.literal('query/sort'), runId: count, sort: v.optional(sortSchema) });
 
 /** Export every row of the result, in the grid's current order. */
+/** Stop reading the run's rows: those read so far stay, marked partial. */
+const queryCancelSchema = v.object({ type: v.literal('query/cancel'), runId: count });
+
 const queryExportSchema = v.object({ type: v.literal('query/export'), format: v.picklist(['csv', 'json']) });
 
 /** "Save query": the host asks for the name (suggesting `name`, the saved query last loaded). */
 const querySaveSchema = v.object({ type: v.literal('query/save'), filters: v.array(viewFilterSchema), name: v.optional(v.string()) });
 
 export const formToHostSchema = v.variant('type', [readySchema, formCreateSchema, openRecordSchema, retrySchema]);
-export const queryToHostSchema = v.variant('type', [readySchema, queryRunSchema, queryWindowSchema, querySortSchema, openRecordSchema, queryExportSchema, querySaveSchema]);
+export const queryToHostSchema = v.variant('type', [readySchema, queryRunSchema, queryWindowSchema, querySortSchema, queryCancelSchema, openRecordSchema, queryExportSchema, querySaveSchema]);
 
 export type ReadyMessage = v.InferOutput<typeof readySchema>;
 export type OpenRecordMessage = v.InferOutput<typeof openRecordSchema>;
@@ -62,6 +65,7 @@ export type SortDirection = SortSpec['direction'];
 export type QueryRunMessage = v.InferOutput<typeof queryRunSchema>;
 export type QueryWindowMessage = v.InferOutput<typeof queryWindowSchema>;
 export type QuerySortMessage = v.InferOutput<typeof querySortSchema>;
+export type QueryCancelMessage = v.InferOutput<typeof queryCancelSchema>;
 export type QueryExportMessage = v.InferOutput<typeof queryExportSchema>;
 export type QuerySaveMessage = v.InferOutput<typeof querySaveSchema>;
 export type QueryToHostMessage = v.InferOutput<typeof queryToHostSchema>;

@@ -12,6 +12,7 @@ export type {
   FormCreateMessage,
   FormToHostMessage,
   OpenRecordMessage,
+  QueryCancelMessage,
   QueryExportMessage,
   QueryRunMessage,
   QuerySaveMessage,
@@ -168,6 +169,8 @@ export interface QueryDoneMessage {
   type: 'query/done';
   runId: number;
   total: number;
+  /** Set when the answer broke off (or the run was cancelled): why, and that only `total` rows were read. */
+  partial?: string;
 }
 
 /** The rows are now in the order of `sort` (none: the portal's order); windows asked for since are in it. */

@@ -193,7 +193,8 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     const limit = (this.pages.get(view.id) ?? 1) * setting('tree.pageSize');
     const children: ExplorerNode[] = [];
     let withoutId = 0;
-    for (const row of read.rows) {
+    // Rows are parsed only as far as the page goes: a view may hold a million.
+    for (const row of read.rows.rows()) {
       if (children.length >= limit) break;
       if (row.id === undefined) {
         withoutId += 1;
@@ -217,9 +218,10 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     const total = read.rows.length - withoutId;
     if (children.length < total) {
       children.push(this.intern({ kind: 'loadMore', id: nodeIds.loadMore(view), parent: view, portalId: view.portalId, appId: view.appId, viewId: view.viewId, shown: children.length, total }));
-    } else if (total === 0) {
+    } else if (total === 0 && !read.partial) {
       children.push(this.message(view, 'hint', 'No records'));
     }
+    if (read.partial) children.push(this.message(view, 'hint', `Partial: only ${read.rows.length.toLocaleString('en-US')} rows were read (${read.partial.message})`));
     return children;
   }
 

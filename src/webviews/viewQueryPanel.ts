@@ -16,6 +16,7 @@ import { openRecord } from './openRecord';
 import { PANEL_VIEW_TYPES } from '../ids';
 import { Panel } from './panel';
 import type { PanelDeps } from './recordFormPanel';
+import { writeLines } from './viewQuery/exportFile';
 import { csvLines, jsonLines } from './viewQuery/exportRows';
 import { ViewQuerySession } from './viewQuery/querySession';
 
@@ -81,14 +82,17 @@ export class ViewQueryPanel {
     );
     const client = deps.portals.client(target.portalId);
     // Columns through the shared catalog (one request per app for the whole extension).
-    const source = { readViewRaw: client.readViewRaw.bind(client), listColumns: async (appId: string) => [...(await deps.catalog.columns(target.portalId, appId))] };
+    const source = { streamView: client.streamView.bind(client), listColumns: async (appId: string) => [...(await deps.catalog.columns(target.portalId, appId))] };
     this.session = new ViewQuerySession(source, target.appId, target.viewId, (message) => this.panel.post(message));
     this.panel.onMessage((message) => this.handle(message));
     const subscription = deps.savedQueries.onDidChange((view) => {
       // Not awaited: a listener; a hidden panel gets the list again when it reloads (sendInit).
       if (view.portalId === target.portalId && view.appId === target.appId && view.viewId === target.viewId) void this.panel.post({ type: 'query/saved', saved: this.saved() });
     });
-    this.panel.onDidDispose(() => subscription.dispose());
+    this.panel.onDidDispose(() => {
+      subscription.dispose();
+      this.session.dispose(); // the kept rows' memory goes back at once
+    });
   }
 
   private saved(): SavedQuery[] {
@@ -108,6 +112,10 @@ export class ViewQueryPanel {
         break;
       case 'query/sort':
         await this.session.sort(message.runId, message.sort);
+        break;
+      case 'query/cancel':
+        this.session.cancel();
+        await this.session.stopped(message.runId);
         break;
       case 'query/export':
         await this.exportRows(message);
@@ -192,24 +200,22 @@ export class ViewQueryPanel {
     });
     if (!uri) return;
     const total = result.rows.length;
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Exporting ${total.toLocaleString('en-US')} rows`, cancellable: true },
-      async (progress, token) => {
-        const order = this.session.order;
-        const lines = extension === 'csv' ? csvLines(result.columns, result.rows, order) : jsonLines(result.columns, result.rows, order);
-        const parts: string[] = [];
-        let written = 0;
-        for (const line of lines) {
-          parts.push(line);
-          written += 1;
-          if (written % EXPORT_PROGRESS_ROWS === 0) {
+    await this.session.reading(result.rows, async () =>
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Exporting ${total.toLocaleString('en-US')} rows`, cancellable: true },
+        async (progress, token) => {
+          const order = this.session.order;
+          const lines = extension === 'csv' ? csvLines(result.columns, result.rows, order) : jsonLines(result.columns, result.rows, order);
+          const onLines = async (): Promise<void> => {
             if (token.isCancellationRequested) throw cancelled('The export');
             progress.report({ increment: (EXPORT_PROGRESS_ROWS / total) * 100 });
             await new Promise((resolve) => setImmediate(resolve));
-          }
-        }
-        await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(parts.join('')));
-      },
+          };
+          // A local file is written as the lines are made (flat memory at a million rows); elsewhere whole.
+          if (uri.scheme === 'file') await writeLines(uri.fsPath, lines, { every: EXPORT_PROGRESS_ROWS, onLines });
+          else await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode([...lines].join('')));
+        },
+      ),
     );
     log.info(`exported ${total} rows of view ${this.target.viewId} as ${extension}`);
     tell('info', `Exported ${total.toLocaleString('en-US')} rows to ${vscode.workspace.asRelativePath(uri)}.`);

@@ -18,6 +18,8 @@ export const USAGE = `Usage: npm run emulator -- [options]
   --attachment-limit BYTES  largest attachment (default 26214400)
   --big-view-records N      records of the Tickets app (default 100000)
   --seed N                  seed of the generated records (default 1)
+  --latency MS              wait before answering every API and OAuth request (default 0)
+  --bytes-per-second N      send response bodies at most this fast (default 0: no limit)
   --client-id ID            the demo client's id
   --client-secret SECRET    the demo client's secret
   --redirect-uri URI        one more registered redirect URI of the demo client (repeatable)
@@ -53,6 +55,8 @@ export function parseCommandLine(args: string[]): { options: EmulatorOptions; he
         'attachment-limit': { type: 'string' },
         'big-view-records': { type: 'string' },
         seed: { type: 'string' },
+        latency: { type: 'string' },
+        'bytes-per-second': { type: 'string' },
         'client-id': { type: 'string' },
         'client-secret': { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
@@ -77,6 +81,8 @@ export function parseCommandLine(args: string[]): { options: EmulatorOptions; he
     attachmentLimitBytes: whole('attachment-limit', values['attachment-limit']),
     bigViewRecords: whole('big-view-records', values['big-view-records']),
     seed: whole('seed', values.seed),
+    latencyMs: whole('latency', values.latency),
+    bytesPerSecond: whole('bytes-per-second', values['bytes-per-second']),
     clientId: values['client-id'],
     clientSecret: values['client-secret'],
     redirectUris: values['redirect-uri'],

@@ -45,6 +45,7 @@ export class Context {
   /** The seed again, with the startup options; requests, faults, webhooks and other clients forgotten. */
   reset(): void {
     this.config = runtimeConfigOf(this.options);
+    this.store.setBigViewRecords(this.options.bigViewRecords);
     this.store.reset();
     this.oauth.reset(this.demoClient());
     this.faults.clear();

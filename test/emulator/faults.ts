@@ -13,6 +13,8 @@ export interface Fault {
   body?: unknown;
   headers?: Record<string, string>;
   drop?: boolean;
+  /** Answers normally but destroys the connection once this many bytes of the body have gone. */
+  drop_after_bytes?: number;
   malformed?: boolean;
 }
 
@@ -35,7 +37,7 @@ export class Faults {
   add(spec: unknown): Fault {
     if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new FaultError('Send a JSON object describing the fault.');
     const s = spec as Record<string, unknown>;
-    const known = ['path', 'method', 'count', 'latency_ms', 'status', 'body', 'headers', 'drop', 'malformed'];
+    const known = ['path', 'method', 'count', 'latency_ms', 'status', 'body', 'headers', 'drop', 'drop_after_bytes', 'malformed'];
     const unknown = Object.keys(s).find((key) => !known.includes(key));
     if (unknown) throw new FaultError(`Unknown fault key ${unknown}; known: ${known.join(', ')}.`);
     const path = optional<string>(s.path, (v) => typeof v === 'string', 'path must be a regular expression as a string.');
@@ -60,9 +62,12 @@ export class Faults {
       headers: optional(s.headers, (v) => typeof v === 'object' && v !== null && Object.values(v).every((h) => typeof h === 'string'), 'headers must be an object of strings.'),
       drop: optional(s.drop, (v) => typeof v === 'boolean', 'drop must be true or false.'),
       malformed: optional(s.malformed, (v) => typeof v === 'boolean', 'malformed must be true or false.'),
+      drop_after_bytes: optional(s.drop_after_bytes, isInteger(1, Number.MAX_SAFE_INTEGER), 'drop_after_bytes must be a whole number >= 1.'),
     };
-    const effects = [fault.latency_ms !== undefined, fault.status !== undefined, fault.drop === true, fault.malformed === true].filter(Boolean).length;
-    if (effects === 0) throw new FaultError('Give at least one of latency_ms, status, drop, malformed.');
+    const dropsMidway = fault.drop_after_bytes !== undefined;
+    const effects = [fault.latency_ms !== undefined, fault.status !== undefined, fault.drop === true, fault.malformed === true, dropsMidway].filter(Boolean).length;
+    if (effects === 0) throw new FaultError('Give at least one of latency_ms, status, drop, drop_after_bytes, malformed.');
+    if (dropsMidway && (fault.drop || fault.status !== undefined || fault.malformed)) throw new FaultError('drop_after_bytes cuts a normal answer; do not combine it with drop, status or malformed.');
     if (fault.drop && (fault.status !== undefined || fault.malformed)) throw new FaultError('drop cannot be combined with status or malformed.');
     if (fault.status !== undefined && fault.malformed) throw new FaultError('malformed answers 200; do not combine it with status.');
     if (fault.body !== undefined && fault.status === undefined) throw new FaultError('body goes with status.');

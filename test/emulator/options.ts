@@ -27,8 +27,12 @@ export interface EmulatorOptions {
   webhookTimeoutMs?: number;
   /** Largest accepted attachment (default 25 MB). */
   attachmentLimitBytes?: number;
-  /** Records of the big Tickets app (default 100000). */
+  /** Records of the big Tickets app (default 100000); changing it while running regenerates Tickets. */
   bigViewRecords?: number;
+  /** Wait before answering any API or OAuth request, as a portal far away (default 0). */
+  latencyMs?: number;
+  /** Send response bodies at most this fast, in bytes per second; 0 = as fast as possible (default 0). */
+  bytesPerSecond?: number;
   /** Seed of the generator of the big app's records (default 1). */
   seed?: number;
   /** No console output. */
@@ -52,12 +56,14 @@ export interface RuntimeConfig {
   webhookRetries: number;
   webhookTimeoutMs: number;
   attachmentLimitBytes: number;
+  bigViewRecords: number;
+  latencyMs: number;
+  bytesPerSecond: number;
   quiet: boolean;
 }
 
 export interface ResolvedOptions extends RuntimeConfig {
   port: number;
-  bigViewRecords: number;
   seed: number;
   clientId: string;
   clientSecret: string;
@@ -80,6 +86,8 @@ const DEFAULTS: ResolvedOptions = {
   webhookTimeoutMs: 5000,
   attachmentLimitBytes: 25 * 1024 * 1024,
   bigViewRecords: 100_000,
+  latencyMs: 0,
+  bytesPerSecond: 0,
   seed: 1,
   quiet: false,
   clientId: DEFAULT_CLIENT_ID,
@@ -98,6 +106,9 @@ const RUNTIME_KEYS: ReadonlyArray<keyof RuntimeConfig> = [
   'webhookRetries',
   'webhookTimeoutMs',
   'attachmentLimitBytes',
+  'bigViewRecords',
+  'latencyMs',
+  'bytesPerSecond',
   'quiet',
 ];
 
@@ -123,6 +134,8 @@ const CHECKS: Record<keyof ResolvedOptions, [Check, string]> = {
   webhookTimeoutMs: [wholeNumber(1), 'a whole number of milliseconds >= 1'],
   attachmentLimitBytes: [wholeNumber(1), 'a whole number of bytes >= 1'],
   bigViewRecords: [wholeNumber(0, 10_000_000), 'a whole number 0-10000000'],
+  latencyMs: [wholeNumber(0, 600_000), 'a whole number of milliseconds 0-600000'],
+  bytesPerSecond: [wholeNumber(0), 'a whole number of bytes per second >= 0 (0: no limit)'],
   seed: [wholeNumber(0, 0xffffffff), 'a whole number 0-4294967295'],
   quiet: [isBoolean, 'true or false'],
   clientId: [nonEmptyString, 'a non-empty string'],

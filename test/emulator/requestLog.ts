@@ -11,7 +11,7 @@ export interface LoggedRequest {
   status: number;
   duration_ms: number;
   /** The kind of fault injected into this request, if any. */
-  fault?: 'latency' | 'status' | 'drop' | 'malformed';
+  fault?: 'latency' | 'status' | 'drop' | 'drop-midway' | 'malformed';
   time: string;
 }
 
@@ -44,4 +44,28 @@ export class RequestLog {
 export function splitUrl(url: string): { path: string; query: string } {
   const mark = url.indexOf('?');
   return mark < 0 ? { path: url, query: '' } : { path: url.slice(0, mark), query: url.slice(mark + 1) };
+}
+
+/** A request that starts this soon after another ended may still have been sent beside it. */
+const SLACK_MS = 20;
+
+/**
+ * Sequential round trips in `requests`: those that overlap in time ran in parallel; one that started after
+ * another ended waited for it. The longest such chain. With latencyMs at 200 every request lasts at least
+ * 200 ms, so overlap and sequence are plain whatever the machine's speed: this counts, it does not time.
+ */
+export function sequentialRoundTrips(requests: ReadonlyArray<Pick<LoggedRequest, 'time' | 'duration_ms'>>): number {
+  const spans = requests
+    .map((request) => {
+      const end = Date.parse(request.time);
+      return { start: end - request.duration_ms, end };
+    })
+    .sort((a, b) => a.start - b.start);
+  const chain = spans.map(() => 1);
+  spans.forEach((span, index) => {
+    for (let before = 0; before < index; before += 1) {
+      if (spans[before].end <= span.start + SLACK_MS) chain[index] = Math.max(chain[index], chain[before] + 1);
+    }
+  });
+  return Math.max(0, ...chain);
 }

@@ -6,6 +6,7 @@ import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from './context';
 import { ApiError, OAuthError, sendApiError, sendOAuthError } from './errors';
+import { needsPacing, pacedBody } from './pacing';
 import type { LoggedRequest } from './requestLog';
 import { splitUrl } from './requestLog';
 import { registerOAuth } from './oauth';
@@ -41,6 +42,7 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   const faultOf = new WeakMap<FastifyRequest, LoggedRequest['fault']>();
+  const dropAfter = new WeakMap<FastifyRequest, number>();
   const logged = new WeakSet<FastifyRequest>();
   const logRequest = (request: FastifyRequest, status: number, elapsed: number): void => {
     if (logged.has(request) || isTestInterface(request.url)) return;
@@ -53,9 +55,15 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (isTestInterface(request.url)) return;
+    // The distance to the portal: every answer's first byte waits this long.
+    if (ctx.config.latencyMs > 0) await sleep(ctx.config.latencyMs);
     const fault = ctx.faults.take(request.method, splitUrl(request.url).path);
     if (!fault) return;
-    faultOf.set(request, fault.drop ? 'drop' : fault.malformed ? 'malformed' : fault.status !== undefined ? 'status' : 'latency');
+    faultOf.set(
+      request,
+      fault.drop ? 'drop' : fault.drop_after_bytes !== undefined ? 'drop-midway' : fault.malformed ? 'malformed' : fault.status !== undefined ? 'status' : 'latency',
+    );
+    if (fault.drop_after_bytes !== undefined) dropAfter.set(request, fault.drop_after_bytes);
     if (fault.latency_ms) await sleep(fault.latency_ms);
     if (fault.drop) {
       logRequest(request, 0, reply.elapsedTime);
@@ -71,6 +79,15 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
       return reply.code(fault.status).type('application/json; charset=utf-8').send(JSON.stringify(fault.body));
     }
     return undefined;
+  });
+
+  // A slow link or a connection dropped midway: the body leaves as a paced stream (pacing.ts).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (isTestInterface(request.url)) return payload;
+    const pacing = { bytesPerSecond: ctx.config.bytesPerSecond, dropAfterBytes: dropAfter.get(request), onDrop: () => logRequest(request, reply.statusCode, reply.elapsedTime) };
+    if (!needsPacing(pacing)) return payload;
+    if (pacing.dropAfterBytes !== undefined) reply.removeHeader('content-length');
+    return pacedBody(payload, pacing);
   });
 
   app.addHook('onResponse', async (request, reply) => {

@@ -45,6 +45,11 @@ export class AppRecords {
     return record;
   }
 
+  /** Records ever made, trash included (an upper bound of a view's rows). */
+  get count(): number {
+    return this.nextNum - 1;
+  }
+
   /** Every record not in trash, in ascending id. */
   *live(): Generator<Readonly<StoredRecord>> {
     for (let num = 1; num < this.nextNum; num++) {
@@ -76,7 +81,10 @@ export class Store {
   version = 0;
   private nextChildId = 1;
 
-  constructor(private readonly bigViewRecords: number, private readonly seed: number) {
+  constructor(
+    private bigViewRecords: number,
+    private readonly seed: number,
+  ) {
     for (const site of SITES) for (const app of site.apps) for (const column of app.columns) this.columns.set(column.field_id, { column, app });
     this.reset();
   }
@@ -86,8 +94,7 @@ export class Store {
     this.nextChildId = 1;
     for (const site of SITES) {
       for (const def of site.apps) {
-        const records =
-          def.app_id === TICKETS ? new AppRecords(this.bigViewRecords, ticketGenerator(this.seed, SEED_RECORDS[CUSTOMERS].length)) : new AppRecords();
+        const records = def.app_id === TICKETS ? this.ticketRecords() : new AppRecords();
         const state: AppState = { def, site, draftMode: def.draftMode, commentsPlugin: def.commentsPlugin, records };
         for (const seedRecord of SEED_RECORDS[def.app_id] ?? []) {
           records.add((num) => ({
@@ -104,6 +111,19 @@ export class Store {
         this.apps.set(def.app_id, state);
       }
     }
+    this.version++;
+  }
+
+  private ticketRecords(): AppRecords {
+    return new AppRecords(this.bigViewRecords, ticketGenerator(this.seed, SEED_RECORDS[CUSTOMERS].length));
+  }
+
+  /** Regenerates Tickets with `count` records (changes to Tickets are forgotten); other apps keep theirs. */
+  setBigViewRecords(count: number): void {
+    if (count === this.bigViewRecords) return;
+    this.bigViewRecords = count;
+    const tickets = this.apps.get(TICKETS);
+    if (tickets) tickets.records = this.ticketRecords();
     this.version++;
   }
 

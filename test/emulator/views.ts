@@ -182,22 +182,52 @@ export function viewMetadata(store: Store, app: AppState, view: ViewDef): unknow
   }));
 }
 
-/** The whole response body of a view, as a JSON string. */
-export function viewBody(store: Store, app: AppState, view: ViewDef, requestFilters: Filter[]): string {
+/** Rows per piece of a body: enough for V8's fast JSON.stringify of same-shaped objects, small enough to
+ * start sending at once. */
+const ROWS_PER_PIECE = 2000;
+
+/**
+ * A view's response body in pieces of JSON text, made as they are asked for: a million-row view is never
+ * held whole (about 250 MB). Columns and filters are resolved now, so a bad filter throws before anything
+ * is sent.
+ */
+export function viewPieces(store: Store, app: AppState, view: ViewDef, requestFilters: Filter[]): Generator<string> {
   const sources = viewSources(store, app, view);
   const filters = [...viewFilters(store, app, view.filters), ...requestFilters];
-  const rows: Array<Record<string, string>> = [];
-  for (const record of app.records.live()) {
-    if (!filters.every((filter) => filter.test(filter.source.read(record)))) continue;
-    // One object per row and a single JSON.stringify: V8 serializes same-shaped objects faster than any
-    // string building we could do by hand (measured: 235 ms against 430 ms for 100,000 rows).
-    const row: Record<string, string> = { id: String(record.num) };
-    for (const source of sources) row[source.key] = source.read(record);
-    row.draft = record.draft ? '1' : '0';
-    rows.push(row);
-  }
-  return JSON.stringify({ data: rows, metadata: viewMetadata(store, app, view) });
+  const metadata = JSON.stringify(viewMetadata(store, app, view));
+  return (function* () {
+    yield '{"data":[';
+    let batch: Array<Record<string, string>> = [];
+    let first = true;
+    const flush = (): string => {
+      // One object per row and one JSON.stringify per batch: V8 serializes same-shaped objects faster than
+      // any string building we could do by hand (measured: 235 ms against 430 ms for 100,000 rows).
+      const text = JSON.stringify(batch).slice(1, -1);
+      const piece = first ? text : `,${text}`;
+      first = false;
+      batch = [];
+      return piece;
+    };
+    for (const record of app.records.live()) {
+      if (!filters.every((filter) => filter.test(filter.source.read(record)))) continue;
+      const row: Record<string, string> = { id: String(record.num) };
+      for (const source of sources) row[source.key] = source.read(record);
+      row.draft = record.draft ? '1' : '0';
+      batch.push(row);
+      if (batch.length === ROWS_PER_PIECE) yield flush();
+    }
+    if (batch.length > 0) yield flush();
+    yield `],"metadata":${metadata}}`;
+  })();
 }
+
+/** The whole response body of a view, as a JSON string. */
+export function viewBody(store: Store, app: AppState, view: ViewDef, requestFilters: Filter[]): string {
+  return [...viewPieces(store, app, view, requestFilters)].join('');
+}
+
+/** Apps with more records than this are streamed, never held whole nor cached (about 50 MB of JSON). */
+export const STREAM_ABOVE_RECORDS = 200_000;
 
 /** Unfiltered view bodies, valid while the store's version stays the same; kept encoded, ready to send. */
 export class ViewCache {

@@ -158,6 +158,47 @@ describe('the view query panel (webview)', function () {
     assert.equal((await panel.posted()).slice(before).filter((message) => message.type === 'query/run').length, 0, 'nothing sent');
   });
 
+  async function emulatorCall(path: string, body: unknown): Promise<void> {
+    const response = await fetch(`${environment().emulator.baseUrl}/_emulator/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal(response.status, 200, await response.text());
+  }
+
+  it('shows "Loading… N rows" with Cancel while rows arrive; Cancel keeps them, marked partial', async () => {
+    await emulatorCall('config', { bytesPerSecond: 60_000 }); // 2,000 rows (~520 KB) in about 9 s
+    try {
+      const { panel } = await open('6', '201', { viewport: { width: 1100, height: 560 }, viewName: 'All tickets' });
+      const page = panel.page;
+      await page.click('#run');
+      await waitForRows(page, /^Loading… [\d,]+ rows so far$/);
+      await page.locator('.grid-body [role="row"]').nth(5).waitFor();
+      assert.equal(await page.locator('#cancel-run').isVisible(), true, 'Cancel is offered while loading');
+      await panel.screenshot('viewQuery-loading');
+      await page.click('#cancel-run');
+      await waitForRows(page, /^[\d,]+ rows \(partial\)$/);
+      const count = Number((await rowCount(page)).replace(/[^\d]/g, ''));
+      assert.ok(count > 0 && count < TICKETS, `${count} rows kept`);
+      assert.equal(await page.locator('#cancel-run').isVisible(), false);
+      assert.match((await page.locator('#query-message').textContent()) ?? '', /Partial result: Cancelled after [\d,]+ rows/);
+      assert.ok((await page.locator('.grid-body [role="row"]').count()) > 5, 'the rows read stay visible');
+      assert.equal(await page.locator('#export-csv').isDisabled(), false, 'what arrived can be exported');
+      await panel.screenshot('viewQuery-cancelled');
+    } finally {
+      await emulatorCall('reset', {});
+    }
+  });
+
+  it('keeps the rows read when the connection drops midway, and says how many', async () => {
+    await emulatorCall('faults', { path: '/view/', drop_after_bytes: 200_000 });
+    const { panel } = await open('6', '201', { viewport: { width: 1100, height: 560 }, viewName: 'All tickets' });
+    const page = panel.page;
+    await page.click('#run');
+    await waitForRows(page, /^[\d,]+ rows \(partial\)$/);
+    const message = (await page.locator('#query-message').textContent()) ?? '';
+    assert.match(message, /Partial result: .*connection.* ([\d,]+) rows were read before it broke off/);
+    assert.ok((await page.locator('.grid-body [role="row"]').count()) > 5, 'the rows read stay visible');
+    await panel.screenshot('viewQuery-partial');
+  });
+
   it('keeps at most a screenful of rows in the DOM while scrolling through all of them', async () => {
     const { panel } = await open('6', '201', { viewport: { width: 1200, height: 800 } });
     const page = panel.page;

@@ -52,6 +52,10 @@ const title = el('h1', { text: 'View query' });
 const subtitle = el('p', { className: 'subtitle' });
 const banner = messageBar('query-message');
 const status = el('p', { id: 'row-count', className: 'row-count', attrs: { role: 'status', 'aria-live': 'polite' } });
+// While rows arrive: stops reading; what has arrived stays, marked partial.
+const cancelRun = button('Cancel', { id: 'cancel-run', onClick: () => host.post({ type: 'query/cancel', runId }) });
+cancelRun.hidden = true;
+const statusLine = el('div', { className: 'row-count-line' }, status, cancelRun);
 
 const save = (): void => host.saveState({ filters: builder.states(), runId, savedName });
 const builder = new FilterBuilder(save);
@@ -102,7 +106,7 @@ const toolbar = el(
 );
 const root = document.getElementById('root') ?? document.body;
 root.classList.add('query-layout');
-root.append(el('header', {}, title, subtitle), builder.element, toolbar, banner.element, status, grid.element);
+root.append(el('header', {}, title, subtitle), builder.element, toolbar, banner.element, statusLine, grid.element);
 setExportEnabled(false);
 
 function setExportEnabled(enabled: boolean): void {
@@ -123,6 +127,8 @@ function run(filters?: ViewFilter[]): void {
   performance.clearMarks();
   performance.mark('portal:run');
   status.textContent = 'Running the query…';
+  cancelRun.hidden = false;
+  delete status.dataset.partial;
   setExportEnabled(false);
   host.post({ type: 'query/run', runId, filters: chosen });
 }
@@ -149,7 +155,8 @@ function showSaved(list: readonly SavedQuery[]): void {
 function countText(count: number, complete: boolean): string {
   const number = count.toLocaleString('en-US');
   if (!complete) return `Loading… ${number} rows so far`;
-  return count === 1 ? '1 row' : `${number} rows`;
+  const rows = count === 1 ? '1 row' : `${number} rows`;
+  return status.dataset.partial === undefined ? rows : `${rows} (partial)`;
 }
 
 /** After the browser has painted the rows: the bench reads these marks. */
@@ -211,6 +218,12 @@ host.onMessage((message) => {
       break;
     case 'query/done':
       if (message.runId !== runId) return;
+      cancelRun.hidden = true;
+      // Broken off or cancelled: the rows read stay visible, sortable and exportable, and say so.
+      if (message.partial !== undefined) {
+        status.dataset.partial = '';
+        banner.show('info', `Partial result: ${message.partial}`);
+      }
       results.count = message.total;
       results.complete = true;
       grid.setRowCount(results.count);
@@ -229,6 +242,7 @@ host.onMessage((message) => {
     }
     case 'query/failed':
       if (message.runId !== runId) return;
+      cancelRun.hidden = true;
       status.textContent = '';
       banner.show('error', message.message);
       if (message.filterIndex !== undefined) builder.showError(message.filterIndex, message.message);

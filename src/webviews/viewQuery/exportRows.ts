@@ -4,6 +4,17 @@
 // = + - @, a tab or a carriage return) get a leading apostrophe, except plain numbers such as -12.5.
 // Pure: no vscode.
 import type { ViewRow } from '../../api/answers';
+
+/** The rows of a result: a RowStore (rows parsed when read) or a plain list. */
+export interface RowSource {
+  readonly length: number;
+  row(index: number): ViewRow;
+}
+
+/** A plain list of rows as a RowSource. */
+export function listSource(rows: readonly ViewRow[]): RowSource {
+  return { length: rows.length, row: (index) => rows[index] };
+}
 import { parseNumber } from '../../api/formats';
 import { displayValue, sortOrder } from '../../shared/gridValues';
 import type { GridColumn, SortSpec } from '../../shared/protocol';
@@ -24,21 +35,22 @@ export function csvField(value: string): string {
 }
 
 /** The order the grid shows: the portal's, or sorted as the panel sorted it. */
-export function exportOrder(columns: readonly GridColumn[], rows: readonly ViewRow[], sort: SortSpec | undefined): Uint32Array | undefined {
+export function exportOrder(columns: readonly GridColumn[], rows: RowSource, sort: SortSpec | undefined): Uint32Array | undefined {
   if (!sort) return undefined;
-  if (sort.key === RECORD_ID_KEY) return sortOrder(rows.length, (index) => rows[index].id ?? '', 'autonumber', sort.direction);
+  if (sort.key === RECORD_ID_KEY) return sortOrder(rows.length, (index) => rows.row(index).id ?? '', 'autonumber', sort.direction);
   const column = columns.find((candidate) => candidate.key === sort.key);
   if (!column) return undefined;
-  return sortOrder(rows.length, (index) => displayValue(column, rows[index].values[column.key] ?? ''), column.kind, sort.direction);
+  return sortOrder(rows.length, (index) => displayValue(column, rows.row(index).values[column.key] ?? ''), column.kind, sort.direction);
 }
 
-function* inOrder<T>(items: readonly T[], order: Uint32Array | undefined): Generator<T> {
-  if (order) for (const index of order) yield items[index];
-  else yield* items;
+/** The rows in `order` (the grid's), one at a time: a million rows are never all objects at once. */
+function* inOrder(rows: RowSource, order: Uint32Array | undefined): Generator<ViewRow> {
+  const count = order ? Math.min(order.length, rows.length) : rows.length;
+  for (let index = 0; index < count; index += 1) yield rows.row(order ? order[index] : index);
 }
 
 /** CSV lines (each ends with CRLF), header first; a generator so a caller can report progress. */
-export function* csvLines(columns: readonly GridColumn[], rows: readonly ViewRow[], order?: Uint32Array): Generator<string> {
+export function* csvLines(columns: readonly GridColumn[], rows: RowSource, order?: Uint32Array): Generator<string> {
   yield `${['Record id', ...columns.map((column) => column.name)].map(csvField).join(',')}\r\n`;
   for (const row of inOrder(rows, order)) {
     const cells = [row.id ?? '', ...columns.map((column) => displayValue(column, row.values[column.key] ?? ''))];
@@ -47,7 +59,7 @@ export function* csvLines(columns: readonly GridColumn[], rows: readonly ViewRow
 }
 
 /** JSON: an array of {id, draft, <field_id_in_data>: value}, the values as the portal sent them. */
-export function* jsonLines(columns: readonly GridColumn[], rows: readonly ViewRow[], order?: Uint32Array): Generator<string> {
+export function* jsonLines(columns: readonly GridColumn[], rows: RowSource, order?: Uint32Array): Generator<string> {
   yield '[\n';
   let first = true;
   for (const row of inOrder(rows, order)) {

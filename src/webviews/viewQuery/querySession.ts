@@ -1,66 +1,42 @@
-// The host side of one query panel, without vscode: reads the view through the portal client, sends the
-// first screenful of rows as soon as it is parsed, keeps the whole result, and answers the grid's requests
-// for the rows in sight (query/window), sorted as the grid asks (query/sort). The page so holds a few
-// hundred rows whatever the result's size; export reads the kept result. The bench runs this very class
+// The host side of one query panel, without vscode: reads the view through the portal client as it arrives
+// (PortalClient.streamView), sends the first screenful of rows at once and the count as more arrive, keeps
+// the result compactly (a RowStore: the answer's bytes and two offsets a row), and answers the grid's
+// requests for the rows in sight (query/window), sorted as the grid asks (query/sort). The page so holds a
+// few hundred rows whatever the result's size; export reads the kept result. A run can be cancelled; an
+// answer that breaks off midway keeps the rows read, marked partial. The bench runs this very class
 // against a page in Chromium (test/bench/viewQuery.bench.ts).
-import { viewOf, type ViewRead, type ViewRow } from '../../api/answers';
+import type { ViewRow } from '../../api/answers';
 import { isCancellation, isPortalError } from '../../api/errors';
-import { invalidResponse } from '../../api/http';
 import type { ViewFilter } from '../../api/filters';
-import type { Column } from '../../api/types';
+import type { RowStore } from '../../api/rowStore';
+import type { Column, ViewMetadataEntry } from '../../api/types';
+import type { ViewStreamOptions, ViewStreamResult } from '../../api/viewStream';
 import type { FilterColumn, GridColumn, HostToQueryMessage, SortSpec } from '../../shared/protocol';
 import { exportOrder } from './exportRows';
-import { answerSlices } from './answerSlices';
 import { filterColumns, gridColumns, lookupAppsOf } from './viewColumns';
 
 /** What the session needs of PortalClient. */
 export interface ViewSource {
-  readViewRaw(appId: string, viewId: string, filters: readonly ViewFilter[], signal?: AbortSignal): Promise<Uint8Array>;
+  streamView(appId: string, viewId: string, filters: readonly ViewFilter[], options: ViewStreamOptions): Promise<ViewStreamResult>;
   listColumns(appId: string, signal?: AbortSignal): Promise<Column[]>;
 }
 
-/** Rows in the first slice, sent unasked: a screenful and then some, so the grid paints at once. */
+/** Rows in the first batch, sent unasked: a screenful and then some, so the grid paints at once. */
 export const FIRST_CHUNK_ROWS = 200;
-/** Rows per later slice of the answer's parse (between two progress messages). */
+/** Rows per later batch of the answer (between two progress messages). */
 export const CHUNK_ROWS = 10_000;
 /** The most rows one window answer carries (the grid asks for what is in sight and a margin). */
 export const MAX_WINDOW_ROWS = 1_000;
 
-/** The view's answer read whole (the fallback when it cannot be read in slices). */
-function readWhole(text: string, action: string): ViewRead {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw invalidResponse(action, 'it is not JSON.');
-  }
-  return viewOf(body, action);
-}
-
-/** The answer in slices of rows (answerSlices.ts), each read as the client reads a view; or undefined. */
-function readSlices(text: string, action: string): Generator<ViewRead, void, undefined> | undefined {
-  const answer = answerSlices(text);
-  if (!answer) return undefined;
-  return (function* () {
-    try {
-      for (const data of answer.slices(FIRST_CHUNK_ROWS, CHUNK_ROWS)) yield viewOf({ data, metadata: answer.metadata }, action);
-    } catch (error) {
-      if (error instanceof SyntaxError) throw invalidResponse(action, 'it is not JSON.');
-      throw error;
-    }
-  })();
-}
-
 export interface QueryResult {
   filters: ViewFilter[];
   columns: GridColumn[];
-  rows: ViewRow[];
+  rows: RowStore;
+  /** Why the answer broke off, when it did: the rows read before are kept and shown, marked partial. */
+  partial?: string;
 }
 
 export type Post = (message: HostToQueryMessage) => unknown;
-
-/** Lets the event loop (and the panel's other messages) run between chunks. */
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** One row as the panel receives it: [id, draft, values in the grid's column order]. */
 export function rowArray(row: ViewRow, keys: readonly string[]): string[] {
@@ -79,8 +55,10 @@ export class ViewQuerySession {
   /** The result being read or last read (rows grow while it is read). */
   private current: { runId: number; result: QueryResult; complete: boolean } | undefined;
   private lastRunId = 0;
-  private lastMetadata: ViewRead['metadata'] = [];
+  private lastMetadata: ViewMetadataEntry[] = [];
   private sortState: { version: number; sort: SortSpec | undefined; order: Uint32Array | undefined } = { version: 0, sort: undefined, order: undefined };
+  /** Stores an export is reading: released when it ends, not when a newer run replaces them. */
+  private readonly exporting = new Map<RowStore, number>();
 
   constructor(
     private readonly source: ViewSource,
@@ -89,7 +67,7 @@ export class ViewQuerySession {
     private readonly post: Post,
   ) {}
 
-  /** The last complete result, for export. */
+  /** The last result read to its end (or to where it broke off), for export. */
   get result(): QueryResult | undefined {
     return this.current?.complete ? this.current.result : undefined;
   }
@@ -109,20 +87,37 @@ export class ViewQuerySession {
     return appId === this.appId ? this.appColumns : this.otherApps.get(appId);
   }
 
-  /** Reads the view with `filters`, sends its first rows, keeps the rest; a newer run cancels this one. */
+  /** Reads the view with `filters`, sends its first rows at once and the rest as asked; a newer run cancels this one. */
   async run(runId: number, filters: readonly ViewFilter[]): Promise<void> {
     this.running?.abort();
     const controller = new AbortController();
     this.running = controller;
     this.lastRunId = runId;
+    const stale = (): boolean => controller.signal.aborted || runId !== this.lastRunId;
     try {
-      const action = `Reading view ${this.viewId} of app ${this.appId}`;
-      const [bytes] = await Promise.all([this.source.readViewRaw(this.appId, this.viewId, filters, controller.signal), this.ensureAppColumns(controller.signal)]);
-      if (controller.signal.aborted) return;
-      const text = new TextDecoder().decode(bytes);
-      const complete = await this.readAnswer(runId, text, action, filters, controller.signal);
-      if (!complete || controller.signal.aborted) return;
-      await this.learnLookupApps(this.lastMetadata, controller.signal);
+      const columnsRead = this.ensureAppColumns(controller.signal);
+      const read = await this.source.streamView(this.appId, this.viewId, filters, {
+        signal: controller.signal,
+        firstBatchRows: FIRST_CHUNK_ROWS,
+        batchRows: CHUNK_ROWS,
+        onBatch: async ({ rows, from, to }) => {
+          if (stale()) return;
+          if (from === 0) {
+            await columnsRead;
+            // The metadata follows the rows: until it comes, the columns are the first row's keys.
+            this.begin(runId, filters, provisionalMetadata(this.appId, rows.row(0), this.appColumns), rows);
+            await this.post({ type: 'query/result', runId, columns: this.currentColumns() });
+            await this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
+          } else await this.post({ type: 'query/progress', runId, count: to });
+        },
+      });
+      if (stale()) {
+        this.releaseUnlessCurrent(read.rows);
+        return;
+      }
+      await columnsRead;
+      await this.finish(runId, filters, read);
+      if (read.metadata) await this.learnLookupApps(read.metadata, controller.signal);
     } catch (error) {
       if (controller.signal.aborted || isCancellation(error)) return;
       await this.post({ type: 'query/failed', runId, message: errorText(error), ...filterIndexOf(error, filters) });
@@ -140,7 +135,7 @@ export class ViewQuerySession {
     await this.post({ type: 'query/result', runId, columns: current.result.columns });
     if (this.sortState.sort) await this.post({ type: 'query/sorted', runId, sortVersion: this.sortState.version, sort: this.sortState.sort });
     await this.sendWindow(runId, this.sortState.version, 0, FIRST_CHUNK_ROWS);
-    await this.post({ type: 'query/done', runId, total: current.result.rows.length });
+    await this.post({ type: 'query/done', runId, total: current.result.rows.length, ...(current.result.partial ? { partial: current.result.partial } : {}) });
     return true;
   }
 
@@ -159,10 +154,50 @@ export class ViewQuerySession {
     await this.post({ type: 'query/sorted', runId, sortVersion: this.sortState.version, ...(this.sortState.sort ? { sort: this.sortState.sort } : {}) });
   }
 
-  /** Stops a run in progress. */
+  /** Stops a run in progress (the rows read so far stay, marked partial). */
   cancel(): void {
     this.running?.abort();
     this.running = undefined;
+  }
+
+  /** Stops the run and gives the kept rows' memory back (the panel closed). */
+  dispose(): void {
+    this.cancel();
+    const rows = this.current?.result.rows;
+    this.current = undefined;
+    if (rows) this.releaseUnlessCurrent(rows);
+  }
+
+  /** Keeps `rows` alive while `read` (an export) reads them, even if a newer run replaces them meanwhile. */
+  async reading<T>(rows: RowStore, read: () => Promise<T>): Promise<T> {
+    this.exporting.set(rows, (this.exporting.get(rows) ?? 0) + 1);
+    try {
+      return await read();
+    } finally {
+      const left = (this.exporting.get(rows) ?? 1) - 1;
+      if (left > 0) this.exporting.set(rows, left);
+      else {
+        this.exporting.delete(rows);
+        this.releaseUnlessCurrent(rows);
+      }
+    }
+  }
+
+  /** The run was stopped by the user: what was read stays, complete as far as it goes. */
+  async stopped(runId: number): Promise<void> {
+    const current = this.current;
+    if (!current || current.runId !== runId || current.complete) return;
+    current.complete = true;
+    current.result.partial = `Cancelled after ${current.result.rows.length.toLocaleString('en-US')} rows.`;
+    await this.post({ type: 'query/done', runId, total: current.result.rows.length, partial: current.result.partial });
+  }
+
+  private releaseUnlessCurrent(rows: RowStore): void {
+    if (rows !== this.current?.result.rows && !this.exporting.has(rows)) rows.release();
+  }
+
+  private currentColumns(): GridColumn[] {
+    return this.current?.result.columns ?? [];
   }
 
   private async ensureAppColumns(signal: AbortSignal): Promise<void> {
@@ -174,46 +209,34 @@ export class ViewQuerySession {
     }
   }
 
-  private begin(runId: number, filters: readonly ViewFilter[], metadata: ViewRead['metadata']): QueryResult {
+  private begin(runId: number, filters: readonly ViewFilter[], metadata: ViewMetadataEntry[], rows: RowStore): void {
+    const previous = this.current?.result.rows;
     this.lastMetadata = metadata;
-    const result: QueryResult = { filters: [...filters], columns: gridColumns(this.appId, metadata, (id) => this.columnsOf(id)), rows: [] };
+    const result: QueryResult = { filters: [...filters], columns: gridColumns(this.appId, metadata, (id) => this.columnsOf(id)), rows };
     this.current = { runId, result, complete: false };
     this.sortState = { version: 0, sort: undefined, order: undefined };
-    return result;
+    if (previous && previous !== rows) this.releaseUnlessCurrent(previous);
   }
 
-  /**
-   * Reads the answer slice by slice: the first slice goes to the grid at once, each later one adds to the
-   * kept rows and to the count the panel shows; falls back to reading it whole. True once complete.
-   */
-  private async readAnswer(runId: number, text: string, action: string, filters: readonly ViewFilter[], signal: AbortSignal): Promise<boolean> {
-    const slices = readSlices(text, action);
-    let result: QueryResult | undefined;
-    if (slices) {
-      for (const slice of slices) {
-        if (signal.aborted || runId !== this.lastRunId) return false;
-        if (!result) {
-          result = this.begin(runId, filters, slice.metadata);
-          await this.post({ type: 'query/result', runId, columns: result.columns });
-        }
-        for (const row of slice.rows) result.rows.push(row);
-        if (result.rows.length === slice.rows.length) await this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
-        else await this.post({ type: 'query/progress', runId, count: result.rows.length });
-        await yieldToEventLoop();
+  /** The answer is in (or broke off): the real columns when they differ, then done (partial when it broke). */
+  private async finish(runId: number, filters: readonly ViewFilter[], read: ViewStreamResult): Promise<void> {
+    if (!this.current || this.current.result.rows !== read.rows) {
+      this.begin(runId, filters, read.metadata ?? [], read.rows); // no rows at all
+      await this.post({ type: 'query/result', runId, columns: this.currentColumns() });
+    } else if (read.metadata) {
+      const columns = gridColumns(this.appId, read.metadata, (id) => this.columnsOf(id));
+      this.lastMetadata = read.metadata;
+      if (JSON.stringify(columns) !== JSON.stringify(this.current.result.columns)) {
+        this.current.result.columns = columns;
+        await this.post({ type: 'query/result', runId, columns });
+        await this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
       }
     }
-    if (!result) {
-      // Not in slices (another shape, or no rows at all): read whole.
-      const view = readWhole(text, action);
-      result = this.begin(runId, filters, view.metadata);
-      result.rows = view.rows;
-      await this.post({ type: 'query/result', runId, columns: result.columns });
-      await this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
-    }
-    if (signal.aborted || runId !== this.lastRunId || !this.current) return false;
-    this.current.complete = true;
-    await this.post({ type: 'query/done', runId, total: result.rows.length });
-    return true;
+    const current = this.current;
+    if (!current) return;
+    current.complete = true;
+    if (read.failure) current.result.partial = `${errorText(read.failure)} ${read.rowsRead.toLocaleString('en-US')} rows were read before it broke off.`;
+    await this.post({ type: 'query/done', runId, total: read.rows.length, ...(current.result.partial ? { partial: current.result.partial } : {}) });
   }
 
   private async sendWindow(runId: number, sortVersion: number, start: number, end: number): Promise<void> {
@@ -225,12 +248,12 @@ export class ViewQuerySession {
     const keys = current.result.columns.map((column) => column.key);
     const order = sortVersion === 0 ? undefined : this.sortState.order;
     const chunk = new Array<string[]>(to - from);
-    for (let index = from; index < to; index += 1) chunk[index - from] = rowArray(rows[order ? order[index] : index], keys);
+    for (let index = from; index < to; index += 1) chunk[index - from] = rowArray(rows.row(order ? order[index] : index), keys);
     await this.post({ type: 'query/rows', runId, sortVersion, start: from, rows: chunk });
   }
 
   /** Reads the columns of the Lookup apps the view shows, so their columns can be filtered by kind. */
-  private async learnLookupApps(metadata: ViewRead['metadata'], signal: AbortSignal): Promise<void> {
+  private async learnLookupApps(metadata: readonly ViewMetadataEntry[], signal: AbortSignal): Promise<void> {
     const missing = lookupAppsOf(this.appId, metadata).filter((id) => !this.otherApps.has(id));
     for (const id of missing) {
       try {
@@ -243,6 +266,25 @@ export class ViewQuerySession {
       await this.post({ type: 'query/columns', columns: filterColumns(this.appId, this.appColumns, metadata, (id) => this.columnsOf(id)) });
     }
   }
+}
+
+/**
+ * Columns to show before the view's metadata arrives (it follows the rows): the first row's keys, named
+ * and typed from the app's columns where they match; others (a Lookup app's l<N>) by their key for now.
+ */
+export function provisionalMetadata(appId: string, first: ViewRow, appColumns: readonly Column[] | undefined): ViewMetadataEntry[] {
+  return Object.keys(first.values).map((key) => {
+    const column = appColumns?.find((candidate) => candidate.field_id_in_data === key);
+    return {
+      view_id: '',
+      field_id_in_data: key,
+      field_name: column?.field_name ?? key,
+      field_description: column?.field_description ?? '',
+      app_id: column ? appId : '',
+      id: column?.field_id ?? '',
+      type_name: column?.type_name ?? '',
+    };
+  });
 }
 
 function errorText(error: unknown): string {

@@ -152,6 +152,7 @@ export function registerTestInterface(app: FastifyInstance, ctx: Context): void 
   route('GET', '/config', () => ctx.config);
   route('POST', '/config', (body) => {
     ctx.config = patchRuntimeConfig(ctx.config, body);
+    ctx.store.setBigViewRecords(ctx.config.bigViewRecords);
     return ctx.config;
   });
 

@@ -1,8 +1,9 @@
-// Read records by view (portal-api.md endpoint 8).
+// Read records by view (portal-api.md endpoint 8): small views from a cache, big ones streamed.
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context';
 import { notFound } from '../errors';
-import { parseFilters, ViewCache, viewBody } from '../views';
+import { parseFilters, STREAM_ABOVE_RECORDS, ViewCache, viewBody, viewPieces } from '../views';
 import type { AppParams } from './common';
 import { appOr404 } from './common';
 
@@ -13,7 +14,9 @@ export function registerViews(api: FastifyInstance, ctx: Context): void {
     const view = ctx.store.view(app, request.params.view_id);
     if (!view) throw notFound(`No view ${request.params.view_id} in app ${app.def.app_id}.`);
     const filters = parseFilters(ctx.store, app, request.query);
-    const body = filters.length === 0 ? cache.get(ctx.store, app, view) : viewBody(ctx.store, app, view, filters);
-    return reply.type('application/json; charset=utf-8').send(body);
+    reply.type('application/json; charset=utf-8');
+    // A big app's view is generated as it is sent (no Content-Length, chunked): nothing holds it whole.
+    if (app.records.count > STREAM_ABOVE_RECORDS) return reply.send(Readable.from(viewPieces(ctx.store, app, view, filters), { objectMode: false }));
+    return reply.send(filters.length === 0 ? cache.get(ctx.store, app, view) : viewBody(ctx.store, app, view, filters));
   });
 }

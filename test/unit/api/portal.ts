@@ -87,6 +87,7 @@ export interface Fault {
   status?: number;
   body?: unknown;
   drop?: boolean;
+  drop_after_bytes?: number;
   malformed?: boolean;
 }
 

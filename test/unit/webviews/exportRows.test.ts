@@ -1,8 +1,14 @@
 // The export's files: CSV by RFC 4180 with the formula guard, JSON of the portal's values, in the grid's order.
 import * as assert from 'node:assert/strict';
+import { csvField, csvLines as csvOf, exportOrder as orderOf, guardFormula, jsonLines as jsonOf, listSource, type RowSource } from '../../../src/webviews/viewQuery/exportRows';
 import type { ViewRow } from '../../../src/api/answers';
-import type { GridColumn } from '../../../src/shared/protocol';
-import { csvField, csvLines, exportOrder, guardFormula, jsonLines } from '../../../src/webviews/viewQuery/exportRows';
+import type { GridColumn, SortSpec } from '../../../src/shared/protocol';
+
+// The tests hold rows as lists; the module reads them through a RowSource.
+const source = (rows: readonly ViewRow[]): RowSource => listSource(rows);
+const csvLines = (columns: readonly GridColumn[], rows: readonly ViewRow[], order?: Uint32Array) => csvOf(columns, source(rows), order);
+const jsonLines = (columns: readonly GridColumn[], rows: readonly ViewRow[], order?: Uint32Array) => jsonOf(columns, source(rows), order);
+const exportOrder = (columns: readonly GridColumn[], rows: readonly ViewRow[], sort: SortSpec | undefined) => orderOf(columns, source(rows), sort);
 
 const columns: GridColumn[] = [
   { key: 'f1', name: 'Name, full', kind: 'text' },

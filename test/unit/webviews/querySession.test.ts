@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type { HostToQueryMessage, QueryRowsMessage } from '../../../src/shared/protocol';
 import { FIRST_CHUNK_ROWS, ViewQuerySession } from '../../../src/webviews/viewQuery/querySession';
-import { clientFor, startPortal, type Emulator } from '../api/portal';
+import { clientFor, configure, injectFault, startPortal, testInterface, type Emulator } from '../api/portal';
 
 /** Costs that are set (an empty cell reads as 0). */
 const row0 = (value: number): boolean => value > 0;
@@ -77,6 +77,54 @@ describe('ViewQuerySession', () => {
     await query.run(3, [{ column: '31', operator: 'contains', value: 'a|b' }]);
     const failed = messages.find((message) => message.type === 'query/failed');
     assert.deepEqual(failed && failed.type === 'query/failed' ? failed.filterIndex : undefined, 0);
+  });
+
+  it('keeps the rows read before a connection dropped midway, visible and marked partial', async () => {
+    const { session: query, messages } = session();
+    await injectFault(emulator, { path: '/view/', drop_after_bytes: 150_000 });
+    await query.run(6, []);
+    const done = messages.find((message) => message.type === 'query/done');
+    assert.ok(done && done.type === 'query/done', JSON.stringify(messages.map((message) => message.type)));
+    assert.ok(done.total > 400 && done.total < 600, `${done.total} rows read`);
+    assert.match(done.partial ?? '', /connection.*\d+ rows were read before it broke off/);
+    assert.equal(query.result?.rows.length, done.total, 'kept for the grid, sorting and export');
+    assert.equal(messages.filter((message) => message.type === 'query/failed').length, 0);
+    await query.sort(6, { key: 'f39', direction: 'ascending' });
+    assert.equal(messages.at(-1)?.type, 'query/sorted', 'what arrived can be sorted');
+  });
+
+  it('stops reading on cancel and keeps what arrived, marked partial', async () => {
+    await configure(emulator, { bytesPerSecond: 100_000 });
+    try {
+      const { session: query, messages } = session();
+      const running = query.run(7, []);
+      while (!messages.some((message) => message.type === 'query/rows')) await new Promise((resolve) => setTimeout(resolve, 20));
+      query.cancel();
+      await query.stopped(7);
+      await running;
+      const done = messages.filter((message) => message.type === 'query/done');
+      assert.equal(done.length, 1);
+      assert.ok(done[0].type === 'query/done' && done[0].total > 0 && done[0].total < 1200 && /Cancelled after/.test(done[0].partial ?? ''), JSON.stringify(done[0]));
+    } finally {
+      await testInterface(emulator, 'POST', 'reset');
+    }
+  });
+
+  it("names the grid's columns from the metadata that follows the rows (a Lookup app's column too)", async () => {
+    const messages: HostToQueryMessage[] = [];
+    const { client } = clientFor(emulator);
+    const query = new ViewQuerySession(client, '201', '8', (message) => messages.push(message));
+    await query.run(8, []);
+    const results = messages.filter((message) => message.type === 'query/result');
+    const last = results.at(-1);
+    assert.ok(last && last.type === 'query/result');
+    assert.deepEqual(
+      last.columns.map((column) => column.name),
+      ['Ticket no.', 'Subject', 'Customer', 'Tier', 'Priority', 'State'],
+    );
+    assert.equal(results.length, 2, 'first the first row\'s keys (l6 unnamed yet), then the metadata\'s names');
+    query.dispose();
+    assert.equal(query.result, undefined);
   });
 
   it('drops an older run when a newer one starts', async () => {

@@ -3,7 +3,7 @@
 // bench use it. In VS Code the same session posts through webview.postMessage (see src/webviews/).
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
-import type { HostToQueryMessage, QueryInitMessage, QueryRunMessage, QuerySortMessage, QueryWindowMessage } from '../../../src/shared/protocol';
+import type { HostToQueryMessage, QueryCancelMessage, QueryInitMessage, QueryRunMessage, QuerySortMessage, QueryWindowMessage } from '../../../src/shared/protocol';
 import { ViewQuerySession } from '../../../src/webviews/viewQuery/querySession';
 import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
 
@@ -74,6 +74,12 @@ export class QueryHost {
       case 'query/sort': {
         const sort = message as unknown as QuerySortMessage;
         await this.session.sort(sort.runId, sort.sort);
+        break;
+      }
+      case 'query/cancel': {
+        const cancel = message as unknown as QueryCancelMessage;
+        this.session.cancel();
+        await this.session.stopped(cancel.runId);
         break;
       }
       default:

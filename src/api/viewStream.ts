@@ -1,0 +1,194 @@
+// A view's answer read as it arrives. @streamparser/json's tokenizer reads the bytes piece by piece (strings,
+// escapes, UTF-8 split across pieces, numbers: all its job) and reports every token with its byte offset;
+// from the brackets we learn where each row of "data" starts and ends, and keep the bytes and those two
+// offsets in a RowStore store (rowStore.ts) instead of building objects. A row is parsed (JSON.parse of its
+// own few hundred bytes) only when someone reads it. The "metadata" list, which the portal sends after the
+// rows, is parsed from its bytes once it is complete.
+//
+// Why @streamparser/json, and its tokenizer rather than its full parser: see the commits that added and
+// changed this file (measured: the tokenizer alone reads ~40 MB/s here, its object-building parser ~17 MB/s,
+// stream-json ~2.5 MB/s, JSON.parse ~115 MB/s).
+import { Tokenizer, TokenType } from '@streamparser/json';
+import type { ParsedTokenInfo } from '@streamparser/json';
+import { viewMetadataOf, rowKeysAreColumns } from './answers';
+import { PortalError } from './errors';
+import { invalidResponse } from './http';
+import type { ViewMetadataEntry } from './types';
+import { RowStore } from './rowStore';
+
+export interface ViewBatch {
+  /** The store, holding every row read so far. */
+  rows: RowStore;
+  /** The rows [from, to) arrived since the last batch. */
+  from: number;
+  to: number;
+}
+
+export interface ViewStreamOptions {
+  /** Called with each batch, in order; reading waits for the promise it returns (back-pressure). */
+  onBatch?: (batch: ViewBatch) => void | Promise<void>;
+  signal?: AbortSignal;
+  /** Rows of the first batch (handed over as soon as they are read, so a grid paints at once); default 200. */
+  firstBatchRows?: number;
+  /** Rows of the later batches; default 5,000. */
+  batchRows?: number;
+}
+
+export interface ViewStreamResult {
+  rows: RowStore;
+  rowsRead: number;
+  /** undefined only when the answer broke off before it. */
+  metadata: ViewMetadataEntry[] | undefined;
+  /** Set when the answer broke off midway: the rows before it were read and handed over. */
+  failure?: PortalError;
+}
+
+const FIRST_BATCH_ROWS = 200;
+const BATCH_ROWS = 5_000;
+
+type Open = TokenType.LEFT_BRACE | TokenType.LEFT_BRACKET;
+
+export class ViewStreamReader {
+  readonly rows: RowStore;
+  private delivered = 0;
+  private readonly open: Open[] = [];
+  /** The top-level key whose value is being read. */
+  private key: string | undefined;
+  private expectKey = false;
+  private inData = false;
+  private sawData = false;
+  private rowStart = -1;
+  private metadataStart = -1;
+  private rootClosed = false;
+  private problem: PortalError | undefined;
+
+  constructor(
+    private readonly action: string,
+    private readonly options: ViewStreamOptions = {},
+  ) {
+    this.rows = new RowStore(action);
+  }
+
+  /** Rows handed over so far. */
+  get rowsRead(): number {
+    return this.delivered;
+  }
+
+  /** Reads the body as it arrives; throws PortalError (invalid-response) when it is not a view's answer. */
+  async read(body: AsyncIterable<Uint8Array | string>): Promise<void> {
+    // A 64 KB buffer for strings measured ~15% faster than the default on a 27 MB view.
+    const tokenizer = new Tokenizer({ stringBufferSize: 64 * 1024 });
+    tokenizer.onToken = (token) => {
+      if (!this.problem) this.onToken(token);
+    };
+    tokenizer.onError = (error) => {
+      this.problem ??= invalidResponse(this.action, `it is not JSON (${error.message}).`);
+    };
+    try {
+      for await (const piece of body) {
+        this.options.signal?.throwIfAborted();
+        const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+        this.rows.appendBytes(bytes);
+        tokenizer.write(bytes);
+        if (this.problem) throw this.problem;
+        const wanted = this.delivered === 0 ? (this.options.firstBatchRows ?? FIRST_BATCH_ROWS) : (this.options.batchRows ?? BATCH_ROWS);
+        if (this.rows.length - this.delivered >= wanted) await this.handOver();
+      }
+    } catch (error) {
+      // Broken off midway: the rows read before the break are handed over too, then the failure.
+      this.rows.seal();
+      if (!this.options.signal?.aborted) await this.handOver();
+      throw error;
+    }
+    this.rows.seal();
+    await this.handOver();
+    if (this.problem) throw this.problem;
+    if (!this.rootClosed) throw invalidResponse(this.action, 'it ends before the JSON does.');
+    if (!this.sawData) throw invalidResponse(this.action, 'it has no "data" list of rows.');
+    if (!this.rows.metadata) throw invalidResponse(this.action, 'it has no "metadata" list.');
+  }
+
+  /** What was read; `failure` when the answer broke off (the rows before it were handed over). */
+  result(failure?: unknown): ViewStreamResult {
+    const problem = failure === undefined ? undefined : failure instanceof PortalError ? failure : invalidResponse(this.action, String(failure));
+    return { rows: this.rows, rowsRead: this.delivered, metadata: this.rows.metadata, ...(problem ? { failure: problem } : {}) };
+  }
+
+  private fail(detail: string): void {
+    this.problem ??= invalidResponse(this.action, detail);
+  }
+
+  /** Follows the answer's outline: the root object, its keys, the rows of "data", the "metadata" list. */
+  private onToken({ token, value, offset }: ParsedTokenInfo): void {
+    const depth = this.open.length;
+    if (this.rootClosed) return this.fail('more follows the end of its JSON object.');
+    switch (token) {
+      case TokenType.LEFT_BRACE:
+      case TokenType.LEFT_BRACKET:
+        if (depth === 0 && token !== TokenType.LEFT_BRACE) return this.fail('it is not a JSON object.');
+        if (depth === 1) this.startTopValue(token, offset);
+        else if (depth === 2 && this.inData) {
+          if (token !== TokenType.LEFT_BRACE) return this.fail(`row ${this.rows.length + 1} is not an object.`);
+          this.rowStart = offset;
+        }
+        this.open.push(token);
+        if (depth === 0) this.expectKey = true;
+        return;
+      case TokenType.RIGHT_BRACE:
+      case TokenType.RIGHT_BRACKET: {
+        const opened = this.open.pop();
+        if ((opened === TokenType.LEFT_BRACE) !== (token === TokenType.RIGHT_BRACE)) return this.fail('its brackets do not match.');
+        if (depth === 3 && this.inData) this.rows.addRow(this.rowStart, offset + 1);
+        else if (depth === 2) this.endTopValue(offset + 1);
+        else if (depth === 1) this.rootClosed = true;
+        return;
+      }
+      case TokenType.COMMA:
+        if (depth === 1) this.expectKey = true;
+        return;
+      case TokenType.COLON:
+        return;
+      default:
+        if (depth === 1 && this.expectKey && token === TokenType.STRING) {
+          this.key = String(value);
+          this.expectKey = false;
+        } else if (depth === 0) this.fail('it is not a JSON object.');
+        else if (depth === 1 && (this.key === 'data' || this.key === 'metadata')) this.fail(`its "${this.key}" is not a list.`);
+        else if (depth === 2 && this.inData) this.fail(`row ${this.rows.length + 1} is not an object.`);
+    }
+  }
+
+  private startTopValue(token: Open, offset: number): void {
+    if (this.key === 'data') {
+      if (token !== TokenType.LEFT_BRACKET) return this.fail('its "data" is not a list of rows.');
+      this.inData = true;
+    } else if (this.key === 'metadata') {
+      if (token !== TokenType.LEFT_BRACKET) return this.fail('its "metadata" is not a list.');
+      this.metadataStart = offset;
+    }
+  }
+
+  private endTopValue(end: number): void {
+    if (this.inData) {
+      this.inData = false;
+      this.sawData = true;
+    } else if (this.metadataStart >= 0) {
+      try {
+        const metadata = viewMetadataOf(JSON.parse(this.rows.text(this.metadataStart, end)) as unknown[], this.action);
+        this.rows.metadata = metadata;
+        this.rows.keysAreColumns = rowKeysAreColumns(metadata);
+      } catch (error) {
+        this.problem ??= error instanceof PortalError ? error : invalidResponse(this.action, 'its "metadata" is not JSON.');
+      }
+      this.metadataStart = -1;
+    }
+  }
+
+  private async handOver(): Promise<void> {
+    const to = this.rows.length;
+    if (to === this.delivered) return;
+    const from = this.delivered;
+    this.delivered = to;
+    await this.options.onBatch?.({ rows: this.rows, from, to });
+  }
+}
