@@ -1,0 +1,62 @@
+// The emulator's test interface over HTTP (test/emulator/README.md): what the journeys read to check what
+// reached the portal (its request log, a record's state), and the reset that gives each journey the seed.
+import { world } from './world';
+
+export interface LoggedRequest {
+  seq: number;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+}
+
+export interface RecordState {
+  id: string;
+  draft: boolean;
+  trashed: boolean;
+  data: Record<string, string>;
+  comments: { id: string; comment: string }[];
+  attachments: { id: string; file_name: string; content_type: string; size: number }[];
+}
+
+export async function emulatorCall<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${world().emulator.info.base_url}/_emulator/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} /_emulator/${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** The seed again, and an empty request log. */
+export async function resetEmulator(): Promise<void> {
+  await emulatorCall('POST', 'reset');
+}
+
+/** The last request sequence number, to read only what follows. */
+export async function requestMark(): Promise<number> {
+  const all = await emulatorCall<LoggedRequest[]>('GET', 'requests');
+  return all.at(-1)?.seq ?? 0;
+}
+
+export function requestsSince(mark: number): Promise<LoggedRequest[]> {
+  return emulatorCall<LoggedRequest[]>('GET', `requests?since=${mark}`);
+}
+
+export function recordState(appId: string, recordId: string): Promise<RecordState> {
+  return emulatorCall<RecordState>('GET', `records/${appId}/${recordId}`);
+}
+
+/** Polls `read` until `done` holds (a condition that the portal's side reaches), or fails with what it saw. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await read();
+  while (!done(last)) {
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms; last seen ${JSON.stringify(last).slice(0, 600)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    last = await read();
+  }
+  return last;
+}
