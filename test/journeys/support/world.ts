@@ -64,7 +64,7 @@ export async function startWorld(): Promise<void> {
 
 export async function stopWorld(): Promise<void> {
   await (globalThis as Holder)[KEY]?.close();
-  delete (globalThis as Holder)[KEY];
+  (globalThis as Holder)[KEY] = undefined;
 }
 
 /** The screenshots of one journey: `await shot('typed a bad date')` saves <journey>/<nn>-<step>.png. */
