@@ -60,3 +60,22 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   }
   return last;
 }
+
+/** Another user changes a record through the portal's API (a token of the demo client's own). */
+export async function changeRecordAsAnotherUser(appId: string, recordId: string, fields: Record<string, string>): Promise<void> {
+  const { base_url, client_id, client_secret } = world().emulator.info;
+  const basic = `Basic ${Buffer.from(`${client_id}:${client_secret}`).toString('base64')}`;
+  const token = (await (
+    await fetch(`${base_url}/api/v1/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id, client_secret }),
+    })
+  ).json()) as { access_token: string };
+  const response = await fetch(`${base_url}/api/v1/app/${appId}/record/${recordId}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+  });
+  if (!response.ok) throw new Error(`The other user's change was refused: ${response.status} ${await response.text()}`);
+}

@@ -44,8 +44,14 @@ export async function answerInput(prompt: RegExp, text: string): Promise<void> {
 /** Types `label` into the open quick pick (its title or placeholder matching `prompt`) and picks the entry with that label. */
 export async function pick(prompt: RegExp, label: string): Promise<void> {
   const p = page();
-  const widget = p.locator(QUICK_INPUT).filter({ hasText: prompt });
+  const widget = p.locator(`${QUICK_INPUT}:visible`);
   await widget.waitFor();
+  const shown = async (): Promise<string> => `${await widget.innerText()} ${(await widget.locator('input.input').getAttribute('placeholder')) ?? ''}`;
+  const deadline = Date.now() + 15_000;
+  while (!prompt.test(await shown())) {
+    if (Date.now() > deadline) throw new Error(`The quick pick shows "${await shown()}", not ${prompt}.`);
+    await p.waitForTimeout(100);
+  }
   await p.keyboard.type(label);
   await widget.locator('.monaco-list-row', { hasText: label }).first().waitFor();
   await p.keyboard.press('Enter');
@@ -141,19 +147,40 @@ export interface Problem {
   text: string;
 }
 
-/** Opens the Problems panel and reads its entries. */
+/** Opens the Problems panel and reads its entries (file rows left out). */
 export async function problems(): Promise<Problem[]> {
   await runCommand('View: Focus Problems (Errors, Warnings, Infos)');
   const p = page();
-  const rows = p.locator('.markers-panel .monaco-list-row');
   await p.locator('.markers-panel').waitFor();
-  return rows.evaluateAll((elements) =>
-    elements
-      .filter((element) => element.querySelector('.marker-message-details, .marker-message'))
-      .map((element) => {
-        const icon = element.querySelector('.codicon-error, .codicon-warning, .codicon-info');
-        const severity = icon?.classList.contains('codicon-error') ? 'error' : icon?.classList.contains('codicon-warning') ? 'warning' : 'info';
-        return { severity, text: (element.textContent ?? '').trim() } as Problem;
-      }),
+  const rows = await p.locator('.markers-panel .monaco-list-row').evaluateAll((elements) =>
+    elements.map((element) => ({ html: element.innerHTML, text: (element.textContent ?? '').trim() })),
   );
+  return rows.flatMap(({ html, text }) => {
+    const severity = /codicon-(error|warning|info)\b/.exec(html)?.[1] as Problem['severity'] | undefined;
+    return severity ? [{ severity, text }] : [];
+  });
+}
+
+/** Replaces the value of `key` in the active record document by selecting it with the keyboard and typing. */
+export async function setFieldValue(key: string, value: string): Promise<void> {
+  const p = page();
+  const lines = (await editorText()).split('\n');
+  const index = lines.findIndex((line) => line.includes(`"${key}"`));
+  const match = index < 0 ? null : /: "([^"]*)"(,?)\s*$/.exec(lines[index]);
+  if (!match) throw new Error(`No value of "${key}" in the editor:\n${lines.join('\n')}`);
+  await p.locator('.part.editor .view-lines').first().click();
+  await p.keyboard.press('Control+g');
+  await p.locator(`${QUICK_INPUT} input.input`).waitFor();
+  await p.keyboard.type(String(index + 1));
+  await p.keyboard.press('Enter');
+  await p.keyboard.press('End');
+  // Past the closing quote (and comma), then the old value selected character by character.
+  for (let i = 0; i < 1 + match[2].length; i += 1) await p.keyboard.press('ArrowLeft');
+  for (let i = 0; i < match[1].length; i += 1) await p.keyboard.press('Shift+ArrowLeft');
+  await p.keyboard.type(value);
+}
+
+/** Ctrl+S in the active editor. */
+export async function save(): Promise<void> {
+  await page().keyboard.press('Control+s');
 }
