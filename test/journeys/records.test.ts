@@ -3,7 +3,7 @@
 // with Compare and Overwrite; the tabs of three records from two portals and two apps.
 import * as assert from 'node:assert/strict';
 import { changeRecordAsAnotherUser, eventually, recordState, requestMark, requestsSince, resetEmulator } from './support/emulator';
-import { openRecordRow, showView } from './support/tree';
+import { collapseTree, openRecordRow, showView } from './support/tree';
 import {
   answerInput,
   clearNotifications,
@@ -131,7 +131,7 @@ describe('Journeys (b), (c), (h): records as documents', function () {
       await openRecordRow(await showView(ORDERS, '3'), 'Office chairs');
       await openRecordRow(await showView(['Demo portal', 'Operations', 'Customers'], '1'), 'Acme Corporation');
       // The tree is a virtual list: fold it, so that the second portal's rows are on screen.
-      await page().locator('.part.sidebar .action-label[aria-label^="Collapse All"]').first().click();
+      await collapseTree();
       await openRecordRow(await showView(['Staging', 'Operations', 'Orders'], '3'), 'Office chairs');
       await page().locator('.part.editor .tabs-container .tab').nth(2).waitFor();
       const labels = await tabLabels();

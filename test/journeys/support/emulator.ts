@@ -61,21 +61,34 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   return last;
 }
 
-/** Another user changes a record through the portal's API (a token of the demo client's own). */
-export async function changeRecordAsAnotherUser(appId: string, recordId: string, fields: Record<string, string>): Promise<void> {
+/** A token of another user of the portal (the demo client's Client Credentials). */
+async function anotherUserToken(): Promise<string> {
   const { base_url, client_id, client_secret } = world().emulator.info;
   const basic = `Basic ${Buffer.from(`${client_id}:${client_secret}`).toString('base64')}`;
-  const token = (await (
-    await fetch(`${base_url}/api/v1/oauth2/token`, {
-      method: 'POST',
-      headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id, client_secret }),
-    })
-  ).json()) as { access_token: string };
-  const response = await fetch(`${base_url}/api/v1/app/${appId}/record/${recordId}`, {
+  const response = await fetch(`${base_url}/api/v1/oauth2/token`, {
+    method: 'POST',
+    headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id, client_secret }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** Another user changes a record through the portal's API. */
+export async function changeRecordAsAnotherUser(appId: string, recordId: string, fields: Record<string, string>): Promise<void> {
+  const response = await fetch(`${world().emulator.info.base_url}/api/v1/app/${appId}/record/${recordId}`, {
     method: 'PUT',
-    headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { authorization: `Bearer ${await anotherUserToken()}`, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields),
   });
   if (!response.ok) throw new Error(`The other user's change was refused: ${response.status} ${await response.text()}`);
+}
+
+/** How many rows the portal itself finds in a view with these filter parameters. */
+export async function viewRowsAsAnotherUser(appId: string, viewId: string, filters: Record<string, string>): Promise<number> {
+  const url = `${world().emulator.info.base_url}/api/v1/app/${appId}/view/${viewId}?${new URLSearchParams(filters)}`;
+  const response = await fetch(url, { headers: { authorization: `Bearer ${await anotherUserToken()}` } });
+  const body = (await response.json()) as unknown;
+  const rows = Array.isArray(body) ? body : ((body as { records?: unknown[]; data?: unknown[] }).records ?? (body as { data?: unknown[] }).data);
+  if (!response.ok || !Array.isArray(rows)) throw new Error(`The view answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  return rows.length;
 }

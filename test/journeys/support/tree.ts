@@ -70,16 +70,16 @@ export async function expandPath(path: readonly string[]): Promise<void> {
 }
 
 /** Makes view `viewId` of the app at `appPath` show in the tree (Add View… from the Views row's context menu when missing). */
-export async function showView(appPath: readonly string[], viewId: string): Promise<readonly string[]> {
+export async function showView(appPath: readonly string[], viewId: string, { expand = true } = {}): Promise<readonly string[]> {
   await expandPath([...appPath, 'Views']);
   const viewPath = [...appPath, 'Views', `View ${viewId}`];
   if (!(await findRow(viewPath))) {
-    await (await rowAt([...appPath, 'Views'])).click({ button: 'right' });
-    await page().locator('.monaco-menu .action-label', { hasText: 'Add View…' }).click();
+    await contextMenu([...appPath, 'Views'], 'Add View…');
     await answerInput(/The id of a view/, viewId);
     await answerInput(/A name for the view/, '');
   }
-  await expandPath(viewPath);
+  if (expand) await expandPath(viewPath);
+  else await rowAt(viewPath);
   return viewPath;
 }
 
@@ -88,4 +88,23 @@ export async function openRecordRow(viewPath: readonly string[], title: string):
   const row = await rowAt([...viewPath, title]);
   await row.click();
   await page().locator('.part.editor .view-lines').first().waitFor();
+}
+
+/** The view's Collapse All action (shown when the pointer is over the view). */
+export async function collapseTree(): Promise<void> {
+  await showPortalView();
+  const header = page().locator('.part.sidebar .pane-header', { hasText: 'Explorer' }).first();
+  await header.hover();
+  await header.locator('.action-label[aria-label^="Collapse All"]').click();
+}
+
+/** Right-click on the row at `path`, then the context menu's item `action`. */
+export async function contextMenu(path: readonly string[], action: string): Promise<void> {
+  const row = await rowAt(path);
+  await row.click({ button: 'right' });
+  const item = page().locator('.monaco-menu .action-item', { hasText: action }).first();
+  await item.waitFor();
+  await item.hover();
+  await page().keyboard.press('Enter');
+  await item.waitFor({ state: 'detached' });
 }
