@@ -46,7 +46,8 @@ export async function startJourneyWorld({ chromium, logs, settings = {}, emulato
   try {
     const emulator = await startEmulator({ args: [...demoEmulatorArgs(), ...emulatorArgs], logFile: join(logs, 'emulator.log') });
     held.push(() => emulator.stop());
-    const profile = createProfile({ prefix: 'portal-explorer-journeys-', settings: { ...TEST_SETTINGS, ...settings } });
+    // The webhook receiver's default port may be taken by another VS Code on this machine (npm start).
+    const profile = createProfile({ prefix: 'portal-explorer-journeys-', settings: { ...TEST_SETTINGS, 'portal.webhooks.port': await freePort(), ...settings } });
     held.push(async () => removeProfile(profile));
     linkExtension(profile);
     const connectionFile = writeDemoConnection(profile, emulator.info);

@@ -5,7 +5,6 @@ import type { Locator, Page } from 'playwright-core';
 import { page } from './world';
 
 const QUICK_INPUT = '.quick-input-widget';
-const NOTIFICATION = '.notifications-toasts .notification-list-item, .notifications-center .notification-list-item';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -57,18 +56,31 @@ export async function pick(prompt: RegExp, label: string): Promise<void> {
   await p.keyboard.press('Enter');
 }
 
-/** The notification whose message matches `text` (toast or center), once it shows. */
+/**
+ * The notification whose message matches `text`, once it shows: as a toast, or else in the notification
+ * center (VS Code keeps a toast away at times, e.g. while another toast holds the place; a person then
+ * opens the center with the bell).
+ */
 export async function notification(text: RegExp, timeout = 30_000): Promise<Locator> {
-  const item = page().locator(NOTIFICATION).filter({ has: page().locator('.notification-list-item-message', { hasText: text }) }).first();
-  await item.waitFor({ timeout });
-  return item;
+  const p = page();
+  const withText = p.locator('.notification-list-item-message', { hasText: text });
+  const toast = p.locator('.notifications-toasts .notification-list-item').filter({ has: withText }).first();
+  try {
+    await toast.waitFor({ timeout: Math.min(timeout, 10_000) });
+    return toast;
+  } catch {
+    await runCommand('Notifications: Show Notifications');
+    const inCenter = p.locator('.notifications-center .notification-list-item').filter({ has: withText }).first();
+    await inCenter.waitFor({ timeout });
+    return inCenter;
+  }
 }
 
 /** Clicks a notification's button. */
-export async function clickNotificationButton(text: RegExp, button: string): Promise<void> {
+export async function clickNotificationButton(text: RegExp, button: string | RegExp): Promise<void> {
   const item = await notification(text);
   await item.hover();
-  await item.getByRole('button', { name: button, exact: true }).click();
+  await item.getByRole('button', typeof button === 'string' ? { name: button, exact: true } : { name: button }).click();
 }
 
 /** Clears every notification (so that the next journey reads only its own). */
