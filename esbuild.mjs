@@ -177,6 +177,7 @@ const targets = {
       ...filesUnder('test/unit', (n) => n.endsWith('.test.ts')),
       ...filesUnder('test/webview', (n) => n.endsWith('.test.ts')),
       ...filesUnder('test/integration', (n) => n.endsWith('.test.ts') || n === 'index.ts'),
+      ...filesUnder('test/journeys', (n) => n.endsWith('.test.ts')),
       ...filesUnder('test/bench', (n) => n.endsWith('.bench.ts')),
     ];
     if (entryPoints.length === 0) return undefined;

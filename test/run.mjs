@@ -2,7 +2,7 @@
 // total line `N passed, N failed`. Uses only node's own modules: it runs before node_modules exists.
 //
 //   node test/run.mjs                 everything (what `npm test` and .ci/run do)
-//   node test/run.mjs unit            one suite (unit | webview | integration | packaged | electron), after install + build
+//   node test/run.mjs unit            one suite (unit | webview | integration | packaged | journeys | electron), after install + build
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './harness/config.mjs';
@@ -15,9 +15,10 @@ const SUITES = {
   webview: { command: ['node', 'test/runMocha.mjs', 'webview', 'out/test/webview', '--timeout', '30000'], minutes: 10, needs: 'webview', sources: 'test/webview' },
   integration: { command: ['node', 'test/harness/runIntegration.mjs'], minutes: 25, needs: 'integration', sources: 'test/integration' },
   packaged: { command: ['node', 'test/harness/runIntegration.mjs', '--packaged'], minutes: 10, needs: 'integration', sources: 'test/integration/packaged' },
+  journeys: { command: ['node', 'test/runMocha.mjs', 'journeys', 'out/test/journeys', '--timeout', '240000'], minutes: 20, needs: 'integration', sources: 'test/journeys' },
   electron: { command: ['node', 'test/harness/runElectron.mjs'], minutes: 25, needs: 'electron', sources: 'test/integration' },
 };
-const DEFAULT_SUITES = ['unit', 'webview', 'integration', 'packaged'];
+const DEFAULT_SUITES = ['unit', 'webview', 'integration', 'packaged', 'journeys'];
 
 /** True when `dir` holds a *.test.ts somewhere below it. */
 function hasTests(dir) {

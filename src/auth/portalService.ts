@@ -158,12 +158,15 @@ export class PortalService extends Disposable implements Portals {
     const baseUrl = normaliseBaseUrl(request.baseUrl).href.replace(/\/$/, '');
     const clientId = request.clientId.trim();
     const label = request.label.trim();
-    const same = this.connections.find((known) => known.baseUrl === baseUrl && known.clientId === clientId);
+    // The same portal and client may be connected twice under two names (with two flows, say: the demo's
+    // Client Credentials beside one's own Authorization Code sign-in); only a second one of the same name
+    // would be indistinguishable in every list.
+    const same = this.connections.find((known) => known.baseUrl === baseUrl && known.clientId === clientId && known.label.toLowerCase() === label.toLowerCase());
     if (same) {
       throw new PortalError({
         kind: 'invalid-input',
         code: 'already_connected',
-        message: `This portal and client id are already connected as "${same.label}". Sign in to it, or remove it first.`,
+        message: `This portal and client id are already connected as "${same.label}" (${same.flow === 'authorizationCode' ? 'Authorization Code' : 'Client Credentials'}). Sign in to it, or give this connection another name to add it again, with another sign-in flow for example.`,
       });
     }
     const issued = Date.now();

@@ -3,6 +3,7 @@
 // activate() returns in test mode) with a scripted one, because code-server's dialogs and clipboard are
 // not the desktop's and a test must never wait on a real dialog.
 import * as vscode from 'vscode';
+import { openExternalLink } from './externalLink';
 
 export interface Prompter {
   inputBox(options: vscode.InputBoxOptions): Promise<string | undefined>;
@@ -31,8 +32,7 @@ export const vscodePrompter: Prompter = {
   error: async (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
   saveDialog: async (options) => vscode.window.showSaveDialog(options),
   openDialog: async (options) => vscode.window.showOpenDialog(options),
-  // env.openExternal takes a string too at run time (its typing says Uri) and then opens it untouched.
-  openExternal: async (target) => vscode.env.openExternal(target as vscode.Uri),
+  openExternal: (target) => openExternalLink(target),
   copyToClipboard: async (text) => vscode.env.clipboard.writeText(text),
 };
 

@@ -30,7 +30,7 @@ export function approvalPage(clientName: string, redirectUri: string, requestId:
     `<h1>Authorize ${escape(clientName)}</h1>
 <p><strong>${escape(clientName)}</strong> asks to read and change the records of your portal on your behalf.</p>
 <p>You will be sent back to <code>${escape(redirectUri)}</code>.</p>
-<form method="post" action="/api/v1/oauth2/authorize">
+<form method="post" action="authorize">
   <input type="hidden" name="request_id" value="${escape(requestId)}">
   <button type="submit" id="approve" name="decision" value="approve">Approve</button>
   <button type="submit" id="deny" name="decision" value="deny">Deny</button>

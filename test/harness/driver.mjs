@@ -44,7 +44,7 @@ function readTreeItems(title) {
 }
 
 /** The content frame of the visible webview whose title is `title`; waits for it to appear. */
-async function findWebview(page, title, timeoutMs) {
+export async function findWebview(page, title, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   let seen = [];
   for (;;) {

@@ -41,7 +41,7 @@ export async function portalRedirect(authorizeUrl: string, decision: 'approve' |
   if (first.status !== 200) throw new Error(`The authorize page answered ${first.status}: ${html.slice(0, 300)}`);
   const requestId = /name="request_id" value="([^"]+)"/.exec(html)?.[1];
   if (!requestId) throw new Error(`The authorize page has no approval form: ${html.slice(0, 300)}`);
-  const answered = await fetch(new URL('/api/v1/oauth2/authorize', authorizeUrl), {
+  const answered = await fetch(new URL('authorize', authorizeUrl), {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -16,7 +16,7 @@ export async function browserRedirect(url: string, decision: 'approve' | 'deny' 
   assert.equal(first.status, 200, `the authorize page: ${html.slice(0, 200)}`);
   const requestId = /name="request_id" value="([^"]+)"/.exec(html)?.[1];
   assert.ok(requestId, 'the approval form');
-  const answered = await nodeFetch(new URL('/api/v1/oauth2/authorize', url).href, {
+  const answered = await nodeFetch(new URL('authorize', url).href, {
     method: 'POST',
     redirect: 'manual',
     body: new URLSearchParams({ request_id: requestId, decision }),

@@ -1,0 +1,150 @@
+// Journey (e): the Query View panel, driven by clicks and keys inside its frame. Two filters, one of them
+// a text column chosen after the default numeric one with "contains" and a typed value; Run; what the
+// panel shows must be what was sent, and its row count the portal's own; sort; Enter opens the row;
+// Export CSV writes a file found on disk.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame, Locator } from 'playwright-core';
+import { FILTER_OPERATOR_LABELS } from '../../src/api/filters';
+import { FILTER_OPERATORS, type FilterOperatorName } from '../../src/api/types';
+import { requestMark, requestsSince, resetEmulator, viewRowsAsAnotherUser } from './support/emulator';
+import { panelFrame } from './support/panels';
+import { collapseTree, contextMenu, showView } from './support/tree';
+import { clearNotifications, closeAllEditors, tabLabels, workbenchReady } from './support/workbench';
+import { page, screenshots, world } from './support/world';
+
+const TICKETS = ['Demo portal', 'Support', 'Tickets'];
+/** Field ids of the columns used, and the choice id of "Open" (the emulator's seed, test/emulator/README.md). */
+const FIELD_IDS: Record<string, string> = { Subject: '31', State: '35' };
+const CHOICE_IDS: Record<string, string> = { Open: '1' };
+
+async function choose(dropdown: Locator, label: string): Promise<void> {
+  await dropdown.click();
+  await dropdown.getByRole('option', { name: label, exact: true }).click();
+}
+
+/** What the filter rows show: the chosen column, operator and value, as a person reads them. */
+async function shownFilters(frame: Frame): Promise<{ column: string; operator: string; value: string }[]> {
+  const rows = frame.locator('.filter-row');
+  const shown = [];
+  for (let i = 0; i < (await rows.count()); i += 1) {
+    const row = rows.nth(i);
+    const text = async (selector: string): Promise<string> =>
+      row.locator(selector).first().evaluate((element) => {
+        const dropdown = element as unknown as { selectedOptions?: { textContent: string | null }[]; value?: string };
+        return (dropdown.selectedOptions?.[0]?.textContent ?? dropdown.value ?? '').trim();
+      });
+    const hasValue = (await row.locator('.filter-value vscode-text-field, .filter-value vscode-dropdown').count()) > 0;
+    shown.push({
+      column: await text('.filter-column'),
+      operator: await text('.filter-operator'),
+      value: hasValue ? await text('.filter-value vscode-text-field, .filter-value vscode-dropdown') : '',
+    });
+  }
+  return shown;
+}
+
+function operatorCode(label: string): string {
+  const name = (Object.keys(FILTER_OPERATOR_LABELS) as FilterOperatorName[]).find((key) => FILTER_OPERATOR_LABELS[key] === label);
+  if (!name) throw new Error(`The panel shows an operator "${label}" that the portal does not have.`);
+  return FILTER_OPERATORS[name];
+}
+
+describe('Journey (e): Query View, as a person uses it', function () {
+  this.timeout(240_000);
+
+  before(async () => {
+    await workbenchReady();
+    await resetEmulator();
+    await closeAllEditors();
+    await clearNotifications();
+  });
+
+  after(() => closeAllEditors());
+
+  it('two filters, a column changed after the default, Run: sent = shown, count = the portal\'s; sort, Enter, Export CSV', async () => {
+    const shot = screenshots('e-query-view');
+    await collapseTree();
+    const view = await showView(TICKETS, '6', { expand: false });
+    await contextMenu(view, 'Query View…');
+    const frame = await panelFrame('View 6');
+    await frame.locator('#run').waitFor();
+    await shot('query view open');
+
+    await frame.locator('#add-filter').click();
+    await choose(frame.locator('.filter-column').nth(0), 'Subject');
+    await choose(frame.locator('.filter-operator').nth(0), 'contains');
+    await frame.locator('.filter-value input').nth(0).click();
+    await page().keyboard.type('printer');
+    await frame.locator('#add-filter').click();
+    await choose(frame.locator('.filter-column').nth(1), 'State');
+    await choose(frame.locator('.filter-value vscode-dropdown').nth(0), 'Open');
+    await shot('two filters');
+
+    const mark = await requestMark();
+    await frame.locator('#run').click();
+    await frame.locator('#row-count', { hasText: /rows?$/ }).waitFor();
+    await shot('ran');
+    const shown = await shownFilters(frame);
+    assert.deepEqual(shown.map((filter) => `${filter.column} ${filter.operator}`), ['Subject contains', 'State equals'], 'the panel shows the filters chosen');
+    const sent = (await requestsSince(mark)).filter((request) => request.path === '/api/v1/app/201/view/6');
+    assert.equal(sent.length, 1, 'one view request');
+    const query = new URLSearchParams(sent[0].query);
+    const expected = {
+      filter_columns: shown.map((filter) => FIELD_IDS[filter.column]).join('|'),
+      filter_operators: shown.map((filter) => operatorCode(filter.operator)).join('|'),
+      filter_values: shown.map((filter) => CHOICE_IDS[filter.value] ?? filter.value).join('|'),
+    };
+    assert.deepEqual(
+      { filter_columns: query.get('filter_columns'), filter_operators: query.get('filter_operators'), filter_values: query.get('filter_values') },
+      expected,
+      'the request carries exactly what the panel shows',
+    );
+    const portalRows = await viewRowsAsAnotherUser('201', '6', expected);
+    const count = Number(((await frame.locator('#row-count').textContent()) ?? '').replace(/[^0-9]/g, ''));
+    assert.ok(portalRows > 0, 'the portal finds open tickets about printers');
+    assert.equal(count, portalRows, "the panel's row count is the portal's own");
+
+    await frame.locator('.grid-body [role="row"]').first().waitFor();
+    const header = frame.locator('.grid-columnheader', { hasText: /^Subject/ });
+    await header.click();
+    await frame.locator('.grid-columnheader[aria-sort="ascending"]', { hasText: /^Subject/ }).waitFor();
+    const subjects = await frame.locator('.grid-body [role="row"] .grid-cell:nth-child(3)').allTextContents();
+    assert.deepEqual(subjects, [...subjects].sort((a, b) => a.localeCompare(b)), 'sorted by Subject');
+    await shot('sorted by subject');
+
+    const tabsBefore = (await tabLabels()).length;
+    await frame.locator('.data-grid').focus();
+    await page().keyboard.press('ArrowDown');
+    await page().keyboard.press('Enter');
+    await page().locator('.part.editor .tabs-container .tab').nth(tabsBefore).waitFor();
+    await page().locator('.part.editor .view-lines', { hasText: /printer/i }).first().waitFor();
+    await shot('row opened with Enter');
+
+    await page().locator('.part.editor .tabs-container .tab', { hasText: 'View 6' }).click();
+    const target = join(world().profile.workspace, 'open-printer-tickets.csv');
+    await (await panelFrame('View 6')).locator('#export-csv').click();
+    // VS Code's own save dialog in the browser (a quick input with the proposed path): type the path, wait
+    // until it has checked what was typed (it validates each keystroke), then OK.
+    const dialog = page().locator('.quick-input-widget', { hasText: /Export .* rows of View 6/ });
+    await dialog.locator('input.input').waitFor();
+    await page().keyboard.press('ControlOrMeta+a');
+    await page().keyboard.type(target);
+    await dialog.locator('.quick-input-message', { hasText: /already exists/ }).waitFor({ state: 'hidden' });
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    const written = await waitForDisk(() => existsSync(target) && readFileSync(target, 'utf8').split('\n').filter(Boolean).length === count + 1);
+    assert.ok(written, `the CSV with a header and ${count} rows is on disk at ${target}`);
+    await shot('exported');
+  });
+});
+
+/** Waits (a condition on disk, not a fixed time) until `done` holds, up to 30 s. */
+async function waitForDisk(done: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + 30_000;
+  while (!done()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return true;
+}

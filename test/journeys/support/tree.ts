@@ -1,0 +1,110 @@
+// The Portal view's tree, walked as a person does: rows found by their labels under their parents (two
+// portals show the same sites), expanded with the Right arrow key, a view added through the context menu.
+import type { Locator } from 'playwright-core';
+import { answerInput, showPortalView } from './workbench';
+import { page } from './world';
+
+const ROWS = '.part.sidebar .pane:has(.pane-header .title:text-is("Explorer")) .monaco-list-row';
+
+interface RowInfo {
+  index: number;
+  level: number;
+  label: string;
+}
+
+async function rows(): Promise<RowInfo[]> {
+  const found = await page()
+    .locator(ROWS)
+    .evaluateAll((elements) =>
+      elements.map((element) => ({
+        index: Number(element.getAttribute('data-index')),
+        level: Number(element.getAttribute('aria-level')),
+        label: (element.querySelector('.label-name')?.textContent ?? (element.getAttribute('aria-label') ?? '').split('\n')[0]).trim(),
+      })),
+    );
+  return found.sort((a, b) => a.index - b.index);
+}
+
+/** The row at `path` (labels from a portal down), once it is shown; its parents must be expanded. */
+async function findRow(path: readonly string[]): Promise<Locator | undefined> {
+  const all = await rows();
+  let position = -1;
+  let level = 0;
+  for (const name of path) {
+    const start = position + 1;
+    let found = -1;
+    for (let i = start; i < all.length; i += 1) {
+      if (all[i].level <= level && i > start) break;
+      if (all[i].level === level + 1 && all[i].label.startsWith(name)) {
+        found = i;
+        break;
+      }
+    }
+    if (found < 0) return undefined;
+    position = found;
+    level += 1;
+  }
+  return page().locator(`${ROWS}[data-index="${all[position].index}"]`);
+}
+
+export async function rowAt(path: readonly string[], timeoutMs = 20_000): Promise<Locator> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await findRow(path);
+    if (row) return row;
+    if (Date.now() > deadline) throw new Error(`No row ${path.join(' > ')} in the Portal view; rows: ${(await rows()).map((r) => `${'  '.repeat(r.level)}${r.label}`).join(' | ')}`);
+    await page().waitForTimeout(150);
+  }
+}
+
+/** Expands every row along `path`, clicking each and pressing the Right arrow key. */
+export async function expandPath(path: readonly string[]): Promise<void> {
+  await showPortalView();
+  for (let depth = 1; depth <= path.length; depth += 1) {
+    const row = await rowAt(path.slice(0, depth));
+    if ((await row.getAttribute('aria-expanded')) === 'true') continue;
+    await row.click();
+    await page().keyboard.press('ArrowRight');
+    await page().locator(`${ROWS}[aria-expanded="true"][data-index="${await row.getAttribute('data-index')}"]`).waitFor();
+  }
+}
+
+/** Makes view `viewId` of the app at `appPath` show in the tree (Add View… from the Views row's context menu when missing). */
+export async function showView(appPath: readonly string[], viewId: string, { expand = true } = {}): Promise<readonly string[]> {
+  await expandPath([...appPath, 'Views']);
+  const viewPath = [...appPath, 'Views', `View ${viewId}`];
+  if (!(await findRow(viewPath))) {
+    await contextMenu([...appPath, 'Views'], 'Add View…');
+    await answerInput(/The id of a view/, viewId);
+    await answerInput(/A name for the view/, '');
+  }
+  if (expand) await expandPath(viewPath);
+  else await rowAt(viewPath);
+  return viewPath;
+}
+
+/** Opens a record of a view by a click on its row (the label is the record's title). */
+export async function openRecordRow(viewPath: readonly string[], title: string): Promise<void> {
+  const row = await rowAt([...viewPath, title]);
+  await row.click();
+  await page().locator('.part.editor .view-lines').first().waitFor();
+}
+
+/** The view's Collapse All action (shown when the pointer is over the view). */
+export async function collapseTree(): Promise<void> {
+  await showPortalView();
+  const header = page().locator('.part.sidebar .pane-header', { hasText: 'Explorer' }).first();
+  await header.hover();
+  await header.locator('.action-label[aria-label^="Collapse All"]').click();
+}
+
+/** Right-click on the row at `path`, then the context menu's item `action`. */
+export async function contextMenu(path: readonly string[], action: string): Promise<void> {
+  const row = await rowAt(path);
+  await row.click({ button: 'right' });
+  const item = page().locator('.monaco-menu .action-item', { hasText: action }).first();
+  await item.waitFor();
+  await item.hover();
+  await page().keyboard.press('Enter');
+  await item.waitFor({ state: 'detached' });
+}

@@ -1,0 +1,82 @@
+// One world for the whole journey suite: the emulator, one code-server with Portal Explorer installed as
+// `npm start` installs it (the demo's Client Credentials portal pre-connected), one Chromium showing the
+// workbench (test/harness/journeyWorld.mjs). Each journey starts fresh: the emulator's seed again, no
+// editor open, no notification, and a folder of screenshots of its own.
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+// The bundles run from out/test/journeys/.
+export const ROOT = join(__dirname, '..', '..', '..');
+export const RESULTS = join(ROOT, 'test-results', 'journeys');
+
+export interface EmulatorInfo {
+  base_url: string;
+  client_id: string;
+  client_secret: string;
+}
+
+export interface World {
+  emulator: { info: EmulatorInfo };
+  server: { url: string; port: number };
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  profile: { dir: string; userData: string; workspace: string; home: string };
+  workbenchUrl: string;
+  close(): Promise<void>;
+}
+
+interface HarnessModules {
+  journeyWorld: { startJourneyWorld(options: { chromium: string; logs: string; settings?: Record<string, unknown> }): Promise<World> };
+  setup: { findChromium(): string | undefined };
+}
+
+/** The harness's .mjs modules, loaded at run time (they are node scripts, not part of the bundle). */
+export async function harness<K extends keyof HarnessModules>(name: K): Promise<HarnessModules[K]> {
+  const file = { journeyWorld: 'journeyWorld.mjs', setup: 'setup.mjs' }[name];
+  return (await import(pathToFileURL(join(ROOT, 'test', 'harness', file)).href)) as HarnessModules[K];
+}
+
+// Every test file is its own bundle with its own copy of this module: the world lives on globalThis.
+const KEY = Symbol.for('portal-explorer.journeys.world');
+type Holder = { [KEY]?: World };
+
+export function world(): World {
+  const current = (globalThis as Holder)[KEY];
+  if (!current) throw new Error('The journey world is not started (the root before hook in world.test.ts failed?).');
+  return current;
+}
+
+export function page(): Page {
+  return world().page;
+}
+
+/** Starts the world (the root before hook of world.test.ts). */
+export async function startWorld(): Promise<void> {
+  rmSync(RESULTS, { recursive: true, force: true });
+  mkdirSync(RESULTS, { recursive: true });
+  const chromium = (await harness('setup')).findChromium();
+  if (!chromium) throw new Error('No Chromium: run `node test/harness/setup.mjs integration`.');
+  (globalThis as Holder)[KEY] = await (await harness('journeyWorld')).startJourneyWorld({ chromium, logs: join(RESULTS, 'logs') });
+}
+
+export async function stopWorld(): Promise<void> {
+  await (globalThis as Holder)[KEY]?.close();
+  (globalThis as Holder)[KEY] = undefined;
+}
+
+/** The screenshots of one journey: `await shot('typed a bad date')` saves <journey>/<nn>-<step>.png. */
+export function screenshots(journey: string): (step: string) => Promise<string> {
+  const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 70);
+  const dir = join(RESULTS, slug(journey));
+  let count = 0;
+  return async (step) => {
+    mkdirSync(dir, { recursive: true });
+    count += 1;
+    const path = join(dir, `${String(count).padStart(2, '0')}-${slug(step)}.png`);
+    await page().screenshot({ path });
+    return path;
+  };
+}
