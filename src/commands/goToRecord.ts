@@ -93,6 +93,7 @@ async function goToRecord(deps: GoToRecordDeps, view: ViewTarget & { viewName: s
   read.catch(() => undefined); // reported below, once
   let stored: StoredView | undefined;
   let failure: unknown;
+  // Not awaited: it only notes the outcome; the loop below polls these while it indexes what has arrived.
   void read.then(
     (value) => (stored = value),
     (error: unknown) => (failure = error),
