@@ -86,8 +86,10 @@ export interface Fault {
   latency_ms?: number;
   status?: number;
   body?: unknown;
+  headers?: Record<string, string>;
   drop?: boolean;
   malformed?: boolean;
+  lose_answer?: boolean;
 }
 
 export function injectFault(emulator: Emulator, fault: Fault): Promise<unknown> {
