@@ -30,11 +30,20 @@ export function failuresPathFor(sourcePath: string, folder?: string): string {
   return join(folder ?? dirname(sourcePath), `${basename(sourcePath, extension)}.failures${extension || '.csv'}`);
 }
 
+/** Writes, waiting for the stream to drain when its buffer is full (errors reach the stream's 'error'). */
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  if (stream.write(text)) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    if (stream.write(text)) resolve();
-    else stream.once('drain', resolve);
-    stream.once('error', reject);
+    const drained = (): void => {
+      stream.off('error', failed);
+      resolve();
+    };
+    const failed = (error: Error): void => {
+      stream.off('drain', drained);
+      reject(error);
+    };
+    stream.once('drain', drained);
+    stream.once('error', failed);
   });
 }
 
