@@ -69,6 +69,8 @@ export type OutcomeCounts = Record<Outcome, number>;
 
 export class Journal {
   private readonly outcomes = new Map<number, OutcomeEntry>();
+  /** Kept as outcomes arrive: progress asks for them after every row. */
+  private readonly tally: OutcomeCounts = { created: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, uncertain: 0 };
   private readonly attempts = new Map<number, AttemptLine>();
   private queue: Array<{ line: string; durable: boolean; done: (error?: unknown) => void }> = [];
   private flushing: Promise<void> | undefined;
@@ -103,7 +105,7 @@ export class Journal {
     const journal = new Journal(path, handle, runId, header?.type === 'header');
     for (const line of lines.slice(1)) {
       if (line.type === 'attempt') journal.attempts.set(line.row, line);
-      else if (line.type === 'outcome') journal.outcomes.set(line.row, line);
+      else if (line.type === 'outcome') journal.setOutcome(line);
     }
     if (!journal.resumed) {
       const first: HeaderLine = { type: 'header', version: JOURNAL_VERSION, ...job, runId, startedAt: new Date().toISOString() };
@@ -142,8 +144,15 @@ export class Journal {
 
   record(entry: Omit<OutcomeEntry, 'type'>): Promise<void> {
     const line: OutcomeEntry = { type: 'outcome', ...entry };
-    this.outcomes.set(entry.row, line);
+    this.setOutcome(line);
     return this.append(line, false);
+  }
+
+  private setOutcome(line: OutcomeEntry): void {
+    const previous = this.outcomes.get(line.row);
+    if (previous) this.tally[previous.outcome] -= 1;
+    this.tally[line.outcome] += 1;
+    this.outcomes.set(line.row, line);
   }
 
   /** Every row's last outcome, in row order. */
@@ -152,9 +161,7 @@ export class Journal {
   }
 
   counts(): OutcomeCounts {
-    const counts: OutcomeCounts = { created: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, uncertain: 0 };
-    for (const entry of this.outcomes.values()) counts[entry.outcome] += 1;
-    return counts;
+    return { ...this.tally };
   }
 
   async close(): Promise<void> {

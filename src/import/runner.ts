@@ -132,9 +132,12 @@ class Run {
           if (next.done) return;
           const outcome = await this.execute(next.value);
           if (outcome === undefined) return; // cancelled while in flight: no outcome, resumed later
-          await this.options.journal.record(outcome);
+          const written = this.options.journal.record(outcome);
           this.finishedHere += 1;
-          this.report();
+          // Taken now, sent once the line is written: one event per outcome, in order, counts rising.
+          const progress = this.progress();
+          await written;
+          if (progress) this.options.onProgress?.(progress);
         }
       } catch (error) {
         failure ??= error;
@@ -151,15 +154,15 @@ class Run {
     return { counts: this.options.journal.counts(), cancelled: outer?.aborted === true };
   }
 
-  private report(): void {
+  private progress(): RunProgress | undefined {
     const { journal, total, onProgress } = this.options;
-    if (!onProgress) return;
+    if (!onProgress) return undefined;
     const counts = journal.counts();
     const done = Object.values(counts).reduce((sum, count) => sum + count, 0);
     const seconds = (performance.now() - this.startedAt) / 1000;
     const ratePerSecond = seconds > 0 ? this.finishedHere / seconds : 0;
     const secondsLeft = total !== undefined && ratePerSecond > 0 ? Math.max(0, total - done) / ratePerSecond : undefined;
-    onProgress({ done, total, counts, ratePerSecond, secondsLeft });
+    return { done, total, counts, ratePerSecond, secondsLeft };
   }
 
   private async execute(operation: Operation): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
@@ -190,8 +193,11 @@ class Run {
     this.signal.throwIfAborted();
   }
 
-  private pause(ms: number): void {
-    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
+  /** Waits before the next attempt: as long as the portal asked (and every worker with it), else a growing delay. */
+  private async backOff(failure: Failure, attempt: number): Promise<void> {
+    const wait = failure.kind === 'not-taken' ? failure.waitMs ?? this.delay(attempt) : this.delay(attempt);
+    if (failure.kind === 'not-taken') this.pausedUntil = Math.max(this.pausedUntil, Date.now() + wait);
+    await sleep(wait, this.signal);
   }
 
   private async create(row: number, data: RecordData, lookup: CreateLookup | undefined): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
@@ -219,9 +225,7 @@ class Run {
         if (failure.kind === 'refused') return { row, outcome: 'failed', reason: failure.reason };
         lastReason = failure.reason;
         if (failure.kind === 'unknown') mayExist = true;
-        const wait = failure.kind === 'not-taken' ? failure.waitMs ?? this.delay(attempt) : this.delay(attempt);
-        if (failure.kind === 'not-taken') this.pause(wait);
-        await sleep(wait, this.signal);
+        await this.backOff(failure, attempt);
         if (this.signal.aborted) return undefined;
       }
     }
@@ -247,9 +251,7 @@ class Run {
       } catch (error) {
         const failure = classify(error);
         if (failure.kind === 'cancelled' || failure.kind === 'refused' || attempt >= this.maxAttempts) throw error;
-        const wait = failure.kind === 'not-taken' ? failure.waitMs ?? this.delay(attempt) : this.delay(attempt);
-        if (failure.kind === 'not-taken') this.pause(wait);
-        await sleep(wait, this.signal);
+        await this.backOff(failure, attempt);
       }
     }
   }
@@ -273,9 +275,7 @@ class Run {
         if (failure.kind === 'refused') return { row, outcome: 'failed', recordId, reason: failure.reason };
         sentBefore = true;
         lastReason = failure.reason;
-        const wait = failure.kind === 'not-taken' ? failure.waitMs ?? this.delay(attempt) : this.delay(attempt);
-        if (failure.kind === 'not-taken') this.pause(wait);
-        await sleep(wait, this.signal);
+        await this.backOff(failure, attempt);
         if (this.signal.aborted) return undefined;
       }
     }

@@ -10,6 +10,7 @@ import { dryRunImport, readExisting } from '../../../src/import/importRun';
 import { JournalMismatchError } from '../../../src/import/journal';
 import { proposeMapping } from '../../../src/import/mapping';
 import { problemsCsv, summaryText } from '../../../src/import/report';
+import type { RunProgress } from '../../../src/import/runner';
 import { openSource } from '../../../src/import/sourceFile';
 import { clientFor, injectFault, startPortal, testInterface, type Emulator } from '../api/portal';
 import { appliedCreates, fieldValues, importFile, requestLog } from './portalImport';
@@ -153,6 +154,24 @@ describe('import: runs against the emulator', function () {
     const names = await fieldValues(client, '101', '1', 'f2');
     assert.equal(names.length, 312);
     assert.equal(await appliedCreates(emulator, '101'), 300);
+  });
+
+  it('honours Retry-After: after a 429 no create goes out before the time the portal asked for; progress has count, rate and time left', async () => {
+    await injectFault(emulator, { path: '/record/$', method: 'POST', status: 429, headers: { 'Retry-After': '1' } });
+    const path = await file(customersCsv(6));
+    const progress: RunProgress[] = [];
+    const result = await importFile(path, client, customers, { matchField: 'f2', concurrency: 3, total: 6, onProgress: (event) => progress.push(event) });
+    assert.equal(result.counts.created, 6);
+    const creates = ((await testInterface(emulator, 'GET', 'requests')) as Array<{ method: string; status: number; time: string }>).filter((entry) => entry.method === 'POST');
+    const refused = creates.findIndex((entry) => entry.status === 429);
+    assert.ok(refused >= 0);
+    const refusedAt = Date.parse(creates[refused].time);
+    const later = creates.slice(refused + 1).filter((entry) => Date.parse(entry.time) > refusedAt);
+    const firstAfter = Math.min(...later.map((entry) => Date.parse(entry.time)));
+    assert.ok(firstAfter - refusedAt >= 900, `a create went out ${firstAfter - refusedAt} ms after the 429`);
+    assert.deepEqual(progress.map((event) => event.done), [1, 2, 3, 4, 5, 6]);
+    assert.ok(progress.every((event) => event.total === 6 && event.ratePerSecond > 0 && event.secondsLeft !== undefined));
+    assert.equal(progress.at(-1)?.secondsLeft, 0);
   });
 
   it('refuses to resume with a journal of another version of the file', async () => {
