@@ -74,6 +74,8 @@ export class Journal {
   private readonly attempts = new Map<number, AttemptLine>();
   private queue: Array<{ line: string; durable: boolean; done: (error?: unknown) => void }> = [];
   private flushing: Promise<void> | undefined;
+  private unsynced: Array<{ done: (error?: unknown) => void }> = [];
+  private syncing: Promise<void> | undefined;
   private closed = false;
 
   private constructor(
@@ -166,7 +168,7 @@ export class Journal {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    while (this.flushing) await this.flushing;
+    while (this.flushing || this.syncing) await (this.flushing ?? this.syncing);
     this.closed = true;
     await this.handle.close();
   }
@@ -188,17 +190,45 @@ export class Journal {
     });
   }
 
-  /** Writes what is queued, in order, syncing once per batch that holds a durable line. */
+  /**
+   * Writes what is queued, in order. Outcome lines are done once the OS has them (a crashed process loses
+   * nothing the OS holds); attempt lines once a sync that began after their write has ended. Syncing runs
+   * beside the writing, so an outcome never waits for another row's sync.
+   */
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];
       try {
         await this.handle.write(batch.map((item) => item.line).join(''));
-        if (batch.some((item) => item.durable)) await this.handle.datasync();
-        for (const item of batch) item.done();
       } catch (error) {
         for (const item of batch) item.done(error);
+        continue;
+      }
+      for (const item of batch) if (!item.durable) item.done();
+      this.unsynced.push(...batch.filter((item) => item.durable));
+      this.startSync();
+    }
+  }
+
+  /** One sync at a time; lines written while it runs are taken by the next. */
+  private startSync(): void {
+    if (this.syncing || this.unsynced.length === 0) return;
+    this.syncing = this.sync().finally(() => {
+      this.syncing = undefined;
+      this.startSync();
+    });
+  }
+
+  private async sync(): Promise<void> {
+    while (this.unsynced.length > 0) {
+      const written = this.unsynced;
+      this.unsynced = [];
+      try {
+        await this.handle.datasync();
+        for (const item of written) item.done();
+      } catch (error) {
+        for (const item of written) item.done(error);
       }
     }
   }
