@@ -49,7 +49,13 @@ interface AttemptLine {
   lookup?: CreateLookup;
 }
 
-type Line = HeaderLine | AttemptLine | OutcomeEntry;
+/** The portal said it did not take the attempt's request (429, 503): nothing to look for on resume. */
+interface WithdrawnLine {
+  type: 'withdrawn';
+  row: number;
+}
+
+type Line = HeaderLine | AttemptLine | WithdrawnLine | OutcomeEntry;
 
 export class JournalMismatchError extends Error {
   constructor(message: string) {
@@ -107,6 +113,7 @@ export class Journal {
     const journal = new Journal(path, handle, runId, header?.type === 'header');
     for (const line of lines.slice(1)) {
       if (line.type === 'attempt') journal.attempts.set(line.row, line);
+      else if (line.type === 'withdrawn') journal.attempts.delete(line.row);
       else if (line.type === 'outcome') journal.setOutcome(line);
     }
     if (!journal.resumed) {
@@ -142,6 +149,15 @@ export class Journal {
     const line: AttemptLine = lookup ? { type: 'attempt', row, lookup } : { type: 'attempt', row };
     this.attempts.set(row, line);
     return this.append(line, true);
+  }
+
+  /**
+   * Records that the portal refused the row's request without carrying it out. Not synced: should the line
+   * be lost, the resumed run looks for the record once more, which costs a read, never a duplicate.
+   */
+  withdraw(row: number): Promise<void> {
+    this.attempts.delete(row);
+    return this.append({ type: 'withdrawn', row }, false);
   }
 
   record(entry: Omit<OutcomeEntry, 'type'>): Promise<void> {

@@ -258,7 +258,7 @@ class Run {
   }
 
   private async create(row: number, data: RecordData, lookup: CreateLookup | undefined): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
-    const { writer, appId } = this.options;
+    const { journal, writer, appId } = this.options;
     let mayExist = this.sentBefore(row);
     let lastReason = '';
     for (let attempt = 1; attempt <= this.maxAttempts; attempt += 1) {
@@ -272,8 +272,10 @@ class Run {
           if (found.length > 1) return { row, outcome: 'uncertain', reason: `records ${found.join(', ')} all have ${lookup.field} = ${lookup.value}` };
           mayExist = false;
         }
-        await this.attemptWritten(row, lookup);
+        // Wait first, then journal: a run cancelled while the portal asks to wait leaves no attempt behind
+        // (a create without a look-up would otherwise be reported uncertain on resume, though never sent).
         await this.gate();
+        await this.attemptWritten(row, lookup);
         const created = await writer.createRecord(appId, data, { draft: this.options.draft }, this.signal);
         return { row, outcome: 'created', recordId: created.id };
       } catch (error) {
@@ -282,6 +284,7 @@ class Run {
         if (failure.kind === 'refused') return { row, outcome: 'failed', reason: failure.reason };
         lastReason = failure.reason;
         if (failure.kind === 'unknown') mayExist = true;
+        else if (!mayExist) await journal.withdraw(row); // not taken: a stop now leaves nothing to look for
         await this.backOff(failure, attempt);
         if (this.signal.aborted) return undefined;
       }

@@ -175,6 +175,19 @@ describe('import: runs against the emulator', function () {
     assert.equal(progress.at(-1)?.secondsLeft, 0);
   });
 
+  it('Cancel while the portal asks to wait leaves nothing uncertain, even without a look-up: the resumed run creates each row once', async () => {
+    await injectFault(emulator, { path: '/record/$', method: 'POST', status: 429, headers: { 'Retry-After': '2' }, count: 2 });
+    const path = await file(`Title,Order date,Amount\n${Array.from({ length: 6 }, (_, index) => `Waiting order ${index},2026-03-01,10`).join('\n')}\n`);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 500);
+    const first = await importFile(path, client, orders, { appId: '102', lookupViewId: '3', concurrency: 2, signal: controller.signal });
+    assert.equal(first.cancelled, true);
+    assert.equal(first.counts.created, 0, 'cancelled during the wait');
+    const second = await importFile(path, client, orders, { appId: '102', lookupViewId: '3' });
+    assert.deepEqual([second.counts.created, second.counts.uncertain, second.counts.failed], [6, 0, 0]);
+    assert.equal(await appliedCreates(emulator, '102'), 6);
+  });
+
   it('refuses to resume with a journal of another version of the file', async () => {
     const path = await file(customersCsv(3));
     await importFile(path, client, customers, { matchField: 'f2' });
