@@ -252,6 +252,15 @@ export interface HttpErrorOptions {
   code?: string;
 }
 
+/** Retry-After (RFC 9110 §10.2.3): delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  const text = header?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) || !/[a-z]/i.test(text) ? undefined : Math.max(0, at - now);
+}
+
 /** The PortalError for a non-2xx response: status, the portal's code, message and field, and retryability. */
 export function httpError(response: HttpResponse, options: HttpErrorOptions): PortalError {
   const found = portalMessageOf(response.body, response.headers.get('content-type'));
@@ -268,6 +277,7 @@ export function httpError(response: HttpResponse, options: HttpErrorOptions): Po
     code,
     field: found.field,
     retryable: isRetryableStatus(response.status),
+    retryAfterMs: isRetryableStatus(response.status) ? retryAfterMs(response.headers.get('retry-after')) : undefined,
   });
 }
 

@@ -1,5 +1,6 @@
-// Injected faults (POST /_emulator/faults): latency, a status code, a dropped connection or a malformed
-// body, for the next N requests to the portal's API that match a method and a path pattern.
+// Injected faults (POST /_emulator/faults): latency, a status code, a dropped connection, a malformed body
+// or a lost answer (the request is applied, then the connection drops before the response), for the next N
+// requests to the portal's API that match a method and a path pattern.
 
 export interface Fault {
   id: string;
@@ -16,6 +17,8 @@ export interface Fault {
   /** Answers normally but destroys the connection once this many bytes of the body have gone. */
   drop_after_bytes?: number;
   malformed?: boolean;
+  /** The request is carried out, then the connection is destroyed instead of answering. */
+  lose_answer?: boolean;
 }
 
 export class FaultError extends Error {}
@@ -37,7 +40,7 @@ export class Faults {
   add(spec: unknown): Fault {
     if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new FaultError('Send a JSON object describing the fault.');
     const s = spec as Record<string, unknown>;
-    const known = ['path', 'method', 'count', 'latency_ms', 'status', 'body', 'headers', 'drop', 'drop_after_bytes', 'malformed'];
+    const known = ['path', 'method', 'count', 'latency_ms', 'status', 'body', 'headers', 'drop', 'drop_after_bytes', 'malformed', 'lose_answer'];
     const unknown = Object.keys(s).find((key) => !known.includes(key));
     if (unknown) throw new FaultError(`Unknown fault key ${unknown}; known: ${known.join(', ')}.`);
     const path = optional<string>(s.path, (v) => typeof v === 'string', 'path must be a regular expression as a string.');
@@ -63,11 +66,15 @@ export class Faults {
       drop: optional(s.drop, (v) => typeof v === 'boolean', 'drop must be true or false.'),
       malformed: optional(s.malformed, (v) => typeof v === 'boolean', 'malformed must be true or false.'),
       drop_after_bytes: optional(s.drop_after_bytes, isInteger(1, Number.MAX_SAFE_INTEGER), 'drop_after_bytes must be a whole number >= 1.'),
+      lose_answer: optional(s.lose_answer, (v) => typeof v === 'boolean', 'lose_answer must be true or false.'),
     };
     const dropsMidway = fault.drop_after_bytes !== undefined;
-    const effects = [fault.latency_ms !== undefined, fault.status !== undefined, fault.drop === true, fault.malformed === true, dropsMidway].filter(Boolean).length;
-    if (effects === 0) throw new FaultError('Give at least one of latency_ms, status, drop, drop_after_bytes, malformed.');
+    const effects = [fault.latency_ms !== undefined, fault.status !== undefined, fault.drop === true, fault.malformed === true, dropsMidway, fault.lose_answer === true].filter(Boolean).length;
+    if (effects === 0) throw new FaultError('Give at least one of latency_ms, status, drop, drop_after_bytes, malformed, lose_answer.');
     if (dropsMidway && (fault.drop || fault.status !== undefined || fault.malformed)) throw new FaultError('drop_after_bytes cuts a normal answer; do not combine it with drop, status or malformed.');
+    if (fault.lose_answer && (fault.drop || fault.status !== undefined || fault.malformed || dropsMidway)) {
+      throw new FaultError('lose_answer applies the request and answers nothing; combine it with latency_ms only.');
+    }
     if (fault.drop && (fault.status !== undefined || fault.malformed)) throw new FaultError('drop cannot be combined with status or malformed.');
     if (fault.status !== undefined && fault.malformed) throw new FaultError('malformed answers 200; do not combine it with status.');
     if (fault.body !== undefined && fault.status === undefined) throw new FaultError('body goes with status.');

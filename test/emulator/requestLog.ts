@@ -11,7 +11,7 @@ export interface LoggedRequest {
   status: number;
   duration_ms: number;
   /** The kind of fault injected into this request, if any. */
-  fault?: 'latency' | 'status' | 'drop' | 'drop-midway' | 'malformed';
+  fault?: 'latency' | 'status' | 'drop' | 'drop-midway' | 'malformed' | 'lose_answer';
   time: string;
 }
 

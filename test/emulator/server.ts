@@ -44,6 +44,7 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
   const faultOf = new WeakMap<FastifyRequest, LoggedRequest['fault']>();
   const dropAfter = new WeakMap<FastifyRequest, number>();
   const logged = new WeakSet<FastifyRequest>();
+  const answerLost = new WeakSet<FastifyRequest>();
   const logRequest = (request: FastifyRequest, status: number, elapsed: number): void => {
     if (logged.has(request) || isTestInterface(request.url)) return;
     logged.add(request);
@@ -61,10 +62,11 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
     if (!fault) return;
     faultOf.set(
       request,
-      fault.drop ? 'drop' : fault.drop_after_bytes !== undefined ? 'drop-midway' : fault.malformed ? 'malformed' : fault.status !== undefined ? 'status' : 'latency',
+      fault.drop ? 'drop' : fault.drop_after_bytes !== undefined ? 'drop-midway' : fault.malformed ? 'malformed' : fault.status !== undefined ? 'status' : fault.lose_answer ? 'lose_answer' : 'latency',
     );
     if (fault.drop_after_bytes !== undefined) dropAfter.set(request, fault.drop_after_bytes);
     if (fault.latency_ms) await sleep(fault.latency_ms);
+    if (fault.lose_answer) answerLost.add(request);
     if (fault.drop) {
       logRequest(request, 0, reply.elapsedTime);
       reply.hijack();
@@ -81,9 +83,19 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
     return undefined;
   });
 
+  // A lost answer: the route has done its work (a record created, changed or trashed); the client sees the
+  // connection drop, as when a proxy or the network fails after the portal committed.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!answerLost.has(request)) return payload;
+    logRequest(request, 0, reply.elapsedTime);
+    ctx.flushEvents(request);
+    request.raw.socket.destroy();
+    return payload;
+  });
+
   // A slow link or a connection dropped midway: the body leaves as a paced stream (pacing.ts).
   app.addHook('onSend', async (request, reply, payload) => {
-    if (isTestInterface(request.url)) return payload;
+    if (isTestInterface(request.url) || answerLost.has(request)) return payload;
     const pacing = { bytesPerSecond: ctx.config.bytesPerSecond, dropAfterBytes: dropAfter.get(request), onDrop: () => logRequest(request, reply.statusCode, reply.elapsedTime) };
     if (!needsPacing(pacing)) return payload;
     if (pacing.dropAfterBytes !== undefined) reply.removeHeader('content-length');

@@ -86,9 +86,11 @@ export interface Fault {
   latency_ms?: number;
   status?: number;
   body?: unknown;
+  headers?: Record<string, string>;
   drop?: boolean;
   drop_after_bytes?: number;
   malformed?: boolean;
+  lose_answer?: boolean;
 }
 
 export function injectFault(emulator: Emulator, fault: Fault): Promise<unknown> {

@@ -1,0 +1,343 @@
+// Runs planned operations against the portal: a bounded number of requests at once, every outcome in the
+// journal before the worker moves on, retries only where a retry cannot duplicate.
+//
+// The API has no idempotency key, so a create is the one request that must not simply be sent again:
+// - 429 and 503 say the portal did not take the request (RFC 9110: "not able to handle it now"): every
+//   worker waits (Retry-After when given, else a growing delay) and the request is sent again.
+// - Any other 5xx, a dropped connection, a time-out or an unreadable 2xx may come after the portal created
+//   the record. The row's lookup (a unique column's value, or the import marker the person mapped) is
+//   then looked for through a view; found, the row is done with that record; not found, it is sent again.
+//   Without a lookup the row is reported 'uncertain' and not sent again: a person must check it.
+// - The attempt is journalled (and synced) before the create is sent, so a crash or reload in between is
+//   the same case: the resumed run looks for the record first.
+// Updates (PUT of the same fields) and deletes (a second delete answers 404) are safe to repeat.
+// Limits: the lookup view must show records whatever their field values (no conditions that hide new
+// records), and a portal still busy with a timed-out create may show it only after the look-up.
+import type { ViewRead } from '../api/client';
+import { isCancellation, isPortalError } from '../api/errors';
+import type { ViewFilter } from '../api/filters';
+import type { Column, RecordData } from '../api/types';
+import type { Journal, Outcome, OutcomeCounts, OutcomeEntry } from './journal';
+import type { CreateLookup, Operation } from './plan';
+
+/** The part of the portal client the runner uses; PortalClient fits. */
+export interface RecordWriter {
+  createRecord(appId: string, data: RecordData, options: { draft?: boolean }, signal?: AbortSignal): Promise<{ id: string | undefined }>;
+  updateRecord(appId: string, recordId: string, changes: RecordData, options: { publish?: boolean }, signal?: AbortSignal): Promise<void>;
+  deleteRecord(appId: string, recordId: string, signal?: AbortSignal): Promise<void>;
+  readView(appId: string, viewId: string, filters: readonly ViewFilter[], signal?: AbortSignal): Promise<ViewRead>;
+}
+
+export interface RunProgress {
+  /** Rows with an outcome, earlier runs of the same journal included. */
+  done: number;
+  total: number | undefined;
+  counts: OutcomeCounts;
+  /** Rows per second in this run. */
+  ratePerSecond: number;
+  /** Estimated from the rate; undefined until the total and a rate are known. */
+  secondsLeft: number | undefined;
+}
+
+export interface RunOptions {
+  appId: string;
+  writer: RecordWriter;
+  journal: Journal;
+  /** Requests at once; default 4. */
+  concurrency?: number;
+  /** Create records as drafts (apps with Draft mode). */
+  draft?: boolean;
+  /** The view through which a create whose answer was lost is looked for, with the app's columns. */
+  lookupView?: { viewId: string; columns: readonly Column[] };
+  /** Rows in the whole job, for progress. */
+  total?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: RunProgress) => void;
+  /** Attempts per request before a row fails (default 8); delays grow from baseDelayMs (default 250). */
+  maxAttempts?: number;
+  baseDelayMs?: number;
+}
+
+export interface RunSummary {
+  counts: OutcomeCounts;
+  cancelled: boolean;
+}
+
+type Failure =
+  | { kind: 'cancelled' }
+  | { kind: 'refused'; reason: string; status?: number }
+  /** The portal did not take the request: send it again after `waitMs`. */
+  | { kind: 'not-taken'; reason: string; waitMs?: number }
+  /** The request may have been carried out. */
+  | { kind: 'unknown'; reason: string };
+
+function classify(error: unknown): Failure {
+  if (isCancellation(error)) return { kind: 'cancelled' };
+  if (!isPortalError(error)) return { kind: 'refused', reason: error instanceof Error ? error.message : String(error) };
+  const reason = error.portalMessage ?? error.message;
+  if (error.kind === 'http' && (error.status === 429 || error.status === 503)) return { kind: 'not-taken', reason, waitMs: error.retryAfterMs };
+  if (error.kind === 'http' && (error.status ?? 0) >= 500) return { kind: 'unknown', reason };
+  if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'invalid-response') return { kind: 'unknown', reason: error.message };
+  return { kind: 'refused', reason, status: error.status };
+}
+
+const MAX_DELAY_MS = 30_000;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+export async function runOperations(operations: AsyncIterable<Operation>, options: RunOptions): Promise<RunSummary> {
+  const run = new Run(options);
+  return run.start(operations);
+}
+
+class Run {
+  private readonly controller = new AbortController();
+  private pausedUntil = 0;
+  private finishedHere = 0;
+  private readonly startedAt = performance.now();
+  private readonly maxAttempts: number;
+  /** Attempt lines written ahead of their request, by row. */
+  private readonly prepared = new Map<number, Promise<void>>();
+  private readonly baseDelayMs: number;
+
+  constructor(private readonly options: RunOptions) {
+    this.maxAttempts = options.maxAttempts ?? 8;
+    this.baseDelayMs = options.baseDelayMs ?? 250;
+  }
+
+  private get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  async start(operations: AsyncIterable<Operation>): Promise<RunSummary> {
+    const outer = this.options.signal;
+    const abort = (): void => this.controller.abort(outer?.reason);
+    if (outer?.aborted) abort();
+    outer?.addEventListener('abort', abort, { once: true });
+    const iterator = operations[Symbol.asyncIterator]();
+    const concurrency = Math.max(1, this.options.concurrency ?? 4);
+    const take = this.readAhead(iterator, concurrency * 4);
+    let failure: unknown;
+    const worker = async (): Promise<void> => {
+      try {
+        for (let operation = await take(); operation && !this.signal.aborted; operation = await take()) {
+          const outcome = await this.execute(operation);
+          if (outcome === undefined) return; // cancelled while in flight: no outcome, resumed later
+          const written = this.options.journal.record(outcome);
+          this.finishedHere += 1;
+          // Taken now, sent once the line is written: one event per outcome, in order, counts rising.
+          const progress = this.progress();
+          await written;
+          if (progress) this.options.onProgress?.(progress);
+        }
+      } catch (error) {
+        failure ??= error;
+        this.controller.abort(error);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: concurrency }, worker));
+    } finally {
+      outer?.removeEventListener('abort', abort);
+      await iterator.return?.();
+    }
+    if (failure !== undefined && !isCancellation(failure)) throw failure;
+    return { counts: this.options.journal.counts(), cancelled: outer?.aborted === true };
+  }
+
+  private progress(): RunProgress | undefined {
+    const { journal, total, onProgress } = this.options;
+    if (!onProgress) return undefined;
+    const counts = journal.counts();
+    const done = Object.values(counts).reduce((sum, count) => sum + count, 0);
+    const seconds = (performance.now() - this.startedAt) / 1000;
+    const ratePerSecond = seconds > 0 ? this.finishedHere / seconds : 0;
+    const secondsLeft = total !== undefined && ratePerSecond > 0 ? Math.max(0, total - done) / ratePerSecond : undefined;
+    return { done, total, counts, ratePerSecond, secondsLeft };
+  }
+
+  private async execute(operation: Operation): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
+    const { row } = operation;
+    switch (operation.kind) {
+      case 'invalid':
+        return { row, outcome: 'failed', reason: operation.problems.map((problem) => `${problem.column}: ${problem.message}`).join('; ') };
+      case 'unchanged':
+        return { row, outcome: 'unchanged', recordId: operation.recordId };
+      case 'create':
+        return this.create(row, operation.data, operation.lookup);
+      case 'update':
+        return this.repeatable(row, 'updated', operation.recordId, (signal) =>
+          this.options.writer.updateRecord(this.options.appId, operation.recordId, operation.changes, { publish: operation.publish }, signal),
+        );
+      case 'delete':
+        return this.repeatable(row, 'deleted', operation.recordId, (signal) => this.options.writer.deleteRecord(this.options.appId, operation.recordId, signal));
+    }
+  }
+
+  /**
+   * The operations, read up to `depth` ahead of the workers with their attempt lines written (prepare()):
+   * the journal syncs many lines at once while requests are out, instead of one sync per request.
+   */
+  private readAhead(iterator: AsyncIterator<Operation>, depth: number): () => Promise<Operation | undefined> {
+    const buffer: Operation[] = [];
+    let exhausted = false;
+    let filling: Promise<void> | undefined;
+    let failed: { error: unknown } | undefined;
+    const fill = (): Promise<void> =>
+      (filling ??= (async () => {
+        while (!exhausted && buffer.length < depth && !this.signal.aborted) {
+          const next = await iterator.next();
+          if (next.done) exhausted = true;
+          else {
+            this.prepare(next.value);
+            buffer.push(next.value);
+          }
+        }
+      })()
+        .catch((error: unknown) => void (failed = { error }))
+        .finally(() => (filling = undefined)));
+    return async () => {
+      while (buffer.length === 0 && !exhausted && !failed && !this.signal.aborted) await fill();
+      if (failed) throw failed.error;
+      const operation = buffer.shift();
+      void fill();
+      return operation;
+    };
+  }
+
+  /**
+   * Writes the attempt line of `operation` ahead. Not for a create without a lookup: should the run stop
+   * before sending it, the resumed run could not tell it was never sent and would report it uncertain.
+   */
+  private prepare(operation: Operation): void {
+    const { journal } = this.options;
+    if (journal.unfinishedAttempt(operation.row) !== undefined) return;
+    if (operation.kind === 'create' && operation.lookup && this.options.lookupView) this.prepared.set(operation.row, journal.attempt(operation.row, operation.lookup));
+    else if (operation.kind === 'update' || operation.kind === 'delete') this.prepared.set(operation.row, journal.attempt(operation.row));
+    this.prepared.get(operation.row)?.catch(() => undefined); // awaited, and its failure met, when the row is sent
+  }
+
+  /** Whether an earlier run may have sent the row's request (its attempt line was not written by this run). */
+  private sentBefore(row: number): boolean {
+    return !this.prepared.has(row) && this.options.journal.unfinishedAttempt(row) !== undefined;
+  }
+
+  /** The row's attempt line on disk: the one written ahead, else written now. */
+  private attemptWritten(row: number, lookup?: CreateLookup): Promise<void> {
+    const ahead = this.prepared.get(row);
+    this.prepared.delete(row);
+    return ahead ?? this.options.journal.attempt(row, lookup);
+  }
+
+  private delay(attempt: number): number {
+    return Math.min(MAX_DELAY_MS, this.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+  }
+
+  /** Every worker holds back while the portal asked to wait. */
+  private async gate(): Promise<void> {
+    for (let wait = this.pausedUntil - Date.now(); wait > 0 && !this.signal.aborted; wait = this.pausedUntil - Date.now()) await sleep(wait, this.signal);
+    this.signal.throwIfAborted();
+  }
+
+  /** Waits before the next attempt: as long as the portal asked (and every worker with it), else a growing delay. */
+  private async backOff(failure: Failure, attempt: number): Promise<void> {
+    const wait = failure.kind === 'not-taken' ? failure.waitMs ?? this.delay(attempt) : this.delay(attempt);
+    if (failure.kind === 'not-taken') this.pausedUntil = Math.max(this.pausedUntil, Date.now() + wait);
+    await sleep(wait, this.signal);
+  }
+
+  private async create(row: number, data: RecordData, lookup: CreateLookup | undefined): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
+    const { journal, writer, appId } = this.options;
+    let mayExist = this.sentBefore(row);
+    let lastReason = '';
+    for (let attempt = 1; attempt <= this.maxAttempts; attempt += 1) {
+      try {
+        if (mayExist) {
+          if (!lookup || !this.options.lookupView) {
+            return { row, outcome: 'uncertain', reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}); with no unique or marker column to look for it, it was not sent again: check the app` };
+          }
+          const found = await this.find(lookup);
+          if (found.length === 1) return { row, outcome: 'created', recordId: found[0] };
+          if (found.length > 1) return { row, outcome: 'uncertain', reason: `records ${found.join(', ')} all have ${lookup.field} = ${lookup.value}` };
+          mayExist = false;
+        }
+        // Wait first, then journal: a run cancelled while the portal asks to wait leaves no attempt behind
+        // (a create without a look-up would otherwise be reported uncertain on resume, though never sent).
+        await this.gate();
+        await this.attemptWritten(row, lookup);
+        const created = await writer.createRecord(appId, data, { draft: this.options.draft }, this.signal);
+        return { row, outcome: 'created', recordId: created.id };
+      } catch (error) {
+        const failure = classify(error);
+        if (failure.kind === 'cancelled' || this.signal.aborted) return undefined;
+        if (failure.kind === 'refused') return { row, outcome: 'failed', reason: failure.reason };
+        lastReason = failure.reason;
+        if (failure.kind === 'unknown') mayExist = true;
+        else if (!mayExist) await journal.withdraw(row); // not taken: a stop now leaves nothing to look for
+        await this.backOff(failure, attempt);
+        if (this.signal.aborted) return undefined;
+      }
+    }
+    if (mayExist && lookup && this.options.lookupView) {
+      const found = await this.find(lookup).catch(() => undefined);
+      if (found?.length === 1) return { row, outcome: 'created', recordId: found[0] };
+      if (found?.length === 0) return { row, outcome: 'failed', reason: `not created: the portal kept failing (${lastReason})` };
+    }
+    return { row, outcome: mayExist ? 'uncertain' : 'failed', reason: `the portal kept failing (${lastReason})${mayExist ? '; the record may exist: check the app' : ''}` };
+  }
+
+  /** Record ids whose `lookup.field` is exactly `lookup.value`, read through the lookup view. */
+  private async find(lookup: CreateLookup): Promise<string[]> {
+    const view = this.options.lookupView as { viewId: string; columns: readonly Column[] };
+    const column = view.columns.find((candidate) => candidate.field_id_in_data === lookup.field);
+    const filter: ViewFilter = { column: column?.field_id ?? lookup.field, operator: 'equals', value: lookup.value };
+    for (let attempt = 1; ; attempt += 1) {
+      await this.gate();
+      try {
+        const read = await this.options.writer.readView(this.options.appId, view.viewId, [filter], this.signal);
+        // "equals" compares text case-insensitively: keep the exact matches (all, when the view hides the field).
+        return read.rows.filter((row) => row.values[lookup.field] === undefined || row.values[lookup.field] === lookup.value).flatMap((row) => (row.id ? [row.id] : []));
+      } catch (error) {
+        const failure = classify(error);
+        if (failure.kind === 'cancelled' || failure.kind === 'refused' || attempt >= this.maxAttempts) throw error;
+        await this.backOff(failure, attempt);
+      }
+    }
+  }
+
+  /** An update or delete: sent again after any failure that is not a refusal. */
+  private async repeatable(row: number, done: Outcome, recordId: string, send: (signal: AbortSignal) => Promise<void>): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
+    let sentBefore = this.sentBefore(row);
+    let lastReason = '';
+    for (let attempt = 1; attempt <= this.maxAttempts; attempt += 1) {
+      try {
+        await this.attemptWritten(row);
+        await this.gate();
+        await send(this.signal);
+        return { row, outcome: done, recordId };
+      } catch (error) {
+        const failure = classify(error);
+        if (failure.kind === 'cancelled' || this.signal.aborted) return undefined;
+        // A delete sent before whose answer was lost: the record is in trash now, so 404 means done.
+        if (failure.kind === 'refused' && failure.status === 404 && done === 'deleted' && sentBefore) return { row, outcome: done, recordId };
+        if (failure.kind === 'refused') return { row, outcome: 'failed', recordId, reason: failure.reason };
+        sentBefore = true;
+        lastReason = failure.reason;
+        await this.backOff(failure, attempt);
+        if (this.signal.aborted) return undefined;
+      }
+    }
+    return { row, outcome: 'failed', recordId, reason: `the portal kept failing (${lastReason})` };
+  }
+}
