@@ -211,6 +211,7 @@ class Run {
       while (buffer.length === 0 && !exhausted && !failed && !this.signal.aborted) await fill();
       if (failed) throw failed.error;
       const operation = buffer.shift();
+      // Not awaited: reading ahead runs beside the requests; its failure is kept and thrown at the next take.
       void fill();
       return operation;
     };
