@@ -65,13 +65,16 @@ function dateExample(order: DateOrder): string {
   return order === 'MDY' ? '11/21/2026' : order === 'YMD' ? '2026/11/21' : '21/11/2026';
 }
 
+const ORDER_NAMES: Record<DateOrder, string> = { DMY: 'day/month/year', MDY: 'month/day/year', YMD: 'year/month/day' };
+
 function readDate(text: string, options: TextOptions): Conversion {
   const parts = dateParts(text, options.dateOrder);
   if (parts) {
     try {
       return { value: formatDate(parts) };
     } catch {
-      return { problem: `not a real date: ${shown(text)}` };
+      const order = LOCALE_DATE.test(text) ? ` (read as ${ORDER_NAMES[options.dateOrder]})` : '';
+      return { problem: `not a real date: ${shown(text)}${order}` };
     }
   }
   return { problem: `expected a date as DD-MM-YYYY or ${dateExample(options.dateOrder)}, got ${shown(text)}` };

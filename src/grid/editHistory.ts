@@ -23,6 +23,11 @@ export interface EditOutcome {
   readonly released: ApplyResult['released'];
 }
 
+export interface UndoneStep {
+  readonly transaction: Transaction;
+  readonly released: ApplyResult['released'];
+}
+
 const LIMIT = 500;
 
 export class EditHistory {
@@ -53,20 +58,21 @@ export class EditHistory {
     return this.record('discard', 'Discard changes', this.changeSet.discardAll());
   }
 
-  undo(): Transaction | undefined {
+  /** Undoes the last transaction; `released` as for edit() (a marked row whose edits went away). */
+  undo(): UndoneStep | undefined {
     const transaction = this.done.pop();
     if (!transaction) return undefined;
-    this.changeSet.apply([...transaction.changes].reverse().map((change) => ({ recordId: change.recordId, field: change.field, value: change.before })));
+    const result = this.changeSet.apply([...transaction.changes].reverse().map((change) => ({ recordId: change.recordId, field: change.field, value: change.before })));
     this.undone.push(transaction);
-    return transaction;
+    return { transaction, released: result.released };
   }
 
-  redo(): Transaction | undefined {
+  redo(): UndoneStep | undefined {
     const transaction = this.undone.pop();
     if (!transaction) return undefined;
-    this.changeSet.apply(transaction.changes.map((change) => ({ recordId: change.recordId, field: change.field, value: change.after })));
+    const result = this.changeSet.apply(transaction.changes.map((change) => ({ recordId: change.recordId, field: change.field, value: change.after })));
     this.done.push(transaction);
-    return transaction;
+    return { transaction, released: result.released };
   }
 
   /** Forgets both stacks (the editor was reverted or reloaded from the portal). */
