@@ -22,8 +22,9 @@ export interface GridPortal {
   client: PortalClient;
   /** Every request the client sent, with its body (node-fetch does the sending). */
   sent: SentRequest[];
-  /** The most requests that were in flight at once. */
+  /** The most requests that were in flight at once since the last freshGrid(). */
   maxInFlight(): number;
+  resetInFlight(): void;
   columns: Column[];
 }
 
@@ -49,6 +50,9 @@ export async function startGridPortal(): Promise<GridPortal> {
     client,
     sent,
     maxInFlight: () => most,
+    resetInFlight: () => {
+      most = inFlight;
+    },
     columns,
   };
 }
@@ -64,6 +68,7 @@ export async function freshGrid(portal: GridPortal): Promise<{ changeSet: Change
     columns: view.metadata.map((entry) => ({ key: entry.field_id_in_data, name: entry.field_name })),
   };
   portal.sent.length = 0;
+  portal.resetInFlight();
   return { changeSet, rows, layout };
 }
 
