@@ -2,8 +2,6 @@
 // process as a portal would be: the memory a change set holds for 1,000 pending edits, and saving 1,000
 // changed rows (a conflict check and one update each) beside the emulator's own sustained update rate,
 // measured in the same run with bare PUTs at the same number of requests at once.
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { PortalClient } from '../../src/api/client';
@@ -13,7 +11,7 @@ import { ChangeSet } from '../../src/grid/changeSet';
 import { EditHistory } from '../../src/grid/editHistory';
 import { portalRecordStore } from '../../src/grid/recordStore';
 import { saveChanges } from '../../src/grid/saveRunner';
-import { repoRoot } from '../webview/support/repo';
+import { startEmulatorProcess } from './support/emulatorProcess';
 import { mb, median, runBenchmark } from './support/report';
 
 const APP = '201';
@@ -22,16 +20,6 @@ const ROWS = 1000;
 const CONCURRENCY = 4;
 const ROUNDS = 5;
 const TARGETS = { rateFactor: 0.8, memoryBytes: 5 * 1024 * 1024 };
-
-interface EmulatorProcess {
-  info: { base_url: string; client_id: string; client_secret: string };
-  stop(): Promise<void>;
-}
-
-async function startEmulatorProcess(): Promise<EmulatorProcess> {
-  const harness = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'emulator.mjs')).href)) as { startEmulator(options: { args?: string[] }): Promise<EmulatorProcess> };
-  return harness.startEmulator({ args: ['--quiet'] });
-}
 
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
