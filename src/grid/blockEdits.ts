@@ -58,7 +58,7 @@ function planCell(changeSet: ChangeSet, layout: GridLayout, row: number, column:
   const fail = (message: string): void => void plan.failed.push({ recordId, field, row, column, text, message });
   const refused = changeSet.refusal(field);
   if (refused) return fail(refused);
-  const appColumn = changeSet.columns.find((candidate) => candidate.field_id_in_data === field);
+  const appColumn = changeSet.column(field);
   const converted = options && appColumn ? textToValue(appColumn, text, options) : { value: text };
   if (converted.problem !== undefined) return fail(converted.problem);
   const problem = changeSet.check(field, converted.value);
@@ -74,7 +74,7 @@ function planCell(changeSet: ChangeSet, layout: GridLayout, row: number, column:
 export function planPaste(changeSet: ChangeSet, layout: GridLayout, selection: CellRange, text: string, options: TextOptions): PastePlan {
   const block = readTsv(text);
   const height = block.length;
-  const width = Math.max(...block.map((row) => row.length));
+  const width = block.reduce((widest, row) => Math.max(widest, row.length), 1);
   const selectedRows = selection.bottom - selection.top + 1;
   const selectedColumns = selection.right - selection.left + 1;
   const tiles = selectedRows % height === 0 && selectedColumns % width === 0 && selectedRows * selectedColumns > height * width;
@@ -120,7 +120,7 @@ export function planClear(changeSet: ChangeSet, layout: GridLayout, selection: C
 export function copyText(changeSet: ChangeSet, layout: GridLayout, selection: CellRange, format: CopyFormat, options: Pick<TextOptions, 'utcOffset'>): string {
   const range = clampRange(layout, selection);
   const columns = layout.columns.slice(range.left, range.right + 1);
-  const appColumns = columns.map((column) => changeSet.columns.find((candidate) => candidate.field_id_in_data === column.key));
+  const appColumns = columns.map((column) => changeSet.column(column.key));
   const recordIds = layout.rowIds.slice(range.top, range.bottom + 1);
   const values = recordIds.map((recordId) => columns.map((column) => changeSet.value(recordId, column.key)));
   const block: CopyBlock = {

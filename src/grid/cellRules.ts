@@ -24,6 +24,8 @@ export function refusal(columns: ColumnsByKey, field: string): string | undefine
 }
 
 /** Why `value` cannot be sent for this cell (format, required), or undefined. Call refusal() first. */
-export function cellProblem(columns: readonly Column[], field: string, value: string): string | undefined {
-  return checkRecord(columns, { [field]: value }, { creating: false })[0]?.message;
+export function cellProblem(columns: ColumnsByKey, field: string, value: string): string | undefined {
+  const column = columns.get(field);
+  // checkRecord over the one column: the same rules and messages, without a map of every column per cell.
+  return checkRecord(column ? [column] : [], { [field]: value }, { creating: false })[0]?.message;
 }

@@ -121,6 +121,11 @@ export class ChangeSet {
     return this.rowsById.get(recordId)?.problems.get(field);
   }
 
+  /** The app's column with this field_id_in_data (undefined for a view's l<N> keys). */
+  column(field: string): Column | undefined {
+    return this.byKey.get(field);
+  }
+
   /** Why the column cannot be edited at all (read-only kind, Lookup app's column), or undefined. */
   refusal(field: string): string | undefined {
     return refusal(this.byKey, field);
@@ -128,7 +133,7 @@ export class ChangeSet {
 
   /** Why `value` would be invalid in this column, or undefined (the rules of documents and the form). */
   check(field: string, value: string): string | undefined {
-    return this.refusal(field) ?? cellProblem(this.columns, field, value);
+    return this.refusal(field) ?? cellProblem(this.byKey, field, value);
   }
 
   /** Rows that can be saved: pending edits and no invalid cell. */
@@ -238,7 +243,7 @@ export class ChangeSet {
       row.problems.delete(field);
     } else {
       row.edits.set(field, value);
-      const problem = cellProblem(this.columns, field, value);
+      const problem = cellProblem(this.byKey, field, value);
       if (problem) row.problems.set(field, problem);
       else row.problems.delete(field);
     }
