@@ -8,19 +8,34 @@ import { csvField } from '../shared/csvText';
 /** Rows of cells; rows may differ in length. */
 export type TextBlock = string[][];
 
-/** Clipboard text -> rows of cells. A trailing line break (spreadsheets add one) makes no empty row. */
+const TSV = {
+  delimiter: '\t',
+  record_delimiter: ['\r\n', '\n', '\r'],
+  // A quote inside a cell that was not quoted (5" screw) is text, as spreadsheets read it.
+  relax_quotes: true,
+  relax_column_count: true,
+  skip_empty_lines: false,
+};
+
+function parseTsv(text: string, quoted: boolean): TextBlock {
+  const rows = parse(text, quoted ? TSV : { ...TSV, quote: false }) as unknown;
+  if (!Array.isArray(rows)) return [];
+  return rows.map((row) => (Array.isArray(row) ? row.map((cell) => String(cell)) : [String(row)]));
+}
+
+/**
+ * Clipboard text -> rows of cells. A trailing line break (spreadsheets add one) makes no empty row. Text
+ * that is no valid quoted TSV (a quote never closed: `"abc` typed in an editor) is read with quotes as
+ * plain characters rather than refused: it is what the person copied.
+ */
 export function readTsv(text: string): TextBlock {
   if (text === '') return [['']];
-  const rows = parse(text, {
-    delimiter: '\t',
-    record_delimiter: ['\r\n', '\n', '\r'],
-    // A quote inside a cell that was not quoted (5" screw) is text, as spreadsheets read it.
-    relax_quotes: true,
-    relax_column_count: true,
-    skip_empty_lines: false,
-  }) as unknown;
-  if (!Array.isArray(rows)) return [['']];
-  const block = rows.map((row) => (Array.isArray(row) ? row.map((cell) => String(cell)) : [String(row)]));
+  let block: TextBlock;
+  try {
+    block = parseTsv(text, true);
+  } catch {
+    block = parseTsv(text, false);
+  }
   return block.length === 0 ? [['']] : block;
 }
 

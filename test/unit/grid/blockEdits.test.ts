@@ -57,6 +57,10 @@ describe('grid: paste, fill down, clear and copy', function () {
       plan.edits.map((edit) => edit.value),
       ['Line one\nline two', '5" screw'],
     );
+    const unclosed = planPaste(changeSet, layout, { top: 0, left: col('f11'), bottom: 0, right: col('f11') }, 'Say "hi\tno end', EUROPE);
+    assert.deepEqual(unclosed.edits.map((edit) => edit.value), ['Say "hi'], 'a quote never closed is text');
+    const opening = planPaste(changeSet, layout, { top: 0, left: col('f11'), bottom: 0, right: col('f11') }, '"quoted\n', EUROPE);
+    assert.deepEqual(opening.edits.map((edit) => edit.value), ['"quoted']);
   });
 
   it('converts dates in the locale\'s order or DD-MM-YYYY, and date & time from local to UTC', () => {
