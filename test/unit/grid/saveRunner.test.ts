@@ -113,7 +113,7 @@ describe('grid: saving changed rows', function () {
 
   it('waits for Retry-After after a 429, then sends the update once', async () => {
     history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '11' }, { recordId: '2', field: 'f18', value: '7' }]);
-    await injectFault(portal.emulator, { path: `^${record('1')}$`, method: 'PUT', status: 429, count: 1, headers: { 'Retry-After': '1' } } as Parameters<typeof injectFault>[1]);
+    await injectFault(portal.emulator, { path: `^${record('1')}$`, method: 'PUT', status: 429, count: 1, headers: { 'Retry-After': '1' } });
     const started = Date.now();
     const report = await saveChanges(changeSet, store);
     assert.ok(Date.now() - started >= 900, `waited ${Date.now() - started} ms`);
@@ -125,7 +125,7 @@ describe('grid: saving changed rows', function () {
 
   it('fails a row whose Retry-After is longer than the save will wait, keeping its edit and the reason', async () => {
     history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '11' }]);
-    await injectFault(portal.emulator, { path: `^${record('1')}$`, method: 'GET', status: 429, count: 1, headers: { 'Retry-After': '120' } } as Parameters<typeof injectFault>[1]);
+    await injectFault(portal.emulator, { path: `^${record('1')}$`, method: 'GET', status: 429, count: 1, headers: { 'Retry-After': '120' } });
     const report = await saveChanges(changeSet, store);
     assert.equal(report.outcomes[0].kind, 'failed');
     assert.match(changeSet.row('1')?.saveFailure ?? '', /HTTP 429.*asked to wait 120 s; save again later\.$/);
