@@ -4,7 +4,10 @@
 // undoing after a save makes the cell pending again (as undo after save does in a text editor).
 //
 // The custom editor hands each transaction to VS Code as one edit (CustomDocumentEditEvent) whose undo and
-// redo call undo() and redo() here; VS Code calls them in stack order, so the two stacks stay in step.
+// redo call undo(transaction) and redo(transaction) here; VS Code calls them in stack order, so the two
+// stacks stay in step. For that reason nothing is dropped from the bottom of the stack by default (VS Code
+// keeps every edit too), and a call for a transaction that is not on top does nothing rather than undo
+// another one.
 import type { ApplyResult, CellEdit, ChangeSet, RefusedCell } from './changeSet';
 
 export type TransactionKind = 'edit' | 'paste' | 'fill' | 'clear' | 'discard';
@@ -28,16 +31,14 @@ export interface UndoneStep {
   readonly released: ApplyResult['released'];
 }
 
-const LIMIT = 500;
-
 export class EditHistory {
   private readonly done: Transaction[] = [];
   private readonly undone: Transaction[] = [];
 
   constructor(
     private readonly changeSet: ChangeSet,
-    /** Transactions kept for undo; the oldest go first. */
-    private readonly limit = LIMIT,
+    /** Transactions kept for undo; the oldest go first. Unbounded by default (see above). */
+    private readonly limit = Number.POSITIVE_INFINITY,
   ) {}
 
   get canUndo(): boolean {
@@ -58,18 +59,23 @@ export class EditHistory {
     return this.record('discard', 'Discard changes', this.changeSet.discardAll());
   }
 
-  /** Undoes the last transaction; `released` as for edit() (a marked row whose edits went away). */
-  undo(): UndoneStep | undefined {
-    const transaction = this.done.pop();
-    if (!transaction) return undefined;
+  /**
+   * Undoes the last transaction (only if it is `expected`, when given); `released` as for edit() (a marked
+   * row whose edits went away).
+   */
+  undo(expected?: Transaction): UndoneStep | undefined {
+    const transaction = this.done.at(-1);
+    if (!transaction || (expected && expected !== transaction)) return undefined;
+    this.done.pop();
     const result = this.changeSet.apply([...transaction.changes].reverse().map((change) => ({ recordId: change.recordId, field: change.field, value: change.before })));
     this.undone.push(transaction);
     return { transaction, released: result.released };
   }
 
-  redo(): UndoneStep | undefined {
-    const transaction = this.undone.pop();
-    if (!transaction) return undefined;
+  redo(expected?: Transaction): UndoneStep | undefined {
+    const transaction = this.undone.at(-1);
+    if (!transaction || (expected && expected !== transaction)) return undefined;
+    this.undone.pop();
     const result = this.changeSet.apply(transaction.changes.map((change) => ({ recordId: change.recordId, field: change.field, value: change.after })));
     this.done.push(transaction);
     return { transaction, released: result.released };

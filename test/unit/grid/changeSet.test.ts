@@ -135,6 +135,23 @@ describe('grid: the change set', function () {
     assert.equal(history.undo(), undefined);
   });
 
+  it('undoes only the transaction it is asked for, as VS Code\'s stack calls back, and can forget the oldest', () => {
+    const first = history.edit('edit', 'Edit', [{ recordId: '1', field: 'f11', value: 'A' }]).transaction;
+    const second = history.edit('edit', 'Edit', [{ recordId: '1', field: 'f11', value: 'B' }]).transaction;
+    assert.ok(first && second);
+    assert.equal(history.undo(first), undefined, 'not on top: nothing happens');
+    assert.equal(changeSet.value('1', 'f11'), 'B');
+    assert.equal(history.undo(second)?.transaction, second);
+    assert.equal(history.redo(first), undefined);
+    assert.equal(history.redo(second)?.transaction, second);
+    const short = new EditHistory(changeSet, 1);
+    short.edit('edit', 'Edit', [{ recordId: '2', field: 'f11', value: 'C' }]);
+    short.edit('edit', 'Edit', [{ recordId: '2', field: 'f11', value: 'D' }]);
+    assert.ok(short.undo());
+    assert.equal(short.undo(), undefined);
+    assert.equal(changeSet.value('2', 'f11'), 'C');
+  });
+
   it('discards everything as one step that can be undone', () => {
     history.edit('edit', 'Edit', [{ recordId: '1', field: 'f11', value: 'A' }]);
     history.edit('edit', 'Edit', [{ recordId: '2', field: 'f15', value: 'not a date' }]);
