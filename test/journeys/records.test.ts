@@ -17,6 +17,7 @@ import {
   save,
   setFieldValue,
   tabLabels,
+  tabTitles,
   workbenchReady,
 } from './support/workbench';
 import { page, screenshots, world } from './support/world';
@@ -135,9 +136,14 @@ describe('Journeys (b), (c), (h): records as documents', function () {
       await openRecordRow(await showView(['Staging', 'Operations', 'Orders'], '3'), 'Office chairs');
       await page().locator('.part.editor .tabs-container .tab').nth(2).waitFor();
       const labels = await tabLabels();
+      // Two tabs of the same record id and app in two portals share a name; VS Code then shows each one's
+      // description (the portal), which is what a person reads to tell them apart.
+      const titles = await tabTitles();
       await shot('three tabs');
       assert.equal(labels.length, 3, `three tabs: ${JSON.stringify(labels)}`);
-      assert.equal(new Set(labels).size, 3, `three different tab labels: ${JSON.stringify(labels)}`);
+      assert.equal(new Set(titles).size, 3, `three tabs a person tells apart: ${JSON.stringify(titles)}`);
+      assert.match(titles[0], /demo-portal/, `the first "Office chairs" tab names its portal: ${JSON.stringify(titles)}`);
+      assert.match(titles[2], /staging/, `the second "Office chairs" tab names its portal: ${JSON.stringify(titles)}`);
       assert.match(labels[0], /Office chairs/, `the tab names the record: ${JSON.stringify(labels)}`);
       assert.match(labels[1], /Acme Corporation/, `the tab names the record: ${JSON.stringify(labels)}`);
       assert.match(labels[2], /Office chairs/, `the tab names the record: ${JSON.stringify(labels)}`);

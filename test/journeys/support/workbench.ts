@@ -129,6 +129,15 @@ export async function tabLabels(): Promise<string[]> {
   return page().locator('.part.editor .tabs-container .tab .label-name').allTextContents();
 }
 
+/** Each tab as a person reads it: its name and, where VS Code adds one to tell alike tabs apart, its description. */
+export async function tabTitles(): Promise<string[]> {
+  return page()
+    .locator('.part.editor .tabs-container .tab')
+    .evaluateAll((tabs) =>
+      tabs.map((tab) => [tab.querySelector('.label-name'), tab.querySelector('.label-description')].map((part) => part?.textContent?.trim() ?? '').filter(Boolean).join(' ')),
+    );
+}
+
 /** The active editor's text, as Monaco shows it (every line rendered: the records are short). */
 export async function editorText(): Promise<string> {
   const lines = page().locator('.part.editor .editor-instance .view-lines .view-line');
