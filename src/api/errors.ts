@@ -29,6 +29,8 @@ export interface PortalErrorInit {
   field?: string;
   /** Whether trying again may help (5xx, 429, network, timeout). */
   retryable?: boolean;
+  /** How long the portal asked to wait before trying again (a 429's or 503's Retry-After), in ms. */
+  retryAfterMs?: number;
   cause?: unknown;
 }
 
@@ -39,6 +41,7 @@ export class PortalError extends Error {
   readonly code: string | undefined;
   readonly field: string | undefined;
   readonly retryable: boolean;
+  readonly retryAfterMs: number | undefined;
 
   constructor(init: PortalErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -49,6 +52,7 @@ export class PortalError extends Error {
     this.code = init.code;
     this.field = init.field;
     this.retryable = init.retryable ?? false;
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
 

@@ -212,6 +212,18 @@ export function isRetryableStatus(status: number): boolean {
   return status >= 500 || status === 429;
 }
 
+/**
+ * Retry-After (RFC 9110 §10.2.3) in ms: delay-seconds or an HTTP date; undefined when absent or unreadable.
+ * A date in the past is 0.
+ */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  const text = header?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
 export interface HttpErrorOptions {
   action: string;
   /** Strings that must never appear in the error: the token, the secret, the code. */
@@ -238,6 +250,7 @@ export function httpError(response: HttpResponse, options: HttpErrorOptions): Po
     code,
     field: found.field,
     retryable: isRetryableStatus(response.status),
+    retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
   });
 }
 

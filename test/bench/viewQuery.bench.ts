@@ -3,29 +3,17 @@
 // stand-in of the webview tests), beside a bare fetch + JSON.parse of the same view in node. The emulator
 // runs in its own process, as a portal would, and each figure is the median of a few runs with the view
 // already generated (the emulator caches it, so the portal's own time is the same for both).
-import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
 import { PortalClient } from '../../src/api/client';
 import { clientCredentials } from '../../src/api/oauth';
 import { launchChromium, PanelServer } from '../webview/support/panelPage';
 import { QueryHost } from '../webview/support/queryHost';
-import { repoRoot } from '../webview/support/repo';
+import { startEmulatorProcess } from './support/emulatorProcess';
 import { mb, median, ms, runBenchmark } from './support/report';
 
 const APP = '201';
 const VIEW = '6';
 const RUNS = 5;
 const TARGETS = { firstRowsFactor: 1.5, wholeMs: 2000, domRows: 200, heapBytes: 300 * 1024 * 1024 };
-
-interface EmulatorProcess {
-  info: { base_url: string; client_id: string; client_secret: string };
-  stop(): Promise<void>;
-}
-
-async function startEmulatorProcess(): Promise<EmulatorProcess> {
-  const harness = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'emulator.mjs')).href)) as { startEmulator(options: { args?: string[] }): Promise<EmulatorProcess> };
-  return harness.startEmulator({ args: ['--quiet'] });
-}
 
 /** fetch + JSON.parse of the view in node: what any client has to spend at least. */
 async function bareRead(baseUrl: string, token: string): Promise<{ ms: number; rows: number; bytes: number }> {

@@ -2,7 +2,8 @@
 // user enters and the API's value format: dates from the browser's date picker become DD-MM-YYYY,
 // date-times entered in local time are sent in UTC, e-mail lists lose the spaces the API refuses.
 import { columnKind, type ColumnKind } from '../../src/api/columnKinds';
-import { checkValue, formatDate, formatDateTime, formatHint, formatUsers, parseUsers } from '../../src/api/formats';
+import { checkValue, formatDate, formatHint, formatUsers, parseUsers } from '../../src/api/formats';
+import { durationFromInput, utcFromLocal } from '../../src/shared/enteredValues';
 import type { Column } from '../../src/api/types';
 import { choiceOptions } from '../../src/shared/protocol';
 import { el, uniqueId } from '../components/dom';
@@ -47,18 +48,7 @@ export function dateFromInput(value: string): string {
 export function dateTimeFromInput(value: string): string {
   const match = LOCAL_DATE_TIME.exec(value);
   if (!match) return '';
-  const local = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]), Number(match[4]), Number(match[5]));
-  try {
-    return formatDateTime(local);
-  } catch {
-    return '';
-  }
-}
-
-/** "1:30" -> "01:30": the API wants two-digit hours; anything else is left for the check to explain. */
-export function durationFromInput(value: string): string {
-  const trimmed = value.trim();
-  return /^\d:\d{2}$/.test(trimmed) ? `0${trimmed}` : trimmed;
+  return utcFromLocal({ year: Number(match[1]), month: Number(match[2]), day: Number(match[3]), hours: Number(match[4]), minutes: Number(match[5]) });
 }
 
 function isRequired(column: Column): boolean {

@@ -1,27 +1,16 @@
 // A query's rows as a file: CSV (RFC 4180: comma, CRLF, fields quoted when they hold a comma, a quote or a
 // line break, quotes doubled; header row = field names) or JSON (the rows as the portal sent them). All
-// rows of the result, in the grid's order. Cells that a spreadsheet would run as a formula (starting with
-// = + - @, a tab or a carriage return) get a leading apostrophe, except plain numbers such as -12.5.
+// rows of the result, in the grid's order. Formula-looking cells are guarded (src/shared/csvText.ts).
 // Pure: no vscode.
 import type { ViewRow } from '../../api/answers';
-import { parseNumber } from '../../api/formats';
+import { csvField } from '../../shared/csvText';
 import { displayValue, sortOrder } from '../../shared/gridValues';
 import type { GridColumn, SortSpec } from '../../shared/protocol';
 
+export { csvField, guardFormula } from '../../shared/csvText';
+
 /** The grid's own first column (the record id) as the panel names it in a sort. */
 export const RECORD_ID_KEY = '#id';
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** A value a spreadsheet would not run: a formula-looking text gets a leading apostrophe. */
-export function guardFormula(value: string): string {
-  return FORMULA_START.test(value) && parseNumber(value) === undefined ? `'${value}` : value;
-}
-
-export function csvField(value: string): string {
-  const safe = guardFormula(value);
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 /** The order the grid shows: the portal's, or sorted as the panel sorted it. */
 export function exportOrder(columns: readonly GridColumn[], rows: readonly ViewRow[], sort: SortSpec | undefined): Uint32Array | undefined {

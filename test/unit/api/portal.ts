@@ -86,6 +86,7 @@ export interface Fault {
   latency_ms?: number;
   status?: number;
   body?: unknown;
+  headers?: Record<string, string>;
   drop?: boolean;
   malformed?: boolean;
 }

@@ -1,0 +1,220 @@
+// Saving the grid's changed rows: for each savable row, read the portal's copy (the conflict check), then
+// send one update of only the changed fields. A bounded number of rows at once; progress after each row;
+// cancellable. A row that fails keeps its pending edits and says why: nothing is lost on any failure.
+//
+// Retries, and why they are safe:
+// - 429 (rate limited): the portal did not do the request. Any step waits for Retry-After (every worker
+//   waits, not only the one refused) and sends it again.
+// - 5xx, dropped connections, time-outs: the check's GET changes nothing, so it is sent again. The update's
+//   PUT is idempotent in itself (the same fields with the same values leave the record the same however
+//   often they are applied), but between a first attempt that may have been applied and a retry, someone
+//   else may have changed those fields, and a blind retry would overwrite them. So a PUT is never resent
+//   blindly: after an uncertain failure the row is checked again. The portal holds my values -> the first
+//   attempt went through, nothing is sent; the portal's copy is still the one read -> the PUT is sent again;
+//   anything else -> a conflict, held back like any other.
+// - Other 4xx (a value the portal refuses, a duplicate in a Unique column): not retried; the row fails
+//   with the portal's message.
+import { isCancellation, isPortalError } from '../api/errors';
+import type { RecordData } from '../api/types';
+import type { ChangeSet } from './changeSet';
+import { checkRow, type Conflict, type RowToSave, type SaveCheck } from './conflicts';
+import type { RecordStore } from './recordStore';
+
+export type RowOutcome =
+  /** `sent` is what the update carried; {} when the portal already held my values. */
+  | { readonly recordId: string; readonly kind: 'saved'; readonly sent: RecordData }
+  | { readonly recordId: string; readonly kind: 'conflict'; readonly conflict: Conflict }
+  | { readonly recordId: string; readonly kind: 'deleted' }
+  | { readonly recordId: string; readonly kind: 'failed'; readonly reason: string }
+  | { readonly recordId: string; readonly kind: 'cancelled' };
+
+export interface SaveProgress {
+  readonly total: number;
+  readonly done: number;
+  readonly saved: number;
+  readonly conflicts: number;
+  readonly failed: number;
+}
+
+export interface SaveOptions {
+  /** Rows in flight at once; default 4. */
+  readonly concurrency?: number;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: SaveProgress) => void;
+  /** Attempts per step (a 429 or an uncertain failure uses one); default 5. */
+  readonly maxAttempts?: number;
+  /** Wait before retrying a 5xx or a dropped connection, by attempt (1, 2, ...); default 250 ms doubling. */
+  readonly backoffMs?: (attempt: number) => number;
+  /** A Retry-After longer than this fails the row instead of holding the save; default 60 s. */
+  readonly maxRetryAfterMs?: number;
+  /** Only these rows (e.g. the one a Keep mine resolved); default every savable row. */
+  readonly recordIds?: ReadonlySet<string>;
+}
+
+export interface SaveReport {
+  readonly outcomes: readonly RowOutcome[];
+  /** Rows not attempted because a cell is invalid (their edits stay pending, marked). */
+  readonly blocked: readonly string[];
+}
+
+class RowFailure extends Error {}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    const abort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : String(error);
+}
+
+/** Whether the request may have been done by the portal although it failed (so a PUT is not resent blindly). */
+function isUncertain(error: unknown): boolean {
+  if (!isPortalError(error)) return false;
+  if (error.kind === 'network' || error.kind === 'timeout') return true;
+  return error.kind === 'http' && error.status !== undefined && error.status >= 500;
+}
+
+function isRateLimited(error: unknown): boolean {
+  return isPortalError(error) && error.kind === 'http' && error.status === 429;
+}
+
+class Runner {
+  private pausedUntil = 0;
+  private readonly maxAttempts: number;
+  private readonly backoffMs: (attempt: number) => number;
+  private readonly maxRetryAfterMs: number;
+
+  constructor(
+    private readonly changeSet: ChangeSet,
+    private readonly store: RecordStore,
+    private readonly options: SaveOptions,
+  ) {
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.backoffMs = options.backoffMs ?? ((attempt) => Math.min(250 * 2 ** (attempt - 1), 4000));
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+  }
+
+  async saveRow(row: RowToSave): Promise<RowOutcome> {
+    const { recordId } = row;
+    try {
+      let check = await this.check(row);
+      for (let attempt = 1; ; attempt += 1) {
+        if (check.kind === 'deleted') return { recordId, kind: 'deleted' };
+        if (check.kind === 'conflict') return { recordId, kind: 'conflict', conflict: check.conflict };
+        if (check.kind === 'already-saved') return this.saved(row, check.current, {});
+        const { fields, current } = check;
+        try {
+          await this.whenAllowed();
+          await this.store.update(recordId, fields, this.options.signal);
+          return this.saved(row, current, fields);
+        } catch (error) {
+          if (isCancellation(error) || attempt >= this.maxAttempts) throw error;
+          if (isRateLimited(error)) await this.rateLimited(error);
+          else if (isUncertain(error)) {
+            await sleep(this.backoffMs(attempt), this.options.signal);
+            check = await this.check(row);
+          } else throw error;
+        }
+      }
+    } catch (error) {
+      if (isCancellation(error) || this.options.signal?.aborted) return { recordId, kind: 'cancelled' };
+      return { recordId, kind: 'failed', reason: error instanceof RowFailure ? error.message : reasonOf(error) };
+    }
+  }
+
+  /** The conflict check: the portal's copy now, read again after 429s and uncertain failures. */
+  private async check(row: RowToSave): Promise<SaveCheck> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.whenAllowed();
+        const current = await this.store.readCurrent(row.recordId, this.options.signal);
+        return checkRow(this.changeSet.columns, row, current);
+      } catch (error) {
+        if (isCancellation(error) || attempt >= this.maxAttempts) throw error;
+        if (isRateLimited(error)) await this.rateLimited(error);
+        else if (isUncertain(error)) await sleep(this.backoffMs(attempt), this.options.signal);
+        else throw error;
+      }
+    }
+  }
+
+  private saved(row: RowToSave, current: Readonly<RecordData>, sent: RecordData): RowOutcome {
+    // The portal's copy now is the one read for the check with my fields on top.
+    this.changeSet.rebase(row.recordId, { ...current, ...sent });
+    return { recordId: row.recordId, kind: 'saved', sent };
+  }
+
+  private async rateLimited(error: unknown): Promise<void> {
+    const wait = (isPortalError(error) ? error.retryAfterMs : undefined) ?? this.backoffMs(1);
+    if (wait > this.maxRetryAfterMs) throw new RowFailure(`${reasonOf(error)} The portal asked to wait ${Math.ceil(wait / 1000)} s; save again later.`);
+    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + wait);
+    await this.whenAllowed();
+  }
+
+  /** Every request waits while the portal has asked us to (a 429's Retry-After). */
+  private async whenAllowed(): Promise<void> {
+    for (let wait = this.pausedUntil - Date.now(); wait > 0; wait = this.pausedUntil - Date.now()) await sleep(wait, this.options.signal);
+    this.options.signal?.throwIfAborted();
+  }
+}
+
+/**
+ * Saves every row of the change set that has pending edits and no invalid cell. Saved rows take the
+ * portal's copy and leave the change set (edits typed meanwhile stay pending); conflicts and deleted rows
+ * are marked changed on the portal with their edits kept; failed and cancelled rows keep their edits.
+ */
+export async function saveChanges(changeSet: ChangeSet, store: RecordStore, options: SaveOptions = {}): Promise<SaveReport> {
+  const blocked = changeSet.rows().filter((row) => row.problems.size > 0).map((row) => row.recordId);
+  // A snapshot: edits typed while the save runs are not sent now, and are not lost either.
+  const rows: RowToSave[] = changeSet
+    .savableRows()
+    .filter((row) => !options.recordIds || options.recordIds.has(row.recordId))
+    .map((row) => ({ recordId: row.recordId, asRead: row.asRead, edits: new Map(row.edits) }));
+  const runner = new Runner(changeSet, store, options);
+  const outcomes: RowOutcome[] = new Array(rows.length);
+  const progress = { total: rows.length, done: 0, saved: 0, conflicts: 0, failed: 0 };
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < rows.length) {
+      const index = next++;
+      const outcome = options.signal?.aborted ? ({ recordId: rows[index].recordId, kind: 'cancelled' } as const) : await runner.saveRow(rows[index]);
+      outcomes[index] = outcome;
+      settle(changeSet, outcome);
+      progress.done += 1;
+      if (outcome.kind === 'saved') progress.saved += 1;
+      else if (outcome.kind === 'conflict' || outcome.kind === 'deleted') progress.conflicts += 1;
+      else if (outcome.kind === 'failed') progress.failed += 1;
+      options.onProgress?.({ ...progress });
+    }
+  };
+  const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, rows.length));
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { outcomes, blocked };
+}
+
+function settle(changeSet: ChangeSet, outcome: RowOutcome): void {
+  switch (outcome.kind) {
+    case 'conflict':
+      changeSet.portalChanged(outcome.recordId, outcome.conflict.current);
+      break;
+    case 'deleted':
+      changeSet.portalChanged(outcome.recordId, 'deleted');
+      break;
+    case 'failed':
+      changeSet.saveFailed(outcome.recordId, outcome.reason);
+      break;
+    default:
+      break;
+  }
+}
