@@ -11,6 +11,7 @@ import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, PortalAuthenticationProvider } f
 import { PortalService } from './auth/portalService';
 import { importPreconfigured } from './auth/preconfigured';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS, SignInUi } from './auth/signInUi';
+import { PortalFocus } from './auth/portalFocus';
 import { createStatusBar } from './auth/statusBar';
 import { AuthUriHandler } from './auth/uriHandler';
 import { addPortal } from './commands/addPortal';
@@ -61,12 +62,14 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
       return portals.list().length === 0 ? addPortal(portals) : choosePortalToSignIn(portals);
     },
   });
+  const focus = new PortalFocus([RECORD_SCHEME, COMMENT_SCHEME, ATTACHMENT_SCHEME]);
   context.subscriptions.push(
     provider,
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
     registerLazyCommands(PORTAL_GROUP, () => portalGroup.get()),
-    createStatusBar(portals, PORTAL_COMMANDS.portalActions, PORTAL_COMMANDS.addPortal),
-    trackWalkthroughProgress(portals),
+    focus,
+    createStatusBar(portals, PORTAL_COMMANDS.portalActions, PORTAL_COMMANDS.addPortal, focus),
+    trackWalkthroughProgress(portals, context.extension.id),
   );
   // Development and demo only (npm start): a portal named by an environment variable; not awaited.
   void importPreconfigured(portals, context, authLog);
@@ -83,7 +86,7 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
   const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: explorer, showCollapseAll: true, dragAndDropController: drop });
   const webhookEvents = new LazyTreeDataProvider<Features, EventsNode>(features, (built) => built.webhookEvents);
   const webhookEventsView = vscode.window.createTreeView(EVENTS_VIEW_ID, { treeDataProvider: webhookEvents, showCollapseAll: true });
-  context.subscriptions.push(explorer, explorerView, webhookEvents, webhookEventsView);
+  context.subscriptions.push(explorer, explorerView, focus.follow(explorerView), webhookEvents, webhookEventsView);
 
   // Records as documents, comment drafts, attachments shown as text, webhook payloads.
   const records = new LazyFileSystemProvider(features, (built) => built.documents);

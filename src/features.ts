@@ -21,7 +21,7 @@ import type { CommandTable } from './commands/register';
 import { webhookCommands } from './commands/webhooks';
 import { recordDocuments } from './fs/documents';
 import type { RecordFileSystem } from './fs/recordFileSystem';
-import { trackRecordSaves } from './help/walkthroughProgress';
+import { trackRecordSaves, trackWebhookStarts } from './help/walkthroughProgress';
 import { SHOW_WEBHOOK_EVENTS, WEBHOOK_COMMANDS } from './ids';
 import { createLogger } from './log';
 import { ExplorerTree } from './tree/explorer';
@@ -89,7 +89,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   const webhooks = new WebhookService({ portals, secrets: webhookSecrets, liveRefresh, log: webhookLog, setSecretCommand: WEBHOOK_COMMANDS.setSecret });
   const webhookEvents = new EventsTree(webhooks.events, portals, catalog);
   const webhookStatusBar = new WebhookStatusBar(webhooks, { showEvents: SHOW_WEBHOOK_EVENTS, start: WEBHOOK_COMMANDS.start });
-  context.subscriptions.push(liveRefresh, webhooks, webhookEvents, webhookStatusBar);
+  context.subscriptions.push(liveRefresh, webhooks, webhookEvents, webhookStatusBar, trackWebhookStarts(webhooks));
 
   const commands: CommandTable = {
     ...explorerCommands({ ...stores, tree: explorer, treeView: explorerView }),

@@ -1,15 +1,12 @@
 // Getting help: the walkthrough, the log, and the call-back URL to register in the portal.
 import * as vscode from 'vscode';
 import type { AuthUriHandler } from '../auth/uriHandler';
-import { showingWalkthrough } from '../help/walkthroughProgress';
+import { markWalkthroughStep, showingWalkthrough, WALKTHROUGH_ID } from '../help/walkthroughProgress';
 import { HELP_COMMANDS } from '../ids';
 import { createLogger, showLog } from '../log';
 import { setting } from '../settings/settings';
 import { prompter } from '../ui/prompter';
 import type { CommandTable } from './register';
-
-/** The walkthrough's id in package.json (contributes.walkthroughs). */
-export const WALKTHROUGH_ID = 'getStarted';
 
 const log = createLogger('help');
 
@@ -30,6 +27,7 @@ export function helpCommands(extensionId: string, uriHandler: AuthUriHandler): C
     [HELP_COMMANDS.copyCallbackUrl]: async () => {
       const url = await callbackUrl(uriHandler);
       await prompter().copyToClipboard(url);
+      markWalkthroughStep('callbackCopied');
       log.info(`Call-back URL to register in the portal: ${url}`);
       void prompter().info(`Copied the call-back URL to register in the portal: ${url}`);
       return url;

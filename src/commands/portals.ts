@@ -57,8 +57,9 @@ async function removePortal(portals: PortalService, arg: unknown): Promise<void>
   void prompter().info(`Removed the portal "${label}".`);
 }
 
-async function portalActions(portals: PortalService): Promise<void> {
-  const active = portals.active();
+/** The menu of a portal: the one the status bar names (`arg`), else the active one. */
+async function portalActions(portals: PortalService, arg?: unknown): Promise<void> {
+  const active = (typeof arg === 'string' ? portals.get(arg) : undefined) ?? portals.active();
   type Action = vscode.QuickPickItem & { run: () => Thenable<unknown> };
   const actions: Action[] = [];
   if (active) {
@@ -95,7 +96,7 @@ export function portalCommands(portals: PortalService): CommandTable {
       const id = await choose(portals, arg, 'Switch to which portal?');
       await portals.setActive(id);
     },
-    [COMMANDS.portalActions]: () => portalActions(portals),
+    [COMMANDS.portalActions]: (arg) => portalActions(portals, arg),
     [COMMANDS.checkConnection]: async (arg) => {
       const id = await choose(portals, arg, 'Check the connection to which portal?');
       const sites = await portals.client(id).listSites();

@@ -17,6 +17,8 @@ export interface DocumentFields {
   readonly fields: readonly DocumentField[];
   /** Offset of the top-level object's "{", or 0. */
   readonly objectOffset: number;
+  /** The top-level value when it is something else than an object (the save refuses it). */
+  readonly notAnObject?: { readonly offset: number; readonly length: number };
 }
 
 function scalar(node: Node | undefined): unknown {
@@ -27,7 +29,8 @@ function scalar(node: Node | undefined): unknown {
 export function documentFields(text: string): DocumentFields {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (!root || root.type !== 'object') return { fields: [], objectOffset: 0 };
+  if (!root) return { fields: [], objectOffset: 0 };
+  if (root.type !== 'object') return { fields: [], objectOffset: 0, notAnObject: { offset: root.offset, length: root.length } };
   const fields: DocumentField[] = [];
   for (const property of root.children ?? []) {
     const [keyNode, valueNode] = property.children ?? [];

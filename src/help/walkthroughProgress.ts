@@ -1,28 +1,58 @@
-// The context keys that complete the steps of the "Get started with Portal Explorer" walkthrough
-// (package.json contributes.walkthroughs, completionEvents onContext:…): a portal connected, a portal
-// signed in, a record saved, a view queried. The webhook step completes on portal.webhooks.running, which
-// the receiver sets. VS Code remembers a completed step.
+// The steps of the "Get started with Portal Explorer" walkthrough (package.json contributes.walkthroughs)
+// are checked off by their outcome, however the user reached it: the call-back URL copied (or a portal
+// connected, which needs the registration), a portal connected, a portal signed in, a record saved, a
+// view queried, the webhook receiver running (from the walkthrough, the palette, the status bar or at
+// startup).
 //
-// VS Code's walkthrough service comes to life when a walkthrough is first shown, and a step whose
-// onContext key is already true then is never checked off in that window (it waits for a change it has
-// already seen). So opening the walkthrough through Portal Explorer clears the keys that are true, opens
-// it, and sets them again: the service sees each step done as it happens.
+// VS Code's walkthrough service comes to life when something first asks for it, and its completion
+// events are one-shot per window: a step whose onContext key is already true when the service registers
+// it is never checked off, nor is a command run before it existed. So each outcome marks its step done
+// through the workbench's own "welcome.markStepComplete" (kept done across windows), and also sets its
+// context key (the completionEvents in package.json, for a workbench without that command). Opening the
+// walkthrough through Portal Explorer still clears and sets again the keys that are true.
 import * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
 import type { RecordEvents } from '../catalog/recordEvents';
 import { createLogger } from '../log';
 
+/** The walkthrough's id in package.json (contributes.walkthroughs). */
+export const WALKTHROUGH_ID = 'getStarted';
+
 export const WALKTHROUGH_CONTEXT = {
+  callbackCopied: 'portal.walkthrough.callbackCopied',
   connected: 'portal.connected',
   signedIn: 'portal.signedIn',
   recordSaved: 'portal.walkthrough.recordSaved',
   viewQueried: 'portal.walkthrough.viewQueried',
+  webhookStarted: 'portal.walkthrough.webhookStarted',
 } as const;
 
 type StepKey = keyof typeof WALKTHROUGH_CONTEXT;
 
+/** The steps (package.json ids) each outcome completes. */
+const STEPS_DONE_BY: Record<StepKey, readonly string[]> = {
+  callbackCopied: ['register'],
+  connected: ['register', 'addPortal'],
+  signedIn: ['signIn'],
+  recordSaved: ['openRecord'],
+  viewQueried: ['queryView'],
+  webhookStarted: ['webhooks'],
+};
+
 const state = new Map<StepKey, boolean>();
 const log = createLogger('walkthrough');
+/** `<extension id>#getStarted`, the prefix of the step ids the workbench knows; set at activation. */
+let walkthrough: string | undefined;
+
+/** Checks the outcome's steps off in the workbench; a workbench without the command keeps the keys' way. */
+function markStepsDone(key: StepKey): void {
+  if (!walkthrough) return;
+  for (const step of STEPS_DONE_BY[key]) {
+    Promise.resolve(vscode.commands.executeCommand('welcome.markStepComplete', `${walkthrough}#${step}`)).catch((error: unknown) =>
+      log.debug(`welcome.markStepComplete ${step}: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+}
 
 async function setContext(key: StepKey, value: boolean): Promise<void> {
   await vscode.commands.executeCommand('setContext', WALKTHROUGH_CONTEXT[key], value);
@@ -32,11 +62,13 @@ function set(key: StepKey, value: boolean): void {
   if (state.get(key) === value) return;
   state.set(key, value);
   void setContext(key, value);
+  if (value) markStepsDone(key);
 }
 
-/** Marks a step done (a record saved, a view queried). */
-export function markWalkthroughStep(step: 'recordSaved' | 'viewQueried'): void {
-  if (state.get(step) !== true) log.debug(`step done: ${step}`);
+/** Marks an outcome reached (the call-back URL copied, a record saved, a view queried, the receiver started). */
+export function markWalkthroughStep(step: 'callbackCopied' | 'recordSaved' | 'viewQueried' | 'webhookStarted'): void {
+  if (state.get(step) === true) markStepsDone(step);
+  else log.debug(`step done: ${step}`);
   set(step, true);
 }
 
@@ -52,7 +84,8 @@ export async function showingWalkthrough(open: () => Thenable<unknown>): Promise
 }
 
 /** Keeps portal.connected and portal.signedIn current, from the moment the portals are read. */
-export function trackWalkthroughProgress(portals: Portals): vscode.Disposable {
+export function trackWalkthroughProgress(portals: Portals, extensionId: string): vscode.Disposable {
+  walkthrough = `${extensionId}#${WALKTHROUGH_ID}`;
   let ready = false;
   const update = (): void => {
     if (!ready) return;
@@ -73,5 +106,12 @@ export function trackWalkthroughProgress(portals: Portals): vscode.Disposable {
 export function trackRecordSaves(recordEvents: RecordEvents): vscode.Disposable {
   return recordEvents.onDidChange((change) => {
     if (change.origin === 'local' && change.kind === 'updated') markWalkthroughStep('recordSaved');
+  });
+}
+
+/** Marks the webhook receiver started, however it was (its command, the status bar, autoStart). */
+export function trackWebhookStarts(webhooks: { onDidChangeState: vscode.Event<void>; state(): { kind: string } }): vscode.Disposable {
+  return webhooks.onDidChangeState(() => {
+    if (webhooks.state().kind === 'running') markWalkthroughStep('webhookStarted');
   });
 }

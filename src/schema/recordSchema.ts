@@ -1,16 +1,14 @@
 // The JSON Schema of an app's record documents, built from its columns, so that VS Code's JSON language
-// offers the field ids (with their names) and the choice ids (with their names), shows each field's name,
-// kind, format and description on hover, and flags malformed values, unknown fields and non-string
-// values while the user types. Pure: no vscode import; served by src/fs as portal://<portal>/<app>/schema/record.json.
+// offers the field ids (with their names) and the choice ids (with their names) and shows each field's
+// name, kind, format and description on hover. Pure: no vscode import; served by src/fs as
+// portal://<portal>/<app>/schema/record.json.
 //
-// The split with the extension's own checks (src/fs/recordDiagnostics.ts): the schema says the shape
-// (patterns, choice ids, unknown fields, strings only); the extension adds what a schema cannot say
-// (calendar dates, HTML, a choice twice, read-only fields changed against the copy read, required
-// fields left out of a new record), and stays silent where the schema already complains.
+// It carries no rule that can fail (no type, pattern or additionalProperties): the JSON language reports
+// those as Warnings, and what blocks a save must be an Error. The checks are the extension's own
+// (src/fs/documentProblems.ts), as the user types, with the same rules as the save.
 import { columnKind, isWritable, kindName } from '../api/columnKinds';
 import { formatHint } from '../api/formats';
 import type { Choice, Column } from '../api/types';
-import { fieldPattern } from './fieldPatterns';
 
 /** The subset of JSON Schema (draft-07 plus VS Code's JSON language extensions) this builder writes. */
 export interface JsonSchema {
@@ -18,11 +16,9 @@ export interface JsonSchema {
   title?: string;
   description?: string;
   markdownDescription?: string;
-  type?: 'object' | 'string';
   properties?: Record<string, JsonSchema>;
-  additionalProperties?: boolean;
-  pattern?: string;
-  patternErrorMessage?: string;
+  /** Inserted with the property by completion: "" gives the value its quotes. */
+  default?: string;
   defaultSnippets?: Array<{ label: string; description?: string; markdownDescription?: string; body: string }>;
   /** Shown beside a property in completion. */
   completionDetail?: string;
@@ -55,7 +51,8 @@ function sortedChoices(column: Column): Choice[] {
   return [...choices].sort((a, b) => Number(a.order) - Number(b.order));
 }
 
-function patternMessage(column: Column, required: boolean): string {
+/** What the value of a writable column must look like, for the message when it does not. */
+export function patternMessage(column: Column, required: boolean): string {
   const name = column.field_name || column.field_id_in_data;
   const empty = required ? ` ${name} is required.` : ' Or "" to clear it.';
   return `${name}: expected ${formatHint(column)}.${empty}`;
@@ -105,23 +102,21 @@ function fieldSchema(column: Column, index: number): JsonSchema {
   const writable = isWritable(column);
   const required = isRequiredColumn(column);
   const schema: JsonSchema = {
-    type: 'string',
     title: column.field_name || column.field_id_in_data,
     ...describe(column, writable, required),
     completionDetail: column.field_name || undefined,
     suggestSortText: String(index).padStart(4, '0'),
   };
   if (!writable) return { ...schema, readOnly: true, doNotSuggest: true };
-  if (columnKind(column) === 'choice') Object.assign(schema, choiceProperties(column, required));
-  const pattern = fieldPattern(column, required);
-  if (pattern !== undefined) Object.assign(schema, { pattern, patternErrorMessage: patternMessage(column, required) });
-  return schema;
+  // A choice completes its value from its snippets (with quotes); other fields get "" with their key.
+  if (columnKind(column) === 'choice') return { ...schema, ...choiceProperties(column, required) };
+  return { ...schema, default: '' };
 }
 
 /** The schema of the app's record documents; `columns` in position order (the order of completion). */
 export function buildRecordSchema(columns: readonly Column[], options: RecordSchemaOptions = {}): JsonSchema {
   const properties: Record<string, JsonSchema> = {
-    $schema: { type: 'string', description: 'The JSON Schema of this app\'s records, served by Portal Explorer. Not a field: never sent.', doNotSuggest: true },
+    $schema: { description: 'The JSON Schema of this app\'s records, served by Portal Explorer. Not a field: never sent.', doNotSuggest: true },
   };
   columns.forEach((column, index) => {
     properties[column.field_id_in_data] = fieldSchema(column, index);
@@ -131,8 +126,6 @@ export function buildRecordSchema(columns: readonly Column[], options: RecordSch
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: `Record${app}`,
     description: `A record${app}, keyed by field_id_in_data. Every value is a string; read-only fields are shown and never sent.`,
-    type: 'object',
     properties,
-    additionalProperties: false,
   };
 }

@@ -48,15 +48,27 @@ function hostOf(baseUrl: string): string {
   }
 }
 
+/** A label a normal sidebar shows whole beside "Retry": what failed in a few words (the message is on hover). */
+export function failureLabel(message: string): string {
+  const status = /\(HTTP (\d{3})\)/.exec(message);
+  if (status) return `Failed to load (HTTP ${status[1]})`;
+  if (/could not reach|connection/i.test(message)) return 'Failed to load (no connection)';
+  if (/timed out|took too long/i.test(message)) return 'Failed to load (timed out)';
+  return 'Failed to load';
+}
+
 function messageItem(node: MessageNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.text, None);
+  const error = node.tone === 'error';
+  const item = new vscode.TreeItem(error ? failureLabel(node.text) : node.text, None);
   item.id = node.id;
   item.contextValue = `portal.message.${node.tone}`;
   item.tooltip = node.detail ?? node.text;
-  if (node.tone === 'error') {
+  if (error) {
+    const message = node.detail ?? node.text;
+    item.tooltip = `${message}\n\nClick to retry.`;
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
     item.description = 'Retry';
-    item.command = { command: ITEM_COMMANDS.retry, title: 'Retry', arguments: [node] };
+    item.command = { command: ITEM_COMMANDS.retry, title: 'Retry', tooltip: `Retry: ${message}`, arguments: [node] };
   } else if (node.tone === 'signIn') {
     item.iconPath = new vscode.ThemeIcon('sign-in');
     item.description = node.detail;

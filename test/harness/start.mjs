@@ -4,7 +4,8 @@
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { codeServerCallbackPath, extensionIdentity, RESULTS, ROOT } from './config.mjs';
-import { createProfile, removeProfile, startCodeServer } from './codeServer.mjs';
+import { startCodeServer } from './codeServer.mjs';
+import { demoProfile, removeDemoProfile } from './demo.mjs';
 import { startEmulator } from './emulator.mjs';
 import { freePort, portIsFree, stopAll, stopAllOnSignals, stopping } from './processes.mjs';
 import { setup, SetupError } from './setup.mjs';
@@ -33,7 +34,7 @@ async function choosePort(args) {
 let profile;
 async function cleanup() {
   await stopAll();
-  removeProfile(profile);
+  removeDemoProfile(profile);
   profile = undefined;
 }
 
@@ -49,7 +50,7 @@ async function main() {
   // through the URI handler (portal.auth.redirectMode "uriHandler") also works in the demo.
   const callback = `http://127.0.0.1${codeServerCallbackPath()}`;
   const emulator = await startEmulator({ args: ['--quiet', '--redirect-uri', callback] });
-  profile = createProfile({ prefix: 'portal-explorer-start-' });
+  profile = demoProfile();
 
   // The extension, installed for development: its folder in the extensions dir is a link to this
   // repository, so a rebuild (npm run watch) and a window reload pick up changes.
@@ -83,6 +84,9 @@ async function main() {
 Portal Explorer is running in VS Code (code-server, with the extension installed).
 
   Open      http://127.0.0.1:${server.port}/
+
+  Files     ${profile.workspace}
+            (the workspace: kept after Ctrl+C; Export and Download propose it)
 
   Portal    ${base_url}   (the emulator, with demo data)
   Client    id ${client_id}

@@ -235,8 +235,14 @@ describe('the Portal explorer', function () {
     const [failed] = await children(portal);
     const failedItem = await item(failed);
     assert.equal(failedItem.contextValue, 'portal.message.error');
-    assert.match(labelOf(failedItem), /HTTP 500.*Injected fault: status 500\./);
+    // A short label that a normal sidebar shows whole, beside Retry; the whole message on hover.
+    assert.equal(labelOf(failedItem), 'Failed to load (HTTP 500)');
+    assert.equal(failedItem.description, 'Retry');
+    const tooltip = typeof failedItem.tooltip === 'string' ? failedItem.tooltip : (failedItem.tooltip?.value ?? '');
+    assert.match(tooltip, /HTTP 500.*Injected fault: status 500\./);
+    assert.match(tooltip, /retry/i);
     assert.equal(failedItem.command?.command, 'portal.retry');
+    assert.match(failedItem.command?.tooltip ?? '', /Injected fault: status 500\./, 'Retry says what failed');
 
     // The failure was not kept: Retry asks again and the sites come.
     await vscode.commands.executeCommand('portal.retry', failed);

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { BROWSER_TAG, driver, type TreeItemRow } from './support/driver';
-import { resetEmulator } from './support/emulator';
+import { emulatorControl, resetEmulator } from './support/emulator';
 import { child, children, emulatorPortal, freshExplorer, item, labelOf, path } from './support/explorer';
 import { testApi } from './support/extension';
 import { removeAllPortals } from './support/portals';
@@ -82,5 +82,27 @@ describe(`the Portal explorer in the workbench ${BROWSER_TAG}`, function () {
     const end = await waitFor(async () => (await rows()).find((row) => row.label === 'Load more…'), { message: '"Load more…" in view' });
     assert.equal(end.description, '200 of 100,000 records shown');
     await driver.screenshot('portal-explorer-second-page');
+  });
+
+  it('shows a failed load whole in a normal sidebar: a short label, Retry beside it, the message on hover', async () => {
+    const portalId = await emulatorPortal();
+    await freshExplorer(portalId);
+    await emulatorControl('POST', 'faults', { path: '^/api/v1/site$', status: 500, count: 5 });
+    await vscode.commands.executeCommand('workbench.view.extension.portal');
+    await vscode.commands.executeCommand('workbench.actions.treeView.portal.explorer.collapseAll');
+    await vscode.commands.executeCommand('portal.refresh');
+    await waitFor(async () => (await rows()).some((row) => row.level === 1 && row.expanded === false), { message: 'the portal, collapsed' });
+    await driver.click('.monaco-list-row[aria-level="1"] .monaco-tl-twistie.collapsible');
+    const failed = await waitFor(async () => (await rows()).find((row) => row.level === 2), { message: 'the failed load under the portal' });
+    assert.equal(failed.label, 'Failed to load (HTTP 500)');
+    assert.equal(failed.description, 'Retry');
+    // Nothing cut off: the label and Retry fit the row at the sidebar's default width.
+    const cut = await driver.evaluate<boolean>(`(() => {
+      const row = document.querySelector('.monaco-list-row[aria-level="2"]');
+      const label = row?.querySelector('.monaco-icon-label-container');
+      return !label || label.scrollWidth > label.clientWidth + 1;
+    })()`);
+    assert.equal(cut, false, 'the label and Retry are shown whole');
+    await driver.screenshot('portal-explorer-failed-load');
   });
 });

@@ -7,6 +7,7 @@ import { choose } from './support/actions';
 
 /** In functions run in the page. */
 declare function getComputedStyle(element: unknown): { backgroundColor: string };
+declare const requestAnimationFrame: (callback: () => void) => number;
 import { PanelPage, THEMES, type PosterMessage } from './support/panelPage';
 import { usePanelEnvironment } from './support/suite';
 
@@ -219,6 +220,26 @@ describe('the create-record form (webview)', function () {
     assert.equal(await valueOf(form, 'f11'), '');
     const status = await form.page.locator('[data-field="f19"] vscode-dropdown').evaluate((element) => (element as unknown as { value: string }).value);
     assert.equal(status, '1', 'back to the column default');
+  });
+
+  it('shows the default a choice left as it is gets from the portal, never "(none)"', async () => {
+    const form = await openForm('201');
+    await form.page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    const shown = async (field: string): Promise<string> => ((await form.page.locator(`[data-field="${field}"] vscode-dropdown .selected-value`).textContent()) ?? '').trim();
+    assert.equal(await shown('f34'), 'Normal', 'Priority shows its default, Normal');
+    const checked = await form.page
+      .locator('[data-field="f35"] vscode-radio')
+      .evaluateAll((radios) => radios.filter((radio) => radio.getAttribute('aria-checked') === 'true').map((radio) => (radio.textContent ?? '').trim()));
+    assert.deepEqual(checked, ['Open'], 'State shows its default, Open');
+    // The empty choice says what it means: the portal's default.
+    await form.page.locator('[data-field="f34"] vscode-dropdown').click();
+    const labels = (await form.page.locator('[data-field="f34"] vscode-option').allTextContents()).map((text) => text.trim());
+    assert.ok(!labels.includes('(none)'), `no "(none)" where the portal applies a default (${labels.join(', ')})`);
+    await form.page.keyboard.press('Escape');
+    await form.close();
+    panel = undefined;
+    const orders = await openForm('102');
+    assert.equal(((await orders.page.locator('[data-field="f19"] vscode-dropdown .selected-value').textContent()) ?? '').trim(), 'New', 'Status of an order: New');
   });
 
   it('keeps what was typed when the panel is hidden and shown again', async () => {

@@ -128,6 +128,23 @@ describe('the view query panel (webview)', function () {
     assert.ok(tiers.every((tier) => tier === 'Gold' || tier === '3'), `only Gold customers: ${[...new Set(tiers)].join(', ')}`);
   });
 
+  it('sends the operator it shows after the column changes from a numeric one to a text one', async () => {
+    const { panel } = await open('6');
+    const page = panel.page;
+    await page.click('#add-filter');
+    await choose(page.locator('.filter-column').first(), 'Subject');
+    await choose(page.locator('.filter-operator').first(), 'contains');
+    await page.locator('.filter-value input').first().fill('printer');
+    const since = await lastSeq();
+    await page.click('#run');
+    await waitForRows(page, /^[\d,]+ rows?$/);
+    assert.equal((await page.locator('.filter-operator').first().locator('.selected-value').textContent())?.trim(), 'contains', 'the panel shows "contains"');
+    const view = (await requestsSince(since)).find((entry) => entry.path === '/api/v1/app/201/view/6');
+    assert.ok(view, 'the view was read');
+    assert.equal(new URLSearchParams(view.query).get('filter_operators'), '0', 'sent as contains (0)');
+    assert.notEqual(await rowCount(page), '0 rows');
+  });
+
   it('refuses a value the column cannot compare, next to the filter, before sending', async () => {
     const { panel } = await open('6');
     const page = panel.page;

@@ -94,14 +94,23 @@ export interface DropdownOptions {
 export function dropdown(options: DropdownOptions): Input & { setOptions(options: readonly Option[], value?: string): void } {
   registerToolkit();
   const select = el('vscode-dropdown', { attrs: { 'aria-label': options.ariaLabel } }) as ValueElement;
+  let wanted: string | undefined;
+  // The toolkit takes in new options when their slot changes (a microtask later), keeps the old selected
+  // index and shows the new option at that index without any event; before it is in the page it takes the
+  // option marked `selected`. So a value is marked on its option, set, and set again once the options are
+  // in: what the dropdown shows is always what it reports.
+  const choose = (value: string): void => {
+    wanted = value;
+    for (const option of select.children) option.toggleAttribute('selected', option.getAttribute('value') === value);
+    select.value = value;
+    queueMicrotask(() => {
+      if (wanted === value && select.value !== value) select.value = value;
+    });
+  };
   const fill = (items: readonly Option[], value?: string): void => {
     clear(select);
-    for (const item of items) {
-      const option = el('vscode-option', { attrs: { value: item.value } }, ...optionContent(item));
-      if (item.value === value) option.setAttribute('selected', '');
-      select.append(option);
-    }
-    if (value !== undefined) select.value = value;
+    for (const item of items) select.append(el('vscode-option', { attrs: { value: item.value } }, ...optionContent(item)));
+    if (value !== undefined) choose(value);
   };
   fill(options.options, options.value);
   let element: HTMLElement = select;
@@ -112,6 +121,9 @@ export function dropdown(options: DropdownOptions): Input & { setOptions(options
   }
   // Not a spread: that would copy the value getter's current result instead of the getter.
   const input = valueInput(element, select);
+  Object.defineProperty(input, 'value', { get: () => select.value ?? '', set: (value: string) => choose(value), enumerable: true });
+  // The user's choice is the value to keep from now on.
+  select.addEventListener('change', () => (wanted = select.value));
   input.onInput = (listener) => listen(select, ['change'], listener);
   input.onCommit = (listener) => listen(select, ['change'], listener);
   return Object.assign(input, { setOptions: fill });
@@ -130,7 +142,13 @@ export function radioGroup(options: { label: Node; options: readonly Option[]; r
       return radios.find((radio) => radio.checked)?.value ?? '';
     },
     set value(value: string) {
-      for (const radio of radios) radio.checked = radio.value === value;
+      // Before the group is in the page it checks the radio of its own value (or marked checked) and
+      // unchecks the others: say it all three ways.
+      group.value = value;
+      for (const radio of radios) {
+        radio.toggleAttribute('checked', radio.value === value);
+        radio.checked = radio.value === value;
+      }
     },
     focus: () => (radios.find((radio) => radio.checked) ?? radios[0])?.focus(),
     setInvalid: (invalid) => (invalid ? group.setAttribute('aria-invalid', 'true') : group.removeAttribute('aria-invalid')),

@@ -64,12 +64,22 @@ function labelOf(column: Column): Node {
   return label;
 }
 
+/** The choice the portal gives a record that leaves the column out ("" when none, or not one of its choices). */
+function defaultChoice(column: Column): string {
+  const value = typeof column.default_value === 'string' ? column.default_value : '';
+  return choiceOptions(column).some((choice) => choice.id === value) ? value : '';
+}
+
 function choiceInput(column: Column, label: Node): Input {
   const options: Option[] = choiceOptions(column).map((choice) => ({ value: choice.id, label: choice.name, color: choice.color }));
   const required = isRequired(column);
   if (column.choice_type === '2') return checkboxes({ label, options, required });
   if (column.choice_type === '1') return radioGroup({ label, options, required });
-  return dropdown({ label, options: [{ value: '', label: required ? 'Choose…' : '(none)' }, ...options], value: '' });
+  // A choice left out of a new record gets the column's default from the portal: show that choice, with no
+  // "(none)" that would claim otherwise.
+  const fallback = defaultChoice(column);
+  const empty = fallback ? [] : [{ value: '', label: required ? 'Choose…' : '(none)' }];
+  return dropdown({ label, options: [...empty, ...options], value: fallback });
 }
 
 interface KindInput {
@@ -130,7 +140,7 @@ export function createField(column: Column): FormField {
   if (previewLine) hint.append(previewLine);
   const error = el('div', { className: 'field-error', id: uniqueId(`error-${key}`), attrs: { 'aria-live': 'polite' } });
   const element = el('div', { className: 'field', attrs: { 'data-field': key, 'data-kind': kind } }, input.element, hint, error);
-  const defaultValue = kind === 'choice' && typeof column.default_value === 'string' ? column.default_value : '';
+  const defaultValue = kind === 'choice' ? defaultChoice(column) : '';
 
   const field: FormField = {
     key,

@@ -7,6 +7,7 @@ import { BROWSER_TAG, driver } from '../support/driver';
 import { emulator, emulatorControl, resetEmulator } from '../support/emulator';
 import { testApi } from '../support/extension';
 import { approvePortalSignIn, connectEmulator, removeAllPortals, removePortal } from '../support/portals';
+import { closeAllEditors, openRecord } from '../support/documents';
 import { useScriptedPrompter } from '../support/prompter';
 import { waitFor, waitForEvent } from '../support/wait';
 
@@ -157,5 +158,29 @@ describe('sign-in: staying signed in', () => {
     user().answerQuickPick((item) => item.label.includes('Sign In'), /Status Demo/);
     await vscode.commands.executeCommand('portal.portalActions');
     await waitFor(() => api.portals.state(id) === 'signedIn', { message: 'the menu to sign in' });
+  });
+
+  it(`names the portal of the record or tree item the user works on in the status bar ${BROWSER_TAG}`, async () => {
+    const api = await testApi();
+    const first = await connectEmulator({ label: 'First Portal' });
+    await emulatorControl('POST', 'clients', { client_id: 'second-client', client_secret: 'second-secret', redirect_uris: ['http://127.0.0.1/callback'] });
+    const second = await connectEmulator({ label: 'Second Portal', client: { id: 'second-client', secret: 'second-secret' } });
+    await api.portals.setActive(first);
+    const text = async (): Promise<string> => (await driver.texts('.statusbar-item')).join(' | ');
+    await waitFor(async () => (await text()).includes('First Portal'), { message: 'the status bar to show the active portal' });
+
+    // A record of the other portal in the editor: the status bar names that portal, and its menu is that portal's.
+    await openRecord(second, '102', '1');
+    await waitFor(async () => (await text()).includes('Second Portal') && !(await text()).includes('First Portal'), { message: 'the status bar to name the record\'s portal' });
+    await driver.screenshot('status-bar-record-portal');
+    user().answerQuickPick(undefined, /^Portal: Second Portal/);
+    await driver.click('.statusbar-item:has-text("Second Portal")');
+    await waitFor(() => user().prompts.some((prompt) => /^Portal: Second Portal/.test(prompt.text)), { message: 'the menu of the portal shown' });
+
+    // A tree item of the first portal selected: that portal.
+    await closeAllEditors();
+    await vscode.commands.executeCommand('workbench.view.extension.portal');
+    await driver.click('.monaco-list-row[aria-level="1"]:has-text("First Portal")');
+    await waitFor(async () => (await text()).includes('First Portal') && !(await text()).includes('Second Portal'), { message: 'the status bar to name the selected portal' });
   });
 });

@@ -96,14 +96,38 @@ describe('records as documents: open, edit, save', () => {
     assert.match(message, /f15 \(Order date\): not a real date: 31-02-2026 \(expected DD-MM-YYYY\)\. Nothing was sent\./);
     await driver.screenshot('record-bad-date');
 
-    // A shape the schema knows is wrong is the JSON language's problem, not a second one of ours.
+    // A wrong shape blocks the save too: an Error, once (the JSON language adds no Warning of its own).
     await setField(document, 'f15', '2026-02-01');
-    await waitFor(() => !vscode.languages.getDiagnostics(document.uri).some((diagnostic) => diagnostic.source === 'Portal'), { message: 'our diagnostic to go' });
-    const schemaProblem = await waitFor(() => vscode.languages.getDiagnostics(document.uri).find((diagnostic) => /Order date: expected DD-MM-YYYY/.test(diagnostic.message)), {
-      message: 'the schema\'s diagnostic on the date',
-      timeoutMs: 15_000,
+    const shapeProblem = await waitFor(() => vscode.languages.getDiagnostics(document.uri).find((diagnostic) => /Order date: expected DD-MM-YYYY/.test(diagnostic.message)), {
+      message: 'the diagnostic on the date\'s shape',
     });
-    assert.deepEqual(schemaProblem.range, valueRange(document, 'f15'));
+    assert.equal(shapeProblem.severity, vscode.DiagnosticSeverity.Error);
+    assert.deepEqual(shapeProblem.range, valueRange(document, 'f15'));
+    assert.deepEqual(
+      vscode.languages.getDiagnostics(document.uri).map((diagnostic) => diagnostic.message),
+      [shapeProblem.message],
+      'one mistake, one problem',
+    );
+  });
+
+  it(`shows a bad e-mail, which blocks the save, as an Error in Problems, and no Warning ${BROWSER_TAG}`, async () => {
+    const document = await openRecord(portal(), '101', '1');
+    await setField(document, 'f3', 'ann@example');
+    const problem = await waitFor(() => vscode.languages.getDiagnostics(document.uri).find((diagnostic) => /Email/.test(diagnostic.message)), { message: 'a diagnostic on the e-mail' });
+    assert.equal(problem.severity, vscode.DiagnosticSeverity.Error, `an Error: ${problem.message}`);
+    // Give the JSON language its time to validate against the schema: it must add nothing.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.deepEqual(
+      vscode.languages.getDiagnostics(document.uri).filter((diagnostic) => diagnostic.severity !== vscode.DiagnosticSeverity.Error).map((diagnostic) => diagnostic.message),
+      [],
+      'no Warning',
+    );
+    const mark = await requestMark();
+    assert.equal(await document.save(), false, 'the save is refused');
+    assert.ok(!(await requestsSince(mark)).some((request) => request.startsWith('PUT')), 'nothing was sent');
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
+    await driver.screenshot('record-bad-email-problems');
+    await closeAllEditors();
   });
 
   it('refuses a changed read-only field and an unknown one, naming them, and sends nothing', async () => {

@@ -6,9 +6,11 @@ import * as vscode from 'vscode';
 import { closeAllEditors, emulatorRecord, openRecord, setField } from '../support/documents';
 import { BROWSER_TAG, driver } from '../support/driver';
 import { resetEmulator } from '../support/emulator';
+import { testApi } from '../support/extension';
 import { connectEmulator, removeAllPortals } from '../support/portals';
 import { useScriptedPrompter } from '../support/prompter';
 import { waitFor } from '../support/wait';
+import { setWebhookSetting, stopReceiver } from '../support/webhooks';
 
 interface StepState {
   id: string;
@@ -41,6 +43,26 @@ async function waitForWalkthrough(): Promise<StepState[]> {
     },
     { message: 'the walkthrough "Get started with Portal Explorer" with its six steps' },
   );
+}
+
+/** "Developer: Reset Welcome Page Walkthrough Progress": every step unchecked, as on a first run. */
+async function resetProgress(): Promise<void> {
+  await vscode.commands.executeCommand('resetGettingStartedProgress');
+}
+
+/** Runs a command as a user does: F1, its title typed into the Command Palette, Enter. */
+async function fromPalette(title: string): Promise<void> {
+  await driver.press('F1');
+  await waitFor(() => driver.focusedWithin('.quick-input-widget'), { message: 'the Command Palette to open' });
+  await driver.type(title);
+  await waitFor(async () => (await driver.texts('.quick-input-widget .quick-input-list .monaco-list-row.focused')).some((text) => text.includes(title)), {
+    message: `"${title}" to be the first command offered`,
+  });
+  await driver.press('Enter');
+}
+
+async function waitForStepDone(id: string): Promise<void> {
+  await waitFor(async () => (await step(id)).done, { message: `the step ${id} to be checked off` });
 }
 
 describe(`the walkthrough ${BROWSER_TAG}`, function () {
@@ -111,5 +133,45 @@ describe(`the walkthrough ${BROWSER_TAG}`, function () {
       { message: 'the steps addPortal, signIn and openRecord to be checked off' },
     );
     await driver.screenshot('walkthrough-progress');
+  });
+
+  it('checks off Register when the call-back URL is copied from the Command Palette', async () => {
+    await closeAllEditors();
+    await resetProgress();
+    await fromPalette('Portal: Copy Sign-in Call-back URL');
+    await waitFor(() => user().clipboard.length > 0, { message: 'the call-back URL to be copied' });
+    await vscode.commands.executeCommand('portal.openWalkthrough');
+    await waitForWalkthrough();
+    await waitForStepDone('register');
+  });
+
+  describe('the webhook step', () => {
+    before(() => setWebhookSetting('port', 0));
+    afterEach(stopReceiver);
+    after(() => setWebhookSetting('port', undefined));
+
+    it('checks off when the receiver starts from the step’s own button', async () => {
+      await stopReceiver();
+      await resetProgress();
+      await vscode.commands.executeCommand('portal.openWalkthrough');
+      await waitForWalkthrough();
+      assert.equal((await step('webhooks')).done, false, 'not done before the receiver runs');
+      await driver.click('.gettingStartedContainer [data-step-id$="#webhooks"]');
+      await driver.click('.gettingStartedContainer [data-step-id$="#webhooks"] .monaco-button');
+      await waitFor(async () => (await testApi()).webhooks.state().kind === 'running', { message: 'the receiver to run' });
+      await waitForStepDone('webhooks');
+      await driver.screenshot('walkthrough-webhook-done');
+    });
+
+    it('checks off when the receiver was started from the palette before the walkthrough was shown', async () => {
+      await closeAllEditors();
+      await stopReceiver();
+      await resetProgress();
+      await fromPalette('Portal: Start Webhook Receiver');
+      await waitFor(async () => (await testApi()).webhooks.state().kind === 'running', { message: 'the receiver to run' });
+      await vscode.commands.executeCommand('portal.openWalkthrough');
+      await waitForWalkthrough();
+      await waitForStepDone('webhooks');
+    });
   });
 });

@@ -23,8 +23,8 @@ describe('the walkthrough "Get started with Portal Explorer"', () => {
       const buttons = [...step.description.matchAll(/\n\[[^\]]+\]\(command:([\w.]+)\)/g)].map((match) => match[1]);
       assert.equal(buttons.length, 1, `${step.id} has one button on a line of its own`);
       assert.ok(commands.has(buttons[0]), `${step.id}'s button runs ${buttons[0]}, a contributed command`);
-      assert.equal(step.completionEvents?.length, 1, `${step.id} completes on an event`);
-      assert.match(step.completionEvents?.[0] ?? '', /^(onCommand:portal\.|onContext:portal\.)/);
+      assert.ok((step.completionEvents?.length ?? 0) > 0, `${step.id} completes on an event`);
+      for (const event of step.completionEvents ?? []) assert.match(event, /^(onCommand:portal\.|onContext:portal\.)/);
     }
   });
 

@@ -14,13 +14,18 @@ const name = { ...column('Text Field', '0'), field_id_in_data: 'f2', field_name:
 const since = { ...column('Date', '4'), field_id_in_data: 'f9', field_name: 'Customer since' };
 const columns: Column[] = [number, name, since];
 
-describe('the problems of a record document that the schema cannot express', () => {
-  it('reports each invalid value exactly once: by the schema\'s pattern or by the formats table', () => {
+describe('the problems of a record document', () => {
+  it('reports each invalid value exactly once, as an Error: by its shape or by the formats table', () => {
     for (const { column: sample, invalid } of VALUE_CASES) {
       for (const value of invalid) {
         const byPattern = !matchesFieldPattern(sample, false, value);
         const problems = documentProblems(documentFields(text({ f7: value })), [sample], { creating: false, base: {} });
-        assert.equal(byPattern ? 0 : 1, problems.length, `${sample.type_name} ${JSON.stringify(value)}: ${byPattern ? 'the pattern' : 'formats'} reports it (got ${JSON.stringify(problems)})`);
+        assert.deepEqual(
+          problems.map((problem) => problem.severity),
+          ['error'],
+          `${sample.type_name} ${JSON.stringify(value)}: ${byPattern ? 'the pattern' : 'formats'} reports it (got ${JSON.stringify(problems)})`,
+        );
+        if (byPattern) assert.match(problems[0].message, /expected/);
       }
     }
   });
@@ -47,19 +52,25 @@ describe('the problems of a record document that the schema cannot express', () 
     assert.deepEqual(documentProblems(documentFields(text({ f1: '1001' })), columns, { creating: false, base: { f1: '1001' } }), [], 'unchanged is fine');
   });
 
-  it('in a new record: read-only fields stay empty, required fields left out are warned about', () => {
+  it('in a new record: read-only fields stay empty, required fields left out are errors', () => {
     const problems = documentProblems(documentFields(text({ f1: '5' })), columns, { creating: true });
     assert.deepEqual(
       problems.map((problem) => [problem.field, problem.severity, problem.message]),
       [
         ['f1', 'error', 'No. is read-only (Auto Number): the portal fills it; leave it empty.'],
-        ['f2', 'warning', 'f2 (Name) is required: add it.'],
+        ['f2', 'error', 'f2 (Name) is required: add it.'],
       ],
     );
   });
 
-  it('leaves unknown keys, non-strings and half-typed documents to the JSON language', () => {
-    assert.deepEqual(documentProblems(documentFields(text({ f99: 'x', f9: 12 })), columns, { creating: false, base: {} }), []);
+  it('reports unknown keys and non-strings, and leaves half-typed documents to the JSON language', () => {
+    assert.deepEqual(
+      documentProblems(documentFields(text({ f99: 'x', f9: 12 })), columns, { creating: false, base: {} }).map((problem) => [problem.field, problem.severity]),
+      [
+        ['f99', 'error'],
+        ['f9', 'error'],
+      ],
+    );
     assert.deepEqual(documentProblems(documentFields('{ "f9": "31-02-2026", "f2": '), columns, { creating: false, base: {} }).map((problem) => problem.field), ['f9']);
     assert.deepEqual(documentProblems(documentFields('not json'), columns, { creating: false }), []);
   });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Column } from '../../../src/api/types';
 import { fieldPattern, matchesFieldPattern } from '../../../src/schema/fieldPatterns';
-import { buildRecordSchema, type JsonSchema } from '../../../src/schema/recordSchema';
+import { buildRecordSchema, patternMessage, type JsonSchema } from '../../../src/schema/recordSchema';
 import { choice, column, multiChoice, VALUE_CASES } from '../api/valueCases';
 
 function keyed(key: string, base: Column, extra: Partial<Column> = {}): Column {
@@ -30,13 +30,11 @@ function accepts(pattern: string | undefined, value: string): boolean {
 describe('the JSON Schema of an app\'s records', () => {
   const schema = buildRecordSchema(columns, { appName: 'Orders' });
 
-  it('is an object of string fields keyed by field_id_in_data, with $schema allowed and nothing else', () => {
-    assert.equal(schema.type, 'object');
-    assert.equal(schema.additionalProperties, false);
+  it('lists the fields keyed by field_id_in_data and $schema; writable ones complete with their quotes', () => {
     assert.equal(schema.title, 'Record of Orders');
     assert.deepEqual(Object.keys(schema.properties ?? {}), ['$schema', 'f10', 'f11', 'f13', 'f15', 'f19', 'f20']);
     assert.equal(property(schema, '$schema').doNotSuggest, true);
-    for (const key of ['f10', 'f11', 'f13', 'f15', 'f19', 'f20']) assert.equal(property(schema, key).type, 'string');
+    for (const key of ['f11', 'f15']) assert.equal(property(schema, key).default, '');
   });
 
   it('names each field for completion and hover: title, detail, kind, format and description', () => {
@@ -58,11 +56,11 @@ describe('the JSON Schema of an app\'s records', () => {
       assert.equal(field.readOnly, true);
       assert.equal(field.doNotSuggest, true);
       assert.match(field.description ?? '', /read-only: shown, never sent/);
-      assert.equal(field.pattern, undefined);
     }
   });
 
   it('offers single choices by name, inserting their ids, with "" to clear; the pattern checks the id', () => {
+    const pattern = (col: Column): string | undefined => fieldPattern(col, col.required === '1');
     const f19 = property(schema, 'f19');
     assert.deepEqual(
       f19.defaultSnippets?.map((snippet) => [snippet.label, snippet.body, snippet.description]),
@@ -72,12 +70,12 @@ describe('the JSON Schema of an app\'s records', () => {
         ['(none)', '', 'No choice: clears the field'],
       ],
     );
-    for (const value of ['', '1', '2']) assert.ok(accepts(f19.pattern, value), value);
-    for (const value of ['3', 'Open', '1,2', ' 1']) assert.ok(!accepts(f19.pattern, value), value);
-    assert.match(f19.patternErrorMessage ?? '', /^Status: expected a choice id: 1 Open, 2 Closed\. Or "" to clear it\.$/);
+    for (const value of ['', '1', '2']) assert.ok(accepts(pattern(status), value), value);
+    for (const value of ['3', 'Open', '1,2', ' 1']) assert.ok(!accepts(pattern(status), value), value);
+    assert.match(patternMessage(status, false), /^Status: expected a choice id: 1 Open, 2 Closed\. Or "" to clear it\.$/);
     const required = property(buildRecordSchema([keyed('f19', choice, { required: '1' })]), 'f19');
     assert.deepEqual(required.defaultSnippets?.map((snippet) => snippet.body), ['1', '2'], 'a required choice cannot be cleared');
-    assert.ok(!accepts(required.pattern, ''));
+    assert.ok(!accepts(pattern(keyed('f19', choice, { required: '1' })), ''));
   });
 
   it('offers multi-select choices by name, inserting the id, and checks the comma-separated list', () => {
@@ -90,19 +88,18 @@ describe('the JSON Schema of an app\'s records', () => {
         ['(none)', ''],
       ],
     );
-    for (const value of ['', '1', '1,2', '2,1']) assert.ok(accepts(f20.pattern, value), value);
-    for (const value of ['3', '1, 2', '1,', 'Open']) assert.ok(!accepts(f20.pattern, value), value);
+    for (const value of ['', '1', '1,2', '2,1']) assert.ok(accepts(fieldPattern(tags, false), value), value);
+    for (const value of ['3', '1, 2', '1,', 'Open']) assert.ok(!accepts(fieldPattern(tags, false), value), value);
   });
 
   it('gives every format a pattern with a message that names the field and the format', () => {
-    const f15 = property(schema, 'f15');
-    assert.equal(f15.patternErrorMessage, 'Order date: expected DD-MM-YYYY. Order date is required.');
-    assert.ok(!accepts(f15.pattern, ''), 'a required field cannot be emptied');
-    const optional = property(buildRecordSchema([keyed('f15', column('Date', '4'), { field_name: 'Due' })]), 'f15');
-    assert.ok(accepts(optional.pattern, ''), 'an optional field can be cleared');
-    assert.match(optional.patternErrorMessage ?? '', /Or "" to clear it/);
-    assert.ok(!accepts(property(schema, 'f11').pattern, ''), 'a required text field cannot be emptied');
-    assert.equal(property(buildRecordSchema([column('Text Field', '0')]), 'f7').pattern, undefined, 'an optional text field takes anything');
+    assert.equal(patternMessage(orderDate, true), 'Order date: expected DD-MM-YYYY. Order date is required.');
+    assert.ok(!accepts(fieldPattern(orderDate, true), ''), 'a required field cannot be emptied');
+    const optional = keyed('f15', column('Date', '4'), { field_name: 'Due' });
+    assert.ok(accepts(fieldPattern(optional, false), ''), 'an optional field can be cleared');
+    assert.match(patternMessage(optional, false), /Or "" to clear it/);
+    assert.ok(!accepts(fieldPattern(title, true), ''), 'a required text field cannot be emptied');
+    assert.equal(fieldPattern(column('Text Field', '0'), false), undefined, 'an optional text field takes anything');
   });
 
   it('never refuses a value the portal accepts, and compiles in Unicode mode', () => {
