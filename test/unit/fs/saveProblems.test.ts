@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import type { Column, RecordData } from '../../../src/api/types';
 import { documentFields } from '../../../src/fs/documentFields';
 import { documentProblems } from '../../../src/fs/documentProblems';
-import { createBody, fieldValues, updateBody } from '../../../src/fs/recordChanges';
-import { parseDocument } from '../../../src/fs/recordText';
+import { fieldValues, parseDocument } from '../../../src/fs/recordText';
+import { createBody, updateBody } from '../../../src/records/changes';
 import { buildRecordSchema, type JsonSchema } from '../../../src/schema/recordSchema';
 import { column, VALUE_CASES } from '../api/valueCases';
 
