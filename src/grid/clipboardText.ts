@@ -1,41 +1,27 @@
 // Blocks of cells as clipboard text. Reading: TSV as spreadsheets write it (cells separated by tabs, rows
 // by CRLF or LF, a cell holding a tab, a line break or a quote wrapped in quotes with quotes doubled), read
-// by csv-parse rather than by hand, since its quoting rules are the ones spreadsheets follow. Writing: TSV
-// (the form spreadsheets paste), CSV with the formula guard of the query export, JSON, Markdown.
-import { parse } from 'csv-parse/sync';
+// by papaparse (the project's one CSV library, also the bulk import's) rather than by hand, since its
+// quoting rules are the ones spreadsheets follow. Writing: TSV (the form spreadsheets paste), CSV with the
+// formula guard of the query export, JSON, Markdown.
+import Papa from 'papaparse';
 import { csvField } from '../shared/csvText';
 
 /** Rows of cells; rows may differ in length. */
 export type TextBlock = string[][];
 
-const TSV = {
-  delimiter: '\t',
-  record_delimiter: ['\r\n', '\n', '\r'],
-  // A quote inside a cell that was not quoted (5" screw) is text, as spreadsheets read it.
-  relax_quotes: true,
-  relax_column_count: true,
-  skip_empty_lines: false,
-};
-
-function parseTsv(text: string, quoted: boolean): TextBlock {
-  const rows = parse(text, quoted ? TSV : { ...TSV, quote: false }) as unknown;
-  if (!Array.isArray(rows)) return [];
-  return rows.map((row) => (Array.isArray(row) ? row.map((cell) => String(cell)) : [String(row)]));
-}
-
 /**
  * Clipboard text -> rows of cells. A trailing line break (spreadsheets add one) makes no empty row. Text
  * that is no valid quoted TSV (a quote never closed: `"abc` typed in an editor) is read with quotes as
- * plain characters rather than refused: it is what the person copied.
+ * plain characters rather than refused: it is what the person copied. A quote inside a cell that was not
+ * quoted (5" screw) is text, as spreadsheets read it (papaparse reads quotes only at a cell's start).
  */
 export function readTsv(text: string): TextBlock {
   if (text === '') return [['']];
-  let block: TextBlock;
-  try {
-    block = parseTsv(text, true);
-  } catch {
-    block = parseTsv(text, false);
-  }
+  const body = text.replace(/(\r\n|\n|\r)$/, '');
+  const quoted = Papa.parse<string[]>(body, { delimiter: '\t', quoteChar: '"', skipEmptyLines: false });
+  // fastMode reads no quotes at all: the fallback for a quote never closed.
+  const result = quoted.errors.some((error) => error.type === 'Quotes') ? Papa.parse<string[]>(body, { delimiter: '\t', fastMode: true, skipEmptyLines: false }) : quoted;
+  const block = result.data.map((row) => row.map((cell) => String(cell)));
   return block.length === 0 ? [['']] : block;
 }
 
