@@ -28,12 +28,13 @@ import {
   EXPLORER_DROP_TYPES,
   EXPLORER_VIEW_ID,
   FEATURE_GROUP,
+  GRID_VIEW_TYPE,
   PAYLOAD_SCHEME,
   PORTAL_COMMANDS,
   PORTAL_GROUP,
 } from './ids';
 import { Lazy } from './lazy';
-import { LazyDropController, LazyFileSystemProvider, LazyTreeDataProvider } from './lazyProviders';
+import { LazyCustomEditorProvider, LazyDropController, LazyFileSystemProvider, LazyTreeDataProvider } from './lazyProviders';
 import { createLogger, initLogging } from './log';
 import { setting } from './settings/settings';
 import { createTestApi, type PortalExplorerApi } from './testApi';
@@ -103,6 +104,12 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
       provideTextDocumentContent: async (uri) => (await features.get()).payloads.provideTextDocumentContent(uri),
     }),
     registerLazyCommands(FEATURE_GROUP, async () => (await features.get()).commands),
+  );
+  // Views as editable grids (a tab VS Code restores may open one before anything else is built).
+  const grids = new LazyCustomEditorProvider(features, (built) => built.gridEditor);
+  context.subscriptions.push(
+    grids,
+    vscode.window.registerCustomEditorProvider(GRID_VIEW_TYPE, grids, { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: false }),
   );
   // The receiver starts with VS Code when the user asked for it.
   if (setting('webhooks.autoStart')) void features.get();

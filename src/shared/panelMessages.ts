@@ -49,8 +49,50 @@ const queryExportSchema = v.object({ type: v.literal('query/export'), format: v.
 /** "Save query": the host asks for the name (suggesting `name`, the saved query last loaded). */
 const querySaveSchema = v.object({ type: v.literal('query/save'), filters: v.array(viewFilterSchema), name: v.optional(v.string()) });
 
+// The view grid (custom editor portal.grid). Cells are named by record id and field_id_in_data; a block
+// by its display rows (the host's row order, which the page never changes) and its columns' keys in the
+// order the page shows them (hidden and moved columns are the page's business).
+const cellEditSchema = v.object({ recordId: id, field: id, value: v.string() });
+const blockSchema = v.object({ top: count, bottom: count, columns: v.pipe(v.array(id), v.minLength(1)) });
+
+/** Values typed into cells (one transaction): in the API's format, converted by the page as the form does. */
+const gridEditSchema = v.object({ type: v.literal('grid/edit'), label: v.string(), edits: v.pipe(v.array(cellEditSchema), v.minLength(1)) });
+/** Clipboard text (TSV) pasted at the block's top-left cell (or tiled over the block). */
+const gridPasteSchema = v.object({
+  type: v.literal('grid/paste'),
+  /** Every shown column from the selection's first on (a block may reach beyond the selection)... */
+  block: blockSchema,
+  /** ...of which the first `width` are selected. */
+  width: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  text: v.string(),
+});
+const gridFillSchema = v.object({ type: v.literal('grid/fill'), block: blockSchema });
+const gridClearSchema = v.object({ type: v.literal('grid/clear'), block: blockSchema });
+const gridCopySchema = v.object({ type: v.literal('grid/copy'), block: blockSchema, format: v.picklist(['tsv', 'csv', 'json', 'markdown']) });
+/** A conflict held back at save, resolved one way. */
+const gridResolveSchema = v.object({ type: v.literal('grid/resolve'), recordId: id, action: v.picklist(['compare', 'keepMine', 'takeTheirs']) });
+/** The rows the page has selected (for the bulk actions run from the host). */
+const gridSelectionSchema = v.object({ type: v.literal('grid/selection'), recordIds: v.array(id) });
+/** Hidden, ordered and frozen columns, kept per view by the host. */
+const gridLayoutSchema = v.object({ type: v.literal('grid/layout'), order: v.array(id), hidden: v.array(id), frozen: count });
+const gridSaveSchema = v.object({ type: v.literal('grid/save') });
+
 export const formToHostSchema = v.variant('type', [readySchema, formCreateSchema, openRecordSchema, retrySchema]);
 export const queryToHostSchema = v.variant('type', [readySchema, queryRunSchema, queryWindowSchema, querySortSchema, openRecordSchema, queryExportSchema, querySaveSchema]);
+
+export const gridToHostSchema = v.variant('type', [
+  readySchema,
+  openRecordSchema,
+  gridEditSchema,
+  gridPasteSchema,
+  gridFillSchema,
+  gridClearSchema,
+  gridCopySchema,
+  gridResolveSchema,
+  gridSelectionSchema,
+  gridLayoutSchema,
+  gridSaveSchema,
+]);
 
 export type ReadyMessage = v.InferOutput<typeof readySchema>;
 export type OpenRecordMessage = v.InferOutput<typeof openRecordSchema>;
@@ -65,6 +107,11 @@ export type QuerySortMessage = v.InferOutput<typeof querySortSchema>;
 export type QueryExportMessage = v.InferOutput<typeof queryExportSchema>;
 export type QuerySaveMessage = v.InferOutput<typeof querySaveSchema>;
 export type QueryToHostMessage = v.InferOutput<typeof queryToHostSchema>;
+
+export type GridBlock = v.InferOutput<typeof blockSchema>;
+export type GridCellEdit = v.InferOutput<typeof cellEditSchema>;
+export type GridLayoutMessage = v.InferOutput<typeof gridLayoutSchema>;
+export type GridToHostMessage = v.InferOutput<typeof gridToHostSchema>;
 
 /** A message's schema, for the one place messages enter (src/webviews/messages.ts). */
 export type MessageSchema<T> = v.GenericSchema<unknown, T>;
