@@ -28,11 +28,10 @@ export class GridModel {
   /** Held back by the last save, by record id; cleared when resolved or edited away. */
   readonly conflicts = new Map<string, Conflict>();
 
-  constructor(
-    readonly columns: readonly GridEditColumn[],
-    appColumns: readonly Column[],
-    rows: readonly ViewRow[],
-  ) {
+  readonly columns: readonly GridEditColumn[];
+
+  /** `columns`: the grid's, in the view's order; each gets `locked` when the API cannot set it. */
+  constructor(columns: readonly GridEditColumn[], appColumns: readonly Column[], rows: readonly ViewRow[]) {
     this.rowIds = [];
     for (const row of rows) {
       if (row.id === undefined || this.copies.has(row.id)) continue;
@@ -41,6 +40,10 @@ export class GridModel {
     }
     this.changeSet = new ChangeSet(appColumns, (recordId) => this.copies.get(recordId));
     this.history = new EditHistory(this.changeSet);
+    this.columns = columns.map((column) => {
+      const locked = this.changeSet.refusal(column.key);
+      return locked ? { ...column, locked } : column;
+    });
   }
 
   get rowCount(): number {

@@ -28,7 +28,7 @@ export interface DataGridOptions {
   onRender?(first: number, last: number): void;
   /** An editable grid: aria-readonly false, Shift+arrows select a block, cells decorated by `decorate`. */
   editable?: boolean;
-  /** Marks a rendered cell (pending, invalid, locked): classes and title. */
+  /** Marks a rendered cell (pending, invalid, locked): classes and title; row -1 is a column header. */
   decorate?(row: number, column: number, cell: HTMLElement): void;
   /** A key on the grid, before its own moves: true when handled. */
   onKey?(event: KeyboardEvent): boolean;
@@ -199,6 +199,7 @@ export class DataGrid {
         sorted ? el('span', { className: 'sort-mark', text: sorted === 'ascending' ? ' ▲' : ' ▼', attrs: { 'aria-hidden': 'true' } }) : undefined,
       );
       cell.dataset.column = String(index);
+      this.options.decorate?.(-1, index, cell);
       this.header.append(cell);
     });
     this.header.classList.toggle('sortable', this.sortable);

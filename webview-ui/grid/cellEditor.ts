@@ -19,6 +19,7 @@ export class CellEditor {
   private readonly field: FormField;
   private readonly problem: HTMLElement;
   private ended = false;
+  private readonly initial: string;
 
   constructor(
     column: GridEditColumn & { column: NonNullable<GridEditColumn['column']> },
@@ -28,7 +29,8 @@ export class CellEditor {
     typed?: string,
   ) {
     this.field = createField(column.column);
-    this.field.restore(typed ?? enteredFromApi(this.field.kind, value));
+    this.initial = typed ?? enteredFromApi(this.field.kind, value);
+    this.field.restore(this.initial);
     this.problem = el('div', { className: 'cell-editor-problem', attrs: { 'aria-live': 'polite' } });
     const multiline = this.field.kind === 'multiline';
     const hint = el('div', { className: 'cell-editor-hint', text: multiline ? 'Ctrl+Enter to set · Esc to cancel' : 'Enter to set · Esc to cancel' });
@@ -47,7 +49,9 @@ export class CellEditor {
     });
   }
 
+  /** Once in the page: the toolkit's fields take a value only once they are rendered, so it is set again. */
   focus(): void {
+    this.field.restore(this.initial);
     this.field.focus();
   }
 

@@ -169,7 +169,7 @@ export class GridTable {
   }
 
   private specOf(column: GridEditColumn): GridColumnSpec {
-    return { name: column.locked ? `🔒 ${column.name}` : column.name, width: WIDTHS[column.kind] ?? 200, numeric: sortsNumerically(column.kind) && column.kind !== 'date' && column.kind !== 'datetime' };
+    return { name: column.name, width: WIDTHS[column.kind] ?? 200, numeric: sortsNumerically(column.kind) && column.kind !== 'date' && column.kind !== 'datetime' };
   }
 
   private text(row: number, column: number): string {
@@ -187,6 +187,14 @@ export class GridTable {
   }
 
   private decorate(row: number, column: number, cell: HTMLElement): void {
+    if (row < 0) {
+      const spec = column === 0 ? undefined : this.columns[this.shown[column - 1]];
+      if (spec?.locked) {
+        cell.classList.add('locked');
+        cell.title = `${spec.name}: ${spec.locked}`;
+      }
+      return;
+    }
     const state = this.states.get(this.rowIds[row]);
     if (column <= this.frozen) {
       cell.classList.add('frozen');
@@ -246,14 +254,15 @@ export class GridTable {
     if (!ctrl && !event.altKey && event.key.length === 1 && column > 0) {
       const spec = this.columns[this.shown[column - 1]];
       if (!startsByTyping(spec)) return false;
-      event.preventDefault();
-      this.startEdit(row, event.key);
+      // Not prevented: focus moves to the editor's empty field during the keydown, and the character the
+      // key types lands there (as a spreadsheet starts a cell's text with the key that started the edit).
+      this.startEdit(row, '');
       return true;
     }
     return false;
   }
 
-  /** Opens the editor of the active cell (with `typed` as its text when typing started it). */
+  /** Opens the editor of the active cell (empty, `typed`, when typing started it). */
   startEdit(row: number, typed?: string): void {
     const { column } = this.grid.activeCell;
     if (column === 0 || this.editor) return;

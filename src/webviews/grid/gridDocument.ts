@@ -18,7 +18,7 @@ import { saveChanges } from '../../grid/saveRunner';
 import { createLogger } from '../../log';
 import type { ViewTarget } from '../../model/targets';
 import type { GridEditColumn } from '../../shared/protocol';
-import { gridColumns, lookupAppsOf } from '../viewQuery/viewColumns';
+import { gridEditColumns, lookupAppsOf } from '../viewQuery/viewColumns';
 
 const log = createLogger('grid');
 
@@ -79,10 +79,6 @@ export class GridDocument implements vscode.CustomDocument {
     if (info?.name) this.appName = info.name;
     const columns = await this.columnsOf(read, appColumns);
     const model = new GridModel(columns, appColumns, read.rows);
-    for (const column of columns) {
-      const locked = model.changeSet.refusal(column.key);
-      if (locked) column.locked = locked;
-    }
     if (backupText !== undefined) {
       const backup = parseBackup(backupText);
       if (backup.appId !== appId || backup.viewId !== viewId) throw new Error(`The backup of this grid belongs to view ${backup.viewId} of app ${backup.appId}, not to view ${viewId} of app ${appId}.`);
@@ -226,10 +222,6 @@ export class GridDocument implements vscode.CustomDocument {
       const columns = await this.deps.catalog.columns(portalId, lookupApp).catch(() => undefined);
       if (columns) lookups.set(lookupApp, columns);
     }
-    const own = new Map(appColumns.map((column) => [column.field_id_in_data, column]));
-    return gridColumns(appId, read.metadata, (id) => lookups.get(id)).map((column) => {
-      const appColumn = own.get(column.key);
-      return appColumn ? { ...column, column: appColumn } : column;
-    });
+    return gridEditColumns(appId, read.metadata, (id) => lookups.get(id));
   }
 }
