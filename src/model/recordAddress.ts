@@ -143,6 +143,14 @@ export function viewGridPath(view: { readonly appId: string; readonly viewId: st
   return `/${view.appId}${appName === '' ? '' : ` ${appName}`}/${VIEWS_FOLDER}/${title}${NAMES_SEPARATOR}${view.viewId}.grid`;
 }
 
+/** The view's name a grid's address carries (decoration, for titles only), or undefined. */
+export function viewNameOfPath(path: string): string | undefined {
+  const segment = path.split('/').pop() ?? '';
+  const named = /^(.*) · [^/\\?#\s]+\.grid$/.exec(segment)?.[1];
+  const name = named?.split(' — ')[0]?.trim();
+  return name === '' ? undefined : name;
+}
+
 /** The view a URI addresses as a grid, when it addresses one. */
 export function viewOfUri(uri: UriLike): { portalId: string; appId: string; viewId: string } | undefined {
   const address = parseAddress(uri);

@@ -64,7 +64,11 @@ const gridPasteSchema = v.object({
   block: blockSchema,
   /** ...of which the first `width` are selected. */
   width: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  text: v.string(),
+  /**
+   * The clipboard's text as the page's paste event had it; left out when the event carried none (VS Code
+   * in a browser pastes into a webview without the clipboard's data): the host reads its clipboard.
+   */
+  text: v.optional(v.string()),
 });
 const gridFillSchema = v.object({ type: v.literal('grid/fill'), block: blockSchema });
 const gridClearSchema = v.object({ type: v.literal('grid/clear'), block: blockSchema });

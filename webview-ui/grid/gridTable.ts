@@ -16,7 +16,8 @@ const MARK_WIDTH = 96;
 export interface GridTableHost {
   edit(label: string, edits: Array<{ recordId: string; field: string; value: string }>): void;
   block(type: 'grid/fill' | 'grid/clear', block: GridBlock): void;
-  paste(block: GridBlock, width: number, text: string): void;
+  /** `text` undefined: the paste event carried none; the host reads its clipboard. */
+  paste(block: GridBlock, width: number, text: string | undefined): void;
   copy(block: GridBlock): void;
   openRecord(recordId: string): void;
   /** The active row or the selection changed. */
@@ -67,7 +68,7 @@ export class GridTable {
       const selected = this.selectedBlock();
       const block = this.pasteBlock();
       event.preventDefault();
-      if (text !== undefined && block && selected) host.paste(block, selected.columns.length, text);
+      if (block && selected) host.paste(block, selected.columns.length, text === '' ? undefined : text);
     });
   }
 

@@ -27,7 +27,7 @@ let selectionTimer: ReturnType<typeof setTimeout> | undefined;
 const table = new GridTable({
   edit: (label, edits) => host.post({ type: 'grid/edit', label, edits }),
   block: (type, block) => host.post({ type, block }),
-  paste: (block, width, text) => host.post({ type: 'grid/paste', block, width, text }),
+  paste: (block, width, text) => host.post({ type: 'grid/paste', block, width, ...(text === undefined ? {} : { text }) }),
   copy: (block) => host.post({ type: 'grid/copy', block, format: 'tsv' }),
   openRecord: (recordId) => host.post({ type: 'openRecord', recordId }),
   selected: () => {

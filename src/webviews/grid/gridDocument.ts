@@ -16,6 +16,7 @@ import { GridModel, type SaveSummary } from '../../grid/gridModel';
 import { portalRecordStore, type RecordStore } from '../../grid/recordStore';
 import { saveChanges } from '../../grid/saveRunner';
 import { createLogger } from '../../log';
+import { viewNameOfPath } from '../../model/recordAddress';
 import type { ViewTarget } from '../../model/targets';
 import type { GridEditColumn } from '../../shared/protocol';
 import { gridEditColumns, lookupAppsOf } from '../viewQuery/viewColumns';
@@ -52,7 +53,7 @@ export class GridDocument implements vscode.CustomDocument {
     private readonly fireEdit: (event: vscode.CustomDocumentEditEvent<GridDocument>) => void,
   ) {
     this.appName = `App ${target.appId}`;
-    this.viewName = target.viewName ?? deps.views.get(target.portalId, target.appId, target.viewId)?.name ?? `View ${target.viewId}`;
+    this.viewName = target.viewName ?? deps.views.get(target.portalId, target.appId, target.viewId)?.name ?? viewNameOfPath(uri.path) ?? `View ${target.viewId}`;
     this.subscriptions.push(
       deps.recordEvents.onDidChange((change) => {
         if (change.origin !== 'webhook' || change.portalId !== target.portalId || change.appId !== target.appId) return;

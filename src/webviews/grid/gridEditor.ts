@@ -125,7 +125,11 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
       case 'grid/fill':
       case 'grid/clear': {
         const locale = vscode.env.language;
-        const plan = planFor(document.model, message, { dateOrder: dateOrderOf(locale), decimalSeparator: decimalSeparatorOf(locale) });
+        const text = message.type === 'grid/paste' ? (message.text ?? (await vscode.env.clipboard.readText())) : '';
+        // Nothing on the clipboard: nothing to paste (an empty paste would clear the cell).
+        if (message.type === 'grid/paste' && text === '') return;
+        const block = message.type === 'grid/paste' ? { ...message, text } : message;
+        const plan = planFor(document.model, block, { dateOrder: dateOrderOf(locale), decimalSeparator: decimalSeparatorOf(locale) });
         const result = document.edit(plan.kind, plan.label, plan.plan.edits);
         const notice = blockPlanMessage(plan.plan, result.refused);
         if (notice) page.post({ type: 'grid/notice', level: 'error', message: notice });

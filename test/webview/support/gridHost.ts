@@ -81,7 +81,8 @@ export class GridHost {
       case 'grid/paste':
       case 'grid/fill':
       case 'grid/clear': {
-        const plan = planFor(this.model, typed, { dateOrder: 'DMY' });
+        if (typed.type === 'grid/paste' && !typed.text) return;
+        const plan = planFor(this.model, typed.type === 'grid/paste' ? { ...typed, text: typed.text ?? '' } : typed, { dateOrder: 'DMY' });
         const refused = await this.edit(plan.kind, plan.label, plan.plan.edits);
         const notice = blockPlanMessage(plan.plan, refused.length);
         if (notice) await this.send({ type: 'grid/notice', level: 'error', message: notice });
