@@ -3,11 +3,9 @@
 // part (the built grid page in headless Chromium takes the row's state and paints the next frame). The
 // transport between them is VS Code's postMessage, not measured here. Median of a run of edits, each on
 // a row in sight, after the page has all 100,000 rows.
-import { PortalClient } from '../../src/api/client';
-import { clientCredentials } from '../../src/api/oauth';
 import { GridHost } from '../webview/support/gridHost';
 import { launchChromium, PanelServer } from '../webview/support/panelPage';
-import { startEmulatorProcess } from './support/emulatorProcess';
+import { emulatorClient, startEmulatorProcess } from './support/emulatorProcess';
 import { median, ms, runBenchmark } from './support/report';
 
 const APP = '201';
@@ -20,9 +18,7 @@ runBenchmark('grid cell edit, 100,000 rows', ['webview'], async () => {
   const server = new PanelServer();
   const browser = await launchChromium();
   try {
-    const { base_url: baseUrl, client_id: clientId, client_secret: clientSecret } = emulator.info;
-    const token = (await clientCredentials({ baseUrl, clientId, clientSecret })).accessToken;
-    const client = new PortalClient({ baseUrl, tokens: { accessToken: async () => token, renewAfterUnauthorized: async () => undefined } });
+    const { client } = await emulatorClient(emulator);
     await server.start();
     const host = await GridHost.open(browser, server, client, { appId: APP, viewId: VIEW, viewport: { width: 1280, height: 800 } });
     const page = host.panel.page;

@@ -38,6 +38,15 @@ describe('the view grid (webview)', function () {
     for (let at = 0; at < column; at += 1) await page.keyboard.press('ArrowRight');
   }
 
+  /** F2 on (row, column), the editor's text replaced by `text`, Enter. */
+  async function replaceIn(page: Page, row: number, column: number, text: string): Promise<void> {
+    await goTo(page, row, column);
+    await page.keyboard.press('F2');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  }
+
   it('edits a cell by typing, marks it and its row, and moves down on Enter', async () => {
     const { panel, model } = await open();
     const page = panel.page;
@@ -93,14 +102,8 @@ describe('the view grid (webview)', function () {
     const { panel, model } = await open();
     const page = panel.page;
     const [first, second] = model.layout([]).rowIds;
-    await goTo(page, 0, COLUMN.amount);
-    await page.keyboard.press('F2');
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('lots');
-    await page.keyboard.press('Enter');
-    await goTo(page, 1, COLUMN.title);
-    await page.keyboard.type('Fine');
-    await page.keyboard.press('Enter');
+    await replaceIn(page, 0, COLUMN.amount, 'lots');
+    await replaceIn(page, 1, COLUMN.title, 'Fine');
     await host?.settled();
     await page.waitForSelector('#grid-0-8.invalid');
     assert.ok(model.changeSet.problem(first, 'f17'));
@@ -162,11 +165,7 @@ describe('the view grid (webview)', function () {
       await goTo(page, 1, COLUMN.title);
       await page.keyboard.type('Pending title');
       await page.keyboard.press('Enter');
-      await goTo(page, 2, COLUMN.amount);
-      await page.keyboard.press('F2');
-      await page.keyboard.press('Control+A');
-      await page.keyboard.type('12,5x');
-      await page.keyboard.press('Enter');
+      await replaceIn(page, 2, COLUMN.amount, '12,5x');
       await goTo(page, 3, COLUMN.orderDate);
       await page.keyboard.press('F2');
       await page.waitForSelector('.cell-editor');
