@@ -80,6 +80,8 @@ const gridSelectionSchema = v.object({ type: v.literal('grid/selection'), record
 /** Hidden, ordered and frozen columns, kept per view by the host. */
 const gridLayoutSchema = v.object({ type: v.literal('grid/layout'), order: v.array(id), hidden: v.array(id), frozen: count });
 const gridSaveSchema = v.object({ type: v.literal('grid/save') });
+/** Delete the selected rows' records (to the portal's trash), after the host's confirmation. */
+const gridDeleteRowsSchema = v.object({ type: v.literal('grid/deleteRows'), recordIds: v.pipe(v.array(id), v.minLength(1)) });
 
 export const formToHostSchema = v.variant('type', [readySchema, formCreateSchema, openRecordSchema, retrySchema]);
 export const queryToHostSchema = v.variant('type', [readySchema, queryRunSchema, queryWindowSchema, querySortSchema, openRecordSchema, queryExportSchema, querySaveSchema]);
@@ -96,6 +98,7 @@ export const gridToHostSchema = v.variant('type', [
   gridSelectionSchema,
   gridLayoutSchema,
   gridSaveSchema,
+  gridDeleteRowsSchema,
 ]);
 
 export type ReadyMessage = v.InferOutput<typeof readySchema>;

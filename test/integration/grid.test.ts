@@ -22,7 +22,7 @@ function gridTab(): vscode.Tab | undefined {
 }
 
 describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
-  useScriptedPrompter();
+  const user = useScriptedPrompter();
   const portal = useConnectedPortal();
   afterEach(async () => {
     await clearNotifications();
@@ -120,5 +120,19 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await waitFor(() => gridTab()?.isDirty === false, { message: 'the grid reverted' });
     await waitFor(async () => (await grid.text('#grid-0-2')) === 'Office chairs', { message: 'the cell as read again' });
     assert.equal((await emulatorRecord('102', '1')).data.f11, 'Office chairs', 'nothing was sent');
+  });
+
+  it('deletes the selected rows to the trash after a confirmation that says how many', async () => {
+    const grid = await openGrid();
+    await grid.press('.data-grid', 'Control+Home');
+    for (let at = 0; at < 5; at += 1) await grid.press('.data-grid', 'ArrowDown');
+    await grid.press('.data-grid', 'Shift+ArrowDown');
+    await grid.waitFor('.grid-cell.selected');
+    user().answerMessage('Delete', /^Delete 2 records of All orders\? They go to the portal's trash\.$/);
+    const mark = await requestMark();
+    await grid.click('#grid-delete-rows');
+    await user().waitForMessage(/Deleted 2 records/, { level: 'info' });
+    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('DELETE')), ['DELETE /api/v1/app/102/record/6 200', 'DELETE /api/v1/app/102/record/7 200']);
+    await waitFor(async () => /^6 rows/.test(await grid.text('#grid-counts')), { message: 'two rows fewer in the grid' });
   });
 });

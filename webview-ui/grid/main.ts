@@ -77,6 +77,14 @@ const actions = el(
   button('Fill Down', { id: 'grid-fill', title: 'Copy the top cell of the selection into the cells below (Ctrl+D)', onClick: withBlock((block) => host.post({ type: 'grid/fill', block })) }),
   button('Clear', { id: 'grid-clear', title: 'Empty the selected cells (Delete)', onClick: withBlock((block) => host.post({ type: 'grid/clear', block })) }),
   copyFormat.element,
+  button('Delete Rows…', {
+    id: 'grid-delete-rows',
+    title: 'Delete the records of the selected rows (to the portal\'s trash)',
+    onClick: () => {
+      const recordIds = table.selectedRecordIds();
+      if (recordIds.length > 0) host.post({ type: 'grid/deleteRows', recordIds });
+    },
+  }),
   button('Columns…', { id: 'grid-columns', title: 'Hide, reorder and freeze columns', onClick: () => columnsPanel.toggle() }),
 );
 

@@ -184,6 +184,25 @@ export class GridDocument implements vscode.CustomDocument {
     this.changed(changed, removed);
   }
 
+  /** Deletes the records (to the portal's trash), one after the other; the rows leave the grid. */
+  async deleteRows(recordIds: readonly string[]): Promise<number> {
+    const client = this.deps.portals.client(this.target.portalId);
+    const removed: string[] = [];
+    try {
+      for (const recordId of recordIds) {
+        await client.deleteRecord(this.target.appId, recordId);
+        // Its pending edits go with it: there is no record left to save them to.
+        takeTheirs(this.model.changeSet, recordId, 'deleted');
+        this.model.take(recordId, 'deleted');
+        removed.push(recordId);
+        this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'deleted', origin: 'local' });
+      }
+    } finally {
+      this.changed([], removed);
+    }
+    return removed.length;
+  }
+
   /** Discard: the view is read again; every pending edit goes. */
   async revert(): Promise<void> {
     this.modelValue = undefined;

@@ -152,6 +152,15 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
       case 'grid/save':
         await vscode.commands.executeCommand('workbench.action.files.save');
         return;
+      case 'grid/deleteRows': {
+        const count = message.recordIds.length;
+        const what = `${count} record${count === 1 ? '' : 's'}`;
+        const answer = await prompter().warn(`Delete ${what} of ${document.viewName}? ${count === 1 ? 'It goes' : 'They go'} to the portal's trash.`, { modal: true }, 'Delete');
+        if (answer !== 'Delete') throw cancelled('Deleting rows');
+        const deleted = await document.deleteRows(message.recordIds);
+        void prompter().info(`Deleted ${deleted === count ? what : `${deleted} of ${what}`} (in the portal's trash).`);
+        return;
+      }
       case 'openRecord':
         await openRecord(document.target.portalId, document.target.appId, message.recordId);
         return;
