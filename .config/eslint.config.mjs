@@ -1,5 +1,6 @@
 // ESLint flat config. Kept in .config/ because the client fixed the top level of the repository;
 // `npm run lint` and .vscode/settings.json point ESLint here.
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -10,7 +11,7 @@ const NO_COMMANDS = {
   group: ['**/commands', '**/commands/*'],
   message: 'Only the top (src/commands, extension.ts, features.ts, testApi.ts) imports src/commands: shared vocabulary lives in src/model, errors in src/ui.',
 };
-const NO_VSCODE = { name: 'vscode', message: 'src/api, src/schema, src/model (but recordUri.ts), src/shared and the panels never import vscode.' };
+const NO_VSCODE = { name: 'vscode', message: 'src/api, src/schema, src/model (but recordUri.ts), src/tools, src/shared and the panels never import vscode.' };
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', '.vscode-test/**', 'test-results/**', 'media/**'] },
@@ -26,6 +27,16 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  {
+    // Type-checked: a promise is awaited, returned, or marked `void` with a comment saying why it may run
+    // on its own; a function returning a promise is never handed to something that ignores it.
+    files: ['src/**/*.ts', 'webview-ui/**/*.ts', 'test/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: fileURLToPath(new URL('..', import.meta.url)) } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
   // Every import arrow runs downhill. The top (commands, and the files that put the extension together)
   // may import anything; below it, shared vocabulary comes from src/model and src/ui, never src/commands.
   // In a flat config the last block matching a file sets a rule's options, so each block lists them all.
@@ -35,8 +46,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_COMMANDS] }] },
   },
   {
-    // The portal client, the schema and the record address stay testable in plain node.
-    files: ['src/api/**/*.ts', 'src/schema/**/*.ts', 'src/model/**/*.ts'],
+    // The portal client, the schema, the record address and the agent tools' logic stay testable in plain node.
+    files: ['src/api/**/*.ts', 'src/schema/**/*.ts', 'src/model/**/*.ts', 'src/tools/**/*.ts'],
     ignores: ['src/model/recordUri.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [NO_VSCODE], patterns: [NO_COMMANDS] }] },
   },

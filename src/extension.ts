@@ -29,16 +29,19 @@ import {
   EXPLORER_VIEW_ID,
   FEATURE_GROUP,
   GRID_VIEW_TYPE,
+  PANEL_VIEW_TYPES,
   PAYLOAD_SCHEME,
   PORTAL_COMMANDS,
   PORTAL_GROUP,
 } from './ids';
 import { Lazy } from './lazy';
 import { LazyCustomEditorProvider, LazyDropController, LazyFileSystemProvider, LazyTreeDataProvider } from './lazyProviders';
+import { registerLazyTools } from './lazyTools';
 import { createLogger, initLogging } from './log';
 import { setting } from './settings/settings';
 import { createTestApi, type PortalExplorerApi } from './testApi';
 import type { ExplorerNode } from './tree/nodes';
+import { runReported } from './ui/errorBoundary';
 import type { EventsNode } from './webhooks/eventsTree';
 
 export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
@@ -105,18 +108,36 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
     }),
     registerLazyCommands(FEATURE_GROUP, async () => (await features.get()).commands),
   );
+  // The panels open before the reload come back (their serializers build the features).
+  // Registered now (VS Code restores panels as the window opens); the panels' code loads when one is restored.
+  const restore: vscode.WebviewPanelSerializer = {
+    deserializeWebviewPanel: async (panel, state) => {
+      await runReported(`restore ${panel.viewType}`, async () => {
+        const [{ restorePanel }, built] = await Promise.all([import('./webviews/panelRestore'), features.get()]);
+        restorePanel({ ...built, portals, extensionUri: context.extensionUri }, panel, state);
+      });
+    },
+  };
+  context.subscriptions.push(...Object.values(PANEL_VIEW_TYPES).map((viewType) => vscode.window.registerWebviewPanelSerializer(viewType, restore)));
   // Views as editable grids (a tab VS Code restores may open one before anything else is built).
   const grids = new LazyCustomEditorProvider(features, (built) => built.gridEditor);
   context.subscriptions.push(
     grids,
     vscode.window.registerCustomEditorProvider(GRID_VIEW_TYPE, grids, { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: false }),
   );
+  // The language model tools of VS Code's agent mode: registered now, built with the features on first call.
+  context.subscriptions.push(
+    registerLazyTools(portals.ready(), async () => {
+      const [{ createPortalTools }, built] = await Promise.all([import('./agentTools'), features.get()]);
+      return createPortalTools(portals, built);
+    }),
+  );
   // The receiver starts with VS Code when the user asked for it.
   if (setting('webhooks.autoStart')) void features.get();
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
-    testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms), explorerView, webhookEventsView }, features),
+    testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms), explorerView, webhookEventsView, panelSerializer: restore }, features),
   };
 }
 

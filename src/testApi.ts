@@ -6,6 +6,7 @@ import type * as vscode from 'vscode';
 import type { Portals } from './auth/portals';
 import type { Features } from './features';
 import type { Lazy } from './lazy';
+import { setPreparedObserver, type PreparedObserver } from './lazyTools';
 import { recentLogLines } from './log';
 import type { ExplorerNode } from './tree/nodes';
 import { setPrompter, type Prompter } from './ui/prompter';
@@ -23,6 +24,8 @@ export interface TestApiCore {
   readonly explorerView: vscode.TreeView<ExplorerNode>;
   /** The Webhook Events view, to reveal and expand events in the workbench. */
   readonly webhookEventsView: vscode.TreeView<EventsNode>;
+  /** What VS Code calls to bring a panel back after a reload (both panels' serializer). */
+  readonly panelSerializer: vscode.WebviewPanelSerializer;
 }
 
 /**
@@ -38,6 +41,8 @@ export interface PortalExplorerTestApi extends TestApiCore, Omit<Features, 'comm
   logLines(): readonly string[];
   /** The extension's context, to inspect global state and secrets. */
   readonly context: vscode.ExtensionContext;
+  /** Sees (and is awaited for) each language model tool's prepared invocation before VS Code confirms it. */
+  setToolPreparedObserver(observer: PreparedObserver | undefined): void;
 }
 
 export interface PortalExplorerApi {
@@ -53,6 +58,7 @@ export function createTestApi(context: vscode.ExtensionContext, core: TestApiCor
   };
   const own = {
     setPrompter,
+    setToolPreparedObserver: setPreparedObserver,
     logLines: recentLogLines,
     context,
     ...core,

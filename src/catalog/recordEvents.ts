@@ -10,8 +10,11 @@ export interface RecordChange {
   readonly appId: string;
   readonly recordId: string;
   readonly kind: RecordChangeKind;
-  /** 'local': this window changed it; 'webhook': the portal said someone did. */
-  readonly origin: 'local' | 'webhook';
+  /**
+   * 'local': this window changed it (a document's save, a panel); 'agent': a language model tool of this
+   * window did, so open documents of the record read it anew; 'webhook': the portal said someone did.
+   */
+  readonly origin: 'local' | 'agent' | 'webhook';
 }
 
 export class RecordEvents implements vscode.Disposable {

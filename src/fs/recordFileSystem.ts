@@ -202,8 +202,7 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
     switch (path.kind) {
       case 'directory':
         return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
-      case 'view':
-        // A view's grid is a custom editor (src/webviews/grid/): it has no bytes of its own.
+      case 'view': // a view's grid is a custom editor (src/webviews/grid/): it has no bytes of its own
         return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
       case 'schema': {
         const text = await this.schemaText(uri.authority, path.appId);
@@ -226,8 +225,7 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
     switch (path.kind) {
       case 'directory':
         throw vscode.FileSystemError.FileIsADirectory(uri);
-      case 'view':
-        return new Uint8Array();
+      case 'view': return new Uint8Array();
       case 'schema':
         this.log.debug(`readFile ${uri.path}: the schema`);
         return encoder.encode(await this.schemaText(uri.authority, path.appId));

@@ -112,6 +112,8 @@ export const SETTINGS = {
   'webhooks.signatureEncoding': choice(['hex', 'base64'], 'hex'),
   'webhooks.maxEvents': integer(200, 1, 10_000),
   'webhooks.autoStart': flag(false),
+  /** Offers the agent's tools that create, update and comment on records (each still asks first). */
+  'agent.allowChanges': flag(false),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -120,6 +120,15 @@ export type GridCellEdit = v.InferOutput<typeof cellEditSchema>;
 export type GridLayoutMessage = v.InferOutput<typeof gridLayoutSchema>;
 export type GridToHostMessage = v.InferOutput<typeof gridToHostSchema>;
 
+// What a page keeps in its state (VS Code hands it back to the serializer after a reload): the panel's
+// target, which the host sent in its init message, beside the page's own state (filters, values entered).
+const formRestoreSchema = v.object({ portalId: id, appId: id });
+const queryRestoreSchema = v.object({ portalId: id, appId: id, viewId: id, viewName: v.optional(v.string()) });
+export const restoredFormSchema = v.looseObject({ restore: formRestoreSchema });
+export const restoredQuerySchema = v.looseObject({ restore: queryRestoreSchema });
+export type FormRestore = v.InferOutput<typeof formRestoreSchema>;
+export type QueryRestore = v.InferOutput<typeof queryRestoreSchema>;
+
 /** A message's schema, for the one place messages enter (src/webviews/messages.ts). */
 export type MessageSchema<T> = v.GenericSchema<unknown, T>;
 

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { useConnectedPortal } from './documents/support';
 import { closeAllEditors, emulatorRecord, requestMark, requestsSince } from './support/documents';
 import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
+import { path } from './support/explorer';
 import { testApi } from './support/extension';
 import { clearNotifications } from './support/notifications';
 import { useScriptedPrompter } from './support/prompter';
@@ -31,6 +32,21 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
 
   async function openGrid(): Promise<WebviewDom> {
     await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId: portal(), appId: '102', viewId: '3', viewName: 'All orders' });
+    return gridPage();
+  }
+
+  /** One click on the view's table icon in the Portal view, as a person opens it. */
+  async function openGridFromTree(): Promise<WebviewDom> {
+    const api = await testApi();
+    await api.views.add(portal(), '102', { viewId: '3', name: 'All orders' });
+    await vscode.commands.executeCommand('workbench.view.extension.portal');
+    const view = await path(portal(), 'Operations', 'Orders', 'Views', 'All orders');
+    await api.explorerView.reveal(view, { select: true, focus: true, expand: false });
+    await driver.click('.monaco-list-row[aria-label^="All orders"] .action-label[aria-label^="Open View as Grid"]');
+    return gridPage();
+  }
+
+  async function gridPage(): Promise<WebviewDom> {
     const grid = driver.webview(PAGE);
     await grid.waitFor('#grid-0-1', { timeoutMs: 20_000 });
     return grid;
@@ -48,7 +64,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
   }
 
   it('edits cells of two rows and a pasted block; Ctrl+S sends one PUT per row with only its changed fields; a conflict is held back and Keep Mine sends mine', async () => {
-    const grid = await openGrid();
+    const grid = await openGridFromTree();
     assert.equal(gridTab()?.label, TITLE);
     // Three cells of two rows (Title and Quantity of record 1, Title of record 2).
     await typeInto(grid, 0, 2, 'Desks');

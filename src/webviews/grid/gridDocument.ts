@@ -58,6 +58,7 @@ export class GridDocument implements vscode.CustomDocument {
       deps.recordEvents.onDidChange((change) => {
         if (change.origin !== 'webhook' || change.portalId !== target.portalId || change.appId !== target.appId) return;
         if (!this.modelValue?.hasRow(change.recordId)) return;
+        // Not awaited: events come one by one; refreshRow reports its own failure in the log.
         void this.refreshRow(change.recordId, change.kind === 'deleted');
       }),
     );

@@ -57,6 +57,7 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
         // An empty backup: the grid had not loaded when VS Code asked for it; there is nothing to restore.
         backup = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(context.backupId))) || undefined;
       } catch (error) {
+        // Told, not awaited: the grid opens without the backup meanwhile.
         void prompter().error(`The backup of the grid of ${document.viewName} could not be read: ${describeError(error)}. The grid opens without it.`);
       }
     }
@@ -158,6 +159,7 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
         const answer = await prompter().warn(`Delete ${what} of ${document.viewName}? ${count === 1 ? 'It goes' : 'They go'} to the portal's trash.`, { modal: true }, 'Delete');
         if (answer !== 'Delete') throw cancelled('Deleting rows');
         const deleted = await document.deleteRows(message.recordIds);
+        // Told, not awaited: nothing waits for the notification to close.
         void prompter().info(`Deleted ${deleted === count ? what : `${deleted} of ${what}`} (in the portal's trash).`);
         return;
       }

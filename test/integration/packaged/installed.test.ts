@@ -98,4 +98,13 @@ describe(`the installed .vsix ${BROWSER_TAG}`, function () {
     });
     await driver.screenshot('packaged-tree');
   });
+
+  // The tools' code is a chunk of its own, loaded by the first call: this proves it ships and loads.
+  it('answers the agent\'s tools from the installed package', async () => {
+    const result = await vscode.lm.invokeTool('portal_readRecord', { input: { portal: 'demo-portal', app: 'Customers', record: '1' }, toolInvocationToken: undefined });
+    const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    assert.match(text, /^Record 1 of Customers \(app 101\) on portal "Demo portal"\.$/m);
+    assert.match(text, /^- f2 \(Name\): Acme Corporation$/m);
+    assert.match(text, /^- f6 \(Tier\): Gold \(id 3\)$/m, 'choice names');
+  });
 });

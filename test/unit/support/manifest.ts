@@ -22,6 +22,18 @@ export interface CommandContribution {
   category?: string;
 }
 
+export interface LanguageModelToolContribution {
+  name: string;
+  toolReferenceName?: string;
+  displayName: string;
+  modelDescription: string;
+  userDescription?: string;
+  canBeReferencedInPrompt?: boolean;
+  when?: string;
+  tags?: string[];
+  inputSchema: { type: string; properties: Record<string, { type?: string; enum?: string[] }>; required?: string[] };
+}
+
 export interface Manifest {
   name: string;
   publisher: string;
@@ -32,6 +44,7 @@ export interface Manifest {
     configuration: { properties: Record<string, ConfigurationProperty> };
     walkthroughs?: Array<{ id: string; steps: Array<{ id: string; description: string; completionEvents?: string[] }> }>;
     viewsWelcome?: Array<{ view: string; contents: string; when?: string }>;
+    languageModelTools?: LanguageModelToolContribution[];
   };
 }
 

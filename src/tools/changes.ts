@@ -1,0 +1,107 @@
+// What a changing tool will send, worked out before the user is asked: fields named as the model names
+// them become the portal's field ids and choice ids, and go through the same rules as a record document's
+// save (src/records/changes.ts, which uses src/api/formats.ts): an update sends only the fields whose
+// value differs from the copy read, a create every field with a value, and any problem means nothing is
+// sent. The confirmation shows exactly that body, field by field with names, old → new.
+//
+// The conflict check is the save's: the copy the confirmation showed is the base; just before sending, the
+// record is read again, and a field the user confirmed whose value moved meanwhile stops the update.
+// (The record store without vscode, src/records/store.ts, has landed since: reading the copy through it is next.)
+import type { Column, RecordData } from '../api/types';
+import { createBody, describeProblem, updateBody, type FieldProblem } from '../records/changes';
+import { shortValue, shownValue } from './answers';
+import { ToolRefusal } from './host';
+import { fieldLabel, resolveField, wireValue } from './resolve';
+
+/** Fields as the model gives them: keyed by name or id, values as text (numbers are taken as their text). */
+export type FieldInput = Readonly<Record<string, unknown>>;
+
+/** The fields keyed by field_id_in_data, values as the portal's strings (choice names made ids). */
+export function fieldsByKey(columns: readonly Column[], input: FieldInput, appName: string): RecordData {
+  const fields: RecordData = {};
+  const givenAs = new Map<string, string>();
+  for (const [given, value] of Object.entries(input)) {
+    const column = resolveField(columns, given, appName);
+    const key = column.field_id_in_data;
+    if (givenAs.has(key)) throw new ToolRefusal(`"${givenAs.get(key)}" and "${given}" both name ${fieldLabel(column)}: give each field once. Nothing was sent.`);
+    givenAs.set(key, given);
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      throw new ToolRefusal(`${fieldLabel(column)} must be given as text, e.g. "${fieldExample(column)}"; got ${value === null ? 'null' : typeof value}. Nothing was sent.`);
+    }
+    fields[key] = wireValue(column, String(value));
+  }
+  return fields;
+}
+
+function fieldExample(column: Column): string {
+  return column.choices?.[0]?.name ?? 'a value';
+}
+
+/** One sentence for the problems of a body: the first, named with its field, and how many more. */
+export function problemSentence(columns: readonly Column[], problems: readonly FieldProblem[]): string {
+  const first = describeProblem(columns, problems[0]);
+  const more = problems.length > 1 ? ` Also: ${problems.slice(1, 4).map((problem) => describeProblem(columns, problem)).join('; ')}${problems.length > 4 ? ` and ${problems.length - 4} more` : ''}.` : '';
+  return `${first}.${more} Nothing was sent; correct the value${problems.length > 1 ? 's' : ''} and try again.`;
+}
+
+export interface FieldChange {
+  readonly column: Column;
+  /** The portal's value in the copy read ("" for a create). */
+  readonly before: string;
+  readonly after: string;
+}
+
+export interface UpdatePlan {
+  /** The copy read for the confirmation: the base of the conflict check. */
+  readonly base: RecordData;
+  readonly changes: readonly FieldChange[];
+  /** Fields given that already hold the value asked for (not sent). */
+  readonly unchanged: readonly Column[];
+}
+
+export function planUpdate(columns: readonly Column[], current: RecordData, input: FieldInput, appName: string): UpdatePlan {
+  if (Object.keys(input).length === 0) throw new ToolRefusal('No field to change was given: "fields" must name at least one field and its new value.');
+  const edited = fieldsByKey(columns, input, appName);
+  const body = updateBody({ columns, base: current, server: current, edited });
+  if (body.problems.length > 0) throw new ToolRefusal(problemSentence(columns, body.problems));
+  const byKey = new Map(columns.map((column) => [column.field_id_in_data, column]));
+  const changes = Object.entries(body.fields).map(([key, after]) => ({ column: byKey.get(key) as Column, before: current[key] ?? '', after }));
+  const unchanged = Object.keys(edited)
+    .filter((key) => body.fields[key] === undefined)
+    .map((key) => byKey.get(key) as Column);
+  return { base: current, changes, unchanged };
+}
+
+/**
+ * The body to send now that the record was read again (`now`): the confirmed changes, less those the
+ * portal already holds. A confirmed field whose value moved since the confirmation is a conflict: refused.
+ */
+export function confirmedBody(plan: UpdatePlan, now: RecordData, recordName: string): RecordData {
+  const moved = plan.changes.filter((change) => (now[change.column.field_id_in_data] ?? '') !== change.before && (now[change.column.field_id_in_data] ?? '') !== change.after);
+  if (moved.length > 0) {
+    const what = moved.map((change) => `${fieldLabel(change.column)} is now ${quoted(change.column, now[change.column.field_id_in_data] ?? '')}, was ${quoted(change.column, change.before)}`).join('; ');
+    throw new ToolRefusal(`${recordName} changed in the portal after the user confirmed: ${what}. Nothing was sent; run the tool again so the user confirms against the current values.`);
+  }
+  const body: RecordData = {};
+  for (const change of plan.changes) {
+    if ((now[change.column.field_id_in_data] ?? '') !== change.after) body[change.column.field_id_in_data] = change.after;
+  }
+  return body;
+}
+
+export function planCreate(columns: readonly Column[], input: FieldInput, appName: string): FieldChange[] {
+  const edited = fieldsByKey(columns, input, appName);
+  const body = createBody(columns, edited);
+  if (body.problems.length > 0) throw new ToolRefusal(problemSentence(columns, body.problems));
+  return columns.filter((column) => body.fields[column.field_id_in_data] !== undefined).map((column) => ({ column, before: '', after: body.fields[column.field_id_in_data] }));
+}
+
+/** A value in a confirmation or an answer: quoted, choice names, cut to a length; "(empty)" for "". */
+export function quoted(column: Column, raw: string): string {
+  return raw === '' ? '(empty)' : JSON.stringify(shortValue(shownValue(column, raw)));
+}
+
+/** "- f19 (Status): "New" → "Delivered"" per change; a create shows the new value only. */
+export function changeLines(changes: readonly FieldChange[], creating: boolean): string[] {
+  return changes.map((change) => `- ${fieldLabel(change.column)}: ${creating ? quoted(change.column, change.after) : `${quoted(change.column, change.before)} → ${quoted(change.column, change.after)}`}`);
+}

@@ -1,0 +1,114 @@
+// The seven tools by name, as VS Code calls them: prepare (the progress message, and for the tools that
+// change data the confirmation) then invoke (the answer, always text: a failure is an answer too, one
+// sentence the model can act on). A changing tool's invoke sends only what its prepare planned and the
+// user confirmed; without such a plan it sends nothing.
+import { failureText } from './answers';
+import { ToolRefusal, type ToolHost } from './host';
+import { TOOL_NAMES, type ToolName } from './names';
+import { resolvePortal } from './resolve';
+import { describeApp, listPortalsAndApps, queryView, readRecord, type AppInput, type QueryInput, type RecordInput } from './reading';
+import { prepareComment, prepareCreate, prepareUpdate, type CommentInput, type Confirmation, type CreateInput, type Plan, type UpdateInput } from './writing';
+
+
+export interface Prepared {
+  readonly invocationMessage: string;
+  readonly confirmation?: Confirmation;
+}
+
+export type ToolInput = Readonly<Record<string, unknown>>;
+
+interface ReadingTool {
+  readonly changes: false;
+  message(input: ToolInput): string;
+  run(host: ToolHost, input: ToolInput, signal?: AbortSignal): Promise<string>;
+}
+
+interface ChangingTool {
+  readonly changes: true;
+  plan(host: ToolHost, input: ToolInput, signal?: AbortSignal): Promise<Plan>;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '?');
+const onPortal = (input: ToolInput): string => (typeof input.portal === 'string' && input.portal ? ` on ${input.portal}` : '');
+
+const TOOLS: Record<ToolName, ReadingTool | ChangingTool> = {
+  [TOOL_NAMES.listPortalsAndApps]: {
+    changes: false,
+    message: () => 'Reading the connected portals, their sites and apps',
+    run: (host, input, signal) => listPortalsAndApps(host, input as { portal?: string }, signal),
+  },
+  [TOOL_NAMES.describeApp]: {
+    changes: false,
+    message: (input) => `Reading the columns of ${text(input.app)}${onPortal(input)}`,
+    run: (host, input, signal) => describeApp(host, input as unknown as AppInput, signal),
+  },
+  [TOOL_NAMES.queryView]: {
+    changes: false,
+    message: (input) => `Reading view ${text(input.view)} of ${text(input.app)}${Array.isArray(input.filters) && input.filters.length > 0 ? ` with ${input.filters.length} filter${input.filters.length === 1 ? '' : 's'}` : ''}${onPortal(input)}`,
+    run: (host, input, signal) => queryView(host, input as unknown as QueryInput, signal),
+  },
+  [TOOL_NAMES.readRecord]: {
+    changes: false,
+    message: (input) => `Reading record ${text(input.record)} of ${text(input.app)}${onPortal(input)}`,
+    run: (host, input, signal) => readRecord(host, input as unknown as RecordInput, signal),
+  },
+  [TOOL_NAMES.createRecord]: { changes: true, plan: (host, input, signal) => prepareCreate(host, input as unknown as CreateInput, signal) },
+  [TOOL_NAMES.updateRecord]: { changes: true, plan: (host, input, signal) => prepareUpdate(host, input as unknown as UpdateInput, signal) },
+  [TOOL_NAMES.addComment]: { changes: true, plan: (host, input, signal) => prepareComment(host, input as unknown as CommentInput, signal) },
+};
+
+/** How long a confirmed plan waits for its invoke: a user may read a confirmation for a while. */
+const PLAN_TTL_MS = 30 * 60 * 1000;
+
+export class PortalTools {
+  private readonly plans = new Map<string, { plan: Plan; at: number }>();
+
+  constructor(private readonly host: ToolHost) {}
+
+  async prepare(name: ToolName, input: ToolInput, signal?: AbortSignal): Promise<Prepared> {
+    const tool = TOOLS[name];
+    if (!tool.changes) return { invocationMessage: tool.message(input) };
+    const plan = await tool.plan(this.host, input, signal);
+    this.forgetOld();
+    this.plans.set(planKey(name, input), { plan, at: Date.now() });
+    return plan.ok ? { invocationMessage: plan.invocationMessage, confirmation: plan.confirmation } : { invocationMessage: plan.invocationMessage };
+  }
+
+  async invoke(name: ToolName, input: ToolInput, signal?: AbortSignal): Promise<string> {
+    const tool = TOOLS[name];
+    try {
+      if (!tool.changes) return await tool.run(this.host, input, signal);
+      const key = planKey(name, input);
+      const prepared = this.plans.get(key);
+      this.plans.delete(key);
+      if (!prepared) throw new ToolRefusal('This change was not prepared and confirmed first, so nothing was sent. Call the tool again.');
+      const { plan } = prepared;
+      if (!plan.ok) return plan.refusal;
+      try {
+        return await plan.send(signal);
+      } catch (error) {
+        return failureText(error, { portalLabel: plan.target.portal.label, columns: plan.target.columns });
+      }
+    } catch (error) {
+      return failureText(error, { portalLabel: this.portalLabel(input) });
+    }
+  }
+
+  /** The name of the portal a failed call was for, to name it in the answer (undefined when unknown). */
+  private portalLabel(input: ToolInput): string | undefined {
+    try {
+      return resolvePortal(this.host, typeof input.portal === 'string' ? input.portal : undefined).label;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private forgetOld(): void {
+    const limit = Date.now() - PLAN_TTL_MS;
+    for (const [key, entry] of this.plans) if (entry.at < limit) this.plans.delete(key);
+  }
+}
+
+function planKey(name: ToolName, input: ToolInput): string {
+  return `${name}\u0000${JSON.stringify(input)}`;
+}

@@ -1,0 +1,176 @@
+// The tools that change data: create a record, update a record's fields, comment on a record. Each works
+// in two steps, the two calls VS Code makes: prepare() reads what it needs, checks every value with the
+// documents' rules and returns the confirmation that shows exactly what will be sent (or, when something
+// is wrong, no confirmation and the reason); send() sends that and only that, after the user confirmed.
+// Nothing is sent in prepare(), and send() sends nothing it was not prepared for.
+import { ALLOW_CHANGES_SETTING, ToolRefusal, type ToolHost } from './host';
+import { failureText } from './answers';
+import { changeLines, confirmedBody, planCreate, planUpdate, quoted, type FieldChange, type FieldInput, type UpdatePlan } from './changes';
+import { appTitle, targetOf, type AppInput, type RecordInput, type Target } from './reading';
+import { fieldLabel } from './resolve';
+
+export interface Confirmation {
+  readonly title: string;
+  readonly message: string;
+}
+
+/** What prepare() worked out: the confirmation to show and how to send, or why nothing will be sent. */
+export type Plan =
+  | {
+      readonly ok: true;
+      readonly invocationMessage: string;
+      readonly confirmation: Confirmation;
+      /** Names the portal and the app's fields in a failure's sentence. */
+      readonly target: Target;
+      send(signal?: AbortSignal): Promise<string>;
+    }
+  | { readonly ok: false; readonly invocationMessage: string; readonly refusal: string };
+
+export interface CreateInput extends AppInput {
+  readonly fields: FieldInput;
+  readonly draft?: boolean;
+}
+
+export interface UpdateInput extends RecordInput {
+  readonly fields: FieldInput;
+}
+
+export interface CommentInput extends RecordInput {
+  readonly comment: string;
+}
+
+function refused(invocationMessage: string, error: unknown, target?: Target): Plan {
+  return { ok: false, invocationMessage, refusal: failureText(error, { portalLabel: target?.portal.label, columns: target?.columns }) };
+}
+
+function requireChangesAllowed(host: ToolHost): void {
+  if (!host.allowChanges()) {
+    throw new ToolRefusal(`The tools that change portal data are turned off. The user can turn them on with the setting "${ALLOW_CHANGES_SETTING}"; nothing was sent.`);
+  }
+}
+
+/**
+ * The common frame of a changing tool's prepare: the setting, `check` (input alone, before anything is
+ * read), the portal, app and columns, then `build`; whatever fails becomes the plan's refusal.
+ */
+async function planned(host: ToolHost, input: AppInput, checking: string, signal: AbortSignal | undefined, build: (found: Target) => Promise<Plan> | Plan, check?: () => void): Promise<Plan> {
+  let target: Target | undefined;
+  try {
+    requireChangesAllowed(host);
+    check?.();
+    target = await targetOf(host, input, signal);
+    return await build(target);
+  } catch (error) {
+    return refused(checking, error, target);
+  }
+}
+
+function recordId(input: RecordInput): string {
+  const id = String(input.record ?? '').trim();
+  if (id === '') throw new ToolRefusal('No record was given: "record" must be the record\'s id.');
+  return id;
+}
+
+export function prepareUpdate(host: ToolHost, input: UpdateInput, signal?: AbortSignal): Promise<Plan> {
+  const checking = `Checking the change to record ${String(input.record)} of ${String(input.app)}`;
+  return planned(host, input, checking, signal, async (found) => {
+    const id = recordId(input);
+    const { portal, app, columns } = found;
+    const client = host.client(portal.id);
+    const current = await client.readRecord(app.appId, id, signal);
+    const plan: UpdatePlan = planUpdate(columns, current.data, input.fields ?? {}, app.name);
+    const recordName = `Record ${id} of ${app.name}`;
+    const already = plan.unchanged.length > 0 ? `Already holding the value asked for (not sent): ${plan.unchanged.map(fieldLabel).join(', ')}.` : '';
+    if (plan.changes.length === 0) {
+      return { ok: false, invocationMessage: checking, refusal: `${recordName} already holds every value asked for (${plan.unchanged.map(fieldLabel).join(', ')}); nothing was sent.` };
+    }
+    const lines = changeLines(plan.changes, false);
+    return {
+      ok: true,
+      invocationMessage: `Updating record ${id} of ${app.name}`,
+      target: found,
+      confirmation: {
+        title: `Change record ${id} of ${app.name}?`,
+        message: [`Portal Explorer will send these changes to record ${id} of ${appTitle(found)}:`, ...lines, already, 'No other field is sent.'].filter(Boolean).join('\n'),
+      },
+      send: async (sendSignal) => {
+        const now = await client.readRecord(app.appId, id, sendSignal);
+        const body = confirmedBody(plan, now.data, recordName);
+        const sent = Object.keys(body);
+        if (sent.length > 0) {
+          await client.updateRecord(app.appId, id, body, {}, sendSignal);
+          host.recordChanged(portal.id, app.appId, id, 'updated');
+        }
+        const shown = plan.changes.filter((change) => sent.includes(change.column.field_id_in_data));
+        const held = plan.changes.length - shown.length;
+        return [
+          sent.length > 0 ? `Updated record ${id} of ${appTitle(found)}; sent only these fields:` : `Record ${id} already held the confirmed values; nothing was sent.`,
+          ...changeLines(shown, false),
+          held > 0 && sent.length > 0 ? `(${held} confirmed field${held === 1 ? '' : 's'} already held the new value and ${held === 1 ? 'was' : 'were'} not sent.)` : '',
+        ]
+          .filter(Boolean)
+          .join('\n');
+      },
+    };
+  });
+}
+
+export function prepareCreate(host: ToolHost, input: CreateInput, signal?: AbortSignal): Promise<Plan> {
+  return planned(host, input, `Checking the new record of ${String(input.app)}`, signal, (found) => {
+    const { portal, app, columns } = found;
+    const changes: FieldChange[] = planCreate(columns, input.fields ?? {}, app.name);
+    const asDraft = input.draft === true;
+    if (asDraft && app.draftMode === '0') throw new ToolRefusal(`${app.name} has no Draft mode: create the record without "draft". Nothing was sent.`);
+    const kind = asDraft ? 'draft record' : 'record';
+    return {
+      ok: true,
+      invocationMessage: `Creating a ${kind} in ${app.name}`,
+      target: found,
+      confirmation: {
+        title: `Create a ${kind} in ${app.name}?`,
+        message: [`Portal Explorer will create a ${kind} in ${appTitle(found)} with these fields:`, ...changeLines(changes, true), 'Fields left out stay empty or take their default.'].join('\n'),
+      },
+      send: async (sendSignal) => {
+        const body = Object.fromEntries(changes.map((change) => [change.column.field_id_in_data, change.after]));
+        const created = await host.client(portal.id).createRecord(app.appId, body, { draft: asDraft }, sendSignal);
+        if (created.id !== undefined) host.recordChanged(portal.id, app.appId, created.id, 'created');
+        const filled = columns
+          .filter((column) => body[column.field_id_in_data] === undefined && (created.data[column.field_id_in_data] ?? '') !== '')
+          .map((column) => `- ${fieldLabel(column)}: ${quoted(column, created.data[column.field_id_in_data])}`);
+        const head = created.id !== undefined ? `Created record ${created.id} in ${appTitle(found)}.` : `Created a record in ${appTitle(found)}; the portal did not say its id.`;
+        return [head, ...(filled.length > 0 ? ['Filled in by the portal:', ...filled] : [])].join('\n');
+      },
+    };
+  });
+}
+
+/** A comment longer than this is refused: a confirmation must show all of what is sent. */
+export const MAX_COMMENT_CHARS = 4000;
+
+export function prepareComment(host: ToolHost, input: CommentInput, signal?: AbortSignal): Promise<Plan> {
+  const checking = `Checking the comment on record ${String(input.record)} of ${String(input.app)}`;
+  const id = String(input.record ?? '').trim();
+  const comment = typeof input.comment === 'string' ? input.comment : '';
+  const check = (): void => {
+    recordId(input);
+    if (comment.trim() === '') throw new ToolRefusal('The comment is empty: give its text as "comment". Nothing was sent.');
+    if (comment.length > MAX_COMMENT_CHARS) throw new ToolRefusal(`The comment has ${comment.length} characters; at most ${MAX_COMMENT_CHARS} are sent by this tool. Shorten it. Nothing was sent.`);
+  };
+  return planned(host, input, checking, signal, (found) => {
+    const { portal, app } = found;
+    if (app.commentsPlugin === '0') throw new ToolRefusal(`Comments are not enabled for ${app.name} in the portal (its comments plugin is off). Nothing was sent.`);
+    return {
+      ok: true,
+      invocationMessage: `Adding a comment to record ${id} of ${app.name}`,
+      target: found,
+      confirmation: {
+        title: `Comment on record ${id} of ${app.name}?`,
+        message: `Portal Explorer will add this comment to record ${id} of ${appTitle(found)}:\n\n${comment}`,
+      },
+      send: async (sendSignal) => {
+        await host.client(portal.id).addComment(app.appId, id, comment, sendSignal);
+        return `Added the comment (${comment.length} characters) to record ${id} of ${appTitle(found)}.`;
+      },
+    };
+  }, check);
+}
