@@ -28,13 +28,14 @@ import {
   EXPLORER_DROP_TYPES,
   EXPLORER_VIEW_ID,
   FEATURE_GROUP,
+  GRID_VIEW_TYPE,
   PANEL_VIEW_TYPES,
   PAYLOAD_SCHEME,
   PORTAL_COMMANDS,
   PORTAL_GROUP,
 } from './ids';
 import { Lazy } from './lazy';
-import { LazyDropController, LazyFileSystemProvider, LazyTreeDataProvider } from './lazyProviders';
+import { LazyCustomEditorProvider, LazyDropController, LazyFileSystemProvider, LazyTreeDataProvider } from './lazyProviders';
 import { registerLazyTools } from './lazyTools';
 import { createLogger, initLogging } from './log';
 import { setting } from './settings/settings';
@@ -118,6 +119,12 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
     },
   };
   context.subscriptions.push(...Object.values(PANEL_VIEW_TYPES).map((viewType) => vscode.window.registerWebviewPanelSerializer(viewType, restore)));
+  // Views as editable grids (a tab VS Code restores may open one before anything else is built).
+  const grids = new LazyCustomEditorProvider(features, (built) => built.gridEditor);
+  context.subscriptions.push(
+    grids,
+    vscode.window.registerCustomEditorProvider(GRID_VIEW_TYPE, grids, { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: false }),
+  );
   // The language model tools of VS Code's agent mode: registered now, built with the features on first call.
   context.subscriptions.push(
     registerLazyTools(portals.ready(), async () => {

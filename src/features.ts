@@ -26,6 +26,7 @@ import { trackRecordSaves, trackWebhookStarts } from './help/walkthroughProgress
 import { SHOW_WEBHOOK_EVENTS, WEBHOOK_COMMANDS } from './ids';
 import { createLogger } from './log';
 import { ExplorerTree } from './tree/explorer';
+import { GridEditorProvider } from './webviews/grid/gridEditor';
 import type { ExplorerNode } from './tree/nodes';
 import { EventsTree } from './webhooks/eventsTree';
 import { LiveRefresh } from './webhooks/liveRefresh';
@@ -52,6 +53,8 @@ export interface Features extends Omit<Stores, 'portals'> {
   readonly webhooks: WebhookService;
   readonly webhookEvents: EventsTree;
   readonly webhookStatusBar: WebhookStatusBar;
+  /** Views as editable grids (the custom editor portal.grid). */
+  readonly gridEditor: GridEditorProvider;
   /** The handlers of every command of FEATURE_GROUP (src/ids.ts). */
   readonly commands: CommandTable;
 }
@@ -92,6 +95,10 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   const webhookStatusBar = new WebhookStatusBar(webhooks, { showEvents: SHOW_WEBHOOK_EVENTS, start: WEBHOOK_COMMANDS.start });
   context.subscriptions.push(liveRefresh, webhooks, webhookEvents, webhookStatusBar, trackWebhookStarts(webhooks));
 
+  // Views as editable grids: a custom editor, registered at activation (src/extension.ts), built here.
+  const gridEditor = new GridEditorProvider({ ...stores, extensionUri: context.extensionUri, state: context.workspaceState });
+  context.subscriptions.push(gridEditor);
+
   const commands: CommandTable = {
     ...explorerCommands({ ...stores, tree: explorer, treeView: explorerView }),
     ...goToRecordCommands(stores),
@@ -117,6 +124,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     webhooks,
     webhookEvents,
     webhookStatusBar,
+    gridEditor,
     commands,
   };
 }

@@ -15,6 +15,11 @@ export const ATTACHMENT_SCHEME = 'portal-attachment';
 /** Webhook payloads as read-only documents (src/webhooks/payloadDocuments.ts). */
 export const PAYLOAD_SCHEME = 'portal-webhook';
 
+/** The view grid: a custom editor on a view's address (portal://<portal>/<app>/views/<…> · <view>.grid). */
+export const GRID_VIEW_TYPE = 'portal.grid';
+/** The two sides of a grid conflict's Compare, as read-only JSON documents. */
+export const GRID_COMPARE_SCHEME = 'portal-grid-compare';
+
 /** What the Portal explorer takes when dropped on a record: files from VS Code's explorer, or the system's. */
 export const EXPLORER_DROP_TYPES = { uriList: 'text/uri-list', files: 'files' } as const;
 
@@ -59,6 +64,7 @@ export const RECORD_COMMANDS = {
 export const PANEL_COMMANDS = {
   createRecord: 'portal.createRecord',
   queryView: 'portal.queryView',
+  openViewAsGrid: 'portal.openViewAsGrid',
   runSavedQuery: 'portal.runSavedQuery',
   deleteSavedQuery: 'portal.deleteSavedQuery',
 } as const;

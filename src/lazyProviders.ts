@@ -126,3 +126,52 @@ export class LazyDropController<P, T> implements vscode.TreeDragAndDropControlle
     await this.pick(await this.parts.get()).handleDrop?.(target, dataTransfer, token);
   }
 }
+
+type CustomDocumentChange<D extends vscode.CustomDocument> = vscode.CustomDocumentEditEvent<D> | vscode.CustomDocumentContentChangeEvent<D>;
+
+/** A custom editor (the view grid): VS Code may open one at start-up, restoring a tab, before anything is built. */
+export class LazyCustomEditorProvider<P, D extends vscode.CustomDocument> implements vscode.CustomEditorProvider<D>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<CustomDocumentChange<D>>();
+  readonly onDidChangeCustomDocument = this.changed.event;
+  private relay: vscode.Disposable | undefined;
+
+  constructor(
+    private readonly parts: Lazy<P>,
+    private readonly pick: Pick<P, vscode.CustomEditorProvider<D>>,
+  ) {
+    parts.onLoad((loaded) => (this.relay = pick(loaded).onDidChangeCustomDocument((change) => this.changed.fire(change))));
+  }
+
+  async openCustomDocument(uri: vscode.Uri, context: vscode.CustomDocumentOpenContext, token: vscode.CancellationToken): Promise<D> {
+    return (await this.real()).openCustomDocument(uri, context, token);
+  }
+
+  async resolveCustomEditor(document: D, panel: vscode.WebviewPanel, token: vscode.CancellationToken): Promise<void> {
+    return (await this.real()).resolveCustomEditor(document, panel, token);
+  }
+
+  async saveCustomDocument(document: D, token: vscode.CancellationToken): Promise<void> {
+    return (await this.real()).saveCustomDocument(document, token);
+  }
+
+  async saveCustomDocumentAs(document: D, destination: vscode.Uri, token: vscode.CancellationToken): Promise<void> {
+    return (await this.real()).saveCustomDocumentAs(document, destination, token);
+  }
+
+  async revertCustomDocument(document: D, token: vscode.CancellationToken): Promise<void> {
+    return (await this.real()).revertCustomDocument(document, token);
+  }
+
+  async backupCustomDocument(document: D, context: vscode.CustomDocumentBackupContext, token: vscode.CancellationToken): Promise<vscode.CustomDocumentBackup> {
+    return (await this.real()).backupCustomDocument(document, context, token);
+  }
+
+  dispose(): void {
+    this.relay?.dispose();
+    this.changed.dispose();
+  }
+
+  private async real(): Promise<vscode.CustomEditorProvider<D>> {
+    return this.pick(await this.parts.get());
+  }
+}

@@ -1,11 +1,13 @@
 // The panel commands: "Create Record…" (an app), "Query View…" (a view), "Run Saved Query" and "Delete
 // Saved Query". From the tree they get their target as an argument (panelTargets.ts); from the palette
 // they ask for it.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { cancelled } from '../auth/signInUi';
 import type { SavedQueryEntry } from '../catalog/savedQueries';
 import type { Stores } from '../catalog/stores';
-import { PANEL_COMMANDS } from '../ids';
+import { GRID_VIEW_TYPE, PANEL_COMMANDS } from '../ids';
+import { viewOfUri } from '../model/recordAddress';
+import { viewGridUri } from '../model/recordUri';
 import { appTargetOf, viewTargetOf } from '../model/targets';
 import { prompter } from '../ui/prompter';
 import { RecordFormPanel } from '../webviews/recordFormPanel';
@@ -51,6 +53,16 @@ function named(deps: PanelCommandDeps, target: ViewTarget): ViewTarget {
   return viewName ? { ...target, viewName } : target;
 }
 
+/** The address of the view's grid open in a tab already (its names may differ from today's), if any. */
+function openGridUri(view: ViewTarget): vscode.Uri | undefined {
+  for (const tab of vscode.window.tabGroups.all.flatMap((group) => group.tabs)) {
+    if (!(tab.input instanceof vscode.TabInputCustom) || tab.input.viewType !== GRID_VIEW_TYPE) continue;
+    const open = viewOfUri(tab.input.uri);
+    if (open && open.portalId === view.portalId && open.appId === view.appId && open.viewId === view.viewId) return tab.input.uri;
+  }
+  return undefined;
+}
+
 export function panelCommands(deps: PanelCommandDeps): CommandTable {
   return {
     [PANEL_COMMANDS.createRecord]: async (arg) => {
@@ -62,6 +74,13 @@ export function panelCommands(deps: PanelCommandDeps): CommandTable {
       const target = viewTargetOf(arg) ?? (await pickView(deps.portals, deps.catalog, deps.views, { title: 'Query View' }));
       if (!target) throw cancelled('Query View');
       ViewQueryPanel.show(deps, named(deps, target), { appName: await appName(deps, target) });
+    },
+    [PANEL_COMMANDS.openViewAsGrid]: async (arg) => {
+      const target = viewTargetOf(arg) ?? (await pickView(deps.portals, deps.catalog, deps.views, { title: 'Open View as Grid' }));
+      if (!target) throw cancelled('Open View as Grid');
+      const view = named(deps, target);
+      const uri = openGridUri(view) ?? viewGridUri(view, { appName: await appName(deps, target) });
+      await vscode.commands.executeCommand('vscode.openWith', uri, GRID_VIEW_TYPE);
     },
     [PANEL_COMMANDS.runSavedQuery]: async (arg) => {
       const target = await savedQueryTarget(deps, arg, 'Run Saved Query');

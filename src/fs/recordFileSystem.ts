@@ -202,6 +202,8 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
     switch (path.kind) {
       case 'directory':
         return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+      case 'view': // a view's grid is a custom editor (src/webviews/grid/): it has no bytes of its own
+        return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
       case 'schema': {
         const text = await this.schemaText(uri.authority, path.appId);
         return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: encoder.encode(text).length, permissions: vscode.FilePermission.Readonly };
@@ -223,6 +225,7 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
     switch (path.kind) {
       case 'directory':
         throw vscode.FileSystemError.FileIsADirectory(uri);
+      case 'view': return new Uint8Array();
       case 'schema':
         this.log.debug(`readFile ${uri.path}: the schema`);
         return encoder.encode(await this.schemaText(uri.authority, path.appId));
@@ -242,6 +245,8 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
     switch (path.kind) {
       case 'directory':
         throw vscode.FileSystemError.FileIsADirectory(uri);
+      case 'view':
+        throw vscode.FileSystemError.NoPermissions('A view opens as a grid; its rows are saved from the grid.');
       case 'schema':
         throw vscode.FileSystemError.NoPermissions('The schema of an app\'s records is made from its columns and cannot be edited.');
       case 'new':

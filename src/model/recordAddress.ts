@@ -4,6 +4,9 @@
 //   /<app_id>/<record_id>.json                        the same record, by ids only (older addresses too)
 //   /<app_id>/new/new-record-<n>.json                 a record not created yet (saving it creates it)
 //   /<app_id>/schema/record.json                      the JSON Schema of the app's records (read-only)
+//   /<app_id> <app name>/views/<view name> — <app name> · <view_id>.grid
+//                                                     a view as an editable grid (the custom editor
+//                                                     portal.grid; no file system reads it)
 // VS Code names a tab by the address's last segment (a label formatter cannot change that), so a record's
 // address carries its title; and where two tabs look alike VS Code describes them by their folders, so
 // the app's segment carries its name (and the label formatter of package.json adds the portal). Names are
@@ -18,6 +21,7 @@ export type DocumentPath =
   | { readonly kind: 'record'; readonly appId: string; readonly recordId: string }
   | { readonly kind: 'new'; readonly appId: string; readonly name: string }
   | { readonly kind: 'schema'; readonly appId: string }
+  | { readonly kind: 'view'; readonly appId: string; readonly viewId: string }
   | { readonly kind: 'directory'; readonly appId?: string };
 
 /** A portal document's address, parsed: the portal, and which of its documents. */
@@ -33,6 +37,7 @@ export interface UriLike {
 export const NEW_FOLDER = 'new';
 export const SCHEMA_FOLDER = 'schema';
 export const SCHEMA_FILE = 'record.json';
+export const VIEWS_FOLDER = 'views';
 
 const ID = /^[^/\\?#\s]+$/;
 /** An app's segment: its id, then (after a space) its name. */
@@ -42,6 +47,8 @@ const RECORD_SEGMENT = /^(?:.* · )?([^/\\?#\s]+)\.json$/;
 const NAMES_SEPARATOR = ' · ';
 const MAX_NAME = 60;
 const NEW_NAME = /^new-record-\d+\.json$/;
+/** A view's grid segment: its id, after its names and " · " when named. */
+const VIEW_SEGMENT = /^(?:.* · )?([^/\\?#\s]+)\.grid$/;
 
 /** A non-empty id without the characters that would break a URI path segment or a storage key. */
 export function isId(value: unknown): value is string {
@@ -56,12 +63,14 @@ export function parseDocumentPath(path: string): DocumentPath | undefined {
   if (appId === undefined || segments.length > 3) return undefined;
   if (segments.length === 1) return { kind: 'directory', appId };
   if (segments.length === 2) {
-    if (second === NEW_FOLDER || second === SCHEMA_FOLDER) return { kind: 'directory', appId };
+    if (second === NEW_FOLDER || second === SCHEMA_FOLDER || second === VIEWS_FOLDER) return { kind: 'directory', appId };
     const recordId = RECORD_SEGMENT.exec(second)?.[1];
     return recordId === undefined ? undefined : { kind: 'record', appId, recordId };
   }
   if (second === SCHEMA_FOLDER && third === SCHEMA_FILE) return { kind: 'schema', appId };
   if (second === NEW_FOLDER && NEW_NAME.test(third)) return { kind: 'new', appId, name: third };
+  const viewId = second === VIEWS_FOLDER ? VIEW_SEGMENT.exec(third)?.[1] : undefined;
+  if (viewId !== undefined) return { kind: 'view', appId, viewId };
   return undefined;
 }
 
@@ -118,6 +127,34 @@ export function recordNamesOf(arg: unknown): RecordNames {
   if (typeof arg !== 'object' || arg === null) return {};
   const { title, appName } = arg as { title?: unknown; appName?: unknown };
   return { title: typeof title === 'string' ? title : undefined, appName: typeof appName === 'string' ? appName : undefined };
+}
+
+/** The names a view's grid address carries, for its tab: "<view> — <app> · <view_id>.grid". */
+export interface ViewNames {
+  readonly viewName?: string;
+  readonly appName?: string;
+}
+
+/** The path of a view's grid (the custom editor's resource): named for its tab, parsed by ids only. */
+export function viewGridPath(view: { readonly appId: string; readonly viewId: string }, names: ViewNames = {}): string {
+  const appName = segmentText(names.appName);
+  const viewName = segmentText(names.viewName) || `View ${view.viewId}`;
+  const title = appName === '' ? viewName : `${viewName} — ${appName}`;
+  return `/${view.appId}${appName === '' ? '' : ` ${appName}`}/${VIEWS_FOLDER}/${title}${NAMES_SEPARATOR}${view.viewId}.grid`;
+}
+
+/** The view's name a grid's address carries (decoration, for titles only), or undefined. */
+export function viewNameOfPath(path: string): string | undefined {
+  const segment = path.split('/').pop() ?? '';
+  const named = /^(.*) · [^/\\?#\s]+\.grid$/.exec(segment)?.[1];
+  const name = named?.split(' — ')[0]?.trim();
+  return name === '' ? undefined : name;
+}
+
+/** The view a URI addresses as a grid, when it addresses one. */
+export function viewOfUri(uri: UriLike): { portalId: string; appId: string; viewId: string } | undefined {
+  const address = parseAddress(uri);
+  return address?.kind === 'view' ? { portalId: address.portalId, appId: address.appId, viewId: address.viewId } : undefined;
 }
 
 export function newRecordPath(appId: string, n: number): string {

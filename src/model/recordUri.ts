@@ -1,11 +1,16 @@
 // The vscode.Uri side of the record address (recordAddress.ts builds and parses the path).
 import * as vscode from 'vscode';
-import { newRecordPath, parseAddress, RECORD_SCHEME, recordKey, recordOfUri, recordPath, schemaPath, type RecordNames } from './recordAddress';
-import type { AppTarget, RecordTarget } from './targets';
+import { newRecordPath, parseAddress, RECORD_SCHEME, recordKey, recordOfUri, recordPath, schemaPath, viewGridPath, type RecordNames, type ViewNames } from './recordAddress';
+import type { AppTarget, RecordTarget, ViewTarget } from './targets';
 
 /** The record's document: named for its tab when its title is known (recordAddress.ts). */
 export function recordUri(target: RecordTarget, names?: RecordNames): vscode.Uri {
   return vscode.Uri.from({ scheme: RECORD_SCHEME, authority: target.portalId, path: recordPath(target, names) });
+}
+
+/** The view's grid (the custom editor portal.grid), named for its tab by the view and app. */
+export function viewGridUri(target: ViewTarget, names: ViewNames = {}): vscode.Uri {
+  return vscode.Uri.from({ scheme: RECORD_SCHEME, authority: target.portalId, path: viewGridPath(target, { viewName: names.viewName ?? target.viewName, appName: names.appName }) });
 }
 
 export function schemaUri(app: AppTarget): vscode.Uri {

@@ -52,8 +52,57 @@ const queryExportSchema = v.object({ type: v.literal('query/export'), format: v.
 /** "Save query": the host asks for the name (suggesting `name`, the saved query last loaded). */
 const querySaveSchema = v.object({ type: v.literal('query/save'), filters: v.array(viewFilterSchema), name: v.optional(v.string()) });
 
+// The view grid (custom editor portal.grid). Cells are named by record id and field_id_in_data; a block
+// by its display rows (the host's row order, which the page never changes) and its columns' keys in the
+// order the page shows them (hidden and moved columns are the page's business).
+const cellEditSchema = v.object({ recordId: id, field: id, value: v.string() });
+const blockSchema = v.object({ top: count, bottom: count, columns: v.pipe(v.array(id), v.minLength(1)) });
+
+/** Values typed into cells (one transaction): in the API's format, converted by the page as the form does. */
+const gridEditSchema = v.object({ type: v.literal('grid/edit'), label: v.string(), edits: v.pipe(v.array(cellEditSchema), v.minLength(1)) });
+/** Clipboard text (TSV) pasted at the block's top-left cell (or tiled over the block). */
+const gridPasteSchema = v.object({
+  type: v.literal('grid/paste'),
+  /** Every shown column from the selection's first on (a block may reach beyond the selection)... */
+  block: blockSchema,
+  /** ...of which the first `width` are selected. */
+  width: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /**
+   * The clipboard's text as the page's paste event had it; left out when the event carried none (VS Code
+   * in a browser pastes into a webview without the clipboard's data): the host reads its clipboard.
+   */
+  text: v.optional(v.string()),
+});
+const gridFillSchema = v.object({ type: v.literal('grid/fill'), block: blockSchema });
+const gridClearSchema = v.object({ type: v.literal('grid/clear'), block: blockSchema });
+const gridCopySchema = v.object({ type: v.literal('grid/copy'), block: blockSchema, format: v.picklist(['tsv', 'csv', 'json', 'markdown']) });
+/** A conflict held back at save, resolved one way. */
+const gridResolveSchema = v.object({ type: v.literal('grid/resolve'), recordId: id, action: v.picklist(['compare', 'keepMine', 'takeTheirs']) });
+/** The rows the page has selected (for the bulk actions run from the host). */
+const gridSelectionSchema = v.object({ type: v.literal('grid/selection'), recordIds: v.array(id) });
+/** Hidden, ordered and frozen columns, kept per view by the host. */
+const gridLayoutSchema = v.object({ type: v.literal('grid/layout'), order: v.array(id), hidden: v.array(id), frozen: count });
+const gridSaveSchema = v.object({ type: v.literal('grid/save') });
+/** Delete the selected rows' records (to the portal's trash), after the host's confirmation. */
+const gridDeleteRowsSchema = v.object({ type: v.literal('grid/deleteRows'), recordIds: v.pipe(v.array(id), v.minLength(1)) });
+
 export const formToHostSchema = v.variant('type', [readySchema, formCreateSchema, openRecordSchema, retrySchema]);
 export const queryToHostSchema = v.variant('type', [readySchema, queryRunSchema, queryWindowSchema, querySortSchema, queryCancelSchema, openRecordSchema, queryExportSchema, querySaveSchema]);
+
+export const gridToHostSchema = v.variant('type', [
+  readySchema,
+  openRecordSchema,
+  gridEditSchema,
+  gridPasteSchema,
+  gridFillSchema,
+  gridClearSchema,
+  gridCopySchema,
+  gridResolveSchema,
+  gridSelectionSchema,
+  gridLayoutSchema,
+  gridSaveSchema,
+  gridDeleteRowsSchema,
+]);
 
 export type ReadyMessage = v.InferOutput<typeof readySchema>;
 export type OpenRecordMessage = v.InferOutput<typeof openRecordSchema>;
@@ -69,6 +118,11 @@ export type QueryCancelMessage = v.InferOutput<typeof queryCancelSchema>;
 export type QueryExportMessage = v.InferOutput<typeof queryExportSchema>;
 export type QuerySaveMessage = v.InferOutput<typeof querySaveSchema>;
 export type QueryToHostMessage = v.InferOutput<typeof queryToHostSchema>;
+
+export type GridBlock = v.InferOutput<typeof blockSchema>;
+export type GridCellEdit = v.InferOutput<typeof cellEditSchema>;
+export type GridLayoutMessage = v.InferOutput<typeof gridLayoutSchema>;
+export type GridToHostMessage = v.InferOutput<typeof gridToHostSchema>;
 
 // What a page keeps in its state (VS Code hands it back to the serializer after a reload): the panel's
 // target, which the host sent in its init message, beside the page's own state (filters, values entered).

@@ -3,11 +3,9 @@
 // stand-in of the webview tests), beside a bare fetch + JSON.parse of the same view in node. The emulator
 // runs in its own process, as a portal would, and each figure is the median of a few runs with the view
 // already generated (the emulator caches it, so the portal's own time is the same for both).
-import { PortalClient } from '../../src/api/client';
-import { clientCredentials } from '../../src/api/oauth';
 import { launchChromium, PanelServer } from '../webview/support/panelPage';
 import { QueryHost } from '../webview/support/queryHost';
-import { startEmulatorProcess } from './support/emulatorProcess';
+import { emulatorClient, startEmulatorProcess } from './support/emulatorProcess';
 import { mb, median, ms, runBenchmark } from './support/report';
 
 const APP = '201';
@@ -35,9 +33,8 @@ runBenchmark('view query, 100,000 rows', ['webview'], async () => {
   const server = new PanelServer();
   const browser = await launchChromium();
   try {
-    const { base_url: baseUrl, client_id: clientId, client_secret: clientSecret } = emulator.info;
-    const token = (await clientCredentials({ baseUrl, clientId, clientSecret })).accessToken;
-    const client = new PortalClient({ baseUrl, tokens: { accessToken: async () => token, renewAfterUnauthorized: async () => undefined } });
+    const baseUrl = emulator.info.base_url;
+    const { client, token } = await emulatorClient(emulator);
     const warm = await bareRead(baseUrl, token); // the emulator generates and caches the view once
     await server.start();
     const host = await QueryHost.open(browser, server, client, { appId: APP, viewId: VIEW, viewName: 'All tickets', viewport: { width: 1280, height: 800 } });

@@ -54,11 +54,13 @@ export async function findWebview(page, title, timeoutMs) {
       const inner = await frame.$('iframe#active-frame').catch(() => null);
       if (!inner) continue;
       const innerTitle = (await inner.getAttribute('title').catch(() => null)) ?? '';
-      seen.push(innerTitle);
-      if (innerTitle !== title) continue;
+      // A custom editor's webview has no title of its own: its page's <title> names it instead.
+      const content = await inner.contentFrame();
+      const pageTitle = innerTitle === '' || innerTitle === 'undefined' ? ((await content?.title().catch(() => '')) ?? '') : '';
+      seen.push(pageTitle === '' ? innerTitle : `page: ${pageTitle}`);
+      if (innerTitle !== title && pageTitle !== title) continue;
       const outer = await frame.frameElement().catch(() => null);
       if (outer && !(await outer.isVisible().catch(() => false))) continue;
-      const content = await inner.contentFrame();
       if (content) return content;
     }
     if (Date.now() > deadline) {

@@ -7,6 +7,7 @@
 // and Ctrl+Home/End move it, Enter opens the row (or sorts, on a column header). Cell text always goes in
 // through textContent.
 import { clear, el } from './dom';
+import './dataGrid.css';
 
 export interface GridColumnSpec {
   name: string;
@@ -27,6 +28,22 @@ export interface DataGridOptions {
   onSort(column: number): void;
   /** After rendering: the first and last row index in the DOM, so their data can be fetched. */
   onRender?(first: number, last: number): void;
+  /** An editable grid: aria-readonly false, Shift+arrows select a block, cells decorated by `decorate`. */
+  editable?: boolean;
+  /** Marks a rendered cell (pending, invalid, locked): classes and title; row -1 is a column header. */
+  decorate?(row: number, column: number, cell: HTMLElement): void;
+  /** A key on the grid, before its own moves: true when handled. */
+  onKey?(event: KeyboardEvent): boolean;
+  /** The active cell or the selection changed. */
+  onSelect?(): void;
+}
+
+/** A block of cells, display indices, inclusive. */
+export interface GridRange {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
 }
 
 export const ROW_HEIGHT = 24;
@@ -49,12 +66,14 @@ export class DataGrid {
   private sortable = false;
   /** Active cell: row -1 is the header row. */
   private active = { row: -1, column: 0 };
+  /** The other corner of the selection (Shift+arrows, Shift+click); the active cell when none. */
+  private anchor = { row: -1, column: 0 };
 
   constructor(private readonly options: DataGridOptions) {
     this.header = el('div', { className: 'grid-row grid-header', attrs: { role: 'row', 'aria-rowindex': '1' } });
     this.body = el('div', { className: 'grid-body' });
     this.scroller = el('div', { className: 'grid-scroller' }, el('div', { attrs: { role: 'rowgroup' }, className: 'grid-head' }, this.header), el('div', { attrs: { role: 'rowgroup' } }, this.body));
-    this.element = el('div', { className: 'data-grid', attrs: { role: 'grid', tabindex: '0', 'aria-label': options.label, 'aria-readonly': 'true' } }, this.scroller);
+    this.element = el('div', { className: 'data-grid', attrs: { role: 'grid', tabindex: '0', 'aria-label': options.label, 'aria-readonly': options.editable ? 'false' : 'true', 'aria-multiselectable': options.editable ? 'true' : undefined } }, this.scroller);
     this.element.addEventListener('keydown', (event) => this.onKey(event));
     this.element.addEventListener('focus', () => this.showActive());
     this.scroller.addEventListener('click', (event) => this.onClick(event));
@@ -84,6 +103,7 @@ export class DataGrid {
     this.cell = cell;
     this.sort = undefined;
     this.active = { row: -1, column: 0 };
+    this.anchor = { row: -1, column: 0 };
     const template = this.columns.map((column) => `${column.width}px`).join(' ');
     this.element.style.setProperty('--grid-columns', template);
     this.element.style.setProperty('--grid-width', `${this.columns.reduce((sum, column) => sum + column.width, 0)}px`);
@@ -120,6 +140,43 @@ export class DataGrid {
     this.renderRows();
   }
 
+  /** The active cell (row -1: the header). */
+  get activeCell(): { row: number; column: number } {
+    return { ...this.active };
+  }
+
+  /** The selected block (the active cell alone when nothing else is selected). */
+  get selection(): GridRange {
+    const { row, column } = this.active;
+    const anchor = this.anchor.row < 0 ? this.active : this.anchor;
+    return { top: Math.min(row, anchor.row), bottom: Math.max(row, anchor.row), left: Math.min(column, anchor.column), right: Math.max(column, anchor.column) };
+  }
+
+  /** Selects a block, its first cell active. */
+  select(range: GridRange): void {
+    this.moveTo(range.top, range.left);
+    this.anchor = { row: Math.min(range.bottom, this.rowCount - 1), column: Math.min(range.right, this.columns.length - 1) };
+    this.showActive();
+  }
+
+  /** Redraws the rendered rows among `rows` (their values or marks changed). */
+  redrawRows(rows: Iterable<number>): void {
+    for (const index of rows) {
+      const old = this.rendered.get(index);
+      if (!old) continue;
+      const row = this.createRow(index);
+      row.style.transform = old.style.transform;
+      old.replaceWith(row);
+      this.rendered.set(index, row);
+    }
+    this.showActive();
+  }
+
+  /** The cell element of a rendered cell (for placing an editor over it). */
+  cellElement(row: number, column: number): HTMLElement | null {
+    return this.element.querySelector<HTMLElement>(`#${this.cellId(row, column)}`);
+  }
+
   /** The number of row elements in the DOM (the bench and the tests read it). */
   get renderedRowCount(): number {
     return this.rendered.size;
@@ -144,6 +201,7 @@ export class DataGrid {
         sorted ? el('span', { className: 'sort-mark', text: sorted === 'ascending' ? ' ▲' : ' ▼', attrs: { 'aria-hidden': 'true' } }) : undefined,
       );
       cell.dataset.column = String(index);
+      this.options.decorate?.(-1, index, cell);
       this.header.append(cell);
     });
     this.header.classList.toggle('sortable', this.sortable);
@@ -191,6 +249,7 @@ export class DataGrid {
         attrs: { role: 'gridcell', 'aria-colindex': String(columnIndex + 1) },
       });
       cell.dataset.column = String(columnIndex);
+      this.options.decorate?.(index, columnIndex, cell);
       row.append(cell);
     });
     return row;
@@ -210,7 +269,12 @@ export class DataGrid {
     const cell = event.target instanceof Element ? event.target.closest<HTMLElement>('.grid-cell') : null;
     const row = this.rowOf(event.target);
     if (!cell || row === undefined) return;
+    const anchor = event.shiftKey && this.options.editable ? { ...(this.anchor.row < 0 ? this.active : this.anchor) } : undefined;
     this.moveTo(row, Number(cell.dataset.column));
+    if (anchor && row >= 0) {
+      this.anchor = anchor;
+      this.showActive();
+    }
     if (row < 0 && this.sortable) this.options.onSort(Number(cell.dataset.column));
     this.element.focus();
   }
@@ -220,6 +284,7 @@ export class DataGrid {
   }
 
   private onKey(event: KeyboardEvent): void {
+    if (this.options.onKey?.(event)) return;
     const { row, column } = this.active;
     const last = this.rowCount - 1;
     const lastColumn = this.columns.length - 1;
@@ -259,12 +324,21 @@ export class DataGrid {
         return;
     }
     event.preventDefault();
-    if (next) this.moveTo(next.row, next.column);
+    if (!next) return;
+    // Shift+arrows grow the selection from where it started.
+    const anchor = event.shiftKey && this.options.editable && next.row >= 0 ? { ...(this.anchor.row < 0 ? this.active : this.anchor) } : undefined;
+    this.moveTo(next.row, next.column);
+    if (anchor) {
+      this.anchor = anchor;
+      this.showActive();
+    }
   }
 
-  private moveTo(row: number, column: number): void {
+  /** Makes a cell active (and the selection that one cell). */
+  moveTo(row: number, column: number): void {
     if (this.columns.length === 0) return;
     this.active = { row: Math.max(-1, Math.min(row, this.rowCount - 1)), column: Math.max(0, Math.min(column, this.columns.length - 1)) };
+    this.anchor = { ...this.active };
     this.scrollIntoView();
     this.showActive();
   }
@@ -299,6 +373,7 @@ export class DataGrid {
   private showActive(): void {
     for (const previous of this.element.querySelectorAll('.active')) previous.classList.remove('active');
     for (const previous of this.element.querySelectorAll('.active-row')) previous.classList.remove('active-row');
+    if (this.options.editable) this.showSelection();
     const id = this.cellId(this.active.row, this.active.column);
     const cell = this.element.querySelector<HTMLElement>(`#${id}`);
     if (cell && this.columns.length > 0) {
@@ -307,6 +382,26 @@ export class DataGrid {
       this.element.setAttribute('aria-activedescendant', id);
     } else {
       this.element.removeAttribute('aria-activedescendant');
+    }
+    this.options.onSelect?.();
+  }
+
+  /** Marks the selected cells of the rendered rows (aria-selected and a class). */
+  private showSelection(): void {
+    for (const previous of this.element.querySelectorAll('[aria-selected="true"]')) {
+      previous.removeAttribute('aria-selected');
+      previous.classList.remove('selected');
+    }
+    const range = this.selection;
+    if (range.top < 0 || (range.top === range.bottom && range.left === range.right)) return;
+    for (let index = range.top; index <= range.bottom; index += 1) {
+      const row = this.rendered.get(index);
+      if (!row) continue;
+      for (let column = range.left; column <= range.right; column += 1) {
+        const cell = row.children[column];
+        cell?.setAttribute('aria-selected', 'true');
+        cell?.classList.add('selected');
+      }
     }
   }
 }

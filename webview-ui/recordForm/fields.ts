@@ -3,7 +3,7 @@
 // date-times entered in local time are sent in UTC, e-mail lists lose the spaces the API refuses.
 import { columnKind, type ColumnKind } from '../../src/api/columnKinds';
 import { checkValue, formatDate, formatHint, formatUsers, parseUsers } from '../../src/api/formats';
-import { durationFromInput, utcFromLocal } from '../../src/shared/enteredValues';
+import { durationFromInput, localFromUtc, utcFromLocal } from '../../src/shared/enteredValues';
 import type { Column } from '../../src/api/types';
 import { choiceOptions } from '../../src/shared/protocol';
 import { el, uniqueId } from '../components/dom';
@@ -49,6 +49,22 @@ export function dateTimeFromInput(value: string): string {
   const match = LOCAL_DATE_TIME.exec(value);
   if (!match) return '';
   return utcFromLocal({ year: Number(match[1]), month: Number(match[2]), day: Number(match[3]), hours: Number(match[4]), minutes: Number(match[5]) });
+}
+
+/**
+ * The inverse of the conversions above: a value in the API's format as the column's input holds it (the
+ * date input's YYYY-MM-DD, a date & time in local time), to edit a value that exists.
+ */
+export function enteredFromApi(kind: ColumnKind, value: string): string {
+  if (kind === 'date') {
+    const match = /^(\d{2})-(\d{2})-(\d{4})$/.exec(value);
+    return match ? `${match[3]}-${match[2]}-${match[1]}` : '';
+  }
+  if (kind === 'datetime') {
+    const match = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2})$/.exec(localFromUtc(value));
+    return match ? `${match[3]}-${match[2]}-${match[1]}T${match[4]}:${match[5]}` : '';
+  }
+  return value;
 }
 
 function isRequired(column: Column): boolean {

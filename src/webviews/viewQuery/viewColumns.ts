@@ -3,7 +3,7 @@
 // grid's columns, in the view's order, and the columns that come from Lookup apps). Pure: no vscode.
 import { columnKind, kindOfTypeName } from '../../api/columnKinds';
 import type { Column, ViewMetadataEntry } from '../../api/types';
-import { choiceOptions, type FilterColumn, type GridColumn } from '../../shared/protocol';
+import { choiceOptions, type FilterColumn, type GridColumn, type GridEditColumn } from '../../shared/protocol';
 
 function byPosition(a: Column, b: Column): number {
   return Number(a.position) - Number(b.position) || Number(a.field_id) - Number(b.field_id);
@@ -54,5 +54,14 @@ export function gridColumns(appId: string, metadata: readonly ViewMetadataEntry[
       kind,
       ...(kind === 'choice' && column ? { choices: choiceOptions(column) } : {}),
     };
+  });
+}
+
+/** The editable grid's columns: the grid's, each of the app's own carrying its Column (for the form's inputs). */
+export function gridEditColumns(appId: string, metadata: readonly ViewMetadataEntry[], columnsOfApp: (appId: string) => readonly Column[] | undefined): GridEditColumn[] {
+  const own = new Map((columnsOfApp(appId) ?? []).map((column) => [column.field_id_in_data, column]));
+  return gridColumns(appId, metadata, columnsOfApp).map((column) => {
+    const appColumn = own.get(column.key);
+    return appColumn ? { ...column, column: appColumn } : column;
   });
 }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseAddress, parseDocumentPath, recordNamesOf, recordPath, uriOfText } from '../../../src/model/recordAddress';
+import { parseAddress, parseDocumentPath, recordNamesOf, recordPath, uriOfText, viewGridPath, viewNameOfPath, viewOfUri } from '../../../src/model/recordAddress';
 
 describe('the record address', () => {
   const record = { appId: '102', recordId: '7' };
@@ -40,5 +40,17 @@ describe('the record address', () => {
     assert.deepEqual(recordNamesOf({ title: 'T', appName: 'A', recordId: '1' }), { title: 'T', appName: 'A' });
     assert.deepEqual(recordNamesOf({ title: 3 }), { title: undefined, appName: undefined });
     assert.deepEqual(recordNamesOf('portal://x/1/2.json'), {});
+  });
+});
+
+describe('the address of a view as a grid', () => {
+  it('is named for its tab by the view and app, and parsed by ids only', () => {
+    const path = viewGridPath({ appId: '102', viewId: '3' }, { viewName: 'All orders', appName: 'Orders' });
+    assert.equal(path, '/102 Orders/views/All orders — Orders · 3.grid');
+    assert.deepEqual(parseAddress({ scheme: 'portal', authority: 'prod', path }), { kind: 'view', appId: '102', viewId: '3', portalId: 'prod' });
+    assert.deepEqual(viewOfUri({ scheme: 'portal', authority: 'prod', path: '/102/views/3.grid' }), { portalId: 'prod', appId: '102', viewId: '3' });
+    assert.equal(viewNameOfPath(path), 'All orders');
+    assert.equal(viewGridPath({ appId: '102', viewId: '3' }), '/102/views/View 3 · 3.grid');
+    assert.equal(parseAddress({ scheme: 'portal', authority: 'prod', path: '/102/views/3.json' }), undefined, 'a record id is not a view');
   });
 });

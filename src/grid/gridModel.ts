@@ -1,0 +1,174 @@
+// One open grid of a view, without `vscode`: the view's rows as read (the grid's copies, in the portal's
+// order), the change set and undo history over them, the conflicts the last save held back, and the row
+// states the page shows. The custom editor (src/webviews/grid/) is a thin adapter on it.
+import type { ViewRow } from '../api/answers';
+import type { Column, RecordData } from '../api/types';
+import type { GridEditColumn, GridRowState } from '../shared/protocol';
+import type { GridLayout } from './blockEdits';
+import { ChangeSet, type PortalCopy } from './changeSet';
+import type { Conflict } from './conflicts';
+import { EditHistory } from './editHistory';
+import type { SaveReport } from './saveRunner';
+
+export interface SaveSummary {
+  readonly saved: number;
+  readonly conflicts: number;
+  readonly failed: number;
+  readonly deleted: number;
+  readonly blocked: number;
+  readonly cancelled: number;
+}
+
+export class GridModel {
+  readonly changeSet: ChangeSet;
+  readonly history: EditHistory;
+  /** Record ids in display order (the portal's order of the view). */
+  private rowIds: string[];
+  private readonly copies = new Map<string, RecordData>();
+  /** Held back by the last save, by record id; cleared when resolved or edited away. */
+  readonly conflicts = new Map<string, Conflict>();
+
+  readonly columns: readonly GridEditColumn[];
+
+  /** `columns`: the grid's, in the view's order; each gets `locked` when the API cannot set it. */
+  constructor(columns: readonly GridEditColumn[], appColumns: readonly Column[], rows: readonly ViewRow[]) {
+    this.rowIds = [];
+    for (const row of rows) {
+      if (row.id === undefined || this.copies.has(row.id)) continue;
+      this.rowIds.push(row.id);
+      this.copies.set(row.id, { ...row.values });
+    }
+    this.changeSet = new ChangeSet(appColumns, (recordId) => this.copies.get(recordId));
+    this.history = new EditHistory(this.changeSet);
+    this.columns = columns.map((column) => {
+      const locked = this.changeSet.refusal(column.key);
+      return locked ? { ...column, locked } : column;
+    });
+  }
+
+  get rowCount(): number {
+    return this.rowIds.length;
+  }
+
+  /** The grid's layout for block actions: its rows, and the columns the page shows in its order. */
+  layout(columnKeys: readonly string[]): GridLayout {
+    const byKey = new Map(this.columns.map((column) => [column.key, column.name]));
+    return { rowIds: this.rowIds, columns: columnKeys.filter((key) => byKey.has(key)).map((key) => ({ key, name: byKey.get(key) ?? key })) };
+  }
+
+  /** Every row for the page: [record id, values...] as the grid shows them. */
+  initialRows(): string[][] {
+    return this.rowIds.map((recordId) => [recordId, ...this.values(recordId)]);
+  }
+
+  hasRow(recordId: string): boolean {
+    return this.copies.has(recordId);
+  }
+
+  /** The grid's copy of the row (as read, or refreshed), without pending edits. */
+  copyOf(recordId: string): RecordData | undefined {
+    return this.copies.get(recordId);
+  }
+
+  /** The rows with any mark: pending edits, conflicts. */
+  markedRowIds(): string[] {
+    return [...new Set([...this.changeSet.rows().map((row) => row.recordId), ...this.conflicts.keys()])];
+  }
+
+  rowState(recordId: string): GridRowState {
+    const row = this.changeSet.row(recordId);
+    const pending: number[] = [];
+    const problems: Array<[number, string]> = [];
+    this.columns.forEach((column, index) => {
+      if (row?.edits.has(column.key)) pending.push(index);
+      const problem = row?.problems.get(column.key);
+      if (problem) problems.push([index, problem]);
+    });
+    const conflict = this.conflicts.get(recordId);
+    const changed = row?.changedOnPortal;
+    return {
+      recordId,
+      values: this.values(recordId),
+      pending,
+      problems,
+      ...(changed ? { changedOnPortal: changed === 'deleted' ? 'deleted' : 'changed' } : {}),
+      ...(conflict ? { conflict: conflictText(conflict, this.columns) } : {}),
+      ...(row?.saveFailure ? { saveFailure: row.saveFailure } : {}),
+    };
+  }
+
+  /**
+   * The portal has a newer copy of a row (a webhook). A row without pending edits takes it at once; a row
+   * with pending edits is left untouched and marked. Returns what the page must redraw.
+   */
+  portalChanged(recordId: string, copy: PortalCopy): { changed: string[]; removed: string[] } {
+    if (!this.copies.has(recordId)) return { changed: [], removed: [] };
+    if (this.changeSet.portalChanged(recordId, copy) === 'marked') return { changed: [recordId], removed: [] };
+    return this.take(recordId, copy);
+  }
+
+  /** Rows released by an edit or undo (marked rows whose edits went away) take the portal's copy. */
+  release(released: ReadonlyArray<{ recordId: string; copy: PortalCopy }>): { changed: string[]; removed: string[] } {
+    const changed: string[] = [];
+    const removed: string[] = [];
+    for (const { recordId, copy } of released) {
+      const result = this.take(recordId, copy);
+      changed.push(...result.changed);
+      removed.push(...result.removed);
+    }
+    return { changed, removed };
+  }
+
+  /** After a save: saved rows take what the portal now holds; conflicts are kept for Compare / Keep mine / Take theirs. */
+  afterSave(report: SaveReport, sentCopies: ReadonlyMap<string, RecordData>): SaveSummary {
+    const count = { saved: 0, conflicts: 0, failed: 0, deleted: 0, cancelled: 0 };
+    for (const outcome of report.outcomes) {
+      switch (outcome.kind) {
+        case 'saved': {
+          count.saved += 1;
+          this.conflicts.delete(outcome.recordId);
+          const current = sentCopies.get(outcome.recordId) ?? {};
+          this.copies.set(outcome.recordId, { ...this.copies.get(outcome.recordId), ...current, ...outcome.sent });
+          break;
+        }
+        case 'conflict':
+          count.conflicts += 1;
+          this.conflicts.set(outcome.recordId, outcome.conflict);
+          break;
+        case 'deleted':
+          count.deleted += 1;
+          break;
+        case 'failed':
+          count.failed += 1;
+          break;
+        case 'cancelled':
+          count.cancelled += 1;
+          break;
+      }
+    }
+    return { ...count, blocked: report.blocked.length };
+  }
+
+  /** Take theirs (or a released row): the grid's copy becomes the portal's. */
+  take(recordId: string, copy: PortalCopy): { changed: string[]; removed: string[] } {
+    this.conflicts.delete(recordId);
+    if (copy === 'deleted') {
+      this.copies.delete(recordId);
+      this.rowIds = this.rowIds.filter((id) => id !== recordId);
+      return { changed: [], removed: [recordId] };
+    }
+    this.copies.set(recordId, { ...this.copies.get(recordId), ...copy });
+    return { changed: [recordId], removed: [] };
+  }
+
+  private values(recordId: string): string[] {
+    return this.columns.map((column) => this.changeSet.value(recordId, column.key));
+  }
+}
+
+/** "Changed on the portal: Status, Amount (also changed here)" for the row's conflict mark. */
+function conflictText(conflict: Conflict, columns: readonly GridEditColumn[]): string {
+  const names = conflict.theirFields.map((field) => columns.find((column) => column.key === field)?.name ?? field);
+  const overlap = conflict.overlap === 'same-fields' ? ', a field you changed too' : '';
+  return `Someone else changed this record since it was read (${names.join(', ')}${overlap}). Compare, Keep mine or Take theirs.`;
+}

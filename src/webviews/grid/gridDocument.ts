@@ -1,0 +1,248 @@
+// A view opened as a grid: VS Code's custom document for it. It holds the grid's model (src/grid/gridModel.ts)
+// and turns each change into what VS Code's editor model expects: every edit, paste, fill or clear is one
+// CustomDocumentEditEvent (Undo/Redo call back into the edit history with that transaction); save sends
+// the changed rows (saveChanges: a bounded number at once, conflicts held back); revert reads the view
+// again; a backup is the change set as JSON (src/grid/backup.ts), restored when VS Code reopens the tab.
+import * as vscode from 'vscode';
+import type { ViewRead } from '../../api/client';
+import { isCancellation } from '../../api/errors';
+import type { Column, RecordData } from '../../api/types';
+import type { Stores } from '../../catalog/stores';
+import { backupOf, parseBackup, restoreBackup, serializeBackup } from '../../grid/backup';
+import type { CellEdit } from '../../grid/changeSet';
+import { keepMine, takeTheirs } from '../../grid/conflicts';
+import type { TransactionKind } from '../../grid/editHistory';
+import { GridModel, type SaveSummary } from '../../grid/gridModel';
+import { portalRecordStore, type RecordStore } from '../../grid/recordStore';
+import { saveChanges } from '../../grid/saveRunner';
+import { createLogger } from '../../log';
+import { viewNameOfPath } from '../../model/recordAddress';
+import type { ViewTarget } from '../../model/targets';
+import type { GridEditColumn } from '../../shared/protocol';
+import { gridEditColumns, lookupAppsOf } from '../viewQuery/viewColumns';
+
+const log = createLogger('grid');
+
+export type GridDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents' | 'views'>;
+
+/** Rows redrawn in the page after a change: their new state, and rows gone. */
+export interface RowsChange {
+  readonly changed: readonly string[];
+  readonly removed: readonly string[];
+}
+
+/** Rows saved at once: the portal is a shared server, and one slow row must not hold the others. */
+const SAVE_CONCURRENCY = 4;
+
+export class GridDocument implements vscode.CustomDocument {
+  private modelValue: GridModel | undefined;
+  private readonly rowsChanged = new vscode.EventEmitter<RowsChange>();
+  /** Rows to redraw in the page. */
+  readonly onDidChangeRows = this.rowsChanged.event;
+  private readonly reloaded = new vscode.EventEmitter<void>();
+  /** The whole grid was read again (revert): the page starts over. */
+  readonly onDidReload = this.reloaded.event;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  appName: string;
+  viewName: string;
+
+  constructor(
+    readonly uri: vscode.Uri,
+    readonly target: ViewTarget,
+    private readonly deps: GridDeps,
+    private readonly fireEdit: (event: vscode.CustomDocumentEditEvent<GridDocument>) => void,
+  ) {
+    this.appName = `App ${target.appId}`;
+    this.viewName = target.viewName ?? deps.views.get(target.portalId, target.appId, target.viewId)?.name ?? viewNameOfPath(uri.path) ?? `View ${target.viewId}`;
+    this.subscriptions.push(
+      deps.recordEvents.onDidChange((change) => {
+        if (change.origin !== 'webhook' || change.portalId !== target.portalId || change.appId !== target.appId) return;
+        if (!this.modelValue?.hasRow(change.recordId)) return;
+        // Not awaited: events come one by one; refreshRow reports its own failure in the log.
+        void this.refreshRow(change.recordId, change.kind === 'deleted');
+      }),
+    );
+  }
+
+  get model(): GridModel {
+    if (!this.modelValue) throw new Error(`The grid of view ${this.target.viewId} is not loaded yet.`);
+    return this.modelValue;
+  }
+
+  get isLoaded(): boolean {
+    return this.modelValue !== undefined;
+  }
+
+  /** Reads the view and the app's columns; puts back the pending edits of a backup when given. */
+  async load(backupText?: string): Promise<void> {
+    const { portalId, appId, viewId } = this.target;
+    const client = this.deps.portals.client(portalId);
+    const [read, appColumns, info] = await Promise.all([client.readView(appId, viewId, []), this.deps.catalog.columns(portalId, appId), this.deps.catalog.app(portalId, appId).catch(() => undefined)]);
+    if (info?.name) this.appName = info.name;
+    const columns = await this.columnsOf(read, appColumns);
+    const model = new GridModel(columns, appColumns, read.rows);
+    if (backupText !== undefined) {
+      const backup = parseBackup(backupText);
+      if (backup.appId !== appId || backup.viewId !== viewId) throw new Error(`The backup of this grid belongs to view ${backup.viewId} of app ${backup.appId}, not to view ${viewId} of app ${appId}.`);
+      const refused = restoreBackup(model.changeSet, backup);
+      if (refused.length > 0) log.warn(`restoring the grid of view ${viewId}: ${refused.length} edits the columns no longer allow were left out`);
+    }
+    this.modelValue = model;
+    log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows, ${columns.length} columns${backupText === undefined ? '' : `, ${model.changeSet.size} rows restored from a backup`}`);
+  }
+
+  /** One user action as one transaction, and one entry of VS Code's undo stack. */
+  edit(kind: TransactionKind, label: string, edits: readonly CellEdit[]): { refused: number; message?: string } {
+    const model = this.model;
+    const outcome = model.history.edit(kind, label, edits);
+    const released = model.release(outcome.released);
+    const transaction = outcome.transaction;
+    if (transaction) {
+      this.changed(transaction.changes.map((change) => change.recordId), released.removed);
+      this.fireEdit({
+        document: this,
+        label: transaction.label,
+        undo: () => {
+          const step = model.history.undo(transaction);
+          if (step) this.changed(step.transaction.changes.map((change) => change.recordId), model.release(step.released).removed);
+        },
+        redo: () => {
+          const step = model.history.redo(transaction);
+          if (step) this.changed(step.transaction.changes.map((change) => change.recordId), model.release(step.released).removed);
+        },
+      });
+    }
+    const first = outcome.refused[0];
+    return { refused: outcome.refused.length, ...(first ? { message: first.message } : {}) };
+  }
+
+  /**
+   * Saves the changed rows (or only `recordIds`). Resolves with what happened; throws when rows stay
+   * pending (held back, failed, invalid), so that VS Code keeps the tab dirty and says so.
+   */
+  async save(token: vscode.CancellationToken, recordIds?: ReadonlySet<string>): Promise<SaveSummary> {
+    const model = this.model;
+    const pending = model.changeSet.size;
+    const current = new Map<string, RecordData>();
+    const portalStore = portalRecordStore(this.deps.portals.client(this.target.portalId), this.target.appId);
+    // The check's read is kept: a saved row takes the portal's copy plus what was sent.
+    const store: RecordStore = {
+      readCurrent: async (recordId, signal) => {
+        const copy = await portalStore.readCurrent(recordId, signal);
+        if (copy) current.set(recordId, copy);
+        return copy;
+      },
+      update: (recordId, fields, signal) => portalStore.update(recordId, fields, signal),
+    };
+    const summary = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Saving ${pending} changed row${pending === 1 ? '' : 's'} of ${this.viewName}`, cancellable: true },
+      async (progress, progressToken) => {
+        const abort = new AbortController();
+        const cancel = (): void => abort.abort(new vscode.CancellationError());
+        const subscriptions = [token.onCancellationRequested(cancel), progressToken.onCancellationRequested(cancel)];
+        let reported = 0;
+        try {
+          const report = await saveChanges(model.changeSet, store, {
+            concurrency: SAVE_CONCURRENCY,
+            signal: abort.signal,
+            ...(recordIds ? { recordIds } : {}),
+            onProgress: (step) => {
+              const increment = ((step.done - reported) / Math.max(1, step.total)) * 100;
+              reported = step.done;
+              progress.report({ increment, message: `${step.done} of ${step.total}` });
+            },
+          });
+          return model.afterSave(report, current);
+        } finally {
+          for (const subscription of subscriptions) subscription.dispose();
+        }
+      },
+    );
+    this.changed([...current.keys(), ...model.markedRowIds()], []);
+    for (const recordId of current.keys()) {
+      if (!model.changeSet.row(recordId) && !model.conflicts.has(recordId)) this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'updated', origin: 'local' });
+    }
+    log.info(`saved view ${this.target.viewId}: ${JSON.stringify(summary)}`);
+    return summary;
+  }
+
+  /** Keep mine: my edits stand against the portal's current copy (sent by the next save). */
+  keepMine(recordId: string): void {
+    const conflict = this.model.conflicts.get(recordId);
+    if (!conflict) throw new Error(`Record ${recordId} has no conflict to resolve.`);
+    keepMine(this.model.changeSet, conflict);
+    this.model.take(recordId, conflict.current);
+    this.changed([recordId], []);
+  }
+
+  /** Take theirs: my edits of the row are dropped; the row shows the portal's copy. */
+  takeTheirs(recordId: string): void {
+    const conflict = this.model.conflicts.get(recordId);
+    const copy = conflict?.current ?? this.model.changeSet.row(recordId)?.changedOnPortal;
+    if (!copy) throw new Error(`Record ${recordId} has no copy from the portal to take.`);
+    takeTheirs(this.model.changeSet, recordId, copy);
+    const { changed, removed } = this.model.take(recordId, copy);
+    this.changed(changed, removed);
+  }
+
+  /** Deletes the records (to the portal's trash), one after the other; the rows leave the grid. */
+  async deleteRows(recordIds: readonly string[]): Promise<number> {
+    const client = this.deps.portals.client(this.target.portalId);
+    const removed: string[] = [];
+    try {
+      for (const recordId of recordIds) {
+        await client.deleteRecord(this.target.appId, recordId);
+        // Its pending edits go with it: there is no record left to save them to.
+        takeTheirs(this.model.changeSet, recordId, 'deleted');
+        this.model.take(recordId, 'deleted');
+        removed.push(recordId);
+        this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'deleted', origin: 'local' });
+      }
+    } finally {
+      this.changed([], removed);
+    }
+    return removed.length;
+  }
+
+  /** Discard: the view is read again; every pending edit goes. */
+  async revert(): Promise<void> {
+    this.modelValue = undefined;
+    await this.load();
+    this.reloaded.fire();
+  }
+
+  backupText(): string {
+    return serializeBackup(backupOf(this.model.changeSet, this.target.appId, this.target.viewId));
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
+    this.rowsChanged.dispose();
+    this.reloaded.dispose();
+  }
+
+  private changed(recordIds: readonly string[], removed: readonly string[]): void {
+    this.rowsChanged.fire({ changed: [...new Set(recordIds)].filter((id) => this.modelValue?.hasRow(id)), removed });
+  }
+
+  /** A webhook said the record changed: read it, and let the model take it or mark the row. */
+  private async refreshRow(recordId: string, deleted: boolean): Promise<void> {
+    try {
+      const copy = deleted ? 'deleted' : ((await portalRecordStore(this.deps.portals.client(this.target.portalId), this.target.appId).readCurrent(recordId)) ?? 'deleted');
+      const { changed, removed } = this.model.portalChanged(recordId, copy);
+      this.changed(changed, removed);
+    } catch (error) {
+      if (!isCancellation(error)) log.warn(`refreshing row ${recordId} of view ${this.target.viewId} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async columnsOf(read: ViewRead, appColumns: readonly Column[]): Promise<GridEditColumn[]> {
+    const { portalId, appId } = this.target;
+    const lookups = new Map<string, readonly Column[]>([[appId, appColumns]]);
+    for (const lookupApp of lookupAppsOf(appId, read.metadata)) {
+      const columns = await this.deps.catalog.columns(portalId, lookupApp).catch(() => undefined);
+      if (columns) lookups.set(lookupApp, columns);
+    }
+    return gridEditColumns(appId, read.metadata, (id) => lookups.get(id));
+  }
+}

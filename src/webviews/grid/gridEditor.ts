@@ -1,0 +1,222 @@
+// The view grid's custom editor (view type portal.grid). A custom editor rather than a panel because it is
+// VS Code's own model of an editable document: the tab shows dirty, Ctrl+S saves, Ctrl+Z / Ctrl+Y walk
+// VS Code's edit stack, Revert discards, closing asks, and hot exit / a crash keep a backup. The page's
+// messages are checked against the one protocol (src/shared/panelMessages.ts) and handled inside the one
+// error boundary (src/ui), as a command is.
+import * as vscode from 'vscode';
+import { cancelled } from '../../auth/signInUi';
+import { blockPlanMessage, planFor } from '../../grid/blockMessages';
+import { copyText } from '../../grid/blockEdits';
+import { dateOrderOf, decimalSeparatorOf } from '../../grid/cellText';
+import { GRID_COMPARE_SCHEME } from '../../ids';
+import { viewOfUri } from '../../model/recordAddress';
+import { gridToHostSchema } from '../../shared/panelMessages';
+import type { GridToHostMessage, HostToGridMessage } from '../../shared/protocol';
+import { describeError, runReported } from '../../ui/errorBoundary';
+import { prompter } from '../../ui/prompter';
+import { createNonce, panelHtml } from '../html';
+import { messageReceiver } from '../messages';
+import { openRecord } from '../openRecord';
+import { GridDocument, type GridDeps } from './gridDocument';
+import { GridLayouts } from './gridLayouts';
+
+export type GridEditorDeps = GridDeps & { readonly extensionUri: vscode.Uri; readonly state: vscode.Memento };
+
+type DocumentChange = vscode.CustomDocumentEditEvent<GridDocument>;
+
+export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocument>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<DocumentChange>();
+  readonly onDidChangeCustomDocument = this.changed.event;
+  private readonly compareTexts = new Map<string, string>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly layouts: GridLayouts;
+  /** The record ids selected in each open grid, for actions run from the host on "the selected rows". */
+  private readonly selections = new Map<GridDocument, readonly string[]>();
+  private active: GridDocument | undefined;
+
+  constructor(private readonly deps: GridEditorDeps) {
+    this.layouts = new GridLayouts(deps.state);
+    this.disposables.push(
+      this.changed,
+      vscode.workspace.registerTextDocumentContentProvider(GRID_COMPARE_SCHEME, { provideTextDocumentContent: (uri) => this.compareTexts.get(uri.toString()) ?? '' }),
+    );
+  }
+
+  /** The grid in front and its selected record ids (for bulk actions). */
+  activeSelection(): { document: GridDocument; recordIds: readonly string[] } | undefined {
+    return this.active ? { document: this.active, recordIds: this.selections.get(this.active) ?? [] } : undefined;
+  }
+
+  async openCustomDocument(uri: vscode.Uri, context: vscode.CustomDocumentOpenContext): Promise<GridDocument> {
+    const view = viewOfUri(uri);
+    if (!view) throw new Error(`${uri.toString()} is not the address of a view's grid.`);
+    const document = new GridDocument(uri, view, this.deps, (event) => this.changed.fire(event));
+    let backup: string | undefined;
+    if (context.backupId) {
+      try {
+        // An empty backup: the grid had not loaded when VS Code asked for it; there is nothing to restore.
+        backup = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(context.backupId))) || undefined;
+      } catch (error) {
+        // Told, not awaited: the grid opens without the backup meanwhile.
+        void prompter().error(`The backup of the grid of ${document.viewName} could not be read: ${describeError(error)}. The grid opens without it.`);
+      }
+    }
+    // A grid that cannot be read still opens: the page says why and offers nothing to lose.
+    await document.load(backup).catch((error: unknown) => void prompter().error(`Opening ${document.viewName} as a grid failed: ${describeError(error)}`));
+    return document;
+  }
+
+  async resolveCustomEditor(document: GridDocument, panel: vscode.WebviewPanel): Promise<void> {
+    const webview = panel.webview;
+    const dist = vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview');
+    webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.deps.extensionUri, 'media')] };
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'grid.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'grid.css')).toString(),
+      nonce: createNonce(),
+      title: document.viewName,
+    });
+    const post = (message: HostToGridMessage): void => void webview.postMessage(message);
+    const sendRows = (recordIds: readonly string[], removed: readonly string[] = []): void => {
+      if (!document.isLoaded) return;
+      post({ type: 'grid/rows', rows: recordIds.map((id) => document.model.rowState(id)), ...(removed.length > 0 ? { removed: [...removed] } : {}) });
+    };
+    const sendInit = (): void => {
+      if (!document.isLoaded) return post({ type: 'grid/loadFailed', message: `The rows of ${document.viewName} could not be read. Close the tab and open the view again.` });
+      const connection = this.deps.portals.get(document.target.portalId);
+      const layout = this.layouts.get(document.target);
+      post({
+        type: 'grid/init',
+        viewName: document.viewName,
+        appName: document.appName,
+        portalLabel: connection?.label ?? document.target.portalId,
+        columns: document.model.columns.map((column) => ({ ...column })),
+        rows: document.model.initialRows(),
+        ...(layout ? { layout } : {}),
+      });
+      sendRows(document.model.markedRowIds());
+    };
+    const subscriptions = [
+      document.onDidChangeRows((change) => sendRows(change.changed, change.removed)),
+      document.onDidReload(sendInit),
+      webview.onDidReceiveMessage(messageReceiver<GridToHostMessage>('portal.grid', gridToHostSchema, (message) => this.handle(document, message, { sendInit, post }), runReported)),
+      panel.onDidChangeViewState(() => {
+        if (panel.active) this.active = document;
+      }),
+    ];
+    if (panel.active) this.active = document;
+    panel.onDidDispose(() => {
+      for (const subscription of subscriptions) subscription.dispose();
+      this.selections.delete(document);
+      if (this.active === document) this.active = undefined;
+    });
+  }
+
+  private async handle(document: GridDocument, message: GridToHostMessage, page: { sendInit(): void; post(message: HostToGridMessage): void }): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        return page.sendInit();
+      case 'grid/edit': {
+        const result = document.edit('edit', message.label, message.edits);
+        if (result.message) page.post({ type: 'grid/notice', level: 'error', message: result.message });
+        return;
+      }
+      case 'grid/paste':
+      case 'grid/fill':
+      case 'grid/clear': {
+        const locale = vscode.env.language;
+        const text = message.type === 'grid/paste' ? (message.text ?? (await vscode.env.clipboard.readText())) : '';
+        // Nothing on the clipboard: nothing to paste (an empty paste would clear the cell).
+        if (message.type === 'grid/paste' && text === '') return;
+        const block = message.type === 'grid/paste' ? { ...message, text } : message;
+        const plan = planFor(document.model, block, { dateOrder: dateOrderOf(locale), decimalSeparator: decimalSeparatorOf(locale) });
+        const result = document.edit(plan.kind, plan.label, plan.plan.edits);
+        const notice = blockPlanMessage(plan.plan, result.refused);
+        if (notice) page.post({ type: 'grid/notice', level: 'error', message: notice });
+        return;
+      }
+      case 'grid/copy': {
+        const model = document.model;
+        const text = copyText(model.changeSet, model.layout(message.block.columns), { top: message.block.top, bottom: message.block.bottom, left: 0, right: message.block.columns.length - 1 }, message.format, {});
+        await vscode.env.clipboard.writeText(text);
+        return;
+      }
+      case 'grid/resolve':
+        return this.resolve(document, message.recordId, message.action);
+      case 'grid/selection':
+        this.selections.set(document, message.recordIds);
+        return;
+      case 'grid/layout':
+        await this.layouts.set(document.target, { order: message.order, hidden: message.hidden, frozen: message.frozen });
+        return;
+      case 'grid/save':
+        await vscode.commands.executeCommand('workbench.action.files.save');
+        return;
+      case 'grid/deleteRows': {
+        const count = message.recordIds.length;
+        const what = `${count} record${count === 1 ? '' : 's'}`;
+        const answer = await prompter().warn(`Delete ${what} of ${document.viewName}? ${count === 1 ? 'It goes' : 'They go'} to the portal's trash.`, { modal: true }, 'Delete');
+        if (answer !== 'Delete') throw cancelled('Deleting rows');
+        const deleted = await document.deleteRows(message.recordIds);
+        // Told, not awaited: nothing waits for the notification to close.
+        void prompter().info(`Deleted ${deleted === count ? what : `${deleted} of ${what}`} (in the portal's trash).`);
+        return;
+      }
+      case 'openRecord':
+        await openRecord(document.target.portalId, document.target.appId, message.recordId);
+        return;
+    }
+  }
+
+  private async resolve(document: GridDocument, recordId: string, action: 'compare' | 'keepMine' | 'takeTheirs'): Promise<void> {
+    const conflict = document.model.conflicts.get(recordId);
+    if (action === 'takeTheirs') return document.takeTheirs(recordId);
+    if (!conflict) throw new Error(`Record ${recordId} has no conflict to resolve: save first.`);
+    if (action === 'keepMine') {
+      document.keepMine(recordId);
+      // My fields go now (checked against the portal once more), with the rest of what is pending.
+      await vscode.commands.executeCommand('workbench.action.files.save');
+      return;
+    }
+    const stamp = Date.now();
+    const theirs = vscode.Uri.from({ scheme: GRID_COMPARE_SCHEME, path: `/${recordId} (portal).json`, query: String(stamp) });
+    const mine = vscode.Uri.from({ scheme: GRID_COMPARE_SCHEME, path: `/${recordId} (mine).json`, query: String(stamp) });
+    this.compareTexts.set(theirs.toString(), `${JSON.stringify(conflict.current, null, 2)}\n`);
+    this.compareTexts.set(mine.toString(), `${JSON.stringify({ ...conflict.current, ...conflict.mine }, null, 2)}\n`);
+    await vscode.commands.executeCommand('vscode.diff', theirs, mine, `Record ${recordId}: the portal's ↔ mine`, { preview: true });
+  }
+
+  async saveCustomDocument(document: GridDocument, token: vscode.CancellationToken): Promise<void> {
+    const summary = await document.save(token);
+    if (token.isCancellationRequested || summary.cancelled > 0) throw cancelled('Saving the grid');
+    const left = [
+      summary.conflicts > 0 ? `${summary.conflicts} held back because someone else changed them (Compare, Keep mine or Take theirs in the grid)` : '',
+      summary.failed > 0 ? `${summary.failed} failed (the grid says why)` : '',
+      summary.deleted > 0 ? `${summary.deleted} deleted on the portal` : '',
+      summary.blocked > 0 ? `${summary.blocked} not sent because a cell is invalid` : '',
+    ].filter(Boolean);
+    // Rows still pending keep the tab dirty: VS Code does that when the save fails, and says so.
+    if (left.length > 0) throw new Error(`Saved ${summary.saved} row${summary.saved === 1 ? '' : 's'} of ${document.viewName}; ${left.join('; ')}. Their edits are kept.`);
+  }
+
+  async saveCustomDocumentAs(): Promise<void> {
+    throw new Error('A grid is saved to its view in the portal; "Save As" has no other place to put it.');
+  }
+
+  async revertCustomDocument(document: GridDocument): Promise<void> {
+    await document.revert();
+  }
+
+  async backupCustomDocument(document: GridDocument, context: vscode.CustomDocumentBackupContext): Promise<vscode.CustomDocumentBackup> {
+    await vscode.workspace.fs.writeFile(context.destination, new TextEncoder().encode(document.isLoaded ? document.backupText() : ''));
+    return {
+      id: context.destination.toString(),
+      delete: () => void Promise.resolve(vscode.workspace.fs.delete(context.destination)).catch(() => undefined),
+    };
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}

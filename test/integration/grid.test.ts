@@ -1,0 +1,154 @@
+// A view as a grid in code-server, as a person uses it: opened with the command the Portal view's table
+// icon runs, cells typed in the webview with the keyboard, a block pasted with Ctrl+V, the tab dirty,
+// Ctrl+S saving through VS Code (one PUT per row with only its changed fields, checked in the emulator's
+// request log), a row someone else changed held back as a conflict and resolved with Keep Mine, Revert,
+// and the backup VS Code keeps for hot exit put back into a grid opened from it.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { useConnectedPortal } from './documents/support';
+import { closeAllEditors, emulatorRecord, requestMark, requestsSince } from './support/documents';
+import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
+import { path } from './support/explorer';
+import { testApi } from './support/extension';
+import { clearNotifications } from './support/notifications';
+import { useScriptedPrompter } from './support/prompter';
+import { waitFor } from './support/wait';
+
+/** The tab's title; the page's is the view's name (the driver finds a custom editor's webview by it). */
+const TITLE = 'All orders — Orders · 3.grid';
+const PAGE = 'All orders';
+
+function gridTab(): vscode.Tab | undefined {
+  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.input instanceof vscode.TabInputCustom && tab.input.viewType === 'portal.grid');
+}
+
+describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
+  const user = useScriptedPrompter();
+  const portal = useConnectedPortal();
+  afterEach(async () => {
+    await clearNotifications();
+    await closeAllEditors();
+  });
+
+  async function openGrid(): Promise<WebviewDom> {
+    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId: portal(), appId: '102', viewId: '3', viewName: 'All orders' });
+    return gridPage();
+  }
+
+  /** One click on the view's table icon in the Portal view, as a person opens it. */
+  async function openGridFromTree(): Promise<WebviewDom> {
+    const api = await testApi();
+    await api.views.add(portal(), '102', { viewId: '3', name: 'All orders' });
+    await vscode.commands.executeCommand('workbench.view.extension.portal');
+    const view = await path(portal(), 'Operations', 'Orders', 'Views', 'All orders');
+    await api.explorerView.reveal(view, { select: true, focus: true, expand: false });
+    await driver.click('.monaco-list-row[aria-label^="All orders"] .action-label[aria-label^="Open View as Grid"]');
+    return gridPage();
+  }
+
+  async function gridPage(): Promise<WebviewDom> {
+    const grid = driver.webview(PAGE);
+    await grid.waitFor('#grid-0-1', { timeoutMs: 20_000 });
+    return grid;
+  }
+
+  /** Types `text` into the cell (row, column) of the page: Ctrl+Home, arrows, type, Enter. */
+  async function typeInto(grid: WebviewDom, row: number, column: number, text: string): Promise<void> {
+    await grid.press('.data-grid', 'Control+Home');
+    for (let at = 0; at < row; at += 1) await grid.press('.data-grid', 'ArrowDown');
+    for (let at = 0; at < column; at += 1) await grid.press('.data-grid', 'ArrowRight');
+    await grid.press('.data-grid', 'F2');
+    await grid.press('.cell-editor', 'Control+A');
+    for (const key of text) await driver.press(key === ' ' ? 'Space' : key);
+    await driver.press('Enter');
+  }
+
+  it('edits cells of two rows and a pasted block; Ctrl+S sends one PUT per row with only its changed fields; a conflict is held back and Keep Mine sends mine', async () => {
+    const grid = await openGridFromTree();
+    assert.equal(gridTab()?.label, TITLE);
+    // Three cells of two rows (Title and Quantity of record 1, Title of record 2).
+    await typeInto(grid, 0, 2, 'Desks');
+    await typeInto(grid, 0, 9, '11');
+    await typeInto(grid, 1, 2, 'Chairs');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
+    // A 3 × 2 block (Title, Customer id) of records 3 to 5, from the clipboard.
+    await vscode.env.clipboard.writeText('Toner\t2\nBaskets\t3\nRack\t4\n');
+    await grid.press('.data-grid', 'Control+Home');
+    for (let at = 0; at < 2; at += 1) await grid.press('.data-grid', 'ArrowDown');
+    await grid.press('.data-grid', 'ArrowRight');
+    await grid.press('.data-grid', 'ArrowRight');
+    await driver.press('Control+V');
+    await waitFor(async () => (await grid.texts('.grid-cell.pending')).length === 9, { message: 'nine pending cells' });
+
+    // Someone else changes record 2 in the portal.
+    await (await testApi()).portals.client(portal()).updateRecord('102', '2', { f18: '99' });
+    const mark = await requestMark();
+    await grid.press('.data-grid', 'Control+S');
+    await waitFor(async () => (await grid.texts('.row-conflict')).length === 1, { message: 'the conflict shown in the grid', timeoutMs: 20_000 });
+    const puts = (await requestsSince(mark)).filter((line) => line.startsWith('PUT'));
+    assert.deepEqual(puts.sort(), ['PUT /api/v1/app/102/record/1 200', 'PUT /api/v1/app/102/record/3 200', 'PUT /api/v1/app/102/record/4 200', 'PUT /api/v1/app/102/record/5 200']);
+    const first = await emulatorRecord('102', '1');
+    assert.equal(first.data.f11, 'Desks');
+    assert.equal(first.data.f18, '11');
+    assert.equal((await emulatorRecord('102', '4')).data.f12, '3');
+    assert.notEqual((await emulatorRecord('102', '2')).data.f11, 'Chairs', 'the conflict is held back');
+    assert.equal(gridTab()?.isDirty, true, 'the held-back row keeps the tab dirty');
+
+    // Keep Mine on record 2 (the second row): my field goes, theirs stays.
+    await grid.press('.data-grid', 'Control+Home');
+    await grid.press('.data-grid', 'ArrowDown');
+    await grid.press('.data-grid', 'ArrowRight');
+    await grid.press('.data-grid', 'ArrowRight');
+    await grid.waitFor('#grid-keep-mine');
+    assert.match(await grid.text('#grid-row'), /Someone else changed this record/);
+    await driver.screenshot('grid-conflict');
+    const keep = await requestMark();
+    await grid.click('#grid-keep-mine');
+    await waitFor(() => gridTab()?.isDirty === false, { message: 'the grid saved after Keep Mine', timeoutMs: 20_000 });
+    assert.deepEqual((await requestsSince(keep)).filter((line) => line.startsWith('PUT')), ['PUT /api/v1/app/102/record/2 200']);
+    const second = await emulatorRecord('102', '2');
+    assert.equal(second.data.f11, 'Chairs');
+    assert.equal(second.data.f18, '99', "their change is kept");
+  });
+
+  it('Revert discards the pending edits; a backup puts them back into a grid opened from it', async () => {
+    const grid = await openGrid();
+    await typeInto(grid, 0, 2, 'Reverted');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
+    const api = await testApi();
+    const tab = gridTab();
+    assert.ok(tab && tab.input instanceof vscode.TabInputCustom);
+    const uri = tab.input.uri;
+
+    // The backup VS Code asks for on hot exit, and a grid opened from it (as after a reload or a crash).
+    const live = api.gridEditor.activeSelection()?.document;
+    assert.ok(live, 'the grid in front');
+    const destination = vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-test.json');
+    const backup = await api.gridEditor.backupCustomDocument(live, { destination });
+    const restored = await api.gridEditor.openCustomDocument(uri, { backupId: backup.id, untitledDocumentData: undefined });
+    const recordId = restored.model.layout([]).rowIds[0];
+    assert.equal(restored.model.changeSet.value(recordId, 'f11'), 'Reverted', 'the pending edit is back');
+    assert.equal(restored.model.changeSet.isPending(recordId, 'f11'), true);
+    restored.dispose();
+    backup.delete();
+
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await waitFor(() => gridTab()?.isDirty === false, { message: 'the grid reverted' });
+    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Office chairs', { message: 'the cell as read again' });
+    assert.equal((await emulatorRecord('102', '1')).data.f11, 'Office chairs', 'nothing was sent');
+  });
+
+  it('deletes the selected rows to the trash after a confirmation that says how many', async () => {
+    const grid = await openGrid();
+    await grid.press('.data-grid', 'Control+Home');
+    for (let at = 0; at < 5; at += 1) await grid.press('.data-grid', 'ArrowDown');
+    await grid.press('.data-grid', 'Shift+ArrowDown');
+    await grid.waitFor('.grid-cell.selected');
+    user().answerMessage('Delete', /^Delete 2 records of All orders\? They go to the portal's trash\.$/);
+    const mark = await requestMark();
+    await grid.click('#grid-delete-rows');
+    await user().waitForMessage(/Deleted 2 records/, { level: 'info' });
+    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('DELETE')), ['DELETE /api/v1/app/102/record/6 200', 'DELETE /api/v1/app/102/record/7 200']);
+    await waitFor(async () => /^6 rows/.test(await grid.text('#grid-counts')), { message: 'two rows fewer in the grid' });
+  });
+});

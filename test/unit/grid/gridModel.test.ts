@@ -1,0 +1,72 @@
+// One open grid's model over the emulator's Orders view: locked columns, row states with their marks, a
+// webhook's newer copy taken by a row without edits and only marked on a row with edits, a save's
+// outcomes, and Take theirs.
+import * as assert from 'node:assert/strict';
+import { GridModel } from '../../../src/grid/gridModel';
+import { portalRecordStore } from '../../../src/grid/recordStore';
+import { saveChanges } from '../../../src/grid/saveRunner';
+import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { testInterface } from '../api/portal';
+import { ALL_ORDERS, ORDERS, startGridPortal, type GridPortal } from './gridPortal';
+
+describe('grid: the model of an open grid', function () {
+  let portal: GridPortal;
+  let model: GridModel;
+
+  before(async () => {
+    portal = await startGridPortal();
+  });
+  after(() => portal.emulator.close());
+  beforeEach(async () => {
+    await testInterface(portal.emulator, 'POST', 'reset');
+    const view = await portal.client.readView(ORDERS, ALL_ORDERS);
+    model = new GridModel(gridEditColumns(ORDERS, view.metadata, () => portal.columns), portal.columns, view.rows);
+  });
+
+  const index = (key: string): number => model.columns.findIndex((column) => column.key === key);
+
+  it('locks the columns the API cannot set and marks pending and invalid cells in the row state', () => {
+    assert.match(model.columns[index('f10')].locked ?? '', /read-only \(Auto Number\)/);
+    assert.equal(model.columns[index('f11')].locked, undefined);
+    model.history.edit('edit', 'Edit', [
+      { recordId: '1', field: 'f11', value: 'Desks' },
+      { recordId: '1', field: 'f17', value: 'lots' },
+    ]);
+    const state = model.rowState('1');
+    assert.deepEqual(state.pending, [index('f11'), index('f17')]);
+    assert.equal(state.problems.length, 1);
+    assert.equal(state.problems[0][0], index('f17'));
+    assert.equal(state.values[index('f11')], 'Desks');
+    assert.deepEqual(model.markedRowIds(), ['1']);
+  });
+
+  it("takes a webhook's newer copy for a row without edits, and only marks a row with edits", () => {
+    model.history.edit('edit', 'Edit', [{ recordId: '2', field: 'f11', value: 'Mine' }]);
+    const fresh = { ...model.copyOf('1'), f11: 'Theirs' };
+    assert.deepEqual(model.portalChanged('1', fresh), { changed: ['1'], removed: [] });
+    assert.equal(model.rowState('1').values[index('f11')], 'Theirs');
+    assert.deepEqual(model.portalChanged('2', { ...model.copyOf('2'), f11: 'Theirs' }), { changed: ['2'], removed: [] });
+    assert.equal(model.rowState('2').values[index('f11')], 'Mine', 'the pending edit is never touched');
+    assert.equal(model.rowState('2').changedOnPortal, 'changed');
+    assert.deepEqual(model.portalChanged('3', 'deleted'), { changed: [], removed: ['3'] });
+    assert.equal(model.hasRow('3'), false);
+  });
+
+  it('after a save, saved rows take what was sent and a conflict is kept until Take theirs', async () => {
+    model.history.edit('edit', 'Edit', [
+      { recordId: '1', field: 'f11', value: 'Desks' },
+      { recordId: '2', field: 'f11', value: 'Chairs' },
+    ]);
+    await portal.client.updateRecord(ORDERS, '2', { f18: '99' });
+    const report = await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS));
+    const summary = model.afterSave(report, new Map());
+    assert.deepEqual([summary.saved, summary.conflicts], [1, 1]);
+    assert.equal(model.rowState('1').pending.length, 0);
+    assert.equal(model.rowState('1').values[index('f11')], 'Desks', 'the saved value stays shown');
+    assert.match(model.rowState('2').conflict ?? '', /Someone else changed this record/);
+    const conflict = model.conflicts.get('2');
+    assert.ok(conflict);
+    model.take('2', conflict.current);
+    assert.equal(model.conflicts.has('2'), false);
+  });
+});

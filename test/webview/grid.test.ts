@@ -1,0 +1,179 @@
+// The view grid's page, built, in headless Chromium with the real grid model over the emulator: editing
+// cells with the keyboard (type, F2, Enter, Esc, Tab, Delete), locked and invalid cells, a block pasted
+// from the clipboard with Ctrl+V, cells copied with Ctrl+C, fill down, and the screenshot to look at.
+import * as assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { ORDERS } from '../emulator/seed';
+import { GridHost } from './support/gridHost';
+import { usePanelEnvironment } from './support/suite';
+
+/** Columns of view 3 (All orders) in the page: 0 is the record column. */
+const COLUMN = { orderNo: 1, title: 2, customerId: 3, orderDate: 6, amount: 8, quantity: 9 } as const;
+
+function cell(page: Page, row: number, column: number): ReturnType<Page['locator']> {
+  return page.locator(`#grid-${row}-${column}`);
+}
+
+describe('the view grid (webview)', function () {
+  const environment = usePanelEnvironment();
+  let host: GridHost | undefined;
+
+  afterEach(async () => {
+    if (host) assert.deepEqual(host.panel.pageErrors, [], 'no script errors on the page');
+    await host?.close();
+    host = undefined;
+  });
+
+  async function open(theme?: 'light' | 'dark' | 'high-contrast'): Promise<GridHost> {
+    host = await GridHost.open(environment().browser, environment().server, environment().client, { appId: ORDERS, viewId: '3', ...(theme ? { theme } : {}) });
+    await host.panel.page.waitForSelector('#grid-0-1');
+    await host.panel.page.locator('.data-grid').focus();
+    return host;
+  }
+
+  /** Moves the active cell from the header's first column to (row, column) with the arrow keys. */
+  async function goTo(page: Page, row: number, column: number): Promise<void> {
+    await page.keyboard.press('Control+Home');
+    for (let at = 0; at < row; at += 1) await page.keyboard.press('ArrowDown');
+    for (let at = 0; at < column; at += 1) await page.keyboard.press('ArrowRight');
+  }
+
+  /** F2 on (row, column), the editor's text replaced by `text`, Enter. */
+  async function replaceIn(page: Page, row: number, column: number, text: string): Promise<void> {
+    await goTo(page, row, column);
+    await page.keyboard.press('F2');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  }
+
+  it('edits a cell by typing, marks it and its row, and moves down on Enter', async () => {
+    const { panel, model } = await open();
+    const page = panel.page;
+    const recordId = model.layout([]).rowIds[0];
+    await goTo(page, 0, COLUMN.title);
+    await page.keyboard.type('Renamed order');
+    await page.keyboard.press('Enter');
+    await host?.settled();
+    assert.equal(model.changeSet.value(recordId, 'f11'), 'Renamed order');
+    await page.waitForSelector('#grid-0-2.pending');
+    assert.equal(await cell(page, 0, COLUMN.title).textContent(), 'Renamed order');
+    assert.match((await cell(page, 0, 0).textContent()) ?? '', /^● /);
+    assert.equal(await page.locator('.data-grid').getAttribute('aria-activedescendant'), 'grid-1-2', 'Enter moved down');
+    assert.match((await page.locator('#grid-counts').textContent()) ?? '', /1 changed/);
+  });
+
+  it('F2 opens the editor with the value; Escape leaves the cell as it was; Tab sets it and moves right', async () => {
+    const { panel, model } = await open();
+    const page = panel.page;
+    const recordId = model.layout([]).rowIds[1];
+    const before = model.changeSet.value(recordId, 'f18');
+    await goTo(page, 1, COLUMN.quantity);
+    await page.keyboard.press('F2');
+    await page.waitForSelector('.cell-editor');
+    await page.keyboard.type('77');
+    await page.keyboard.press('Escape');
+    await host?.settled();
+    assert.equal(await page.locator('.cell-editor').count(), 0);
+    assert.equal(model.changeSet.isPending(recordId, 'f18'), false, 'nothing changed on Escape');
+    assert.equal(model.changeSet.value(recordId, 'f18'), before);
+    await page.keyboard.press('F2');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('12');
+    await page.keyboard.press('Tab');
+    await host?.settled();
+    assert.equal(model.changeSet.value(recordId, 'f18'), '12');
+    assert.equal(await page.locator('.data-grid').getAttribute('aria-activedescendant'), `grid-1-${COLUMN.quantity + 1}`);
+  });
+
+  it('shows a locked column as locked and says why it cannot be edited', async () => {
+    const { panel } = await open();
+    const page = panel.page;
+    assert.match((await page.locator('#grid-h-1').getAttribute('class')) ?? '', /\blocked\b/);
+    assert.match((await page.locator('#grid-h-1').getAttribute('title')) ?? '', /read-only/);
+    assert.equal(await cell(page, 0, COLUMN.orderNo).getAttribute('aria-readonly'), 'true');
+    await goTo(page, 0, COLUMN.orderNo);
+    await page.keyboard.press('F2');
+    await page.waitForSelector('#grid-notice:not([hidden])');
+    assert.match((await page.locator('#grid-notice').textContent()) ?? '', /read-only \(Auto Number\)/);
+  });
+
+  it('marks an invalid cell with its message and blocks only its row', async () => {
+    const { panel, model } = await open();
+    const page = panel.page;
+    const [first, second] = model.layout([]).rowIds;
+    await replaceIn(page, 0, COLUMN.amount, 'lots');
+    await replaceIn(page, 1, COLUMN.title, 'Fine');
+    await host?.settled();
+    await page.waitForSelector('#grid-0-8.invalid');
+    assert.ok(model.changeSet.problem(first, 'f17'));
+    assert.equal(await cell(page, 0, COLUMN.amount).getAttribute('title'), model.changeSet.problem(first, 'f17'));
+    assert.deepEqual(model.changeSet.savableRows().map((row) => row.recordId), [second], 'only the invalid row is blocked');
+    await goTo(page, 0, COLUMN.amount);
+    assert.match((await page.locator('#grid-row').textContent()) ?? '', /cannot be saved until this is fixed/);
+  });
+
+  it('pastes a 3 × 2 block from the clipboard with Ctrl+V, copies cells with Ctrl+C, clears with Delete', async () => {
+    const { panel, model } = await open();
+    const page = panel.page;
+    await panel.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const ids = model.layout([]).rowIds;
+    await page.evaluate((text) => (globalThis as unknown as { navigator: { clipboard: { writeText(text: string): Promise<void> } } }).navigator.clipboard.writeText(text), 'Alpha\t7\nBeta\t8\nGamma\t9\n');
+    await goTo(page, 2, COLUMN.title);
+    await page.keyboard.press('Control+V');
+    await host?.settled();
+    assert.deepEqual(
+      ids.slice(2, 5).map((id) => [model.changeSet.value(id, 'f11'), model.changeSet.value(id, 'f12')]),
+      [
+        ['Alpha', '7'],
+        ['Beta', '8'],
+        ['Gamma', '9'],
+      ],
+    );
+    assert.equal(host?.stack.at(-1)?.label, 'Paste 3 × 2 cells');
+    await page.waitForSelector('#grid-4-3.pending');
+
+    // Select the pasted block with Shift+arrows and copy it: TSV that pastes back the same.
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowRight');
+    assert.equal(await page.locator('.grid-cell.selected').count(), 6);
+    await page.keyboard.press('Control+C');
+    await host?.settled();
+    assert.equal(host?.clipboard, 'Alpha\t7\r\nBeta\t8\r\nGamma\t9');
+    const wanted = JSON.stringify(ids.slice(2, 5));
+    for (let tries = 0; tries < 100 && JSON.stringify(host?.selection) !== wanted; tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(host?.selection, ids.slice(2, 5), 'the host knows the selected rows');
+
+    // Fill down the first row's values, then undo it as VS Code's Ctrl+Z would.
+    await page.keyboard.press('Control+D');
+    await host?.settled();
+    assert.equal(model.changeSet.value(ids[4], 'f11'), 'Alpha');
+    await host?.undo();
+    assert.equal(model.changeSet.value(ids[4], 'f11'), 'Gamma');
+
+    await page.keyboard.press('Delete');
+    await host?.settled();
+    assert.equal(model.changeSet.value(ids[3], 'f12'), '');
+    await panel.screenshot('grid-keyboard');
+  });
+
+  it('screenshots in light, dark and high contrast', async () => {
+    for (const theme of ['light', 'dark', 'high-contrast'] as const) {
+      const { panel } = await open(theme);
+      const page = panel.page;
+      await goTo(page, 1, COLUMN.title);
+      await page.keyboard.type('Pending title');
+      await page.keyboard.press('Enter');
+      await replaceIn(page, 2, COLUMN.amount, '12,5x');
+      await goTo(page, 3, COLUMN.orderDate);
+      await page.keyboard.press('F2');
+      await page.waitForSelector('.cell-editor');
+      await panel.screenshot(`grid-${theme}`);
+      assert.deepEqual(await panel.cspViolations(), [], `no CSP violation in ${theme}`);
+      assert.ok((await page.locator('.grid-body .grid-row').count()) < 80, 'virtualized: only the rows in sight exist');
+      await host?.close();
+      host = undefined;
+    }
+  });
+});

@@ -1,0 +1,101 @@
+// A stand-in for the extension host of a view grid: the real grid model (src/grid/gridModel.ts) over the
+// real portal client (emulator over HTTP) and the block plans the custom editor uses, with the page's
+// messages instead of VS Code's. VS Code's edit stack is a list here: undo() does what Ctrl+Z makes VS
+// Code do (call the last edit's undo). The clipboard the host writes is kept in `clipboard`.
+import type { Browser } from 'playwright-core';
+import type { PortalClient } from '../../../src/api/client';
+import { copyText } from '../../../src/grid/blockEdits';
+import { blockPlanMessage, planFor } from '../../../src/grid/blockMessages';
+import type { CellEdit, RefusedCell } from '../../../src/grid/changeSet';
+import type { Transaction, TransactionKind } from '../../../src/grid/editHistory';
+import { GridModel } from '../../../src/grid/gridModel';
+import type { GridToHostMessage, HostToGridMessage } from '../../../src/shared/protocol';
+import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
+
+export class GridHost {
+  panel!: PanelPage;
+  model!: GridModel;
+  clipboard = '';
+  selection: readonly string[] = [];
+  readonly stack: Transaction[] = [];
+  private pending: Promise<unknown> = Promise.resolve();
+
+  static async open(browser: Browser, server: PanelServer, client: PortalClient, options: OpenOptions & { appId: string; viewId: string }): Promise<GridHost> {
+    const host = new GridHost();
+    const [read, columns] = await Promise.all([client.readView(options.appId, options.viewId), client.listColumns(options.appId)]);
+    host.model = new GridModel(gridEditColumns(options.appId, read.metadata, (id) => (id === options.appId ? columns : undefined)), columns, read.rows);
+    const onPost = (message: { type: string }): void => {
+      host.pending = host.pending.then(() => host.handle(message as GridToHostMessage)).catch((error: unknown) => console.error('grid host:', error));
+    };
+    host.panel = await PanelPage.open(browser, server, 'grid', { ...options, onPost });
+    await host.settled();
+    return host;
+  }
+
+  /** Every message the page sent so far has been handled. */
+  async settled(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await this.pending;
+  }
+
+  async send(message: HostToGridMessage): Promise<void> {
+    await this.panel.send(message);
+  }
+
+  async undo(): Promise<void> {
+    const transaction = this.stack.pop();
+    const step = transaction ? this.model.history.undo(transaction) : undefined;
+    if (step) await this.sendRows(step.transaction.changes.map((change) => change.recordId));
+  }
+
+  async close(): Promise<void> {
+    await this.panel.close();
+  }
+
+  private async edit(kind: TransactionKind, label: string, edits: readonly CellEdit[]): Promise<RefusedCell[]> {
+    const outcome = this.model.history.edit(kind, label, edits);
+    if (outcome.transaction) {
+      this.stack.push(outcome.transaction);
+      await this.sendRows(outcome.transaction.changes.map((change) => change.recordId));
+    }
+    return outcome.refused;
+  }
+
+  private async sendRows(recordIds: readonly string[]): Promise<void> {
+    await this.send({ type: 'grid/rows', rows: [...new Set(recordIds)].map((id) => this.model.rowState(id)) });
+  }
+
+  private async handle(message: GridToHostMessage | PosterMessage): Promise<void> {
+    // The page says "ready" before PanelPage.open() has handed the page over: wait for it.
+    while (!this.panel) await new Promise((resolve) => setTimeout(resolve, 5));
+    const typed = message as GridToHostMessage;
+    switch (typed.type) {
+      case 'ready':
+        return this.send({ type: 'grid/init', viewName: 'All orders', appName: 'Orders', portalLabel: 'Demo portal', columns: [...this.model.columns], rows: this.model.initialRows() });
+      case 'grid/edit': {
+        const refused = await this.edit('edit', typed.label, typed.edits);
+        if (refused[0]) await this.send({ type: 'grid/notice', level: 'error', message: refused[0].message });
+        return;
+      }
+      case 'grid/paste':
+      case 'grid/fill':
+      case 'grid/clear': {
+        if (typed.type === 'grid/paste' && !typed.text) return;
+        const plan = planFor(this.model, typed.type === 'grid/paste' ? { ...typed, text: typed.text ?? '' } : typed, { dateOrder: 'DMY' });
+        const refused = await this.edit(plan.kind, plan.label, plan.plan.edits);
+        const notice = blockPlanMessage(plan.plan, refused.length);
+        if (notice) await this.send({ type: 'grid/notice', level: 'error', message: notice });
+        return;
+      }
+      case 'grid/copy':
+        this.clipboard = copyText(this.model.changeSet, this.model.layout(typed.block.columns), { top: typed.block.top, bottom: typed.block.bottom, left: 0, right: typed.block.columns.length - 1 }, typed.format, { utcOffset: 0 });
+        return;
+      case 'grid/selection':
+        this.selection = typed.recordIds;
+        return;
+      default:
+        return;
+    }
+  }
+}

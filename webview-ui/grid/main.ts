@@ -1,0 +1,160 @@
+// A view as an editable grid (custom editor portal.grid): a bar with the view's name, its counts and its
+// actions, a line about the active row (a conflict's Compare / Keep mine / Take theirs, a failure's
+// reason, an invalid cell's message), the columns' layout, and the grid. The host owns every change:
+// the page sends what the user did and draws the rows the host sends back.
+import type { GridBlock, GridToHostMessage, HostToGridMessage } from '../../src/shared/protocol';
+import { channel } from '../common/vscodeApi';
+import { button } from '../components/button';
+import { el } from '../components/dom';
+import { dropdown } from '../components/inputs';
+import { messageBar } from '../components/messageBar';
+import { registerToolkit } from '../components/toolkit';
+import '../components/panel.css';
+import './grid.css';
+import { ColumnsPanel } from './columnsPanel';
+import { GridTable } from './gridTable';
+
+registerToolkit();
+const host = channel<HostToGridMessage, GridToHostMessage, Record<string, never>>('grid/');
+
+const title = el('h1', { text: 'View' });
+const subtitle = el('p', { className: 'subtitle' });
+const counts = el('p', { id: 'grid-counts', className: 'row-count', attrs: { role: 'status', 'aria-live': 'polite' } });
+const notice = messageBar('grid-notice');
+const rowLine = messageBar('grid-row');
+let selectionTimer: ReturnType<typeof setTimeout> | undefined;
+
+const table = new GridTable({
+  edit: (label, edits) => host.post({ type: 'grid/edit', label, edits }),
+  block: (type, block) => host.post({ type, block }),
+  paste: (block, width, text) => host.post({ type: 'grid/paste', block, width, ...(text === undefined ? {} : { text }) }),
+  copy: (block) => host.post({ type: 'grid/copy', block, format: 'tsv' }),
+  openRecord: (recordId) => host.post({ type: 'openRecord', recordId }),
+  selected: () => {
+    showRow();
+    // The host keeps the selected rows for actions run on them (bulk Set Field…, Delete Rows…).
+    clearTimeout(selectionTimer);
+    selectionTimer = setTimeout(() => host.post({ type: 'grid/selection', recordIds: table.selectedRecordIds() }), 150);
+  },
+});
+
+const columnsPanel = new ColumnsPanel((layout) => {
+  table.setShown(layout.shown);
+  host.post({ type: 'grid/layout', order: layout.order, hidden: layout.hidden, frozen: layout.frozen });
+  applyFrozen(layout.frozen);
+});
+
+const copyFormat = dropdown({
+  ariaLabel: 'Copy the selected cells as',
+  options: [
+    { value: '', label: 'Copy as…' },
+    { value: 'tsv', label: 'TSV' },
+    { value: 'csv', label: 'CSV' },
+    { value: 'json', label: 'JSON' },
+    { value: 'markdown', label: 'Markdown' },
+  ],
+  value: '',
+});
+copyFormat.onCommit(() => {
+  const format = copyFormat.value;
+  const block = table.selectedBlock();
+  if ((format === 'tsv' || format === 'csv' || format === 'json' || format === 'markdown') && block) host.post({ type: 'grid/copy', block, format });
+  copyFormat.value = '';
+});
+
+function withBlock(action: (block: GridBlock) => void): () => void {
+  return () => {
+    const block = table.selectedBlock();
+    if (block) action(block);
+    table.grid.element.focus();
+  };
+}
+
+const actions = el(
+  'div',
+  { className: 'grid-actions' },
+  button('Save', { id: 'grid-save', appearance: 'primary', title: 'Save the changed rows (Ctrl+S)', onClick: () => host.post({ type: 'grid/save' }) }),
+  button('Fill Down', { id: 'grid-fill', title: 'Copy the top cell of the selection into the cells below (Ctrl+D)', onClick: withBlock((block) => host.post({ type: 'grid/fill', block })) }),
+  button('Clear', { id: 'grid-clear', title: 'Empty the selected cells (Delete)', onClick: withBlock((block) => host.post({ type: 'grid/clear', block })) }),
+  copyFormat.element,
+  button('Delete Rows…', {
+    id: 'grid-delete-rows',
+    title: 'Delete the records of the selected rows (to the portal\'s trash)',
+    onClick: () => {
+      const recordIds = table.selectedRecordIds();
+      if (recordIds.length > 0) host.post({ type: 'grid/deleteRows', recordIds });
+    },
+  }),
+  button('Columns…', { id: 'grid-columns', title: 'Hide, reorder and freeze columns', onClick: () => columnsPanel.toggle() }),
+);
+
+function showCounts(): void {
+  const { changed, conflicts, invalid } = table.counts();
+  const parts = [`${table.rowCount.toLocaleString()} rows`];
+  if (changed > 0) parts.push(`${changed} changed`);
+  if (invalid > 0) parts.push(`${invalid} with an invalid cell`);
+  if (conflicts > 0) parts.push(`${conflicts} held back (conflict)`);
+  counts.textContent = parts.join(' · ');
+}
+
+function showRow(): void {
+  showCounts();
+  const active = table.activeRow();
+  const state = active?.state;
+  if (!active || !state) return rowLine.hide();
+  const resolve = (action: 'compare' | 'keepMine' | 'takeTheirs') => () => host.post({ type: 'grid/resolve', recordId: active.recordId, action });
+  if (state.conflict) {
+    return rowLine.show('error', `Record ${active.recordId}: ${state.conflict}`, [
+      { label: 'Compare', id: 'grid-compare', run: resolve('compare') },
+      { label: 'Keep Mine', id: 'grid-keep-mine', run: resolve('keepMine') },
+      { label: 'Take Theirs', id: 'grid-take-theirs', run: resolve('takeTheirs') },
+    ]);
+  }
+  if (state.saveFailure) return rowLine.show('error', `Record ${active.recordId} was not saved: ${state.saveFailure} Your edits are kept.`);
+  const { column } = table.grid.activeCell;
+  const index = table.shown[column - 1];
+  const problem = state.problems.find(([at]) => at === index)?.[1] ?? state.problems[0]?.[1];
+  if (problem) return rowLine.show('error', `Record ${active.recordId} cannot be saved until this is fixed: ${problem}`);
+  if (state.changedOnPortal) return rowLine.show('info', `Record ${active.recordId} was ${state.changedOnPortal} on the portal since it was read. Saving checks it; or take the portal's copy now.`, [{ label: 'Take Theirs', id: 'grid-take-theirs', run: resolve('takeTheirs') }]);
+  rowLine.hide();
+}
+
+function applyFrozen(frozen: number): void {
+  table.setFrozen(frozen);
+}
+
+host.onMessage((message) => {
+  switch (message.type) {
+    case 'grid/init': {
+      title.textContent = message.viewName;
+      subtitle.textContent = `${message.appName} · ${message.portalLabel}`;
+      const layout = columnsPanel.load(message.columns, message.layout);
+      table.load(message.columns, message.rows, layout.shown);
+      applyFrozen(layout.frozen);
+      notice.hide();
+      showRow();
+      table.grid.element.focus();
+      break;
+    }
+    case 'grid/rows':
+      table.update(message.rows, message.removed);
+      showRow();
+      break;
+    case 'grid/notice':
+      notice.show(message.level, message.message);
+      break;
+    case 'grid/loadFailed':
+      notice.show('error', message.message);
+      break;
+  }
+});
+
+document.getElementById('root')?.append(
+  el('header', { className: 'grid-header-bar' }, el('div', {}, title, subtitle), actions),
+  notice.element,
+  rowLine.element,
+  columnsPanel.element,
+  counts,
+  table.grid.element,
+);
+host.post({ type: 'ready' });
