@@ -1,4 +1,4 @@
-// A read-only data grid for large results: only the rows in view (and a few around them) exist in the DOM,
+// A data grid for large results (read-only, or editable for the view grid): only the rows in view (and a few around them) exist in the DOM,
 // so a million rows cost what 50 do. Rows have one fixed height, so the rows in view are arithmetic on the
 // scroll position: @tanstack/virtual-core, used before, rebuilt a measurement object per row each time the
 // row count grew (56-90 ms per update at 1,000,000 rows, measured), which a result that grows while it
@@ -9,42 +9,8 @@
 import { clear, el } from './dom';
 import './dataGrid.css';
 
-export interface GridColumnSpec {
-  name: string;
-  /** Pixels. */
-  width: number;
-  /** Right-aligned (numbers, amounts). */
-  numeric?: boolean;
-}
-
-export type GridSort = { column: number; direction: 'ascending' | 'descending' } | undefined;
-
-export interface DataGridOptions {
-  /** The grid's accessible name. */
-  label: string;
-  /** Enter or double-click on a row (its display index). */
-  onOpen(row: number): void;
-  /** Click or Enter on a column header. */
-  onSort(column: number): void;
-  /** After rendering: the first and last row index in the DOM, so their data can be fetched. */
-  onRender?(first: number, last: number): void;
-  /** An editable grid: aria-readonly false, Shift+arrows select a block, cells decorated by `decorate`. */
-  editable?: boolean;
-  /** Marks a rendered cell (pending, invalid, locked): classes and title; row -1 is a column header. */
-  decorate?(row: number, column: number, cell: HTMLElement): void;
-  /** A key on the grid, before its own moves: true when handled. */
-  onKey?(event: KeyboardEvent): boolean;
-  /** The active cell or the selection changed. */
-  onSelect?(): void;
-}
-
-/** A block of cells, display indices, inclusive. */
-export interface GridRange {
-  top: number;
-  left: number;
-  bottom: number;
-  right: number;
-}
+import type { DataGridOptions, GridColumnSpec, GridRange, GridSort } from './gridTypes';
+export type { DataGridOptions, GridColumnSpec, GridRange, GridSort } from './gridTypes';
 
 export const ROW_HEIGHT = 24;
 const HEADER_HEIGHT = 26;
