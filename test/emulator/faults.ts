@@ -1,5 +1,6 @@
-// Injected faults (POST /_emulator/faults): latency, a status code, a dropped connection or a malformed
-// body, for the next N requests to the portal's API that match a method and a path pattern.
+// Injected faults (POST /_emulator/faults): latency, a status code, a dropped connection, a malformed body
+// or a lost answer (the request is applied, then the connection drops before the response), for the next N
+// requests to the portal's API that match a method and a path pattern.
 
 export interface Fault {
   id: string;
@@ -14,6 +15,8 @@ export interface Fault {
   headers?: Record<string, string>;
   drop?: boolean;
   malformed?: boolean;
+  /** The request is carried out, then the connection is destroyed instead of answering. */
+  lose_answer?: boolean;
 }
 
 export class FaultError extends Error {}
@@ -35,7 +38,7 @@ export class Faults {
   add(spec: unknown): Fault {
     if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new FaultError('Send a JSON object describing the fault.');
     const s = spec as Record<string, unknown>;
-    const known = ['path', 'method', 'count', 'latency_ms', 'status', 'body', 'headers', 'drop', 'malformed'];
+    const known = ['path', 'method', 'count', 'latency_ms', 'status', 'body', 'headers', 'drop', 'malformed', 'lose_answer'];
     const unknown = Object.keys(s).find((key) => !known.includes(key));
     if (unknown) throw new FaultError(`Unknown fault key ${unknown}; known: ${known.join(', ')}.`);
     const path = optional<string>(s.path, (v) => typeof v === 'string', 'path must be a regular expression as a string.');
@@ -60,9 +63,13 @@ export class Faults {
       headers: optional(s.headers, (v) => typeof v === 'object' && v !== null && Object.values(v).every((h) => typeof h === 'string'), 'headers must be an object of strings.'),
       drop: optional(s.drop, (v) => typeof v === 'boolean', 'drop must be true or false.'),
       malformed: optional(s.malformed, (v) => typeof v === 'boolean', 'malformed must be true or false.'),
+      lose_answer: optional(s.lose_answer, (v) => typeof v === 'boolean', 'lose_answer must be true or false.'),
     };
-    const effects = [fault.latency_ms !== undefined, fault.status !== undefined, fault.drop === true, fault.malformed === true].filter(Boolean).length;
-    if (effects === 0) throw new FaultError('Give at least one of latency_ms, status, drop, malformed.');
+    const effects = [fault.latency_ms !== undefined, fault.status !== undefined, fault.drop === true, fault.malformed === true, fault.lose_answer === true].filter(Boolean).length;
+    if (effects === 0) throw new FaultError('Give at least one of latency_ms, status, drop, malformed, lose_answer.');
+    if (fault.lose_answer && (fault.drop || fault.status !== undefined || fault.malformed)) {
+      throw new FaultError('lose_answer applies the request and answers nothing; combine it with latency_ms only.');
+    }
     if (fault.drop && (fault.status !== undefined || fault.malformed)) throw new FaultError('drop cannot be combined with status or malformed.');
     if (fault.status !== undefined && fault.malformed) throw new FaultError('malformed answers 200; do not combine it with status.');
     if (fault.body !== undefined && fault.status === undefined) throw new FaultError('body goes with status.');

@@ -11,7 +11,7 @@ export interface LoggedRequest {
   status: number;
   duration_ms: number;
   /** The kind of fault injected into this request, if any. */
-  fault?: 'latency' | 'status' | 'drop' | 'malformed';
+  fault?: 'latency' | 'status' | 'drop' | 'malformed' | 'lose_answer';
   time: string;
 }
 

@@ -42,6 +42,7 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
 
   const faultOf = new WeakMap<FastifyRequest, LoggedRequest['fault']>();
   const logged = new WeakSet<FastifyRequest>();
+  const answerLost = new WeakSet<FastifyRequest>();
   const logRequest = (request: FastifyRequest, status: number, elapsed: number): void => {
     if (logged.has(request) || isTestInterface(request.url)) return;
     logged.add(request);
@@ -55,8 +56,9 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
     if (isTestInterface(request.url)) return;
     const fault = ctx.faults.take(request.method, splitUrl(request.url).path);
     if (!fault) return;
-    faultOf.set(request, fault.drop ? 'drop' : fault.malformed ? 'malformed' : fault.status !== undefined ? 'status' : 'latency');
+    faultOf.set(request, fault.drop ? 'drop' : fault.malformed ? 'malformed' : fault.status !== undefined ? 'status' : fault.lose_answer ? 'lose_answer' : 'latency');
     if (fault.latency_ms) await sleep(fault.latency_ms);
+    if (fault.lose_answer) answerLost.add(request);
     if (fault.drop) {
       logRequest(request, 0, reply.elapsedTime);
       reply.hijack();
@@ -71,6 +73,16 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
       return reply.code(fault.status).type('application/json; charset=utf-8').send(JSON.stringify(fault.body));
     }
     return undefined;
+  });
+
+  // A lost answer: the route has done its work (a record created, changed or trashed); the client sees the
+  // connection drop, as when a proxy or the network fails after the portal committed.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!answerLost.has(request)) return payload;
+    logRequest(request, 0, reply.elapsedTime);
+    ctx.flushEvents(request);
+    request.raw.socket.destroy();
+    return payload;
   });
 
   app.addHook('onResponse', async (request, reply) => {

@@ -173,6 +173,20 @@ describe('PortalClient errors against the emulator', function () {
     await failure(client.listSites(), { status: 500, retryable: true, code: 'server_error' });
   });
 
+  it('carries Retry-After of a 429 or 503 (seconds or an HTTP date) as retryAfterMs', async () => {
+    const { client } = setup();
+    await injectFault(emulator, { path: '^/api/v1/site$', status: 429, headers: { 'Retry-After': '3' } });
+    let error = await failure(client.listSites(), { status: 429 });
+    assert.equal(error.retryAfterMs, 3000);
+    const inFiveSeconds = new Date(Date.now() + 5000).toUTCString();
+    await injectFault(emulator, { path: '^/api/v1/site$', status: 503, headers: { 'Retry-After': inFiveSeconds } });
+    error = await failure(client.listSites(), { status: 503 });
+    assert.ok(error.retryAfterMs !== undefined && error.retryAfterMs > 3000 && error.retryAfterMs <= 5000, String(error.retryAfterMs));
+    await injectFault(emulator, { path: '^/api/v1/site$', status: 429, headers: { 'Retry-After': 'soon' } });
+    error = await failure(client.listSites(), { status: 429 });
+    assert.equal(error.retryAfterMs, undefined, 'an unreadable Retry-After is no instruction');
+  });
+
   it('a malformed body is an invalid response', async () => {
     const { client } = setup();
     await injectFault(emulator, { path: '^/api/v1/app/101/view/1$', malformed: true });

@@ -89,6 +89,7 @@ export interface Fault {
   headers?: Record<string, string>;
   drop?: boolean;
   malformed?: boolean;
+  lose_answer?: boolean;
 }
 
 export function injectFault(emulator: Emulator, fault: Fault): Promise<unknown> {

@@ -91,6 +91,18 @@ describe('emulator: test interface', () => {
       assert.equal((await sites()).status, 200);
     });
 
+    it('applies a request and then loses its answer (lose_answer)', async () => {
+      await fault({ path: '/record/$', method: 'POST', lose_answer: true });
+      await assert.rejects(call(running.emulator, 'POST', '/api/v1/app/101/record/', { token: running.token, body: form({ f2: 'Lost answer Ltd' }) }));
+      const logged = (await requests()).at(-1);
+      assert.deepEqual([logged?.path, logged?.status, logged?.fault], ['/api/v1/app/101/record/', 0, 'lose_answer']);
+      // The record exists although its creator never heard of it: the next one gets the next id.
+      const created = await call(running.emulator, 'POST', '/api/v1/app/101/record/', { token: running.token, body: form({ f2: 'Heard Ltd' }) });
+      assert.equal(created.status, 200);
+      const lost = await call(running.emulator, 'GET', `/_emulator/records/101/${Number((created.json as { id: string }).id) - 1}`);
+      assert.equal((lost.json as { data: Record<string, string> }).data.f2, 'Lost answer Ltd');
+    });
+
     it('answers 200 with a malformed JSON body', async () => {
       await fault({ malformed: true });
       const result = await sites();
@@ -116,7 +128,7 @@ describe('emulator: test interface', () => {
     });
 
     it('refuses a fault it cannot apply', async () => {
-      for (const body of [{}, { path: '(' }, { status: 99 }, { drop: true, status: 500 }, { count: 0, status: 500 }, { wat: 1, status: 500 }]) {
+      for (const body of [{}, { path: '(' }, { status: 99 }, { drop: true, status: 500 }, { lose_answer: true, drop: true }, { lose_answer: 'yes' }, { count: 0, status: 500 }, { wat: 1, status: 500 }]) {
         assert.equal((await call(running.emulator, 'POST', '/_emulator/faults', { body })).status, 400, JSON.stringify(body));
       }
     });

@@ -1,0 +1,164 @@
+// Values as files hold them to values as the portal takes them, by column kind: ISO dates to DD-MM-YYYY,
+// date-times of the file's time zone to UTC, choices by name to their ids, e-mail lists to the API's list,
+// numbers with a decimal comma to a decimal point. Conversion only rewrites what it recognises; whether the
+// result is acceptable is decided by the one rule book, src/api/formats.ts (checkValue), so a value the
+// import accepts is one the record document and the form accept, with the same message when it is not.
+import { columnKind } from '../api/columnKinds';
+import { checkValue, formatDate, formatDateTime, formatHint, formatUsers } from '../api/formats';
+import type { Column } from '../api/types';
+import { zonedToUtc } from './zonedTime';
+
+export type DecimalSeparator = '.' | ',';
+
+export interface ConversionOptions {
+  /** The IANA time zone of the file's date-times without an offset; default UTC. */
+  timeZone?: string;
+  /** The file's decimal separator; default '.' (detectDecimalSeparator() reads it from sample values). */
+  decimalSeparator?: DecimalSeparator;
+}
+
+export type Conversion = { value: string; problem?: undefined; expected?: undefined } | { value?: undefined; problem: string; expected: string };
+
+const pad = (value: number | string, width: number): string => String(value).padStart(width, '0');
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const API_DATE_TIME = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2})$/;
+
+/** "2026-11-21" -> "21-11-2026"; anything else unchanged (the check then says what was expected). */
+function convertDate(text: string): string {
+  const iso = ISO_DATE.exec(text);
+  return iso ? `${iso[3]}-${iso[2]}-${iso[1]}` : text;
+}
+
+function realDate(year: number, month: number, day: number): boolean {
+  try {
+    formatDate({ year, month, day });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * "21-11-2026 14:05" or ISO 8601 ("2026-11-21T14:05", "…:30Z", "…+01:00", a date alone = midnight) to
+ * "DD-MM-YYYY hh:mm" in UTC; a time without an offset is read in `timeZone`. Unrecognised: unchanged.
+ */
+function convertDateTime(text: string, timeZone: string): string {
+  let clock: { year: number; month: number; day: number; hours: number; minutes: number; seconds: number } | undefined;
+  let offset: string | undefined;
+  const api = API_DATE_TIME.exec(text);
+  const iso = ISO_DATE_TIME.exec(text);
+  const isoDate = ISO_DATE.exec(text);
+  if (api) clock = { day: +api[1], month: +api[2], year: +api[3], hours: +api[4], minutes: +api[5], seconds: 0 };
+  else if (iso) {
+    clock = { year: +iso[1], month: +iso[2], day: +iso[3], hours: +iso[4], minutes: +iso[5], seconds: +(iso[6] ?? 0) };
+    offset = iso[7];
+  } else if (isoDate) clock = { year: +isoDate[1], month: +isoDate[2], day: +isoDate[3], hours: 0, minutes: 0, seconds: 0 };
+  // Out-of-range parts are left for the check, in the API's format, so its message names them.
+  if (!clock || !realDate(clock.year, clock.month, clock.day) || clock.hours > 23 || clock.minutes > 59 || clock.seconds > 59) {
+    return clock ? `${pad(clock.day, 2)}-${pad(clock.month, 2)}-${pad(clock.year, 4)} ${pad(clock.hours, 2)}:${pad(clock.minutes, 2)}` : text;
+  }
+  if (offset === undefined && timeZone === 'UTC' && api) return text;
+  let instant: Date;
+  if (offset === undefined) instant = zonedToUtc(clock, timeZone);
+  else {
+    const sign = offset === 'Z' || offset === 'z' ? 0 : offset.startsWith('-') ? -1 : 1;
+    const digits = offset.replace(/[^\d]/g, '');
+    const minutes = sign === 0 ? 0 : sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2)));
+    instant = new Date(Date.UTC(clock.year, clock.month - 1, clock.day, clock.hours, clock.minutes, clock.seconds) - minutes * 60_000);
+  }
+  return formatDateTime(instant);
+}
+
+const GROUPED_POINT = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+const GROUPED_COMMA = /^-?\d{1,3}(?:\.\d{3})+(?:,\d+)?$/;
+const SPACE_GROUPS = /^(-?\d{1,3})((?:[ \u00a0\u202f']\d{3})+)([.,]\d+)?$/;
+
+/**
+ * A number as written with `separator` as the decimal mark to the API's plain decimal. Thousands groups
+ * are removed only where they are unmistakable (1,234,567.5 / 1.234,5 / 1 234,5), so "1,5" with a point
+ * separator stays "1,5" and is refused, never read as 15. A leading "+" goes (the API refuses it).
+ */
+export function convertNumber(text: string, separator: DecimalSeparator): string {
+  let value = text.trim().replace(/^\+(?=[\d.,])/, '');
+  const spaced = SPACE_GROUPS.exec(value);
+  if (spaced) value = `${spaced[1]}${spaced[2].replace(/[^\d]/g, '')}${spaced[3] ?? ''}`;
+  if (separator === '.') return GROUPED_POINT.test(value) ? value.replace(/,/g, '') : value;
+  if (GROUPED_COMMA.test(value)) return value.replace(/\./g, '').replace(',', '.');
+  return /^-?\d*,\d+$/.test(value) ? value.replace(',', '.') : value;
+}
+
+/**
+ * The decimal separator most sample values use: "3,5" and "1.234,50" vote comma, "3.5" and "1,234.50"
+ * vote point, "1,234" and "12" say nothing. A tie is a point.
+ */
+export function detectDecimalSeparator(samples: Iterable<string>): DecimalSeparator {
+  let comma = 0;
+  let point = 0;
+  for (const raw of samples) {
+    const text = raw.trim();
+    if (/^-?\d{1,3}[.,]\d{3}$/.test(text)) continue; // 1,234 or 1.234: either reading works
+    if (/^-?[\d.]*\d,\d+$/.test(text)) comma += 1;
+    else if (/^-?[\d,]*\d\.\d+$/.test(text)) point += 1;
+  }
+  return comma > point ? ',' : '.';
+}
+
+function choices(column: Column): readonly { id: string; name: string }[] {
+  return Array.isArray(column.choices) ? column.choices : [];
+}
+
+/** One choice by id, else by name (case and surrounding spaces ignored); unknown items stay as given. */
+function choiceId(column: Column, item: string): string {
+  const list = choices(column);
+  const text = item.trim();
+  if (list.some((choice) => String(choice.id) === text)) return text;
+  const byName = list.filter((choice) => choice.name.trim().toLowerCase() === text.toLowerCase());
+  return byName.length === 1 ? String(byName[0].id) : text;
+}
+
+function convertChoice(column: Column, text: string): string {
+  if (column.choice_type !== '2') return choiceId(column, text);
+  // A multi-select: items separated by commas (or semicolons, as spreadsheets join lists).
+  return text
+    .split(/[,;]/)
+    .map((item) => choiceId(column, item))
+    .join(',');
+}
+
+/** The value to send for `raw`, or why it cannot be sent and what was expected. */
+export function convertValue(column: Column, raw: string, options: ConversionOptions = {}): Conversion {
+  const trimmed = raw.trim();
+  let value: string;
+  switch (columnKind(column)) {
+    case 'text':
+    case 'multiline':
+      value = raw; // as typed: leading spaces and line breaks may be meant
+      break;
+    case 'date':
+      value = convertDate(trimmed);
+      break;
+    case 'datetime':
+      value = convertDateTime(trimmed, options.timeZone ?? 'UTC');
+      break;
+    case 'duration':
+      value = /^\d:\d{2}$/.test(trimmed) ? `0${trimmed}` : trimmed;
+      break;
+    case 'number':
+    case 'currency':
+      value = convertNumber(trimmed, options.decimalSeparator ?? '.');
+      break;
+    case 'choice':
+      value = trimmed === '' ? '' : convertChoice(column, trimmed);
+      break;
+    case 'user':
+      value = formatUsers(trimmed.split(/[,;]/));
+      break;
+    default:
+      value = trimmed;
+  }
+  const problem = checkValue(column, value);
+  if (problem === undefined) return { value };
+  return { problem: value === raw ? problem : `${problem} (read from "${raw}")`, expected: formatHint(column) };
+}

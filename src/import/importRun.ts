@@ -1,0 +1,93 @@
+// One import from start (or resumption) to summary: the journal tied to the source's content, the rows
+// planned as they are read, the runner, and the failures file. What the command and the panel call.
+import { basename } from 'node:path';
+import type { Column } from '../api/types';
+import { Journal, type OutcomeEntry } from './journal';
+import { RowPlanner, dryRun, indexExisting, type DryRunResult, type ExistingRecords, type ImportSettings, type Operation } from './plan';
+import { failuresPathFor, writeFailuresFile } from './report';
+import { runOperations, type RecordWriter, type RunProgress, type RunSummary } from './runner';
+import { hashFile, type ImportSource } from './sourceFile';
+
+export interface ImportJob {
+  source: ImportSource;
+  settings: ImportSettings;
+  /** The app's columns (PortalClient.listColumns). */
+  columns: readonly Column[];
+  writer: RecordWriter;
+  /** Upsert: the existing records (readExisting()). */
+  existing?: ExistingRecords;
+  /**
+   * A view of the app that shows every record (no conditions): where a create whose answer was lost is
+   * looked for. Without it, such a create is reported uncertain.
+   */
+  lookupViewId?: string;
+  journalPath: string;
+  /** Where the failures file goes; default beside the source. */
+  failuresFolder?: string;
+  concurrency?: number;
+  /** Rows in the file (from the dry run), for progress. */
+  total?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: RunProgress) => void;
+  /** Delays of the runner's retries; tests shorten them. */
+  baseDelayMs?: number;
+}
+
+export interface ImportResult extends RunSummary {
+  journalPath: string;
+  /** True when an earlier run of the same journal was continued. */
+  resumed: boolean;
+  /** The failures file, when rows failed and the run was not cancelled. */
+  failuresPath: string | undefined;
+  /** Rows that may have been created although their answer was lost: a person must check them. */
+  uncertain: OutcomeEntry[];
+}
+
+/** Reads `viewId` and indexes its rows by record id and by `matchField` (upsert). */
+export async function readExisting(writer: RecordWriter, appId: string, viewId: string, matchField?: string, signal?: AbortSignal): Promise<ExistingRecords> {
+  const view = await writer.readView(appId, viewId, [], signal);
+  return indexExisting(view.rows, matchField);
+}
+
+/** Plans every row and sends nothing: the dry run of `job`. */
+export function dryRunImport(job: Pick<ImportJob, 'source' | 'settings' | 'columns' | 'existing' | 'signal'>): Promise<DryRunResult> {
+  const planner = new RowPlanner(job.settings, job.columns, job.existing, 'dry-run');
+  return dryRun(job.source.rows(job.signal), planner, job.signal);
+}
+
+export async function runImport(job: ImportJob): Promise<ImportResult> {
+  const { source, settings } = job;
+  const sourceHash = await hashFile(source.path, job.signal);
+  const journal = await Journal.open(job.journalPath, { kind: 'import', appId: settings.appId, source: basename(source.path), sourceHash });
+  try {
+    const planner = new RowPlanner(settings, job.columns, job.existing, journal.runId);
+    async function* operations(): AsyncGenerator<Operation> {
+      for await (const row of source.rows(job.signal)) {
+        // Finished rows are planned too (not sent): the planner must see every key the file creates.
+        const operation = planner.plan(row);
+        if (!journal.isFinished(row.row)) yield operation;
+      }
+    }
+    const summary = await runOperations(operations(), {
+      appId: settings.appId,
+      writer: job.writer,
+      journal,
+      concurrency: job.concurrency,
+      draft: settings.draft === 'draft',
+      lookupView: job.lookupViewId === undefined ? undefined : { viewId: job.lookupViewId, columns: job.columns },
+      total: job.total,
+      signal: job.signal,
+      onProgress: job.onProgress,
+      baseDelayMs: job.baseDelayMs,
+    });
+    let failuresPath: string | undefined;
+    if (!summary.cancelled && summary.counts.failed > 0) {
+      failuresPath = failuresPathFor(source.path, job.failuresFolder);
+      await writeFailuresFile(source, journal, failuresPath);
+    }
+    const uncertain = journal.entries().filter((entry) => entry.outcome === 'uncertain');
+    return { ...summary, journalPath: journal.path, resumed: journal.resumed, failuresPath, uncertain };
+  } finally {
+    await journal.close();
+  }
+}

@@ -1,0 +1,228 @@
+// The journal of an import or bulk change: an append-only JSON-lines file that says, row by row, what was
+// done and which record it made, written as it happens. A run stopped by Cancel, a crash or a reload
+// resumes from it: rows with an outcome are not sent again, and a create that was sent without an outcome
+// is looked for before it is sent again. It belongs to one source (by the SHA-256 of its content) and one
+// job; opened for anything else it refuses, since its row numbers would name other rows.
+//
+// Durability: an `attempt` line (written before a create or delete is sent) is fdatasync'd before the
+// request goes out: losing it could let a crash send the create twice. Outcome lines are only written:
+// losing the last ones to a power cut costs a look-up on resume, never a duplicate. Lines from concurrent
+// requests are written and synced together (group commit), so syncing does not serialise the requests.
+import { createHash, randomBytes } from 'node:crypto';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { CreateLookup } from './plan';
+
+export const JOURNAL_VERSION = 1;
+
+/** What the journal is for; a resumed run must be the same job on the same source. */
+export interface JournalJob {
+  /** 'import', 'set-field', 'delete'. */
+  kind: string;
+  appId: string;
+  /** The source file's name (shown in messages) or a description of a bulk change. */
+  source: string;
+  /** SHA-256 of the source's content (or of the bulk change's record ids and value). */
+  sourceHash: string;
+}
+
+export type Outcome = 'created' | 'updated' | 'unchanged' | 'deleted' | 'failed' | 'uncertain';
+
+export interface OutcomeEntry {
+  type: 'outcome';
+  row: number;
+  outcome: Outcome;
+  recordId?: string;
+  reason?: string;
+}
+
+interface HeaderLine extends JournalJob {
+  type: 'header';
+  version: number;
+  runId: string;
+  startedAt: string;
+}
+
+interface AttemptLine {
+  type: 'attempt';
+  row: number;
+  lookup?: CreateLookup;
+}
+
+type Line = HeaderLine | AttemptLine | OutcomeEntry;
+
+export class JournalMismatchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JournalMismatchError';
+  }
+}
+
+/** Where the journal of `sourcePath` lives: beside it, or in `folder` under a name unique to its path. */
+export function journalPathFor(sourcePath: string, folder?: string): string {
+  if (folder === undefined) return `${sourcePath}.portal-journal.jsonl`;
+  const pathHash = createHash('sha256').update(sourcePath).digest('hex').slice(0, 12);
+  return join(folder, `${basename(sourcePath)}-${pathHash}.portal-journal.jsonl`);
+}
+
+export type OutcomeCounts = Record<Outcome, number>;
+
+export class Journal {
+  private readonly outcomes = new Map<number, OutcomeEntry>();
+  private readonly attempts = new Map<number, AttemptLine>();
+  private queue: Array<{ line: string; durable: boolean; done: (error?: unknown) => void }> = [];
+  private flushing: Promise<void> | undefined;
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+    readonly runId: string,
+    /** True when the journal existed: a run is being resumed. */
+    readonly resumed: boolean,
+  ) {}
+
+  /** Opens the journal of `job` at `path`, resuming the run recorded there, or starts a new one. */
+  static async open(path: string, job: JournalJob): Promise<Journal> {
+    let text: string | undefined;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const lines = text === undefined ? [] : parseLines(text);
+    const header = lines[0];
+    if (text !== undefined && text.trim() !== '') {
+      if (header?.type !== 'header') throw new JournalMismatchError(`${path} is not a Portal Explorer journal: move it away or delete it, then start again.`);
+      checkBelongs(path, header, job);
+    }
+    const handle = await open(path, 'a');
+    // A line cut off by a crash is ended, so the next one does not run into it.
+    if (text !== undefined && text !== '' && !text.endsWith('\n')) await handle.write('\n');
+    const runId = header?.type === 'header' ? header.runId : randomBytes(6).toString('hex');
+    const journal = new Journal(path, handle, runId, header?.type === 'header');
+    for (const line of lines.slice(1)) {
+      if (line.type === 'attempt') journal.attempts.set(line.row, line);
+      else if (line.type === 'outcome') journal.outcomes.set(line.row, line);
+    }
+    if (!journal.resumed) {
+      const first: HeaderLine = { type: 'header', version: JOURNAL_VERSION, ...job, runId, startedAt: new Date().toISOString() };
+      await journal.append(first, true);
+    }
+    return journal;
+  }
+
+  /** The row's last recorded outcome. */
+  outcomeOf(row: number): OutcomeEntry | undefined {
+    return this.outcomes.get(row);
+  }
+
+  /**
+   * A request of an earlier run that may have been carried out: an attempt with no outcome after it, or
+   * an outcome 'uncertain'. Its lookup says how to find the record it may have created.
+   */
+  unfinishedAttempt(row: number): AttemptLine | undefined {
+    const attempt = this.attempts.get(row);
+    const outcome = this.outcomes.get(row);
+    return attempt && (outcome === undefined || outcome.outcome === 'uncertain') ? attempt : undefined;
+  }
+
+  /** Whether the row is finished: an outcome that a resumed run does not try again. */
+  isFinished(row: number): boolean {
+    const outcome = this.outcomes.get(row)?.outcome;
+    return outcome !== undefined && outcome !== 'failed' && outcome !== 'uncertain';
+  }
+
+  /** Records that a request is about to be sent; resolves once that is on disk. */
+  attempt(row: number, lookup?: CreateLookup): Promise<void> {
+    const line: AttemptLine = lookup ? { type: 'attempt', row, lookup } : { type: 'attempt', row };
+    this.attempts.set(row, line);
+    return this.append(line, true);
+  }
+
+  record(entry: Omit<OutcomeEntry, 'type'>): Promise<void> {
+    const line: OutcomeEntry = { type: 'outcome', ...entry };
+    this.outcomes.set(entry.row, line);
+    return this.append(line, false);
+  }
+
+  /** Every row's last outcome, in row order. */
+  entries(): OutcomeEntry[] {
+    return [...this.outcomes.values()].sort((a, b) => a.row - b.row);
+  }
+
+  counts(): OutcomeCounts {
+    const counts: OutcomeCounts = { created: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, uncertain: 0 };
+    for (const entry of this.outcomes.values()) counts[entry.outcome] += 1;
+    return counts;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    while (this.flushing) await this.flushing;
+    this.closed = true;
+    await this.handle.close();
+  }
+
+  private append(line: Line, durable: boolean): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`The journal ${this.path} is closed.`));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ line: `${JSON.stringify(line)}\n`, durable, done: (error) => (error ? reject(error) : resolve()) });
+      this.kick();
+    });
+  }
+
+  /** One writer at a time; lines queued while it finishes are taken by the next. */
+  private kick(): void {
+    if (this.flushing || this.queue.length === 0) return;
+    this.flushing = this.flush().finally(() => {
+      this.flushing = undefined;
+      this.kick();
+    });
+  }
+
+  /** Writes what is queued, in order, syncing once per batch that holds a durable line. */
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        await this.handle.write(batch.map((item) => item.line).join(''));
+        if (batch.some((item) => item.durable)) await this.handle.datasync();
+        for (const item of batch) item.done();
+      } catch (error) {
+        for (const item of batch) item.done(error);
+      }
+    }
+  }
+}
+
+/**
+ * The journal's lines. A line that does not parse was cut off by a crash (each run ends it with a line
+ * break before writing on): it is skipped, and its request is then looked for or sent again.
+ */
+function parseLines(text: string): Line[] {
+  const lines: Line[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      lines.push(JSON.parse(line) as Line);
+    } catch {
+      // cut off by a crash
+    }
+  }
+  return lines;
+}
+
+function checkBelongs(path: string, header: HeaderLine, job: JournalJob): void {
+  if (header.version !== JOURNAL_VERSION) throw new JournalMismatchError(`${path} was written by another version of Portal Explorer (journal version ${header.version}): delete it to start again.`);
+  if (header.kind !== job.kind || header.appId !== job.appId) {
+    throw new JournalMismatchError(`${path} belongs to another job (${header.kind} into app ${header.appId}), not to this ${job.kind} into app ${job.appId}: delete it, or finish that job first.`);
+  }
+  if (header.sourceHash !== job.sourceHash) {
+    throw new JournalMismatchError(
+      `${path} belongs to another version of ${header.source}: the file changed since the import started on ${header.startedAt}. ` +
+        'Restore the file to resume that import, or delete the journal to start a new one (records it created stay).',
+    );
+  }
+}

@@ -1,0 +1,209 @@
+// What each source row becomes: a record to create, an update of an existing record (only the fields
+// that change), a row left as it is, or a row that cannot be sent and why. The dry run is this plan with
+// nothing sent; the run executes it. Existing records (upsert) come from a view the person picks, indexed
+// once by record id and by the match column.
+import type { ViewRow } from '../api/client';
+import { checkRecord, formatHint } from '../api/formats';
+import type { Column, RecordData } from '../api/types';
+import { convertValue, type ConversionOptions } from './convert';
+import { describeTarget, fieldSources, recordIdSource, type ImportMapping } from './mapping';
+import type { SourceRow } from './sourceFile';
+
+export type ImportMode = 'create' | 'upsert';
+
+export interface ImportSettings {
+  appId: string;
+  mode: ImportMode;
+  mapping: ImportMapping;
+  /** Upsert: the field (a unique column, as a rule) whose value finds the existing record. */
+  matchField?: string;
+  /**
+   * A text field that receives "<marker>:<row>" in each created record, so that a create whose answer was
+   * lost can be found and is never sent twice. Optional; without it (and without a matchField) such a
+   * row is reported as uncertain instead of being sent again.
+   */
+  markerField?: string;
+  /** Apps with Draft mode: 'draft' creates drafts, 'published' also publishes the drafts it updates. */
+  draft?: 'draft' | 'published';
+  /** An empty cell: 'skip' leaves the field out (default), 'clear' sends "" (clears it on update). */
+  emptyCells?: 'skip' | 'clear';
+  conversion?: ConversionOptions;
+}
+
+export interface RowProblem {
+  row: number;
+  /** The source column, or the app column when no source column is at fault (a required one left out). */
+  column: string;
+  value: string;
+  message: string;
+  /** The expected format, for the dry-run report. */
+  expected: string;
+}
+
+/** How a lost create is looked for: the record whose `field` equals `value`. */
+export interface CreateLookup {
+  field: string;
+  value: string;
+}
+
+export type Operation =
+  | { kind: 'create'; row: number; data: RecordData; lookup?: CreateLookup }
+  | { kind: 'update'; row: number; recordId: string; changes: RecordData; publish: boolean }
+  | { kind: 'delete'; row: number; recordId: string }
+  | { kind: 'unchanged'; row: number; recordId: string }
+  | { kind: 'invalid'; row: number; problems: RowProblem[] };
+
+/** Existing records of the app, by record id and by the match field's value. */
+export interface ExistingRecords {
+  byId: Map<string, ViewRow>;
+  byKey: Map<string, ViewRow[]>;
+  matchField: string | undefined;
+}
+
+export function indexExisting(rows: readonly ViewRow[], matchField?: string): ExistingRecords {
+  const byId = new Map<string, ViewRow>();
+  const byKey = new Map<string, ViewRow[]>();
+  for (const row of rows) {
+    if (row.id !== undefined) byId.set(row.id, row);
+    const key = matchField === undefined ? undefined : row.values[matchField];
+    if (key !== undefined && key !== '') byKey.set(key, [...(byKey.get(key) ?? []), row]);
+  }
+  return { byId, byKey, matchField };
+}
+
+/** The marker value of a row: unique per run and row, stable across resumes of the same run. */
+export function markerOf(runId: string, row: number): string {
+  return `import ${runId}:${row}`;
+}
+
+/** Plans rows one at a time; remembers the keys it planned to create, so a file cannot create one twice. */
+export class RowPlanner {
+  private readonly sources: Map<string, string>;
+  private readonly idSource: string | undefined;
+  private readonly fieldsBySource = new Map<string, Column>();
+  private readonly plannedKeys = new Map<string, number>();
+
+  constructor(
+    private readonly settings: ImportSettings,
+    private readonly columns: readonly Column[],
+    private readonly existing: ExistingRecords | undefined,
+    private readonly runId: string,
+  ) {
+    this.sources = fieldSources(settings.mapping);
+    this.idSource = settings.mode === 'upsert' ? recordIdSource(settings.mapping) : undefined;
+    for (const [field, source] of this.sources) {
+      const column = columns.find((candidate) => candidate.field_id_in_data === field);
+      if (column) this.fieldsBySource.set(source, column);
+    }
+  }
+
+  plan(source: SourceRow): Operation {
+    const { row } = source;
+    if (source.problem) return { kind: 'invalid', row, problems: [{ row, column: '(the row)', value: '', message: `the row ${source.problem}`, expected: '' }] };
+    const problems: RowProblem[] = [];
+    const data: RecordData = {};
+    for (const [sourceColumn, column] of this.fieldsBySource) {
+      const raw = source.values[sourceColumn] ?? '';
+      if (raw === '' && this.settings.emptyCells !== 'clear') continue;
+      const converted = convertValue(column, raw, this.settings.conversion);
+      if (converted.problem !== undefined) problems.push({ row, column: sourceColumn, value: raw, message: converted.problem, expected: converted.expected });
+      else data[column.field_id_in_data] = converted.value;
+    }
+    if (problems.length > 0) return { kind: 'invalid', row, problems };
+    const existing = this.findExisting(source, data, problems);
+    if (problems.length > 0) return { kind: 'invalid', row, problems };
+    return existing ? this.update(row, existing, data) : this.create(row, data);
+  }
+
+  private findExisting(source: SourceRow, data: RecordData, problems: RowProblem[]): ViewRow | undefined {
+    if (this.settings.mode !== 'upsert' || !this.existing) return undefined;
+    const problem = (column: string, value: string, message: string, expected: string): undefined => {
+      problems.push({ row: source.row, column, value, message, expected });
+      return undefined;
+    };
+    const id = this.idSource === undefined ? '' : (source.values[this.idSource] ?? '').trim();
+    if (id !== '') {
+      // An id names one record: a row whose record is not in the view is refused, never created anew.
+      return this.existing.byId.get(id) ?? problem(this.idSource as string, id, 'no record with this id in the view read for matching (is it in trash, or hidden by the view?)', 'the id of an existing record');
+    }
+    const field = this.settings.matchField;
+    const key = field === undefined ? undefined : data[field];
+    if (field === undefined || key === undefined || key === '') return undefined;
+    const matches = this.existing.byKey.get(key) ?? [];
+    if (matches.length > 1) {
+      const ids = matches.map((match) => match.id).join(', ');
+      return problem(this.sources.get(field) ?? field, key, `${matches.length} records have this value (${ids}): the match column must identify one record`, 'a value held by at most one record');
+    }
+    return matches[0];
+  }
+
+  private create(row: number, data: RecordData): Operation {
+    const problems = checkRecord(this.columns, data, { creating: true }).map((found) => this.problemOf(row, found.field, data, found.message));
+    if (problems.length > 0) return { kind: 'invalid', row, problems };
+    let lookup: CreateLookup | undefined;
+    const field = this.settings.matchField;
+    if (field !== undefined && data[field]) {
+      const earlier = this.plannedKeys.get(data[field]);
+      if (earlier !== undefined) {
+        return { kind: 'invalid', row, problems: [this.problemOf(row, field, data, `row ${earlier} has the same value and creates that record: merge the two rows`)] };
+      }
+      this.plannedKeys.set(data[field], row);
+      lookup = { field, value: data[field] };
+    }
+    if (this.settings.markerField !== undefined) {
+      data[this.settings.markerField] = markerOf(this.runId, row);
+      lookup = { field: this.settings.markerField, value: data[this.settings.markerField] };
+    }
+    return { kind: 'create', row, data, lookup };
+  }
+
+  private update(row: number, existing: ViewRow, data: RecordData): Operation {
+    const recordId = existing.id as string;
+    const changes: RecordData = {};
+    // A field the view does not show is sent: the view cannot say whether it changes.
+    for (const [field, value] of Object.entries(data)) if (existing.values[field] !== value) changes[field] = value;
+    const publish = this.settings.draft === 'published' && existing.draft === true;
+    const problems = checkRecord(this.columns, changes, { creating: false }).map((found) => this.problemOf(row, found.field, changes, found.message));
+    if (problems.length > 0) return { kind: 'invalid', row, problems };
+    if (Object.keys(changes).length === 0 && !publish) return { kind: 'unchanged', row, recordId };
+    return { kind: 'update', row, recordId, changes, publish };
+  }
+
+  private problemOf(row: number, field: string, data: RecordData, message: string): RowProblem {
+    const column = this.columns.find((candidate) => candidate.field_id_in_data === field);
+    const source = this.sources.get(field);
+    return { row, column: source ?? describeTarget({ kind: 'field', field }, this.columns), value: data[field] ?? '', message, expected: column ? describeExpected(column, message) : '' };
+  }
+}
+
+function describeExpected(column: Column, message: string): string {
+  return message.startsWith('required') ? 'a value (the column is required)' : formatHint(column);
+}
+
+export interface DryRunResult {
+  rows: number;
+  creates: number;
+  updates: number;
+  unchanged: number;
+  /** Every problem of every row that would fail, in row order. */
+  problems: RowProblem[];
+  failingRows: number;
+}
+
+/** Plans every row and sends nothing. */
+export async function dryRun(rows: AsyncIterable<SourceRow>, planner: RowPlanner, signal?: AbortSignal): Promise<DryRunResult> {
+  const result: DryRunResult = { rows: 0, creates: 0, updates: 0, unchanged: 0, problems: [], failingRows: 0 };
+  for await (const row of rows) {
+    signal?.throwIfAborted();
+    const operation = planner.plan(row);
+    result.rows += 1;
+    if (operation.kind === 'create') result.creates += 1;
+    else if (operation.kind === 'update') result.updates += 1;
+    else if (operation.kind === 'unchanged') result.unchanged += 1;
+    else if (operation.kind === 'invalid') {
+      result.failingRows += 1;
+      result.problems.push(...operation.problems);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,83 @@
+// What a person takes away from an import: the dry run's problems as CSV, the summary, and a failures file
+// in the source's own format (its columns, plus one saying what went wrong) to fix and import again.
+import { createWriteStream } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import type { Journal, Outcome, OutcomeCounts } from './journal';
+import type { RowProblem } from './plan';
+import { loadPapa, type ImportSource } from './sourceFile';
+
+/** The column of the failures file that says why; a re-import leaves it unmapped. */
+export const PROBLEM_COLUMN = 'Import problem';
+
+/** The dry run's problems as CSV (UTF-8 with a byte-order mark, which spreadsheet programs expect). */
+export async function problemsCsv(problems: readonly RowProblem[]): Promise<string> {
+  const Papa = await loadPapa();
+  const rows = problems.map((problem) => [String(problem.row), problem.column, problem.value, problem.expected, problem.message]);
+  return `\ufeff${Papa.unparse({ fields: ['Row', 'Column', 'Value', 'Expected', 'Problem'], data: rows })}\r\n`;
+}
+
+export function summaryText(counts: OutcomeCounts): string {
+  const parts = [`${counts.created} created`, `${counts.updated} updated`];
+  if (counts.deleted > 0) parts.push(`${counts.deleted} deleted`);
+  parts.push(`${counts.unchanged} skipped (unchanged)`, `${counts.failed} failed`);
+  if (counts.uncertain > 0) parts.push(`${counts.uncertain} uncertain (may have been created: check them)`);
+  return parts.join(', ');
+}
+
+/** "orders.csv" -> "orders.failures.csv", beside the source or in `folder`. */
+export function failuresPathFor(sourcePath: string, folder?: string): string {
+  const extension = extname(sourcePath);
+  return join(folder ?? dirname(sourcePath), `${basename(sourcePath, extension)}.failures${extension || '.csv'}`);
+}
+
+/** Writes, waiting for the stream to drain when its buffer is full (errors reach the stream's 'error'). */
+function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  if (stream.write(text)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const drained = (): void => {
+      stream.off('error', failed);
+      resolve();
+    };
+    const failed = (error: Error): void => {
+      stream.off('drain', drained);
+      reject(error);
+    };
+    stream.once('drain', drained);
+    stream.once('error', failed);
+  });
+}
+
+/**
+ * Writes the source rows whose outcome is one of `outcomes` (by default the failed ones) to `path`, in
+ * the source's format, each with its reason; reads the source again rather than holding rows. Returns
+ * how many rows it wrote; with none, writes nothing.
+ */
+export async function writeFailuresFile(source: ImportSource, journal: Journal, path: string, outcomes: readonly Outcome[] = ['failed']): Promise<number> {
+  const wanted = new Map(journal.entries().filter((entry) => outcomes.includes(entry.outcome)).map((entry) => [entry.row, entry.reason ?? entry.outcome]));
+  if (wanted.size === 0) return 0;
+  const Papa = await loadPapa();
+  const out = createWriteStream(path);
+  const finished = new Promise<void>((resolve, reject) => {
+    out.on('finish', resolve);
+    out.on('error', reject);
+  });
+  const columns = [...source.columns, PROBLEM_COLUMN];
+  let written = 0;
+  if (source.format === 'json') await write(out, '[');
+  else await write(out, `\ufeff${Papa.unparse([columns], { delimiter: source.delimiter })}\r\n`);
+  for await (const row of source.rows()) {
+    const reason = wanted.get(row.row);
+    if (reason === undefined) continue;
+    const problem = `row ${row.row}: ${reason}`;
+    if (source.format === 'json') {
+      await write(out, `${written > 0 ? ',' : ''}\n  ${JSON.stringify({ ...row.values, [PROBLEM_COLUMN]: problem })}`);
+    } else {
+      await write(out, `${Papa.unparse([[...source.columns.map((name) => row.values[name] ?? ''), problem]], { delimiter: source.delimiter })}\r\n`);
+    }
+    written += 1;
+  }
+  if (source.format === 'json') await write(out, '\n]\n');
+  out.end();
+  await finished;
+  return written;
+}

@@ -1,0 +1,206 @@
+// An import file (CSV, TSV, JSON) as a stream of rows, each with the row number a person finds it by.
+// CSV and TSV are parsed by papaparse (RFC 4180, delimiter detection, a Node stream with back-pressure);
+// JSON by stream-json, one element at a time, so a file of any size is read in constant memory. The file
+// is read again for each pass (dry run, run, failures file): nothing holds all its rows.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { extname } from 'node:path';
+import { Readable } from 'node:stream';
+import type * as PapaModule from 'papaparse';
+import { decodeText } from './sourceText';
+
+export type SourceFormat = 'csv' | 'tsv' | 'json';
+
+export interface SourceRow {
+  /**
+   * Where a person finds the row: in CSV and TSV the spreadsheet row (the header is row 1, the first record
+   * row 2; a cell with a line break shifts later lines, not these numbers' meaning), in JSON the element's
+   * position from 1.
+   */
+  row: number;
+  /** By source column name; a cell the row lacks is "". */
+  values: Record<string, string>;
+  /** Why the row cannot be read as a record (a JSON element that is not an object, cells beyond the header). */
+  problem?: string;
+}
+
+export interface SourceOptions {
+  /** By default from the file name: .tsv and .tab are TSV, .json JSON, anything else CSV. */
+  format?: SourceFormat;
+  /** CSV only: by default detected from the start of the file (, ; | or tab). */
+  delimiter?: string;
+}
+
+export interface ImportSource {
+  readonly path: string;
+  readonly format: SourceFormat;
+  /** The delimiter of a CSV or TSV file, given or detected. */
+  readonly delimiter: string | undefined;
+  /** The source columns in file order: the header of a CSV or TSV, the keys of the first JSON records. */
+  readonly columns: readonly string[];
+  /** The rows, read from the file anew; stop early by breaking the loop or aborting `signal`. */
+  rows(signal?: AbortSignal): AsyncGenerator<SourceRow>;
+}
+
+export class SourceFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SourceFormatError';
+  }
+}
+
+/** How many JSON records are looked at for the source columns (records are objects of varying keys). */
+const JSON_COLUMN_SAMPLE = 1000;
+/** Bytes read to detect the delimiter and the header of a CSV. */
+const CSV_SAMPLE_BYTES = 64 * 1024;
+
+type Papa = typeof PapaModule;
+
+/** papaparse is CommonJS (UMD): node's import() puts it under `default`, a bundler may spread it. */
+export async function loadPapa(): Promise<Papa> {
+  const module = (await import('papaparse')) as Papa & { default?: Papa };
+  return typeof module.parse === 'function' ? module : (module.default as Papa);
+}
+
+export function formatOfPath(path: string): SourceFormat {
+  const extension = extname(path).toLowerCase();
+  if (extension === '.tsv' || extension === '.tab') return 'tsv';
+  if (extension === '.json') return 'json';
+  return 'csv';
+}
+
+function text(path: string, signal?: AbortSignal, end?: number): AsyncGenerator<string> {
+  return decodeText(createReadStream(path, { signal, end, highWaterMark: 64 * 1024 }));
+}
+
+/** SHA-256 of the file's bytes, hex: ties a journal to the file it was made for. */
+export async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { signal })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Header cells as usable, distinct names: blanks become "Column N", repeats get " (2)", " (3)". */
+export function columnNames(header: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return header.map((cell, index) => {
+    const base = cell.trim() || `Column ${index + 1}`;
+    const count = (seen.get(base.toLowerCase()) ?? 0) + 1;
+    seen.set(base.toLowerCase(), count);
+    return count === 1 ? base : `${base} (${count})`;
+  });
+}
+
+export async function openSource(path: string, options: SourceOptions = {}): Promise<ImportSource> {
+  const format = options.format ?? formatOfPath(path);
+  if (format === 'json') {
+    const columns = await jsonColumns(path);
+    return { path, format, delimiter: undefined, columns, rows: (signal) => jsonRows(path, signal) };
+  }
+  const Papa = await loadPapa();
+  let sample = '';
+  for await (const chunk of text(path, undefined, CSV_SAMPLE_BYTES - 1)) sample += chunk;
+  const preview = Papa.parse<string[]>(sample, {
+    delimiter: format === 'tsv' ? '\t' : options.delimiter ?? '',
+    delimitersToGuess: [',', ';', '\t', '|'],
+    preview: 20,
+    skipEmptyLines: 'greedy',
+  });
+  const header = preview.data[0];
+  if (!header) throw new SourceFormatError(`${path} is empty: an import file starts with a header row naming its columns.`);
+  const delimiter = preview.meta.delimiter;
+  const columns = columnNames(header);
+  return { path, format, delimiter, columns, rows: (signal) => csvRows(path, delimiter, columns, signal) };
+}
+
+async function* csvRows(path: string, delimiter: string, columns: readonly string[], signal?: AbortSignal): AsyncGenerator<SourceRow> {
+  const Papa = await loadPapa();
+  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { delimiter, skipEmptyLines: false });
+  const input = Readable.from(text(path, signal));
+  input.on('error', (error) => parser.destroy(error));
+  input.pipe(parser);
+  let row = 0;
+  try {
+    for await (const cells of parser as AsyncIterable<string[]>) {
+      row += 1;
+      if (row === 1) continue; // the header
+      if (cells.length === 1 && cells[0].trim() === '') continue; // a blank line: no record, but a row number
+      const values: Record<string, string> = {};
+      columns.forEach((name, index) => (values[name] = cells[index] ?? ''));
+      const extra = cells.slice(columns.length).filter((cell) => cell !== '').length;
+      yield extra > 0 ? { row, values, problem: `has ${cells.length} cells, the header names ${columns.length}: check the quotes and delimiters of this row` } : { row, values };
+    }
+  } finally {
+    input.destroy();
+    parser.destroy();
+  }
+}
+
+/** A JSON value as a cell: strings as they are, numbers and booleans as text, lists joined by commas. */
+function cellOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string' || typeof item === 'number')) return value.join(',');
+  return JSON.stringify(value);
+}
+
+async function* jsonElements(path: string, signal?: AbortSignal): AsyncGenerator<{ index: number; value: unknown }> {
+  const [{ parser }, { pick }, { streamArray }, { default: chain }] = await Promise.all([
+    import('stream-json'),
+    import('stream-json/filters/pick.js'),
+    import('stream-json/streamers/stream-array.js'),
+    import('stream-chain'),
+  ]);
+  const chunks = text(path, signal);
+  const first = await firstMeaningful(chunks);
+  if (first === undefined) return;
+  const opening = first.trimStart()[0];
+  if (opening !== '[' && opening !== '{') throw new SourceFormatError(`${path} is not an import file: JSON must be an array of records, or an object with "data": [...].`);
+  async function* again(): AsyncGenerator<string> {
+    yield first as string;
+    yield* chunks;
+  }
+  const steps = opening === '{' ? [parser(), pick({ filter: 'data' }), streamArray()] : [parser(), streamArray()];
+  const pipeline = chain([Readable.from(again()), ...steps]);
+  try {
+    for await (const item of pipeline as AsyncIterable<{ key: number; value: unknown }>) yield { index: item.key, value: item.value };
+  } catch (error) {
+    if (error instanceof SourceFormatError || (error instanceof Error && error.name === 'AbortError')) throw error;
+    throw new SourceFormatError(`${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`);
+  } finally {
+    pipeline.destroy();
+  }
+}
+
+async function firstMeaningful(chunks: AsyncGenerator<string>): Promise<string | undefined> {
+  let seen = '';
+  for await (const chunk of chunks) {
+    seen += chunk;
+    if (seen.trim() !== '') return seen;
+  }
+  return undefined;
+}
+
+async function* jsonRows(path: string, signal?: AbortSignal): AsyncGenerator<SourceRow> {
+  for await (const { index, value } of jsonElements(path, signal)) {
+    const row = index + 1;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      yield { row, values: {}, problem: 'is not an object of column names and values' };
+      continue;
+    }
+    const values: Record<string, string> = {};
+    for (const [key, cell] of Object.entries(value)) values[key] = cellOf(cell);
+    yield { row, values };
+  }
+}
+
+async function jsonColumns(path: string): Promise<string[]> {
+  const columns = new Set<string>();
+  const controller = new AbortController();
+  for await (const { index, value } of jsonElements(path, controller.signal)) {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) for (const key of Object.keys(value)) columns.add(key);
+    if (index + 1 >= JSON_COLUMN_SAMPLE) break;
+  }
+  return [...columns];
+}

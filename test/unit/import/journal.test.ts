@@ -1,0 +1,85 @@
+// The journal on its own: what a resumed run learns from it, what it refuses, a line cut off by a crash.
+import * as assert from 'node:assert/strict';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Journal, JournalMismatchError, journalPathFor } from '../../../src/import/journal';
+import { tempFolder } from './support';
+
+const JOB = { kind: 'import', appId: '101', source: 'customers.csv', sourceHash: 'a'.repeat(64) };
+
+describe('import: the journal', () => {
+  const folder = tempFolder();
+  let count = 0;
+  const path = (): string => join(folder.path, `journal-${(count += 1)}.jsonl`);
+
+  it('records attempts and outcomes as JSON lines, and a reopened journal resumes the same run', async () => {
+    const file = path();
+    const first = await Journal.open(file, JOB);
+    assert.equal(first.resumed, false);
+    await first.attempt(2, { field: 'f2', value: 'Acme' });
+    await first.record({ row: 2, outcome: 'created', recordId: '13' });
+    await first.attempt(3, { field: 'f2', value: 'Beta' }); // sent, then the process died
+    await first.record({ row: 4, outcome: 'failed', reason: 'f9: expected DD-MM-YYYY' });
+    await first.close();
+    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    assert.deepEqual(lines.map((line) => line.type), ['header', 'attempt', 'outcome', 'attempt', 'outcome']);
+
+    const again = await Journal.open(file, JOB);
+    assert.equal(again.resumed, true);
+    assert.equal(again.runId, first.runId, 'the run keeps its id: import markers stay the same');
+    assert.equal(again.isFinished(2), true);
+    assert.equal(again.outcomeOf(2)?.recordId, '13');
+    assert.equal(again.unfinishedAttempt(2), undefined);
+    assert.deepEqual(again.unfinishedAttempt(3)?.lookup, { field: 'f2', value: 'Beta' }, 'a create sent without an answer is looked for');
+    assert.equal(again.isFinished(4), false, 'failed rows are tried again');
+    assert.deepEqual(again.counts(), { created: 1, updated: 0, unchanged: 0, deleted: 0, failed: 1, uncertain: 0 });
+    await again.close();
+  });
+
+  it('refuses a journal of another version of the source, of another job, or not a journal at all', async () => {
+    const file = path();
+    await (await Journal.open(file, JOB)).close();
+    await assert.rejects(Journal.open(file, { ...JOB, sourceHash: 'b'.repeat(64) }), (error: Error) => {
+      assert.ok(error instanceof JournalMismatchError);
+      assert.match(error.message, /belongs to another version of customers\.csv: the file changed since the import started/);
+      assert.match(error.message, /delete the journal to start a new one/);
+      return true;
+    });
+    await assert.rejects(Journal.open(file, { ...JOB, appId: '102' }), /belongs to another job \(import into app 101\)/);
+    const other = path();
+    await writeFile(other, 'Name,Email\n');
+    await assert.rejects(Journal.open(other, JOB), /is not a Portal Explorer journal/);
+  });
+
+  it('drops a last line cut off by a crash, and starts the next line on a line of its own', async () => {
+    const file = path();
+    const journal = await Journal.open(file, JOB);
+    await journal.record({ row: 2, outcome: 'created', recordId: '1' });
+    await journal.close();
+    await appendFile(file, '{"type":"outcome","row":3,"outc');
+    const resumed = await Journal.open(file, JOB);
+    assert.equal(resumed.isFinished(3), false);
+    await resumed.record({ row: 3, outcome: 'created', recordId: '2' });
+    await resumed.close();
+    const reopened = await Journal.open(file, JOB);
+    assert.equal(reopened.outcomeOf(3)?.recordId, '2');
+    await reopened.close();
+  });
+
+  it('keeps the order of lines written by concurrent requests', async () => {
+    const journal = await Journal.open(path(), JOB);
+    await Promise.all(Array.from({ length: 200 }, (_, index) => (index % 2 === 0 ? journal.attempt(index) : journal.record({ row: index - 1, outcome: 'created', recordId: String(index) }))));
+    await journal.close();
+    const lines = (await readFile(journal.path, 'utf8')).trim().split('\n').slice(1).map((line) => JSON.parse(line) as { type: string; row: number });
+    assert.equal(lines.length, 200);
+    lines.forEach((line, index) => assert.equal(line.row, index % 2 === 0 ? index : index - 1));
+  });
+
+  it('lives beside the source, or in a folder under a name unique to the source path', () => {
+    assert.equal(journalPathFor('/data/orders.csv'), '/data/orders.csv.portal-journal.jsonl');
+    const a = journalPathFor('/a/orders.csv', '/store');
+    const b = journalPathFor('/b/orders.csv', '/store');
+    assert.match(a, /^\/store\/orders\.csv-[0-9a-f]{12}\.portal-journal\.jsonl$/);
+    assert.notEqual(a, b);
+  });
+});

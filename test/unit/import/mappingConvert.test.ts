@@ -1,0 +1,120 @@
+// Mapping source columns to the app's columns, and converting values by kind with the rules and messages
+// of src/api/formats.ts. The columns are the emulator's Orders app (102), read over HTTP.
+import * as assert from 'node:assert/strict';
+import { checkValue } from '../../../src/api/formats';
+import type { Column } from '../../../src/api/types';
+import { convertNumber, convertValue, detectDecimalSeparator } from '../../../src/import/convert';
+import { mappingProblems, proposeMapping, setTarget, type ImportMapping } from '../../../src/import/mapping';
+import { timeZoneProblem } from '../../../src/import/zonedTime';
+import { clientFor, startPortal, type Emulator } from '../api/portal';
+import { choice, column, multiChoice } from '../api/valueCases';
+
+describe('import: mapping and conversion', () => {
+  let emulator: Emulator;
+  let orders: Column[];
+  const byField = (field: string): Column => orders.find((candidate) => candidate.field_id_in_data === field) as Column;
+
+  before(async () => {
+    emulator = await startPortal();
+    orders = await clientFor(emulator).client.listColumns('102');
+  });
+  after(() => emulator.close());
+
+  describe('mapping', () => {
+    it('matches by name (case, spaces, underscores ignored) or field_id_in_data, and finds the record id column', () => {
+      const mapping = proposeMapping(['ID', 'title', 'ORDER_DATE', 'f17', 'Customer  id', 'Colour'], orders);
+      assert.deepEqual(
+        mapping.columns.map((entry) => [entry.source, entry.target.kind === 'field' ? entry.target.field : entry.target.kind]),
+        [
+          ['ID', 'recordId'],
+          ['title', 'f11'],
+          ['ORDER_DATE', 'f15'],
+          ['f17', 'f17'],
+          ['Customer  id', 'f12'],
+          ['Colour', 'ignored'],
+        ],
+      );
+    });
+
+    it('marks columns the API cannot set as ignored, with the reason', () => {
+      const mapping = proposeMapping(['Order no.', 'Customer'], orders);
+      for (const entry of mapping.columns) {
+        assert.equal(entry.target.kind, 'ignored');
+        assert.match(entry.target.kind === 'ignored' ? entry.target.reason : '', /read-only \((Auto Number|LookUp)\): it cannot be set through the API/);
+      }
+    });
+
+    it('keeps one source per field: the first match in a proposal, the latest choice in an edit', () => {
+      const proposed = proposeMapping(['Title', 'f11'], orders);
+      assert.deepEqual(proposed.columns[1].target.kind, 'ignored');
+      const edited: ImportMapping = setTarget(proposed, 'f11', { kind: 'field', field: 'f11' }, orders);
+      assert.deepEqual(edited.columns[1].target, { kind: 'field', field: 'f11' });
+      assert.equal(edited.columns[0].target.kind, 'ignored');
+      assert.match(edited.columns[0].target.kind === 'ignored' ? edited.columns[0].target.reason : '', /f11 feeds Title \(f11\) instead/);
+      assert.equal(proposed.columns[1].target.kind, 'ignored', 'the proposal itself is not changed');
+    });
+
+    it('says before any row is read when required columns are not fed or the match column is missing', () => {
+      const problems = mappingProblems(proposeMapping(['Title'], orders), orders, { creates: true, matchField: 'f12' });
+      assert.equal(problems.length, 3, problems.join('\n'));
+      assert.match(problems.join('\n'), /Order date \(f15\) is required/);
+      assert.match(problems.join('\n'), /Amount \(f17\) is required/);
+      assert.match(problems.join('\n'), /matched on Customer id \(f12\)/);
+    });
+  });
+
+  describe('conversion', () => {
+    it('dates: DD-MM-YYYY as is, ISO 8601 to DD-MM-YYYY, with the formats messages otherwise', () => {
+      const date = byField('f15');
+      assert.deepEqual(convertValue(date, '21-11-2026'), { value: '21-11-2026' });
+      assert.deepEqual(convertValue(date, ' 2026-11-21 '), { value: '21-11-2026' });
+      const wrong = convertValue(date, '2026-02-30');
+      assert.equal(wrong.problem, `${checkValue(date, '30-02-2026')} (read from "2026-02-30")`);
+      assert.equal(wrong.expected, 'DD-MM-YYYY');
+      assert.equal(convertValue(date, '11/21/2026').problem, checkValue(date, '11/21/2026'));
+    });
+
+    it('date-times: ISO 8601 with an offset, or local times of the file time zone, to UTC', () => {
+      const delivery = byField('f16');
+      assert.deepEqual(convertValue(delivery, '2026-11-21T14:05:59Z'), { value: '21-11-2026 14:05' });
+      assert.deepEqual(convertValue(delivery, '2026-11-21T14:05+01:00'), { value: '21-11-2026 13:05' });
+      assert.deepEqual(convertValue(delivery, '21-11-2026 14:05'), { value: '21-11-2026 14:05' });
+      assert.deepEqual(convertValue(delivery, '21-11-2026 14:05', { timeZone: 'Europe/Berlin' }), { value: '21-11-2026 13:05' });
+      assert.deepEqual(convertValue(delivery, '2026-07-01 00:30', { timeZone: 'Europe/Berlin' }), { value: '30-06-2026 22:30' }, 'summer time');
+      assert.deepEqual(convertValue(delivery, '2026-03-08 02:30', { timeZone: 'America/New_York' }), { value: '08-03-2026 07:30' }, 'a skipped hour');
+      assert.match(convertValue(delivery, '2026-11-21 25:00').problem ?? '', /not a real date and time/);
+      assert.match(timeZoneProblem('Mars/Olympus') ?? '', /unknown time zone/);
+    });
+
+    it('numbers with the file decimal separator, never misreading 1,5 as 15', () => {
+      assert.equal(convertNumber('1.234,50', ','), '1234.50');
+      assert.equal(convertNumber('3,5', ','), '3.5');
+      assert.equal(convertNumber('1,234,567.5', '.'), '1234567.5');
+      assert.equal(convertNumber('1 234,5', ','), '1234.5');
+      assert.equal(convertNumber('+12', '.'), '12');
+      assert.equal(convertNumber('1,5', '.'), '1,5');
+      const amount = byField('f17');
+      assert.equal(convertValue(amount, '1,5').problem, `${checkValue(amount, '1,5')}`);
+      assert.deepEqual(convertValue(amount, '1,5', { decimalSeparator: ',' }), { value: '1.5' });
+      assert.equal(detectDecimalSeparator(['12', '3,5', '1.234,00', '1,234']), ',');
+      assert.equal(detectDecimalSeparator(['12', '3.5', '1,234']), '.');
+    });
+
+    it('choices by id or by name, single and multiple', () => {
+      assert.deepEqual(convertValue(choice, 'open'), { value: '1' });
+      assert.deepEqual(convertValue(choice, '2'), { value: '2' });
+      assert.deepEqual(convertValue(multiChoice, 'Closed; 1'), { value: '2,1' });
+      const unknown = convertValue(choice, 'Pending');
+      assert.equal(unknown.problem, checkValue(choice, 'Pending'));
+      assert.match(unknown.expected ?? '', /a choice id: 1 Open, 2 Closed/);
+    });
+
+    it('users from an e-mail list with spaces or semicolons; durations h:mm padded', () => {
+      const owner = byField('f22');
+      assert.deepEqual(convertValue(owner, 'ada@example.com; grace@example.com'), { value: 'ada@example.com,grace@example.com' });
+      assert.equal(convertValue(owner, 'ada').problem, `${checkValue(owner, 'ada')}`);
+      assert.deepEqual(convertValue(byField('f21'), '1:30'), { value: '01:30' });
+      assert.deepEqual(convertValue(column('Text Field', '0'), '  keep  '), { value: '  keep  ' });
+    });
+  });
+});

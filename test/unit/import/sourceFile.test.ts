@@ -1,0 +1,99 @@
+// Reading import files: CSV and TSV through papaparse with the delimiter detected, the encodings a
+// byte-order mark names, JSON arrays and {data: [...]}, and row numbers a person can find. (Memory is
+// the benchmark's: test/bench/import.bench.ts.)
+import * as assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openSource, type SourceRow } from '../../../src/import/sourceFile';
+import { decodeText } from '../../../src/import/sourceText';
+import { tempFolder } from './support';
+
+async function rowsOf(path: string, options = {}): Promise<{ columns: readonly string[]; delimiter?: string; rows: SourceRow[] }> {
+  const source = await openSource(path, options);
+  const rows: SourceRow[] = [];
+  for await (const row of source.rows()) rows.push(row);
+  return { columns: source.columns, delimiter: source.delimiter, rows };
+}
+
+describe('import: reading the source file', () => {
+  const folder = tempFolder();
+
+  async function file(name: string, content: string | Buffer): Promise<string> {
+    const path = join(folder.path, name);
+    await writeFile(path, content);
+    return path;
+  }
+
+  it('reads RFC 4180 CSV: quoted delimiters, doubled quotes, line breaks in cells, CRLF', async () => {
+    const path = await file('orders.csv', 'Title,Amount\r\n"Desk, oak","1200.50"\r\n"The ""big"" one","3"\r\n"Two\nlines",4\r\n');
+    const { columns, delimiter, rows } = await rowsOf(path);
+    assert.deepEqual(columns, ['Title', 'Amount']);
+    assert.equal(delimiter, ',');
+    assert.deepEqual(rows.map((row) => row.values.Title), ['Desk, oak', 'The "big" one', 'Two\nlines']);
+    assert.deepEqual(rows.map((row) => row.row), [2, 3, 4], 'spreadsheet rows: the header is row 1');
+  });
+
+  it('detects a semicolon or tab delimiter, and reads .tsv as tab-separated', async () => {
+    assert.equal((await rowsOf(await file('semi.csv', 'Title;Amount\nA;1,5\nB;2\n'))).delimiter, ';');
+    const tsv = await rowsOf(await file('orders.tsv', 'Title\tAmount\nA, with comma\t1\n'));
+    assert.deepEqual(tsv.rows[0].values, { Title: 'A, with comma', Amount: '1' });
+  });
+
+  it('keeps row numbers across blank lines, fills short rows and flags rows with extra cells', async () => {
+    const { rows } = await rowsOf(await file('gaps.csv', 'A,B\n1,2\n\n3\n4,5,6\n'));
+    assert.deepEqual(
+      rows.map((row) => [row.row, row.values.A, row.values.B, row.problem !== undefined]),
+      [
+        [2, '1', '2', false],
+        [4, '3', '', false],
+        [5, '4', '5', true],
+      ],
+    );
+  });
+
+  it('names blank and repeated header cells so that every column can be mapped', async () => {
+    const { columns } = await rowsOf(await file('header.csv', 'Name,,name,Name\n1,2,3,4\n'));
+    assert.deepEqual(columns, ['Name', 'Column 2', 'name (2)', 'Name (3)']);
+  });
+
+  for (const [encoding, bom] of [
+    ['utf-8', Buffer.from([0xef, 0xbb, 0xbf])],
+    ['utf-16le', Buffer.from([0xff, 0xfe])],
+    ['utf-16be', Buffer.from([0xfe, 0xff])],
+  ] as const) {
+    it(`reads ${encoding} with its byte-order mark`, async () => {
+      const content = 'Name,City\nZoë,Kraków\n';
+      let body = Buffer.from(content, encoding === 'utf-8' ? 'utf8' : 'utf16le');
+      if (encoding === 'utf-16be') body = Buffer.from(body).swap16();
+      const { columns, rows } = await rowsOf(await file(`${encoding}.csv`, Buffer.concat([bom, body])));
+      assert.deepEqual(columns, ['Name', 'City'], 'no BOM left in the first column name');
+      assert.deepEqual(rows[0].values, { Name: 'Zoë', City: 'Kraków' });
+    });
+  }
+
+  it('decodes a character split across chunks, and refuses bytes that are not UTF-8 with the way out', async () => {
+    const bytes = Buffer.from('aé€', 'utf8');
+    async function* split(): AsyncGenerator<Uint8Array> {
+      for (const byte of bytes) yield Uint8Array.of(byte);
+    }
+    let text = '';
+    for await (const chunk of decodeText(split())) text += chunk;
+    assert.equal(text, 'aé€');
+    const latin1 = await file('latin1.csv', Buffer.from('Name\nZo\xeb\n', 'latin1'));
+    await assert.rejects(rowsOf(latin1), /not valid UTF-8.*save it as UTF-8/);
+  });
+
+  it('reads JSON as an array of records or as {data: [...]}, values as text', async () => {
+    const array = await rowsOf(await file('a.json', '[{"Title": "A", "Amount": 12.5, "Tags": ["1", "3"]}, {"Title": "B", "Draft": true, "Note": null}]'));
+    assert.deepEqual(array.columns, ['Title', 'Amount', 'Tags', 'Draft', 'Note']);
+    assert.deepEqual(array.rows[0], { row: 1, values: { Title: 'A', Amount: '12.5', Tags: '1,3' } });
+    assert.deepEqual(array.rows[1].values, { Title: 'B', Draft: 'true', Note: '' });
+    const wrapped = await rowsOf(await file('b.json', '{"metadata": [], "data": [{"f11": "x"}, 7]}'));
+    assert.deepEqual(wrapped.rows.map((row) => [row.row, row.problem !== undefined]), [
+      [1, false],
+      [2, true],
+    ]);
+    await assert.rejects(rowsOf(await file('c.json', '"just text"')), /array of records/);
+    await assert.rejects(rowsOf(await file('d.json', '[{"a": 1}, {"a": ')), /not valid JSON/);
+  });
+});
