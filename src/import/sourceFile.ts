@@ -1,6 +1,6 @@
 // An import file (CSV, TSV, JSON) as a stream of rows, each with the row number a person finds it by.
 // CSV and TSV are parsed by papaparse (RFC 4180, delimiter detection, a Node stream with back-pressure);
-// JSON by stream-json, one element at a time, so a file of any size is read in constant memory. The file
+// JSON by @streamparser/json (as the view reader), one element at a time, so a file of any size is read in constant memory. The file
 // is read again for each pass (dry run, run, failures file): nothing holds all its rows.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -146,30 +146,33 @@ function cellOf(value: unknown): string {
 }
 
 async function* jsonElements(path: string, signal?: AbortSignal): AsyncGenerator<{ index: number; value: unknown }> {
-  const [{ parser }, { pick }, { streamArray }, { default: chain }] = await Promise.all([
-    import('stream-json'),
-    import('stream-json/filters/pick.js'),
-    import('stream-json/streamers/stream-array.js'),
-    import('stream-chain'),
-  ]);
+  const { JSONParser } = await import('@streamparser/json');
   const chunks = text(path, signal);
   const first = await firstMeaningful(chunks);
   if (first === undefined) return;
   const opening = first.trimStart()[0];
   if (opening !== '[' && opening !== '{') throw new SourceFormatError(`${path} is not an import file: JSON must be an array of records, or an object with "data": [...].`);
-  async function* again(): AsyncGenerator<string> {
-    yield first as string;
-    yield* chunks;
-  }
-  const steps = opening === '{' ? [parser(), pick({ filter: 'data' }), streamArray()] : [parser(), streamArray()];
-  const pipeline = chain([Readable.from(again()), ...steps]);
+  // keepStack false: elements already handed out are not kept in their array, so memory stays flat.
+  const parser = new JSONParser({ paths: [opening === '{' ? '$.data.*' : '$.*'], keepStack: false });
+  const ready: unknown[] = [];
+  parser.onValue = ({ value }) => void ready.push(value);
+  let index = 0;
   try {
-    for await (const item of pipeline as AsyncIterable<{ key: number; value: unknown }>) yield { index: item.key, value: item.value };
+    for (let chunk: string | undefined = first; chunk !== undefined; chunk = (await chunks.next()).value ?? undefined) {
+      if (parser.isEnded) {
+        if (chunk.trim() !== '') throw new Error('there is more after the end of the first JSON value');
+        continue;
+      }
+      parser.write(chunk);
+      for (const value of ready.splice(0)) yield { index: index++, value };
+    }
+    if (!parser.isEnded) parser.end();
+    for (const value of ready.splice(0)) yield { index: index++, value };
   } catch (error) {
     if (error instanceof SourceFormatError || (error instanceof Error && error.name === 'AbortError')) throw error;
     throw new SourceFormatError(`${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`);
   } finally {
-    pipeline.destroy();
+    await chunks.return(undefined);
   }
 }
 
