@@ -15,6 +15,7 @@ import { ViewRows } from './catalog/viewRows';
 import { ViewStore } from './catalog/views';
 import { recordActions } from './commands/actions';
 import { explorerCommands } from './commands/explorer';
+import { importCommands } from './commands/imports';
 import { panelCommands } from './commands/panels';
 import { recordCommands, reopenCreatedRecords } from './commands/records';
 import type { CommandTable } from './commands/register';
@@ -95,6 +96,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...explorerCommands({ ...stores, tree: explorer, treeView: explorerView }),
     ...recordCommands(recordParts),
     ...panelCommands({ ...stores, extensionUri: context.extensionUri }),
+    ...importCommands({ ...stores, extensionUri: context.extensionUri, storageFolder: context.globalStorageUri.fsPath }),
     ...actions.commands,
     ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
   };

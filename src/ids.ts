@@ -59,6 +59,13 @@ export const PANEL_COMMANDS = {
   deleteSavedQuery: 'portal.deleteSavedQuery',
 } as const;
 
+/** Bulk import (an app) and bulk change (records of a view: { portalId, appId, viewId, recordIds }). */
+export const IMPORT_COMMANDS = {
+  importRecords: 'portal.importRecords',
+  setField: 'portal.bulkSetField',
+  deleteRows: 'portal.bulkDeleteRows',
+} as const;
+
 export const COMMENT_COMMANDS = { add: 'portal.addComment', send: 'portal.sendComment' } as const;
 
 export const ATTACHMENT_COMMANDS = { add: 'portal.addAttachment', download: 'portal.downloadAttachment' } as const;
@@ -79,6 +86,7 @@ export const COMMANDS = {
   explorer: EXPLORER_COMMANDS,
   record: RECORD_COMMANDS,
   panel: PANEL_COMMANDS,
+  import: IMPORT_COMMANDS,
   comment: COMMENT_COMMANDS,
   attachment: ATTACHMENT_COMMANDS,
   webhook: WEBHOOK_COMMANDS,
@@ -96,6 +104,7 @@ export const FEATURE_GROUP: readonly string[] = [
   ...Object.values(EXPLORER_COMMANDS),
   ...Object.values(RECORD_COMMANDS),
   ...Object.values(PANEL_COMMANDS),
+  ...Object.values(IMPORT_COMMANDS),
   ...Object.values(COMMENT_COMMANDS),
   ...Object.values(ATTACHMENT_COMMANDS),
   ...Object.values(WEBHOOK_COMMANDS),

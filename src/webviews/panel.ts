@@ -8,9 +8,9 @@ import { createNonce, panelHtml } from './html';
 import { messageReceiver } from './messages';
 
 export interface PanelOptions {
-  viewType: 'portal.recordForm' | 'portal.viewQuery';
+  viewType: 'portal.recordForm' | 'portal.viewQuery' | 'portal.importRecords';
   title: string;
-  /** The bundle's name under dist/webview (recordForm, viewQuery). */
+  /** The bundle's name under dist/webview (recordForm, viewQuery, importRecords). */
   bundle: string;
   extensionUri: vscode.Uri;
 }
