@@ -89,7 +89,7 @@ export function previewOf(sample: readonly SourceRow[], mapping: ImportMapping, 
         const raw = row.values[source] ?? '';
         if (raw === '') return { value: '' };
         const converted = convertValue(column, raw, conversion);
-        return converted.problem === undefined ? { value: converted.value } : { value: raw, problem: `${converted.problem} (expected ${converted.expected})` };
+        return converted.problem === undefined ? { value: converted.value } : { value: raw, problem: converted.problem };
       }),
     })),
   };

@@ -93,6 +93,11 @@ function renderOptions(message: ImportInitMessage): void {
 
 function renderState(state: ImportStateMessage): void {
   options = state.options;
+  // The key and the view of existing records matter only to an upsert.
+  for (const key of ['matchField', 'viewId'] as const) {
+    const element = optionInputs[key]?.element;
+    if (element) element.hidden = state.options.mode !== 'upsert';
+  }
   const targets = init?.targets ?? [];
   const items: Option[] = targets.map((target) => ({ value: target.value, label: target.readOnly ? `${target.label} — read-only` : target.label }));
   clear(mappingBody);
