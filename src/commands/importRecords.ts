@@ -82,7 +82,7 @@ export async function openImport(deps: ImportDeps, arg: unknown): Promise<Import
     offerDraft: info?.draftMode !== false,
     extensionUri: deps.extensionUri,
     existing,
-    run: (settings, options) => runImportWithProgress(deps, target, source, settings, options, views[0]?.value, existing),
+    run: (settings, options) => runImportWithProgress(deps, target, source, settings, options, existing),
   });
 }
 
@@ -92,7 +92,6 @@ async function runImportWithProgress(
   source: ImportSource,
   settings: ImportSettings,
   options: ImportOptions,
-  firstView: string | undefined,
   readExistingRecords: (options: ImportOptions) => Promise<Awaited<ReturnType<typeof readExisting>> | undefined>,
 ): Promise<string | undefined> {
   const name = basename(source.path);
@@ -113,7 +112,7 @@ async function runImportWithProgress(
   const result = await withRunProgress(`Importing ${name}`, async (signal, onProgress) => {
     let total = 0;
     for await (const row of source.rows(signal)) if (row) total += 1;
-    return runImport({ source, settings, columns, writer: client, existing, lookupViewId: options.viewId ?? firstView, journalPath, total, signal, onProgress });
+    return runImport({ source, settings, columns, writer: client, existing, lookupViewId: options.viewId, journalPath, total, signal, onProgress });
   });
   // The tree's rows of this app's views are read again when next shown.
   deps.rows.drop(target.portalId, target.appId);

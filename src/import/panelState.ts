@@ -38,6 +38,11 @@ export function targetOptions(columns: readonly Column[]): ImportTargetOption[] 
   ];
 }
 
+/** The unique columns the API can set: the keys an import can match on. */
+export function keyOptions(columns: readonly Column[]): Array<{ value: string; label: string }> {
+  return columns.filter((column) => column.unique_value === '1' && !readOnlyReason(column)).map((column) => ({ value: column.field_id_in_data, label: `${column.field_name} (${column.field_id_in_data})` }));
+}
+
 export function mappingRows(mapping: ImportMapping): ImportColumnRow[] {
   return mapping.columns.map(({ source, target }) => (target.kind === 'ignored' ? { source, target: targetValue(target), ignoredWhy: target.reason } : { source, target: targetValue(target) }));
 }
@@ -54,12 +59,18 @@ export async function sampleRows(source: ImportSource, count = SAMPLE_ROWS): Pro
   return rows;
 }
 
-/** Sensible first options: create, published, the sample's decimal separator, the machine's time zone. */
-export function defaultOptions(sample: readonly SourceRow[], mapping: ImportMapping, columns: readonly Column[], timeZone: string): ImportOptions {
+/**
+ * Sensible first options: create, published, the sample's decimal separator, the machine's time zone; the
+ * first unique column the file feeds as the key (a lost create is then looked for, never sent twice, and
+ * two rows with one key are caught), and the first view known, through which it is looked for.
+ */
+export function defaultOptions(sample: readonly SourceRow[], mapping: ImportMapping, columns: readonly Column[], timeZone: string, firstView?: string): ImportOptions {
   const numeric = new Set(columns.filter((column) => columnKind(column) === 'number').map((column) => column.field_id_in_data));
+  const fed = fieldSources(mapping);
   const values: string[] = [];
-  for (const [field, source] of fieldSources(mapping)) if (numeric.has(field)) for (const row of sample) values.push(row.values[source] ?? '');
-  return { mode: 'create', draft: 'published', decimalSeparator: detectDecimalSeparator(values), timeZone };
+  for (const [field, source] of fed) if (numeric.has(field)) for (const row of sample) values.push(row.values[source] ?? '');
+  const key = columns.find((column) => column.unique_value === '1' && fed.has(column.field_id_in_data))?.field_id_in_data;
+  return { mode: 'create', draft: 'published', decimalSeparator: detectDecimalSeparator(values), timeZone, ...(key ? { matchField: key } : {}), ...(firstView ? { viewId: firstView } : {}) };
 }
 
 export function importSettings(appId: string, mapping: ImportMapping, options: ImportOptions): ImportSettings {
@@ -67,7 +78,7 @@ export function importSettings(appId: string, mapping: ImportMapping, options: I
     appId,
     mode: options.mode,
     mapping,
-    ...(options.mode === 'upsert' && options.matchField ? { matchField: options.matchField } : {}),
+    ...(options.matchField ? { matchField: options.matchField } : {}),
     draft: options.draft,
     conversion: { decimalSeparator: options.decimalSeparator, timeZone: options.timeZone },
   };
@@ -97,7 +108,7 @@ export function previewOf(sample: readonly SourceRow[], mapping: ImportMapping, 
 
 /** What stops the run before a row is read. */
 export function optionProblems(mapping: ImportMapping, columns: readonly Column[], options: ImportOptions): string[] {
-  const problems = mappingProblems(mapping, columns, { creates: true, matchField: options.mode === 'upsert' ? options.matchField : undefined });
+  const problems = mappingProblems(mapping, columns, { creates: true, matchField: options.matchField });
   if (options.mode === 'upsert' && !options.viewId) problems.push('Upsert reads the existing records through a view: choose the view.');
   if (options.mode === 'upsert' && !options.matchField && !mapping.columns.some((entry) => entry.target.kind === 'recordId')) {
     problems.push('Upsert needs a key: map a column to "Record id", or choose a unique column to match on.');

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Column } from '../api/types';
 import { dryRunImport } from '../import/importRun';
 import { proposeMapping, setTarget, type ImportMapping } from '../import/mapping';
-import { defaultOptions, importSettings, mappingRows, optionProblems, previewOf, problemRow, targetOf, targetOptions } from '../import/panelState';
+import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, previewOf, problemRow, targetOf, targetOptions } from '../import/panelState';
 import type { DryRunResult, ExistingRecords, ImportSettings, RowProblem } from '../import/plan';
 import { problemsCsv } from '../import/report';
 import type { ImportSource, SourceRow } from '../import/sourceFile';
@@ -60,7 +60,7 @@ export class ImportPanel {
 
   private constructor(private readonly setup: ImportPanelSetup) {
     this.mapping = proposeMapping(setup.source.columns, setup.columns);
-    this.options = defaultOptions(setup.sample, this.mapping, setup.columns, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+    this.options = defaultOptions(setup.sample, this.mapping, setup.columns, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', setup.views[0]?.value);
     this.panel = Panel.create<ImportToHostMessage, HostToImportMessage>(
       { viewType: 'portal.importRecords', title: `Import ${basename(setup.source.path)}`, bundle: 'importRecords', extensionUri: setup.extensionUri },
       importToHostSchema,
@@ -89,7 +89,7 @@ export class ImportPanel {
       fileName: basename(source.path),
       formatLabel,
       targets: targetOptions(columns),
-      uniqueColumns: columns.filter((column) => column.unique_value === '1').map((column) => ({ value: column.field_id_in_data, label: `${column.field_name} (${column.field_id_in_data})` })),
+      uniqueColumns: keyOptions(columns),
       views: this.setup.views,
       offerDraft: this.setup.offerDraft,
       state: this.state(),

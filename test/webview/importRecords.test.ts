@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Column } from '../../src/api/types';
 import { dryRunImport } from '../../src/import/importRun';
 import { proposeMapping } from '../../src/import/mapping';
-import { defaultOptions, importSettings, mappingRows, optionProblems, previewOf, problemRow, sampleRows, targetOptions } from '../../src/import/panelState';
+import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, previewOf, problemRow, sampleRows, targetOptions } from '../../src/import/panelState';
 import { openSource } from '../../src/import/sourceFile';
 import type { ImportDryRunMessage, ImportInitMessage } from '../../src/shared/protocol';
 import { choose } from './support/actions';
@@ -40,7 +40,7 @@ describe('the import mapping panel (webview)', function () {
     const source = await openSource(path);
     const mapping = proposeMapping(source.columns, columns);
     const sample = await sampleRows(source);
-    const options = defaultOptions(sample, mapping, columns, 'Europe/Paris');
+    const options = defaultOptions(sample, mapping, columns, 'Europe/Paris', '1');
     init = {
       type: 'import/init',
       appName: 'Customers',
@@ -48,7 +48,7 @@ describe('the import mapping panel (webview)', function () {
       fileName: 'customers.csv',
       formatLabel: 'CSV (delimiter ,)',
       targets: targetOptions(columns),
-      uniqueColumns: [],
+      uniqueColumns: keyOptions(columns),
       views: [{ value: '1', label: 'All customers (view 1)' }],
       offerDraft: false,
       state: { type: 'import/state', mapping: mappingRows(mapping), preview: previewOf(sample, mapping, columns, options), problems: optionProblems(mapping, columns, options), options },
@@ -87,7 +87,7 @@ describe('the import mapping panel (webview)', function () {
 
   it('previews the first rows as they will be sent: ISO dates as DD-MM-YYYY, bad values marked with why', async () => {
     const page = (await open()).page;
-    assert.equal(await page.locator('#option-viewId').isVisible(), false, 'create needs no view of existing records');
+    assert.equal(await page.locator('#option-matchField vscode-dropdown').evaluate((element) => (element as unknown as { value: string }).value), 'f2', 'the unique column the file feeds is the key');
     const header = await page.locator('#import-preview thead th').allTextContents();
     assert.equal(header[0], 'Row');
     const row2 = await page.locator('#import-preview tbody tr').nth(0).locator('td').allTextContents();
@@ -106,9 +106,7 @@ describe('the import mapping panel (webview)', function () {
     await choose(form.page.locator('#option-mode vscode-dropdown'), 'Upsert: update matching records, create the others');
     const options = await form.waitForPost('import/options', before);
     assert.equal((options.options as { mode: string }).mode, 'upsert');
-    assert.equal((options.options as { timeZone: string }).timeZone, 'Europe/Paris');
-    await form.send({ ...init.state, options: { ...init.state.options, mode: 'upsert' } });
-    assert.equal(await form.page.locator('#option-viewId').isVisible(), true, 'upsert asks for the view of existing records');
+    assert.deepEqual(options.options, { mode: 'upsert', draft: 'published', decimalSeparator: '.', timeZone: 'Europe/Paris', matchField: 'f2', viewId: '1' });
     await form.page.locator('#dry-run').click();
     await form.waitForPost('import/dryRun', before);
   });

@@ -71,11 +71,12 @@ function renderOptions(message: ImportInitMessage): void {
   const current = message.state.options;
   optionsArea.append(
     optionDropdown('mode', 'Mode', [{ value: 'create', label: 'Create every row' }, { value: 'upsert', label: 'Upsert: update matching records, create the others' }], current.mode),
-    optionDropdown('matchField', 'Match on', [{ value: '', label: 'Record id column only' }, ...message.uniqueColumns], current.matchField ?? ''),
+    optionDropdown('matchField', 'Key (a unique column)', [{ value: '', label: 'None (upsert: record id column only)' }, ...message.uniqueColumns], current.matchField ?? ''),
   );
-  if (message.views.length > 0) optionsArea.append(optionDropdown('viewId', 'Existing records from view', [{ value: '', label: 'Choose a view…' }, ...message.views], current.viewId ?? ''));
+  if (message.views.length > 0) optionsArea.append(optionDropdown('viewId', 'View of existing records', [{ value: '', label: 'Choose a view…' }, ...message.views], current.viewId ?? ''));
   else {
-    const field = textField({ label: document.createTextNode('Existing records from view (id)'), placeholder: 'e.g. 1' });
+    const field = textField({ label: document.createTextNode('View of existing records (id)'), placeholder: 'e.g. 1' });
+    field.value = current.viewId ?? '';
     field.element.id = 'option-viewId';
     field.onCommit(sendOptions);
     optionInputs.viewId = field;
@@ -93,11 +94,6 @@ function renderOptions(message: ImportInitMessage): void {
 
 function renderState(state: ImportStateMessage): void {
   options = state.options;
-  // The key and the view of existing records matter only to an upsert.
-  for (const key of ['matchField', 'viewId'] as const) {
-    const element = optionInputs[key]?.element;
-    if (element) element.hidden = state.options.mode !== 'upsert';
-  }
   const targets = init?.targets ?? [];
   const items: Option[] = targets.map((target) => ({ value: target.value, label: target.readOnly ? `${target.label} — read-only` : target.label }));
   clear(mappingBody);
