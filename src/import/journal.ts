@@ -49,7 +49,13 @@ interface AttemptLine {
   lookup?: CreateLookup;
 }
 
-type Line = HeaderLine | AttemptLine | OutcomeEntry;
+/** The portal said it did not take the attempt's request (429, 503): nothing to look for on resume. */
+interface WithdrawnLine {
+  type: 'withdrawn';
+  row: number;
+}
+
+type Line = HeaderLine | AttemptLine | WithdrawnLine | OutcomeEntry;
 
 export class JournalMismatchError extends Error {
   constructor(message: string) {
@@ -69,9 +75,13 @@ export type OutcomeCounts = Record<Outcome, number>;
 
 export class Journal {
   private readonly outcomes = new Map<number, OutcomeEntry>();
+  /** Kept as outcomes arrive: progress asks for them after every row. */
+  private readonly tally: OutcomeCounts = { created: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, uncertain: 0 };
   private readonly attempts = new Map<number, AttemptLine>();
   private queue: Array<{ line: string; durable: boolean; done: (error?: unknown) => void }> = [];
   private flushing: Promise<void> | undefined;
+  private unsynced: Array<{ done: (error?: unknown) => void }> = [];
+  private syncing: Promise<void> | undefined;
   private closed = false;
 
   private constructor(
@@ -103,7 +113,8 @@ export class Journal {
     const journal = new Journal(path, handle, runId, header?.type === 'header');
     for (const line of lines.slice(1)) {
       if (line.type === 'attempt') journal.attempts.set(line.row, line);
-      else if (line.type === 'outcome') journal.outcomes.set(line.row, line);
+      else if (line.type === 'withdrawn') journal.attempts.delete(line.row);
+      else if (line.type === 'outcome') journal.setOutcome(line);
     }
     if (!journal.resumed) {
       const first: HeaderLine = { type: 'header', version: JOURNAL_VERSION, ...job, runId, startedAt: new Date().toISOString() };
@@ -140,10 +151,26 @@ export class Journal {
     return this.append(line, true);
   }
 
+  /**
+   * Records that the portal refused the row's request without carrying it out. Not synced: should the line
+   * be lost, the resumed run looks for the record once more, which costs a read, never a duplicate.
+   */
+  withdraw(row: number): Promise<void> {
+    this.attempts.delete(row);
+    return this.append({ type: 'withdrawn', row }, false);
+  }
+
   record(entry: Omit<OutcomeEntry, 'type'>): Promise<void> {
     const line: OutcomeEntry = { type: 'outcome', ...entry };
-    this.outcomes.set(entry.row, line);
+    this.setOutcome(line);
     return this.append(line, false);
+  }
+
+  private setOutcome(line: OutcomeEntry): void {
+    const previous = this.outcomes.get(line.row);
+    if (previous) this.tally[previous.outcome] -= 1;
+    this.tally[line.outcome] += 1;
+    this.outcomes.set(line.row, line);
   }
 
   /** Every row's last outcome, in row order. */
@@ -152,14 +179,12 @@ export class Journal {
   }
 
   counts(): OutcomeCounts {
-    const counts: OutcomeCounts = { created: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, uncertain: 0 };
-    for (const entry of this.outcomes.values()) counts[entry.outcome] += 1;
-    return counts;
+    return { ...this.tally };
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
-    while (this.flushing) await this.flushing;
+    while (this.flushing || this.syncing) await (this.flushing ?? this.syncing);
     this.closed = true;
     await this.handle.close();
   }
@@ -181,17 +206,45 @@ export class Journal {
     });
   }
 
-  /** Writes what is queued, in order, syncing once per batch that holds a durable line. */
+  /**
+   * Writes what is queued, in order. Outcome lines are done once the OS has them (a crashed process loses
+   * nothing the OS holds); attempt lines once a sync that began after their write has ended. Syncing runs
+   * beside the writing, so an outcome never waits for another row's sync.
+   */
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];
       try {
         await this.handle.write(batch.map((item) => item.line).join(''));
-        if (batch.some((item) => item.durable)) await this.handle.datasync();
-        for (const item of batch) item.done();
       } catch (error) {
         for (const item of batch) item.done(error);
+        continue;
+      }
+      for (const item of batch) if (!item.durable) item.done();
+      this.unsynced.push(...batch.filter((item) => item.durable));
+      this.startSync();
+    }
+  }
+
+  /** One sync at a time; lines written while it runs are taken by the next. */
+  private startSync(): void {
+    if (this.syncing || this.unsynced.length === 0) return;
+    this.syncing = this.sync().finally(() => {
+      this.syncing = undefined;
+      this.startSync();
+    });
+  }
+
+  private async sync(): Promise<void> {
+    while (this.unsynced.length > 0) {
+      const written = this.unsynced;
+      this.unsynced = [];
+      try {
+        await this.handle.datasync();
+        for (const item of written) item.done();
+      } catch (error) {
+        for (const item of written) item.done(error);
       }
     }
   }

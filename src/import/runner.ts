@@ -107,6 +107,8 @@ class Run {
   private finishedHere = 0;
   private readonly startedAt = performance.now();
   private readonly maxAttempts: number;
+  /** Attempt lines written ahead of their request, by row. */
+  private readonly prepared = new Map<number, Promise<void>>();
   private readonly baseDelayMs: number;
 
   constructor(private readonly options: RunOptions) {
@@ -124,17 +126,20 @@ class Run {
     if (outer?.aborted) abort();
     outer?.addEventListener('abort', abort, { once: true });
     const iterator = operations[Symbol.asyncIterator]();
+    const concurrency = Math.max(1, this.options.concurrency ?? 4);
+    const take = this.readAhead(iterator, concurrency * 4);
     let failure: unknown;
     const worker = async (): Promise<void> => {
       try {
-        while (!this.signal.aborted) {
-          const next = await iterator.next();
-          if (next.done) return;
-          const outcome = await this.execute(next.value);
+        for (let operation = await take(); operation && !this.signal.aborted; operation = await take()) {
+          const outcome = await this.execute(operation);
           if (outcome === undefined) return; // cancelled while in flight: no outcome, resumed later
-          await this.options.journal.record(outcome);
+          const written = this.options.journal.record(outcome);
           this.finishedHere += 1;
-          this.report();
+          // Taken now, sent once the line is written: one event per outcome, in order, counts rising.
+          const progress = this.progress();
+          await written;
+          if (progress) this.options.onProgress?.(progress);
         }
       } catch (error) {
         failure ??= error;
@@ -142,7 +147,7 @@ class Run {
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency ?? 4) }, worker));
+      await Promise.all(Array.from({ length: concurrency }, worker));
     } finally {
       outer?.removeEventListener('abort', abort);
       await iterator.return?.();
@@ -151,15 +156,15 @@ class Run {
     return { counts: this.options.journal.counts(), cancelled: outer?.aborted === true };
   }
 
-  private report(): void {
+  private progress(): RunProgress | undefined {
     const { journal, total, onProgress } = this.options;
-    if (!onProgress) return;
+    if (!onProgress) return undefined;
     const counts = journal.counts();
     const done = Object.values(counts).reduce((sum, count) => sum + count, 0);
     const seconds = (performance.now() - this.startedAt) / 1000;
     const ratePerSecond = seconds > 0 ? this.finishedHere / seconds : 0;
     const secondsLeft = total !== undefined && ratePerSecond > 0 ? Math.max(0, total - done) / ratePerSecond : undefined;
-    onProgress({ done, total, counts, ratePerSecond, secondsLeft });
+    return { done, total, counts, ratePerSecond, secondsLeft };
   }
 
   private async execute(operation: Operation): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
@@ -180,6 +185,61 @@ class Run {
     }
   }
 
+  /**
+   * The operations, read up to `depth` ahead of the workers with their attempt lines written (prepare()):
+   * the journal syncs many lines at once while requests are out, instead of one sync per request.
+   */
+  private readAhead(iterator: AsyncIterator<Operation>, depth: number): () => Promise<Operation | undefined> {
+    const buffer: Operation[] = [];
+    let exhausted = false;
+    let filling: Promise<void> | undefined;
+    let failed: { error: unknown } | undefined;
+    const fill = (): Promise<void> =>
+      (filling ??= (async () => {
+        while (!exhausted && buffer.length < depth && !this.signal.aborted) {
+          const next = await iterator.next();
+          if (next.done) exhausted = true;
+          else {
+            this.prepare(next.value);
+            buffer.push(next.value);
+          }
+        }
+      })()
+        .catch((error: unknown) => void (failed = { error }))
+        .finally(() => (filling = undefined)));
+    return async () => {
+      while (buffer.length === 0 && !exhausted && !failed && !this.signal.aborted) await fill();
+      if (failed) throw failed.error;
+      const operation = buffer.shift();
+      void fill();
+      return operation;
+    };
+  }
+
+  /**
+   * Writes the attempt line of `operation` ahead. Not for a create without a lookup: should the run stop
+   * before sending it, the resumed run could not tell it was never sent and would report it uncertain.
+   */
+  private prepare(operation: Operation): void {
+    const { journal } = this.options;
+    if (journal.unfinishedAttempt(operation.row) !== undefined) return;
+    if (operation.kind === 'create' && operation.lookup && this.options.lookupView) this.prepared.set(operation.row, journal.attempt(operation.row, operation.lookup));
+    else if (operation.kind === 'update' || operation.kind === 'delete') this.prepared.set(operation.row, journal.attempt(operation.row));
+    this.prepared.get(operation.row)?.catch(() => undefined); // awaited, and its failure met, when the row is sent
+  }
+
+  /** Whether an earlier run may have sent the row's request (its attempt line was not written by this run). */
+  private sentBefore(row: number): boolean {
+    return !this.prepared.has(row) && this.options.journal.unfinishedAttempt(row) !== undefined;
+  }
+
+  /** The row's attempt line on disk: the one written ahead, else written now. */
+  private attemptWritten(row: number, lookup?: CreateLookup): Promise<void> {
+    const ahead = this.prepared.get(row);
+    this.prepared.delete(row);
+    return ahead ?? this.options.journal.attempt(row, lookup);
+  }
+
   private delay(attempt: number): number {
     return Math.min(MAX_DELAY_MS, this.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
   }
@@ -190,13 +250,16 @@ class Run {
     this.signal.throwIfAborted();
   }
 
-  private pause(ms: number): void {
-    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
+  /** Waits before the next attempt: as long as the portal asked (and every worker with it), else a growing delay. */
+  private async backOff(failure: Failure, attempt: number): Promise<void> {
+    const wait = failure.kind === 'not-taken' ? failure.waitMs ?? this.delay(attempt) : this.delay(attempt);
+    if (failure.kind === 'not-taken') this.pausedUntil = Math.max(this.pausedUntil, Date.now() + wait);
+    await sleep(wait, this.signal);
   }
 
   private async create(row: number, data: RecordData, lookup: CreateLookup | undefined): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
     const { journal, writer, appId } = this.options;
-    let mayExist = journal.unfinishedAttempt(row) !== undefined;
+    let mayExist = this.sentBefore(row);
     let lastReason = '';
     for (let attempt = 1; attempt <= this.maxAttempts; attempt += 1) {
       try {
@@ -209,8 +272,10 @@ class Run {
           if (found.length > 1) return { row, outcome: 'uncertain', reason: `records ${found.join(', ')} all have ${lookup.field} = ${lookup.value}` };
           mayExist = false;
         }
-        await journal.attempt(row, lookup);
+        // Wait first, then journal: a run cancelled while the portal asks to wait leaves no attempt behind
+        // (a create without a look-up would otherwise be reported uncertain on resume, though never sent).
         await this.gate();
+        await this.attemptWritten(row, lookup);
         const created = await writer.createRecord(appId, data, { draft: this.options.draft }, this.signal);
         return { row, outcome: 'created', recordId: created.id };
       } catch (error) {
@@ -219,9 +284,8 @@ class Run {
         if (failure.kind === 'refused') return { row, outcome: 'failed', reason: failure.reason };
         lastReason = failure.reason;
         if (failure.kind === 'unknown') mayExist = true;
-        const wait = failure.kind === 'not-taken' ? failure.waitMs ?? this.delay(attempt) : this.delay(attempt);
-        if (failure.kind === 'not-taken') this.pause(wait);
-        await sleep(wait, this.signal);
+        else if (!mayExist) await journal.withdraw(row); // not taken: a stop now leaves nothing to look for
+        await this.backOff(failure, attempt);
         if (this.signal.aborted) return undefined;
       }
     }
@@ -247,21 +311,18 @@ class Run {
       } catch (error) {
         const failure = classify(error);
         if (failure.kind === 'cancelled' || failure.kind === 'refused' || attempt >= this.maxAttempts) throw error;
-        const wait = failure.kind === 'not-taken' ? failure.waitMs ?? this.delay(attempt) : this.delay(attempt);
-        if (failure.kind === 'not-taken') this.pause(wait);
-        await sleep(wait, this.signal);
+        await this.backOff(failure, attempt);
       }
     }
   }
 
   /** An update or delete: sent again after any failure that is not a refusal. */
   private async repeatable(row: number, done: Outcome, recordId: string, send: (signal: AbortSignal) => Promise<void>): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
-    const { journal } = this.options;
-    let sentBefore = journal.unfinishedAttempt(row) !== undefined;
+    let sentBefore = this.sentBefore(row);
     let lastReason = '';
     for (let attempt = 1; attempt <= this.maxAttempts; attempt += 1) {
       try {
-        await journal.attempt(row);
+        await this.attemptWritten(row);
         await this.gate();
         await send(this.signal);
         return { row, outcome: done, recordId };
@@ -273,9 +334,7 @@ class Run {
         if (failure.kind === 'refused') return { row, outcome: 'failed', recordId, reason: failure.reason };
         sentBefore = true;
         lastReason = failure.reason;
-        const wait = failure.kind === 'not-taken' ? failure.waitMs ?? this.delay(attempt) : this.delay(attempt);
-        if (failure.kind === 'not-taken') this.pause(wait);
-        await sleep(wait, this.signal);
+        await this.backOff(failure, attempt);
         if (this.signal.aborted) return undefined;
       }
     }

@@ -10,6 +10,7 @@ import { dryRunImport, readExisting } from '../../../src/import/importRun';
 import { JournalMismatchError } from '../../../src/import/journal';
 import { proposeMapping } from '../../../src/import/mapping';
 import { problemsCsv, summaryText } from '../../../src/import/report';
+import type { RunProgress } from '../../../src/import/runner';
 import { openSource } from '../../../src/import/sourceFile';
 import { clientFor, injectFault, startPortal, testInterface, type Emulator } from '../api/portal';
 import { appliedCreates, fieldValues, importFile, requestLog } from './portalImport';
@@ -153,6 +154,38 @@ describe('import: runs against the emulator', function () {
     const names = await fieldValues(client, '101', '1', 'f2');
     assert.equal(names.length, 312);
     assert.equal(await appliedCreates(emulator, '101'), 300);
+  });
+
+  it('honours Retry-After: after a 429 no worker sends a create before the time the portal asked for; progress has count, rate and time left', async () => {
+    await injectFault(emulator, { path: '/record/$', method: 'POST', status: 429, headers: { 'Retry-After': '1' } });
+    const path = await file(customersCsv(6));
+    const progress: RunProgress[] = [];
+    const result = await importFile(path, client, customers, { matchField: 'f2', concurrency: 3, total: 6, onProgress: (event) => progress.push(event) });
+    assert.equal(result.counts.created, 6);
+    const creates = ((await testInterface(emulator, 'GET', 'requests')) as Array<{ method: string; status: number; time: string }>).filter((entry) => entry.method === 'POST');
+    const refused = creates.findIndex((entry) => entry.status === 429);
+    assert.ok(refused >= 0);
+    // Creates already on their way when the 429 came may finish just after it; none is sent for a second.
+    const refusedAt = Date.parse(creates[refused].time);
+    const during = creates.filter((entry) => Date.parse(entry.time) - refusedAt > 250 && Date.parse(entry.time) - refusedAt < 900);
+    assert.deepEqual(during, [], 'no create while the portal asked to wait');
+    assert.ok(creates.some((entry) => Date.parse(entry.time) - refusedAt >= 900), 'the rest went out after the wait');
+    assert.deepEqual(progress.map((event) => event.done), [1, 2, 3, 4, 5, 6]);
+    assert.ok(progress.every((event) => event.total === 6 && event.ratePerSecond > 0 && event.secondsLeft !== undefined));
+    assert.equal(progress.at(-1)?.secondsLeft, 0);
+  });
+
+  it('Cancel while the portal asks to wait leaves nothing uncertain, even without a look-up: the resumed run creates each row once', async () => {
+    await injectFault(emulator, { path: '/record/$', method: 'POST', status: 429, headers: { 'Retry-After': '2' }, count: 2 });
+    const path = await file(`Title,Order date,Amount\n${Array.from({ length: 6 }, (_, index) => `Waiting order ${index},2026-03-01,10`).join('\n')}\n`);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 500);
+    const first = await importFile(path, client, orders, { appId: '102', lookupViewId: '3', concurrency: 2, signal: controller.signal });
+    assert.equal(first.cancelled, true);
+    assert.equal(first.counts.created, 0, 'cancelled during the wait');
+    const second = await importFile(path, client, orders, { appId: '102', lookupViewId: '3' });
+    assert.deepEqual([second.counts.created, second.counts.uncertain, second.counts.failed], [6, 0, 0]);
+    assert.equal(await appliedCreates(emulator, '102'), 6);
   });
 
   it('refuses to resume with a journal of another version of the file', async () => {

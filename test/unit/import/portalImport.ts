@@ -33,10 +33,10 @@ export async function importFile(
   path: string,
   client: PortalClient,
   columns: readonly Column[],
-  options: Partial<ImportSettings> & Partial<Pick<ImportJob, 'signal' | 'onProgress' | 'lookupViewId' | 'existing' | 'concurrency' | 'journalPath'>> = {},
+  options: Partial<ImportSettings> & Partial<Pick<ImportJob, 'signal' | 'onProgress' | 'lookupViewId' | 'existing' | 'concurrency' | 'journalPath' | 'total'>> = {},
 ): Promise<ImportResult> {
   const source = await openSource(path);
-  const { signal, onProgress, lookupViewId, existing, concurrency, journalPath, ...settings } = options;
+  const { signal, onProgress, lookupViewId, existing, concurrency, journalPath, total, ...settings } = options;
   return runImport({
     source,
     settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, columns), ...settings },
@@ -48,6 +48,7 @@ export async function importFile(
     concurrency: concurrency ?? 4,
     signal,
     onProgress,
+    total,
     baseDelayMs: 20,
   });
 }
