@@ -65,7 +65,7 @@ export async function sampleRows(source: ImportSource, count = SAMPLE_ROWS): Pro
  * two rows with one key are caught), and the first view known, through which it is looked for.
  */
 export function defaultOptions(sample: readonly SourceRow[], mapping: ImportMapping, columns: readonly Column[], timeZone: string, firstView?: string): ImportOptions {
-  const numeric = new Set(columns.filter((column) => columnKind(column) === 'number').map((column) => column.field_id_in_data));
+  const numeric = new Set(columns.filter((column) => ['number', 'currency'].includes(columnKind(column))).map((column) => column.field_id_in_data));
   const fed = fieldSources(mapping);
   const values: string[] = [];
   for (const [field, source] of fed) if (numeric.has(field)) for (const row of sample) values.push(row.values[source] ?? '');
