@@ -55,7 +55,7 @@ const querySaveSchema = v.object({ type: v.literal('query/save'), filters: v.arr
  */
 const queryBulkSchema = v.object({ type: v.literal('query/bulk'), change: v.picklist(['set-field', 'delete']), recordIds: v.optional(v.array(id)) });
 
-// The import mapping panel (view type portal.importRecords).
+// The import mapping panel (view type portal.importMapping).
 
 /** What a source column feeds: "field:<field_id_in_data>", "recordId" or "ignore". */
 const importTargetSchema = v.union([v.pipe(v.string(), v.regex(/^field:.+$/)), v.literal('recordId'), v.literal('ignore')]);

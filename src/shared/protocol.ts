@@ -198,7 +198,7 @@ export type HostToQueryMessage =
 
 
 // ---------------------------------------------------------------------------------------------------------
-// The import mapping panel (view type portal.importRecords)
+// The import mapping panel (view type portal.importMapping)
 
 /** An entry of a source column's dropdown: an app column, the record id, or nothing. */
 export interface ImportTargetOption {

@@ -2,7 +2,7 @@
 // options; answers each change with the mapping, a preview of the first rows and what blocks the run;
 // runs the dry run (nothing sent) and exports its problems; hands the run itself to the command that
 // opened the panel (progress, journal, summary). One panel per source file and app.
-import { basename } from 'node:path';
+import { basename, join, parse } from 'node:path';
 import * as vscode from 'vscode';
 import type { Column } from '../api/types';
 import { dryRunImport } from '../import/importRun';
@@ -62,7 +62,7 @@ export class ImportPanel {
     this.mapping = proposeMapping(setup.source.columns, setup.columns);
     this.options = defaultOptions(setup.sample, this.mapping, setup.columns, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', setup.views[0]?.value);
     this.panel = Panel.create<ImportToHostMessage, HostToImportMessage>(
-      { viewType: 'portal.importRecords', title: `Import ${basename(setup.source.path)}`, bundle: 'importRecords', extensionUri: setup.extensionUri },
+      { viewType: 'portal.importMapping', title: `Import ${basename(setup.source.path)}`, bundle: 'importRecords', extensionUri: setup.extensionUri },
       importToHostSchema,
     );
     this.panel.onMessage((message) => this.handle(message));
@@ -149,12 +149,12 @@ export class ImportPanel {
 
   private async exportProblems(): Promise<void> {
     if (this.problems.length === 0) throw new Error('There is nothing to export: run the dry run first; it lists the rows that would fail.');
-    const source = this.setup.source.path;
+    const source = parse(this.setup.source.path);
     const uri = await prompter().saveDialog({
       title: `Export the ${this.problems.length} problems of the dry run`,
       saveLabel: 'Export',
       filters: { 'CSV files': ['csv'] },
-      defaultUri: vscode.Uri.file(`${source.slice(0, source.length - (source.split('.').pop()?.length ?? 0) - 1)}.dry-run.csv`),
+      defaultUri: vscode.Uri.file(join(source.dir, `${source.name}.dry-run.csv`)),
     });
     if (!uri) return;
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(await problemsCsv(this.problems)));

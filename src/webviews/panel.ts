@@ -8,7 +8,7 @@ import { createNonce, panelHtml } from './html';
 import { messageReceiver } from './messages';
 
 export interface PanelOptions {
-  viewType: 'portal.recordForm' | 'portal.viewQuery' | 'portal.importRecords';
+  viewType: 'portal.recordForm' | 'portal.viewQuery' | 'portal.importMapping';
   title: string;
   /** The bundle's name under dist/webview (recordForm, viewQuery, importRecords). */
   bundle: string;

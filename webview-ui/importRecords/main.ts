@@ -1,4 +1,4 @@
-// The import mapping panel (view type portal.importRecords): which app column each file column feeds,
+// The import mapping panel (view type portal.importMapping): which app column each file column feeds,
 // the options of the run, a preview of the first rows as they will be sent, the dry run's report. The
 // host holds the mapping and answers every change with the new state (import/state).
 import type { HostToImportMessage, ImportDryRunMessage, ImportInitMessage, ImportOptions, ImportStateMessage, ImportTargetValue, ImportToHostMessage } from '../../src/shared/protocol';
