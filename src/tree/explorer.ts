@@ -35,6 +35,8 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
 
   /** Every node handed to VS Code, by id: the same object again for the same id, so refresh(node) works. */
   private readonly nodes = new Map<string, ExplorerNode>();
+  /** The record count each view's item shows (undefined: none yet), by view node id. */
+  private readonly shownCounts = new Map<string, number | undefined>();
   /** Pages of records shown per view node id (1 until "Load more…"). */
   private readonly pages = new Map<string, number>();
   private readonly pendingApps = new Map<string, { portalId: string; appId: string }>();
@@ -65,8 +67,11 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
         return treeItemOf(node, { viewCount: views.list(node.portalId, node.appId).length });
       case 'columns':
         return treeItemOf(node, { columnCount: catalog.peekColumns(node.portalId, node.appId)?.length });
-      case 'view':
-        return treeItemOf(node, { rowCount: rows.peek(node)?.rows.length });
+      case 'view': {
+        const rowCount = rows.peek(node)?.rows.length;
+        this.shownCounts.set(node.id, rowCount);
+        return treeItemOf(node, { rowCount });
+      }
       default:
         return treeItemOf(node);
     }
@@ -178,6 +183,12 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   /** The first pages of a view's records (building items only for them: a view may hold 100,000). */
   private async viewPage(view: ViewNode): Promise<ExplorerNode[]> {
     const read = await this.parts.rows.read(view);
+    // VS Code draws a view's item before asking for its children: after a refresh (rows dropped) the item
+    // was drawn without a count, and nothing drew it again once the rows came. Draw it again then.
+    if (this.shownCounts.has(view.id) && this.shownCounts.get(view.id) !== read.rows.length) {
+      this.shownCounts.set(view.id, read.rows.length);
+      setTimeout(() => this.fire(view), 0);
+    }
     const title = await titleColumnOfView(this.parts.catalog, view, this.parts.titles.get(view), read);
     const limit = (this.pages.get(view.id) ?? 1) * setting('tree.pageSize');
     const children: ExplorerNode[] = [];
@@ -247,7 +258,10 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       if (!test(node)) continue;
       this.nodes.delete(id);
       // A view removed (or its portal) starts again at its first page when it comes back.
-      if (node.kind === 'view') this.pages.delete(id);
+      if (node.kind === 'view') {
+        this.pages.delete(id);
+        this.shownCounts.delete(id);
+      }
     }
   }
 

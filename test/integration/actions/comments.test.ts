@@ -55,7 +55,10 @@ describe(`record actions: comments ${BROWSER_TAG}`, function () {
     const mark = await requestMark();
     await driver.press('Control+Enter');
     await user().waitForMessage(/^Comment added to record 3 of Customers\.$/, { level: 'info' });
-    assert.deepEqual(await requestsSince(mark), ['POST /api/v1/app/101/record/3/comment 200']);
+    // The record's document comes back to the front when the comment editor closes, and VS Code may read
+    // it again then (a GET of the record): a read, not a second write, so only the writes are compared.
+    const writes = (await requestsSince(mark)).filter((line) => line !== 'GET /api/v1/app/101/record/3 200');
+    assert.deepEqual(writes, ['POST /api/v1/app/101/record/3/comment 200']);
     const { comments } = await storedRecord('101', '3');
     assert.deepEqual(
       comments.map((comment) => comment.comment),
