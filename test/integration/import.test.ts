@@ -77,6 +77,8 @@ describe(`bulk import and bulk change ${BROWSER_TAG}`, function () {
 
   it('an import cancelled halfway resumes where it stopped and creates no record twice', async () => {
     const count = 120;
+    const logged = await emulatorControl<Array<{ seq: number }>>('GET', 'requests');
+    const since = logged.at(-1)?.seq ?? 0;
     const uri = await workspaceFile('many.csv', `${HEADER}\n${Array.from({ length: count }, (_, index) => line(index + 1, 'Resumed')).join('\n')}\n`);
     const before = (await customerNames()).length;
     // Slow creates, so that Cancel lands halfway.
@@ -98,7 +100,11 @@ describe(`bulk import and bulk change ${BROWSER_TAG}`, function () {
     await again.press('#option-viewId input', 'Tab');
     user().answerMessage('Resume', /did not finish/);
     await again.click('#import');
-    await user().waitForMessage(/^Imported many\.csv: /, { level: 'info', timeoutMs: 60_000 });
+    await user().waitForMessage(/^Imported many\.csv: 120 created, 0 updated, 0 skipped \(unchanged\), 0 failed/, { level: 'info', timeoutMs: 60_000 });
+    // Name is unique in Customers, so a create sent twice would be refused rather than duplicated: count the creates the portal took and refused.
+    const creates = (await emulatorControl<Array<{ method: string; path: string; status: number }>>('GET', `requests?since=${since}`)).filter((entry) => entry.method === 'POST' && entry.path === '/api/v1/app/101/record/');
+    assert.equal(creates.filter((entry) => entry.status === 200).length, count, 'one create taken per row');
+    assert.deepEqual(creates.filter((entry) => entry.status >= 400), [], 'no create refused as a duplicate');
     const names = (await customerNames()).filter((name) => name.startsWith('Resumed '));
     assert.equal(names.length, count, 'every row once');
     assert.equal(new Set(names).size, count, 'no record twice');
