@@ -1,5 +1,6 @@
 // ESLint flat config. Kept in .config/ because the client fixed the top level of the repository;
 // `npm run lint` and .vscode/settings.json point ESLint here.
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -24,6 +25,16 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-console': 'error',
+    },
+  },
+  {
+    // Type-checked: a promise is awaited, returned, or marked `void` with a comment saying why it may run
+    // on its own; a function returning a promise is never handed to something that ignores it.
+    files: ['src/**/*.ts', 'webview-ui/**/*.ts', 'test/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: fileURLToPath(new URL('..', import.meta.url)) } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
     },
   },
   // Every import arrow runs downhill. The top (commands, and the files that put the extension together)

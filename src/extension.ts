@@ -28,6 +28,7 @@ import {
   EXPLORER_DROP_TYPES,
   EXPLORER_VIEW_ID,
   FEATURE_GROUP,
+  PANEL_VIEW_TYPES,
   PAYLOAD_SCHEME,
   PORTAL_COMMANDS,
   PORTAL_GROUP,
@@ -38,6 +39,7 @@ import { createLogger, initLogging } from './log';
 import { setting } from './settings/settings';
 import { createTestApi, type PortalExplorerApi } from './testApi';
 import type { ExplorerNode } from './tree/nodes';
+import { runReported } from './ui/errorBoundary';
 import type { EventsNode } from './webhooks/eventsTree';
 
 export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
@@ -104,12 +106,23 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
     }),
     registerLazyCommands(FEATURE_GROUP, async () => (await features.get()).commands),
   );
+  // The panels open before the reload come back (their serializers build the features).
+  // Registered now (VS Code restores panels as the window opens); the panels' code loads when one is restored.
+  const restore: vscode.WebviewPanelSerializer = {
+    deserializeWebviewPanel: async (panel, state) => {
+      await runReported(`restore ${panel.viewType}`, async () => {
+        const [{ restorePanel }, built] = await Promise.all([import('./webviews/panelRestore'), features.get()]);
+        restorePanel({ ...built, portals, extensionUri: context.extensionUri }, panel, state);
+      });
+    },
+  };
+  context.subscriptions.push(...Object.values(PANEL_VIEW_TYPES).map((viewType) => vscode.window.registerWebviewPanelSerializer(viewType, restore)));
   // The receiver starts with VS Code when the user asked for it.
   if (setting('webhooks.autoStart')) void features.get();
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
-    testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms), explorerView, webhookEventsView }, features),
+    testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms), explorerView, webhookEventsView, panelSerializer: restore }, features),
   };
 }
 

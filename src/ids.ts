@@ -5,6 +5,11 @@
 export const EXPLORER_VIEW_ID = 'portal.explorer';
 export const EVENTS_VIEW_ID = 'portal.webhookEvents';
 
+/** The webview panels (their serializers restore them after a reload: src/webviews/panelRestore.ts). */
+export const PANEL_VIEW_TYPES = { form: 'portal.recordForm', query: 'portal.viewQuery' } as const;
+/** The import mapping panel: not among PANEL_VIEW_TYPES, since it is not restored after a reload. */
+export const IMPORT_VIEW_TYPE = 'portal.importMapping';
+
 /** Comment drafts (src/comments/commentDrafts.ts), in memory. */
 export const COMMENT_SCHEME = 'portal-comment';
 /** Attachments opened as text (src/attachments/attachmentViewer.ts), in memory, read-only. */

@@ -23,6 +23,8 @@ export interface TestApiCore {
   readonly explorerView: vscode.TreeView<ExplorerNode>;
   /** The Webhook Events view, to reveal and expand events in the workbench. */
   readonly webhookEventsView: vscode.TreeView<EventsNode>;
+  /** What VS Code calls to bring a panel back after a reload (both panels' serializer). */
+  readonly panelSerializer: vscode.WebviewPanelSerializer;
 }
 
 /**

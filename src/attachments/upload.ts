@@ -7,7 +7,7 @@ import type { Portals } from '../auth/portals';
 import { createLogger } from '../log';
 import type { RecordTarget } from '../model/targets';
 import { setting, settingId } from '../settings/settings';
-import { prompter } from '../ui/prompter';
+import { prompter, tell } from '../ui/prompter';
 import { contentTypeOf } from './contentTypes';
 import { formatBytes } from './fileNames';
 
@@ -88,6 +88,7 @@ export async function uploadAttachment(portals: Portals, target: RecordTarget, a
         if (isCancellation(error) && sentAll) {
           // Every byte was on its way: the portal may have taken the file before the answer came.
           log.warn(`Attaching ${source.name} to record ${target.recordId} was cancelled after the whole file was sent.`);
+          // Not awaited: the upload goes on while the warning is up.
           void prompter().warn(
             `Cancelled after all of ${source.name} was sent: the portal may have kept it. "Download Attachment" shows the record's first attachment.`,
             {},
@@ -99,5 +100,5 @@ export async function uploadAttachment(portals: Portals, target: RecordTarget, a
       }
     },
   );
-  void prompter().info(`Attached ${source.name} (${formatBytes(content.byteLength)}) to record ${target.recordId} of ${appName}.`);
+  tell('info', `Attached ${source.name} (${formatBytes(content.byteLength)}) to record ${target.recordId} of ${appName}.`);
 }

@@ -27,6 +27,7 @@ export class PortalAuthenticationProvider extends Disposable implements vscode.A
   ) {
     super();
     this._registerAll(this.emitter, portals.onDidChange(() => this.compare()), portals.onDidChangeTokens(() => this.compare()));
+    // Not awaited: the constructor returns at once; the sessions are known once the portals are read.
     void portals.ready().then(() => (this.known ??= this.current()));
   }
 

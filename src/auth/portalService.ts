@@ -55,6 +55,7 @@ export class PortalService extends Disposable implements Portals {
       this.tokensChanged,
       context.secrets.onDidChange((event) => {
         if (connectionOfKey(event.key) === undefined) return;
+        // Not awaited: a listener; reload() reports its own failures in the log.
         void this.reload().then(() => this.tokensChanged.fire());
         // Global state written by another window may arrive after its secret: look once more.
         if (this.reloadTimer) clearTimeout(this.reloadTimer);

@@ -40,6 +40,7 @@ export function createStatusBar(portals: PortalService, menuCommand: string, add
     }
     item.show();
   };
+  // Not awaited: the item shows once the portals are read; activation does not wait for it.
   void portals.ready().then(update);
   return vscode.Disposable.from(item, portals.onDidChange(update), focus.onDidChange(update));
 }

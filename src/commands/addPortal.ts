@@ -10,7 +10,7 @@ import type { NewConnection, PortalService } from '../auth/portalService';
 import { cancelled } from '../auth/signInUi';
 import { createLogger } from '../log';
 import { describeError } from '../ui/errorBoundary';
-import { prompter } from '../ui/prompter';
+import { prompter, tell } from '../ui/prompter';
 
 const log = createLogger('portals');
 const TITLE = 'Add Portal';
@@ -104,7 +104,7 @@ export async function addPortal(portals: PortalService): Promise<string> {
       previous = details;
       continue;
     }
-    void prompter().info(`Connected to the portal "${connection.label}" and signed in.`);
+    tell('info', `Connected to the portal "${connection.label}" and signed in.`);
     return connection.id;
   }
 }

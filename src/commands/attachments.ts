@@ -12,7 +12,7 @@ import { cancelled } from '../auth/signInUi';
 import { appInfoOf, appNameOf } from '../catalog/appNames';
 import { ATTACHMENT_COMMANDS } from '../ids';
 import type { RecordTarget } from '../model/targets';
-import { prompter } from '../ui/prompter';
+import { prompter, tell } from '../ui/prompter';
 import { recordForAction } from './actionTargets';
 import type { RecordPickerParts } from './pickers';
 import type { CommandTable } from './register';
@@ -70,7 +70,7 @@ async function downloadAttachment(parts: AttachmentCommandParts, arg: unknown): 
   const target = await recordForAction(parts, arg, 'Download Attachment');
   const attachment = await download(parts, target);
   if (!attachment) {
-    void prompter().info(`Record ${target.recordId} has no attachment.`);
+    tell('info', `Record ${target.recordId} has no attachment.`);
     return undefined;
   }
   const fileName = safeFileName(attachment.fileName, `record-${target.recordId}-attachment`);
@@ -98,7 +98,7 @@ async function downloadAttachment(parts: AttachmentCommandParts, arg: unknown): 
   });
   if (!destination) throw cancelled('Downloading an attachment');
   await vscode.workspace.fs.writeFile(destination, attachment.content);
-  void prompter().info(`Saved ${fileName} (${size}), the attachment of record ${target.recordId}, to ${vscode.workspace.asRelativePath(destination)}.`);
+  tell('info', `Saved ${fileName} (${size}), the attachment of record ${target.recordId}, to ${vscode.workspace.asRelativePath(destination)}.`);
   return destination.toString();
 }
 

@@ -10,7 +10,7 @@ import { commentTargetOf, type CommentDrafts } from '../comments/commentDrafts';
 import { COMMENT_COMMANDS, COMMENT_SCHEME } from '../ids';
 import { createLogger } from '../log';
 import { describeError } from '../ui/errorBoundary';
-import { prompter } from '../ui/prompter';
+import { prompter, tell } from '../ui/prompter';
 import { recordForAction } from './actionTargets';
 import type { RecordPickerParts } from './pickers';
 import type { CommandTable } from './register';
@@ -61,22 +61,23 @@ async function sendComment(parts: CommentCommandParts, arg: unknown): Promise<bo
     const reason = isCommentsDisabled(error) ? `${COMMENTS_DISABLED} (${appName}).` : describeError(error);
     // The portal's own words go to the log; never the comment.
     log.error(`${COMMENT_COMMANDS.send}: ${describeError(error)}`);
+    // Not awaited: the command ends now; the offer stays up until the user answers.
     void prompter()
       .error(`${reason} Your comment on record ${target.recordId} is kept in its editor.`, COPY_COMMENT)
       .then(async (choice) => {
         if (choice !== COPY_COMMENT) return;
         await prompter().copyToClipboard(text);
-        void prompter().info('The comment is on the clipboard.');
+        tell('info', 'The comment is on the clipboard.');
       });
     return false;
   }
   if (parts.drafts.text(uri) !== text) {
     // Typed on while it was being sent: what was sent is added, the editor keeps the rest of the text.
-    void prompter().info(`Comment added to record ${target.recordId} of ${appName}. Its editor stays open: it changed while the comment was being sent.`);
+    tell('info', `Comment added to record ${target.recordId} of ${appName}. Its editor stays open: it changed while the comment was being sent.`);
     return true;
   }
   await parts.drafts.discard(uri);
-  void prompter().info(`Comment added to record ${target.recordId} of ${appName}.`);
+  tell('info', `Comment added to record ${target.recordId} of ${appName}.`);
   return true;
 }
 

@@ -5,7 +5,7 @@ import { markWalkthroughStep, showingWalkthrough, WALKTHROUGH_ID } from '../help
 import { HELP_COMMANDS } from '../ids';
 import { createLogger, showLog } from '../log';
 import { setting } from '../settings/settings';
-import { prompter } from '../ui/prompter';
+import { prompter, tell } from '../ui/prompter';
 import type { CommandTable } from './register';
 
 const log = createLogger('help');
@@ -29,7 +29,7 @@ export function helpCommands(extensionId: string, uriHandler: AuthUriHandler): C
       await prompter().copyToClipboard(url);
       markWalkthroughStep('callbackCopied');
       log.info(`Call-back URL to register in the portal: ${url}`);
-      void prompter().info(`Copied the call-back URL to register in the portal: ${url}`);
+      tell('info', `Copied the call-back URL to register in the portal: ${url}`);
       return url;
     },
   };

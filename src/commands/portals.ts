@@ -4,7 +4,7 @@ import type { PortalConnection, SignInState } from '../auth/portals';
 import type { PortalService } from '../auth/portalService';
 import { cancelled } from '../auth/signInUi';
 import { PORTAL_COMMANDS as COMMANDS } from '../ids';
-import { prompter } from '../ui/prompter';
+import { prompter, tell } from '../ui/prompter';
 import { addPortal } from './addPortal';
 import { connectionIdArg } from './portalArgs';
 import type { CommandTable } from './register';
@@ -54,7 +54,7 @@ async function removePortal(portals: PortalService, arg: unknown): Promise<void>
   );
   if (confirmed !== 'Remove') throw cancelled('Removing a portal');
   await portals.remove(id);
-  void prompter().info(`Removed the portal "${label}".`);
+  tell('info', `Removed the portal "${label}".`);
 }
 
 /** The menu of a portal: the one the status bar names (`arg`), else the active one. */
@@ -83,14 +83,14 @@ export function portalCommands(portals: PortalService): CommandTable {
     [COMMANDS.signIn]: async (arg) => {
       const id = await choosePortalToSignIn(portals, arg);
       await portals.signIn(id);
-      void prompter().info(`Signed in to the portal "${portals.get(id)?.label ?? id}".`);
+      tell('info', `Signed in to the portal "${portals.get(id)?.label ?? id}".`);
       return true;
     },
     [COMMANDS.signOut]: async (arg) => {
       const signedIn = portals.list().filter((connection) => portals.state(connection.id) !== 'signedOut');
       const id = await choose(portals, arg, 'Sign out of which portal?', signedIn);
       await portals.signOut(id);
-      void prompter().info(`Signed out of the portal "${portals.get(id)?.label ?? id}".`);
+      tell('info', `Signed out of the portal "${portals.get(id)?.label ?? id}".`);
     },
     [COMMANDS.switchPortal]: async (arg) => {
       const id = await choose(portals, arg, 'Switch to which portal?');
@@ -101,7 +101,7 @@ export function portalCommands(portals: PortalService): CommandTable {
       const id = await choose(portals, arg, 'Check the connection to which portal?');
       const sites = await portals.client(id).listSites();
       const label = portals.get(id)?.label ?? id;
-      void prompter().info(`The portal "${label}" answers: ${sites.length} ${sites.length === 1 ? 'site' : 'sites'} (${sites.map((site) => site.name).join(', ')}).`);
+      tell('info', `The portal "${label}" answers: ${sites.length} ${sites.length === 1 ? 'site' : 'sites'} (${sites.map((site) => site.name).join(', ')}).`);
       return sites.length;
     },
   };

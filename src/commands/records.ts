@@ -12,7 +12,7 @@ import { parseDocumentPath, RECORD_SCHEME, recordNamesOf } from '../model/record
 import { isSameRecord, openRecordUri, recordUri } from '../model/recordUri';
 import { appTargetOf, recordTargetOf, type AppTarget, type RecordTarget } from '../model/targets';
 import { runReported } from '../ui/errorBoundary';
-import { prompter } from '../ui/prompter';
+import { prompter, tell } from '../ui/prompter';
 import { pickApp, pickRecord } from './pickers';
 import type { CommandTable } from './register';
 
@@ -82,7 +82,7 @@ async function publishRecord(parts: RecordCommandParts, arg: unknown): Promise<v
   parts.documents.notePublished(target);
   parts.recordEvents.fire({ ...target, kind: 'updated', origin: 'local' });
   const unsaved = vscode.workspace.textDocuments.some((document) => document.isDirty && isSameRecord(document.uri, target));
-  void prompter().info(`Record ${target.recordId} of ${await appName(parts.catalog, target)} is published.${unsaved ? ' Your unsaved changes to it are not: save them.' : ''}`);
+  tell('info', `Record ${target.recordId} of ${await appName(parts.catalog, target)} is published.${unsaved ? ' Your unsaved changes to it are not: save them.' : ''}`);
 }
 
 async function deleteRecord(parts: RecordCommandParts, arg: unknown): Promise<void> {
@@ -100,7 +100,7 @@ async function deleteRecord(parts: RecordCommandParts, arg: unknown): Promise<vo
   parts.documents.noteDeleted(target);
   await closeDocuments((uri) => isSameRecord(uri, target));
   parts.recordEvents.fire({ ...target, kind: 'deleted', origin: 'local' });
-  void prompter().info(`Record ${target.recordId} moved to the portal's trash.`);
+  tell('info', `Record ${target.recordId} moved to the portal's trash.`);
 }
 
 export function recordCommands(parts: RecordCommandParts): CommandTable {
@@ -119,7 +119,7 @@ export function reopenCreatedRecords(parts: RecordCommandParts): vscode.Disposab
       await closeDocument(from);
       await vscode.window.showTextDocument(to, { preview: false });
       const target = recordTargetOf(to);
-      if (target) void prompter().info(`Created record ${target.recordId} of ${await appName(parts.catalog, target)}.`);
+      if (target) tell('info', `Created record ${target.recordId} of ${await appName(parts.catalog, target)}.`);
     }),
   );
 }

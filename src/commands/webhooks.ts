@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
 import { WEBHOOK_COMMANDS } from '../ids';
-import { prompter } from '../ui/prompter';
+import { prompter, tell } from '../ui/prompter';
 import type { WebhookEvent } from '../webhooks/eventLog';
 import { payloadUri } from '../webhooks/payloadDocuments';
 import type { WebhookSecrets } from '../webhooks/secrets';
@@ -52,6 +52,7 @@ async function announce(parts: WebhookCommandParts, started: boolean): Promise<v
   if (state.kind !== 'running') return;
   const opening = started ? 'The webhook receiver is listening.' : 'The webhook receiver is already listening.';
   if (connections.length !== 1) {
+    // Not awaited: the command ends now; the offer stays up until the user answers.
     void prompter()
       .info(`${opening} Each portal has its own Payload URL (…/portal/<connection id>) on port ${state.port}: copy it into ${WHERE}.`, `${COPY}…`)
       .then(async (choice) => (choice ? vscode.commands.executeCommand(WEBHOOK_COMMANDS.copyUrl) : undefined))
@@ -63,6 +64,7 @@ async function announce(parts: WebhookCommandParts, started: boolean): Promise<v
   const hasSecret = (await secrets.get(connection.id)) !== undefined;
   const secretNote = hasSecret ? ' Deliveries must be signed with its Secret Key.' : ' No Secret Key is set: unsigned deliveries are accepted.';
   const actions = hasSecret ? [COPY] : [COPY, SET_SECRET];
+  // Not awaited: the command ends now; the offer stays up until the user answers.
   void prompter()
     .info(`${opening} Payload URL for "${connection.label}": ${url} — paste it into ${WHERE}.${secretNote}`, ...actions)
     .then(async (choice) => {
@@ -88,11 +90,11 @@ async function setSecret(parts: WebhookCommandParts, arg: unknown): Promise<bool
   if (value === '') {
     if (!had) return undefined;
     await parts.secrets.delete(id);
-    void prompter().info(`The webhook Secret Key for "${label}" is removed: its deliveries are accepted unsigned.`);
+    tell('info', `The webhook Secret Key for "${label}" is removed: its deliveries are accepted unsigned.`);
     return false;
   }
   await parts.secrets.set(id, value);
-  void prompter().info(`The webhook Secret Key for "${label}" is saved: deliveries without its valid signature are refused.`);
+  tell('info', `The webhook Secret Key for "${label}" is saved: deliveries without its valid signature are refused.`);
   return true;
 }
 
@@ -139,6 +141,7 @@ export function webhookCommands(parts: WebhookCommandParts): CommandTable {
     },
     [WEBHOOK_COMMANDS.stop]: async (): Promise<boolean> => {
       const stopped = await service.stop();
+      // Not awaited: the command ends now; the offer stays up until the user answers.
       void prompter().info(stopped ? 'The webhook receiver stopped: the portal’s deliveries fail until it starts again.' : 'The webhook receiver is not running.');
       return stopped;
     },
@@ -147,7 +150,7 @@ export function webhookCommands(parts: WebhookCommandParts): CommandTable {
       const id = await portalOf(portals, arg, 'Copy Webhook Payload URL');
       if (id === undefined) return undefined;
       const url = await copyUrl(parts, id);
-      void prompter().info(`Copied the Payload URL for "${labelOf(portals, id)}": ${url}`);
+      tell('info', `Copied the Payload URL for "${labelOf(portals, id)}": ${url}`);
       return url;
     },
     [WEBHOOK_COMMANDS.clear]: () => service.events.clear(),

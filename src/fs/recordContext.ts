@@ -15,6 +15,7 @@ export function trackActiveRecord(documents: RecordFileSystem): vscode.Disposabl
     const draft = kind === 'record' && uri !== undefined && documents.isDraft(uri) === true;
     if (last?.kind === kind && last.draft === draft) return;
     last = { kind, draft };
+    // Not awaited: context keys settle on their own; the next change sets them again.
     void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.kind, kind);
     void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.draft, draft);
   };

@@ -59,6 +59,7 @@ export class RecordDiagnostics extends Disposable {
       key,
       setTimeout(() => {
         this.timers.delete(key);
+        // Not awaited: a listener; a failed check is logged and the next edit checks again.
         void this.check(document).catch((error: unknown) => this.log.warn(`Checking ${document.uri.path}: ${error instanceof Error ? error.message : String(error)}`));
       }, delayMs),
     );

@@ -32,6 +32,7 @@ export class RecordRefresh extends Disposable {
       vscode.workspace.onDidCloseTextDocument((document) => this.afterClose(document.uri)),
       vscode.window.tabGroups.onDidChangeTabs((event) => this.afterTabsClosed(event.closed)),
       vscode.window.onDidChangeVisibleTextEditors((editors) => {
+        // Not awaited: a listener; opening a record awaits the same refresh (refreshIfHidden shares it).
         for (const editor of editors) void this.refreshIfHidden(editor.document.uri);
       }),
     );

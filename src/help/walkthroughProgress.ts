@@ -61,6 +61,7 @@ async function setContext(key: StepKey, value: boolean): Promise<void> {
 function set(key: StepKey, value: boolean): void {
   if (state.get(key) === value) return;
   state.set(key, value);
+  // Not awaited: a context key settles on its own; nothing waits for the walkthrough's tick.
   void setContext(key, value);
   if (value) markStepsDone(key);
 }
@@ -95,6 +96,7 @@ export function trackWalkthroughProgress(portals: Portals, extensionId: string):
     set('connected', connected);
     set('signedIn', signedIn);
   };
+  // Not awaited: the steps check once the portals are read; activation does not wait for it.
   void portals.ready().then(() => {
     ready = true;
     update();

@@ -109,6 +109,15 @@ export type ImportOptions = v.InferOutput<typeof importOptionsSchema>;
 export type ImportToHostMessage = v.InferOutput<typeof importToHostSchema>;
 export type QueryToHostMessage = v.InferOutput<typeof queryToHostSchema>;
 
+// What a page keeps in its state (VS Code hands it back to the serializer after a reload): the panel's
+// target, which the host sent in its init message, beside the page's own state (filters, values entered).
+const formRestoreSchema = v.object({ portalId: id, appId: id });
+const queryRestoreSchema = v.object({ portalId: id, appId: id, viewId: id, viewName: v.optional(v.string()) });
+export const restoredFormSchema = v.looseObject({ restore: formRestoreSchema });
+export const restoredQuerySchema = v.looseObject({ restore: queryRestoreSchema });
+export type FormRestore = v.InferOutput<typeof formRestoreSchema>;
+export type QueryRestore = v.InferOutput<typeof queryRestoreSchema>;
+
 /** A message's schema, for the one place messages enter (src/webviews/messages.ts). */
 export type MessageSchema<T> = v.GenericSchema<unknown, T>;
 

@@ -26,8 +26,10 @@ export type {
   RetryMessage,
   SortDirection,
   SortSpec,
+  FormRestore,
+  QueryRestore,
 } from './panelMessages';
-import type { ImportOptions, ImportTargetValue, SortSpec } from './panelMessages';
+import type { FormRestore, ImportOptions, ImportTargetValue, QueryRestore, SortSpec } from './panelMessages';
 
 // ---------------------------------------------------------------------------------------------------------
 // Both panels
@@ -51,6 +53,10 @@ export interface FormInitMessage {
   columns: Column[];
   /** Whether to offer "Save as draft": false once the app is known to have no Draft mode. */
   offerDraft: boolean;
+  /** What the page keeps in its state, so that the panel comes back after a reload (panelRestore.ts). */
+  restore?: FormRestore;
+  /** The page state VS Code restored the panel with: the page takes it when it starts without its own. */
+  pageState?: unknown;
 }
 
 /** The columns could not be read; the form shows the message and a Retry button. */
@@ -120,6 +126,10 @@ export interface QueryInitMessage {
   saved: SavedQuery[];
   /** Filters to put in the builder and run at once (a saved query run from the tree). */
   run?: { filters: ViewFilter[]; name?: string };
+  /** What the page keeps in its state, so that the panel comes back after a reload (panelRestore.ts). */
+  restore?: QueryRestore;
+  /** The page state VS Code restored the panel with: the page takes it when it starts without its own. */
+  pageState?: unknown;
 }
 
 /** More filterable columns became known (a Lookup app's, after a run). */

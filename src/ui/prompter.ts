@@ -49,3 +49,13 @@ export function setPrompter(next: Prompter): Prompter {
   current = next;
   return previous;
 }
+
+/**
+ * Shows a notification without waiting for it: the action that tells ends now, and the notification stays
+ * until the user dismisses it (awaiting it would hold a command, a progress or a test until then).
+ */
+export function tell(level: 'info' | 'warn', message: string): void {
+  // Not awaited, on purpose: see above.
+  if (level === 'info') void prompter().info(message);
+  else void prompter().warn(message, {});
+}

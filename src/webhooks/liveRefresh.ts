@@ -10,7 +10,7 @@ import type { RecordChange, RecordChangeKind, RecordEvents } from '../catalog/re
 import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
 import { isSameRecord } from '../model/recordUri';
-import { prompter } from '../ui/prompter';
+import { tell } from '../ui/prompter';
 import { recordChangeOf } from './recordChange';
 
 /**
@@ -77,6 +77,6 @@ export class LiveRefresh extends Disposable {
         ? `${what} was deleted in the portal while you have unsaved edits. Nothing was overwritten: your text stays in the editor.`
         : `${what} changed in the portal while you have unsaved edits. Nothing was overwritten; saving will show the conflict so you can compare.`;
     this.log.info(`${what}: the portal's copy changed while its document has unsaved edits; the user was told.`);
-    void prompter().warn(message, {});
+    tell('warn', message);
   }
 }

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
 import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
-import { prompter } from '../ui/prompter';
+import { prompter, tell } from '../ui/prompter';
 import { isLoopbackAddress, urlHost, type WebhookSettings } from './config';
 import { EventLog } from './eventLog';
 import type { LiveRefresh } from './liveRefresh';
@@ -67,6 +67,7 @@ export class WebhookService extends Disposable {
       parts.portals.onDidChange(() => void this.forgetRemovedPortals()),
     );
     if (this.settings.autoStart) {
+      // Not awaited: start-up goes on; a receiver that cannot start is logged, and Start offers it again.
       void this.start().catch((error: unknown) => parts.log.warn(`Starting the webhook receiver at start-up: ${error instanceof Error ? error.message : String(error)}`));
     }
   }
@@ -116,7 +117,7 @@ export class WebhookService extends Disposable {
       if (!isLoopbackAddress(bindAddress)) {
         const warning = `The webhook receiver listens on ${bindAddress} (portal.webhooks.bindAddress), not only on this machine's loopback: other machines that can reach it can send it events. Set a Secret Key for every portal.`;
         this.parts.log.warn(warning);
-        void prompter().warn(warning, {});
+        tell('warn', warning);
       }
       this.stateChanged.fire();
       return true;
@@ -144,6 +145,7 @@ export class WebhookService extends Disposable {
   override dispose(): void {
     const receiver = this.receiver;
     this.receiver = undefined;
+    // Not awaited: dispose() is synchronous; the socket closes on its own.
     void receiver?.close();
     this.events.dispose();
     super.dispose();
@@ -195,6 +197,7 @@ export class WebhookService extends Disposable {
     const message = `Webhook events for "${label}" are accepted without a signature: no Secret Key is set. Anyone who can reach the receiver can send events. Set the same Secret Key here and in the portal's Webhook Settings.`;
     this.parts.log.warn(`No Secret Key for ${connectionId}: unsigned webhook events are accepted.`);
     const action = 'Set Secret Key';
+    // Not awaited: the delivery is answered now; the offer stays up until the user answers.
     void prompter()
       .warn(message, {}, action)
       .then((choice) => (choice === action ? vscode.commands.executeCommand(this.parts.setSecretCommand, connectionId) : undefined))
@@ -208,13 +211,15 @@ export class WebhookService extends Disposable {
     if (this.settings.maxEvents !== before.maxEvents) this.events.setCap(this.settings.maxEvents);
     if (!affectsListener(event) || !this.receiver) return;
     if (this.settings.port === before.port && this.settings.bindAddress === before.bindAddress) return;
+    // Not awaited: a settings listener; the restart reports its own outcome to the user.
     void (async () => {
       try {
         await this.stop();
         await this.start();
         const port = this.receiver?.listeningPort;
-        void prompter().info(`The webhook receiver now listens on ${urlHost(this.settings.bindAddress)}:${port}. Update the Payload URL in the portal's Webhook Settings.`);
+        tell('info', `The webhook receiver now listens on ${urlHost(this.settings.bindAddress)}:${port}. Update the Payload URL in the portal's Webhook Settings.`);
       } catch (error) {
+        // Not awaited: the delivery is answered now; the offer stays up until the user answers.
         void prompter().error(error instanceof Error ? error.message : String(error));
       }
     })();

@@ -11,6 +11,7 @@ import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems
 import type { DryRunResult, ExistingRecords, ImportSettings, RowProblem } from '../import/plan';
 import { problemsCsv } from '../import/report';
 import type { ImportSource, SourceRow } from '../import/sourceFile';
+import { IMPORT_VIEW_TYPE } from '../ids';
 import type { AppTarget } from '../model/targets';
 import { importToHostSchema } from '../shared/panelMessages';
 import type { HostToImportMessage, ImportInitMessage, ImportOptions, ImportStateMessage, ImportToHostMessage } from '../shared/protocol';
@@ -62,7 +63,7 @@ export class ImportPanel {
     this.mapping = proposeMapping(setup.source.columns, setup.columns);
     this.options = defaultOptions(setup.sample, this.mapping, setup.columns, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', setup.views[0]?.value);
     this.panel = Panel.create<ImportToHostMessage, HostToImportMessage>(
-      { viewType: 'portal.importMapping', title: `Import ${basename(setup.source.path)}`, bundle: 'importRecords', extensionUri: setup.extensionUri },
+      { viewType: IMPORT_VIEW_TYPE, title: `Import ${basename(setup.source.path)}`, bundle: 'importRecords', extensionUri: setup.extensionUri },
       importToHostSchema,
     );
     this.panel.onMessage((message) => this.handle(message));

@@ -1,7 +1,7 @@
 // "Open record" from a panel: the documents feature's command portal.openRecord, when it exists.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../ids';
-import { prompter } from '../ui/prompter';
+import { tell } from '../ui/prompter';
 
 export const OPEN_RECORD_COMMAND = COMMANDS.record.open;
 
@@ -9,7 +9,7 @@ export const OPEN_RECORD_COMMAND = COMMANDS.record.open;
 export async function openRecord(portalId: string, appId: string, recordId: string): Promise<void> {
   const commands = await vscode.commands.getCommands(true);
   if (!commands.includes(OPEN_RECORD_COMMAND)) {
-    void prompter().info(`Record ${recordId} of app ${appId} cannot be opened here: this version of Portal Explorer has no record documents.`);
+    tell('info', `Record ${recordId} of app ${appId} cannot be opened here: this version of Portal Explorer has no record documents.`);
     return;
   }
   await vscode.commands.executeCommand(OPEN_RECORD_COMMAND, { portalId, appId, recordId });

@@ -2,13 +2,15 @@
 // and media, the page of html.ts, and typed messages both ways: what the page sends is checked against the
 // panel's schema and handled inside the error boundary (messages.ts).
 import * as vscode from 'vscode';
+import type { IMPORT_VIEW_TYPE, PANEL_VIEW_TYPES } from '../ids';
 import type { MessageSchema } from '../shared/panelMessages';
 import { runReported } from '../ui/errorBoundary';
 import { createNonce, panelHtml } from './html';
 import { messageReceiver } from './messages';
 
 export interface PanelOptions {
-  viewType: 'portal.recordForm' | 'portal.viewQuery' | 'portal.importMapping';
+  /** The restorable panels' types, or the import mapping's (not restored: its file and run are gone). */
+  viewType: (typeof PANEL_VIEW_TYPES)[keyof typeof PANEL_VIEW_TYPES] | typeof IMPORT_VIEW_TYPE;
   title: string;
   /** The bundle's name under dist/webview (recordForm, viewQuery, importRecords). */
   bundle: string;
@@ -38,8 +40,10 @@ export class Panel<In, Out> implements vscode.Disposable {
     panel.onDidDispose(() => this.dispose(), undefined, this.disposables);
   }
 
-  static create<In, Out>(options: PanelOptions, schema: MessageSchema<In>): Panel<In, Out> {
-    const panel = vscode.window.createWebviewPanel(options.viewType, options.title, vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
+  /** A new panel, or `restored`: the one VS Code brought back after a reload (panelRestore.ts). */
+  static create<In, Out>(options: PanelOptions, schema: MessageSchema<In>, restored?: vscode.WebviewPanel): Panel<In, Out> {
+    const panel = restored ?? vscode.window.createWebviewPanel(options.viewType, options.title, vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
+    if (restored) restored.title = options.title;
     return new Panel<In, Out>(panel, options, schema);
   }
 

@@ -13,6 +13,7 @@ import type { FormToHostMessage, HostToFormMessage } from '../shared/protocol';
 import { describeError, runReported } from '../ui/errorBoundary';
 import { prompter } from '../ui/prompter';
 import { openRecord } from './openRecord';
+import { PANEL_VIEW_TYPES } from '../ids';
 import { Panel } from './panel';
 
 const log = createLogger('recordForm');
@@ -28,14 +29,15 @@ export class RecordFormPanel {
   private appName: string;
 
   /** `appName`: the app's name when known (the panel's title); the form reads it again as it loads. */
-  static show(deps: PanelDeps, target: AppTarget, appName?: string): RecordFormPanel {
+  static show(deps: PanelDeps, target: AppTarget, appName?: string, restored?: { panel: vscode.WebviewPanel; state: unknown }): RecordFormPanel {
     const key = JSON.stringify([target.portalId, target.appId]);
     const existing = RecordFormPanel.open.get(key);
     if (existing && !existing.panel.isDisposed) {
+      restored?.panel.dispose();
       existing.panel.reveal();
       return existing;
     }
-    const created = new RecordFormPanel(deps, target, appName);
+    const created = new RecordFormPanel(deps, target, appName, restored);
     RecordFormPanel.open.set(key, created);
     created.panel.onDidDispose(() => RecordFormPanel.open.delete(key));
     return created;
@@ -52,11 +54,13 @@ export class RecordFormPanel {
     private readonly deps: PanelDeps,
     readonly target: AppTarget,
     appName: string | undefined,
+    private readonly restored: { panel: vscode.WebviewPanel; state: unknown } | undefined,
   ) {
     this.appName = appName ?? `App ${target.appId}`;
     this.panel = Panel.create<FormToHostMessage, HostToFormMessage>(
-      { viewType: 'portal.recordForm', title: `New record · ${this.appName}`, bundle: 'recordForm', extensionUri: deps.extensionUri },
+      { viewType: PANEL_VIEW_TYPES.form, title: `New record · ${this.appName}`, bundle: 'recordForm', extensionUri: deps.extensionUri },
       formToHostSchema,
+      restored?.panel,
     );
     this.panel.onMessage((message) => this.handle(message));
   }
@@ -95,7 +99,7 @@ export class RecordFormPanel {
       this.panel.panel.title = `New record · ${this.appName}`;
       const offerDraft = info?.draftMode !== false && !withoutDraftMode.has(this.draftKey());
       const connection = this.deps.portals.get(this.target.portalId);
-      await this.panel.post({ type: 'form/init', appName: this.appName, portalLabel: connection?.label ?? this.target.portalId, columns: this.columns, offerDraft });
+      await this.panel.post({ type: 'form/init', appName: this.appName, portalLabel: connection?.label ?? this.target.portalId, columns: this.columns, offerDraft, restore: { portalId: this.target.portalId, appId: this.target.appId }, pageState: this.restored?.state });
     } catch (error) {
       log.warn(`reading the columns of app ${this.target.appId} failed: ${describeError(error)}`);
       await this.panel.post({ type: 'form/loadFailed', message: describeError(error) });

@@ -12,8 +12,9 @@ import type { ViewTarget } from '../model/targets';
 import { queryToHostSchema } from '../shared/panelMessages';
 import type { HostToQueryMessage, QueryExportMessage, QueryToHostMessage, SavedQuery } from '../shared/protocol';
 import { describeError } from '../ui/errorBoundary';
-import { prompter } from '../ui/prompter';
+import { prompter, tell } from '../ui/prompter';
 import { openRecord } from './openRecord';
+import { PANEL_VIEW_TYPES } from '../ids';
 import { Panel } from './panel';
 import type { PanelDeps } from './recordFormPanel';
 import { csvLines, jsonLines } from './viewQuery/exportRows';
@@ -30,19 +31,22 @@ export class ViewQueryPanel {
   private static readonly open = new Map<string, ViewQueryPanel>();
 
   /** `appName`: the app's name when known; `run`: a saved query to run at once. */
-  static show(deps: QueryPanelDeps, target: ViewTarget, options: { appName?: string; run?: SavedQuery } = {}): ViewQueryPanel {
+  /** `restored`: the panel VS Code brought back after a reload; its page keeps its filters (not run). */
+  static show(deps: QueryPanelDeps, target: ViewTarget, options: { appName?: string; run?: SavedQuery; restored?: { panel: vscode.WebviewPanel; state: unknown } } = {}): ViewQueryPanel {
     const run = options.run;
     const key = JSON.stringify([target.portalId, target.appId, target.viewId]);
     const existing = ViewQueryPanel.open.get(key);
     if (existing && !existing.panel.isDisposed) {
+      options.restored?.panel.dispose();
       existing.panel.reveal();
       if (run) {
         existing.pendingRun = run;
+        // Not awaited: show() returns the panel at once; sendInit() posts its own failure to the panel.
         void existing.sendInit();
       }
       return existing;
     }
-    const created = new ViewQueryPanel(deps, target, run, options.appName);
+    const created = new ViewQueryPanel(deps, target, run, options.appName, options.restored);
     ViewQueryPanel.open.set(key, created);
     created.panel.onDidDispose(() => {
       created.session.cancel();
@@ -67,12 +71,14 @@ export class ViewQueryPanel {
     readonly target: ViewTarget,
     private pendingRun: SavedQuery | undefined,
     appName: string | undefined,
+    private readonly restored: { panel: vscode.WebviewPanel; state: unknown } | undefined,
   ) {
     this.appName = appName ?? `App ${target.appId}`;
     this.viewName = target.viewName ?? `View ${target.viewId}`;
     this.panel = Panel.create<QueryToHostMessage, HostToQueryMessage>(
-      { viewType: 'portal.viewQuery', title: this.viewName, bundle: 'viewQuery', extensionUri: deps.extensionUri },
+      { viewType: PANEL_VIEW_TYPES.query, title: this.viewName, bundle: 'viewQuery', extensionUri: deps.extensionUri },
       queryToHostSchema,
+      restored?.panel,
     );
     const client = deps.portals.client(target.portalId);
     // Columns through the shared catalog (one request per app for the whole extension).
@@ -80,6 +86,7 @@ export class ViewQueryPanel {
     this.session = new ViewQuerySession(source, target.appId, target.viewId, (message) => this.panel.post(message));
     this.panel.onMessage((message) => this.handle(message));
     const subscription = deps.savedQueries.onDidChange((view) => {
+      // Not awaited: a listener; a hidden panel gets the list again when it reloads (sendInit).
       if (view.portalId === target.portalId && view.appId === target.appId && view.viewId === target.viewId) void this.panel.post({ type: 'query/saved', saved: this.saved() });
     });
     this.panel.onDidDispose(() => subscription.dispose());
@@ -132,6 +139,8 @@ export class ViewQueryPanel {
         portalLabel: connection?.label ?? this.target.portalId,
         columns,
         saved: this.saved(),
+        pageState: this.restored?.state,
+        restore: { portalId: this.target.portalId, appId: this.target.appId, viewId: this.target.viewId, ...(this.target.viewName ? { viewName: this.target.viewName } : {}) },
         ...(run ? { run: { filters: run.filters, name: run.name } } : {}),
       });
       if (run) return;
@@ -179,7 +188,7 @@ export class ViewQueryPanel {
     if (name === undefined) throw cancelled('Saving the query');
     const trimmed = name.trim();
     await this.deps.savedQueries.save(this.target, { name: trimmed, filters });
-    void prompter().info(`${taken.has(trimmed) ? 'Replaced' : 'Saved'} the query "${trimmed}" of ${this.viewName}.`);
+    tell('info', `${taken.has(trimmed) ? 'Replaced' : 'Saved'} the query "${trimmed}" of ${this.viewName}.`);
   }
 
   private async exportRows(message: QueryExportMessage): Promise<void> {
@@ -216,6 +225,6 @@ export class ViewQueryPanel {
       },
     );
     log.info(`exported ${total} rows of view ${this.target.viewId} as ${extension}`);
-    void prompter().info(`Exported ${total.toLocaleString('en-US')} rows to ${vscode.workspace.asRelativePath(uri)}.`);
+    tell('info', `Exported ${total.toLocaleString('en-US')} rows to ${vscode.workspace.asRelativePath(uri)}.`);
   }
 }

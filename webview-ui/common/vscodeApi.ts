@@ -25,10 +25,14 @@ export interface Channel<In, Out, State> {
   /** What the page kept before it was hidden (VS Code keeps it while the panel lives). */
   state(): Partial<State>;
   saveState(state: State): void;
+  /** Keeps the host's `restore` (the panel's target) in the page's state from now on: after a reload of
+   *  the window, VS Code hands that state to the host, which opens the panel again from it. */
+  keep(restore: unknown, pageState?: unknown): void;
 }
 
 export function channel<In, Out, State>(...prefixes: string[]): Channel<In, Out, State> {
-  const vscode = vscodeApi<State>();
+  const vscode = vscodeApi<State & { restore?: unknown }>();
+  let restore: unknown;
   return {
     post: (message) => vscode.postMessage(message),
     onMessage: (handler) =>
@@ -36,6 +40,11 @@ export function channel<In, Out, State>(...prefixes: string[]): Channel<In, Out,
         if (isMessage(event.data, ...prefixes)) handler(event.data as In);
       }),
     state: () => vscode.getState() ?? {},
-    saveState: (state) => vscode.setState(state),
+    saveState: (state) => vscode.setState({ ...state, ...(restore === undefined ? {} : { restore }) }),
+    keep: (next, pageState) => {
+      if (vscode.getState() === undefined && typeof pageState === 'object' && pageState !== null) vscode.setState(pageState as State & { restore?: unknown });
+      restore = next ?? vscode.getState()?.restore;
+      if (restore !== undefined) vscode.setState({ ...(vscode.getState() ?? ({} as State)), restore });
+    },
   };
 }

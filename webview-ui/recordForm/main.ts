@@ -19,6 +19,7 @@ const form = new RecordForm(root, {
 host.onMessage((message) => {
   switch (message.type) {
     case 'form/init':
+      host.keep(message.restore, message.pageState);
       form.render(message, host.state());
       break;
     case 'form/loadFailed':

@@ -168,12 +168,16 @@ function markPainted(name: string): void {
 host.onMessage((message) => {
   switch (message.type) {
     case 'query/init': {
+      host.keep(message.restore, message.pageState);
+      const state = host.state();
+      runId = Math.max(runId, state.runId ?? 0);
+      savedName ??= state.savedName;
       title.textContent = message.viewName;
       subtitle.textContent = `${message.appName} · ${message.portalLabel}`;
       document.title = message.viewName;
       builder.setColumns(message.columns);
       showSaved(message.saved);
-      if (kept.filters && kept.filters.length > 0 && !message.run) builder.load(kept.filters);
+      if (state.filters && state.filters.length > 0 && !message.run) builder.load(state.filters);
       if (message.run) {
         savedName = message.run.name;
         builder.loadFilters(message.run.filters);

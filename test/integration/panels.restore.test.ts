@@ -1,0 +1,88 @@
+// Panels survive a reload of the window: VS Code hands each panel's saved page state to the serializer,
+// which opens the panel again. The harness cannot reload the window (its tests run in the extension host
+// a reload ends), and a page's saved state cannot be read from outside it, so these tests call the
+// serializer as VS Code does after a reload: with a new panel of the view type and a state in the form the
+// pages save (filters or values entered, and the target the host sent them). What comes back is read in
+// the real page.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { BROWSER_TAG, driver } from './support/driver';
+import { emulatorControl } from './support/emulator';
+import { testApi } from './support/extension';
+import { connectEmulator, removeAllPortals } from './support/portals';
+import { useScriptedPrompter } from './support/prompter';
+import { waitFor } from './support/wait';
+
+interface LoggedRequest {
+  seq: number;
+  path: string;
+  query: string;
+}
+
+describe(`panels after a reload ${BROWSER_TAG}`, function () {
+  this.timeout(90_000);
+  const user = useScriptedPrompter();
+  let portalId = '';
+
+  before(async () => {
+    await removeAllPortals();
+    portalId = await connectEmulator();
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await removeAllPortals();
+  });
+
+  async function restore(viewType: string, title: string, state: unknown): Promise<vscode.WebviewPanel> {
+    const panel = vscode.window.createWebviewPanel(viewType, title, vscode.ViewColumn.Active, { enableScripts: true });
+    await (await testApi()).panelSerializer.deserializeWebviewPanel(panel, state);
+    return panel;
+  }
+
+  it('brings a query panel back with its filters, and runs it when asked', async () => {
+    const before = await emulatorControl<LoggedRequest[]>('GET', 'requests');
+    const mark = before.length === 0 ? 0 : before[before.length - 1].seq;
+    await restore('portal.viewQuery', 'All tickets', {
+      filters: [{ key: 'f34', operator: 'equals', value: '4', lookupApp: '' }],
+      runId: 2,
+      restore: { portalId, appId: '201', viewId: '6', viewName: 'All tickets' },
+    });
+    const query = driver.webview('All tickets');
+    await query.waitFor('.filter-row', { timeoutMs: 20_000 });
+    assert.equal((await query.texts('.filter-row')).length, 1, 'the kept filter row');
+    assert.match(await query.text('.subtitle'), /Tickets · /);
+    const column = await query.evaluate<string>(`document.querySelector('.filter-row .filter-column')?.value ?? ''`);
+    assert.equal(column, 'f34', 'the kept column');
+    const viewRequests = async (): Promise<LoggedRequest[]> =>
+      (await emulatorControl<LoggedRequest[]>('GET', `requests?since=${mark}`)).filter((request) => request.path === '/api/v1/app/201/view/6');
+    assert.deepEqual(await viewRequests(), [], 'nothing runs until the user asks');
+    await driver.screenshot('query-restored');
+
+    await query.click('#run');
+    await waitFor(async () => /^[\d,]+ rows?$/.test(await query.text('#row-count')), { message: 'the result', timeoutMs: 60_000 });
+    const sent = (await viewRequests()).map((request) => new URLSearchParams(request.query));
+    assert.ok(sent.some((params) => params.get('filter_columns') === '34' && params.get('filter_operators') === '2' && params.get('filter_values') === '4'), 'Run sends the kept filter');
+  });
+
+  it('brings the create-record form back with what was entered', async () => {
+    await restore('portal.recordForm', 'New record · Customers', { entered: { f2: 'Kept across the reload' }, restore: { portalId, appId: '101' } });
+    const form = driver.webview('New record · Customers');
+    await form.waitFor('[data-field="f2"]', { timeoutMs: 20_000 });
+    assert.equal(await form.evaluate<string>(`document.querySelector('[data-field="f2"]')?.querySelector('vscode-text-field, vscode-text-area, input, textarea')?.value ?? ''`), 'Kept across the reload');
+    await driver.screenshot('form-restored');
+  });
+
+  it('closes a panel whose saved state says nothing usable, with one log line and no message', async () => {
+    const api = await testApi();
+    const lines = api.logLines().length;
+    const panel = vscode.window.createWebviewPanel('portal.viewQuery', 'Old panel', vscode.ViewColumn.Active, { enableScripts: true });
+    let closed = false;
+    panel.onDidDispose(() => (closed = true));
+    await api.panelSerializer.deserializeWebviewPanel(panel, { filters: [], runId: 0 });
+    await waitFor(() => closed, { message: 'the panel closed' });
+    const logged = api.logLines().slice(lines).filter((line) => line.includes('kept no state'));
+    assert.equal(logged.length, 1, JSON.stringify(api.logLines().slice(lines)));
+    assert.deepEqual(user().messages, []);
+  });
+});

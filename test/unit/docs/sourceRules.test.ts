@@ -1,0 +1,49 @@
+// Rules of the source tree that no compiler checks: files stay small, and every promise left to run on its
+// own (`void promise`) says why in a comment on the line above (or on its own line); lint (type-checked
+// no-floating-promises) makes sure no other promise is left unhandled.
+import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { repoRoot } from '../../webview/support/repo';
+
+const MAX_LINES = 400;
+
+function sourceFiles(dir: string, extensions: readonly string[] = ['.ts']): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path, extensions);
+    return extensions.some((extension) => name.endsWith(extension)) ? [path] : [];
+  });
+}
+
+const files = (): string[] => ['src', 'webview-ui'].flatMap((dir) => sourceFiles(join(repoRoot(), dir)));
+const allCode = (): string[] => ['src', 'webview-ui', 'test'].flatMap((dir) => sourceFiles(join(repoRoot(), dir), ['.ts', '.mjs']));
+
+/** `void x` as a statement or an expression (not the `void` type, not `void 0`). */
+const VOID_OPERATOR = /(^|[^\w.:<>=|&])void (?!0\b)[\w(]/;
+
+describe('source rules', () => {
+  it(`keeps every file of src/, webview-ui/ and test/ at ${MAX_LINES} lines or fewer`, () => {
+    const long = allCode()
+      .map((file) => ({ file: relative(repoRoot(), file), lines: readFileSync(file, 'utf8').trimEnd().split('\n').length }))
+      .filter((entry) => entry.lines > MAX_LINES);
+    assert.deepEqual(long, []);
+  });
+
+  it('says why each promise left to run on its own may do so', () => {
+    const unexplained: string[] = [];
+    for (const file of files()) {
+      const lines = readFileSync(file, 'utf8').split('\n');
+      lines.forEach((line, index) => {
+        const code = line.trim();
+        if (code.startsWith('*') || code.startsWith('//') || line.includes('//')) return;
+        if (!VOID_OPERATOR.test(line.replace(/\): void|=> void|<void>|: void\b/g, ''))) return;
+        let above = index - 1;
+        while (above >= 0 && VOID_OPERATOR.test(lines[above])) above -= 1; // a group of them, under one comment
+        const comment = lines[above]?.trim() ?? '';
+        if (!(comment.startsWith('//') || comment.endsWith('*/'))) unexplained.push(`${relative(repoRoot(), file)}:${index + 1}: ${line.trim()}`);
+      });
+    }
+    assert.deepEqual(unexplained, []);
+  });
+});
