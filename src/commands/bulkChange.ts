@@ -53,17 +53,20 @@ async function run(deps: ImportDeps, target: BulkTarget, change: BulkChange, row
   deps.rows.drop(target.portalId, target.appId);
   const summary = summaryText(result.counts);
   if (result.cancelled) {
+    // The message waits for no one: the command is done.
     void prompter().info(`${title} cancelled: ${summary}. Run the same change on the same rows to resume.`);
     return result;
   }
   if (result.failures.length === 0) {
     await rm(result.journalPath, { force: true });
+    // The message waits for no one: the command is done.
     void prompter().info(`${title}: ${summary}. Run the query again to see the change.`);
     return result;
   }
   const failuresPath = result.journalPath.replace(/\.portal-journal\.jsonl$/, '.failures.csv');
   await writeFile(failuresPath, await bulkFailuresCsv(result.failures));
   await rm(result.journalPath, { force: true });
+  // The command ends now; the button, if clicked later, opens the file on its own.
   void prompter()
     .info(`${title}: ${summary}.`, 'Open Failures File')
     .then(async (answer) => {

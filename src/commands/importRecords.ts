@@ -118,12 +118,14 @@ async function runImportWithProgress(
   deps.rows.drop(target.portalId, target.appId);
   const summary = summaryText(result.counts);
   if (result.cancelled) {
+    // The message waits for no one: the import is over.
     void prompter().info(`Import of ${name} cancelled: ${summary}. Import the same file again to resume where it stopped.`);
     return `Cancelled: ${summary}.`;
   }
   // A finished run needs no journal, unless rows are uncertain: the next run looks for their records first.
   if (result.uncertain.length === 0) await rm(journalPath, { force: true });
   const actions = result.failuresPath ? (['Open Failures File'] as const) : [];
+  // The panel gets the summary now; the button, if clicked later, opens the file on its own.
   void prompter()
     .info(`Imported ${name}: ${summary}.${result.failuresPath ? ` The failed rows are in ${basename(result.failuresPath)}: fix them and import that file.` : ''}`, ...actions)
     .then(async (answer) => {

@@ -211,6 +211,7 @@ class Run {
       while (buffer.length === 0 && !exhausted && !failed && !this.signal.aborted) await fill();
       if (failed) throw failed.error;
       const operation = buffer.shift();
+      // Reads ahead while this operation is sent; a failure is kept in `failed` and thrown by the next take.
       void fill();
       return operation;
     };

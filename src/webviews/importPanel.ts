@@ -126,6 +126,7 @@ export class ImportPanel {
   private blocked(): boolean {
     const problems = optionProblems(this.mapping, this.setup.columns, this.options);
     if (problems.length === 0) return false;
+    // A closed panel needs no message; the caller only needs the verdict.
     void this.panel.post({ type: 'import/failed', message: problems.join(' ') });
     return true;
   }
@@ -159,6 +160,7 @@ export class ImportPanel {
     });
     if (!uri) return;
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(await problemsCsv(this.problems)));
+    // The message waits for no one: the export is written.
     void prompter().info(`Exported ${this.problems.length} problems to ${vscode.workspace.asRelativePath(uri)}.`);
   }
 
