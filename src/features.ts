@@ -16,6 +16,7 @@ import { goToRecordCommands } from './commands/goToRecord';
 import { ViewStore } from './catalog/views';
 import { recordActions } from './commands/actions';
 import { explorerCommands } from './commands/explorer';
+import { importCommands } from './commands/imports';
 import { panelCommands } from './commands/panels';
 import { recordCommands, reopenCreatedRecords } from './commands/records';
 import type { CommandTable } from './commands/register';
@@ -104,6 +105,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...goToRecordCommands(stores),
     ...recordCommands(recordParts),
     ...panelCommands({ ...stores, extensionUri: context.extensionUri }),
+    ...importCommands({ ...stores, extensionUri: context.extensionUri, storageFolder: context.globalStorageUri.fsPath }),
     ...actions.commands,
     ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
   };

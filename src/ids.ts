@@ -7,6 +7,8 @@ export const EVENTS_VIEW_ID = 'portal.webhookEvents';
 
 /** The webview panels (their serializers restore them after a reload: src/webviews/panelRestore.ts). */
 export const PANEL_VIEW_TYPES = { form: 'portal.recordForm', query: 'portal.viewQuery' } as const;
+/** The import mapping panel: not among PANEL_VIEW_TYPES, since it is not restored after a reload. */
+export const IMPORT_VIEW_TYPE = 'portal.importMapping';
 
 /** Comment drafts (src/comments/commentDrafts.ts), in memory. */
 export const COMMENT_SCHEME = 'portal-comment';
@@ -69,6 +71,13 @@ export const PANEL_COMMANDS = {
   deleteSavedQuery: 'portal.deleteSavedQuery',
 } as const;
 
+/** Bulk import (an app) and bulk change (records of a view: { portalId, appId, viewId, recordIds }). */
+export const IMPORT_COMMANDS = {
+  importRecords: 'portal.importRecords',
+  setField: 'portal.bulkSetField',
+  deleteRows: 'portal.bulkDeleteRows',
+} as const;
+
 export const COMMENT_COMMANDS = { add: 'portal.addComment', send: 'portal.sendComment' } as const;
 
 export const ATTACHMENT_COMMANDS = { add: 'portal.addAttachment', download: 'portal.downloadAttachment' } as const;
@@ -89,6 +98,7 @@ export const COMMANDS = {
   explorer: EXPLORER_COMMANDS,
   record: RECORD_COMMANDS,
   panel: PANEL_COMMANDS,
+  import: IMPORT_COMMANDS,
   comment: COMMENT_COMMANDS,
   attachment: ATTACHMENT_COMMANDS,
   webhook: WEBHOOK_COMMANDS,
@@ -106,6 +116,7 @@ export const FEATURE_GROUP: readonly string[] = [
   ...Object.values(EXPLORER_COMMANDS),
   ...Object.values(RECORD_COMMANDS),
   ...Object.values(PANEL_COMMANDS),
+  ...Object.values(IMPORT_COMMANDS),
   ...Object.values(COMMENT_COMMANDS),
   ...Object.values(ATTACHMENT_COMMANDS),
   ...Object.values(WEBHOOK_COMMANDS),

@@ -86,8 +86,38 @@ const gridSaveSchema = v.object({ type: v.literal('grid/save') });
 /** Delete the selected rows' records (to the portal's trash), after the host's confirmation. */
 const gridDeleteRowsSchema = v.object({ type: v.literal('grid/deleteRows'), recordIds: v.pipe(v.array(id), v.minLength(1)) });
 
+/**
+ * Bulk change of the query's rows: every row of the result, or the rows whose record ids are given (a
+ * grid's selection). The host runs portal.bulkSetField / portal.bulkDeleteRows on them.
+ */
+const queryBulkSchema = v.object({ type: v.literal('query/bulk'), change: v.picklist(['set-field', 'delete']), recordIds: v.optional(v.array(id)) });
+
+// The import mapping panel (view type portal.importMapping).
+
+/** What a source column feeds: "field:<field_id_in_data>", "recordId" or "ignore". */
+const importTargetSchema = v.union([v.pipe(v.string(), v.regex(/^field:.+$/)), v.literal('recordId'), v.literal('ignore')]);
+
+const importSetTargetSchema = v.object({ type: v.literal('import/setTarget'), source: v.string(), target: importTargetSchema });
+
+export const importOptionsSchema = v.object({
+  mode: v.picklist(['create', 'upsert']),
+  /** Upsert: the unique column (field_id_in_data) whose value finds the record; none: the record id column only. */
+  matchField: v.optional(id),
+  /** Upsert: the view through which existing records are read. */
+  viewId: v.optional(id),
+  draft: v.picklist(['draft', 'published']),
+  decimalSeparator: v.picklist(['.', ',']),
+  /** IANA time zone of date-times written without an offset. */
+  timeZone: v.pipe(v.string(), v.nonEmpty()),
+});
+
+const importOptionsMessageSchema = v.object({ type: v.literal('import/options'), options: importOptionsSchema });
+const importDryRunSchema = v.object({ type: v.literal('import/dryRun') });
+const importRunSchema = v.object({ type: v.literal('import/run') });
+const importExportProblemsSchema = v.object({ type: v.literal('import/exportProblems') });
+
 export const formToHostSchema = v.variant('type', [readySchema, formCreateSchema, openRecordSchema, retrySchema]);
-export const queryToHostSchema = v.variant('type', [readySchema, queryRunSchema, queryWindowSchema, querySortSchema, queryCancelSchema, openRecordSchema, queryExportSchema, querySaveSchema]);
+export const queryToHostSchema = v.variant('type', [readySchema, queryRunSchema, queryWindowSchema, querySortSchema, queryCancelSchema, openRecordSchema, queryExportSchema, querySaveSchema, queryBulkSchema]);
 
 export const gridToHostSchema = v.variant('type', [
   readySchema,
@@ -103,6 +133,15 @@ export const gridToHostSchema = v.variant('type', [
   gridSaveSchema,
   gridDeleteRowsSchema,
 ]);
+export const importToHostSchema = v.variant('type', [
+  readySchema,
+  retrySchema,
+  importSetTargetSchema,
+  importOptionsMessageSchema,
+  importDryRunSchema,
+  importRunSchema,
+  importExportProblemsSchema,
+]);
 
 export type ReadyMessage = v.InferOutput<typeof readySchema>;
 export type OpenRecordMessage = v.InferOutput<typeof openRecordSchema>;
@@ -117,6 +156,10 @@ export type QuerySortMessage = v.InferOutput<typeof querySortSchema>;
 export type QueryCancelMessage = v.InferOutput<typeof queryCancelSchema>;
 export type QueryExportMessage = v.InferOutput<typeof queryExportSchema>;
 export type QuerySaveMessage = v.InferOutput<typeof querySaveSchema>;
+export type QueryBulkMessage = v.InferOutput<typeof queryBulkSchema>;
+export type ImportTargetValue = v.InferOutput<typeof importTargetSchema>;
+export type ImportOptions = v.InferOutput<typeof importOptionsSchema>;
+export type ImportToHostMessage = v.InferOutput<typeof importToHostSchema>;
 export type QueryToHostMessage = v.InferOutput<typeof queryToHostSchema>;
 
 export type GridBlock = v.InferOutput<typeof blockSchema>;

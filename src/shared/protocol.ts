@@ -15,6 +15,10 @@ export type {
   GridLayoutMessage,
   GridToHostMessage,
   FormToHostMessage,
+  ImportOptions,
+  ImportTargetValue,
+  ImportToHostMessage,
+  QueryBulkMessage,
   OpenRecordMessage,
   QueryCancelMessage,
   QueryExportMessage,
@@ -30,7 +34,7 @@ export type {
   FormRestore,
   QueryRestore,
 } from './panelMessages';
-import type { FormRestore, QueryRestore, SortSpec } from './panelMessages';
+import type { FormRestore, ImportOptions, ImportTargetValue, QueryRestore, SortSpec } from './panelMessages';
 
 // ---------------------------------------------------------------------------------------------------------
 // Both panels
@@ -271,6 +275,96 @@ export interface GridLoadFailedMessage {
 }
 
 export type HostToGridMessage = GridInitMessage | GridRowsMessage | GridNoticeMessage | GridLoadFailedMessage;
+
+// ---------------------------------------------------------------------------------------------------------
+// The import mapping panel (view type portal.importMapping)
+
+/** An entry of a source column's dropdown: an app column, the record id, or nothing. */
+export interface ImportTargetOption {
+  value: ImportTargetValue;
+  label: string;
+  /** Why the API cannot set it (the option is shown, disabled). */
+  readOnly?: string;
+}
+
+export interface ImportColumnRow {
+  source: string;
+  target: ImportTargetValue;
+  /** Why the column is ignored, when it is. */
+  ignoredWhy?: string;
+}
+
+/** A cell of the preview: the value as it will be sent, or why it cannot be. */
+export interface ImportPreviewCell {
+  value: string;
+  problem?: string;
+}
+
+export interface ImportPreview {
+  /** The app columns fed, in the mapping's order (names). */
+  columns: string[];
+  rows: Array<{ row: number; cells: ImportPreviewCell[]; problem?: string }>;
+}
+
+export interface ImportStateMessage {
+  type: 'import/state';
+  mapping: ImportColumnRow[];
+  preview: ImportPreview;
+  /** What the mapping and options cannot do, before any row is read. */
+  problems: string[];
+  options: ImportOptions;
+}
+
+export interface ImportInitMessage {
+  type: 'import/init';
+  appName: string;
+  portalLabel: string;
+  fileName: string;
+  /** "CSV (delimiter ;)", "TSV", "JSON". */
+  formatLabel: string;
+  targets: ImportTargetOption[];
+  /** Unique columns an upsert can match on (value: field_id_in_data). */
+  uniqueColumns: Array<{ value: string; label: string }>;
+  /** Views of the app an upsert can read existing records through. */
+  views: Array<{ value: string; label: string }>;
+  /** Whether to offer draft or published: the app has Draft mode (or it is not known). */
+  offerDraft: boolean;
+  state: ImportStateMessage;
+}
+
+export interface ImportProblemRow {
+  row: number;
+  column: string;
+  value: string;
+  expected: string;
+  message: string;
+}
+
+export interface ImportDryRunMessage {
+  type: 'import/dryRunResult';
+  rows: number;
+  creates: number;
+  updates: number;
+  unchanged: number;
+  failingRows: number;
+  /** The first problems (the export holds them all). */
+  problems: ImportProblemRow[];
+  totalProblems: number;
+}
+
+/** An import started (the panel disables its buttons) or ended (with its summary). */
+export interface ImportRunningMessage {
+  type: 'import/running';
+  running: boolean;
+  summary?: string;
+}
+
+export interface ImportFailedMessage {
+  type: 'import/failed';
+  message: string;
+}
+
+export type HostToImportMessage = ImportInitMessage | ImportStateMessage | ImportDryRunMessage | ImportRunningMessage | ImportFailedMessage;
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers

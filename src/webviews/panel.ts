@@ -2,16 +2,17 @@
 // and media, the page of html.ts, and typed messages both ways: what the page sends is checked against the
 // panel's schema and handled inside the error boundary (messages.ts).
 import * as vscode from 'vscode';
-import type { PANEL_VIEW_TYPES } from '../ids';
+import type { IMPORT_VIEW_TYPE, PANEL_VIEW_TYPES } from '../ids';
 import type { MessageSchema } from '../shared/panelMessages';
 import { runReported } from '../ui/errorBoundary';
 import { createNonce, panelHtml } from './html';
 import { messageReceiver } from './messages';
 
 export interface PanelOptions {
-  viewType: (typeof PANEL_VIEW_TYPES)[keyof typeof PANEL_VIEW_TYPES];
+  /** The restorable panels' types, or the import mapping's (not restored: its file and run are gone). */
+  viewType: (typeof PANEL_VIEW_TYPES)[keyof typeof PANEL_VIEW_TYPES] | typeof IMPORT_VIEW_TYPE;
   title: string;
-  /** The bundle's name under dist/webview (recordForm, viewQuery). */
+  /** The bundle's name under dist/webview (recordForm, viewQuery, importRecords). */
   bundle: string;
   extensionUri: vscode.Uri;
 }

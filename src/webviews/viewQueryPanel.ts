@@ -6,6 +6,7 @@ import type { ViewFilter } from '../api/filters';
 import { cancelled } from '../auth/signInUi';
 import type { Stores } from '../catalog/stores';
 import { markWalkthroughStep } from '../help/walkthroughProgress';
+import { COMMANDS } from '../ids';
 import { createLogger } from '../log';
 import type { ViewTarget } from '../model/targets';
 import { queryToHostSchema } from '../shared/panelMessages';
@@ -123,6 +124,9 @@ export class ViewQueryPanel {
       case 'query/save':
         await this.saveQuery(message.filters, message.name);
         break;
+      case 'query/bulk':
+        await this.bulk(message.change, message.recordIds);
+        break;
       case 'openRecord':
         await openRecord(this.target.portalId, this.target.appId, message.recordId);
         break;
@@ -169,6 +173,15 @@ export class ViewQueryPanel {
     const rows = this.session.result?.rows.length;
     if (rows !== undefined) markWalkthroughStep('viewQueried');
     log.info(`view ${this.target.viewId} of app ${this.target.appId}: ${filters.length} filters, ${rows ?? 'no'} rows in ${Date.now() - started} ms`);
+  }
+
+  /** Set Field / Delete Rows on the rows given, or on every row of the result (the commands take a target). */
+  private async bulk(change: 'set-field' | 'delete', recordIds: string[] | undefined): Promise<void> {
+    const result = this.session.result;
+    if (!result) throw new Error('Run the query first: the change applies to the rows of its result.');
+    const ids = recordIds ?? [...result.rows.rows()].flatMap((row) => (row.id === undefined ? [] : [row.id]));
+    const target = { portalId: this.target.portalId, appId: this.target.appId, viewId: this.target.viewId, recordIds: ids };
+    await vscode.commands.executeCommand(change === 'delete' ? COMMANDS.import.deleteRows : COMMANDS.import.setField, target);
   }
 
   private async saveQuery(filters: ViewFilter[], suggested: string | undefined): Promise<void> {

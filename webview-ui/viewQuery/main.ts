@@ -92,6 +92,9 @@ savedPicker.onInput(() => {
 const runButton = button('Run', { id: 'run', appearance: 'primary', onClick: () => run() });
 const exportCsv = button('Export CSV', { id: 'export-csv', onClick: () => exportRows('csv') });
 const exportJson = button('Export JSON', { id: 'export-json', onClick: () => exportRows('json') });
+// Every row of the result (the query's filters decide which); the host asks for the rest and confirms.
+const setField = button('Set Field…', { id: 'bulk-set-field', title: 'Set one column on every row of the result', onClick: () => host.post({ type: 'query/bulk', change: 'set-field' }) });
+const deleteRows = button('Delete Rows…', { id: 'bulk-delete', title: 'Move every row of the result to trash', onClick: () => host.post({ type: 'query/bulk', change: 'delete' }) });
 const toolbar = el(
   'div',
   { className: 'toolbar' },
@@ -103,6 +106,9 @@ const toolbar = el(
   el('span', { className: 'toolbar-gap' }),
   exportCsv,
   exportJson,
+  el('span', { className: 'toolbar-gap' }),
+  setField,
+  deleteRows,
 );
 const root = document.getElementById('root') ?? document.body;
 root.classList.add('query-layout');
@@ -112,6 +118,8 @@ setExportEnabled(false);
 function setExportEnabled(enabled: boolean): void {
   exportCsv.disabled = !enabled;
   exportJson.disabled = !enabled;
+  setField.disabled = !enabled;
+  deleteRows.disabled = !enabled;
 }
 
 function run(filters?: ViewFilter[]): void {

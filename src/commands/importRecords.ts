@@ -1,0 +1,135 @@
+// "Portal: Import Records…": an app (from the tree, or picked), a CSV/TSV/JSON file, the mapping panel;
+// then the run: the journal beside the file (or in the extension's storage when that folder cannot be
+// written), Resume / Start over when an unfinished run of the same file is found, progress with Cancel,
+// and a summary with the failures file.
+import { constants } from 'node:fs';
+import { access, mkdir, rm, stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import * as vscode from 'vscode';
+import { cancelled } from '../auth/signInUi';
+import type { Stores } from '../catalog/stores';
+import { readExisting, runImport } from '../import/importRun';
+import { journalPathFor } from '../import/journal';
+import { sampleRows } from '../import/panelState';
+import type { ImportSettings } from '../import/plan';
+import { summaryText } from '../import/report';
+import { openSource, type ImportSource } from '../import/sourceFile';
+import { appTargetOf, type AppTarget } from '../model/targets';
+import type { ImportOptions } from '../shared/protocol';
+import { prompter } from '../ui/prompter';
+import { ImportPanel } from '../webviews/importPanel';
+import { pickApp } from './pickers';
+import { withRunProgress } from './runProgress';
+
+export type ImportDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'rows'> & {
+  readonly extensionUri: vscode.Uri;
+  /** The extension's own storage folder: journals that cannot live beside their file, bulk change journals. */
+  readonly storageFolder: string;
+};
+
+async function writable(folder: string): Promise<boolean> {
+  return access(folder, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The journal of `sourcePath`: beside it when its folder can be written, else in the extension's storage. */
+export async function importJournalPath(sourcePath: string, storageFolder: string): Promise<string> {
+  if (await writable(dirname(sourcePath))) return journalPathFor(sourcePath);
+  await mkdir(storageFolder, { recursive: true });
+  return journalPathFor(sourcePath, storageFolder);
+}
+
+export async function openImport(deps: ImportDeps, arg: unknown): Promise<ImportPanel> {
+  const target = appTargetOf(arg) ?? (await pickApp(deps.portals, deps.catalog, { title: 'Import Records' }));
+  if (!target) throw cancelled('Import Records');
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const picked = await prompter().openDialog({
+    title: 'Import records from',
+    openLabel: 'Import',
+    canSelectMany: false,
+    filters: { 'CSV, TSV or JSON': ['csv', 'tsv', 'tab', 'txt', 'json'], 'All files': ['*'] },
+    ...(folder ? { defaultUri: folder } : {}),
+  });
+  const file = picked?.[0];
+  if (!file) throw cancelled('Import Records');
+  const [source, columns, info] = await Promise.all([
+    openSource(file.fsPath),
+    deps.catalog.columns(target.portalId, target.appId),
+    deps.catalog.app(target.portalId, target.appId).catch(() => undefined),
+  ]);
+  const sample = await sampleRows(source);
+  const client = deps.portals.client(target.portalId);
+  const views = deps.views.list(target.portalId, target.appId).map((view) => ({ value: view.viewId, label: `${view.name} (view ${view.viewId})` }));
+  const existing = async (options: ImportOptions) =>
+    options.mode === 'upsert' && options.viewId ? readExisting(client, target.appId, options.viewId, options.matchField) : undefined;
+  return ImportPanel.show({
+    target,
+    appName: info?.name ?? `App ${target.appId}`,
+    portalLabel: deps.portals.get(target.portalId)?.label ?? target.portalId,
+    source,
+    columns,
+    sample,
+    views,
+    offerDraft: info?.draftMode !== false,
+    extensionUri: deps.extensionUri,
+    existing,
+    run: (settings, options) => runImportWithProgress(deps, target, source, settings, options, existing),
+  });
+}
+
+async function runImportWithProgress(
+  deps: ImportDeps,
+  target: AppTarget,
+  source: ImportSource,
+  settings: ImportSettings,
+  options: ImportOptions,
+  readExistingRecords: (options: ImportOptions) => Promise<Awaited<ReturnType<typeof readExisting>> | undefined>,
+): Promise<string | undefined> {
+  const name = basename(source.path);
+  const journalPath = await importJournalPath(source.path, deps.storageFolder);
+  if (await exists(journalPath)) {
+    const answer = await prompter().warn(
+      `An earlier import of ${name} did not finish. Resume it (rows already done are not sent again), or start over (records it created stay)?`,
+      { modal: true },
+      'Resume',
+      'Start Over',
+    );
+    if (answer === undefined) throw cancelled('The import');
+    if (answer === 'Start Over') await rm(journalPath, { force: true });
+  }
+  const columns = await deps.catalog.columns(target.portalId, target.appId);
+  const client = deps.portals.client(target.portalId);
+  const existing = await readExistingRecords(options);
+  const result = await withRunProgress(`Importing ${name}`, async (signal, onProgress) => {
+    let total = 0;
+    for await (const row of source.rows(signal)) if (row) total += 1;
+    return runImport({ source, settings, columns, writer: client, existing, lookupViewId: options.viewId, journalPath, total, signal, onProgress });
+  });
+  // The tree's rows of this app's views are read again when next shown.
+  deps.rows.drop(target.portalId, target.appId);
+  const summary = summaryText(result.counts);
+  if (result.cancelled) {
+    // The message waits for no one: the import is over.
+    void prompter().info(`Import of ${name} cancelled: ${summary}. Import the same file again to resume where it stopped.`);
+    return `Cancelled: ${summary}.`;
+  }
+  // A finished run needs no journal, unless rows are uncertain: the next run looks for their records first.
+  if (result.uncertain.length === 0) await rm(journalPath, { force: true });
+  const actions = result.failuresPath ? (['Open Failures File'] as const) : [];
+  // The panel gets the summary now; the button, if clicked later, opens the file on its own.
+  void prompter()
+    .info(`Imported ${name}: ${summary}.${result.failuresPath ? ` The failed rows are in ${basename(result.failuresPath)}: fix them and import that file.` : ''}`, ...actions)
+    .then(async (answer) => {
+      if (answer === 'Open Failures File' && result.failuresPath) await vscode.window.showTextDocument(vscode.Uri.file(result.failuresPath));
+    });
+  return `${summary}.${result.failuresPath ? ` Failures: ${result.failuresPath}` : ''}`;
+}

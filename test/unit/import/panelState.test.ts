@@ -1,0 +1,95 @@
+// What the mapping panel is shown, computed without VS Code: the dropdown entries (read-only columns with
+// why), the first options (key, decimal separator, view), the preview as it will be sent, and what blocks
+// a run. The columns are the emulator's Orders (102) and Customers (101), read over HTTP.
+import * as assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Column } from '../../../src/api/types';
+import { proposeMapping, setTarget } from '../../../src/import/mapping';
+import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, previewOf, sampleRows, targetOf, targetOptions, targetValue } from '../../../src/import/panelState';
+import { openSource } from '../../../src/import/sourceFile';
+import { clientFor, startPortal, type Emulator } from '../api/portal';
+import { tempFolder } from './support';
+
+describe('import: what the mapping panel shows', () => {
+  const folder = tempFolder();
+  let emulator: Emulator;
+  let orders: Column[];
+  let customers: Column[];
+
+  before(async () => {
+    emulator = await startPortal();
+    const { client } = clientFor(emulator);
+    orders = await client.listColumns('102');
+    customers = await client.listColumns('101');
+  });
+  after(() => emulator.close());
+
+  async function sourceOf(name: string, text: string) {
+    const path = join(folder.path, name);
+    await writeFile(path, text);
+    const source = await openSource(path);
+    return { source, sample: await sampleRows(source) };
+  }
+
+  it('offers every app column, the read-only ones with why, and round-trips each choice', () => {
+    const options = targetOptions(orders);
+    assert.deepEqual(options.slice(0, 2).map((option) => option.value), ['ignore', 'recordId']);
+    const orderNo = options.find((option) => option.value === 'field:f10');
+    assert.match(orderNo?.readOnly ?? '', /read-only \(Auto Number\)/);
+    assert.equal(options.find((option) => option.value === 'field:f11')?.readOnly, undefined);
+    for (const option of options) assert.equal(targetValue(targetOf(option.value)), option.value);
+    assert.deepEqual(keyOptions(customers), [{ value: 'f2', label: 'Name (f2)' }], 'Customer no. is unique but read-only: no key');
+  });
+
+  it('shows an ignored column with its reason, and one chosen as Ignore too', () => {
+    const mapping = setTarget(proposeMapping(['Title', 'Colour', 'Order no.'], orders), 'Title', { kind: 'ignored', reason: 'set to "Ignore" in the mapping' }, orders);
+    assert.deepEqual(mappingRows(mapping), [
+      { source: 'Title', target: 'ignore', ignoredWhy: 'set to "Ignore" in the mapping' },
+      { source: 'Colour', target: 'ignore', ignoredWhy: 'no column of the app has this name or field_id_in_data' },
+      { source: 'Order no.', target: 'ignore', ignoredWhy: 'Order no. (f10) is read-only (Auto Number): it cannot be set through the API' },
+    ]);
+  });
+
+  it('proposes the key the file feeds, the decimal comma of its amounts, and the first view', async () => {
+    const { source, sample } = await sourceOf('orders.csv', 'Title;Order date;Amount\nDesks;2026-11-21;"1.234,50"\nChairs;2026-11-22;"12,5"\n');
+    const mapping = proposeMapping(source.columns, orders);
+    const options = defaultOptions(sample, mapping, orders, 'Europe/Paris', '3');
+    assert.deepEqual(options, { mode: 'create', draft: 'published', decimalSeparator: ',', timeZone: 'Europe/Paris', viewId: '3' }, 'Orders has no unique column the API can set');
+    const customerSource = await sourceOf('customers.csv', 'Name,Email\nAcme,a@example.com\n');
+    const customerOptions = defaultOptions(customerSource.sample, proposeMapping(customerSource.source.columns, customers), customers, 'UTC');
+    assert.equal(customerOptions.matchField, 'f2');
+    assert.equal(customerOptions.decimalSeparator, '.');
+  });
+
+  it('previews the first rows as they will be sent, a bad value kept with its problem', async () => {
+    const { source, sample } = await sourceOf('preview.csv', 'Title,Order date,Amount,Colour\nDesks,2026-11-21,"1234,50",red\nChairs,31-02-2026,12,blue\n');
+    const mapping = proposeMapping(source.columns, orders);
+    const preview = previewOf(sample, mapping, orders, { mode: 'create', draft: 'published', decimalSeparator: ',', timeZone: 'UTC' });
+    assert.deepEqual(preview.columns, ['Title', 'Order date', 'Amount']);
+    assert.deepEqual(preview.rows[0], { row: 2, cells: [{ value: 'Desks' }, { value: '21-11-2026' }, { value: '1234.50' }] });
+    assert.equal(preview.rows[1].cells[1].value, '31-02-2026');
+    assert.match(preview.rows[1].cells[1].problem ?? '', /not a real date/);
+  });
+
+  it('says what blocks a run before any row is read', () => {
+    const mapping = proposeMapping(['Title', 'Amount'], orders);
+    const create = { mode: 'create', draft: 'published', decimalSeparator: '.', timeZone: 'UTC' } as const;
+    assert.deepEqual(optionProblems(mapping, orders, create), ['Order date (f15) is required and no source column feeds it: every new record would be refused.']);
+    const full = proposeMapping(['Title', 'Amount', 'Order date'], orders);
+    assert.deepEqual(optionProblems(full, orders, create), []);
+    const upsert = optionProblems(full, orders, { ...create, mode: 'upsert' });
+    assert.equal(upsert.length, 2);
+    assert.match(upsert.join(' '), /choose the view/);
+    assert.match(upsert.join(' '), /needs a key/);
+    assert.deepEqual(optionProblems(proposeMapping(['id', 'Title', 'Amount', 'Order date'], orders), orders, { ...create, mode: 'upsert', viewId: '3' }), []);
+    assert.deepEqual(importSettings('102', full, { ...create, decimalSeparator: ',', matchField: 'f11' }), {
+      appId: '102',
+      mode: 'create',
+      mapping: full,
+      matchField: 'f11',
+      draft: 'published',
+      conversion: { decimalSeparator: ',', timeZone: 'UTC' },
+    });
+  });
+});

@@ -1,0 +1,144 @@
+// The import mapping panel, built, in headless Chromium, fed what the host computes from a real file and
+// the emulator's columns: the mapping with ignored columns and why, the preview as it will be sent, the
+// dropdowns and options posting their changes, the dry-run report, the theme and the CSP.
+import * as assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Column } from '../../src/api/types';
+import { dryRunImport } from '../../src/import/importRun';
+import { proposeMapping } from '../../src/import/mapping';
+import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, previewOf, problemRow, sampleRows, targetOptions } from '../../src/import/panelState';
+import { openSource } from '../../src/import/sourceFile';
+import type { ImportDryRunMessage, ImportInitMessage } from '../../src/shared/protocol';
+import { choose } from './support/actions';
+import { PanelPage, THEMES } from './support/panelPage';
+import { usePanelEnvironment } from './support/suite';
+
+const CSV = [
+  'Name,Email,Tier,Customer since,Remarks,Customer no',
+  'Acme,acme@example.com,Gold,2026-01-05,first,',
+  'Bad date Ltd,bad@example.com,Gold,31-02-2026,,',
+  'Bad tier Ltd,tier@example.com,Platinum,2026-01-05,,',
+  ',noname@example.com,Silver,2026-01-06,,',
+  'Globex,globex@example.com,Silver,06-01-2026,,',
+].join('\n');
+
+describe('the import mapping panel (webview)', function () {
+  const environment = usePanelEnvironment();
+  let folder = '';
+  let columns: Column[] = [];
+  let init: ImportInitMessage;
+  let dryRun: ImportDryRunMessage;
+  let panel: PanelPage | undefined;
+
+  before(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'portal-import-panel-'));
+    const path = join(folder, 'customers.csv');
+    await writeFile(path, `${CSV}\n`);
+    columns = await environment().client.listColumns('101');
+    const source = await openSource(path);
+    const mapping = proposeMapping(source.columns, columns);
+    const sample = await sampleRows(source);
+    const options = defaultOptions(sample, mapping, columns, 'Europe/Paris', '1');
+    init = {
+      type: 'import/init',
+      appName: 'Customers',
+      portalLabel: 'Demo portal',
+      fileName: 'customers.csv',
+      formatLabel: 'CSV (delimiter ,)',
+      targets: targetOptions(columns),
+      uniqueColumns: keyOptions(columns),
+      views: [{ value: '1', label: 'All customers (view 1)' }],
+      offerDraft: false,
+      state: { type: 'import/state', mapping: mappingRows(mapping), preview: previewOf(sample, mapping, columns, options), problems: optionProblems(mapping, columns, options), options },
+    };
+    const result = await dryRunImport({ source, settings: importSettings('101', mapping, options), columns });
+    dryRun = { type: 'import/dryRunResult', ...result, problems: result.problems.map(problemRow), totalProblems: result.problems.length };
+  });
+
+  after(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  afterEach(async () => {
+    if (panel) assert.deepEqual(panel.pageErrors, [], 'no script errors on the page');
+    await panel?.close();
+    panel = undefined;
+  });
+
+  async function open(options: Parameters<typeof PanelPage.open>[3] = {}): Promise<PanelPage> {
+    panel = await PanelPage.open(environment().browser, environment().server, 'importRecords', options);
+    await panel.send(init);
+    await panel.page.waitForSelector('#import-mapping tbody tr');
+    return panel;
+  }
+
+  it('shows each file column with its app column, and the ignored ones with why', async () => {
+    const page = (await open()).page;
+    const rows = await page.locator('#import-mapping tbody tr').evaluateAll((elements) => elements.map((row) => ({ source: row.querySelector('th')?.textContent, note: row.querySelector('.note')?.textContent, ignored: row.classList.contains('ignored') })));
+    assert.deepEqual(rows.map((row) => row.source), ['Name', 'Email', 'Tier', 'Customer since', 'Remarks', 'Customer no']);
+    const notes = Object.fromEntries(rows.map((row) => [row.source, row]));
+    assert.equal(notes['Name'].ignored, false);
+    assert.match(notes['Remarks'].note ?? '', /Ignored: no column of the app has this name/);
+    assert.equal(notes['Remarks'].ignored, true);
+    assert.match(notes['Customer no'].note ?? '', /Ignored: Customer no\. \(f1\) is read-only \(Auto Number\)/);
+  });
+
+  it('previews the first rows as they will be sent: ISO dates as DD-MM-YYYY, bad values marked with why', async () => {
+    const page = (await open()).page;
+    assert.equal(await page.locator('#option-matchField vscode-dropdown').evaluate((element) => (element as unknown as { value: string }).value), 'f2', 'the unique column the file feeds is the key');
+    const header = await page.locator('#import-preview thead th').allTextContents();
+    assert.equal(header[0], 'Row');
+    const row2 = await page.locator('#import-preview tbody tr').nth(0).locator('td').allTextContents();
+    assert.ok(row2.includes('05-01-2026'), `the ISO date is sent as DD-MM-YYYY: ${row2.join(' | ')}`);
+    const row3 = await page.locator('#import-preview tbody tr').nth(1).locator('td.problem').allTextContents();
+    assert.equal(row3.length, 1);
+    assert.match(row3[0], /31-02-2026 ⚠ .*not a real date/);
+  });
+
+  it('posts a changed mapping and changed options to the host', async () => {
+    const form = await open();
+    const before = await form.postedCount();
+    await choose(form.page.locator('#import-mapping tbody tr').nth(4).locator('vscode-dropdown'), 'Record id (upsert)');
+    const changed = await form.waitForPost('import/setTarget', before);
+    assert.deepEqual(changed, { type: 'import/setTarget', source: 'Remarks', target: 'recordId' });
+    await choose(form.page.locator('#option-mode vscode-dropdown'), 'Upsert: update matching records, create the others');
+    const options = await form.waitForPost('import/options', before);
+    assert.equal((options.options as { mode: string }).mode, 'upsert');
+    assert.deepEqual(options.options, { mode: 'upsert', draft: 'published', decimalSeparator: '.', timeZone: 'Europe/Paris', matchField: 'f2', viewId: '1' });
+    await form.page.locator('#dry-run').click();
+    await form.waitForPost('import/dryRun', before);
+  });
+
+  it('lists every row the dry run would fail, with row, column, value, expected format and why', async () => {
+    const form = await open();
+    await form.send(dryRun);
+    const summary = await form.page.locator('#dry-run-summary').textContent();
+    assert.equal(summary, '5 rows: 2 to create, 0 to update, 0 unchanged, 3 would fail.');
+    const rows = await form.page.locator('#dry-run-problems tbody tr').evaluateAll((elements) => elements.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)));
+    assert.deepEqual(rows.map((row) => row.slice(0, 3)), [
+      ['3', 'Customer since', '31-02-2026'],
+      ['4', 'Tier', 'Platinum'],
+      ['5', 'Name', ''],
+    ]);
+    const before = await form.postedCount();
+    await form.page.locator('#export-problems').click();
+    await form.waitForPost('import/exportProblems', before);
+  });
+
+  it('screenshots of the mapping and the dry-run report in light, dark and high contrast, with no CSP violation', async () => {
+    for (const theme of THEMES) {
+      const form = await open({ theme, viewport: { width: 1000, height: 900 } });
+      await form.page.waitForTimeout(200);
+      await form.screenshot(`import-mapping-${theme}`);
+      await form.send(dryRun);
+      await form.page.locator('#dry-run-report').scrollIntoViewIfNeeded();
+      await form.page.waitForTimeout(200);
+      await form.screenshot(`import-dry-run-${theme}`);
+      assert.deepEqual(await form.cspViolations(), [], `no CSP violation in ${theme}`);
+      await form.close();
+      panel = undefined;
+    }
+  });
+});
