@@ -90,6 +90,23 @@ export async function startDriver({ page: currentPage, screenshotDir, log = () =
     return path;
   };
   const webview = (body) => findWebview(page(), String(body.title), body.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  /**
+   * Runs `action` in the webview titled body.title. VS Code may replace a webview's frames while a panel is
+   * shown again or restored (its old frame detaches under us): then the webview is looked up afresh, until
+   * the time limit.
+   */
+  const inWebview = async (body, action) => {
+    const deadline = Date.now() + (body.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    for (;;) {
+      try {
+        return await action(await webview(body));
+      } catch (error) {
+        const detached = /detached|Execution context was destroyed|Target closed/i.test(String(error?.message ?? error));
+        if (!detached || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  };
   const timeout = (body) => ({ timeout: body.timeoutMs ?? DEFAULT_TIMEOUT_MS });
 
   const ops = {
@@ -104,15 +121,13 @@ export async function startDriver({ page: currentPage, screenshotDir, log = () =
       if (answer.error) throw new Error(answer.error);
       return answer.items;
     },
-    'webview.text': async (body) => (await webview(body)).locator(String(body.selector)).first().textContent(timeout(body)),
-    'webview.texts': async (body) => (await webview(body)).locator(String(body.selector)).allTextContents(),
-    'webview.click': async (body) => (await webview(body)).locator(String(body.selector)).first().click(timeout(body)),
-    'webview.fill': async (body) => (await webview(body)).locator(String(body.selector)).first().fill(String(body.value), timeout(body)),
-    'webview.press': async (body) => (await webview(body)).locator(String(body.selector)).first().press(String(body.keys), timeout(body)),
-    'webview.waitFor': async (body) => {
-      await (await webview(body)).locator(String(body.selector)).first().waitFor({ state: body.state ?? 'visible', ...timeout(body) });
-    },
-    'webview.evaluate': async (body) => (await webview(body)).evaluate(String(body.expression)),
+    'webview.text': (body) => inWebview(body, (frame) => frame.locator(String(body.selector)).first().textContent(timeout(body))),
+    'webview.texts': (body) => inWebview(body, (frame) => frame.locator(String(body.selector)).allTextContents()),
+    'webview.click': (body) => inWebview(body, (frame) => frame.locator(String(body.selector)).first().click(timeout(body))),
+    'webview.fill': (body) => inWebview(body, (frame) => frame.locator(String(body.selector)).first().fill(String(body.value), timeout(body))),
+    'webview.press': (body) => inWebview(body, (frame) => frame.locator(String(body.selector)).first().press(String(body.keys), timeout(body))),
+    'webview.waitFor': (body) => inWebview(body, (frame) => frame.locator(String(body.selector)).first().waitFor({ state: body.state ?? 'visible', ...timeout(body) })),
+    'webview.evaluate': (body) => inWebview(body, (frame) => frame.evaluate(String(body.expression))),
   };
 
   const server = createServer((request, response) => {

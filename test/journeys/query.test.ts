@@ -11,7 +11,7 @@ import { FILTER_OPERATORS, type FilterOperatorName } from '../../src/api/types';
 import { requestMark, requestsSince, resetEmulator, viewRowsAsAnotherUser } from './support/emulator';
 import { panelFrame } from './support/panels';
 import { collapseTree, contextMenu, showView } from './support/tree';
-import { clearNotifications, closeAllEditors, tabLabels, workbenchReady } from './support/workbench';
+import { clearNotifications, closeAllEditors, runCommand, tabLabels, workbenchReady } from './support/workbench';
 import { page, screenshots, world } from './support/world';
 
 const TICKETS = ['Demo portal', 'Support', 'Tickets'];
@@ -136,6 +136,40 @@ describe('Journey (e): Query View, as a person uses it', function () {
     const written = await waitForDisk(() => existsSync(target) && readFileSync(target, 'utf8').split('\n').filter(Boolean).length === count + 1);
     assert.ok(written, `the CSV with a header and ${count} rows is on disk at ${target}`);
     await shot('exported');
+  });
+
+  it('survives Developer: Reload Window: the panel comes back with its filter, and runs only when asked', async () => {
+    const shot = screenshots('j-query-reload');
+    await closeAllEditors();
+    await collapseTree();
+    const view = await showView(TICKETS, '6', { expand: false });
+    await contextMenu(view, 'Query View…');
+    let frame = await panelFrame('View 6');
+    await frame.locator('#add-filter').click();
+    await choose(frame.locator('.filter-column').nth(0), 'Subject');
+    await choose(frame.locator('.filter-operator').nth(0), 'contains');
+    await frame.locator('.filter-value input').nth(0).click();
+    await page().keyboard.type('toner');
+    await page().keyboard.press('Tab');
+    await shot('filter typed');
+
+    const mark = await requestMark();
+    await runCommand('Developer: Reload Window');
+    await workbenchReady();
+    frame = await panelFrame('View 6', 90_000);
+    await frame.locator('.filter-row').first().waitFor();
+    await shot('after reload');
+    assert.deepEqual(await shownFilters(frame), [{ column: 'Subject', operator: 'contains', value: 'toner' }], 'the filter is back as it was');
+    const ranAlone = (await requestsSince(mark)).filter((request) => request.path === '/api/v1/app/201/view/6');
+    assert.deepEqual(ranAlone, [], 'nothing ran on its own after the reload');
+
+    await frame.locator('#run').click();
+    await frame.locator('#row-count', { hasText: /rows?$/ }).waitFor();
+    const sent = (await requestsSince(mark)).filter((request) => request.path === '/api/v1/app/201/view/6');
+    assert.equal(sent.length, 1, 'one view request, when Run was clicked');
+    const query = new URLSearchParams(sent[0].query);
+    assert.deepEqual([query.get('filter_columns'), query.get('filter_operators'), query.get('filter_values')], [FIELD_IDS.Subject, operatorCode('contains'), 'toner']);
+    await shot('ran after reload');
   });
 });
 
