@@ -11,7 +11,7 @@ import { FILTER_OPERATORS, type FilterOperatorName } from '../../src/api/types';
 import { requestMark, requestsSince, resetEmulator, viewRowsAsAnotherUser } from './support/emulator';
 import { panelFrame } from './support/panels';
 import { collapseTree, contextMenu, showView } from './support/tree';
-import { clearNotifications, closeAllEditors, runCommand, tabLabels, workbenchReady } from './support/workbench';
+import { clearNotifications, closeAllEditors, notification, runCommand, tabLabels, workbenchReady } from './support/workbench';
 import { page, screenshots, world } from './support/world';
 
 const TICKETS = ['Demo portal', 'Support', 'Tickets'];
@@ -133,6 +133,8 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await page().keyboard.type(target);
     await dialog.locator('.quick-input-message', { hasText: /already exists/ }).waitFor({ state: 'hidden' });
     await dialog.getByRole('button', { name: 'OK' }).click();
+    // What a person waits for: the message that the export is done (a large result takes its time).
+    await notification(/^Exported [\d,]+ rows to /, 90_000);
     const written = await waitForDisk(() => existsSync(target) && readFileSync(target, 'utf8').split('\n').filter(Boolean).length === count + 1);
     assert.ok(written, `the CSV with a header and ${count} rows is on disk at ${target}`);
     await shot('exported');

@@ -52,7 +52,9 @@ export async function pick(prompt: RegExp, label: string): Promise<void> {
     await p.waitForTimeout(100);
   }
   await p.keyboard.type(label);
-  await widget.locator('.monaco-list-row', { hasText: label }).first().waitFor();
+  // Enter takes the row in focus: wait until the filter has put the wanted row there (typing outruns the
+  // list's filtering, and Enter on the row still first would pick another entry).
+  await widget.locator('.monaco-list-row.focused', { hasText: label }).first().waitFor();
   await p.keyboard.press('Enter');
 }
 
