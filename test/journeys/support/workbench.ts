@@ -19,12 +19,21 @@ export async function workbenchReady(p: Page = page()): Promise<void> {
 /** F1, the command's title typed, and Enter on exactly that entry. */
 export async function runCommand(title: string): Promise<void> {
   const p = page();
-  await p.keyboard.press('Escape');
-  await p.keyboard.press('F1');
-  const input = p.locator(`${QUICK_INPUT} input.input`);
-  await input.waitFor();
-  await p.keyboard.type(title);
-  await p.locator(`${QUICK_INPUT} .monaco-list-row`).first().filter({ hasText: new RegExp(`^${escapeRegExp(title)}`) }).waitFor();
+  const row = p.locator(`${QUICK_INPUT} .monaco-list-row`).first().filter({ hasText: new RegExp(`^${escapeRegExp(title)}`) });
+  // Under load the palette can take the first keys before its input has the focus, and the title typed
+  // arrives cut: as a person would, close it and type again (three tries).
+  for (let attempt = 1; ; attempt += 1) {
+    await p.keyboard.press('Escape');
+    await p.keyboard.press('F1');
+    await p.locator(`${QUICK_INPUT} input.input`).waitFor();
+    await p.keyboard.type(title);
+    try {
+      await row.waitFor({ timeout: 10_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
   await p.keyboard.press('Enter');
 }
 
