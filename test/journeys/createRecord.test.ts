@@ -1,0 +1,83 @@
+// Journey (d): a record created with the form. Create Record… from the palette, the app picked by typing,
+// a text, a choice from the dropdown, a date and an amount filled inside the panel's frame with clicks and
+// keys, Save as draft (Orders has Draft mode); one POST reaches the portal with exactly those fields, and
+// the new record opens as a document from the notification.
+import * as assert from 'node:assert/strict';
+import { recordState, requestMark, requestsSince, resetEmulator, type LoggedRequest } from './support/emulator';
+import { panelFrame } from './support/panels';
+import { collapseTree, expandPath } from './support/tree';
+import { clearNotifications, clickNotificationButton, closeAllEditors, editorText, notification, runCommand, tabLabels, workbenchReady } from './support/workbench';
+import { page, screenshots } from './support/world';
+
+const ORDERS_APP = '102';
+/** What is entered, by field id in data, in the API's formats (the emulator's seed: Status "Confirmed" is choice 2). */
+const ENTERED = { f11: 'Standing desks for the lab', f15: '15-03-2026', f17: '1250', f19: '2' };
+
+describe('Journey (d): a record created with the form', function () {
+  this.timeout(240_000);
+
+  before(async () => {
+    await workbenchReady();
+    await resetEmulator();
+    await closeAllEditors();
+    await clearNotifications();
+  });
+
+  after(() => closeAllEditors());
+
+  it('Create Record… from the palette, the app typed, a text, a choice, a date; Save as draft: one POST with those fields; the record opens', async () => {
+    const shot = screenshots('d-create-record');
+    await collapseTree();
+    await expandPath(['Demo portal']);
+    await runCommand('Portal: Create Record…');
+    // The app typed into the quick pick; Enter once the filtered list has it first (focused).
+    const quickPick = page().locator('.quick-input-widget', { hasText: /Create Record/ });
+    await quickPick.locator('input.input[placeholder="Which app?"]').waitFor();
+    await page().keyboard.type('Orders');
+    await quickPick.locator('.monaco-list-row.focused', { hasText: /^Orders/ }).waitFor();
+    await page().keyboard.press('Enter');
+    const frame = await panelFrame('New record · Orders');
+    await frame.locator('#save-draft').waitFor();
+    await shot('form open');
+
+    const field = (key: string) => frame.locator(`.field[data-field="${key}"]`);
+    await field('f11').locator('vscode-text-field').click();
+    await page().keyboard.type(ENTERED.f11);
+    await field('f17').locator('vscode-text-field').click();
+    await page().keyboard.type(ENTERED.f17);
+    const status = field('f19').locator('vscode-dropdown');
+    await status.click();
+    await status.getByRole('option', { name: 'Confirmed', exact: true }).click();
+    // The date input's segments follow the browser's locale: type the parts in the order it shows them.
+    const date = field('f15').locator('input[type="date"]');
+    await date.click({ position: { x: 4, y: 4 } });
+    const order = await date.evaluate(() => new Intl.DateTimeFormat().formatToParts(new Date(2026, 2, 15)).filter((part) => part.type !== 'literal').map((part) => part.type));
+    const parts: Record<string, string> = { day: '15', month: '03', year: '2026' };
+    for (const part of order) await page().keyboard.type(parts[part] ?? '');
+    assert.equal(await date.inputValue(), '2026-03-15', 'the date input holds the typed date');
+    await shot('fields filled');
+
+    const mark = await requestMark();
+    await frame.locator('#save-draft').click();
+    await notification(/Created draft record \d+ in Orders/);
+    await shot('created');
+    const posts = (await requestsSince(mark)).filter((request: LoggedRequest) => request.method === 'POST' && /^\/api\/v1\/app\/102\/record\/?$/.test(request.path));
+    assert.equal(posts.length, 1, `one POST creates the record: ${JSON.stringify(posts)}`);
+    const id = /record (\d+)/.exec((await (await notification(/Created draft record/)).innerText()) ?? '')?.[1];
+    assert.ok(id, 'the message names the new record');
+    const state = await recordState(ORDERS_APP, id);
+    assert.equal(state.draft, true, 'the record is a draft');
+    const written = Object.fromEntries(Object.entries(state.data).filter(([key, value]) => value !== '' && !['f10', 'f13', 'f14'].includes(key)));
+    assert.deepEqual(written, ENTERED, 'the portal holds exactly the fields entered (the portal sets the order no. and the lookups)');
+
+    await clickNotificationButton(/Created draft record/, 'Open record');
+    // A draft's tab names it by its id (its title shows once published).
+    await page().locator('.part.editor .tabs-container .tab.active', { hasText: new RegExp(`\\b${id}\\b`) }).waitFor();
+    await page().locator('.part.editor .view-lines', { hasText: /Standing.desks.for.the.lab/ }).first().waitFor();
+    const text = await editorText();
+    assert.match(text, /"f11".*"Standing desks for the lab"/, 'the new record is open as a document');
+    assert.match(text, /"f15".*"15-03-2026"/);
+    assert.ok((await tabLabels()).length >= 2, 'the record opened in a tab of its own beside the form');
+    await shot('record open');
+  });
+});
