@@ -3,10 +3,10 @@
 // keys, Save as draft (Orders has Draft mode); one POST reaches the portal with exactly those fields, and
 // the new record opens as a document from the notification.
 import * as assert from 'node:assert/strict';
-import { recordState, requestMark, requestsSince, resetEmulator, type LoggedRequest } from './support/emulator';
+import { recordState, requestMark, requestsSince, type LoggedRequest } from './support/emulator';
 import { panelFrame } from './support/panels';
 import { collapseTree, expandPath } from './support/tree';
-import { clearNotifications, clickNotificationButton, closeAllEditors, editorText, notification, runCommand, tabLabels, workbenchReady } from './support/workbench';
+import { clickNotificationButton, closeAllEditors, editorText, freshStart, notification, runCommand, tabLabels } from './support/workbench';
 import { page, screenshots } from './support/world';
 
 const ORDERS_APP = '102';
@@ -17,10 +17,7 @@ describe('Journey (d): a record created with the form', function () {
   this.timeout(240_000);
 
   before(async () => {
-    await workbenchReady();
-    await resetEmulator();
-    await closeAllEditors();
-    await clearNotifications();
+    await freshStart();
   });
 
   after(() => closeAllEditors());

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { FILTER_OPERATOR_LABELS } from '../../src/api/filters';
 import { FILTER_OPERATORS, type FilterOperatorName } from '../../src/api/types';
-import { requestMark, requestsSince, resetEmulator, viewRowsAsAnotherUser } from './support/emulator';
+import { requestMark, requestsSince, viewRowsAsAnotherUser } from './support/emulator';
 import { panelFrame } from './support/panels';
 import { collapseTree, contextMenu, showView } from './support/tree';
-import { clearNotifications, closeAllEditors, notification, runCommand, tabLabels, workbenchReady } from './support/workbench';
+import { closeAllEditors, freshStart, notification, runCommand, tabLabels, workbenchReady } from './support/workbench';
 import { page, screenshots, world } from './support/world';
 
 const TICKETS = ['Demo portal', 'Support', 'Tickets'];
@@ -55,10 +55,7 @@ describe('Journey (e): Query View, as a person uses it', function () {
   this.timeout(240_000);
 
   before(async () => {
-    await workbenchReady();
-    await resetEmulator();
-    await closeAllEditors();
-    await clearNotifications();
+    await freshStart();
   });
 
   after(() => closeAllEditors());

@@ -2,14 +2,14 @@
 // Ctrl+S; a bad date refused before anything is written; a conflict with another user's change resolved
 // with Compare and Overwrite; the tabs of three records from two portals and two apps.
 import * as assert from 'node:assert/strict';
-import { changeRecordAsAnotherUser, eventually, recordState, requestMark, requestsSince, resetEmulator } from './support/emulator';
+import { changeRecordAsAnotherUser, eventually, recordState, requestMark, requestsSince } from './support/emulator';
 import { collapseTree, openRecordRow, showView } from './support/tree';
 import {
   answerInput,
-  clearNotifications,
   clickNotificationButton,
   closeAllEditors,
   editorText,
+  freshStart,
   notification,
   pick,
   problems,
@@ -18,7 +18,6 @@ import {
   setFieldValue,
   tabLabels,
   tabTitles,
-  workbenchReady,
 } from './support/workbench';
 import { page, screenshots, world } from './support/world';
 
@@ -37,10 +36,7 @@ describe('Journeys (b), (c), (h): records as documents', function () {
   this.timeout(240_000);
 
   beforeEach(async () => {
-    await workbenchReady();
-    await resetEmulator();
-    await closeAllEditors();
-    await clearNotifications();
+    await freshStart();
   });
 
   afterEach(() => closeAllEditors());

@@ -3,10 +3,10 @@
 // Settings page), then another user changes a record: the open document and the tree follow, and the
 // walkthrough's "Set up a webhook" step is checked.
 import * as assert from 'node:assert/strict';
-import { changeRecordAsAnotherUser, emulatorCall, resetEmulator } from './support/emulator';
+import { changeRecordAsAnotherUser, emulatorCall } from './support/emulator';
 import { collapseTree, openRecordRow, rowAt, showView } from './support/tree';
 import { openWalkthrough, waitForStepChecked } from './support/walkthrough';
-import { clearNotifications, clickNotificationButton, closeAllEditors, notification, pick, runCommand, showPortalView, workbenchReady } from './support/workbench';
+import { clickNotificationButton, closeAllEditors, freshStart, notification, pick, runCommand, showPortalView } from './support/workbench';
 import { page, screenshots } from './support/world';
 
 const ORDERS = ['Demo portal', 'Operations', 'Orders'];
@@ -15,10 +15,7 @@ describe('Journey (g): a change in the portal arrives by webhook', function () {
   this.timeout(240_000);
 
   before(async () => {
-    await workbenchReady();
-    await resetEmulator();
-    await closeAllEditors();
-    await clearNotifications();
+    await freshStart();
   });
 
   after(async () => {

@@ -2,6 +2,7 @@
 // notifications and their buttons, the Portal view's rows, tabs and the Problems panel. Each action
 // waits for the condition it needs (a visible input, a row, a message), never for a fixed time.
 import type { Locator, Page } from 'playwright-core';
+import { resetEmulator } from './emulator';
 import { page } from './world';
 
 const QUICK_INPUT = '.quick-input-widget';
@@ -14,6 +15,14 @@ function escapeRegExp(text: string): string {
 export async function workbenchReady(p: Page = page()): Promise<void> {
   await p.locator('.part.statusbar').waitFor({ timeout: 90_000 });
   await p.locator('.activitybar a.action-label[aria-label^="Portal"]').first().waitFor({ timeout: 90_000 });
+}
+
+/** Where every journey starts: the workbench up, the portal's data as seeded, no editor and no notification open. */
+export async function freshStart(): Promise<void> {
+  await workbenchReady();
+  await resetEmulator();
+  await closeAllEditors();
+  await clearNotifications();
 }
 
 /** F1, the command's title typed, and Enter on exactly that entry. */
