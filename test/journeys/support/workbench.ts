@@ -70,10 +70,9 @@ export async function pick(prompt: RegExp, label: string): Promise<void> {
     await p.waitForTimeout(100);
   }
   await p.keyboard.type(label);
-  // Enter takes the row in focus: wait until the filter has put the wanted row there (typing outruns the
-  // list's filtering, and Enter on the row still first would pick another entry).
-  await widget.locator('.monaco-list-row.focused', { hasText: label }).first().waitFor();
-  await p.keyboard.press('Enter');
+  // A click on the row that says it, as a person does: Enter takes whichever row is in focus, and typing
+  // outruns the list's filtering (Enter once removed 'Demo portal' when 'Staging' was typed).
+  await widget.locator('.monaco-list-row', { hasText: label }).first().click();
 }
 
 /**
