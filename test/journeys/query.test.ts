@@ -122,12 +122,14 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await page().locator('.part.editor .tabs-container .tab', { hasText: 'View 6' }).click();
     const target = join(world().profile.workspace, 'open-printer-tickets.csv');
     await (await panelFrame('View 6')).locator('#export-csv').click();
-    // VS Code's own save dialog in the browser (a quick input with the proposed path): type the path, wait
-    // until it has checked what was typed (it validates each keystroke), then OK.
+    // VS Code's own save dialog in the browser (a quick input): it proposes <workspace>/View 6.csv with the
+    // name selected, and a person types the new name over it. Typing a whole path instead races the dialog's
+    // own listing of the folder it starts in: it can land in another folder and append a second ".csv".
     const dialog = page().locator('.quick-input-widget', { hasText: /Export .* rows of View 6/ });
-    await dialog.locator('input.input').waitFor();
-    await page().keyboard.press('ControlOrMeta+a');
-    await page().keyboard.type(target);
+    const input = dialog.locator('input.input');
+    await waitForValue(input, (value) => value.endsWith('/workspace/View 6.csv'));
+    await page().keyboard.type('open-printer-tickets');
+    await waitForValue(input, (value) => value === target);
     await dialog.locator('.quick-input-message', { hasText: /already exists/ }).waitFor({ state: 'hidden' });
     await dialog.getByRole('button', { name: 'OK' }).click();
     // What a person waits for: the message that the export is done (a large result takes its time).
@@ -171,6 +173,16 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await shot('ran after reload');
   });
 });
+
+/** Waits until the input's value satisfies `wanted` (the dialog fills it in after it shows). */
+async function waitForValue(input: Locator, wanted: (value: string) => boolean): Promise<void> {
+  await input.waitFor();
+  const deadline = Date.now() + 30_000;
+  for (let value = await input.inputValue(); !wanted(value); value = await input.inputValue()) {
+    if (Date.now() > deadline) throw new Error(`The save dialog shows "${value}", not the path expected.`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** Waits (a condition on disk, not a fixed time) until `done` holds, up to 30 s. */
 async function waitForDisk(done: () => boolean): Promise<boolean> {

@@ -94,8 +94,10 @@ describe('Journeys (b), (c), (h): records as documents', function () {
     const shot = screenshots('c-conflict');
     const view = await showView(ORDERS, '3');
     await openRecordRow(view, 'Office chairs');
-    await changeRecordAsAnotherUser('102', '1', { f18: '99' });
+    // Our edit first: a document without unsaved changes would rightly take the portal's newer copy when
+    // VS Code looks at it again, and there would be nothing to conflict with.
     await setFieldValue('f15', '01-03-2026');
+    await changeRecordAsAnotherUser('102', '1', { f18: '99' });
     await save();
     await notification(/The content of the file is newer/);
     await shot('conflict reported');
