@@ -1,23 +1,51 @@
-// The VS Code profile of `npm start`: fresh and temporary (settings, state, secrets; removed on Ctrl+C),
-// except its workspace, the folder the demo's VS Code opens and Export and Download propose. That folder
-// is test-results/demo-workspace/ in the checkout, kept across starts: what a user saves in the demo
+// The demo of `npm start`, in one place, so that the journey suite (journeyWorld.mjs) installs and connects
+// Portal Explorer exactly as `npm start` does.
+//
+// The VS Code profile: fresh and temporary (settings, state, secrets; removed on Ctrl+C), except its
+// workspace, the folder the demo's VS Code opens and Export and Download propose. That folder is
+// test-results/demo-workspace/ in the checkout, kept across starts: what a user saves in the demo
 // survives stopping it. test-results/ because it is git-ignored and holds what runs of this checkout
 // produce (each checkout its own); not .vscode-test/, a download cache that worktrees share and that may
 // be deleted to free space.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createProfile, removeProfile } from './codeServer.mjs';
-import { RESULTS } from './config.mjs';
+import { codeServerCallbackPath, extensionIdentity, RESULTS, ROOT } from './config.mjs';
 
 export const DEMO_WORKSPACE = join(RESULTS, 'demo-workspace');
 
-/** A fresh profile whose `workspace` is the kept demo workspace. */
-export function demoProfile() {
-  mkdirSync(DEMO_WORKSPACE, { recursive: true });
-  return { ...createProfile({ prefix: 'portal-explorer-start-' }), workspace: DEMO_WORKSPACE };
+/** A fresh profile whose `workspace` is a kept folder (the demo's, unless another is named). */
+export function demoProfile({ workspace = DEMO_WORKSPACE, prefix = 'portal-explorer-start-', settings = {} } = {}) {
+  mkdirSync(workspace, { recursive: true });
+  return { ...createProfile({ prefix, settings }), workspace };
 }
 
 /** What Ctrl+C removes: the profile's folder, not the workspace. */
 export function removeDemoProfile(profile) {
   removeProfile(profile);
+}
+
+/** Installs the development folder into `profile` for development: a link in its extensions folder, so a
+ * rebuild (npm run watch) and a window reload pick up changes. */
+export function linkExtension(profile) {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  symlinkSync(ROOT, join(profile.extensions, extensionIdentity(manifest).folder), 'dir');
+}
+
+/**
+ * The pre-configured portal connection (a demo and development feature, README "npm start"): the
+ * extension reads this file once on activation, connects the emulator with the client credentials flow
+ * and signs in; the secret then lives in SecretStorage, like that of any portal added by hand.
+ */
+export function writeDemoConnection(profile, info, label = 'Demo portal') {
+  const file = join(profile.userData, 'portal-connection.json');
+  const connection = { label, baseUrl: info.base_url, clientId: info.client_id, clientSecret: info.client_secret, flow: 'clientCredentials' };
+  writeFileSync(file, `${JSON.stringify(connection, null, 2)}\n`, { mode: 0o600 });
+  return file;
+}
+
+/** The emulator's arguments: code-server's own call-back registered with the demo client, so that the
+ * Authorization Code flow through the URI handler (portal.auth.redirectMode "uriHandler") works too. */
+export function demoEmulatorArgs() {
+  return ['--redirect-uri', `http://127.0.0.1${codeServerCallbackPath()}`];
 }

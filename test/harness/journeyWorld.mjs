@@ -6,39 +6,20 @@
 // does), not a .vsix: no packaging step in every run (the packaged suite tests the artifact), and code-server
 // runs WITHOUT the smoke-test driver, which would hide notification toasts and refuse dialogs, i.e. exactly
 // what a person sees and answers.
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, VIEWPORT } from './browser.mjs';
-import { createProfile, removeProfile, startCodeServer, TEST_SETTINGS } from './codeServer.mjs';
-import { codeServerCallbackPath, extensionIdentity, ROOT } from './config.mjs';
+import { startCodeServer, TEST_SETTINGS } from './codeServer.mjs';
+import { demoEmulatorArgs, demoProfile, linkExtension, removeDemoProfile, writeDemoConnection } from './demo.mjs';
 import { startEmulator } from './emulator.mjs';
 import { freePort } from './processes.mjs';
 
-/** The connection file of `npm start`: the demo's pre-connected Client Credentials portal. */
-export function writeDemoConnection(profile, info, label = 'Demo portal') {
-  const file = join(profile.userData, 'portal-connection.json');
-  const connection = { label, baseUrl: info.base_url, clientId: info.client_id, clientSecret: info.client_secret, flow: 'clientCredentials' };
-  writeFileSync(file, `${JSON.stringify(connection, null, 2)}\n`, { mode: 0o600 });
-  return file;
-}
-
-/** Installs the development folder into `profile` as `npm start` does: a link in its extensions folder. */
-export function linkExtension(profile) {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  symlinkSync(ROOT, join(profile.extensions, extensionIdentity(manifest).folder), 'dir');
-}
-
-/** The emulator arguments of `npm start`: code-server's own call-back registered with the demo client. */
-export function demoEmulatorArgs() {
-  return ['--redirect-uri', `http://127.0.0.1${codeServerCallbackPath()}`];
-}
-
 /**
  * Starts the emulator, code-server and Chromium. `settings` go into the profile's user settings; `logs`
- * is the folder of the processes' logs. Resolves with { emulator, server, browser, context, page,
+ * is the folder of the processes' logs; `workspace` the folder VS Code opens, kept when the world stops,
+ * as the demo's is (Export and Download propose it). Resolves with { emulator, server, browser, context, page,
  * profile, workbenchUrl, close }; `page` is the workbench, already loaded.
  */
-export async function startJourneyWorld({ chromium, logs, settings = {}, emulatorArgs = [] }) {
+export async function startJourneyWorld({ chromium, logs, workspace, settings = {}, emulatorArgs = [] }) {
   const held = [];
   const close = async () => {
     for (const stop of held.reverse()) await stop().catch(() => {});
@@ -47,8 +28,8 @@ export async function startJourneyWorld({ chromium, logs, settings = {}, emulato
     const emulator = await startEmulator({ args: [...demoEmulatorArgs(), ...emulatorArgs], logFile: join(logs, 'emulator.log') });
     held.push(() => emulator.stop());
     // The webhook receiver's default port may be taken by another VS Code on this machine (npm start).
-    const profile = createProfile({ prefix: 'portal-explorer-journeys-', settings: { ...TEST_SETTINGS, 'portal.webhooks.port': await freePort(), ...settings } });
-    held.push(async () => removeProfile(profile));
+    const profile = demoProfile({ workspace, prefix: 'portal-explorer-journeys-', settings: { ...TEST_SETTINGS, 'portal.webhooks.port': await freePort(), ...settings } });
+    held.push(async () => removeDemoProfile(profile));
     linkExtension(profile);
     const connectionFile = writeDemoConnection(profile, emulator.info);
     const server = await startCodeServer({

@@ -1,11 +1,10 @@
 // `npm start [-- --port N]`: a VS Code in the browser with Portal Explorer installed and the portal
 // emulator (demo data) beside it. Installs what is missing, builds, starts both on 127.0.0.1, prints the
 // address to open and the emulator's credentials, and runs until Ctrl+C, which stops both.
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { codeServerCallbackPath, extensionIdentity, RESULTS, ROOT } from './config.mjs';
+import { RESULTS } from './config.mjs';
 import { startCodeServer } from './codeServer.mjs';
-import { demoProfile, removeDemoProfile } from './demo.mjs';
+import { demoEmulatorArgs, demoProfile, linkExtension, removeDemoProfile, writeDemoConnection } from './demo.mjs';
 import { startEmulator } from './emulator.mjs';
 import { freePort, portIsFree, stopAll, stopAllOnSignals, stopping } from './processes.mjs';
 import { setup, SetupError } from './setup.mjs';
@@ -46,30 +45,10 @@ async function main() {
   console.log('\n▶ Preparing code-server');
   await setup('start');
 
-  // Register code-server's own call-back with the demo client, so that the Authorization Code flow
-  // through the URI handler (portal.auth.redirectMode "uriHandler") also works in the demo.
-  const callback = `http://127.0.0.1${codeServerCallbackPath()}`;
-  const emulator = await startEmulator({ args: ['--quiet', '--redirect-uri', callback] });
+  const emulator = await startEmulator({ args: ['--quiet', ...demoEmulatorArgs()] });
   profile = demoProfile();
-
-  // The extension, installed for development: its folder in the extensions dir is a link to this
-  // repository, so a rebuild (npm run watch) and a window reload pick up changes.
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  const { folder } = extensionIdentity(manifest);
-  symlinkSync(ROOT, join(profile.extensions, folder), 'dir');
-
-  // The pre-configured portal connection (a demo and development feature, README "npm start"): the
-  // extension reads this file once on activation, connects the emulator with the client credentials
-  // flow and signs in; the secret then lives in SecretStorage, like that of any portal added by hand.
-  const connectionFile = join(profile.userData, 'portal-connection.json');
-  const connection = {
-    label: 'Demo portal',
-    baseUrl: emulator.info.base_url,
-    clientId: emulator.info.client_id,
-    clientSecret: emulator.info.client_secret,
-    flow: 'clientCredentials',
-  };
-  writeFileSync(connectionFile, `${JSON.stringify(connection, null, 2)}\n`, { mode: 0o600 });
+  linkExtension(profile);
+  const connectionFile = writeDemoConnection(profile, emulator.info);
 
   const server = await startCodeServer({
     port,

@@ -1,7 +1,7 @@
 // Journey (e): the Query View panel, driven by clicks and keys inside its frame. Two filters, one of them
 // a text column chosen after the default numeric one with "contains" and a typed value; Run; what the
 // panel shows must be what was sent, and its row count the portal's own; sort; Enter opens the row;
-// Export CSV writes a file found on disk.
+// Export CSV writes a file found on disk, and still there once VS Code stopped (world.test.ts).
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { requestMark, requestsSince, viewRowsAsAnotherUser } from './support/emu
 import { panelFrame } from './support/panels';
 import { collapseTree, contextMenu, showView } from './support/tree';
 import { closeAllEditors, freshStart, notification, runCommand, tabLabels, workbenchReady } from './support/workbench';
-import { page, screenshots, world } from './support/world';
+import { expectKeptAfterStop, page, screenshots, world } from './support/world';
 
 const TICKETS = ['Demo portal', 'Support', 'Tickets'];
 /** Field ids of the columns used, and the choice id of "Open" (the emulator's seed, test/emulator/README.md). */
@@ -136,6 +136,7 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await notification(/^Exported [\d,]+ rows to /, 90_000);
     const written = await waitForDisk(() => existsSync(target) && readFileSync(target, 'utf8').split('\n').filter(Boolean).length === count + 1);
     assert.ok(written, `the CSV with a header and ${count} rows is on disk at ${target}`);
+    expectKeptAfterStop(target);
     await shot('exported');
   });
 

@@ -1,7 +1,8 @@
 // The root hooks of the journey suite: one world (emulator, code-server, Chromium) for every journey,
-// and a screenshot of the moment a journey failed.
+// a screenshot of the moment a journey failed, and the files a person saved, looked for after it stopped.
+import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { page, RESULTS, startWorld, stopWorld } from './support/world';
+import { keptFiles, page, RESULTS, startWorld, stopWorld } from './support/world';
 
 before(async function () {
   this.timeout(240_000);
@@ -18,4 +19,7 @@ afterEach(async function () {
 after(async function () {
   this.timeout(60_000);
   await stopWorld();
+  // What a person saved in the workspace (journey (e)'s export) is still there after stopping, as in npm start.
+  const lost = keptFiles().filter((file) => !file.there);
+  assert.deepEqual(lost, [], 'the files saved in the workspace survive stopping VS Code');
 });

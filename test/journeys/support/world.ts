@@ -2,7 +2,7 @@
 // `npm start` installs it (the demo's Client Credentials portal pre-connected), one Chromium showing the
 // workbench (test/harness/journeyWorld.mjs). Each journey starts fresh: the emulator's seed again, no
 // editor open, no notification, and a folder of screenshots of its own.
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -29,7 +29,7 @@ export interface World {
 }
 
 interface HarnessModules {
-  journeyWorld: { startJourneyWorld(options: { chromium: string; logs: string; settings?: Record<string, unknown> }): Promise<World> };
+  journeyWorld: { startJourneyWorld(options: { chromium: string; logs: string; workspace: string; settings?: Record<string, unknown> }): Promise<World> };
   setup: { findChromium(): string | undefined };
 }
 
@@ -59,12 +59,25 @@ export async function startWorld(): Promise<void> {
   mkdirSync(RESULTS, { recursive: true });
   const chromium = (await harness('setup')).findChromium();
   if (!chromium) throw new Error('No Chromium: run `node test/harness/setup.mjs integration`.');
-  (globalThis as Holder)[KEY] = await (await harness('journeyWorld')).startJourneyWorld({ chromium, logs: join(RESULTS, 'logs') });
+  (globalThis as Holder)[KEY] = await (await harness('journeyWorld')).startJourneyWorld({ chromium, logs: join(RESULTS, 'logs'), workspace: join(RESULTS, 'workspace') });
 }
 
 export async function stopWorld(): Promise<void> {
   await (globalThis as Holder)[KEY]?.close();
   (globalThis as Holder)[KEY] = undefined;
+}
+
+const KEPT = Symbol.for('portal-explorer.journeys.kept');
+type KeptHolder = { [KEPT]?: string[] };
+
+/** A file a person saved in the workspace: the root after hook checks it is still there once VS Code stopped. */
+export function expectKeptAfterStop(path: string): void {
+  ((globalThis as KeptHolder)[KEPT] ??= []).push(path);
+}
+
+/** The files named by expectKeptAfterStop, each with whether it is on disk now. */
+export function keptFiles(): { path: string; there: boolean }[] {
+  return ((globalThis as KeptHolder)[KEPT] ?? []).map((path) => ({ path, there: existsSync(path) }));
 }
 
 /** The screenshots of one journey: `await shot('typed a bad date')` saves <journey>/<nn>-<step>.png. */
