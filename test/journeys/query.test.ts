@@ -11,7 +11,7 @@ import { FILTER_OPERATORS, type FilterOperatorName } from '../../src/api/types';
 import { requestMark, requestsSince, viewRowsAsAnotherUser } from './support/emulator';
 import { panelFrame } from './support/panels';
 import { collapseTree, contextMenu, showView } from './support/tree';
-import { closeAllEditors, freshStart, notification, runCommand, tabLabels, workbenchReady } from './support/workbench';
+import { answerFileDialog, closeAllEditors, freshStart, notification, runCommand, tabLabels, workbenchReady } from './support/workbench';
 import { expectKeptAfterStop, page, screenshots, world } from './support/world';
 
 const TICKETS = ['Demo portal', 'Support', 'Tickets'];
@@ -122,16 +122,8 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await page().locator('.part.editor .tabs-container .tab', { hasText: 'View 6' }).click();
     const target = join(world().profile.workspace, 'open-printer-tickets.csv');
     await (await panelFrame('View 6')).locator('#export-csv').click();
-    // VS Code's own save dialog in the browser (a quick input): it proposes <workspace>/View 6.csv with the
-    // name selected, and a person types the new name over it. Typing a whole path instead races the dialog's
-    // own listing of the folder it starts in: it can land in another folder and append a second ".csv".
-    const dialog = page().locator('.quick-input-widget', { hasText: /Export .* rows of View 6/ });
-    const input = dialog.locator('input.input');
-    await waitForValue(input, (value) => value.endsWith('/workspace/View 6.csv'));
-    await page().keyboard.type('open-printer-tickets');
-    await waitForValue(input, (value) => value === target);
-    await dialog.locator('.quick-input-message', { hasText: /already exists/ }).waitFor({ state: 'hidden' });
-    await dialog.getByRole('button', { name: 'OK' }).click();
+    // VS Code's own save dialog proposes <workspace>/View 6.csv with the name selected: type the new name.
+    await answerFileDialog(/Export .* rows of View 6/, (value) => value.endsWith('/workspace/View 6.csv'), 'open-printer-tickets', target);
     // What a person waits for: the message that the export is done (a large result takes its time).
     await notification(/^Exported [\d,]+ rows to /, 90_000);
     const written = await waitForDisk(() => existsSync(target) && readFileSync(target, 'utf8').split('\n').filter(Boolean).length === count + 1);
@@ -174,16 +166,6 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await shot('ran after reload');
   });
 });
-
-/** Waits until the input's value satisfies `wanted` (the dialog fills it in after it shows). */
-async function waitForValue(input: Locator, wanted: (value: string) => boolean): Promise<void> {
-  await input.waitFor();
-  const deadline = Date.now() + 30_000;
-  for (let value = await input.inputValue(); !wanted(value); value = await input.inputValue()) {
-    if (Date.now() > deadline) throw new Error(`The save dialog shows "${value}", not the path expected.`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Waits (a condition on disk, not a fixed time) until `done` holds, up to 30 s. */
 async function waitForDisk(done: () => boolean): Promise<boolean> {

@@ -233,3 +233,32 @@ export async function setFieldValue(key: string, value: string): Promise<void> {
 export async function save(): Promise<void> {
   await page().keyboard.press('Control+s');
 }
+
+/**
+ * Answers VS Code's own file dialog in the browser (a quick input titled `title`), as a person does: once
+ * it shows what it proposes (`proposed` holds for its value), `typed` goes in where it put the cursor or
+ * selection (a save dialog selects the proposed name, an open dialog's cursor follows the folder); when the
+ * value reads `expected` and the dialog has checked it (it does at each keystroke), its `button` (an open
+ * dialog's is labelled by the command, a save dialog's OK). Typing a whole path
+ * instead races the dialog's own listing of the folder it starts in.
+ */
+export async function answerFileDialog(title: RegExp, proposed: (value: string) => boolean, typed: string, expected: string, button = 'OK'): Promise<void> {
+  const p = page();
+  const dialog = p.locator(QUICK_INPUT, { hasText: title });
+  const input = dialog.locator('input.input');
+  await input.waitFor();
+  const valueIs = async (wanted: (value: string) => boolean, what: string): Promise<void> => {
+    const deadline = Date.now() + 30_000;
+    for (let value = await input.inputValue(); !wanted(value); value = await input.inputValue()) {
+      if (Date.now() > deadline) throw new Error(`The file dialog shows "${value}", not ${what}.`);
+      await p.waitForTimeout(100);
+    }
+  };
+  await valueIs(proposed, 'what it proposes');
+  await p.keyboard.type(typed);
+  await valueIs((value) => value === expected, expected);
+  await dialog.locator('.quick-input-message', { hasText: /already exists|does not exist/ }).waitFor({ state: 'hidden' });
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
