@@ -1,6 +1,6 @@
 // Journey (d): a record created with the form. Create Record… from the palette, the app picked by typing,
 // a text, a choice from the dropdown, a date and an amount filled inside the panel's frame with clicks and
-// keys, Save as draft (Orders has Draft mode); one POST reaches the portal with exactly those fields, and
+// keys (the choice shows its column's default until then), Save as draft (Orders has Draft mode); one POST reaches the portal with exactly those fields, and
 // the new record opens as a document from the notification.
 import * as assert from 'node:assert/strict';
 import { recordState, requestMark, requestsSince, type LoggedRequest } from './support/emulator';
@@ -43,6 +43,12 @@ describe('Journey (d): a record created with the form', function () {
     await field('f17').locator('vscode-text-field').click();
     await page().keyboard.type(ENTERED.f17);
     const status = field('f19').locator('vscode-dropdown');
+    // A choice left as it is shows the default the portal will give it (Orders' Status: New), not "(none)".
+    const shownStatus = await status.evaluate((element) => {
+      const dropdown = element as unknown as { selectedOptions?: { textContent: string | null }[]; value?: string };
+      return (dropdown.selectedOptions?.[0]?.textContent ?? dropdown.value ?? '').trim();
+    });
+    assert.equal(shownStatus, 'New', "the Status choice shows the column's default");
     await status.click();
     await status.getByRole('option', { name: 'Confirmed', exact: true }).click();
     // The date input's segments follow the browser's locale: type the parts in the order it shows them.

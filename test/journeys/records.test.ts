@@ -1,6 +1,7 @@
 // Journeys (b), (c) and (h): a record opened from the Portal view, edited with the keyboard and saved with
 // Ctrl+S; a bad date refused before anything is written; a conflict with another user's change resolved
-// with Compare and Overwrite; the tabs of three records from two portals and two apps.
+// with Compare and Overwrite; the tabs of three records from two portals and two apps, and the status bar
+// naming the portal of the record in front.
 import * as assert from 'node:assert/strict';
 import { changeRecordAsAnotherUser, eventually, recordState, requestMark, requestsSince } from './support/emulator';
 import { collapseTree, openRecordRow, showView } from './support/tree';
@@ -26,6 +27,11 @@ const RECORD_PATH = '/api/v1/app/102/record/1';
 
 async function dirtyTabs(): Promise<number> {
   return page().locator('.part.editor .tabs-container .tab.dirty').count();
+}
+
+/** Waits until the status bar's Portal item names `label`. */
+async function statusBarPortal(label: string): Promise<void> {
+  await page().locator('.part.statusbar .statusbar-item[id$="portal.status"]', { hasText: new RegExp(`^\\s*${label}\\s*$`) }).waitFor();
 }
 
 async function recordRequests(mark: number): Promise<string[]> {
@@ -145,6 +151,14 @@ describe('Journeys (b), (c), (h): records as documents', function () {
       assert.match(labels[0], /Office chairs/, `the tab names the record: ${JSON.stringify(labels)}`);
       assert.match(labels[1], /Acme Corporation/, `the tab names the record: ${JSON.stringify(labels)}`);
       assert.match(labels[2], /Office chairs/, `the tab names the record: ${JSON.stringify(labels)}`);
+
+      // The status bar names the portal of the record in front, whichever tab a person clicks.
+      const tabs = page().locator('.part.editor .tabs-container .tab');
+      await tabs.nth(0).click();
+      await statusBarPortal('Demo portal');
+      await tabs.nth(2).click();
+      await statusBarPortal('Staging');
+      await shot('status bar names the portal of the record in front');
     } finally {
       await closeAllEditors();
       await runCommand('Portal: Remove Portal…');
