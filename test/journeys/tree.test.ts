@@ -2,8 +2,8 @@
 // default width. A view's record count stays after Refresh; a portal that fails to list its sites shows a
 // short label with Retry beside it, both whole, the portal's message on hover; Retry brings the sites back.
 import * as assert from 'node:assert/strict';
-import { emulatorCall } from './support/emulator';
-import { collapseTree, rowAt, showView } from './support/tree';
+import { emulatorCall, eventually, requestMark, requestsSince } from './support/emulator';
+import { collapseTree, expandPath, rowAt, showView } from './support/tree';
 import { freshStart, showPortalView } from './support/workbench';
 import { page, screenshots } from './support/world';
 
@@ -51,8 +51,14 @@ describe('Journey (i): the Portal view through a refresh and a failed load', fun
     assert.ok(counted(before), `the view shows its record count: "${before}"`);
     await shot('view with its count');
 
+    // Folded, Refresh, and unfolded again down to the view: VS Code draws the view's row before its records
+    // are read again (the count once stayed missing then). Looked at once the view was read again.
+    const mark = await requestMark();
+    await collapseTree();
     await refreshAll();
+    await expandPath(view);
     await rowAt([...view, 'Office chairs']);
+    await eventually(() => requestsSince(mark), (requests) => requests.some((request) => request.path === '/api/v1/app/102/view/3' && request.status === 200), 'the view read again');
     const after = await descriptionBecomes(view, counted);
     await shot('after refresh');
     assert.equal(after, before, 'the record count is still there after Refresh');
@@ -84,8 +90,19 @@ describe('Journey (i): the Portal view through a refresh and a failed load', fun
     });
     assert.equal(cut, '', 'the label and Retry are shown whole in the sidebar');
 
+    // The hover shows after a delay, for a pointer that rests on the row: as a person would, move away
+    // and back if it does not come (three tries).
     const hover = page().locator('.monaco-hover, .workbench-hover').filter({ hasText: /problem on its side|HTTP 500/ }).first();
-    await hover.waitFor();
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await hover.waitFor({ timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await page().mouse.move(700, 400);
+        await failed.hover();
+      }
+    }
     await shot('message on hover');
 
     await emulatorCall('DELETE', 'faults');
