@@ -24,10 +24,13 @@ export async function waitForStepChecked(step: string): Promise<void> {
     .catch(async () => assert.fail(`The walkthrough step "${step}" is not checked: ${JSON.stringify(await walkthroughSteps())}`));
 }
 
-/** Opens the walkthrough from the palette (the Welcome page may show its list first: then its card is clicked). */
-export async function openWalkthrough(): Promise<void> {
+/**
+ * Opens the walkthrough from the palette: Portal Explorer's own command, or VS Code's Welcome page (then its
+ * card is clicked; Portal Explorer's command may show the list first too).
+ */
+export async function openWalkthrough(from: 'portalCommand' | 'welcomePage' = 'portalCommand'): Promise<void> {
   const p = page();
-  await runCommand('Portal: Get Started with Portal Explorer');
+  await runCommand(from === 'portalCommand' ? 'Portal: Get Started with Portal Explorer' : 'Help: Welcome');
   const steps = p.locator('.getting-started-step:visible').first();
   const card = p.locator('.getting-started-category:visible', { hasText: 'Get started with Portal Explorer' }).first();
   await steps.or(card).first().waitFor();
