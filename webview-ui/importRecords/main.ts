@@ -151,6 +151,7 @@ host.onMessage((message) => {
       importButton.disabled = message.running;
       dryRunButton.disabled = message.running;
       if (message.running) banner.show('info', 'Importing… (progress and Cancel are in the notification)');
+      else if (message.summary?.startsWith('Cancelled: ')) banner.show('info', `Import cancelled: ${message.summary.slice('Cancelled: '.length)} Import again to resume where it stopped.`);
       else if (message.summary) banner.show('success', `Import finished: ${message.summary}`);
       else banner.hide();
       break;
