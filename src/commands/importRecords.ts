@@ -124,12 +124,18 @@ async function runImportWithProgress(
   }
   // A finished run needs no journal, unless rows are uncertain: the next run looks for their records first.
   if (result.uncertain.length === 0) await rm(journalPath, { force: true });
-  const actions = result.failuresPath ? (['Open Failures File'] as const) : [];
-  // The panel gets the summary now; the button, if clicked later, opens the file on its own.
+  const files = { 'Open Failures File': result.failuresPath, 'Open Uncertain Rows': result.uncertainPath };
+  const actions = (Object.keys(files) as Array<keyof typeof files>).filter((action) => files[action] !== undefined);
+  const failed = result.failuresPath ? ` The failed rows are in ${basename(result.failuresPath)}: fix them and import that file.` : '';
+  const uncertain = result.uncertainPath
+    ? ` ${result.uncertain.length} may have been created though the portal's answer was lost; with no key column and view to look them up by, they were not sent again. They are in ${basename(result.uncertainPath)}: check the app for each before importing any again.`
+    : '';
+  // The panel gets the summary now; a button, if clicked later, opens its file on its own.
   void prompter()
-    .info(`Imported ${name}: ${summary}.${result.failuresPath ? ` The failed rows are in ${basename(result.failuresPath)}: fix them and import that file.` : ''}`, ...actions)
+    .info(`Imported ${name}: ${summary}.${failed}${uncertain}`, ...actions)
     .then(async (answer) => {
-      if (answer === 'Open Failures File' && result.failuresPath) await vscode.window.showTextDocument(vscode.Uri.file(result.failuresPath));
+      const file = answer && files[answer];
+      if (file) await vscode.window.showTextDocument(vscode.Uri.file(file));
     });
-  return `${summary}.${result.failuresPath ? ` Failures: ${result.failuresPath}` : ''}`;
+  return `${summary}.${result.failuresPath ? ` Failures: ${result.failuresPath}` : ''}${result.uncertainPath ? ` Uncertain rows (check them in the app): ${result.uncertainPath}` : ''}`;
 }

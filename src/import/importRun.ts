@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import type { Column } from '../api/types';
 import { Journal, type OutcomeEntry } from './journal';
 import { RowPlanner, dryRun, indexExisting, type DryRunResult, type ExistingRecords, type ImportSettings, type Operation } from './plan';
-import { failuresPathFor, writeFailuresFile } from './report';
+import { failuresPathFor, uncertainPathFor, writeFailuresFile } from './report';
 import { runOperations, type RecordWriter, type RunProgress, type RunSummary } from './runner';
 import { hashFile, type ImportSource } from './sourceFile';
 
@@ -22,7 +22,7 @@ export interface ImportJob {
    */
   lookupViewId?: string;
   journalPath: string;
-  /** Where the failures file goes; default beside the source. */
+  /** Where the failures file (and the uncertain rows' file) goes; default beside the source. */
   failuresFolder?: string;
   concurrency?: number;
   /** Rows in the file (from the dry run), for progress. */
@@ -41,6 +41,8 @@ export interface ImportResult extends RunSummary {
   failuresPath: string | undefined;
   /** Rows that may have been created although their answer was lost: a person must check them. */
   uncertain: OutcomeEntry[];
+  /** The file of those rows (the source's columns and why), when there are any and the run was not cancelled. */
+  uncertainPath: string | undefined;
 }
 
 /** Reads `viewId` and indexes its rows by record id and by `matchField` (upsert). */
@@ -86,7 +88,13 @@ export async function runImport(job: ImportJob): Promise<ImportResult> {
       await writeFailuresFile(source, journal, failuresPath);
     }
     const uncertain = journal.entries().filter((entry) => entry.outcome === 'uncertain');
-    return { ...summary, journalPath: journal.path, resumed: journal.resumed, failuresPath, uncertain };
+    // Never silently lost: rows nobody could look for (no key or view) are listed for a person to check.
+    let uncertainPath: string | undefined;
+    if (!summary.cancelled && uncertain.length > 0) {
+      uncertainPath = uncertainPathFor(source.path, job.failuresFolder);
+      await writeFailuresFile(source, journal, uncertainPath, ['uncertain']);
+    }
+    return { ...summary, journalPath: journal.path, resumed: journal.resumed, failuresPath, uncertain, uncertainPath };
   } finally {
     await journal.close();
   }

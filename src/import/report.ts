@@ -26,8 +26,20 @@ export function summaryText(counts: OutcomeCounts): string {
 
 /** "orders.csv" -> "orders.failures.csv", beside the source or in `folder`. */
 export function failuresPathFor(sourcePath: string, folder?: string): string {
+  return companionPath(sourcePath, 'failures', folder);
+}
+
+/**
+ * "orders.csv" -> "orders.uncertain.csv": the rows that may have been created though their answer was lost.
+ * Apart from the failures, which are fixed and imported again: these are checked in the app first.
+ */
+export function uncertainPathFor(sourcePath: string, folder?: string): string {
+  return companionPath(sourcePath, 'uncertain', folder);
+}
+
+function companionPath(sourcePath: string, what: string, folder: string | undefined): string {
   const extension = extname(sourcePath);
-  return join(folder ?? dirname(sourcePath), `${basename(sourcePath, extension)}.failures${extension || '.csv'}`);
+  return join(folder ?? dirname(sourcePath), `${basename(sourcePath, extension)}.${what}${extension || '.csv'}`);
 }
 
 /** Writes, waiting for the stream to drain when its buffer is full (errors reach the stream's 'error'). */

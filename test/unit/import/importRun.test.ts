@@ -134,6 +134,13 @@ describe('import: runs against the emulator', function () {
     assert.deepEqual([result.counts.created, result.counts.uncertain], [0, 1]);
     assert.match(result.uncertain[0].reason ?? '', /may have created this record.*not sent again: check the app/);
     assert.equal(await appliedCreates(emulator, '102'), 1, 'sent once');
+    // Not silently lost: the row is in a file of its own (not the failures file, which is imported again).
+    assert.equal(result.failuresPath, undefined);
+    assert.equal(result.uncertainPath, path.replace(/\.csv$/, '.uncertain.csv'));
+    const lines = (await readFile(result.uncertainPath, 'utf8')).replace(/^\ufeff/, '').trim().split('\r\n');
+    assert.equal(lines.length, 2, 'the header and the row');
+    assert.match(lines[0], /^Title,Order date,Amount,Import problem$/);
+    assert.match(lines[1], /^Lost order,2026-03-01,10,"?row 2: the portal may have created this record/);
   });
 
   it('Cancel stops the run; the same import resumes where it stopped, each record created once', async () => {
