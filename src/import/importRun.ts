@@ -2,7 +2,8 @@
 // planned as they are read, the runner, and the failures file. What the command and the panel call.
 import { basename } from 'node:path';
 import type { Column } from '../api/types';
-import { Journal, type OutcomeEntry } from './journal';
+import { Journal, type JournalSettings, type OutcomeEntry } from './journal';
+import { fieldSources, recordIdSource } from './mapping';
 import { RowPlanner, dryRun, indexExisting, type DryRunResult, type ExistingRecords, type ImportSettings, type Operation } from './plan';
 import { failuresPathFor, uncertainPathFor, writeFailuresFile } from './report';
 import { runOperations, type RecordWriter, type RunProgress, type RunSummary } from './runner';
@@ -57,10 +58,26 @@ export function dryRunImport(job: Pick<ImportJob, 'source' | 'settings' | 'colum
   return dryRun(job.source.rows(job.signal), planner, job.signal);
 }
 
+/** What of `settings` the journal keeps, to resume only with the same. */
+export function journalSettings(settings: ImportSettings): JournalSettings {
+  const mapping: Record<string, string> = {};
+  for (const [field, column] of fieldSources(settings.mapping)) mapping[column] = `field:${field}`;
+  const idColumn = recordIdSource(settings.mapping);
+  if (idColumn !== undefined) mapping[idColumn] = 'recordId';
+  return {
+    mode: settings.mode,
+    key: settings.matchField ?? settings.markerField ?? '',
+    draft: settings.draft ?? 'published',
+    decimalSeparator: settings.conversion?.decimalSeparator ?? '.',
+    timeZone: settings.conversion?.timeZone ?? 'UTC',
+    mapping,
+  };
+}
+
 export async function runImport(job: ImportJob): Promise<ImportResult> {
   const { source, settings } = job;
   const sourceHash = await hashFile(source.path, job.signal);
-  const journal = await Journal.open(job.journalPath, { kind: 'import', appId: settings.appId, source: basename(source.path), sourceHash });
+  const journal = await Journal.open(job.journalPath, { kind: 'import', appId: settings.appId, source: basename(source.path), sourceHash, settings: journalSettings(settings) });
   try {
     const planner = new RowPlanner(settings, job.columns, job.existing, journal.runId);
     async function* operations(): AsyncGenerator<Operation> {

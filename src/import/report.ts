@@ -4,6 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { Journal, Outcome, OutcomeCounts } from './journal';
 import type { RowProblem } from './plan';
+import type { RunProgress } from './runner';
 import { loadPapa, type ImportSource } from './sourceFile';
 
 /** The column of the failures file that says why; a re-import leaves it unmapped. */
@@ -14,6 +15,23 @@ export async function problemsCsv(problems: readonly RowProblem[]): Promise<stri
   const Papa = await loadPapa();
   const rows = problems.map((problem) => [String(problem.row), problem.column, problem.value, problem.expected, problem.message]);
   return `\ufeff${Papa.unparse({ fields: ['Row', 'Column', 'Value', 'Expected', 'Problem'], data: rows })}\r\n`;
+}
+
+const number = (value: number): string => value.toLocaleString('en-US');
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  const minutes = Math.round(seconds / 60);
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** What the progress notification says: "120 of 2,000 · 45 rows/s · about 42 s left". */
+export function progressText(progress: RunProgress): string {
+  const parts = [progress.total === undefined ? number(progress.done) : `${number(progress.done)} of ${number(progress.total)}`];
+  if (progress.ratePerSecond > 0) parts.push(`${progress.ratePerSecond >= 10 ? number(Math.round(progress.ratePerSecond)) : progress.ratePerSecond.toFixed(1)} rows/s`);
+  if (progress.secondsLeft !== undefined && progress.done !== progress.total) parts.push(`about ${duration(progress.secondsLeft)} left`);
+  return parts.join(' · ');
 }
 
 export function summaryText(counts: OutcomeCounts): string {
