@@ -20,13 +20,16 @@ import { withRunProgress } from './runProgress';
 /** What a bulk command works on: records of a view, by id. */
 export interface BulkTarget extends ViewTarget {
   readonly recordIds: readonly string[];
+  /** True: the rows selected in a grid; false: every row of a query's result; absent: not said. */
+  readonly selected?: boolean;
 }
 
 export function bulkTargetOf(arg: unknown): BulkTarget | undefined {
   const view = viewTargetOf(arg);
-  const ids = typeof arg === 'object' && arg !== null ? (arg as { recordIds?: unknown }).recordIds : undefined;
+  const fields = typeof arg === 'object' && arg !== null ? (arg as { recordIds?: unknown; selected?: unknown }) : {};
+  const ids = fields.recordIds;
   if (!view || !Array.isArray(ids) || !ids.every((id): id is string => typeof id === 'string' && id !== '')) return undefined;
-  return { ...view, recordIds: ids };
+  return { ...view, recordIds: ids, ...(typeof fields.selected === 'boolean' ? { selected: fields.selected } : {}) };
 }
 
 /** The target's rows, with their current values: from an open Query View of the view, else read anew. */
@@ -45,6 +48,13 @@ function noTarget(title: string): never {
 }
 
 const records = (count: number): string => `${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'}`;
+
+/** Which rows, as the confirmation says it: "the 3 selected records", "all 120 records of the result". */
+function scopeOf(target: BulkTarget, count: number): string {
+  if (target.selected === true) return count === 1 ? 'the selected record' : `the ${count.toLocaleString('en-US')} selected records`;
+  if (target.selected === false) return count === 1 ? 'the one record of the result' : `all ${records(count)} of the result`;
+  return records(count);
+}
 
 async function run(deps: ImportDeps, target: BulkTarget, change: BulkChange, rows: readonly ViewRow[], title: string): Promise<BulkResult> {
   const journalFolder = join(deps.storageFolder, 'bulk');
@@ -81,11 +91,12 @@ export async function bulkSetField(deps: ImportDeps, arg: unknown): Promise<Bulk
   const [columns, rows] = await Promise.all([deps.catalog.columns(target.portalId, target.appId), rowsOf(deps, target)]);
   if (rows.length === 0) throw new Error('None of these records is in the view any more: run the query again.');
   const items = columns.filter(isWritable).map((column) => ({ label: column.field_name, description: column.field_id_in_data, column }));
-  const picked = await prompter().quickPick(items, { title: `Set Field on ${records(rows.length)}`, placeHolder: 'Which column?', matchOnDescription: true });
+  const scope = scopeOf(target, rows.length);
+  const picked = await prompter().quickPick(items, { title: `Set Field on ${scope}`, placeHolder: 'Which column?', matchOnDescription: true });
   if (!picked) throw cancelled('Set Field');
   const column = picked.column;
   const value = await prompter().inputBox({
-    title: `Set ${column.field_name} on ${records(rows.length)}`,
+    title: `Set ${column.field_name} on ${scope}`,
     prompt: 'The value, as in a record document (empty clears the field)',
     ignoreFocusOut: true,
     validateInput: (text) => {
@@ -98,8 +109,8 @@ export async function bulkSetField(deps: ImportDeps, arg: unknown): Promise<Bulk
   if (preview.problem !== undefined) throw new Error(`${column.field_name}: ${preview.problem}`);
   const shown = preview.value === '' ? 'empty' : `"${preview.value}"`;
   const answer = await prompter().warn(
-    `Set ${column.field_name} to ${shown} on ${records(preview.changes)}? ${preview.unchanged > 0 ? `${records(preview.unchanged)} already hold it and stay as they are.` : ''}`.trim(),
-    { modal: true },
+    `Set ${column.field_name} to ${shown} on ${records(preview.changes)}?`,
+    { modal: true, detail: `Rows: ${scope}.${preview.unchanged > 0 ? ` ${records(preview.unchanged)} already hold it and stay as they are.` : ''}` },
     'Set Field',
   );
   if (answer !== 'Set Field') throw cancelled('Set Field');
@@ -110,7 +121,7 @@ export async function bulkDeleteRows(deps: ImportDeps, arg: unknown): Promise<Bu
   const target = bulkTargetOf(arg) ?? noTarget('Delete Rows');
   const rows = await rowsOf(deps, target);
   if (rows.length === 0) throw new Error('None of these records is in the view any more: run the query again.');
-  const answer = await prompter().warn(`Move ${records(rows.length)} to trash?`, { modal: true, detail: 'They can be restored from the trash in the portal.' }, 'Delete');
+  const answer = await prompter().warn(`Move ${scopeOf(target, rows.length)} to trash?`, { modal: true, detail: 'They can be restored from the trash in the portal.' }, 'Delete');
   if (answer !== 'Delete') throw cancelled('Delete Rows');
   return run(deps, target, { kind: 'delete' }, rows, `Deleting ${records(rows.length)}`);
 }

@@ -2,14 +2,14 @@
 // then the run: the journal beside the file (or in the extension's storage when that folder cannot be
 // written), Resume / Start over when an unfinished run of the same file is found, progress with Cancel,
 // and a summary with the failures file.
-import { constants } from 'node:fs';
-import { access, mkdir, rm, stat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { rm, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { cancelled } from '../auth/signInUi';
 import type { Stores } from '../catalog/stores';
-import { readExisting, runImport } from '../import/importRun';
-import { journalPathFor } from '../import/journal';
+import { journalSettings, readExisting, runImport } from '../import/importRun';
+import { readJournalJob, settingsDifferences } from '../import/journal';
+import { importPlaces } from '../import/places';
 import { sampleRows } from '../import/panelState';
 import type { ImportSettings } from '../import/plan';
 import { summaryText } from '../import/report';
@@ -27,25 +27,11 @@ export type ImportDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'rows'> 
   readonly storageFolder: string;
 };
 
-async function writable(folder: string): Promise<boolean> {
-  return access(folder, constants.W_OK).then(
-    () => true,
-    () => false,
-  );
-}
-
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
     () => true,
     () => false,
   );
-}
-
-/** The journal of `sourcePath`: beside it when its folder can be written, else in the extension's storage. */
-export async function importJournalPath(sourcePath: string, storageFolder: string): Promise<string> {
-  if (await writable(dirname(sourcePath))) return journalPathFor(sourcePath);
-  await mkdir(storageFolder, { recursive: true });
-  return journalPathFor(sourcePath, storageFolder);
 }
 
 export async function openImport(deps: ImportDeps, arg: unknown): Promise<ImportPanel> {
@@ -95,14 +81,24 @@ async function runImportWithProgress(
   readExistingRecords: (options: ImportOptions) => Promise<Awaited<ReturnType<typeof readExisting>> | undefined>,
 ): Promise<string | undefined> {
   const name = basename(source.path);
-  const journalPath = await importJournalPath(source.path, deps.storageFolder);
+  const { journalPath, outputFolder } = await importPlaces(source.path, deps.storageFolder);
   if (await exists(journalPath)) {
-    const answer = await prompter().warn(
-      `An earlier import of ${name} did not finish. Resume it (rows already done are not sent again), or start over (records it created stay)?`,
-      { modal: true },
-      'Resume',
-      'Start Over',
-    );
+    // A journal resumes only with the settings it started with: otherwise its rows would be made two ways.
+    const earlier = await readJournalJob(journalPath);
+    const differences = earlier?.settings ? settingsDifferences(earlier.settings, journalSettings(settings)) : [];
+    const answer =
+      differences.length > 0
+        ? await prompter().warn(
+            `An earlier import of ${name} did not finish, with other settings: ${differences.join('; ')}. To resume it, choose those settings again and import; or start over now (records it created stay).`,
+            { modal: true },
+            'Start Over',
+          )
+        : await prompter().warn(
+            `An earlier import of ${name} did not finish. Resume it (rows already done are not sent again), or start over (records it created stay)?`,
+            { modal: true },
+            'Resume',
+            'Start Over',
+          );
     if (answer === undefined) throw cancelled('The import');
     if (answer === 'Start Over') await rm(journalPath, { force: true });
   }
@@ -112,7 +108,7 @@ async function runImportWithProgress(
   const result = await withRunProgress(`Importing ${name}`, async (signal, onProgress) => {
     let total = 0;
     for await (const row of source.rows(signal)) if (row) total += 1;
-    return runImport({ source, settings, columns, writer: client, existing, lookupViewId: options.viewId, journalPath, total, signal, onProgress });
+    return runImport({ source, settings, columns, writer: client, existing, lookupViewId: options.viewId, journalPath, failuresFolder: outputFolder, total, signal, onProgress });
   });
   // The tree's rows of this app's views are read again when next shown.
   deps.rows.drop(target.portalId, target.appId);
@@ -124,12 +120,18 @@ async function runImportWithProgress(
   }
   // A finished run needs no journal, unless rows are uncertain: the next run looks for their records first.
   if (result.uncertain.length === 0) await rm(journalPath, { force: true });
-  const actions = result.failuresPath ? (['Open Failures File'] as const) : [];
-  // The panel gets the summary now; the button, if clicked later, opens the file on its own.
+  const files = { 'Open Failures File': result.failuresPath, 'Open Uncertain Rows': result.uncertainPath };
+  const actions = (Object.keys(files) as Array<keyof typeof files>).filter((action) => files[action] !== undefined);
+  const failed = result.failuresPath ? ` The failed rows are in ${basename(result.failuresPath)}: fix them and import that file.` : '';
+  const uncertain = result.uncertainPath
+    ? ` ${result.uncertain.length} may have been created though the portal's answer was lost; with no key column and view to look them up by, they were not sent again. They are in ${basename(result.uncertainPath)}: check the app for each before importing any again.`
+    : '';
+  // The panel gets the summary now; a button, if clicked later, opens its file on its own.
   void prompter()
-    .info(`Imported ${name}: ${summary}.${result.failuresPath ? ` The failed rows are in ${basename(result.failuresPath)}: fix them and import that file.` : ''}`, ...actions)
+    .info(`Imported ${name}: ${summary}.${failed}${uncertain}`, ...actions)
     .then(async (answer) => {
-      if (answer === 'Open Failures File' && result.failuresPath) await vscode.window.showTextDocument(vscode.Uri.file(result.failuresPath));
+      const file = answer && files[answer];
+      if (file) await vscode.window.showTextDocument(vscode.Uri.file(file));
     });
-  return `${summary}.${result.failuresPath ? ` Failures: ${result.failuresPath}` : ''}`;
+  return `${summary}.${result.failuresPath ? ` Failures: ${result.failuresPath}` : ''}${result.uncertainPath ? ` Uncertain rows (check them in the app): ${result.uncertainPath}` : ''}`;
 }

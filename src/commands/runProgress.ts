@@ -1,23 +1,8 @@
 // The notification an import or bulk change runs under: count, rate and time left, and Cancel, which
 // aborts the run between requests (the journal keeps what was done, so it resumes from there).
 import * as vscode from 'vscode';
+import { progressText } from '../import/report';
 import type { RunProgress } from '../import/runner';
-
-const number = (value: number): string => value.toLocaleString('en-US');
-
-function duration(seconds: number): string {
-  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
-  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
-  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
-}
-
-/** "120 of 2,000 · 45 rows/s · about 42 s left". */
-export function progressText(progress: RunProgress): string {
-  const parts = [progress.total === undefined ? number(progress.done) : `${number(progress.done)} of ${number(progress.total)}`];
-  if (progress.ratePerSecond > 0) parts.push(`${progress.ratePerSecond >= 10 ? Math.round(progress.ratePerSecond) : progress.ratePerSecond.toFixed(1)} rows/s`);
-  if (progress.secondsLeft !== undefined) parts.push(`about ${duration(progress.secondsLeft)} left`);
-  return parts.join(' · ');
-}
 
 /** Runs `work` under a cancellable progress notification; `work` gets the signal and a progress callback. */
 export function withRunProgress<T>(title: string, work: (signal: AbortSignal, report: (progress: RunProgress) => void) => Promise<T>): Thenable<T> {

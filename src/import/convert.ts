@@ -24,11 +24,23 @@ const pad = (value: number | string, width: number): string => String(value).pad
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const API_DATE_TIME = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2})$/;
+const API_DATE = /^\d{2}-\d{2}-\d{4}$/;
 
-/** "2026-11-21" -> "21-11-2026"; anything else unchanged (the check then says what was expected). */
+/**
+ * A time of exactly midnight, in UTC or without a zone, after a date: spreadsheets and JSON exports write
+ * a date that way. Midnight at another offset is another day in UTC, so it is not taken for a date.
+ */
+const ZERO_TIME = /[T ]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?$/i;
+
+/**
+ * "2026-11-21" -> "21-11-2026", and a date written as midnight ("2026-11-21T00:00:00Z", "21-11-2026 00:00")
+ * to the date; anything else unchanged (the check then says what was expected).
+ */
 function convertDate(text: string): string {
-  const iso = ISO_DATE.exec(text);
-  return iso ? `${iso[3]}-${iso[2]}-${iso[1]}` : text;
+  const day = ZERO_TIME.test(text) ? text.replace(ZERO_TIME, '') : text;
+  const iso = ISO_DATE.exec(day);
+  if (iso) return `${iso[3]}-${iso[2]}-${iso[1]}`;
+  return day !== text && API_DATE.test(day) ? day : text;
 }
 
 function realDate(year: number, month: number, day: number): boolean {

@@ -2,9 +2,10 @@
 // planned as they are read, the runner, and the failures file. What the command and the panel call.
 import { basename } from 'node:path';
 import type { Column } from '../api/types';
-import { Journal, type OutcomeEntry } from './journal';
+import { Journal, type JournalSettings, type OutcomeEntry } from './journal';
+import { fieldSources, recordIdSource } from './mapping';
 import { RowPlanner, dryRun, indexExisting, type DryRunResult, type ExistingRecords, type ImportSettings, type Operation } from './plan';
-import { failuresPathFor, writeFailuresFile } from './report';
+import { failuresPathFor, uncertainPathFor, writeFailuresFile } from './report';
 import { runOperations, type RecordWriter, type RunProgress, type RunSummary } from './runner';
 import { hashFile, type ImportSource } from './sourceFile';
 
@@ -22,7 +23,7 @@ export interface ImportJob {
    */
   lookupViewId?: string;
   journalPath: string;
-  /** Where the failures file goes; default beside the source. */
+  /** Where the failures file (and the uncertain rows' file) goes; default beside the source. */
   failuresFolder?: string;
   concurrency?: number;
   /** Rows in the file (from the dry run), for progress. */
@@ -41,6 +42,8 @@ export interface ImportResult extends RunSummary {
   failuresPath: string | undefined;
   /** Rows that may have been created although their answer was lost: a person must check them. */
   uncertain: OutcomeEntry[];
+  /** The file of those rows (the source's columns and why), when there are any and the run was not cancelled. */
+  uncertainPath: string | undefined;
 }
 
 /** Reads `viewId` and indexes its rows by record id and by `matchField` (upsert). */
@@ -55,10 +58,26 @@ export function dryRunImport(job: Pick<ImportJob, 'source' | 'settings' | 'colum
   return dryRun(job.source.rows(job.signal), planner, job.signal);
 }
 
+/** What of `settings` the journal keeps, to resume only with the same. */
+export function journalSettings(settings: ImportSettings): JournalSettings {
+  const mapping: Record<string, string> = {};
+  for (const [field, column] of fieldSources(settings.mapping)) mapping[column] = `field:${field}`;
+  const idColumn = recordIdSource(settings.mapping);
+  if (idColumn !== undefined) mapping[idColumn] = 'recordId';
+  return {
+    mode: settings.mode,
+    key: settings.matchField ?? settings.markerField ?? '',
+    draft: settings.draft ?? 'published',
+    decimalSeparator: settings.conversion?.decimalSeparator ?? '.',
+    timeZone: settings.conversion?.timeZone ?? 'UTC',
+    mapping,
+  };
+}
+
 export async function runImport(job: ImportJob): Promise<ImportResult> {
   const { source, settings } = job;
   const sourceHash = await hashFile(source.path, job.signal);
-  const journal = await Journal.open(job.journalPath, { kind: 'import', appId: settings.appId, source: basename(source.path), sourceHash });
+  const journal = await Journal.open(job.journalPath, { kind: 'import', appId: settings.appId, source: basename(source.path), sourceHash, settings: journalSettings(settings) });
   try {
     const planner = new RowPlanner(settings, job.columns, job.existing, journal.runId);
     async function* operations(): AsyncGenerator<Operation> {
@@ -86,7 +105,13 @@ export async function runImport(job: ImportJob): Promise<ImportResult> {
       await writeFailuresFile(source, journal, failuresPath);
     }
     const uncertain = journal.entries().filter((entry) => entry.outcome === 'uncertain');
-    return { ...summary, journalPath: journal.path, resumed: journal.resumed, failuresPath, uncertain };
+    // Never silently lost: rows nobody could look for (no key or view) are listed for a person to check.
+    let uncertainPath: string | undefined;
+    if (!summary.cancelled && uncertain.length > 0) {
+      uncertainPath = uncertainPathFor(source.path, job.failuresFolder);
+      await writeFailuresFile(source, journal, uncertainPath, ['uncertain']);
+    }
+    return { ...summary, journalPath: journal.path, resumed: journal.resumed, failuresPath, uncertain, uncertainPath };
   } finally {
     await journal.close();
   }

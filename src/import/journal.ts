@@ -15,7 +15,23 @@ import type { CreateLookup } from './plan';
 
 export const JOURNAL_VERSION = 1;
 
-/** What the journal is for; a resumed run must be the same job on the same source. */
+/**
+ * What decides what an import sends for each row, in words a person chose them in: resuming with other
+ * settings would mix records made two ways (another key would even look for the wrong record), so a
+ * journal is resumed only with the settings it was started with.
+ */
+export interface JournalSettings {
+  mode: string;
+  /** The unique column whose value finds and looks for records, "" for none. */
+  key: string;
+  draft: string;
+  decimalSeparator: string;
+  timeZone: string;
+  /** Source column -> what it feeds ("field:f2", "recordId"); ignored columns left out. */
+  mapping: Record<string, string>;
+}
+
+/** What the journal is for; a resumed run must be the same job on the same source, with the same settings. */
 export interface JournalJob {
   /** 'import', 'set-field', 'delete'. */
   kind: string;
@@ -24,6 +40,8 @@ export interface JournalJob {
   source: string;
   /** SHA-256 of the source's content (or of the bulk change's record ids and value). */
   sourceHash: string;
+  /** An import's settings (journals written before they were kept have none, and resume with any). */
+  settings?: JournalSettings;
 }
 
 export type Outcome = 'created' | 'updated' | 'unchanged' | 'deleted' | 'failed' | 'uncertain';
@@ -62,6 +80,35 @@ export class JournalMismatchError extends Error {
     super(message);
     this.name = 'JournalMismatchError';
   }
+}
+
+/** How `now` differs from the settings the journal was started with, one phrase each ("key: f2, now none"). */
+export function settingsDifferences(then: JournalSettings, now: JournalSettings): string[] {
+  const shown = (value: string | undefined): string => (value === undefined || value === '' ? 'none' : value);
+  const target = (value: string | undefined): string => (value === undefined ? 'ignored' : value.replace(/^field:/, ''));
+  const differences: string[] = [];
+  for (const key of ['mode', 'key', 'draft', 'decimalSeparator', 'timeZone'] as const) {
+    if (then[key] !== now[key]) differences.push(`${key === 'decimalSeparator' ? 'decimal separator' : key === 'timeZone' ? 'time zone' : key}: ${shown(then[key])}, now ${shown(now[key])}`);
+  }
+  for (const column of new Set([...Object.keys(then.mapping), ...Object.keys(now.mapping)])) {
+    const before = then.mapping[column];
+    const after = now.mapping[column];
+    if (before !== after) differences.push(`column "${column}": ${target(before)}, now ${target(after)}`);
+  }
+  return differences;
+}
+
+/** The header of the journal at `path`: what it was started for; undefined when there is none. */
+export async function readJournalJob(path: string): Promise<(JournalJob & { startedAt: string }) | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const header = parseLines(text.slice(0, text.indexOf('\n') < 0 ? undefined : text.indexOf('\n')))[0];
+  return header?.type === 'header' ? header : undefined;
 }
 
 /** Where the journal of `sourcePath` lives: beside it, or in `folder` under a name unique to its path. */
@@ -276,6 +323,12 @@ function checkBelongs(path: string, header: HeaderLine, job: JournalJob): void {
     throw new JournalMismatchError(
       `${path} belongs to another version of ${header.source}: the file changed since the import started on ${header.startedAt}. ` +
         'Restore the file to resume that import, or delete the journal to start a new one (records it created stay).',
+    );
+  }
+  const differences = header.settings && job.settings ? settingsDifferences(header.settings, job.settings) : [];
+  if (differences.length > 0) {
+    throw new JournalMismatchError(
+      `The import of ${header.source} started on ${header.startedAt} with other settings (${differences.join('; ')}): resume it with those, or start over (records it created stay).`,
     );
   }
 }

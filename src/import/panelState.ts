@@ -106,6 +106,19 @@ export function previewOf(sample: readonly SourceRow[], mapping: ImportMapping, 
   };
 }
 
+/**
+ * What the run cannot promise with these options. A create whose answer is lost (a dropped connection, a
+ * 500, 502 or 504, a time-out) is looked for by its key through the view before it is sent again; without
+ * a key column or a view it cannot be, so it is not sent again and is reported uncertain.
+ */
+export function optionWarnings(options: ImportOptions, uncertainFile: string): string[] {
+  const missing = [options.matchField ? undefined : 'a key (a unique column the file feeds)', options.viewId ? undefined : 'a view of existing records'].filter((part) => part !== undefined);
+  if (missing.length === 0) return [];
+  return [
+    `Without ${missing.join(' and ')}, a record whose creation the portal confirms but whose answer is lost on the way (a dropped connection, a 502 or 504) cannot be looked for: it is not sent again (no duplicate), and its row is reported uncertain and written to ${uncertainFile} for you to check in the app.`,
+  ];
+}
+
 /** What stops the run before a row is read. */
 export function optionProblems(mapping: ImportMapping, columns: readonly Column[], options: ImportOptions): string[] {
   const problems = mappingProblems(mapping, columns, { creates: true, matchField: options.matchField });

@@ -4,6 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { Journal, Outcome, OutcomeCounts } from './journal';
 import type { RowProblem } from './plan';
+import type { RunProgress } from './runner';
 import { loadPapa, type ImportSource } from './sourceFile';
 
 /** The column of the failures file that says why; a re-import leaves it unmapped. */
@@ -16,6 +17,23 @@ export async function problemsCsv(problems: readonly RowProblem[]): Promise<stri
   return `\ufeff${Papa.unparse({ fields: ['Row', 'Column', 'Value', 'Expected', 'Problem'], data: rows })}\r\n`;
 }
 
+const number = (value: number): string => value.toLocaleString('en-US');
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  const minutes = Math.round(seconds / 60);
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** What the progress notification says: "120 of 2,000 · 45 rows/s · about 42 s left". */
+export function progressText(progress: RunProgress): string {
+  const parts = [progress.total === undefined ? number(progress.done) : `${number(progress.done)} of ${number(progress.total)}`];
+  if (progress.ratePerSecond > 0) parts.push(`${progress.ratePerSecond >= 10 ? number(Math.round(progress.ratePerSecond)) : progress.ratePerSecond.toFixed(1)} rows/s`);
+  if (progress.secondsLeft !== undefined && progress.done !== progress.total) parts.push(`about ${duration(progress.secondsLeft)} left`);
+  return parts.join(' · ');
+}
+
 export function summaryText(counts: OutcomeCounts): string {
   const parts = [`${counts.created} created`, `${counts.updated} updated`];
   if (counts.deleted > 0) parts.push(`${counts.deleted} deleted`);
@@ -26,8 +44,20 @@ export function summaryText(counts: OutcomeCounts): string {
 
 /** "orders.csv" -> "orders.failures.csv", beside the source or in `folder`. */
 export function failuresPathFor(sourcePath: string, folder?: string): string {
+  return companionPath(sourcePath, 'failures', folder);
+}
+
+/**
+ * "orders.csv" -> "orders.uncertain.csv": the rows that may have been created though their answer was lost.
+ * Apart from the failures, which are fixed and imported again: these are checked in the app first.
+ */
+export function uncertainPathFor(sourcePath: string, folder?: string): string {
+  return companionPath(sourcePath, 'uncertain', folder);
+}
+
+function companionPath(sourcePath: string, what: string, folder: string | undefined): string {
   const extension = extname(sourcePath);
-  return join(folder ?? dirname(sourcePath), `${basename(sourcePath, extension)}.failures${extension || '.csv'}`);
+  return join(folder ?? dirname(sourcePath), `${basename(sourcePath, extension)}.${what}${extension || '.csv'}`);
 }
 
 /** Writes, waiting for the stream to drain when its buffer is full (errors reach the stream's 'error'). */

@@ -51,8 +51,8 @@ export class SourceFormatError extends Error {
 
 /** How many JSON records are looked at for the source columns (records are objects of varying keys). */
 const JSON_COLUMN_SAMPLE = 1000;
-/** Bytes read to detect the delimiter and the header of a CSV. */
-const CSV_SAMPLE_BYTES = 64 * 1024;
+/** Characters read to detect the delimiter and the header of a CSV. */
+const CSV_SAMPLE_CHARS = 64 * 1024;
 
 type Papa = typeof PapaModule;
 
@@ -69,8 +69,8 @@ export function formatOfPath(path: string): SourceFormat {
   return 'csv';
 }
 
-function text(path: string, signal?: AbortSignal, end?: number): AsyncGenerator<string> {
-  return decodeText(createReadStream(path, { signal, end, highWaterMark: 64 * 1024 }));
+function text(path: string, signal?: AbortSignal): AsyncGenerator<string> {
+  return decodeText(createReadStream(path, { signal, highWaterMark: 64 * 1024 }));
 }
 
 /** SHA-256 of the file's bytes, hex: ties a journal to the file it was made for. */
@@ -98,8 +98,13 @@ export async function openSource(path: string, options: SourceOptions = {}): Pro
     return { path, format, delimiter: undefined, columns, rows: (signal) => jsonRows(path, signal) };
   }
   const Papa = await loadPapa();
+  // Whole decoded chunks, not a byte range: a range's end can fall inside a character, which a decoder
+  // told the text ends there would refuse. Leaving the loop closes the file.
   let sample = '';
-  for await (const chunk of text(path, undefined, CSV_SAMPLE_BYTES - 1)) sample += chunk;
+  for await (const chunk of text(path)) {
+    sample += chunk;
+    if (sample.length >= CSV_SAMPLE_CHARS) break;
+  }
   const preview = Papa.parse<string[]>(sample, {
     delimiter: format === 'tsv' ? '\t' : options.delimiter ?? '',
     delimitersToGuess: [',', ';', '\t', '|'],

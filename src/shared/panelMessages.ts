@@ -86,11 +86,20 @@ const gridSaveSchema = v.object({ type: v.literal('grid/save') });
 /** Delete the selected rows' records (to the portal's trash), after the host's confirmation. */
 const gridDeleteRowsSchema = v.object({ type: v.literal('grid/deleteRows'), recordIds: v.pipe(v.array(id), v.minLength(1)) });
 
+/** Positions [start, end) of rows in the order the grid shows them. */
+const rowRangeSchema = v.object({ start: count, end: count });
+
 /**
- * Bulk change of the query's rows: every row of the result, or the rows whose record ids are given (a
- * grid's selection). The host runs portal.bulkSetField / portal.bulkDeleteRows on them.
+ * Bulk change of the query's rows: every row of the result, the rows selected in the grid (`rows`: their
+ * positions in the order shown, which the host maps to record ids), or the rows whose record ids are
+ * given. The host runs portal.bulkSetField / portal.bulkDeleteRows on them.
  */
-const queryBulkSchema = v.object({ type: v.literal('query/bulk'), change: v.picklist(['set-field', 'delete']), recordIds: v.optional(v.array(id)) });
+const queryBulkSchema = v.object({
+  type: v.literal('query/bulk'),
+  change: v.picklist(['set-field', 'delete']),
+  rows: v.optional(v.pipe(v.array(rowRangeSchema), v.minLength(1))),
+  recordIds: v.optional(v.array(id)),
+});
 
 // The import mapping panel (view type portal.importMapping).
 

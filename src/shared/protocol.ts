@@ -312,6 +312,8 @@ export interface ImportStateMessage {
   preview: ImportPreview;
   /** What the mapping and options cannot do, before any row is read. */
   problems: string[];
+  /** What the run will do that a person should know first (it does not block the run). */
+  warnings: string[];
   options: ImportOptions;
 }
 

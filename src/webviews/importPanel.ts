@@ -7,9 +7,9 @@ import * as vscode from 'vscode';
 import type { Column } from '../api/types';
 import { dryRunImport } from '../import/importRun';
 import { proposeMapping, setTarget, type ImportMapping } from '../import/mapping';
-import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, previewOf, problemRow, targetOf, targetOptions } from '../import/panelState';
+import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, optionWarnings, previewOf, problemRow, targetOf, targetOptions } from '../import/panelState';
 import type { DryRunResult, ExistingRecords, ImportSettings, RowProblem } from '../import/plan';
-import { problemsCsv } from '../import/report';
+import { problemsCsv, uncertainPathFor } from '../import/report';
 import type { ImportSource, SourceRow } from '../import/sourceFile';
 import { IMPORT_VIEW_TYPE } from '../ids';
 import type { AppTarget } from '../model/targets';
@@ -76,6 +76,7 @@ export class ImportPanel {
       mapping: mappingRows(this.mapping),
       preview: previewOf(sample, this.mapping, columns, this.options),
       problems: optionProblems(this.mapping, columns, this.options),
+      warnings: optionWarnings(this.options, basename(uncertainPathFor(this.setup.source.path))),
       options: this.options,
     };
   }

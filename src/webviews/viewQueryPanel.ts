@@ -10,7 +10,7 @@ import { COMMANDS } from '../ids';
 import { createLogger } from '../log';
 import type { ViewTarget } from '../model/targets';
 import { queryToHostSchema } from '../shared/panelMessages';
-import type { HostToQueryMessage, QueryExportMessage, QueryToHostMessage, SavedQuery } from '../shared/protocol';
+import type { HostToQueryMessage, QueryBulkMessage, QueryExportMessage, QueryToHostMessage, SavedQuery } from '../shared/protocol';
 import { describeError } from '../ui/errorBoundary';
 import { prompter, tell } from '../ui/prompter';
 import { openRecord } from './openRecord';
@@ -20,6 +20,7 @@ import type { PanelDeps } from './recordFormPanel';
 import { writeLines } from './viewQuery/exportFile';
 import { csvLines, jsonLines } from './viewQuery/exportRows';
 import { ViewQuerySession } from './viewQuery/querySession';
+import { selectedRecordIds } from './viewQuery/selection';
 
 const log = createLogger('viewQuery');
 
@@ -125,7 +126,7 @@ export class ViewQueryPanel {
         await this.saveQuery(message.filters, message.name);
         break;
       case 'query/bulk':
-        await this.bulk(message.change, message.recordIds);
+        await this.bulk(message);
         break;
       case 'openRecord':
         await openRecord(this.target.portalId, this.target.appId, message.recordId);
@@ -175,13 +176,16 @@ export class ViewQueryPanel {
     log.info(`view ${this.target.viewId} of app ${this.target.appId}: ${filters.length} filters, ${rows ?? 'no'} rows in ${Date.now() - started} ms`);
   }
 
-  /** Set Field / Delete Rows on the rows given, or on every row of the result (the commands take a target). */
-  private async bulk(change: 'set-field' | 'delete', recordIds: string[] | undefined): Promise<void> {
+  /** Set Field / Delete Rows on the rows selected, or on every row of the result (the commands take a target). */
+  private async bulk(message: QueryBulkMessage): Promise<void> {
     const result = this.session.result;
     if (!result) throw new Error('Run the query first: the change applies to the rows of its result.');
-    const ids = recordIds ?? [...result.rows.rows()].flatMap((row) => (row.id === undefined ? [] : [row.id]));
-    const target = { portalId: this.target.portalId, appId: this.target.appId, viewId: this.target.viewId, recordIds: ids };
-    await vscode.commands.executeCommand(change === 'delete' ? COMMANDS.import.deleteRows : COMMANDS.import.setField, target);
+    const ids = message.rows
+      ? selectedRecordIds(result.rows, this.session.order, message.rows)
+      : message.recordIds ?? [...result.rows.rows()].flatMap((row) => (row.id === undefined ? [] : [row.id]));
+    const selected = message.rows !== undefined || message.recordIds !== undefined;
+    const target = { portalId: this.target.portalId, appId: this.target.appId, viewId: this.target.viewId, recordIds: ids, selected };
+    await vscode.commands.executeCommand(message.change === 'delete' ? COMMANDS.import.deleteRows : COMMANDS.import.setField, target);
   }
 
   private async saveQuery(filters: ViewFilter[], suggested: string | undefined): Promise<void> {

@@ -114,7 +114,7 @@ describe(`bulk import and bulk change ${BROWSER_TAG}`, function () {
     await emulatorControl('POST', 'reset');
     const client = (await testApi()).portals.client(portalId);
     const gold = (await client.readView('101', '2')).rows.map((row) => row.id ?? '');
-    assert.ok(gold.length > 0, 'the seed has gold customers');
+    assert.ok(gold.length >= 3, 'the seed has gold customers');
     await vscode.commands.executeCommand('portal.queryView', { portalId, appId: '101', viewId: '2', viewName: 'Gold customers' });
     const panel = driver.webview('Gold customers');
     await panel.waitFor('#run', { timeoutMs: 20_000 });
@@ -126,15 +126,32 @@ describe(`bulk import and bulk change ${BROWSER_TAG}`, function () {
       .answerInputBox('31-02-2026', /Set Customer since/)
       .answerInputBox('2026-03-01', /Set Customer since/)
       .answerMessage('Set Field', new RegExp(`Set Customer since to "01-03-2026" on ${gold.length} records`));
+    // No row selected: every row of the result.
     await panel.click('#bulk-set-field');
     await user().waitForMessage(new RegExp(`^Setting Customer since: 0 created, ${gold.length} updated`), { level: 'info', timeoutMs: 60_000 });
     const rejected = user().prompts.find((prompt) => prompt.kind === 'inputBox')?.validationMessages ?? [];
     assert.match(rejected.join(' '), /not a real date/, 'the value is checked like any value');
     for (const id of gold) assert.equal((await emulatorControl<EmulatorRecord>('GET', `records/101/${id}`)).data.f9, '01-03-2026');
 
-    user().answerMessage('Delete', new RegExp(`Move ${gold.length} records to trash`));
+    // Two rows selected in the grid (a click, then Shift+Down): Delete Rows acts on those alone.
+    await panel.click('.grid-body .grid-row[aria-rowindex="2"] .grid-cell');
+    await panel.press('.data-grid', 'Shift+ArrowDown');
+    assert.equal(await panel.text('#selected-rows'), '2 selected');
+    user().answerMessage('Delete', /^Move the 2 selected records to trash\?/);
     await panel.click('#bulk-delete');
-    await user().waitForMessage(/^Deleting \d+ records?: .*deleted/, { level: 'info', timeoutMs: 60_000 });
+    await user().waitForMessage(/^Deleting 2 records: 0 created, 0 updated, 2 deleted/, { level: 'info', timeoutMs: 60_000 });
+    const [first, second, ...rest] = gold;
+    for (const id of [first, second]) assert.equal((await emulatorControl<EmulatorRecord>('GET', `records/101/${id}`)).trashed, true, `selected record ${id} is in trash`);
+    for (const id of rest) assert.equal((await emulatorControl<EmulatorRecord>('GET', `records/101/${id}`)).trashed, false, `record ${id}, not selected, stays`);
+
+    // Nothing selected after the query runs again: every row of the result.
+    await panel.click('#run');
+    await waitFor(async () => panel.evaluate<boolean>("!document.querySelector('#bulk-delete').disabled && document.querySelector('#selected-rows').textContent === ''"), { message: 'the result is in again' });
+    user().answerMessage('Delete', new RegExp(`^Move all ${rest.length} records of the result to trash\\?`));
+    await panel.click('#bulk-delete');
+    // Two records are left, so this message reads as the first delete's: the wait is for a second one.
+    await waitFor(() => user().messagesOf('info').filter((text) => /^Deleting \d+ records?: /.test(text)).length === 2, { message: 'the second delete done', timeoutMs: 60_000 });
+    assert.match(user().messagesOf('info').filter((text) => text.startsWith('Deleting ')).pop() ?? '', new RegExp(`^Deleting ${rest.length} records: .*${rest.length} deleted`));
     for (const id of gold) assert.equal((await emulatorControl<EmulatorRecord>('GET', `records/101/${id}`)).trashed, true, `record ${id} is in trash`);
     assert.deepEqual((await client.readView('101', '2')).rows, [], 'the view shows none of them');
   });

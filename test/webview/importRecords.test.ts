@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Column } from '../../src/api/types';
 import { dryRunImport } from '../../src/import/importRun';
 import { proposeMapping } from '../../src/import/mapping';
-import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, previewOf, problemRow, sampleRows, targetOptions } from '../../src/import/panelState';
+import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, optionWarnings, previewOf, problemRow, sampleRows, targetOptions } from '../../src/import/panelState';
 import { openSource } from '../../src/import/sourceFile';
 import type { ImportDryRunMessage, ImportInitMessage } from '../../src/shared/protocol';
 import { choose } from './support/actions';
@@ -51,7 +51,7 @@ describe('the import mapping panel (webview)', function () {
       uniqueColumns: keyOptions(columns),
       views: [{ value: '1', label: 'All customers (view 1)' }],
       offerDraft: false,
-      state: { type: 'import/state', mapping: mappingRows(mapping), preview: previewOf(sample, mapping, columns, options), problems: optionProblems(mapping, columns, options), options },
+      state: { type: 'import/state', mapping: mappingRows(mapping), preview: previewOf(sample, mapping, columns, options), problems: optionProblems(mapping, columns, options), warnings: optionWarnings(options, 'customers.uncertain.csv'), options },
     };
     const result = await dryRunImport({ source, settings: importSettings('101', mapping, options), columns });
     dryRun = { type: 'import/dryRunResult', ...result, problems: result.problems.map(problemRow), totalProblems: result.problems.length };
@@ -109,6 +109,16 @@ describe('the import mapping panel (webview)', function () {
     assert.deepEqual(options.options, { mode: 'upsert', draft: 'published', decimalSeparator: '.', timeZone: 'Europe/Paris', matchField: 'f2', viewId: '1' });
     await form.page.locator('#dry-run').click();
     await form.waitForPost('import/dryRun', before);
+  });
+
+  it('warns, without blocking, that with no key a lost create is not sent again but listed as uncertain', async () => {
+    const form = await open();
+    assert.equal(await form.page.locator('#import-warnings li').count(), 0, 'a key and a view: nothing to warn of');
+    const options = { ...init.state.options, matchField: undefined };
+    await form.send({ ...init.state, options, warnings: optionWarnings(options, 'customers.uncertain.csv') });
+    const warning = (await form.page.locator('#import-warnings li').allTextContents()).join(' ');
+    assert.match(warning, /Without a key .*not sent again .*uncertain .*customers\.uncertain\.csv/);
+    assert.equal(await form.page.locator('#import').isDisabled(), false, 'the run is not blocked');
   });
 
   it('lists every row the dry run would fail, with row, column, value, expected format and why', async () => {

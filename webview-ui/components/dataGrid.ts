@@ -218,6 +218,7 @@ export class DataGrid {
       this.options.decorate?.(index, columnIndex, cell);
       row.append(cell);
     });
+    this.options.decorateRow?.(index, row);
     return row;
   }
 

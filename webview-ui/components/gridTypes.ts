@@ -24,6 +24,8 @@ export interface DataGridOptions {
   editable?: boolean;
   /** Marks a rendered cell (pending, invalid, locked): classes and title; row -1 is a column header. */
   decorate?(row: number, column: number, cell: HTMLElement): void;
+  /** Marks a rendered row (the Query View's row selection: aria-selected and a class). */
+  decorateRow?(row: number, element: HTMLElement): void;
   /** A key on the grid, before its own moves: true when handled. */
   onKey?(event: KeyboardEvent): boolean;
   /** The active cell or the selection changed. */

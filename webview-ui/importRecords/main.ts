@@ -20,6 +20,7 @@ const subtitle = el('p', { className: 'subtitle' });
 const mappingBody = el('tbody');
 const optionsArea = el('div', { className: 'import-options' });
 const problemsList = el('ul', { id: 'import-problems', className: 'import-problems' });
+const warningsList = el('ul', { id: 'import-warnings', className: 'import-warnings' });
 const previewTable = el('table', { id: 'import-preview', className: 'import-table' });
 const report = el('section', { id: 'dry-run-report', className: 'dry-run-report', attrs: { hidden: '' } });
 const dryRunButton = button('Dry Run', { id: 'dry-run', onClick: () => host.post({ type: 'import/dryRun' }) });
@@ -38,6 +39,7 @@ root.append(
   el('h2', { text: 'Options' }),
   optionsArea,
   problemsList,
+  warningsList,
   el('h2', { text: 'Preview: the first rows as they will be sent' }),
   previewTable,
   el('div', { className: 'toolbar' }, dryRunButton, importButton),
@@ -105,6 +107,8 @@ function renderState(state: ImportStateMessage): void {
   }
   clear(problemsList);
   for (const problem of state.problems) problemsList.append(el('li', { text: problem }));
+  clear(warningsList);
+  for (const warning of state.warnings) warningsList.append(el('li', { text: warning }));
   importButton.disabled = state.problems.length > 0;
   dryRunButton.disabled = state.problems.length > 0;
   clear(previewTable);
@@ -151,6 +155,7 @@ host.onMessage((message) => {
       importButton.disabled = message.running;
       dryRunButton.disabled = message.running;
       if (message.running) banner.show('info', 'Importing… (progress and Cancel are in the notification)');
+      else if (message.summary?.startsWith('Cancelled: ')) banner.show('info', `Import cancelled: ${message.summary.slice('Cancelled: '.length)} Import again to resume where it stopped.`);
       else if (message.summary) banner.show('success', `Import finished: ${message.summary}`);
       else banner.hide();
       break;

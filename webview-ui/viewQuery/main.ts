@@ -14,6 +14,7 @@ import '../components/panel.css';
 import './viewQuery.css';
 import { FilterBuilder, type FilterRowState } from './filterRows';
 import { Results } from './results';
+import { RowSelection, selectRowsIn } from './rowSelection';
 
 interface QueryState {
   filters: FilterRowState[];
@@ -59,14 +60,24 @@ const statusLine = el('div', { className: 'row-count-line' }, status, cancelRun)
 
 const save = (): void => host.saveState({ filters: builder.states(), runId, savedName });
 const builder = new FilterBuilder(save);
+const selection = new RowSelection();
+let selectionKeys: (event: KeyboardEvent) => boolean = () => false;
 const grid = new DataGrid({
   label: 'Results',
+  decorateRow: (row, element) => {
+    const selected = selection.has(row);
+    element.setAttribute('aria-selected', String(selected));
+    element.classList.toggle('selected-row', selected);
+  },
+  onKey: (event) => selectionKeys(event),
   onOpen: (row) => {
     const recordId = results.rowAt(row)?.[0];
     if (recordId) host.post({ type: 'openRecord', recordId });
   },
   onSort: (column) => {
     if (!results.complete) return;
+    // The host maps selected positions to records in the order shown: a new order starts a new selection.
+    clearSelection();
     const sort = results.nextSort(column);
     status.textContent = 'Sorting…';
     host.post({ type: 'query/sort', runId, ...(sort ? { sort } : {}) });
@@ -92,9 +103,13 @@ savedPicker.onInput(() => {
 const runButton = button('Run', { id: 'run', appearance: 'primary', onClick: () => run() });
 const exportCsv = button('Export CSV', { id: 'export-csv', onClick: () => exportRows('csv') });
 const exportJson = button('Export JSON', { id: 'export-json', onClick: () => exportRows('json') });
-// Every row of the result (the query's filters decide which); the host asks for the rest and confirms.
-const setField = button('Set Field…', { id: 'bulk-set-field', title: 'Set one column on every row of the result', onClick: () => host.post({ type: 'query/bulk', change: 'set-field' }) });
-const deleteRows = button('Delete Rows…', { id: 'bulk-delete', title: 'Move every row of the result to trash', onClick: () => host.post({ type: 'query/bulk', change: 'delete' }) });
+// The selected rows, or every row of the result (the query's filters decide which); the host asks for the rest and confirms.
+const bulk = (change: 'set-field' | 'delete'): void => host.post({ type: 'query/bulk', change, ...(selection.count > 0 ? { rows: selection.list() } : {}) });
+const setField = button('Set Field…', { id: 'bulk-set-field', onClick: () => bulk('set-field') });
+const deleteRows = button('Delete Rows…', { id: 'bulk-delete', onClick: () => bulk('delete') });
+const selected = el('span', { id: 'selected-rows', className: 'selected-rows' });
+const clearSelected = button('Clear Selection', { id: 'clear-selection', onClick: () => clearSelection() });
+const selectionLine = el('span', { className: 'selection-line', attrs: { role: 'status', 'aria-live': 'polite' } }, selected, clearSelected);
 const toolbar = el(
   'div',
   { className: 'toolbar' },
@@ -112,8 +127,29 @@ const toolbar = el(
 );
 const root = document.getElementById('root') ?? document.body;
 root.classList.add('query-layout');
+statusLine.append(selectionLine);
 root.append(el('header', {}, title, subtitle), builder.element, toolbar, banner.element, statusLine, grid.element);
+grid.element.setAttribute('aria-multiselectable', 'true');
+selectionKeys = selectRowsIn(grid, selection, () => (results.complete ? results.count : 0), showSelection);
 setExportEnabled(false);
+showSelection();
+
+/** What Set Field… and Delete Rows… act on, said beside the row count and on the buttons. */
+function showSelection(): void {
+  const count = selection.count;
+  selected.textContent = count === 0 ? '' : `${count.toLocaleString('en-US')} selected`;
+  selectionLine.hidden = count === 0;
+  const rows = count === 0 ? 'every row of the result' : count === 1 ? 'the selected row' : `the ${count.toLocaleString('en-US')} selected rows`;
+  setField.title = `Set one column on ${rows}`;
+  deleteRows.title = `Move ${rows} to trash`;
+  grid.redraw();
+}
+
+function clearSelection(): void {
+  if (selection.count === 0) return;
+  selection.clear();
+  showSelection();
+}
 
 function setExportEnabled(enabled: boolean): void {
   exportCsv.disabled = !enabled;
@@ -200,6 +236,8 @@ host.onMessage((message) => {
       break;
     case 'query/result':
       if (message.runId !== runId) return;
+      selection.clear();
+      showSelection();
       results.reset(message.columns);
       grid.setColumns(
         results.columns.map((column) => columnSpec(column.name, column.kind)),
@@ -243,6 +281,7 @@ host.onMessage((message) => {
     case 'query/sorted': {
       if (message.runId !== runId) return;
       results.sorted(message.sortVersion, message.sort);
+      clearSelection();
       const index = message.sort ? results.columnIndex(message.sort.key) : -1;
       grid.setSort(message.sort && index >= 0 ? { column: index, direction: message.sort.direction } : undefined);
       status.textContent = countText(results.count, true);

@@ -83,12 +83,17 @@ export async function changeRecordAsAnotherUser(appId: string, recordId: string,
   if (!response.ok) throw new Error(`The other user's change was refused: ${response.status} ${await response.text()}`);
 }
 
-/** How many rows the portal itself finds in a view with these filter parameters. */
-export async function viewRowsAsAnotherUser(appId: string, viewId: string, filters: Record<string, string>): Promise<number> {
+/** The rows the portal itself finds in a view with these filter parameters. */
+export async function viewAsAnotherUser(appId: string, viewId: string, filters: Record<string, string>): Promise<Record<string, unknown>[]> {
   const url = `${world().emulator.info.base_url}/api/v1/app/${appId}/view/${viewId}?${new URLSearchParams(filters)}`;
   const response = await fetch(url, { headers: { authorization: `Bearer ${await anotherUserToken()}` } });
   const body = (await response.json()) as unknown;
   const rows = Array.isArray(body) ? body : ((body as { records?: unknown[]; data?: unknown[] }).records ?? (body as { data?: unknown[] }).data);
   if (!response.ok || !Array.isArray(rows)) throw new Error(`The view answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
-  return rows.length;
+  return rows as Record<string, unknown>[];
+}
+
+/** How many rows the portal itself finds in a view with these filter parameters. */
+export async function viewRowsAsAnotherUser(appId: string, viewId: string, filters: Record<string, string>): Promise<number> {
+  return (await viewAsAnotherUser(appId, viewId, filters)).length;
 }

@@ -8,9 +8,9 @@ import type { PortalClient } from '../../../src/api/client';
 import type { Column } from '../../../src/api/types';
 import { dryRunImport, readExisting } from '../../../src/import/importRun';
 import { JournalMismatchError } from '../../../src/import/journal';
-import { proposeMapping } from '../../../src/import/mapping';
+import { proposeMapping, setTarget } from '../../../src/import/mapping';
 import { problemsCsv, summaryText } from '../../../src/import/report';
-import type { RunProgress } from '../../../src/import/runner';
+import type { RecordWriter, RunProgress } from '../../../src/import/runner';
 import { openSource } from '../../../src/import/sourceFile';
 import { clientFor, injectFault, startPortal, testInterface, type Emulator } from '../api/portal';
 import { appliedCreates, fieldValues, importFile, requestLog } from './portalImport';
@@ -134,6 +134,13 @@ describe('import: runs against the emulator', function () {
     assert.deepEqual([result.counts.created, result.counts.uncertain], [0, 1]);
     assert.match(result.uncertain[0].reason ?? '', /may have created this record.*not sent again: check the app/);
     assert.equal(await appliedCreates(emulator, '102'), 1, 'sent once');
+    // Not silently lost: the row is in a file of its own (not the failures file, which is imported again).
+    assert.equal(result.failuresPath, undefined);
+    assert.equal(result.uncertainPath, path.replace(/\.csv$/, '.uncertain.csv'));
+    const lines = (await readFile(result.uncertainPath, 'utf8')).replace(/^\ufeff/, '').trim().split('\r\n');
+    assert.equal(lines.length, 2, 'the header and the row');
+    assert.match(lines[0], /^Title,Order date,Amount,Import problem$/);
+    assert.match(lines[1], /^Lost order,2026-03-01,10,"?row 2: the portal may have created this record/);
   });
 
   it('Cancel stops the run; the same import resumes where it stopped, each record created once', async () => {
@@ -186,6 +193,54 @@ describe('import: runs against the emulator', function () {
     const second = await importFile(path, client, orders, { appId: '102', lookupViewId: '3' });
     assert.deepEqual([second.counts.created, second.counts.uncertain, second.counts.failed], [6, 0, 0]);
     assert.equal(await appliedCreates(emulator, '102'), 6);
+  });
+
+  it('never has more requests in flight than its bound, creates and look-ups alike, and reaches it', async () => {
+    // Slow creates, and lost answers so that look-ups go out beside them.
+    await injectFault(emulator, { path: '/record/$', method: 'POST', lose_answer: true, count: 4 });
+    await injectFault(emulator, { path: '/record/$', method: 'POST', latency_ms: 40, count: -1 });
+    await injectFault(emulator, { path: '/view/1$', method: 'GET', latency_ms: 40, count: -1 });
+    let inFlight = 0;
+    let most = 0;
+    const counted = <T>(send: () => Promise<T>): Promise<T> => {
+      most = Math.max(most, (inFlight += 1));
+      return send().finally(() => (inFlight -= 1));
+    };
+    const writer: RecordWriter = {
+      createRecord: (...args) => counted(() => client.createRecord(...args)),
+      updateRecord: (...args) => counted(() => client.updateRecord(...args)),
+      deleteRecord: (...args) => counted(() => client.deleteRecord(...args)),
+      readView: (...args) => counted(() => client.readView(...args)),
+    };
+    const result = await importFile(await file(customersCsv(60)), writer, customers, { matchField: 'f2', concurrency: 3 });
+    assert.deepEqual([result.counts.created, result.counts.uncertain], [60, 0]);
+    assert.equal(most, 3, 'at most 3 requests at once, and 3 reached');
+    // The portal's side: spans of the requests it served (end time and duration) never overlap more than 3 deep.
+    const served = ((await testInterface(emulator, 'GET', 'requests')) as Array<{ method: string; path: string; time: string; duration_ms: number }>)
+      .filter((entry) => entry.path.startsWith('/api/v1/app/101/'))
+      .map((entry) => ({ end: Date.parse(entry.time), start: Date.parse(entry.time) - entry.duration_ms }));
+    assert.ok(served.filter((span) => span.end - span.start >= 35).length >= 60, 'the requests were slow enough to overlap');
+    // 2 ms of slack: times are whole milliseconds, and the next request of a worker starts as the last ends.
+    const deepest = Math.max(...served.map((span) => served.filter((other) => other.start <= span.start && span.start < other.end - 2).length));
+    assert.ok(deepest <= 3 && deepest >= 2, `the portal served at most 3 at once (deepest ${deepest})`);
+  });
+
+  it('resumes a journal only with the settings it started with: another key or mapping is refused, saying which', async () => {
+    const path = await file(customersCsv(40));
+    const controller = new AbortController();
+    await injectFault(emulator, { path: '/record/$', method: 'POST', latency_ms: 5, count: -1 });
+    const first = await importFile(path, client, customers, { matchField: 'f2', signal: controller.signal, onProgress: (progress) => progress.done >= 10 && controller.abort() });
+    assert.equal(first.cancelled, true);
+    const header = JSON.parse((await readFile(first.journalPath, 'utf8')).split('\n')[0]) as { settings: { key: string; mode: string; mapping: Record<string, string> } };
+    assert.deepEqual([header.settings.mode, header.settings.key, header.settings.mapping.Name, header.settings.mapping.Email], ['create', 'f2', 'field:f2', 'field:f3'], 'the journal keeps the mode, key and mapping');
+    const refused = (pattern: RegExp) => (error: Error) => error instanceof JournalMismatchError && pattern.test(error.message);
+    await assert.rejects(importFile(path, client, customers, {}), refused(/other settings \(key: f2, now none\)/));
+    const withoutEmail = setTarget(proposeMapping(['Name', 'Email', 'Tier', 'Customer since'], customers), 'Email', { kind: 'ignored', reason: 'set to "Ignore"' }, customers);
+    await assert.rejects(importFile(path, client, customers, { matchField: 'f2', mapping: withoutEmail }), refused(/column "Email": f3, now ignored/));
+    await assert.rejects(importFile(path, client, customers, { matchField: 'f2', mode: 'upsert' }), refused(/mode: create, now upsert/));
+    const resumed = await importFile(path, client, customers, { matchField: 'f2' });
+    assert.deepEqual([resumed.resumed, resumed.counts.created, resumed.counts.failed], [true, 40, 0]);
+    assert.equal(await appliedCreates(emulator, '101'), 40, 'each row created once');
   });
 
   it('refuses to resume with a journal of another version of the file', async () => {

@@ -72,6 +72,12 @@ describe('import: mapping and conversion', () => {
       assert.equal(wrong.problem, `${checkValue(date, '30-02-2026')} (read from "2026-02-30")`);
       assert.equal(wrong.expected, 'DD-MM-YYYY');
       assert.equal(convertValue(date, '11/21/2026').problem, checkValue(date, '11/21/2026'));
+      // A date written as a date-time at midnight (spreadsheets and JSON exports do), in UTC or without a zone.
+      for (const text of ['2026-11-21T00:00', '2026-11-21T00:00:00', '2026-11-21 00:00:00.000Z', '2026-11-21T00:00:00+00:00', '21-11-2026 00:00']) {
+        assert.deepEqual(convertValue(date, text), { value: '21-11-2026' }, text);
+      }
+      // Another time, or midnight elsewhere (another day in UTC), is not a date: refused, not cut.
+      for (const text of ['2026-11-21T10:30', '2026-11-21T00:00:00+02:00']) assert.match(convertValue(date, text).problem ?? '', /expected DD-MM-YYYY/, text);
     });
 
     it('date-times: ISO 8601 with an offset, or local times of the file time zone, to UTC', () => {

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Column } from '../../../src/api/types';
 import { proposeMapping, setTarget } from '../../../src/import/mapping';
-import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, previewOf, sampleRows, targetOf, targetOptions, targetValue } from '../../../src/import/panelState';
+import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, optionWarnings, previewOf, sampleRows, targetOf, targetOptions, targetValue } from '../../../src/import/panelState';
 import { openSource } from '../../../src/import/sourceFile';
 import { clientFor, startPortal, type Emulator } from '../api/portal';
 import { tempFolder } from './support';
@@ -91,5 +91,13 @@ describe('import: what the mapping panel shows', () => {
       draft: 'published',
       conversion: { decimalSeparator: ',', timeZone: 'UTC' },
     });
+  });
+
+  it('warns when a lost create could not be looked for: no key, or no view', () => {
+    const create = { mode: 'create', draft: 'published', decimalSeparator: '.', timeZone: 'UTC' } as const;
+    assert.deepEqual(optionWarnings({ ...create, matchField: 'f2', viewId: '1' }, 'c.uncertain.csv'), []);
+    assert.match(optionWarnings({ ...create, viewId: '1' }, 'c.uncertain.csv').join(), /^Without a key \(a unique column the file feeds\), .*not sent again.*uncertain and written to c\.uncertain\.csv/);
+    assert.match(optionWarnings({ ...create, matchField: 'f2' }, 'c.uncertain.csv').join(), /^Without a view of existing records, /);
+    assert.match(optionWarnings(create, 'c.uncertain.csv').join(), /^Without a key .* and a view of existing records, /);
   });
 });

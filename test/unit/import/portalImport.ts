@@ -5,6 +5,7 @@ import type { Column } from '../../../src/api/types';
 import { runImport, type ImportJob, type ImportResult } from '../../../src/import/importRun';
 import { proposeMapping } from '../../../src/import/mapping';
 import type { ImportSettings } from '../../../src/import/plan';
+import type { RecordWriter } from '../../../src/import/runner';
 import { openSource } from '../../../src/import/sourceFile';
 import { testInterface, type Emulator } from '../api/portal';
 
@@ -31,12 +32,12 @@ export async function fieldValues(client: PortalClient, appId: string, viewId: s
 
 export async function importFile(
   path: string,
-  client: PortalClient,
+  client: RecordWriter,
   columns: readonly Column[],
-  options: Partial<ImportSettings> & Partial<Pick<ImportJob, 'signal' | 'onProgress' | 'lookupViewId' | 'existing' | 'concurrency' | 'journalPath' | 'total'>> = {},
+  options: Partial<ImportSettings> & Partial<Pick<ImportJob, 'signal' | 'onProgress' | 'lookupViewId' | 'existing' | 'concurrency' | 'journalPath' | 'total' | 'failuresFolder'>> = {},
 ): Promise<ImportResult> {
   const source = await openSource(path);
-  const { signal, onProgress, lookupViewId, existing, concurrency, journalPath, total, ...settings } = options;
+  const { signal, onProgress, lookupViewId, existing, concurrency, journalPath, total, failuresFolder, ...settings } = options;
   return runImport({
     source,
     settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, columns), ...settings },
@@ -45,6 +46,7 @@ export async function importFile(
     existing,
     lookupViewId: lookupViewId ?? '1',
     journalPath: journalPath ?? `${path}.portal-journal.jsonl`,
+    failuresFolder,
     concurrency: concurrency ?? 4,
     signal,
     onProgress,

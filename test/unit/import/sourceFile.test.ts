@@ -83,6 +83,41 @@ describe('import: reading the source file', () => {
     await assert.rejects(rowsOf(latin1), /not valid UTF-8.*save it as UTF-8/);
   });
 
+  // The header is read from the first 64 KiB (65,536 bytes): a character that crosses that byte is whole
+  // in the file and must not make it look invalid.
+  it('reads a UTF-8 file over 64 KiB whose multi-byte character crosses byte 65,536', async () => {
+    const header = 'Name,City\n';
+    // "€" is three bytes: 65,535 to 65,537 (counted from 1), across the sample's end.
+    const filler = 'x'.repeat(65_534 - header.length - Buffer.byteLength(',Zürich\n'));
+    const first = `${filler},Zürich\n`;
+    const body = `${header}${first}€uro,Kraków\n`;
+    const bytes = Buffer.from(body, 'utf8');
+    assert.equal(bytes.indexOf(Buffer.from('€', 'utf8')), 65_535 - 1, 'the euro sign starts at byte 65,535');
+    const { columns, rows } = await rowsOf(await file('boundary-utf8.csv', bytes));
+    assert.deepEqual(columns, ['Name', 'City']);
+    assert.deepEqual(rows.map((row) => row.values.Name.slice(0, 4)), ['xxxx', '€uro']);
+    assert.equal(rows[1].values.City, 'Kraków');
+  });
+
+  it('reads a UTF-16 file over 64 KiB whose surrogate pair crosses byte 65,536', async () => {
+    const header = 'Name,City\n';
+    // Two bytes a character after the 2-byte mark: the pair "😀" takes bytes 65,535 to 65,538 (from 1).
+    const filler = 'x'.repeat((65_534 - 2) / 2 - header.length - 1);
+    const body = `${header}${filler}\n😀 smile,Kraków\n`;
+    const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(body, 'utf16le')]);
+    assert.equal(bytes.indexOf(Buffer.from('😀', 'utf16le')), 65_534, 'the pair starts at byte 65,535');
+    const { columns, rows } = await rowsOf(await file('boundary-utf16.csv', bytes));
+    assert.deepEqual(columns, ['Name', 'City']);
+    assert.equal(rows[1].values.Name, '😀 smile');
+  });
+
+  it('refuses UTF-32 (either byte order) with the way out, rather than reading it as UTF-16 or UTF-8', async () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x00]), Buffer.from('N\0\0\0\n\0\0\0', 'latin1')]);
+    const be = Buffer.concat([Buffer.from([0x00, 0x00, 0xfe, 0xff]), Buffer.from('\0\0\0N\0\0\0\n', 'latin1')]);
+    await assert.rejects(openSource(await file('utf32le.csv', le)), /UTF-32.*save it as UTF-8/);
+    await assert.rejects(openSource(await file('utf32be.csv', be)), /UTF-32.*save it as UTF-8/);
+  });
+
   it('reads JSON as an array of records or as {data: [...]}, values as text', async () => {
     const array = await rowsOf(await file('a.json', '[{"Title": "A", "Amount": 12.5, "Tags": ["1", "3"]}, {"Title": "B", "Draft": true, "Note": null}]'));
     assert.deepEqual(array.columns, ['Title', 'Amount', 'Tags', 'Draft', 'Note']);
