@@ -21,6 +21,22 @@ export function shortValue(value: string, max = MAX_VALUE_CHARS): string {
   return line.length > max ? `${line.slice(0, max - 1)}… (${line.length} characters)` : line;
 }
 
+/**
+ * A value quoted as JSON, so that line breaks, tabs and quotes show as \n, \t and \"; line separators
+ * and invisible format characters (which could move or hide what is shown around them) as \uXXXX.
+ * Cut to `max` characters when given, saying how long it was.
+ */
+export function quotedText(value: string, max = Infinity): string {
+  const cut = value.length > max;
+  const shown = JSON.stringify(cut ? value.slice(0, max - 1) : value).replace(/[\p{Cf}\p{Zl}\p{Zp}\u0085]/gu, escapeInvisible);
+  return cut ? `${shown}… (${value.length} characters)` : shown;
+}
+
+function escapeInvisible(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
 /** The value as a person reads it: choice names instead of ids. */
 export function shownValue(column: Column | undefined, raw: string): string {
   if (column && columnKind(column) === 'choice') return choiceText(column.choices ?? [], raw);

@@ -9,9 +9,15 @@
 // (The record store without vscode, src/records/store.ts, has landed since: reading the copy through it is next.)
 import type { Column, RecordData } from '../api/types';
 import { createBody, describeProblem, updateBody, type FieldProblem } from '../records/changes';
-import { shortValue, shownValue } from './answers';
+import { MAX_VALUE_CHARS, quotedText, shownValue } from './answers';
 import { ToolRefusal } from './host';
 import { fieldLabel, resolveField, wireValue } from './resolve';
+
+/**
+ * The longest value these tools send (the comment tool's limit too): the confirmation shows every value
+ * it sends in full, and a dialog of pages is no confirmation.
+ */
+export const MAX_SENT_VALUE_CHARS = 4000;
 
 /** Fields as the model gives them: keyed by name or id, values as text (numbers are taken as their text). */
 export type FieldInput = Readonly<Record<string, unknown>>;
@@ -28,7 +34,11 @@ export function fieldsByKey(columns: readonly Column[], input: FieldInput, appNa
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
       throw new ToolRefusal(`${fieldLabel(column)} must be given as text, e.g. "${fieldExample(column)}"; got ${value === null ? 'null' : typeof value}. Nothing was sent.`);
     }
-    fields[key] = wireValue(column, String(value));
+    const text = String(value);
+    if (text.length > MAX_SENT_VALUE_CHARS) {
+      throw new ToolRefusal(`${fieldLabel(column)} is ${text.length} characters long; this tool sends at most ${MAX_SENT_VALUE_CHARS} characters per value, so that the confirmation shows all of it. Nothing was sent; shorten the value, or ask the user to enter it in Portal Explorer.`);
+    }
+    fields[key] = wireValue(column, text);
   }
   return fields;
 }
@@ -96,12 +106,16 @@ export function planCreate(columns: readonly Column[], input: FieldInput, appNam
   return columns.filter((column) => body.fields[column.field_id_in_data] !== undefined).map((column) => ({ column, before: '', after: body.fields[column.field_id_in_data] }));
 }
 
-/** A value in a confirmation or an answer: quoted, choice names, cut to a length; "(empty)" for "". */
-export function quoted(column: Column, raw: string): string {
-  return raw === '' ? '(empty)' : JSON.stringify(shortValue(shownValue(column, raw)));
+/** A value in an answer: quoted with line breaks made visible, choice names, cut to `max`; "(empty)" for "". */
+export function quoted(column: Column, raw: string, max = MAX_VALUE_CHARS): string {
+  return raw === '' ? '(empty)' : quotedText(shownValue(column, raw), max);
 }
 
-/** "- f19 (Status): "New" → "Delivered"" per change; a create shows the new value only. */
-export function changeLines(changes: readonly FieldChange[], creating: boolean): string[] {
-  return changes.map((change) => `- ${fieldLabel(change.column)}: ${creating ? quoted(change.column, change.after) : `${quoted(change.column, change.before)} → ${quoted(change.column, change.after)}`}`);
+/**
+ * "- f19 (Status): "New" → "Delivered"" per change; a create shows the new value only. `whole`: each new
+ * value in full, as the confirmation shows what is sent (old values are cut: they are not sent).
+ */
+export function changeLines(changes: readonly FieldChange[], creating: boolean, whole = false): string[] {
+  const after = (change: FieldChange): string => quoted(change.column, change.after, whole ? Infinity : MAX_VALUE_CHARS);
+  return changes.map((change) => `- ${fieldLabel(change.column)}: ${creating ? after(change) : `${quoted(change.column, change.before)} → ${after(change)}`}`);
 }

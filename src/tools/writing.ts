@@ -84,7 +84,7 @@ export function prepareUpdate(host: ToolHost, input: UpdateInput, signal?: Abort
     if (plan.changes.length === 0) {
       return { ok: false, invocationMessage: checking, refusal: `${recordName} already holds every value asked for (${plan.unchanged.map(fieldLabel).join(', ')}); nothing was sent.` };
     }
-    const lines = changeLines(plan.changes, false);
+    const lines = changeLines(plan.changes, false, true);
     return {
       ok: true,
       invocationMessage: `Updating record ${id} of ${app.name}`,
@@ -128,7 +128,7 @@ export function prepareCreate(host: ToolHost, input: CreateInput, signal?: Abort
       target: found,
       confirmation: {
         title: `Create a ${kind} in ${app.name}?`,
-        message: [`Portal Explorer will create a ${kind} in ${appTitle(found)} with these fields:`, ...changeLines(changes, true), 'Fields left out stay empty or take their default.'].join('\n'),
+        message: [`Portal Explorer will create a ${kind} in ${appTitle(found)} with these fields:`, ...changeLines(changes, true, true), 'Fields left out stay empty or take their default.'].join('\n'),
       },
       send: async (sendSignal) => {
         const body = Object.fromEntries(changes.map((change) => [change.column.field_id_in_data, change.after]));

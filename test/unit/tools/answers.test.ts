@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { PortalError } from '../../../src/api/errors';
 import type { Column } from '../../../src/api/types';
-import { bounded, describeColumn, failureText, shortValue } from '../../../src/tools/answers';
+import { bounded, describeColumn, failureText, quotedText, shortValue } from '../../../src/tools/answers';
 import { changeLines, confirmedBody, planCreate, planUpdate } from '../../../src/tools/changes';
 import { ToolRefusal, type ToolHost, type ToolPortal } from '../../../src/tools/host';
 import { operatorOf, resolveView, viewAnswer, viewFilters } from '../../../src/tools/query';
@@ -52,6 +52,13 @@ describe('language model tools: answers and checks', () => {
     assert.match(text, new RegExp(`… ${500 - shown} more rows left out$`));
     assert.equal(bounded(['head'], ['a', 'b'], () => 'never'), 'head\na\nb');
     assert.equal(shortValue(`a\n\n${'b'.repeat(300)}`, 20), `a ${'b'.repeat(17)}… (302 characters)`);
+  });
+
+  it('quotes a value with its line breaks, tabs, quotes and invisible characters made visible', () => {
+    assert.equal(quotedText('Line one\r\nLine "two"\tend'), '"Line one\\r\\nLine \\"two\\"\\tend"');
+    assert.equal(quotedText('a\u2028b\u202Ec\u200Bd\u{E0041}'), '"a\\u2028b\\u202ec\\u200bd\\u{e0041}"', 'separators, bidi controls, zero-width and tag characters');
+    assert.equal(quotedText(`${'x'.repeat(10)}\n${'y'.repeat(10)}`, 8), '"xxxxxxx"… (21 characters)');
+    assert.equal(quotedText('x'.repeat(5000)), JSON.stringify('x'.repeat(5000)), 'uncut unless asked');
   });
 
   it('describes a column with its id, name, kind, format, choices by name and what the API can set', () => {

@@ -124,6 +124,25 @@ describe('language model tools against the emulator', function () {
     assert.deepEqual(changed, ['updated 102/2']);
   });
 
+  it('shows a long value with several lines in full in the confirmation, and refuses one too long to show', async () => {
+    const title = `${'x'.repeat(149)}\n${'y'.repeat(150)}`;
+    assert.equal(title.length, 300);
+    const before = await record('102', '2');
+    const update = { app: 'Orders', record: '2', fields: { Title: title } };
+    const updating = await tools.prepare(TOOL_NAMES.updateRecord, update);
+    assert.ok(updating.confirmation?.message.split('\n').includes(`- f11 (Title): ${JSON.stringify(before.f11)} → ${JSON.stringify(title)}`), updating.confirmation?.message);
+    const creating = await tools.prepare(TOOL_NAMES.createRecord, { app: 'Orders', fields: { Title: title, 'Order date': '05-02-2026', Amount: '1' } });
+    assert.ok(creating.confirmation?.message.split('\n').includes(`- f11 (Title): ${JSON.stringify(title)}`), creating.confirmation?.message);
+    const start = await mark();
+    const tooLong = { app: 'Orders', record: '2', fields: { Title: 'z'.repeat(4001) } };
+    assert.equal((await tools.prepare(TOOL_NAMES.updateRecord, tooLong)).confirmation, undefined, 'nothing to confirm');
+    assert.equal(
+      await tools.invoke(TOOL_NAMES.updateRecord, tooLong),
+      'f11 (Title) is 4001 characters long; this tool sends at most 4000 characters per value, so that the confirmation shows all of it. Nothing was sent; shorten the value, or ask the user to enter it in Portal Explorer.',
+    );
+    assert.ok((await since(start)).every((line) => line.startsWith('GET ')), 'nothing sent');
+  });
+
   it('sends nothing when the record changed after the confirmation, or when no confirmation was prepared', async () => {
     const input = { app: 'Orders', record: '3', fields: { Quantity: '14' } };
     await tools.prepare(TOOL_NAMES.updateRecord, input);
