@@ -4,6 +4,7 @@
 // record reloads: the tool is not the document's save) and the setting that offers the changing tools.
 import type { PortalService } from './auth/portalService';
 import type { Features } from './features';
+import { createLogger } from './log';
 import { setting } from './settings/settings';
 import type { ToolHost } from './tools/host';
 import { PortalTools } from './tools/toolSet';
@@ -17,6 +18,8 @@ export function createPortalTools(portals: PortalService, features: Features): P
     columns: (portalId, appId, signal) => features.catalog.columns(portalId, appId, signal),
     views: (portalId, appId) => features.views.list(portalId, appId),
     allowChanges: () => setting('agent.allowChanges'),
+    // Not "[tools]": that logger's lines are one per call, the tool and the answer's length.
+    log: createLogger('tools/records'),
     recordChanged: (portalId, appId, recordId, kind) => features.recordEvents.fire({ portalId, appId, recordId, kind, origin: 'agent' }),
   };
   return new PortalTools(host);

@@ -4,9 +4,10 @@
 // value differs from the copy read, a create every field with a value, and any problem means nothing is
 // sent. The confirmation shows exactly that body, field by field with names, old → new.
 //
-// The conflict check is the save's: the copy the confirmation showed is the base; just before sending, the
-// record is read again, and a field the user confirmed whose value moved meanwhile stops the update.
-// (The record store without vscode, src/records/store.ts, has landed since: reading the copy through it is next.)
+// The conflict check is the save's, through the same record store (src/records/store.ts): the copy the
+// confirmation showed is the base; just before sending, the record is read again, and if any field a save
+// could overwrite changed meanwhile, nothing is sent.
+import { isWritable } from '../api/columnKinds';
 import type { Column, RecordData } from '../api/types';
 import { createBody, describeProblem, updateBody, type FieldProblem } from '../records/changes';
 import { MAX_VALUE_CHARS, quotedText, shownValue } from './answers';
@@ -83,20 +84,15 @@ export function planUpdate(columns: readonly Column[], current: RecordData, inpu
 }
 
 /**
- * The body to send now that the record was read again (`now`): the confirmed changes, less those the
- * portal already holds. A confirmed field whose value moved since the confirmation is a conflict: refused.
+ * The sentence of an update refused because the record changed after the confirmation (`now` differs
+ * from the confirmation's copy `base` in a writable field): the fields that moved, at most four.
  */
-export function confirmedBody(plan: UpdatePlan, now: RecordData, recordName: string): RecordData {
-  const moved = plan.changes.filter((change) => (now[change.column.field_id_in_data] ?? '') !== change.before && (now[change.column.field_id_in_data] ?? '') !== change.after);
-  if (moved.length > 0) {
-    const what = moved.map((change) => `${fieldLabel(change.column)} is now ${quoted(change.column, now[change.column.field_id_in_data] ?? '')}, was ${quoted(change.column, change.before)}`).join('; ');
-    throw new ToolRefusal(`${recordName} changed in the portal after the user confirmed: ${what}. Nothing was sent; run the tool again so the user confirms against the current values.`);
-  }
-  const body: RecordData = {};
-  for (const change of plan.changes) {
-    if ((now[change.column.field_id_in_data] ?? '') !== change.after) body[change.column.field_id_in_data] = change.after;
-  }
-  return body;
+export function conflictSentence(columns: readonly Column[], base: RecordData, now: RecordData, recordName: string): string {
+  const moved = columns.filter((column) => isWritable(column) && (now[column.field_id_in_data] ?? '') !== (base[column.field_id_in_data] ?? ''));
+  const what = moved.slice(0, 4).map((column) => `${fieldLabel(column)} is now ${quoted(column, now[column.field_id_in_data] ?? '')}, was ${quoted(column, base[column.field_id_in_data] ?? '')}`);
+  const more = moved.length > 4 ? ` and ${moved.length - 4} more fields changed` : '';
+  const detail = what.length > 0 ? `: ${what.join('; ')}${more}` : '';
+  return `${recordName} changed in the portal after the user confirmed${detail}. Nothing was sent; run the tool again so the user confirms against the current values.`;
 }
 
 export function planCreate(columns: readonly Column[], input: FieldInput, appName: string): FieldChange[] {

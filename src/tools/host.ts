@@ -19,6 +19,13 @@ export interface ToolView {
   readonly name: string;
 }
 
+/** Where the tools' record store logs (field ids and record ids, never a value). */
+export interface ToolLog {
+  debug(line: string): void;
+  info(line: string): void;
+  warn(line: string): void;
+}
+
 export interface ToolHost {
   portals(): readonly ToolPortal[];
   /** The portal commands use when none is named (the status bar's). */
@@ -31,6 +38,7 @@ export interface ToolHost {
   views(portalId: string, appId: string): readonly ToolView[];
   /** Whether the user allowed the tools that change data (portal.agent.allowChanges). */
   allowChanges(): boolean;
+  readonly log: ToolLog;
   /** A record was created or changed through a tool: the tree refreshes its app. */
   recordChanged(portalId: string, appId: string, recordId: string, kind: 'created' | 'updated'): void;
 }

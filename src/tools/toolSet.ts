@@ -2,6 +2,7 @@
 // change data the confirmation) then invoke (the answer, always text: a failure is an answer too, one
 // sentence the model can act on). A changing tool's invoke sends only what its prepare planned and the
 // user confirmed; without such a plan it sends nothing.
+import { RecordStore } from '../records/store';
 import { failureText } from './answers';
 import { ToolRefusal, type ToolHost } from './host';
 import { TOOL_NAMES, type ToolName } from './names';
@@ -25,7 +26,7 @@ interface ReadingTool {
 
 interface ChangingTool {
   readonly changes: true;
-  plan(host: ToolHost, input: ToolInput, signal?: AbortSignal): Promise<Plan>;
+  plan(host: ToolHost, input: ToolInput, signal: AbortSignal | undefined, records: RecordStore): Promise<Plan>;
 }
 
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '?');
@@ -53,7 +54,7 @@ const TOOLS: Record<ToolName, ReadingTool | ChangingTool> = {
     run: (host, input, signal) => readRecord(host, input as unknown as RecordInput, signal),
   },
   [TOOL_NAMES.createRecord]: { changes: true, plan: (host, input, signal) => prepareCreate(host, input as unknown as CreateInput, signal) },
-  [TOOL_NAMES.updateRecord]: { changes: true, plan: (host, input, signal) => prepareUpdate(host, input as unknown as UpdateInput, signal) },
+  [TOOL_NAMES.updateRecord]: { changes: true, plan: (host, input, signal, records) => prepareUpdate(host, records, input as unknown as UpdateInput, signal) },
   [TOOL_NAMES.addComment]: { changes: true, plan: (host, input, signal) => prepareComment(host, input as unknown as CommentInput, signal) },
 };
 
@@ -63,12 +64,23 @@ const PLAN_TTL_MS = 30 * 60 * 1000;
 export class PortalTools {
   private readonly plans = new Map<string, { plan: Plan; at: number }>();
 
-  constructor(private readonly host: ToolHost) {}
+  /** The tools' own record store: the same reads and conflict check as a document's save, its own bases. */
+  private readonly records: RecordStore;
+
+  constructor(private readonly host: ToolHost) {
+    this.records = new RecordStore({
+      client: (portalId) => host.client(portalId),
+      columns: (portalId, appId) => host.columns(portalId, appId),
+      now: () => Date.now(),
+      log: host.log,
+      onChanged: (record, kind) => host.recordChanged(record.portalId, record.appId, record.recordId, kind),
+    });
+  }
 
   async prepare(name: ToolName, input: ToolInput, signal?: AbortSignal): Promise<Prepared> {
     const tool = TOOLS[name];
     if (!tool.changes) return { invocationMessage: tool.message(input) };
-    const plan = await tool.plan(this.host, input, signal);
+    const plan = await tool.plan(this.host, input, signal, this.records);
     this.forgetOld();
     this.plans.set(planKey(name, input), { plan, at: Date.now() });
     return plan.ok ? { invocationMessage: plan.invocationMessage, confirmation: plan.confirmation } : { invocationMessage: plan.invocationMessage };

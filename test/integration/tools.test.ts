@@ -117,6 +117,29 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     assert.equal((await emulatorRecord('102', '2')).data.f19, '4');
   });
 
+  it('sends nothing when another user changed another field of the record between the confirmation and the send', async () => {
+    await allowChanges(true);
+    const api = await testApi();
+    const before = await emulatorRecord('102', '3');
+    let changedAt = 0;
+    api.setToolPreparedObserver(async (tool, invocation) => {
+      prepared.push({ tool, prepared: invocation, requestsBefore: await requestsSince(start) });
+      // Someone else, while the user reads the confirmation: a field the tool does not touch.
+      await api.portals.client(portal()).updateRecord('102', '3', { f11: 'Renamed by a colleague' });
+      changedAt = await requestMark();
+    });
+    const answer = await invoke('portal_updateRecord', { app: 'Orders', record: '3', fields: { Quantity: '14' } });
+    assert.equal(
+      answer,
+      `Record 3 of Orders changed in the portal after the user confirmed: f11 (Title) is now "Renamed by a colleague", was ${JSON.stringify(before.data.f11)}. Nothing was sent; run the tool again so the user confirms against the current values.`,
+    );
+    assert.match(prepared[0].prepared.confirmation?.message ?? '', /^- f18 \(Quantity\): "12" → "14"$/m);
+    assert.deepEqual(await requestsSince(changedAt), ['GET /api/v1/app/102/record/3 200'], 'read again, and no PUT followed');
+    const after = await emulatorRecord('102', '3');
+    assert.equal(after.data.f18, before.data.f18, 'the quantity is unchanged');
+    assert.equal(after.data.f11, 'Renamed by a colleague', "the colleague's change stands");
+  });
+
   it('sends nothing when the call is cancelled at the confirmation', async () => {
     await allowChanges(true);
     const cancel = new vscode.CancellationTokenSource();

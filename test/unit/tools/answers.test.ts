@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { PortalError } from '../../../src/api/errors';
 import type { Column } from '../../../src/api/types';
 import { bounded, describeColumn, failureText, quotedText, shortValue } from '../../../src/tools/answers';
-import { changeLines, confirmedBody, planCreate, planUpdate } from '../../../src/tools/changes';
+import { changeLines, conflictSentence, planCreate, planUpdate } from '../../../src/tools/changes';
 import { ToolRefusal, type ToolHost, type ToolPortal } from '../../../src/tools/host';
 import { operatorOf, resolveView, viewAnswer, viewFilters } from '../../../src/tools/query';
 import { resolveField, resolvePortal, wireValue } from '../../../src/tools/resolve';
@@ -40,7 +40,8 @@ function refusal(run: () => unknown): string {
 
 function hostWith(portals: ToolPortal[]): ToolHost {
   const unused = (): never => assert.fail('nothing may be read');
-  return { portals: () => portals, activePortal: () => undefined, client: unused, sites: unused, columns: unused, views: () => [], allowChanges: () => true, recordChanged: unused };
+  const log = { debug: unused, info: unused, warn: unused };
+  return { portals: () => portals, activePortal: () => undefined, client: unused, sites: unused, columns: unused, views: () => [], allowChanges: () => true, recordChanged: unused, log };
 }
 
 describe('language model tools: answers and checks', () => {
@@ -121,13 +122,11 @@ describe('language model tools: answers and checks', () => {
     assert.match(refusal(() => planCreate(columns, { Title: 'Lamps' }, 'Orders')), /^f15 \(Order date\): required/);
   });
 
-  it('sends only confirmed changes, and nothing when a confirmed field moved since the confirmation', () => {
-    const plan = planUpdate(columns, read, { Status: 'Delivered', f15: '03-01-2026' }, 'Orders');
-    assert.deepEqual(confirmedBody(plan, read, 'Record 1'), { f19: '4', f15: '03-01-2026' });
-    assert.deepEqual(confirmedBody(plan, { ...read, f15: '03-01-2026', f11: 'Desks' }, 'Record 1'), { f19: '4' }, 'a field already holding the new value is not sent again');
+  it('names the fields that moved since the confirmation when an update is refused as a conflict', () => {
     assert.equal(
-      refusal(() => confirmedBody(plan, { ...read, f19: '4', f15: '09-09-2026' }, 'Record 1 of Orders')),
-      'Record 1 of Orders changed in the portal after the user confirmed: f15 (Order date) is now "09-09-2026", was "02-01-2026". Nothing was sent; run the tool again so the user confirms against the current values.',
+      conflictSentence(columns, read, { ...read, f11: 'Desks', f15: '09-09-2026', f13: 'Globex' }, 'Record 1 of Orders'),
+      'Record 1 of Orders changed in the portal after the user confirmed: f11 (Title) is now "Desks", was "Chairs"; f15 (Order date) is now "09-09-2026", was "02-01-2026". Nothing was sent; run the tool again so the user confirms against the current values.',
+      'read-only fields (the LookUp) are not what a save could overwrite',
     );
   });
 

@@ -2,6 +2,7 @@
 // client (client credentials), the emulator's own request log says what was sent and when.
 import * as assert from 'node:assert/strict';
 import type { PortalClient } from '../../../src/api/client';
+import type { Column } from '../../../src/api/types';
 import type { ToolHost, ToolPortal } from '../../../src/tools/host';
 import { TOOL_NAMES } from '../../../src/tools/names';
 import { PortalTools } from '../../../src/tools/toolSet';
@@ -22,6 +23,7 @@ describe('language model tools against the emulator', function () {
   let portals: ToolPortal[] = [];
   const changed: string[] = [];
   let tools: PortalTools;
+  const columnsRead = new Map<string, Promise<readonly Column[]>>();
 
   before(async () => {
     emulator = await startPortal();
@@ -31,10 +33,16 @@ describe('language model tools against the emulator', function () {
       activePortal: () => portals[0]?.id,
       client: () => client,
       sites: (_portal, signal) => client.listSites(signal),
-      columns: (_portal, appId, signal) => client.listColumns(appId, signal),
+      // As the catalog does: each app's columns read once.
+      columns: (_portal, appId, signal) => {
+        const read = columnsRead.get(appId) ?? client.listColumns(appId, signal);
+        columnsRead.set(appId, read);
+        return read;
+      },
       views: (_portal, appId) => (appId === '201' ? [{ viewId: '7', name: 'Open tickets' }] : []),
       allowChanges: () => allow,
       recordChanged: (_portal, appId, recordId, kind) => changed.push(`${kind} ${appId}/${recordId}`),
+      log: { debug: () => undefined, info: () => undefined, warn: () => undefined },
     };
     tools = new PortalTools(host);
   });
@@ -141,6 +149,22 @@ describe('language model tools against the emulator', function () {
       'f11 (Title) is 4001 characters long; this tool sends at most 4000 characters per value, so that the confirmation shows all of it. Nothing was sent; shorten the value, or ask the user to enter it in Portal Explorer.',
     );
     assert.ok((await since(start)).every((line) => line.startsWith('GET ')), 'nothing sent');
+  });
+
+  it('sends nothing when another field of the record changed after the confirmation, as a document\'s save would', async () => {
+    const input = { app: 'Orders', record: '3', fields: { Quantity: '14' } };
+    const before = await record('102', '3');
+    await tools.prepare(TOOL_NAMES.updateRecord, input);
+    await client.updateRecord('102', '3', { f11: 'Renamed elsewhere' }); // someone else, meanwhile, another field
+    const start = await mark();
+    const answer = await tools.invoke(TOOL_NAMES.updateRecord, input);
+    assert.equal(
+      answer,
+      `Record 3 of Orders changed in the portal after the user confirmed: f11 (Title) is now "Renamed elsewhere", was ${JSON.stringify(before.f11)}. Nothing was sent; run the tool again so the user confirms against the current values.`,
+    );
+    assert.deepEqual(await since(start), ['GET /api/v1/app/102/record/3 200'], 'read again, nothing sent');
+    assert.equal((await record('102', '3')).f18, before.f18);
+    assert.deepEqual(changed, []);
   });
 
   it('sends nothing when the record changed after the confirmation, or when no confirmation was prepared', async () => {
