@@ -95,6 +95,10 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     assert.ok(lines.length <= 2 + 20 + 1, `at most 20 rows by default: ${lines.length} lines`);
     for (const row of lines.slice(2).filter((line) => !line.startsWith('…'))) assert.match(row, /\| Acme Corporation \| (Low|Normal|High|Critical) \| /);
     assert.ok((await requestsSince(start)).some((line) => line.startsWith('GET /api/v1/app/201/view/7 200')));
+    assert.equal(prepared.length, 1);
+    assert.equal(prepared[0].prepared.invocationMessage, 'Reading view Open tickets of Tickets with 2 filters', 'what it will read');
+    assert.equal(prepared[0].prepared.confirmation, undefined, 'a reading tool asks nothing');
+    assert.deepEqual(prepared[0].requestsBefore, [], 'nothing read before VS Code shows the message');
   });
 
   it('updates only the changed field of an order after its confirmation, and sent nothing before it', async () => {
@@ -138,6 +142,52 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     const after = await emulatorRecord('102', '3');
     assert.equal(after.data.f18, before.data.f18, 'the quantity is unchanged');
     assert.equal(after.data.f11, 'Renamed by a colleague', "the colleague's change stands");
+  });
+
+  it('creates an order after a confirmation that lists every field sent, and sent nothing before it', async () => {
+    await allowChanges(true);
+    const input = { app: 'Orders', fields: { Title: 'Desk lamps\nfor the north wing', 'Order date': '05-02-2026', Amount: '230', Status: 'Confirmed', Tags: 'Fragile, Urgent' } };
+    const answer = await invoke('portal_createRecord', input);
+    const id = /^Created record (\d+) in Orders \(app 102\) on portal "Emulator"\.$/m.exec(answer)?.[1];
+    assert.ok(id, answer);
+    assert.match(answer, /^Filled in by the portal:\n- f10 \(Order no\.\): "\d+"$/m);
+    assert.equal(prepared.length, 1);
+    assert.deepEqual(prepared[0].prepared.confirmation, {
+      title: 'Create a record in Orders?',
+      message: [
+        'Portal Explorer will create a record in Orders (app 102) on portal "Emulator" with these fields:',
+        '- f11 (Title): "Desk lamps\\nfor the north wing"',
+        '- f15 (Order date): "05-02-2026"',
+        '- f17 (Amount): "230"',
+        '- f19 (Status): "Confirmed"',
+        '- f20 (Tags): "Fragile, Urgent"',
+        'Fields left out stay empty or take their default.',
+      ].join('\n'),
+    });
+    assert.ok(prepared[0].requestsBefore.every((line) => line.startsWith('GET ')), `before the confirmation: ${prepared[0].requestsBefore.join(', ')}`);
+    assert.deepEqual((await requestsSince(start)).slice(prepared[0].requestsBefore.length), ['POST /api/v1/app/102/record/ 200']);
+    const created = await emulatorRecord('102', id);
+    assert.deepEqual([created.data.f11, created.data.f15, created.data.f17, created.data.f19, created.data.f20, created.draft], ['Desk lamps\nfor the north wing', '05-02-2026', '230', '2', '4,1', false]);
+  });
+
+  it('adds a comment after its confirmation, with one POST after it', async () => {
+    await allowChanges(true);
+    const comment = 'Checked by the agent.\nThe address is confirmed.';
+    assert.equal(await invoke('portal_addComment', { app: 'Customers', record: '2', comment }), 'Added the comment (47 characters) to record 2 of Customers (app 101) on portal "Emulator".');
+    assert.equal(prepared[0].prepared.confirmation?.title, 'Comment on record 2 of Customers?');
+    assert.equal(prepared[0].prepared.confirmation?.message, `Portal Explorer will add this comment to record 2 of Customers (app 101) on portal "Emulator":\n\n${comment}`);
+    assert.ok(prepared[0].requestsBefore.every((line) => line.startsWith('GET ')), `before the confirmation: ${prepared[0].requestsBefore.join(', ')}`);
+    assert.deepEqual((await requestsSince(start)).slice(prepared[0].requestsBefore.length), ['POST /api/v1/app/101/record/2/comment 200']);
+    assert.equal((await emulatorRecord('101', '2')).comments.at(-1)?.comment, comment);
+  });
+
+  it("passes the portal's own message on when it refuses what was confirmed", async () => {
+    await allowChanges(true);
+    const answer = await invoke('portal_createRecord', { app: 'Customers', fields: { Name: 'Acme Corporation' } });
+    assert.match(answer, /f2 \(Name\) must be unique; record \d+ has the same value\./, 'the portal\'s words');
+    assert.equal(answer.split('\n').length, 1, 'one sentence');
+    assert.match(prepared[0].prepared.confirmation?.message ?? '', /^- f2 \(Name\): "Acme Corporation"$/m);
+    assert.deepEqual((await requestsSince(start)).slice(prepared[0].requestsBefore.length), ['POST /api/v1/app/101/record/ 400']);
   });
 
   it('sends nothing when the call is cancelled at the confirmation', async () => {
