@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Prepared } from '../../src/tools/toolSet';
 import { closeAllEditors, emulatorRecord, openRecord, requestMark, requestsSince } from './support/documents';
 import { emulatorControl } from './support/emulator';
-import { connectEmulator, removePortal } from './support/portals';
+import { connectEmulator, removeAllPortals, removePortal } from './support/portals';
 import { testApi } from './support/extension';
 import { waitFor } from './support/wait';
 import { useConnectedPortal } from './documents/support';
@@ -253,5 +253,25 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     } finally {
       await closeAllEditors();
     }
+  });
+});
+
+describe('language model tools: the key of their when clauses', function () {
+  this.timeout(60_000);
+  after(() => removeAllPortals());
+
+  it('sets portal.tools.connected true when a portal is added and false when the last one is removed', async () => {
+    const api = await testApi();
+    await removeAllPortals();
+    await waitFor(() => api.toolsContext()['portal.tools.connected'] === false, { message: `portal.tools.connected false with no portal: ${JSON.stringify(api.toolsContext())}` });
+    assert.equal(api.toolsContext()['portal.portalsRead'], true);
+    const first = await connectEmulator();
+    await waitFor(() => api.toolsContext()['portal.tools.connected'] === true, { message: 'portal.tools.connected true once a portal is added' });
+    await emulatorControl('POST', 'clients', { client_id: 'tools-client', client_secret: 'tools-secret', redirect_uris: ['http://127.0.0.1/callback'] });
+    const second = await connectEmulator({ label: 'Staging', client: { id: 'tools-client', secret: 'tools-secret' } });
+    await removePortal(first);
+    assert.equal(api.toolsContext()['portal.tools.connected'], true, 'still true while one portal remains');
+    await removePortal(second);
+    await waitFor(() => api.toolsContext()['portal.tools.connected'] === false, { message: 'portal.tools.connected false once the last portal is removed' });
   });
 });
