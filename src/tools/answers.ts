@@ -7,7 +7,7 @@ import { isCancellation, isPortalError } from '../api/errors';
 import { formatHint } from '../api/formats';
 import type { Column } from '../api/types';
 import { choiceText } from '../shared/gridValues';
-import { SIGN_IN_COMMAND_TITLE, ToolRefusal } from './host';
+import { SIGN_IN_COMMAND_TITLE, SignInRefusal, ToolRefusal } from './host';
 import { choiceNames, fieldLabel } from './resolve';
 
 /** Characters of an answer; about 3,000 tokens. */
@@ -86,6 +86,12 @@ export function describeColumn(column: Column): string {
 /** Whether an error says the user must sign in again. */
 function signInRequired(error: unknown): boolean {
   return isPortalError(error) && (error.code === 'unauthorized' || error.status === 401);
+}
+
+/** The portal the user must sign in to, when that is what the failure is about (`portalId`: the call's). */
+export function signInPortalOf(error: unknown, portalId: string | undefined): string | undefined {
+  if (error instanceof SignInRefusal) return error.portalId;
+  return signInRequired(error) ? portalId : undefined;
 }
 
 /**

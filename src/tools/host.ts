@@ -39,6 +39,11 @@ export interface ToolHost {
   /** Whether the user allowed the tools that change data (portal.agent.allowChanges). */
   allowChanges(): boolean;
   readonly log: ToolLog;
+  /**
+   * A tool refused because the user must sign in to the portal: the user is offered to (a notification
+   * with Sign In). The tools call it at most once per portal per session.
+   */
+  offerSignIn(portalId: string): void;
   /** A record was created or changed through a tool: the tree refreshes its app. */
   recordChanged(portalId: string, appId: string, recordId: string, kind: 'created' | 'updated'): void;
 }
@@ -58,5 +63,15 @@ export class ToolRefusal extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ToolRefusal';
+  }
+}
+
+/** A refusal because the user must sign in to the portal first. */
+export class SignInRefusal extends ToolRefusal {
+  constructor(
+    message: string,
+    readonly portalId: string,
+  ) {
+    super(message);
   }
 }

@@ -3,10 +3,10 @@
 // sentence the model can act on). A changing tool's invoke sends only what its prepare planned and the
 // user confirmed; without such a plan it sends nothing.
 import { RecordStore } from '../records/store';
-import { failureText } from './answers';
-import { ToolRefusal, type ToolHost } from './host';
+import { failureText, signInPortalOf } from './answers';
+import { ToolRefusal, type ToolHost, type ToolPortal } from './host';
 import { TOOL_NAMES, type ToolName } from './names';
-import { resolvePortal } from './resolve';
+import { namedPortal } from './resolve';
 import { describeApp, listPortalsAndApps, queryView, readRecord, type AppInput, type QueryInput, type RecordInput } from './reading';
 import { prepareComment, prepareCreate, prepareUpdate, type CommentInput, type Confirmation, type CreateInput, type Plan, type UpdateInput } from './writing';
 
@@ -63,6 +63,8 @@ const PLAN_TTL_MS = 30 * 60 * 1000;
 
 export class PortalTools {
   private readonly plans = new Map<string, { plan: Plan; at: number }>();
+  /** Portals whose sign-in the user was offered in this session (at most once each). */
+  private readonly offeredSignIn = new Set<string>();
 
   /** The tools' own record store: the same reads and conflict check as a document's save, its own bases. */
   private readonly records: RecordStore;
@@ -95,21 +97,34 @@ export class PortalTools {
       this.plans.delete(key);
       if (!prepared) throw new ToolRefusal('This change was not prepared and confirmed first, so nothing was sent. Call the tool again.');
       const { plan } = prepared;
-      if (!plan.ok) return plan.refusal;
+      if (!plan.ok) {
+        this.offerSignIn(plan.signInPortal);
+        return plan.refusal;
+      }
       try {
         return await plan.send(signal);
       } catch (error) {
+        this.offerSignIn(signInPortalOf(error, plan.target.portal.id));
         return failureText(error, { portalLabel: plan.target.portal.label, columns: plan.target.columns });
       }
     } catch (error) {
-      return failureText(error, { portalLabel: this.portalLabel(input) });
+      const portal = this.portalOf(input);
+      this.offerSignIn(signInPortalOf(error, portal?.id));
+      return failureText(error, { portalLabel: portal?.label });
     }
   }
 
-  /** The name of the portal a failed call was for, to name it in the answer (undefined when unknown). */
-  private portalLabel(input: ToolInput): string | undefined {
+  /** The answer names the sign-in command; the user also sees a notification, once per portal. */
+  private offerSignIn(portalId: string | undefined): void {
+    if (portalId === undefined || this.offeredSignIn.has(portalId)) return;
+    this.offeredSignIn.add(portalId);
+    this.host.offerSignIn(portalId);
+  }
+
+  /** The portal a failed call was for, signed in or not (undefined when unknown). */
+  private portalOf(input: ToolInput): ToolPortal | undefined {
     try {
-      return resolvePortal(this.host, typeof input.portal === 'string' ? input.portal : undefined).label;
+      return namedPortal(this.host, typeof input.portal === 'string' ? input.portal : undefined);
     } catch {
       return undefined;
     }

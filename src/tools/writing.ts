@@ -4,7 +4,7 @@
 // is wrong, no confirmation and the reason); send() sends that and only that, after the user confirmed.
 // Nothing is sent in prepare(), and send() sends nothing it was not prepared for.
 import { ALLOW_CHANGES_SETTING, ToolRefusal, type ToolHost } from './host';
-import { failureText } from './answers';
+import { failureText, signInPortalOf } from './answers';
 import { RecordConflict, RecordGone, type RecordStore } from '../records/store';
 import { changeLines, conflictSentence, planCreate, planUpdate, quoted, type FieldChange, type FieldInput, type UpdatePlan } from './changes';
 import { appTitle, targetOf, type AppInput, type RecordInput, type Target } from './reading';
@@ -25,7 +25,13 @@ export type Plan =
       readonly target: Target;
       send(signal?: AbortSignal): Promise<string>;
     }
-  | { readonly ok: false; readonly invocationMessage: string; readonly refusal: string };
+  | {
+      readonly ok: false;
+      readonly invocationMessage: string;
+      readonly refusal: string;
+      /** The portal the user must sign in to, when that is the reason. */
+      readonly signInPortal?: string;
+    };
 
 export interface CreateInput extends AppInput {
   readonly fields: FieldInput;
@@ -41,7 +47,12 @@ export interface CommentInput extends RecordInput {
 }
 
 function refused(invocationMessage: string, error: unknown, target?: Target): Plan {
-  return { ok: false, invocationMessage, refusal: failureText(error, { portalLabel: target?.portal.label, columns: target?.columns }) };
+  return {
+    ok: false,
+    invocationMessage,
+    refusal: failureText(error, { portalLabel: target?.portal.label, columns: target?.columns }),
+    signInPortal: signInPortalOf(error, target?.portal.id),
+  };
 }
 
 function requireChangesAllowed(host: ToolHost): void {

@@ -11,6 +11,7 @@ import { closeAllEditors, emulatorRecord, openRecord, requestMark, requestsSince
 import { emulatorControl } from './support/emulator';
 import { connectEmulator, removeAllPortals, removePortal } from './support/portals';
 import { testApi } from './support/extension';
+import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
 import { useConnectedPortal } from './documents/support';
 
@@ -36,6 +37,8 @@ async function allowChanges(value: boolean | undefined): Promise<void> {
 describe('language model tools through vscode.lm.invokeTool', function () {
   this.timeout(60_000);
   const portal = useConnectedPortal();
+  // Messages (the offer to sign in) are recorded, and dismissed unless a test answers them.
+  const prompts = useScriptedPrompter();
   const prepared: Array<{ tool: string; prepared: Prepared; requestsBefore: string[] }> = [];
   let start = 0;
 
@@ -228,6 +231,30 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     const log = api.logLines().filter((line) => line.includes('[tools]'));
     assert.ok(log.length >= 3, log.join('\n'));
     assert.ok(log.every((line) => /portal_\w+ answered \(\d+ characters\)\.$/.test(line)), 'the log names the tool, never a value');
+  });
+
+  it('offers Sign In once per portal when a tool refuses for the sign-in, and signs in when the user chooses it', async () => {
+    const api = await testApi();
+    await emulatorControl('POST', 'clients', { client_id: 'night-client', client_secret: 'night-secret', redirect_uris: ['http://127.0.0.1/callback'] });
+    const night = await connectEmulator({ label: 'Night shift', client: { id: 'night-client', secret: 'night-secret' } });
+    try {
+      await api.portals.signOut(night);
+      const scripted = prompts().answerMessage('Sign In', /needs you to sign in/);
+      const mark = await requestMark();
+      assert.equal(
+        await invoke('portal_readRecord', { portal: 'Night shift', app: 'Orders', record: '1' }),
+        `The portal "Night shift" (id ${night}) cannot be used: it is signed out. The user must sign in first with the command "Portal: Sign In" (portal.signIn); nothing was read or sent.`,
+      );
+      const offer = await scripted.waitForMessage(/needs you to sign in/);
+      assert.deepEqual([offer.level, offer.message, offer.actions], ['info', 'An agent\'s tool asked for the portal "Night shift", which needs you to sign in. Sign in to let the agent use it.', ['Sign In']]);
+      await waitFor(() => api.portals.state(night) === 'signedIn', { message: 'Sign In to sign the portal in' });
+      await api.portals.signOut(night);
+      assert.match(await invoke('portal_describeApp', { portal: 'Night shift', app: 'Orders' }), /it is signed out\. The user must sign in first with the command "Portal: Sign In"/);
+      assert.equal(scripted.messages.filter((message) => /needs you to sign in/.test(message.message)).length, 1, 'offered once for the portal in this session');
+      assert.ok((await requestsSince(mark)).every((line) => !line.includes('/api/v1/')), 'no data read for a signed-out portal');
+    } finally {
+      await removePortal(night);
+    }
   });
 
   it('asks which portal when several are connected, and takes one by its name', async () => {

@@ -41,7 +41,7 @@ function refusal(run: () => unknown): string {
 function hostWith(portals: ToolPortal[]): ToolHost {
   const unused = (): never => assert.fail('nothing may be read');
   const log = { debug: unused, info: unused, warn: unused };
-  return { portals: () => portals, activePortal: () => undefined, client: unused, sites: unused, columns: unused, views: () => [], allowChanges: () => true, recordChanged: unused, log };
+  return { portals: () => portals, activePortal: () => undefined, client: unused, sites: unused, columns: unused, views: () => [], allowChanges: () => true, recordChanged: unused, offerSignIn: unused, log };
 }
 
 describe('language model tools: answers and checks', () => {

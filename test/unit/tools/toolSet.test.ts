@@ -22,13 +22,15 @@ describe('language model tools against the emulator', function () {
   let allow = true;
   let portals: ToolPortal[] = [];
   const changed: string[] = [];
+  const offered: string[] = [];
+  let host: ToolHost;
   let tools: PortalTools;
   const columnsRead = new Map<string, Promise<readonly Column[]>>();
 
   before(async () => {
     emulator = await startPortal();
     ({ client } = clientFor(emulator));
-    const host: ToolHost = {
+    host = {
       portals: () => portals,
       activePortal: () => portals[0]?.id,
       client: () => client,
@@ -43,6 +45,7 @@ describe('language model tools against the emulator', function () {
       allowChanges: () => allow,
       recordChanged: (_portal, appId, recordId, kind) => changed.push(`${kind} ${appId}/${recordId}`),
       log: { debug: () => undefined, info: () => undefined, warn: () => undefined },
+      offerSignIn: (portalId) => offered.push(portalId),
     };
     tools = new PortalTools(host);
   });
@@ -50,6 +53,7 @@ describe('language model tools against the emulator', function () {
     allow = true;
     portals = [{ id: 'emulator', label: 'Emulator', state: 'signedIn' }];
     changed.length = 0;
+    offered.length = 0;
   });
   after(() => emulator.close());
 
@@ -236,16 +240,37 @@ describe('language model tools against the emulator', function () {
     assert.deepEqual(await since(start), []);
   });
 
-  it('answers a sign-in the portal no longer accepts with the sign-in command, and never a token', async () => {
+  it('offers the user to sign in once per portal when a tool refuses for the sign-in, whatever the tool', async () => {
+    const session = new PortalTools(host); // a session of its own: offers are counted per session
+    portals = [
+      { id: 'emulator', label: 'Emulator', state: 'signedOut' },
+      { id: 'staging', label: 'Staging', state: 'expired' },
+    ];
+    assert.match(await session.invoke(TOOL_NAMES.readRecord, { portal: 'Emulator', app: 'Orders', record: '1' }), /it is signed out\. The user must sign in first with the command "Portal: Sign In"/);
+    assert.deepEqual(offered, ['emulator']);
+    const update = { portal: 'emulator', app: 'Orders', record: '1', fields: { Quantity: '2' } };
+    await session.prepare(TOOL_NAMES.updateRecord, update);
+    assert.match(await session.invoke(TOOL_NAMES.updateRecord, update), /it is signed out/);
+    await session.invoke(TOOL_NAMES.describeApp, { portal: 'emulator', app: 'Orders' });
+    assert.deepEqual(offered, ['emulator'], 'once for the portal');
+    await session.invoke(TOOL_NAMES.queryView, { portal: 'staging', app: 'Orders', view: '3' });
+    assert.deepEqual(offered, ['emulator', 'staging'], 'once for each portal');
+    assert.match(await session.invoke(TOOL_NAMES.describeApp, { app: 'Orders' }), /^Several portals are connected/);
+    assert.deepEqual(offered, ['emulator', 'staging'], 'no offer when the refusal is not about signing in');
+  });
+
+  it('answers a sign-in the portal no longer accepts with the sign-in command, offers to sign in, and never a token', async () => {
     const signedIn = client;
     const tokens = new CredentialsTokens(emulator, 'give-up');
     client = clientFor(emulator, { tokens }).client;
+    const session = new PortalTools(host); // a session of its own: offers are counted per session
     try {
-      const read = await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' });
+      const read = await session.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' });
       assert.match(read, /^Record 1 of Orders/);
       await testInterface(emulator, 'POST', 'tokens/expire', {});
-      const answer = await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' });
+      const answer = await session.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' });
       assert.equal(answer, 'The sign-in to "Emulator" is no longer accepted: the user must sign in again with the command "Portal: Sign In" (portal.signIn).');
+      assert.deepEqual(offered, ['emulator'], 'the user is offered to sign in');
       assert.ok(tokens.issued.length > 0);
       for (const token of tokens.issued) assert.ok(!read.includes(token) && !answer.includes(token), 'no token in an answer');
     } finally {
