@@ -2,7 +2,7 @@
 // characters with a last line that says what was left out. Choice ids become names, field ids carry their
 // names, and failures become one sentence with the portal's own words. Nothing here can hold a token: the
 // client's errors never carry one, and record values are the only other text.
-import { columnKind, kindName } from '../api/columnKinds';
+import { columnKind, isWritable, kindName } from '../api/columnKinds';
 import { isCancellation, isPortalError } from '../api/errors';
 import { formatHint } from '../api/formats';
 import type { Column } from '../api/types';
@@ -71,7 +71,7 @@ export function describeColumn(column: Column): string {
     parts.push(`${several ? 'several of' : 'one of'}: ${choiceNames(column).join(', ') || 'no choices'}`);
     const fallback = column.default_value ? (column.choices ?? []).find((choice) => choice.id === column.default_value)?.name : undefined;
     if (fallback) parts.push(`default ${fallback}`);
-  } else if (kind === 'autonumber' || kind === 'lookup' || kind === 'unknown') {
+  } else if (!isWritable(column)) {
     parts.push('read-only (the portal fills it)');
     if (kind === 'lookup' && typeof column.lookup_app_id === 'string') parts.push(`shows a field of app ${column.lookup_app_id}`);
   } else if (kind !== 'text') {
@@ -107,11 +107,18 @@ export function failureText(error: unknown, context: { portalLabel?: string; col
     return `The sign-in to ${portal} is no longer accepted: the user must sign in again with the command "${SIGN_IN_COMMAND_TITLE}" (portal.signIn).`;
   }
   if (isPortalError(error)) {
+    const message = oneLine(error.message);
     const column = error.field ? context.columns?.find((item) => item.field_id_in_data === error.field) : undefined;
-    const about = column && !error.message.includes(`(${column.field_name})`) ? ` The field is ${fieldLabel(column)}.` : '';
-    const portalWords = error.portalMessage && !error.message.includes(error.portalMessage) ? ` The portal said: ${error.portalMessage}` : '';
+    const about = column && !message.includes(`(${column.field_name})`) ? ` The field is ${fieldLabel(column)}.` : '';
+    const said = error.portalMessage ? oneLine(error.portalMessage) : '';
+    const portalWords = said && !message.includes(said) ? ` The portal said: ${said}` : '';
     const retry = error.retryable ? ' Trying again later may help.' : '';
-    return `${error.message}${portalWords}${about}${retry}`;
+    return `${message}${portalWords}${about}${retry}`;
   }
-  return error instanceof Error && error.message ? error.message : 'The tool failed for an unknown reason.';
+  return error instanceof Error && error.message ? oneLine(error.message) : 'The tool failed for an unknown reason.';
+}
+
+/** A portal's message may hold line breaks (an HTML error page, a list): the answer stays one sentence. */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ').trim();
 }

@@ -7,7 +7,7 @@ import { ALLOW_CHANGES_SETTING, ToolRefusal, type ToolHost } from './host';
 import { failureText, signInPortalOf } from './answers';
 import { RecordConflict, RecordGone, type RecordStore } from '../records/store';
 import { changeLines, conflictSentence, planCreate, planUpdate, quoted, type FieldChange, type FieldInput, type UpdatePlan } from './changes';
-import { appTitle, targetOf, type AppInput, type RecordInput, type Target } from './reading';
+import { appTitle, recordIdOf, targetOf, type AppInput, type RecordInput, type Target } from './reading';
 import { fieldLabel } from './resolve';
 
 export interface Confirmation {
@@ -77,12 +77,6 @@ async function planned(host: ToolHost, input: AppInput, checking: string, signal
   }
 }
 
-function recordId(input: RecordInput): string {
-  const id = String(input.record ?? '').trim();
-  if (id === '') throw new ToolRefusal('No record was given: "record" must be the record\'s id.');
-  return id;
-}
-
 /**
  * An update goes through a record store (the tools' own, so that a plan never moves what an open document
  * started from): prepare reads the record anew, and that copy is the base of the save's conflict check
@@ -91,7 +85,7 @@ function recordId(input: RecordInput): string {
 export function prepareUpdate(host: ToolHost, records: RecordStore, input: UpdateInput, signal?: AbortSignal): Promise<Plan> {
   const checking = `Checking the change to record ${String(input.record)} of ${String(input.app)}`;
   return planned(host, input, checking, signal, async (found) => {
-    const id = recordId(input);
+    const id = recordIdOf(input);
     const { portal, app } = found;
     const record = { portalId: portal.id, appId: app.appId, recordId: id };
     records.markStale(record);
@@ -131,7 +125,7 @@ export function prepareUpdate(host: ToolHost, records: RecordStore, input: Updat
         return [`Updated record ${id} of ${appTitle(found)}; sent only these fields:`, ...changeLines(plan.changes.filter((change) => sent.includes(change.column.field_id_in_data)), false)].join('\n');
       },
     };
-  });
+  }, () => recordIdOf(input));
 }
 
 export function prepareCreate(host: ToolHost, input: CreateInput, signal?: AbortSignal): Promise<Plan> {
@@ -171,7 +165,7 @@ export function prepareComment(host: ToolHost, input: CommentInput, signal?: Abo
   const id = String(input.record ?? '').trim();
   const comment = typeof input.comment === 'string' ? input.comment : '';
   const check = (): void => {
-    recordId(input);
+    recordIdOf(input);
     if (comment.trim() === '') throw new ToolRefusal('The comment is empty: give its text as "comment". Nothing was sent.');
     if (comment.length > MAX_COMMENT_CHARS) throw new ToolRefusal(`The comment has ${comment.length} characters; at most ${MAX_COMMENT_CHARS} are sent by this tool. Shorten it. Nothing was sent.`);
   };

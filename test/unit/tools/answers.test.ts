@@ -176,5 +176,9 @@ describe('language model tools: answers and checks', () => {
     const expired = new PortalError({ kind: 'http', status: 401, code: 'unauthorized', message: 'Reading record 1 failed: not signed in to the portal.' });
     assert.equal(failureText(expired, { portalLabel: 'Emulator' }), 'The sign-in to "Emulator" is no longer accepted: the user must sign in again with the command "Portal: Sign In" (portal.signIn).');
     assert.equal(failureText(new PortalError({ kind: 'network', retryable: true, message: 'Reading view 3 of app 102 failed: the portal did not answer.' })), 'Reading view 3 of app 102 failed: the portal did not answer. Trying again later may help.');
+    const lines = new PortalError({ kind: 'http', status: 400, code: 'invalid_value', message: 'Creating a record failed: Bad Request (HTTP 400).', portalMessage: 'Two problems:\n  f2 is taken;\r\n  f3 is no e-mail.' });
+    assert.equal(failureText(lines), 'Creating a record failed: Bad Request (HTTP 400). The portal said: Two problems: f2 is taken; f3 is no e-mail.', 'one line, whatever the portal\'s message holds');
+    const inMessage = new PortalError({ kind: 'http', status: 500, message: 'Reading record 1 failed (HTTP 500): Internal\nerror', portalMessage: 'Internal\nerror' });
+    assert.equal(failureText(inMessage), 'Reading record 1 failed (HTTP 500): Internal error');
   });
 });

@@ -113,6 +113,14 @@ describe('language model tools against the emulator', function () {
     assert.match(answer, /^- f13 \(Customer\): Hooli$/m);
   });
 
+  it('refuses to read a record without an id before asking the portal anything', async () => {
+    const start = await mark();
+    for (const record of ['', '  ', undefined]) {
+      assert.equal(await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record }), 'No record was given: "record" must be the record\'s id.');
+    }
+    assert.deepEqual(await since(start), [], 'nothing read, GET …/record/ least of all');
+  });
+
   it('updates only the changed fields after the confirmation, and nothing before it', async () => {
     const before = await record('102', '2');
     const start = await mark();
