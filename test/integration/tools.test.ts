@@ -4,6 +4,15 @@
 // showing it (DialogService.skipDialogs in code-server 1.139), so the test sees the confirmation's text
 // through the test API's observer, which is awaited before VS Code gets the confirmation: what the
 // emulator logged by then is everything sent before the user could answer.
+//
+// Declining is not tested here, nor in a journey: "Cancel" is VS Code's own dialog (or the chat's inline
+// confirmation), which then never calls invoke. A journey would need a person to start a tool call, and in
+// code-server 1.139 only a chat model does that: its one chat agent is the built-in GitHub Copilot Chat,
+// which asks the person to sign in to GitHub before sending anything (a model of one's own, a Custom
+// Endpoint in chatLanguageModels.json, was not offered without that sign-in), and VS Code has no command
+// that runs a tool. What the extension guarantees is tested instead: prepare sends nothing (only GETs
+// before the confirmation, below), and an invoke without a prepared plan sends nothing (unit test
+// "sends nothing when the record changed after the confirmation, or when no confirmation was prepared").
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Prepared } from '../../src/tools/toolSet';
