@@ -72,6 +72,7 @@ export function registerLazyTools(portals: ConnectionsSource, load: () => Promis
   contextValues = {};
   const keys = trackToolsContext(portals, (key, value) => {
     contextValues[key] = value;
+    // Not awaited: a context key settles on its own; nothing waits for it.
     void vscode.commands.executeCommand('setContext', key, value);
   });
   const tools = new Lazy(load);

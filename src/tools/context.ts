@@ -30,6 +30,7 @@ export function trackToolsContext(portals: ConnectionsSource, set: (key: string,
     set(TOOLS_CONNECTED_CONTEXT, now);
   };
   const subscription = portals.onDidChange(update);
+  // Not awaited: activation does not wait for the connections; the keys follow once they are read.
   void portals.ready().then(() => {
     ready = true;
     update();
