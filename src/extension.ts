@@ -127,7 +127,7 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
   );
   // The language model tools of VS Code's agent mode: registered now, built with the features on first call.
   context.subscriptions.push(
-    registerLazyTools(portals.ready(), async () => {
+    registerLazyTools(portals, async () => {
       const [{ createPortalTools }, built] = await Promise.all([import('./agentTools'), features.get()]);
       return createPortalTools(portals, built);
     }),

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { Lazy } from './lazy';
 import { createLogger } from './log';
+import { trackToolsContext, type ConnectionsSource } from './tools/context';
 import { TOOL_NAMES, type ToolName } from './tools/names';
 import type { PortalTools, Prepared, ToolInput } from './tools/toolSet';
 
@@ -59,18 +60,21 @@ function tool(name: ToolName, tools: Lazy<PortalTools>): vscode.LanguageModelToo
   };
 }
 
-/**
- * Set once the connections are read. The tools' when clauses (package.json) show them while this is unset
- * (Portal Explorer not started in this window yet: a call starts it, and the tool answers what it finds)
- * and then only while a portal is connected (portal.connected, which the connections keep current).
- * Activation stays on first use: waiting for startup to learn portal.connected would cost every window.
- */
-export const PORTALS_READ_CONTEXT = 'portal.portalsRead';
+let contextValues: Record<string, boolean> = {};
 
-/** Registers every tool; `load` builds the tools on the first call of any of them. */
-export function registerLazyTools(portalsRead: Promise<void>, load: () => Promise<PortalTools>): vscode.Disposable {
-  // Activation does not wait for the connections to be read; the key only widens the tools' when clauses.
-  void portalsRead.then(() => vscode.commands.executeCommand('setContext', PORTALS_READ_CONTEXT, true));
+/** Tests only: the context keys as the tools last set them (VS Code offers no way to read a key back). */
+export function toolsContextValues(): Readonly<Record<string, boolean>> {
+  return { ...contextValues };
+}
+
+/** Registers every tool, and keeps their when clauses' keys current; `load` builds the tools on the first call of any of them. */
+export function registerLazyTools(portals: ConnectionsSource, load: () => Promise<PortalTools>): vscode.Disposable {
+  contextValues = {};
+  const keys = trackToolsContext(portals, (key, value) => {
+    contextValues[key] = value;
+    // Not awaited: a context key settles on its own; nothing waits for it.
+    void vscode.commands.executeCommand('setContext', key, value);
+  });
   const tools = new Lazy(load);
-  return vscode.Disposable.from(...Object.values(TOOL_NAMES).map((name) => vscode.lm.registerTool(name, tool(name, tools))));
+  return vscode.Disposable.from(keys, ...Object.values(TOOL_NAMES).map((name) => vscode.lm.registerTool(name, tool(name, tools))));
 }

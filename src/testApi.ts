@@ -6,7 +6,7 @@ import type * as vscode from 'vscode';
 import type { Portals } from './auth/portals';
 import type { Features } from './features';
 import type { Lazy } from './lazy';
-import { setPreparedObserver, type PreparedObserver } from './lazyTools';
+import { setPreparedObserver, toolsContextValues, type PreparedObserver } from './lazyTools';
 import { recentLogLines } from './log';
 import type { ExplorerNode } from './tree/nodes';
 import { setPrompter, type Prompter } from './ui/prompter';
@@ -43,6 +43,8 @@ export interface PortalExplorerTestApi extends TestApiCore, Omit<Features, 'comm
   readonly context: vscode.ExtensionContext;
   /** Sees (and is awaited for) each language model tool's prepared invocation before VS Code confirms it. */
   setToolPreparedObserver(observer: PreparedObserver | undefined): void;
+  /** The context keys of the tools' when clauses as last set (a context key cannot be read back). */
+  toolsContext(): Readonly<Record<string, boolean>>;
 }
 
 export interface PortalExplorerApi {
@@ -59,6 +61,7 @@ export function createTestApi(context: vscode.ExtensionContext, core: TestApiCor
   const own = {
     setPrompter,
     setToolPreparedObserver: setPreparedObserver,
+    toolsContext: toolsContextValues,
     logLines: recentLogLines,
     context,
     ...core,

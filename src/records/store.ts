@@ -54,6 +54,19 @@ export class SaveRefused extends Error {
   override readonly name = 'Error';
 }
 
+/** A save refused because the record changed in the portal since the copy the edit started from. */
+export class RecordConflict extends SaveRefused {
+  constructor(
+    message: string,
+    /** The copy the edit started from. */
+    readonly base: RecordData,
+    /** The portal's copy that differs from it. */
+    readonly server: RecordCopy,
+  ) {
+    super(message);
+  }
+}
+
 /** The record is not in the portal (deleted, or in its trash). */
 export class RecordGone extends Error {
   override readonly name = 'RecordGone';
@@ -178,15 +191,16 @@ export class RecordStore {
   /**
    * Sends the fields of `edited` changed against the base, after the conflict check (skipped when the
    * caller has just checked, as VS Code's save does). Resolves with the copy as written and the fields sent.
+   * `base`: the copy this edit started from, when the caller keeps it (else the one set with setBase).
    */
-  async update(record: RecordTarget, edit: Edit, options: { checked?: boolean } = {}): Promise<{ copy: RecordCopy; sent: string[] }> {
+  async update(record: RecordTarget, edit: Edit, options: { checked?: boolean; base?: RecordData } = {}): Promise<{ copy: RecordCopy; sent: string[] }> {
     const { portalId, appId, recordId } = record;
     const checked = options.checked ?? this.isFresh(record);
     const server = await this.read(record, 'update');
     const edited = typeof edit === 'function' ? edit(server.columns) : edit;
-    const base = this.base(record) ?? server.data;
+    const base = options.base ?? this.base(record) ?? server.data;
     if (!checked && checkConflict(base, server)) {
-      throw new SaveRefused(`Record ${recordId} changed in the portal since you opened it. Save again to compare or overwrite. Nothing was sent.`);
+      throw new RecordConflict(`Record ${recordId} changed in the portal since you opened it. Save again to compare or overwrite. Nothing was sent.`, base, server);
     }
     const body = changedFields(server.columns, base, server.data, edited);
     if (body.problems.length > 0) throw new SaveRefused(describeProblems(server.columns, body.problems));

@@ -4,14 +4,21 @@
 // value differs from the copy read, a create every field with a value, and any problem means nothing is
 // sent. The confirmation shows exactly that body, field by field with names, old → new.
 //
-// The conflict check is the save's: the copy the confirmation showed is the base; just before sending, the
-// record is read again, and a field the user confirmed whose value moved meanwhile stops the update.
-// (The record store without vscode, src/records/store.ts, has landed since: reading the copy through it is next.)
+// The conflict check is the save's, through the same record store (src/records/store.ts): the copy the
+// confirmation showed is the base; just before sending, the record is read again, and if any field a save
+// could overwrite changed meanwhile, nothing is sent.
+import { isWritable } from '../api/columnKinds';
 import type { Column, RecordData } from '../api/types';
 import { createBody, describeProblem, updateBody, type FieldProblem } from '../records/changes';
-import { shortValue, shownValue } from './answers';
+import { MAX_VALUE_CHARS, quotedText, shownValue } from './answers';
 import { ToolRefusal } from './host';
 import { fieldLabel, resolveField, wireValue } from './resolve';
+
+/**
+ * The longest value these tools send (the comment tool's limit too): the confirmation shows every value
+ * it sends in full, and a dialog of pages is no confirmation.
+ */
+export const MAX_SENT_VALUE_CHARS = 4000;
 
 /** Fields as the model gives them: keyed by name or id, values as text (numbers are taken as their text). */
 export type FieldInput = Readonly<Record<string, unknown>>;
@@ -28,7 +35,11 @@ export function fieldsByKey(columns: readonly Column[], input: FieldInput, appNa
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
       throw new ToolRefusal(`${fieldLabel(column)} must be given as text, e.g. "${fieldExample(column)}"; got ${value === null ? 'null' : typeof value}. Nothing was sent.`);
     }
-    fields[key] = wireValue(column, String(value));
+    const text = String(value);
+    if (text.length > MAX_SENT_VALUE_CHARS) {
+      throw new ToolRefusal(`${fieldLabel(column)} is ${text.length} characters long; this tool sends at most ${MAX_SENT_VALUE_CHARS} characters per value, so that the confirmation shows all of it. Nothing was sent; shorten the value, or ask the user to enter it in Portal Explorer.`);
+    }
+    fields[key] = wireValue(column, text);
   }
   return fields;
 }
@@ -73,20 +84,15 @@ export function planUpdate(columns: readonly Column[], current: RecordData, inpu
 }
 
 /**
- * The body to send now that the record was read again (`now`): the confirmed changes, less those the
- * portal already holds. A confirmed field whose value moved since the confirmation is a conflict: refused.
+ * The sentence of an update refused because the record changed after the confirmation (`now` differs
+ * from the confirmation's copy `base` in a writable field): the fields that moved, at most four.
  */
-export function confirmedBody(plan: UpdatePlan, now: RecordData, recordName: string): RecordData {
-  const moved = plan.changes.filter((change) => (now[change.column.field_id_in_data] ?? '') !== change.before && (now[change.column.field_id_in_data] ?? '') !== change.after);
-  if (moved.length > 0) {
-    const what = moved.map((change) => `${fieldLabel(change.column)} is now ${quoted(change.column, now[change.column.field_id_in_data] ?? '')}, was ${quoted(change.column, change.before)}`).join('; ');
-    throw new ToolRefusal(`${recordName} changed in the portal after the user confirmed: ${what}. Nothing was sent; run the tool again so the user confirms against the current values.`);
-  }
-  const body: RecordData = {};
-  for (const change of plan.changes) {
-    if ((now[change.column.field_id_in_data] ?? '') !== change.after) body[change.column.field_id_in_data] = change.after;
-  }
-  return body;
+export function conflictSentence(columns: readonly Column[], base: RecordData, now: RecordData, recordName: string): string {
+  const moved = columns.filter((column) => isWritable(column) && (now[column.field_id_in_data] ?? '') !== (base[column.field_id_in_data] ?? ''));
+  const what = moved.slice(0, 4).map((column) => `${fieldLabel(column)} is now ${quoted(column, now[column.field_id_in_data] ?? '')}, was ${quoted(column, base[column.field_id_in_data] ?? '')}`);
+  const more = moved.length > 4 ? ` and ${moved.length - 4} more fields changed` : '';
+  const detail = what.length > 0 ? `: ${what.join('; ')}${more}` : '';
+  return `${recordName} changed in the portal after the user confirmed${detail}. Nothing was sent; run the tool again so the user confirms against the current values.`;
 }
 
 export function planCreate(columns: readonly Column[], input: FieldInput, appName: string): FieldChange[] {
@@ -96,12 +102,16 @@ export function planCreate(columns: readonly Column[], input: FieldInput, appNam
   return columns.filter((column) => body.fields[column.field_id_in_data] !== undefined).map((column) => ({ column, before: '', after: body.fields[column.field_id_in_data] }));
 }
 
-/** A value in a confirmation or an answer: quoted, choice names, cut to a length; "(empty)" for "". */
-export function quoted(column: Column, raw: string): string {
-  return raw === '' ? '(empty)' : JSON.stringify(shortValue(shownValue(column, raw)));
+/** A value in an answer: quoted with line breaks made visible, choice names, cut to `max`; "(empty)" for "". */
+export function quoted(column: Column, raw: string, max = MAX_VALUE_CHARS): string {
+  return raw === '' ? '(empty)' : quotedText(shownValue(column, raw), max);
 }
 
-/** "- f19 (Status): "New" → "Delivered"" per change; a create shows the new value only. */
-export function changeLines(changes: readonly FieldChange[], creating: boolean): string[] {
-  return changes.map((change) => `- ${fieldLabel(change.column)}: ${creating ? quoted(change.column, change.after) : `${quoted(change.column, change.before)} → ${quoted(change.column, change.after)}`}`);
+/**
+ * "- f19 (Status): "New" → "Delivered"" per change; a create shows the new value only. `whole`: each new
+ * value in full, as the confirmation shows what is sent (old values are cut: they are not sent).
+ */
+export function changeLines(changes: readonly FieldChange[], creating: boolean, whole = false): string[] {
+  const after = (change: FieldChange): string => quoted(change.column, change.after, whole ? Infinity : MAX_VALUE_CHARS);
+  return changes.map((change) => `- ${fieldLabel(change.column)}: ${creating ? after(change) : `${quoted(change.column, change.before)} → ${after(change)}`}`);
 }

@@ -19,6 +19,13 @@ export interface ToolView {
   readonly name: string;
 }
 
+/** Where the tools' record store logs (field ids and record ids, never a value). */
+export interface ToolLog {
+  debug(line: string): void;
+  info(line: string): void;
+  warn(line: string): void;
+}
+
 export interface ToolHost {
   portals(): readonly ToolPortal[];
   /** The portal commands use when none is named (the status bar's). */
@@ -31,6 +38,12 @@ export interface ToolHost {
   views(portalId: string, appId: string): readonly ToolView[];
   /** Whether the user allowed the tools that change data (portal.agent.allowChanges). */
   allowChanges(): boolean;
+  readonly log: ToolLog;
+  /**
+   * A tool refused because the user must sign in to the portal: the user is offered to (a notification
+   * with Sign In). The tools call it at most once per portal per session.
+   */
+  offerSignIn(portalId: string): void;
   /** A record was created or changed through a tool: the tree refreshes its app. */
   recordChanged(portalId: string, appId: string, recordId: string, kind: 'created' | 'updated'): void;
 }
@@ -50,5 +63,15 @@ export class ToolRefusal extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ToolRefusal';
+  }
+}
+
+/** A refusal because the user must sign in to the portal first. */
+export class SignInRefusal extends ToolRefusal {
+  constructor(
+    message: string,
+    readonly portalId: string,
+  ) {
+    super(message);
   }
 }

@@ -1,9 +1,9 @@
 // The tools that only read: the portals with their sites and apps, an app's columns, a view's rows with
 // filters, one record. Each answers text sized for a model (src/tools/answers.ts).
-import { columnKind } from '../api/columnKinds';
+import { columnKind, isWritable } from '../api/columnKinds';
 import type { Column } from '../api/types';
 import { bounded, describeColumn, MAX_VALUE_CHARS, shortValue, shownValue } from './answers';
-import { ADD_VIEW_COMMAND_TITLE, type ToolHost, type ToolPortal } from './host';
+import { ADD_VIEW_COMMAND_TITLE, ToolRefusal, type ToolHost, type ToolPortal } from './host';
 import { rowLimit, resolveView, viewAnswer, viewFilters, type FilterInput } from './query';
 import { appsOf, fieldLabel, resolveApp, resolvePortal, type ResolvedApp } from './resolve';
 
@@ -58,7 +58,7 @@ export async function describeApp(host: ToolHost, input: AppInput, signal?: Abor
   const target = await targetOf(host, input, signal);
   const { app, columns } = target;
   const flags = [flagText(app.draftMode, 'has Draft mode', 'no Draft mode'), flagText(app.commentsPlugin, 'comments on', 'comments off (the comments plugin is disabled)')].filter(Boolean);
-  const writable = columns.filter((column) => !['autonumber', 'lookup', 'unknown'].includes(columnKind(column))).length;
+  const writable = columns.filter(isWritable).length;
   const head = [
     `${appTitle(target)}, site ${app.site.name}${flags.length > 0 ? `; ${flags.join('; ')}` : ''}.`,
     `Values are text in the formats below (dates DD-MM-YYYY, date-times DD-MM-YYYY hh:mm in UTC, durations hh:mm, amounts without currency symbol); choices may be given by name. Today is ${todayUtc()} (UTC).`,
@@ -102,9 +102,16 @@ export interface RecordInput extends AppInput {
   readonly record: string;
 }
 
+/** The record's id as given; refused when there is none (GET …/record/ would read no record). */
+export function recordIdOf(input: Pick<RecordInput, 'record'>): string {
+  const id = typeof input.record === 'string' || typeof input.record === 'number' ? String(input.record).trim() : '';
+  if (id === '') throw new ToolRefusal('No record was given: "record" must be the record\'s id.');
+  return id;
+}
+
 export async function readRecord(host: ToolHost, input: RecordInput, signal?: AbortSignal): Promise<string> {
+  const recordId = recordIdOf(input);
   const target = await targetOf(host, input, signal);
-  const recordId = String(input.record ?? '').trim();
   const read = await host.client(target.portal.id).readRecord(target.app.appId, recordId, signal);
   const known = new Set(target.columns.map((column) => column.field_id_in_data));
   const lines = target.columns.map((column) => `- ${fieldLabel(column)}: ${valueText(column, read.data[column.field_id_in_data] ?? '')}`);

@@ -3,7 +3,7 @@
 // choice by its name or id. Every miss is a ToolRefusal that lists what exists, so the model can retry.
 import { columnKind } from '../api/columnKinds';
 import type { Column, Site } from '../api/types';
-import { ADD_PORTAL_COMMAND_TITLE, SIGN_IN_COMMAND_TITLE, ToolRefusal, type ToolHost, type ToolPortal } from './host';
+import { ADD_PORTAL_COMMAND_TITLE, SIGN_IN_COMMAND_TITLE, SignInRefusal, ToolRefusal, type ToolHost, type ToolPortal } from './host';
 
 const LISTED = 12;
 
@@ -32,25 +32,27 @@ function portalName(portal: ToolPortal): string {
   return `"${portal.label}" (id ${portal.id})`;
 }
 
-/** The connected portal meant by `given` (its name or id), or the only one; refuses when signed out. */
-export function resolvePortal(host: ToolHost, given: string | undefined): ToolPortal {
+/** The connected portal meant by `given` (its name or id), or the only one, whatever its sign-in state. */
+export function namedPortal(host: ToolHost, given: string | undefined): ToolPortal {
   const portals = host.portals();
   if (portals.length === 0) throw new ToolRefusal(`No portal is connected in VS Code: the user must add one first (${ADD_PORTAL_COMMAND_TITLE}).`);
-  let portal: ToolPortal | undefined;
   if (given !== undefined && given.trim() !== '') {
     const found = pick(portals, given, (item) => [item.id], (item) => item.label);
     if (found.length !== 1) {
       throw new ToolRefusal(`No connected portal is named "${given.trim()}". Connected portals: ${listOf(portals.map(portalName))}. Give one of their names or ids as "portal".`);
     }
-    portal = found[0];
-  } else if (portals.length === 1) {
-    portal = portals[0];
-  } else {
-    throw new ToolRefusal(`Several portals are connected: ${listOf(portals.map(portalName))}. Ask the user which one, and give its name or id as "portal".`);
+    return found[0];
   }
+  if (portals.length === 1) return portals[0];
+  throw new ToolRefusal(`Several portals are connected: ${listOf(portals.map(portalName))}. Ask the user which one, and give its name or id as "portal".`);
+}
+
+/** The connected portal meant by `given` (its name or id), or the only one; refuses when signed out. */
+export function resolvePortal(host: ToolHost, given: string | undefined): ToolPortal {
+  const portal = namedPortal(host, given);
   if (portal.state !== 'signedIn') {
     const why = portal.state === 'expired' ? 'its sign-in has expired' : 'it is signed out';
-    throw new ToolRefusal(`The portal ${portalName(portal)} cannot be used: ${why}. The user must sign in first with the command "${SIGN_IN_COMMAND_TITLE}" (portal.signIn); nothing was read or sent.`);
+    throw new SignInRefusal(`The portal ${portalName(portal)} cannot be used: ${why}. The user must sign in first with the command "${SIGN_IN_COMMAND_TITLE}" (portal.signIn); nothing was read or sent.`, portal.id);
   }
   return portal;
 }

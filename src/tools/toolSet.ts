@@ -2,10 +2,11 @@
 // change data the confirmation) then invoke (the answer, always text: a failure is an answer too, one
 // sentence the model can act on). A changing tool's invoke sends only what its prepare planned and the
 // user confirmed; without such a plan it sends nothing.
-import { failureText } from './answers';
-import { ToolRefusal, type ToolHost } from './host';
+import { RecordStore } from '../records/store';
+import { failureText, signInPortalOf } from './answers';
+import { ToolRefusal, type ToolHost, type ToolPortal } from './host';
 import { TOOL_NAMES, type ToolName } from './names';
-import { resolvePortal } from './resolve';
+import { namedPortal } from './resolve';
 import { describeApp, listPortalsAndApps, queryView, readRecord, type AppInput, type QueryInput, type RecordInput } from './reading';
 import { prepareComment, prepareCreate, prepareUpdate, type CommentInput, type Confirmation, type CreateInput, type Plan, type UpdateInput } from './writing';
 
@@ -25,7 +26,7 @@ interface ReadingTool {
 
 interface ChangingTool {
   readonly changes: true;
-  plan(host: ToolHost, input: ToolInput, signal?: AbortSignal): Promise<Plan>;
+  plan(host: ToolHost, input: ToolInput, signal: AbortSignal | undefined, records: RecordStore): Promise<Plan>;
 }
 
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '?');
@@ -53,7 +54,7 @@ const TOOLS: Record<ToolName, ReadingTool | ChangingTool> = {
     run: (host, input, signal) => readRecord(host, input as unknown as RecordInput, signal),
   },
   [TOOL_NAMES.createRecord]: { changes: true, plan: (host, input, signal) => prepareCreate(host, input as unknown as CreateInput, signal) },
-  [TOOL_NAMES.updateRecord]: { changes: true, plan: (host, input, signal) => prepareUpdate(host, input as unknown as UpdateInput, signal) },
+  [TOOL_NAMES.updateRecord]: { changes: true, plan: (host, input, signal, records) => prepareUpdate(host, records, input as unknown as UpdateInput, signal) },
   [TOOL_NAMES.addComment]: { changes: true, plan: (host, input, signal) => prepareComment(host, input as unknown as CommentInput, signal) },
 };
 
@@ -62,13 +63,26 @@ const PLAN_TTL_MS = 30 * 60 * 1000;
 
 export class PortalTools {
   private readonly plans = new Map<string, { plan: Plan; at: number }>();
+  /** Portals whose sign-in the user was offered in this session (at most once each). */
+  private readonly offeredSignIn = new Set<string>();
 
-  constructor(private readonly host: ToolHost) {}
+  /** The tools' own record store: the same reads and conflict check as a document's save, its own bases. */
+  private readonly records: RecordStore;
+
+  constructor(private readonly host: ToolHost) {
+    this.records = new RecordStore({
+      client: (portalId) => host.client(portalId),
+      columns: (portalId, appId) => host.columns(portalId, appId),
+      now: () => Date.now(),
+      log: host.log,
+      onChanged: (record, kind) => host.recordChanged(record.portalId, record.appId, record.recordId, kind),
+    });
+  }
 
   async prepare(name: ToolName, input: ToolInput, signal?: AbortSignal): Promise<Prepared> {
     const tool = TOOLS[name];
     if (!tool.changes) return { invocationMessage: tool.message(input) };
-    const plan = await tool.plan(this.host, input, signal);
+    const plan = await tool.plan(this.host, input, signal, this.records);
     this.forgetOld();
     this.plans.set(planKey(name, input), { plan, at: Date.now() });
     return plan.ok ? { invocationMessage: plan.invocationMessage, confirmation: plan.confirmation } : { invocationMessage: plan.invocationMessage };
@@ -83,21 +97,34 @@ export class PortalTools {
       this.plans.delete(key);
       if (!prepared) throw new ToolRefusal('This change was not prepared and confirmed first, so nothing was sent. Call the tool again.');
       const { plan } = prepared;
-      if (!plan.ok) return plan.refusal;
+      if (!plan.ok) {
+        this.offerSignIn(plan.signInPortal);
+        return plan.refusal;
+      }
       try {
         return await plan.send(signal);
       } catch (error) {
+        this.offerSignIn(signInPortalOf(error, plan.target.portal.id));
         return failureText(error, { portalLabel: plan.target.portal.label, columns: plan.target.columns });
       }
     } catch (error) {
-      return failureText(error, { portalLabel: this.portalLabel(input) });
+      const portal = this.portalOf(input);
+      this.offerSignIn(signInPortalOf(error, portal?.id));
+      return failureText(error, { portalLabel: portal?.label });
     }
   }
 
-  /** The name of the portal a failed call was for, to name it in the answer (undefined when unknown). */
-  private portalLabel(input: ToolInput): string | undefined {
+  /** The answer names the sign-in command; the user also sees a notification, once per portal. */
+  private offerSignIn(portalId: string | undefined): void {
+    if (portalId === undefined || this.offeredSignIn.has(portalId)) return;
+    this.offeredSignIn.add(portalId);
+    this.host.offerSignIn(portalId);
+  }
+
+  /** The portal a failed call was for, signed in or not (undefined when unknown). */
+  private portalOf(input: ToolInput): ToolPortal | undefined {
     try {
-      return resolvePortal(this.host, typeof input.portal === 'string' ? input.portal : undefined).label;
+      return namedPortal(this.host, typeof input.portal === 'string' ? input.portal : undefined);
     } catch {
       return undefined;
     }

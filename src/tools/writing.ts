@@ -4,9 +4,10 @@
 // is wrong, no confirmation and the reason); send() sends that and only that, after the user confirmed.
 // Nothing is sent in prepare(), and send() sends nothing it was not prepared for.
 import { ALLOW_CHANGES_SETTING, ToolRefusal, type ToolHost } from './host';
-import { failureText } from './answers';
-import { changeLines, confirmedBody, planCreate, planUpdate, quoted, type FieldChange, type FieldInput, type UpdatePlan } from './changes';
-import { appTitle, targetOf, type AppInput, type RecordInput, type Target } from './reading';
+import { failureText, signInPortalOf } from './answers';
+import { RecordConflict, RecordGone, type RecordStore } from '../records/store';
+import { changeLines, conflictSentence, planCreate, planUpdate, quoted, type FieldChange, type FieldInput, type UpdatePlan } from './changes';
+import { appTitle, recordIdOf, targetOf, type AppInput, type RecordInput, type Target } from './reading';
 import { fieldLabel } from './resolve';
 
 export interface Confirmation {
@@ -24,7 +25,13 @@ export type Plan =
       readonly target: Target;
       send(signal?: AbortSignal): Promise<string>;
     }
-  | { readonly ok: false; readonly invocationMessage: string; readonly refusal: string };
+  | {
+      readonly ok: false;
+      readonly invocationMessage: string;
+      readonly refusal: string;
+      /** The portal the user must sign in to, when that is the reason. */
+      readonly signInPortal?: string;
+    };
 
 export interface CreateInput extends AppInput {
   readonly fields: FieldInput;
@@ -40,7 +47,12 @@ export interface CommentInput extends RecordInput {
 }
 
 function refused(invocationMessage: string, error: unknown, target?: Target): Plan {
-  return { ok: false, invocationMessage, refusal: failureText(error, { portalLabel: target?.portal.label, columns: target?.columns }) };
+  return {
+    ok: false,
+    invocationMessage,
+    refusal: failureText(error, { portalLabel: target?.portal.label, columns: target?.columns }),
+    signInPortal: signInPortalOf(error, target?.portal.id),
+  };
 }
 
 function requireChangesAllowed(host: ToolHost): void {
@@ -65,26 +77,28 @@ async function planned(host: ToolHost, input: AppInput, checking: string, signal
   }
 }
 
-function recordId(input: RecordInput): string {
-  const id = String(input.record ?? '').trim();
-  if (id === '') throw new ToolRefusal('No record was given: "record" must be the record\'s id.');
-  return id;
-}
-
-export function prepareUpdate(host: ToolHost, input: UpdateInput, signal?: AbortSignal): Promise<Plan> {
+/**
+ * An update goes through a record store (the tools' own, so that a plan never moves what an open document
+ * started from): prepare reads the record anew, and that copy is the base of the save's conflict check
+ * when sending.
+ */
+export function prepareUpdate(host: ToolHost, records: RecordStore, input: UpdateInput, signal?: AbortSignal): Promise<Plan> {
   const checking = `Checking the change to record ${String(input.record)} of ${String(input.app)}`;
   return planned(host, input, checking, signal, async (found) => {
-    const id = recordId(input);
-    const { portal, app, columns } = found;
-    const client = host.client(portal.id);
-    const current = await client.readRecord(app.appId, id, signal);
+    const id = recordIdOf(input);
+    const { portal, app } = found;
+    const record = { portalId: portal.id, appId: app.appId, recordId: id };
+    records.markStale(record);
+    const current = await records.read(record, 'tool prepare');
+    signal?.throwIfAborted();
+    const { columns } = current;
     const plan: UpdatePlan = planUpdate(columns, current.data, input.fields ?? {}, app.name);
     const recordName = `Record ${id} of ${app.name}`;
     const already = plan.unchanged.length > 0 ? `Already holding the value asked for (not sent): ${plan.unchanged.map(fieldLabel).join(', ')}.` : '';
     if (plan.changes.length === 0) {
       return { ok: false, invocationMessage: checking, refusal: `${recordName} already holds every value asked for (${plan.unchanged.map(fieldLabel).join(', ')}); nothing was sent.` };
     }
-    const lines = changeLines(plan.changes, false);
+    const lines = changeLines(plan.changes, false, true);
     return {
       ok: true,
       invocationMessage: `Updating record ${id} of ${app.name}`,
@@ -94,25 +108,24 @@ export function prepareUpdate(host: ToolHost, input: UpdateInput, signal?: Abort
         message: [`Portal Explorer will send these changes to record ${id} of ${appTitle(found)}:`, ...lines, already, 'No other field is sent.'].filter(Boolean).join('\n'),
       },
       send: async (sendSignal) => {
-        const now = await client.readRecord(app.appId, id, sendSignal);
-        const body = confirmedBody(plan, now.data, recordName);
-        const sent = Object.keys(body);
-        if (sent.length > 0) {
-          await client.updateRecord(app.appId, id, body, {}, sendSignal);
-          host.recordChanged(portal.id, app.appId, id, 'updated');
+        sendSignal?.throwIfAborted();
+        const edited = Object.fromEntries(plan.changes.map((change) => [change.column.field_id_in_data, change.after]));
+        records.markStale(record);
+        let sent: string[];
+        try {
+          ({ sent } = await records.update(record, edited, { checked: false, base: plan.base }));
+        } catch (error) {
+          if (error instanceof RecordConflict) throw new ToolRefusal(conflictSentence(error.server.columns, error.base, error.server.data, recordName));
+          if (error instanceof RecordGone) throw new ToolRefusal(`${recordName} is not in the portal any more (deleted, or in its trash). Nothing was sent.`);
+          throw error;
+        } finally {
+          records.forget(record);
         }
-        const shown = plan.changes.filter((change) => sent.includes(change.column.field_id_in_data));
-        const held = plan.changes.length - shown.length;
-        return [
-          sent.length > 0 ? `Updated record ${id} of ${appTitle(found)}; sent only these fields:` : `Record ${id} already held the confirmed values; nothing was sent.`,
-          ...changeLines(shown, false),
-          held > 0 && sent.length > 0 ? `(${held} confirmed field${held === 1 ? '' : 's'} already held the new value and ${held === 1 ? 'was' : 'were'} not sent.)` : '',
-        ]
-          .filter(Boolean)
-          .join('\n');
+        // The check passed, so the portal held the confirmation's copy: every confirmed change was sent.
+        return [`Updated record ${id} of ${appTitle(found)}; sent only these fields:`, ...changeLines(plan.changes.filter((change) => sent.includes(change.column.field_id_in_data)), false)].join('\n');
       },
     };
-  });
+  }, () => recordIdOf(input));
 }
 
 export function prepareCreate(host: ToolHost, input: CreateInput, signal?: AbortSignal): Promise<Plan> {
@@ -128,7 +141,7 @@ export function prepareCreate(host: ToolHost, input: CreateInput, signal?: Abort
       target: found,
       confirmation: {
         title: `Create a ${kind} in ${app.name}?`,
-        message: [`Portal Explorer will create a ${kind} in ${appTitle(found)} with these fields:`, ...changeLines(changes, true), 'Fields left out stay empty or take their default.'].join('\n'),
+        message: [`Portal Explorer will create a ${kind} in ${appTitle(found)} with these fields:`, ...changeLines(changes, true, true), 'Fields left out stay empty or take their default.'].join('\n'),
       },
       send: async (sendSignal) => {
         const body = Object.fromEntries(changes.map((change) => [change.column.field_id_in_data, change.after]));
@@ -152,7 +165,7 @@ export function prepareComment(host: ToolHost, input: CommentInput, signal?: Abo
   const id = String(input.record ?? '').trim();
   const comment = typeof input.comment === 'string' ? input.comment : '';
   const check = (): void => {
-    recordId(input);
+    recordIdOf(input);
     if (comment.trim() === '') throw new ToolRefusal('The comment is empty: give its text as "comment". Nothing was sent.');
     if (comment.length > MAX_COMMENT_CHARS) throw new ToolRefusal(`The comment has ${comment.length} characters; at most ${MAX_COMMENT_CHARS} are sent by this tool. Shorten it. Nothing was sent.`);
   };

@@ -4,13 +4,23 @@
 // showing it (DialogService.skipDialogs in code-server 1.139), so the test sees the confirmation's text
 // through the test API's observer, which is awaited before VS Code gets the confirmation: what the
 // emulator logged by then is everything sent before the user could answer.
+//
+// Declining is not tested here, nor in a journey: "Cancel" is VS Code's own dialog (or the chat's inline
+// confirmation), which then never calls invoke. A journey would need a person to start a tool call, and in
+// code-server 1.139 only a chat model does that: its one chat agent is the built-in GitHub Copilot Chat,
+// which asks the person to sign in to GitHub before sending anything (a model of one's own, a Custom
+// Endpoint in chatLanguageModels.json, was not offered without that sign-in), and VS Code has no command
+// that runs a tool. What the extension guarantees is tested instead: prepare sends nothing (only GETs
+// before the confirmation, below), and an invoke without a prepared plan sends nothing (unit test
+// "sends nothing when the record changed after the confirmation, or when no confirmation was prepared").
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Prepared } from '../../src/tools/toolSet';
 import { closeAllEditors, emulatorRecord, openRecord, requestMark, requestsSince } from './support/documents';
 import { emulatorControl } from './support/emulator';
-import { connectEmulator, removePortal } from './support/portals';
+import { connectEmulator, removeAllPortals, removePortal } from './support/portals';
 import { testApi } from './support/extension';
+import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
 import { useConnectedPortal } from './documents/support';
 
@@ -36,6 +46,8 @@ async function allowChanges(value: boolean | undefined): Promise<void> {
 describe('language model tools through vscode.lm.invokeTool', function () {
   this.timeout(60_000);
   const portal = useConnectedPortal();
+  // Messages (the offer to sign in) are recorded, and dismissed unless a test answers them.
+  const prompts = useScriptedPrompter();
   const prepared: Array<{ tool: string; prepared: Prepared; requestsBefore: string[] }> = [];
   let start = 0;
 
@@ -95,6 +107,10 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     assert.ok(lines.length <= 2 + 20 + 1, `at most 20 rows by default: ${lines.length} lines`);
     for (const row of lines.slice(2).filter((line) => !line.startsWith('…'))) assert.match(row, /\| Acme Corporation \| (Low|Normal|High|Critical) \| /);
     assert.ok((await requestsSince(start)).some((line) => line.startsWith('GET /api/v1/app/201/view/7 200')));
+    assert.equal(prepared.length, 1);
+    assert.equal(prepared[0].prepared.invocationMessage, 'Reading view Open tickets of Tickets with 2 filters', 'what it will read');
+    assert.equal(prepared[0].prepared.confirmation, undefined, 'a reading tool asks nothing');
+    assert.deepEqual(prepared[0].requestsBefore, [], 'nothing read before VS Code shows the message');
   });
 
   it('updates only the changed field of an order after its confirmation, and sent nothing before it', async () => {
@@ -115,6 +131,75 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     const after = (await requestsSince(start)).slice(prepared[0].requestsBefore.length);
     assert.deepEqual(after, ['GET /api/v1/app/102/record/2 200', 'PUT /api/v1/app/102/record/2 200']);
     assert.equal((await emulatorRecord('102', '2')).data.f19, '4');
+  });
+
+  it('sends nothing when another user changed another field of the record between the confirmation and the send', async () => {
+    await allowChanges(true);
+    const api = await testApi();
+    const before = await emulatorRecord('102', '3');
+    let changedAt = 0;
+    api.setToolPreparedObserver(async (tool, invocation) => {
+      prepared.push({ tool, prepared: invocation, requestsBefore: await requestsSince(start) });
+      // Someone else, while the user reads the confirmation: a field the tool does not touch.
+      await api.portals.client(portal()).updateRecord('102', '3', { f11: 'Renamed by a colleague' });
+      changedAt = await requestMark();
+    });
+    const answer = await invoke('portal_updateRecord', { app: 'Orders', record: '3', fields: { Quantity: '14' } });
+    assert.equal(
+      answer,
+      `Record 3 of Orders changed in the portal after the user confirmed: f11 (Title) is now "Renamed by a colleague", was ${JSON.stringify(before.data.f11)}. Nothing was sent; run the tool again so the user confirms against the current values.`,
+    );
+    assert.match(prepared[0].prepared.confirmation?.message ?? '', /^- f18 \(Quantity\): "12" → "14"$/m);
+    assert.deepEqual(await requestsSince(changedAt), ['GET /api/v1/app/102/record/3 200'], 'read again, and no PUT followed');
+    const after = await emulatorRecord('102', '3');
+    assert.equal(after.data.f18, before.data.f18, 'the quantity is unchanged');
+    assert.equal(after.data.f11, 'Renamed by a colleague', "the colleague's change stands");
+  });
+
+  it('creates an order after a confirmation that lists every field sent, and sent nothing before it', async () => {
+    await allowChanges(true);
+    const input = { app: 'Orders', fields: { Title: 'Desk lamps\nfor the north wing', 'Order date': '05-02-2026', Amount: '230', Status: 'Confirmed', Tags: 'Fragile, Urgent' } };
+    const answer = await invoke('portal_createRecord', input);
+    const id = /^Created record (\d+) in Orders \(app 102\) on portal "Emulator"\.$/m.exec(answer)?.[1];
+    assert.ok(id, answer);
+    assert.match(answer, /^Filled in by the portal:\n- f10 \(Order no\.\): "\d+"$/m);
+    assert.equal(prepared.length, 1);
+    assert.deepEqual(prepared[0].prepared.confirmation, {
+      title: 'Create a record in Orders?',
+      message: [
+        'Portal Explorer will create a record in Orders (app 102) on portal "Emulator" with these fields:',
+        '- f11 (Title): "Desk lamps\\nfor the north wing"',
+        '- f15 (Order date): "05-02-2026"',
+        '- f17 (Amount): "230"',
+        '- f19 (Status): "Confirmed"',
+        '- f20 (Tags): "Fragile, Urgent"',
+        'Fields left out stay empty or take their default.',
+      ].join('\n'),
+    });
+    assert.ok(prepared[0].requestsBefore.every((line) => line.startsWith('GET ')), `before the confirmation: ${prepared[0].requestsBefore.join(', ')}`);
+    assert.deepEqual((await requestsSince(start)).slice(prepared[0].requestsBefore.length), ['POST /api/v1/app/102/record/ 200']);
+    const created = await emulatorRecord('102', id);
+    assert.deepEqual([created.data.f11, created.data.f15, created.data.f17, created.data.f19, created.data.f20, created.draft], ['Desk lamps\nfor the north wing', '05-02-2026', '230', '2', '4,1', false]);
+  });
+
+  it('adds a comment after its confirmation, with one POST after it', async () => {
+    await allowChanges(true);
+    const comment = 'Checked by the agent.\nThe address is confirmed.';
+    assert.equal(await invoke('portal_addComment', { app: 'Customers', record: '2', comment }), 'Added the comment (47 characters) to record 2 of Customers (app 101) on portal "Emulator".');
+    assert.equal(prepared[0].prepared.confirmation?.title, 'Comment on record 2 of Customers?');
+    assert.equal(prepared[0].prepared.confirmation?.message, `Portal Explorer will add this comment to record 2 of Customers (app 101) on portal "Emulator":\n\n${comment}`);
+    assert.ok(prepared[0].requestsBefore.every((line) => line.startsWith('GET ')), `before the confirmation: ${prepared[0].requestsBefore.join(', ')}`);
+    assert.deepEqual((await requestsSince(start)).slice(prepared[0].requestsBefore.length), ['POST /api/v1/app/101/record/2/comment 200']);
+    assert.equal((await emulatorRecord('101', '2')).comments.at(-1)?.comment, comment);
+  });
+
+  it("passes the portal's own message on when it refuses what was confirmed", async () => {
+    await allowChanges(true);
+    const answer = await invoke('portal_createRecord', { app: 'Customers', fields: { Name: 'Acme Corporation' } });
+    assert.match(answer, /f2 \(Name\) must be unique; record \d+ has the same value\./, 'the portal\'s words');
+    assert.equal(answer.split('\n').length, 1, 'one sentence');
+    assert.match(prepared[0].prepared.confirmation?.message ?? '', /^- f2 \(Name\): "Acme Corporation"$/m);
+    assert.deepEqual((await requestsSince(start)).slice(prepared[0].requestsBefore.length), ['POST /api/v1/app/101/record/ 400']);
   });
 
   it('sends nothing when the call is cancelled at the confirmation', async () => {
@@ -157,6 +242,30 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     assert.ok(log.every((line) => /portal_\w+ answered \(\d+ characters\)\.$/.test(line)), 'the log names the tool, never a value');
   });
 
+  it('offers Sign In once per portal when a tool refuses for the sign-in, and signs in when the user chooses it', async () => {
+    const api = await testApi();
+    await emulatorControl('POST', 'clients', { client_id: 'night-client', client_secret: 'night-secret', redirect_uris: ['http://127.0.0.1/callback'] });
+    const night = await connectEmulator({ label: 'Night shift', client: { id: 'night-client', secret: 'night-secret' } });
+    try {
+      await api.portals.signOut(night);
+      const scripted = prompts().answerMessage('Sign In', /needs you to sign in/);
+      const mark = await requestMark();
+      assert.equal(
+        await invoke('portal_readRecord', { portal: 'Night shift', app: 'Orders', record: '1' }),
+        `The portal "Night shift" (id ${night}) cannot be used: it is signed out. The user must sign in first with the command "Portal: Sign In" (portal.signIn); nothing was read or sent.`,
+      );
+      const offer = await scripted.waitForMessage(/needs you to sign in/);
+      assert.deepEqual([offer.level, offer.message, offer.actions], ['info', 'An agent\'s tool asked for the portal "Night shift", which needs you to sign in. Sign in to let the agent use it.', ['Sign In']]);
+      await waitFor(() => api.portals.state(night) === 'signedIn', { message: 'Sign In to sign the portal in' });
+      await api.portals.signOut(night);
+      assert.match(await invoke('portal_describeApp', { portal: 'Night shift', app: 'Orders' }), /it is signed out\. The user must sign in first with the command "Portal: Sign In"/);
+      assert.equal(scripted.messages.filter((message) => /needs you to sign in/.test(message.message)).length, 1, 'offered once for the portal in this session');
+      assert.ok((await requestsSince(mark)).every((line) => !line.includes('/api/v1/')), 'no data read for a signed-out portal');
+    } finally {
+      await removePortal(night);
+    }
+  });
+
   it('asks which portal when several are connected, and takes one by its name', async () => {
     await emulatorControl('POST', 'clients', { client_id: 'tools-client', client_secret: 'tools-secret', redirect_uris: ['http://127.0.0.1/callback'] });
     const second = await connectEmulator({ label: 'Staging', client: { id: 'tools-client', secret: 'tools-secret' } });
@@ -180,5 +289,25 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     } finally {
       await closeAllEditors();
     }
+  });
+});
+
+describe('language model tools: the key of their when clauses', function () {
+  this.timeout(60_000);
+  after(() => removeAllPortals());
+
+  it('sets portal.tools.connected true when a portal is added and false when the last one is removed', async () => {
+    const api = await testApi();
+    await removeAllPortals();
+    await waitFor(() => api.toolsContext()['portal.tools.connected'] === false, { message: `portal.tools.connected false with no portal: ${JSON.stringify(api.toolsContext())}` });
+    assert.equal(api.toolsContext()['portal.portalsRead'], true);
+    const first = await connectEmulator();
+    await waitFor(() => api.toolsContext()['portal.tools.connected'] === true, { message: 'portal.tools.connected true once a portal is added' });
+    await emulatorControl('POST', 'clients', { client_id: 'tools-client', client_secret: 'tools-secret', redirect_uris: ['http://127.0.0.1/callback'] });
+    const second = await connectEmulator({ label: 'Staging', client: { id: 'tools-client', secret: 'tools-secret' } });
+    await removePortal(first);
+    assert.equal(api.toolsContext()['portal.tools.connected'], true, 'still true while one portal remains');
+    await removePortal(second);
+    await waitFor(() => api.toolsContext()['portal.tools.connected'] === false, { message: 'portal.tools.connected false once the last portal is removed' });
   });
 });

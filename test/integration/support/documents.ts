@@ -14,6 +14,7 @@ export interface EmulatorRecord {
   draft: boolean;
   trashed: boolean;
   data: Record<string, string>;
+  comments: Array<{ id: string; comment: string; created_at: string }>;
 }
 
 /** How long a copy read from the portal stands for "now" (FRESH_MS of src/fs/recordFileSystem.ts). */

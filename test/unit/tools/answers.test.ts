@@ -4,8 +4,8 @@
 import * as assert from 'node:assert/strict';
 import { PortalError } from '../../../src/api/errors';
 import type { Column } from '../../../src/api/types';
-import { bounded, describeColumn, failureText, shortValue } from '../../../src/tools/answers';
-import { changeLines, confirmedBody, planCreate, planUpdate } from '../../../src/tools/changes';
+import { bounded, describeColumn, failureText, quotedText, shortValue } from '../../../src/tools/answers';
+import { changeLines, conflictSentence, planCreate, planUpdate } from '../../../src/tools/changes';
 import { ToolRefusal, type ToolHost, type ToolPortal } from '../../../src/tools/host';
 import { operatorOf, resolveView, viewAnswer, viewFilters } from '../../../src/tools/query';
 import { resolveField, resolvePortal, wireValue } from '../../../src/tools/resolve';
@@ -40,7 +40,8 @@ function refusal(run: () => unknown): string {
 
 function hostWith(portals: ToolPortal[]): ToolHost {
   const unused = (): never => assert.fail('nothing may be read');
-  return { portals: () => portals, activePortal: () => undefined, client: unused, sites: unused, columns: unused, views: () => [], allowChanges: () => true, recordChanged: unused };
+  const log = { debug: unused, info: unused, warn: unused };
+  return { portals: () => portals, activePortal: () => undefined, client: unused, sites: unused, columns: unused, views: () => [], allowChanges: () => true, recordChanged: unused, offerSignIn: unused, log };
 }
 
 describe('language model tools: answers and checks', () => {
@@ -52,6 +53,13 @@ describe('language model tools: answers and checks', () => {
     assert.match(text, new RegExp(`… ${500 - shown} more rows left out$`));
     assert.equal(bounded(['head'], ['a', 'b'], () => 'never'), 'head\na\nb');
     assert.equal(shortValue(`a\n\n${'b'.repeat(300)}`, 20), `a ${'b'.repeat(17)}… (302 characters)`);
+  });
+
+  it('quotes a value with its line breaks, tabs, quotes and invisible characters made visible', () => {
+    assert.equal(quotedText('Line one\r\nLine "two"\tend'), '"Line one\\r\\nLine \\"two\\"\\tend"');
+    assert.equal(quotedText('a\u2028b\u202Ec\u200Bd\u{E0041}'), '"a\\u2028b\\u202ec\\u200bd\\u{e0041}"', 'separators, bidi controls, zero-width and tag characters');
+    assert.equal(quotedText(`${'x'.repeat(10)}\n${'y'.repeat(10)}`, 8), '"xxxxxxx"… (21 characters)');
+    assert.equal(quotedText('x'.repeat(5000)), JSON.stringify('x'.repeat(5000)), 'uncut unless asked');
   });
 
   it('describes a column with its id, name, kind, format, choices by name and what the API can set', () => {
@@ -114,13 +122,11 @@ describe('language model tools: answers and checks', () => {
     assert.match(refusal(() => planCreate(columns, { Title: 'Lamps' }, 'Orders')), /^f15 \(Order date\): required/);
   });
 
-  it('sends only confirmed changes, and nothing when a confirmed field moved since the confirmation', () => {
-    const plan = planUpdate(columns, read, { Status: 'Delivered', f15: '03-01-2026' }, 'Orders');
-    assert.deepEqual(confirmedBody(plan, read, 'Record 1'), { f19: '4', f15: '03-01-2026' });
-    assert.deepEqual(confirmedBody(plan, { ...read, f15: '03-01-2026', f11: 'Desks' }, 'Record 1'), { f19: '4' }, 'a field already holding the new value is not sent again');
+  it('names the fields that moved since the confirmation when an update is refused as a conflict', () => {
     assert.equal(
-      refusal(() => confirmedBody(plan, { ...read, f19: '4', f15: '09-09-2026' }, 'Record 1 of Orders')),
-      'Record 1 of Orders changed in the portal after the user confirmed: f15 (Order date) is now "09-09-2026", was "02-01-2026". Nothing was sent; run the tool again so the user confirms against the current values.',
+      conflictSentence(columns, read, { ...read, f11: 'Desks', f15: '09-09-2026', f13: 'Globex' }, 'Record 1 of Orders'),
+      'Record 1 of Orders changed in the portal after the user confirmed: f11 (Title) is now "Desks", was "Chairs"; f15 (Order date) is now "09-09-2026", was "02-01-2026". Nothing was sent; run the tool again so the user confirms against the current values.',
+      'read-only fields (the LookUp) are not what a save could overwrite',
     );
   });
 
@@ -170,5 +176,9 @@ describe('language model tools: answers and checks', () => {
     const expired = new PortalError({ kind: 'http', status: 401, code: 'unauthorized', message: 'Reading record 1 failed: not signed in to the portal.' });
     assert.equal(failureText(expired, { portalLabel: 'Emulator' }), 'The sign-in to "Emulator" is no longer accepted: the user must sign in again with the command "Portal: Sign In" (portal.signIn).');
     assert.equal(failureText(new PortalError({ kind: 'network', retryable: true, message: 'Reading view 3 of app 102 failed: the portal did not answer.' })), 'Reading view 3 of app 102 failed: the portal did not answer. Trying again later may help.');
+    const lines = new PortalError({ kind: 'http', status: 400, code: 'invalid_value', message: 'Creating a record failed: Bad Request (HTTP 400).', portalMessage: 'Two problems:\n  f2 is taken;\r\n  f3 is no e-mail.' });
+    assert.equal(failureText(lines), 'Creating a record failed: Bad Request (HTTP 400). The portal said: Two problems: f2 is taken; f3 is no e-mail.', 'one line, whatever the portal\'s message holds');
+    const inMessage = new PortalError({ kind: 'http', status: 500, message: 'Reading record 1 failed (HTTP 500): Internal\nerror', portalMessage: 'Internal\nerror' });
+    assert.equal(failureText(inMessage), 'Reading record 1 failed (HTTP 500): Internal error');
   });
 });

@@ -7,6 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { FILTER_OPERATOR_NAMES } from '../../../src/api/filters';
 import { SETTINGS } from '../../../src/settings/definitions';
+import { PORTALS_READ_CONTEXT, TOOLS_CONNECTED_CONTEXT } from '../../../src/tools/context';
 import { ALLOW_CHANGES_SETTING } from '../../../src/tools/host';
 import { TOOL_NAMES } from '../../../src/tools/names';
 import { manifest } from '../support/manifest';
@@ -35,7 +36,7 @@ describe('language model tools: the contribution', () => {
   it('hides every tool until a portal is connected, and the changing ones until the setting allows them', () => {
     for (const tool of tools) {
       const changing = CHANGING.includes(tool.name);
-      const connected = ['portal.connected', '!portal.portalsRead'];
+      const connected = [TOOLS_CONNECTED_CONTEXT, `!${PORTALS_READ_CONTEXT}`];
       const expected = changing ? connected.map((key) => `${key} && config.${ALLOW_CHANGES_SETTING}`) : connected;
       assert.equal(tool.when, expected.join(' || '), tool.name);
       if (changing) {

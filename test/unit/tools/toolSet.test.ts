@@ -2,6 +2,7 @@
 // client (client credentials), the emulator's own request log says what was sent and when.
 import * as assert from 'node:assert/strict';
 import type { PortalClient } from '../../../src/api/client';
+import type { Column } from '../../../src/api/types';
 import type { ToolHost, ToolPortal } from '../../../src/tools/host';
 import { TOOL_NAMES } from '../../../src/tools/names';
 import { PortalTools } from '../../../src/tools/toolSet';
@@ -21,20 +22,30 @@ describe('language model tools against the emulator', function () {
   let allow = true;
   let portals: ToolPortal[] = [];
   const changed: string[] = [];
+  const offered: string[] = [];
+  let host: ToolHost;
   let tools: PortalTools;
+  const columnsRead = new Map<string, Promise<readonly Column[]>>();
 
   before(async () => {
     emulator = await startPortal();
     ({ client } = clientFor(emulator));
-    const host: ToolHost = {
+    host = {
       portals: () => portals,
       activePortal: () => portals[0]?.id,
       client: () => client,
       sites: (_portal, signal) => client.listSites(signal),
-      columns: (_portal, appId, signal) => client.listColumns(appId, signal),
+      // As the catalog does: each app's columns read once.
+      columns: (_portal, appId, signal) => {
+        const read = columnsRead.get(appId) ?? client.listColumns(appId, signal);
+        columnsRead.set(appId, read);
+        return read;
+      },
       views: (_portal, appId) => (appId === '201' ? [{ viewId: '7', name: 'Open tickets' }] : []),
       allowChanges: () => allow,
       recordChanged: (_portal, appId, recordId, kind) => changed.push(`${kind} ${appId}/${recordId}`),
+      log: { debug: () => undefined, info: () => undefined, warn: () => undefined },
+      offerSignIn: (portalId) => offered.push(portalId),
     };
     tools = new PortalTools(host);
   });
@@ -42,6 +53,7 @@ describe('language model tools against the emulator', function () {
     allow = true;
     portals = [{ id: 'emulator', label: 'Emulator', state: 'signedIn' }];
     changed.length = 0;
+    offered.length = 0;
   });
   after(() => emulator.close());
 
@@ -101,6 +113,14 @@ describe('language model tools against the emulator', function () {
     assert.match(answer, /^- f13 \(Customer\): Hooli$/m);
   });
 
+  it('refuses to read a record without an id before asking the portal anything', async () => {
+    const start = await mark();
+    for (const record of ['', '  ', undefined]) {
+      assert.equal(await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record }), 'No record was given: "record" must be the record\'s id.');
+    }
+    assert.deepEqual(await since(start), [], 'nothing read, GET …/record/ least of all');
+  });
+
   it('updates only the changed fields after the confirmation, and nothing before it', async () => {
     const before = await record('102', '2');
     const start = await mark();
@@ -122,6 +142,41 @@ describe('language model tools against the emulator', function () {
     assert.deepEqual(await since(afterPrepare), ['GET /api/v1/app/102/record/2 200', 'PUT /api/v1/app/102/record/2 200']);
     assert.equal((await record('102', '2')).f19, '4');
     assert.deepEqual(changed, ['updated 102/2']);
+  });
+
+  it('shows a long value with several lines in full in the confirmation, and refuses one too long to show', async () => {
+    const title = `${'x'.repeat(149)}\n${'y'.repeat(150)}`;
+    assert.equal(title.length, 300);
+    const before = await record('102', '2');
+    const update = { app: 'Orders', record: '2', fields: { Title: title } };
+    const updating = await tools.prepare(TOOL_NAMES.updateRecord, update);
+    assert.ok(updating.confirmation?.message.split('\n').includes(`- f11 (Title): ${JSON.stringify(before.f11)} → ${JSON.stringify(title)}`), updating.confirmation?.message);
+    const creating = await tools.prepare(TOOL_NAMES.createRecord, { app: 'Orders', fields: { Title: title, 'Order date': '05-02-2026', Amount: '1' } });
+    assert.ok(creating.confirmation?.message.split('\n').includes(`- f11 (Title): ${JSON.stringify(title)}`), creating.confirmation?.message);
+    const start = await mark();
+    const tooLong = { app: 'Orders', record: '2', fields: { Title: 'z'.repeat(4001) } };
+    assert.equal((await tools.prepare(TOOL_NAMES.updateRecord, tooLong)).confirmation, undefined, 'nothing to confirm');
+    assert.equal(
+      await tools.invoke(TOOL_NAMES.updateRecord, tooLong),
+      'f11 (Title) is 4001 characters long; this tool sends at most 4000 characters per value, so that the confirmation shows all of it. Nothing was sent; shorten the value, or ask the user to enter it in Portal Explorer.',
+    );
+    assert.ok((await since(start)).every((line) => line.startsWith('GET ')), 'nothing sent');
+  });
+
+  it('sends nothing when another field of the record changed after the confirmation, as a document\'s save would', async () => {
+    const input = { app: 'Orders', record: '3', fields: { Quantity: '14' } };
+    const before = await record('102', '3');
+    await tools.prepare(TOOL_NAMES.updateRecord, input);
+    await client.updateRecord('102', '3', { f11: 'Renamed elsewhere' }); // someone else, meanwhile, another field
+    const start = await mark();
+    const answer = await tools.invoke(TOOL_NAMES.updateRecord, input);
+    assert.equal(
+      answer,
+      `Record 3 of Orders changed in the portal after the user confirmed: f11 (Title) is now "Renamed elsewhere", was ${JSON.stringify(before.f11)}. Nothing was sent; run the tool again so the user confirms against the current values.`,
+    );
+    assert.deepEqual(await since(start), ['GET /api/v1/app/102/record/3 200'], 'read again, nothing sent');
+    assert.equal((await record('102', '3')).f18, before.f18);
+    assert.deepEqual(changed, []);
   });
 
   it('sends nothing when the record changed after the confirmation, or when no confirmation was prepared', async () => {
@@ -193,16 +248,37 @@ describe('language model tools against the emulator', function () {
     assert.deepEqual(await since(start), []);
   });
 
-  it('answers a sign-in the portal no longer accepts with the sign-in command, and never a token', async () => {
+  it('offers the user to sign in once per portal when a tool refuses for the sign-in, whatever the tool', async () => {
+    const session = new PortalTools(host); // a session of its own: offers are counted per session
+    portals = [
+      { id: 'emulator', label: 'Emulator', state: 'signedOut' },
+      { id: 'staging', label: 'Staging', state: 'expired' },
+    ];
+    assert.match(await session.invoke(TOOL_NAMES.readRecord, { portal: 'Emulator', app: 'Orders', record: '1' }), /it is signed out\. The user must sign in first with the command "Portal: Sign In"/);
+    assert.deepEqual(offered, ['emulator']);
+    const update = { portal: 'emulator', app: 'Orders', record: '1', fields: { Quantity: '2' } };
+    await session.prepare(TOOL_NAMES.updateRecord, update);
+    assert.match(await session.invoke(TOOL_NAMES.updateRecord, update), /it is signed out/);
+    await session.invoke(TOOL_NAMES.describeApp, { portal: 'emulator', app: 'Orders' });
+    assert.deepEqual(offered, ['emulator'], 'once for the portal');
+    await session.invoke(TOOL_NAMES.queryView, { portal: 'staging', app: 'Orders', view: '3' });
+    assert.deepEqual(offered, ['emulator', 'staging'], 'once for each portal');
+    assert.match(await session.invoke(TOOL_NAMES.describeApp, { app: 'Orders' }), /^Several portals are connected/);
+    assert.deepEqual(offered, ['emulator', 'staging'], 'no offer when the refusal is not about signing in');
+  });
+
+  it('answers a sign-in the portal no longer accepts with the sign-in command, offers to sign in, and never a token', async () => {
     const signedIn = client;
     const tokens = new CredentialsTokens(emulator, 'give-up');
     client = clientFor(emulator, { tokens }).client;
+    const session = new PortalTools(host); // a session of its own: offers are counted per session
     try {
-      const read = await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' });
+      const read = await session.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' });
       assert.match(read, /^Record 1 of Orders/);
       await testInterface(emulator, 'POST', 'tokens/expire', {});
-      const answer = await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' });
+      const answer = await session.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' });
       assert.equal(answer, 'The sign-in to "Emulator" is no longer accepted: the user must sign in again with the command "Portal: Sign In" (portal.signIn).');
+      assert.deepEqual(offered, ['emulator'], 'the user is offered to sign in');
       assert.ok(tokens.issued.length > 0);
       for (const token of tokens.issued) assert.ok(!read.includes(token) && !answer.includes(token), 'no token in an answer');
     } finally {
