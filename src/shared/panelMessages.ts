@@ -83,6 +83,8 @@ const gridSelectionSchema = v.object({ type: v.literal('grid/selection'), record
 /** Hidden, ordered and frozen columns, kept per view by the host. */
 const gridLayoutSchema = v.object({ type: v.literal('grid/layout'), order: v.array(id), hidden: v.array(id), frozen: count });
 const gridSaveSchema = v.object({ type: v.literal('grid/save') });
+/** Add an empty row at the end, created as a record (a draft with Draft mode) at save. */
+const gridAddRowSchema = v.object({ type: v.literal('grid/addRow') });
 /** Delete the selected rows' records (to the portal's trash), after the host's confirmation. */
 const gridDeleteRowsSchema = v.object({ type: v.literal('grid/deleteRows'), recordIds: v.pipe(v.array(id), v.minLength(1)) });
 
@@ -131,6 +133,7 @@ export const gridToHostSchema = v.variant('type', [
   gridSelectionSchema,
   gridLayoutSchema,
   gridSaveSchema,
+  gridAddRowSchema,
   gridDeleteRowsSchema,
 ]);
 export const importToHostSchema = v.variant('type', [

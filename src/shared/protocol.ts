@@ -240,6 +240,8 @@ export interface GridRowState {
   conflict?: string;
   /** Why the last save of the row failed. */
   saveFailure?: string;
+  /** A row added in the grid: its record is created at save. */
+  isNew?: boolean;
 }
 
 export interface GridInitMessage {
@@ -252,14 +254,20 @@ export interface GridInitMessage {
   rows: string[][];
   /** The page's kept layout of the columns (grid/layout). */
   layout?: { order: string[]; hidden: string[]; frozen: number };
+  /** What a row added in the grid becomes at save: a draft (apps with Draft mode) or a record. */
+  newRows: 'draft' | 'record';
 }
 
 /** Rows whose state changed (an edit, undo, a save, a webhook): each replaces the row's values and marks. */
 export interface GridRowsMessage {
   type: 'grid/rows';
   rows: GridRowState[];
-  /** Rows gone from the grid (deleted on the portal and released). */
+  /** Rows gone from the grid (deleted on the portal and released, new rows taken out). */
   removed?: string[];
+  /** New rows, appended in this order (their states are among `rows`); applied after `renamed`, before `removed`. */
+  added?: string[];
+  /** New rows created at save: [placeholder id, the record's id]. */
+  renamed?: Array<[string, string]>;
 }
 
 /** A message for the grid's bar: cells a paste could not fill, the outcome of a save. */

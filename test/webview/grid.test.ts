@@ -3,6 +3,7 @@
 // from the clipboard with Ctrl+V, cells copied with Ctrl+C, fill down, and the screenshot to look at.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { portalRecordStore } from '../../src/grid/recordStore';
 import { ORDERS } from '../emulator/seed';
 import { GridHost } from './support/gridHost';
 import { usePanelEnvironment } from './support/suite';
@@ -156,6 +157,50 @@ describe('the view grid (webview)', function () {
     await host?.settled();
     assert.equal(model.changeSet.value(ids[3], 'f12'), '');
     await panel.screenshot('grid-keyboard');
+  });
+
+  it('adds a row: marked new, its required cells invalid until filled; created as a record at save; undo takes it out', async () => {
+    const { panel, model } = await open();
+    const page = panel.page;
+    await panel.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.locator('#grid-add-row').click();
+    await page.waitForSelector('#grid-8-0.row-new');
+    assert.equal(await cell(page, 8, 0).textContent(), '+ new');
+    assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^9 rows · 1 new/);
+    assert.equal(await page.locator('.data-grid').getAttribute('aria-activedescendant'), `grid-8-${COLUMN.title}`, 'the first editable cell of the new row is active');
+    for (const column of [COLUMN.title, COLUMN.orderDate, COLUMN.amount]) assert.match((await cell(page, 8, column).getAttribute('class')) ?? '', /\binvalid\b/, `required column ${column} is marked`);
+    assert.match((await cell(page, 8, COLUMN.title).getAttribute('title')) ?? '', /required/);
+    assert.match((await page.locator('#grid-row').textContent()) ?? '', /This new row cannot be created until this is fixed/);
+
+    // Undo takes it out (VS Code's Ctrl+Z), and Add Row brings another.
+    await host?.undo();
+    await page.waitForSelector('#grid-8-0', { state: 'detached' });
+    assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^8 rows$/);
+    await page.locator('#grid-add-row').click();
+    await page.waitForSelector('#grid-8-0.row-new');
+
+    await page.keyboard.type('Plants for the lobby');
+    await page.keyboard.press('Enter');
+    await page.evaluate((text) => (globalThis as unknown as { navigator: { clipboard: { writeText(text: string): Promise<void> } } }).navigator.clipboard.writeText(text), '03-03-2026');
+    await cell(page, 8, COLUMN.orderDate).click();
+    await page.keyboard.press('Control+V');
+    await replaceIn(page, 8, COLUMN.amount, '120.50');
+    await host?.settled();
+    await page.waitForSelector(`#grid-8-${COLUMN.amount}.pending`);
+    assert.equal(await page.locator('#grid-8-0.row-invalid').count(), 0, 'every required cell filled');
+    assert.equal(await cell(page, 8, COLUMN.amount).textContent(), '€120.50', 'the currency symbol is shown');
+    await panel.screenshot('grid-new-row');
+
+    const summary = await host?.save(portalRecordStore(environment().client, ORDERS, { draft: true }));
+    assert.equal(summary?.created, 1);
+    const created = model.layout([]).rowIds[8];
+    assert.match(created, /^\d+$/, 'the row is its record now');
+    await page.locator('#grid-8-0', { hasText: new RegExp(`^${created}$`) }).waitFor();
+    assert.equal(await page.locator('#grid-8-0.row-new').count(), 0);
+    assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^9 rows$/);
+    const record = await environment().client.readRecord(ORDERS, created);
+    assert.deepEqual([record.draft, record.data.f11, record.data.f15, record.data.f17], [true, 'Plants for the lobby', '03-03-2026', '120.50']);
+    await fetch(`${environment().emulator.baseUrl}/_emulator/reset`, { method: 'POST' });
   });
 
   it('screenshots in light, dark and high contrast', async () => {

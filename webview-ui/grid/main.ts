@@ -23,6 +23,8 @@ const counts = el('p', { id: 'grid-counts', className: 'row-count', attrs: { rol
 const notice = messageBar('grid-notice');
 const rowLine = messageBar('grid-row');
 let selectionTimer: ReturnType<typeof setTimeout> | undefined;
+/** What a row added here becomes at save (grid/init says). */
+let newRows: 'draft' | 'record' = 'record';
 
 const table = new GridTable({
   edit: (label, edits) => host.post({ type: 'grid/edit', label, edits }),
@@ -70,10 +72,13 @@ function withBlock(action: (block: GridBlock) => void): () => void {
   };
 }
 
+const addRow = button('Add Row', { id: 'grid-add-row', title: 'Add a row at the end: its record is created when you save', onClick: () => host.post({ type: 'grid/addRow' }) });
+
 const actions = el(
   'div',
   { className: 'grid-actions' },
   button('Save', { id: 'grid-save', appearance: 'primary', title: 'Save the changed rows (Ctrl+S)', onClick: () => host.post({ type: 'grid/save' }) }),
+  addRow,
   button('Fill Down', { id: 'grid-fill', title: 'Copy the top cell of the selection into the cells below (Ctrl+D)', onClick: withBlock((block) => host.post({ type: 'grid/fill', block })) }),
   button('Clear', { id: 'grid-clear', title: 'Empty the selected cells (Delete)', onClick: withBlock((block) => host.post({ type: 'grid/clear', block })) }),
   copyFormat.element,
@@ -89,9 +94,10 @@ const actions = el(
 );
 
 function showCounts(): void {
-  const { changed, conflicts, invalid } = table.counts();
+  const { changed, added, conflicts, invalid } = table.counts();
   const parts = [`${table.rowCount.toLocaleString()} rows`];
   if (changed > 0) parts.push(`${changed} changed`);
+  if (added > 0) parts.push(`${added} new`);
   if (invalid > 0) parts.push(`${invalid} with an invalid cell`);
   if (conflicts > 0) parts.push(`${conflicts} held back (conflict)`);
   counts.textContent = parts.join(' · ');
@@ -114,6 +120,10 @@ function showRow(): void {
   const { column } = table.grid.activeCell;
   const index = table.shown[column - 1];
   const problem = state.problems.find(([at]) => at === index)?.[1] ?? state.problems[0]?.[1];
+  if (state.isNew) {
+    const what = newRows === 'draft' ? 'a draft' : 'a record';
+    return rowLine.show(problem ? 'error' : 'info', problem ? `This new row cannot be created until this is fixed: ${problem}` : `A new row: saving creates ${what} from it.`);
+  }
   if (problem) return rowLine.show('error', `Record ${active.recordId} cannot be saved until this is fixed: ${problem}`);
   if (state.changedOnPortal) return rowLine.show('info', `Record ${active.recordId} was ${state.changedOnPortal} on the portal since it was read. Saving checks it; or take the portal's copy now.`, [{ label: 'Take Theirs', id: 'grid-take-theirs', run: resolve('takeTheirs') }]);
   rowLine.hide();
@@ -127,6 +137,8 @@ host.onMessage((message) => {
   switch (message.type) {
     case 'grid/init': {
       title.textContent = message.viewName;
+      newRows = message.newRows;
+      addRow.title = `Add a row at the end: ${newRows === 'draft' ? 'a draft' : 'a record'} is created from it when you save`;
       subtitle.textContent = `${message.appName} · ${message.portalLabel}`;
       const layout = columnsPanel.load(message.columns, message.layout);
       table.load(message.columns, message.rows, layout.shown);
@@ -136,10 +148,16 @@ host.onMessage((message) => {
       table.grid.element.focus();
       break;
     }
-    case 'grid/rows':
-      table.update(message.rows, message.removed);
+    case 'grid/rows': {
+      table.update(message.rows, message);
+      const added = message.added?.at(-1);
+      if (added) {
+        table.goToRow(added);
+        table.grid.element.focus();
+      }
       showRow();
       break;
+    }
     case 'grid/notice':
       notice.show(message.level, message.message);
       break;

@@ -11,7 +11,7 @@ import type { Stores } from '../../catalog/stores';
 import { backupOf, parseBackup, restoreBackup, serializeBackup } from '../../grid/backup';
 import type { CellEdit } from '../../grid/changeSet';
 import { keepMine, takeTheirs } from '../../grid/conflicts';
-import type { TransactionKind } from '../../grid/editHistory';
+import type { Transaction, TransactionKind } from '../../grid/editHistory';
 import { GridModel, type SaveSummary } from '../../grid/gridModel';
 import { portalRecordStore, type RecordStore } from '../../grid/recordStore';
 import { saveChanges } from '../../grid/saveRunner';
@@ -25,10 +25,12 @@ const log = createLogger('grid');
 
 export type GridDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents' | 'views'>;
 
-/** Rows redrawn in the page after a change: their new state, and rows gone. */
+/** Rows redrawn in the page after a change: their new state, rows gone, new rows added and created. */
 export interface RowsChange {
   readonly changed: readonly string[];
   readonly removed: readonly string[];
+  readonly added: readonly string[];
+  readonly renamed: ReadonlyArray<[string, string]>;
 }
 
 /** Rows saved at once: the portal is a shared server, and one slow row must not hold the others. */
@@ -45,6 +47,8 @@ export class GridDocument implements vscode.CustomDocument {
   private readonly subscriptions: vscode.Disposable[] = [];
   appName: string;
   viewName: string;
+  /** Rows added in the grid are created as drafts (the app has Draft mode, as the catalog says). */
+  newRowsAreDrafts = false;
 
   constructor(
     readonly uri: vscode.Uri,
@@ -79,6 +83,7 @@ export class GridDocument implements vscode.CustomDocument {
     const client = this.deps.portals.client(portalId);
     const [read, appColumns, info] = await Promise.all([client.readView(appId, viewId, []), this.deps.catalog.columns(portalId, appId), this.deps.catalog.app(portalId, appId).catch(() => undefined)]);
     if (info?.name) this.appName = info.name;
+    this.newRowsAreDrafts = info?.draftMode === true;
     const columns = await this.columnsOf(read, appColumns);
     const model = new GridModel(columns, appColumns, read.rows);
     if (backupText !== undefined) {
@@ -96,24 +101,35 @@ export class GridDocument implements vscode.CustomDocument {
     const model = this.model;
     const outcome = model.history.edit(kind, label, edits);
     const released = model.release(outcome.released);
-    const transaction = outcome.transaction;
-    if (transaction) {
-      this.changed(transaction.changes.map((change) => change.recordId), released.removed);
-      this.fireEdit({
-        document: this,
-        label: transaction.label,
-        undo: () => {
-          const step = model.history.undo(transaction);
-          if (step) this.changed(step.transaction.changes.map((change) => change.recordId), model.release(step.released).removed);
-        },
-        redo: () => {
-          const step = model.history.redo(transaction);
-          if (step) this.changed(step.transaction.changes.map((change) => change.recordId), model.release(step.released).removed);
-        },
-      });
-    }
+    if (outcome.transaction) this.pushEdit(outcome.transaction, released.removed);
     const first = outcome.refused[0];
     return { refused: outcome.refused.length, ...(first ? { message: first.message } : {}) };
+  }
+
+  /** An empty row at the end, created as a record (a draft with Draft mode) at save; one undoable step. */
+  addRow(): string {
+    const outcome = this.model.history.addRow();
+    if (outcome.transaction) this.pushEdit(outcome.transaction, []);
+    return outcome.recordId;
+  }
+
+  /** The page redrawn after a transaction, and the transaction handed to VS Code's undo stack. */
+  private pushEdit(transaction: Transaction, removed: readonly string[]): void {
+    const model = this.model;
+    const rowsOf = (step: Transaction): string[] => [...step.changes.map((change) => change.recordId), ...(step.addedRows ?? []), ...(step.removedRows ?? [])];
+    this.changed(rowsOf(transaction), removed);
+    this.fireEdit({
+      document: this,
+      label: transaction.label,
+      undo: () => {
+        const step = model.history.undo(transaction);
+        if (step) this.changed(rowsOf(step.transaction), model.release(step.released).removed);
+      },
+      redo: () => {
+        const step = model.history.redo(transaction);
+        if (step) this.changed(rowsOf(step.transaction), model.release(step.released).removed);
+      },
+    });
   }
 
   /**
@@ -124,7 +140,8 @@ export class GridDocument implements vscode.CustomDocument {
     const model = this.model;
     const pending = model.changeSet.size;
     const current = new Map<string, RecordData>();
-    const portalStore = portalRecordStore(this.deps.portals.client(this.target.portalId), this.target.appId);
+    const createdIds: string[] = [];
+    const portalStore = portalRecordStore(this.deps.portals.client(this.target.portalId), this.target.appId, { draft: this.newRowsAreDrafts });
     // The check's read is kept: a saved row takes the portal's copy plus what was sent.
     const store: RecordStore = {
       readCurrent: async (recordId, signal) => {
@@ -133,6 +150,11 @@ export class GridDocument implements vscode.CustomDocument {
         return copy;
       },
       update: (recordId, fields, signal) => portalStore.update(recordId, fields, signal),
+      create: async (fields, signal) => {
+        const created = await portalStore.create(fields, signal);
+        createdIds.push(created.recordId);
+        return created;
+      },
     };
     const summary = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Saving ${pending} changed row${pending === 1 ? '' : 's'} of ${this.viewName}`, cancellable: true },
@@ -158,10 +180,11 @@ export class GridDocument implements vscode.CustomDocument {
         }
       },
     );
-    this.changed([...current.keys(), ...model.markedRowIds()], []);
+    this.changed([...current.keys(), ...createdIds, ...model.markedRowIds()], []);
     for (const recordId of current.keys()) {
       if (!model.changeSet.row(recordId) && !model.conflicts.has(recordId)) this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'updated', origin: 'local' });
     }
+    for (const recordId of createdIds) this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'created', origin: 'local' });
     log.info(`saved view ${this.target.viewId}: ${JSON.stringify(summary)}`);
     return summary;
   }
@@ -222,7 +245,18 @@ export class GridDocument implements vscode.CustomDocument {
   }
 
   private changed(recordIds: readonly string[], removed: readonly string[]): void {
-    this.rowsChanged.fire({ changed: [...new Set(recordIds)].filter((id) => this.modelValue?.hasRow(id)), removed });
+    const model = this.modelValue;
+    if (!model) return;
+    const added: string[] = [];
+    const renamed: Array<[string, string]> = [];
+    const gone = [...removed];
+    for (const event of model.takeRowEvents()) {
+      if ('added' in event) added.push(event.added);
+      else if ('removed' in event) gone.push(event.removed);
+      else renamed.push([event.created, event.recordId]);
+    }
+    const ids = [...recordIds, ...added, ...renamed.map(([, recordId]) => recordId)].map((id) => model.changeSet.resolve(id));
+    this.rowsChanged.fire({ changed: [...new Set(ids)].filter((id) => model.hasRow(id)), removed: gone, added, renamed });
   }
 
   /** A webhook said the record changed: read it, and let the model take it or mark the row. */

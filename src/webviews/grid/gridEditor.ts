@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { cancelled } from '../../auth/signInUi';
 import { blockPlanMessage, planFor } from '../../grid/blockMessages';
 import { copyText } from '../../grid/blockEdits';
+import { isNewRowId } from '../../grid/changeSet';
 import { dateOrderOf, decimalSeparatorOf } from '../../grid/cellText';
 import { GRID_COMPARE_SCHEME } from '../../ids';
 import { viewOfUri } from '../../model/recordAddress';
@@ -17,7 +18,7 @@ import { prompter } from '../../ui/prompter';
 import { createNonce, panelHtml } from '../html';
 import { messageReceiver } from '../messages';
 import { openRecord } from '../openRecord';
-import { GridDocument, type GridDeps } from './gridDocument';
+import { GridDocument, type GridDeps, type RowsChange } from './gridDocument';
 import { GridLayouts } from './gridLayouts';
 
 export type GridEditorDeps = GridDeps & { readonly extensionUri: vscode.Uri; readonly state: vscode.Memento };
@@ -78,9 +79,16 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
       title: document.viewName,
     });
     const post = (message: HostToGridMessage): void => void webview.postMessage(message);
-    const sendRows = (recordIds: readonly string[], removed: readonly string[] = []): void => {
+    const sendRows = (change: Partial<RowsChange>): void => {
       if (!document.isLoaded) return;
-      post({ type: 'grid/rows', rows: recordIds.map((id) => document.model.rowState(id)), ...(removed.length > 0 ? { removed: [...removed] } : {}) });
+      const { changed = [], removed = [], added = [], renamed = [] } = change;
+      post({
+        type: 'grid/rows',
+        rows: changed.map((id) => document.model.rowState(id)),
+        ...(removed.length > 0 ? { removed: [...removed] } : {}),
+        ...(added.length > 0 ? { added: [...added] } : {}),
+        ...(renamed.length > 0 ? { renamed: renamed.map(([from, to]): [string, string] => [from, to]) } : {}),
+      });
     };
     const sendInit = (): void => {
       if (!document.isLoaded) return post({ type: 'grid/loadFailed', message: `The rows of ${document.viewName} could not be read. Close the tab and open the view again.` });
@@ -94,11 +102,12 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
         columns: document.model.columns.map((column) => ({ ...column })),
         rows: document.model.initialRows(),
         ...(layout ? { layout } : {}),
+        newRows: document.newRowsAreDrafts ? 'draft' : 'record',
       });
-      sendRows(document.model.markedRowIds());
+      sendRows({ changed: document.model.markedRowIds() });
     };
     const subscriptions = [
-      document.onDidChangeRows((change) => sendRows(change.changed, change.removed)),
+      document.onDidChangeRows(sendRows),
       document.onDidReload(sendInit),
       webview.onDidReceiveMessage(messageReceiver<GridToHostMessage>('portal.grid', gridToHostSchema, (message) => this.handle(document, message, { sendInit, post }), runReported)),
       panel.onDidChangeViewState(() => {
@@ -153,6 +162,9 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
       case 'grid/save':
         await vscode.commands.executeCommand('workbench.action.files.save');
         return;
+      case 'grid/addRow':
+        document.addRow();
+        return;
       case 'grid/deleteRows': {
         const count = message.recordIds.length;
         const what = `${count} record${count === 1 ? '' : 's'}`;
@@ -164,6 +176,7 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
         return;
       }
       case 'openRecord':
+        if (isNewRowId(message.recordId)) throw new Error('This row is new: its record is created when you save the grid.');
         await openRecord(document.target.portalId, document.target.appId, message.recordId);
         return;
     }
@@ -197,7 +210,8 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
       summary.blocked > 0 ? `${summary.blocked} not sent because a cell is invalid` : '',
     ].filter(Boolean);
     // Rows still pending keep the tab dirty: VS Code does that when the save fails, and says so.
-    if (left.length > 0) throw new Error(`Saved ${summary.saved} row${summary.saved === 1 ? '' : 's'} of ${document.viewName}; ${left.join('; ')}. Their edits are kept.`);
+    const created = summary.created > 0 ? ` (${summary.created} of them new: ${summary.created === 1 ? 'a record was' : 'records were'} created)` : '';
+    if (left.length > 0) throw new Error(`Saved ${summary.saved} row${summary.saved === 1 ? '' : 's'} of ${document.viewName}${created}; ${left.join('; ')}. Their edits are kept.`);
   }
 
   async saveCustomDocumentAs(): Promise<void> {

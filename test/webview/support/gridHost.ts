@@ -8,7 +8,9 @@ import { copyText } from '../../../src/grid/blockEdits';
 import { blockPlanMessage, planFor } from '../../../src/grid/blockMessages';
 import type { CellEdit, RefusedCell } from '../../../src/grid/changeSet';
 import type { Transaction, TransactionKind } from '../../../src/grid/editHistory';
-import { GridModel } from '../../../src/grid/gridModel';
+import { GridModel, type SaveSummary } from '../../../src/grid/gridModel';
+import type { RecordStore } from '../../../src/grid/recordStore';
+import { saveChanges } from '../../../src/grid/saveRunner';
 import type { GridToHostMessage, HostToGridMessage } from '../../../src/shared/protocol';
 import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
 import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
@@ -49,6 +51,14 @@ export class GridHost {
     if (step) await this.sendRows(step.transaction.changes.map((change) => change.recordId));
   }
 
+  /** Saves as the custom editor does (without VS Code's progress), and redraws the rows. */
+  async save(store: RecordStore): Promise<SaveSummary> {
+    const report = await saveChanges(this.model.changeSet, store);
+    const summary = this.model.afterSave(report, new Map());
+    await this.sendRows(this.model.markedRowIds());
+    return summary;
+  }
+
   async close(): Promise<void> {
     await this.panel.close();
   }
@@ -62,8 +72,18 @@ export class GridHost {
     return outcome.refused;
   }
 
-  private async sendRows(recordIds: readonly string[]): Promise<void> {
-    await this.send({ type: 'grid/rows', rows: [...new Set(recordIds)].map((id) => this.model.rowState(id)) });
+  /** Rows redrawn, with the new rows added, created and taken out since the last time (as gridDocument.ts does). */
+  async sendRows(recordIds: readonly string[]): Promise<void> {
+    const added: string[] = [];
+    const removed: string[] = [];
+    const renamed: Array<[string, string]> = [];
+    for (const event of this.model.takeRowEvents()) {
+      if ('added' in event) added.push(event.added);
+      else if ('removed' in event) removed.push(event.removed);
+      else renamed.push([event.created, event.recordId]);
+    }
+    const ids = [...new Set([...recordIds, ...added, ...renamed.map(([, id]) => id)].map((id) => this.model.changeSet.resolve(id)))].filter((id) => this.model.hasRow(id));
+    await this.send({ type: 'grid/rows', rows: ids.map((id) => this.model.rowState(id)), ...(added.length > 0 ? { added } : {}), ...(removed.length > 0 ? { removed } : {}), ...(renamed.length > 0 ? { renamed } : {}) });
   }
 
   private async handle(message: GridToHostMessage | PosterMessage): Promise<void> {
@@ -72,7 +92,12 @@ export class GridHost {
     const typed = message as GridToHostMessage;
     switch (typed.type) {
       case 'ready':
-        return this.send({ type: 'grid/init', viewName: 'All orders', appName: 'Orders', portalLabel: 'Demo portal', columns: [...this.model.columns], rows: this.model.initialRows() });
+        return this.send({ type: 'grid/init', viewName: 'All orders', appName: 'Orders', portalLabel: 'Demo portal', columns: [...this.model.columns], rows: this.model.initialRows(), newRows: 'draft' });
+      case 'grid/addRow': {
+        const outcome = this.model.history.addRow();
+        if (outcome.transaction) this.stack.push(outcome.transaction);
+        return this.sendRows([]);
+      }
       case 'grid/edit': {
         const refused = await this.edit('edit', typed.label, typed.edits);
         if (refused[0]) await this.send({ type: 'grid/notice', level: 'error', message: refused[0].message });
