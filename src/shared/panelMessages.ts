@@ -83,6 +83,8 @@ const gridSelectionSchema = v.object({ type: v.literal('grid/selection'), record
 /** Hidden, ordered and frozen columns, kept per view by the host. */
 const gridLayoutSchema = v.object({ type: v.literal('grid/layout'), order: v.array(id), hidden: v.array(id), frozen: count });
 const gridSaveSchema = v.object({ type: v.literal('grid/save') });
+/** Enter on a LookUp cell: open the record it links to. */
+const gridOpenLinkedSchema = v.object({ type: v.literal('grid/openLinked'), recordId: id, field: id });
 /** Add an empty row at the end, created as a record (a draft with Draft mode) at save. */
 const gridAddRowSchema = v.object({ type: v.literal('grid/addRow') });
 /** Delete the selected rows' records (to the portal's trash), after the host's confirmation. */
@@ -134,6 +136,7 @@ export const gridToHostSchema = v.variant('type', [
   gridLayoutSchema,
   gridSaveSchema,
   gridAddRowSchema,
+  gridOpenLinkedSchema,
   gridDeleteRowsSchema,
 ]);
 export const importToHostSchema = v.variant('type', [

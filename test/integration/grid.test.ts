@@ -138,6 +138,19 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.equal((await emulatorRecord('102', '1')).data.f11, 'Office chairs', 'nothing was sent');
   });
 
+  it('Enter on a LookUp cell opens the record it links to, found through a view of the linked app', async () => {
+    await (await testApi()).views.add(portal(), '101', { viewId: '1', name: 'All customers' });
+    const grid = await openGrid();
+    await grid.press('.data-grid', 'Control+Home');
+    for (let at = 0; at < 3; at += 1) await grid.press('.data-grid', 'ArrowDown');
+    for (let at = 0; at < 4; at += 1) await grid.press('.data-grid', 'ArrowRight');
+    assert.equal(await grid.text('#grid-3-4'), 'Hooli');
+    await grid.press('.data-grid', 'Enter');
+    // Record 4 (Gift baskets) links to customer 5, Hooli.
+    await waitFor(() => /^\/101[^/]*\/(.* · )?5\.json$/.test(vscode.window.activeTextEditor?.document.uri.path ?? ''), { message: 'the Customers record 5 open', timeoutMs: 20_000 });
+    assert.equal(vscode.window.activeTextEditor?.document.uri.authority, portal());
+  });
+
   it('deletes the selected rows to the trash after a confirmation that says how many', async () => {
     const grid = await openGrid();
     await grid.press('.data-grid', 'Control+Home');

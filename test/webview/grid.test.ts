@@ -9,7 +9,7 @@ import { GridHost } from './support/gridHost';
 import { usePanelEnvironment } from './support/suite';
 
 /** Columns of view 3 (All orders) in the page: 0 is the record column. */
-const COLUMN = { orderNo: 1, title: 2, customerId: 3, orderDate: 6, amount: 8, quantity: 9 } as const;
+const COLUMN = { orderNo: 1, title: 2, customerId: 3, customer: 4, orderDate: 6, amount: 8, quantity: 9 } as const;
 
 function cell(page: Page, row: number, column: number): ReturnType<Page['locator']> {
   return page.locator(`#grid-${row}-${column}`);
@@ -97,6 +97,28 @@ describe('the view grid (webview)', function () {
     await page.keyboard.press('F2');
     await page.waitForSelector('#grid-notice:not([hidden])');
     assert.match((await page.locator('#grid-notice').textContent()) ?? '', /read-only \(Auto Number\)/);
+  });
+
+  it('Enter on a LookUp cell opens the record it links to; an empty one says it links to no record', async () => {
+    const { panel, model } = await open();
+    const page = panel.page;
+    const ids = model.layout([]).rowIds;
+    assert.match((await cell(page, 3, COLUMN.customer).getAttribute('title')) ?? '', /Enter opens the record it links to/);
+    await goTo(page, 3, COLUMN.customer);
+    await page.keyboard.press('Enter');
+    const posted = await panel.waitForPost('grid/openLinked');
+    assert.deepEqual(posted, { type: 'grid/openLinked', recordId: ids[3], field: 'f13' });
+    await host?.settled();
+    // Record 4 (Gift baskets) belongs to customer 5, Hooli: that record of Customers (101) opens.
+    assert.equal(await cell(page, 3, COLUMN.customer).textContent(), 'Hooli');
+    assert.deepEqual(host?.opened, [{ appId: '101', recordId: '5' }]);
+    assert.equal(await page.locator('.cell-editor').count(), 0, 'no editor on a LookUp cell');
+    // An empty LookUp cell (record 8 links to no customer) says so.
+    await goTo(page, 7, COLUMN.customer);
+    await page.keyboard.press('F2');
+    await page.waitForSelector('#grid-notice:not([hidden])');
+    assert.match((await page.locator('#grid-notice').textContent()) ?? '', /empty: it links to no record/);
+    assert.equal(host?.opened.length, 1);
   });
 
   it('marks an invalid cell with its message and blocks only its row', async () => {

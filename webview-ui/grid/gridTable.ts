@@ -20,6 +20,8 @@ export interface GridTableHost {
   paste(block: GridBlock, width: number, text: string | undefined): void;
   copy(block: GridBlock): void;
   openRecord(recordId: string): void;
+  /** Enter on a LookUp cell: the record it links to. */
+  openLinked(recordId: string, field: string): void;
   /** The active row or the selection changed. */
   selected(): void;
 }
@@ -250,7 +252,7 @@ export class GridTable {
     if (spec.locked) {
       cell.classList.add('locked');
       cell.setAttribute('aria-readonly', 'true');
-      cell.title = spec.locked;
+      cell.title = spec.kind === 'lookup' ? `${spec.locked}. Enter opens the record it links to.` : spec.locked;
     }
     if (state?.pending.includes(index)) cell.classList.add('pending');
     const problem = state?.problems.find(([at]) => at === index)?.[1];
@@ -309,6 +311,10 @@ export class GridTable {
     const cell = this.grid.cellElement(row, column);
     if (!cell || !recordId) return;
     const appColumn = spec.column;
+    if (spec.kind === 'lookup' && typed === undefined) {
+      this.host.openLinked(recordId, spec.key);
+      return;
+    }
     if (spec.locked || !appColumn) {
       this.host.edit('Edit cell', [{ recordId, field: spec.key, value: this.values[row][index] }]);
       return;

@@ -32,6 +32,7 @@ const table = new GridTable({
   paste: (block, width, text) => host.post({ type: 'grid/paste', block, width, ...(text === undefined ? {} : { text }) }),
   copy: (block) => host.post({ type: 'grid/copy', block, format: 'tsv' }),
   openRecord: (recordId) => host.post({ type: 'openRecord', recordId }),
+  openLinked: (recordId, field) => host.post({ type: 'grid/openLinked', recordId, field }),
   selected: () => {
     showRow();
     // The host keeps the selected rows for actions run on them (bulk Set Field…, Delete Rows…).

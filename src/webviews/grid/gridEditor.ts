@@ -20,6 +20,7 @@ import { messageReceiver } from '../messages';
 import { openRecord } from '../openRecord';
 import { GridDocument, type GridDeps, type RowsChange } from './gridDocument';
 import { GridLayouts } from './gridLayouts';
+import { openLinkedRecord } from './openLinked';
 
 export type GridEditorDeps = GridDeps & { readonly extensionUri: vscode.Uri; readonly state: vscode.Memento };
 
@@ -165,6 +166,8 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
       case 'grid/addRow':
         document.addRow();
         return;
+      case 'grid/openLinked':
+        return openLinkedRecord(this.deps, document, message.recordId, message.field);
       case 'grid/deleteRows': {
         const count = message.recordIds.length;
         const what = `${count} record${count === 1 ? '' : 's'}`;

@@ -9,6 +9,7 @@ import { blockPlanMessage, planFor } from '../../../src/grid/blockMessages';
 import type { CellEdit, RefusedCell } from '../../../src/grid/changeSet';
 import type { Transaction, TransactionKind } from '../../../src/grid/editHistory';
 import { GridModel, type SaveSummary } from '../../../src/grid/gridModel';
+import { linkedFilter, linkedLookup, linkedRows } from '../../../src/grid/linkedRecord';
 import type { RecordStore } from '../../../src/grid/recordStore';
 import { saveChanges } from '../../../src/grid/saveRunner';
 import type { GridToHostMessage, HostToGridMessage } from '../../../src/shared/protocol';
@@ -19,12 +20,16 @@ export class GridHost {
   panel!: PanelPage;
   model!: GridModel;
   clipboard = '';
+  /** The records "opened" (a LookUp cell followed): app id and record id. */
+  readonly opened: Array<{ appId: string; recordId: string }> = [];
+  private client!: PortalClient;
   selection: readonly string[] = [];
   readonly stack: Transaction[] = [];
   private pending: Promise<unknown> = Promise.resolve();
 
   static async open(browser: Browser, server: PanelServer, client: PortalClient, options: OpenOptions & { appId: string; viewId: string }): Promise<GridHost> {
     const host = new GridHost();
+    host.client = client;
     const [read, columns] = await Promise.all([client.readView(options.appId, options.viewId), client.listColumns(options.appId)]);
     host.model = new GridModel(gridEditColumns(options.appId, read.metadata, (id) => (id === options.appId ? columns : undefined)), columns, read.rows);
     const onPost = (message: { type: string }): void => {
@@ -116,6 +121,16 @@ export class GridHost {
       case 'grid/copy':
         this.clipboard = copyText(this.model.changeSet, this.model.layout(typed.block.columns), { top: typed.block.top, bottom: typed.block.bottom, left: 0, right: typed.block.columns.length - 1 }, typed.format, { utcOffset: 0 });
         return;
+      case 'grid/openLinked': {
+        // What the custom editor does (src/webviews/grid/openLinked.ts) with a view of the linked app added.
+        const column = this.model.changeSet.column(typed.field);
+        const linkedApp = typeof column?.lookup_app_id === 'string' ? column.lookup_app_id : '';
+        const lookup = column ? linkedLookup(column, await this.client.listColumns(linkedApp), this.model.changeSet.value(typed.recordId, typed.field)) : { problem: 'no column' };
+        if ('problem' in lookup) return this.send({ type: 'grid/notice', level: 'error', message: lookup.problem });
+        const [row] = linkedRows(lookup, (await this.client.readView(lookup.appId, '1', [linkedFilter(lookup)])).rows);
+        if (row?.id) this.opened.push({ appId: lookup.appId, recordId: row.id });
+        return;
+      }
       case 'grid/selection':
         this.selection = typed.recordIds;
         return;
