@@ -83,6 +83,8 @@ const gridSelectionSchema = v.object({ type: v.literal('grid/selection'), record
 /** Hidden, ordered and frozen columns, kept per view by the host. */
 const gridLayoutSchema = v.object({ type: v.literal('grid/layout'), order: v.array(id), hidden: v.array(id), frozen: count });
 const gridSaveSchema = v.object({ type: v.literal('grid/save') });
+/** Discard every pending change (the host confirms, then reverts the editor: the view is read again). */
+const gridDiscardSchema = v.object({ type: v.literal('grid/discard') });
 /** Enter on a LookUp cell: open the record it links to. */
 const gridOpenLinkedSchema = v.object({ type: v.literal('grid/openLinked'), recordId: id, field: id });
 /** Add an empty row at the end, created as a record (a draft with Draft mode) at save. */
@@ -137,6 +139,7 @@ export const gridToHostSchema = v.variant('type', [
   gridSaveSchema,
   gridAddRowSchema,
   gridOpenLinkedSchema,
+  gridDiscardSchema,
   gridDeleteRowsSchema,
 ]);
 export const importToHostSchema = v.variant('type', [

@@ -138,6 +138,23 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.equal((await emulatorRecord('102', '1')).data.f11, 'Office chairs', 'nothing was sent');
   });
 
+  it('Discard… asks with what goes, then reverts: the tab is clean, the cells as read, nothing sent', async () => {
+    const grid = await openGrid();
+    await typeInto(grid, 0, 2, 'Discarded');
+    await typeInto(grid, 1, 9, '3');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
+    user().answerMessage(undefined, /^Discard the changes of 2 rows of All orders\? The view is read again from the portal; this cannot be undone\.$/);
+    await grid.click('#grid-discard');
+    await user().waitForMessage(/^Discard the changes of 2 rows/, { level: 'warn' });
+    assert.equal(gridTab()?.isDirty, true, 'nothing discarded when the person says no');
+    const mark = await requestMark();
+    user().answerMessage('Discard', /^Discard the changes of 2 rows of All orders\?/);
+    await grid.click('#grid-discard');
+    await waitFor(() => gridTab()?.isDirty === false, { message: 'the grid discarded' });
+    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Office chairs', { message: 'the cell as read again' });
+    assert.deepEqual((await requestsSince(mark)).filter((line) => !line.startsWith('GET')), [], 'nothing but reads');
+  });
+
   it('Enter on a LookUp cell opens the record it links to, found through a view of the linked app', async () => {
     await (await testApi()).views.add(portal(), '101', { viewId: '1', name: 'All customers' });
     const grid = await openGrid();

@@ -79,6 +79,7 @@ const actions = el(
   'div',
   { className: 'grid-actions' },
   button('Save', { id: 'grid-save', appearance: 'primary', title: 'Save the changed rows (Ctrl+S)', onClick: () => host.post({ type: 'grid/save' }) }),
+  button('Discard…', { id: 'grid-discard', title: 'Discard every pending change: the view is read again from the portal (File › Revert)', onClick: () => host.post({ type: 'grid/discard' }) }),
   addRow,
   button('Fill Down', { id: 'grid-fill', title: 'Copy the top cell of the selection into the cells below (Ctrl+D)', onClick: withBlock((block) => host.post({ type: 'grid/fill', block })) }),
   button('Clear', { id: 'grid-clear', title: 'Empty the selected cells (Delete)', onClick: withBlock((block) => host.post({ type: 'grid/clear', block })) }),

@@ -166,6 +166,8 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
       case 'grid/addRow':
         document.addRow();
         return;
+      case 'grid/discard':
+        return this.discard(document);
       case 'grid/openLinked':
         return openLinkedRecord(this.deps, document, message.recordId, message.field);
       case 'grid/deleteRows': {
@@ -183,6 +185,21 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
         await openRecord(document.target.portalId, document.target.appId, message.recordId);
         return;
     }
+  }
+
+  /**
+   * Discard: VS Code's own revert (the view is read again, the tab is clean and the edit stack starts over),
+   * after a confirmation that says what goes: a revert cannot be undone.
+   */
+  private async discard(document: GridDocument): Promise<void> {
+    const rows = document.model.changeSet.rows();
+    if (rows.length === 0 && document.model.conflicts.size === 0) throw new Error(`${document.viewName} has no pending changes to discard.`);
+    const added = rows.filter((row) => row.isNew).length;
+    const changed = rows.length - added;
+    const what = [changed > 0 ? `the changes of ${changed} row${changed === 1 ? '' : 's'}` : '', added > 0 ? `${added} new row${added === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+    const answer = await prompter().warn(`Discard ${what || 'the held-back rows'} of ${document.viewName}? The view is read again from the portal; this cannot be undone.`, { modal: true }, 'Discard');
+    if (answer !== 'Discard') throw cancelled('Discarding the changes');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
   }
 
   private async resolve(document: GridDocument, recordId: string, action: 'compare' | 'keepMine' | 'takeTheirs'): Promise<void> {
