@@ -25,8 +25,8 @@ describe('the view grid (webview)', function () {
     host = undefined;
   });
 
-  async function open(theme?: 'light' | 'dark' | 'high-contrast'): Promise<GridHost> {
-    host = await GridHost.open(environment().browser, environment().server, environment().client, { appId: ORDERS, viewId: '3', ...(theme ? { theme } : {}) });
+  async function open(theme?: 'light' | 'dark' | 'high-contrast', layout?: GridHost['layout']): Promise<GridHost> {
+    host = await GridHost.open(environment().browser, environment().server, environment().client, { appId: ORDERS, viewId: '3', ...(theme ? { theme } : {}), ...(layout ? { layout } : {}) });
     await host.panel.page.waitForSelector('#grid-0-1');
     await host.panel.page.locator('.data-grid').focus();
     return host;
@@ -223,6 +223,57 @@ describe('the view grid (webview)', function () {
     const record = await environment().client.readRecord(ORDERS, created);
     assert.deepEqual([record.draft, record.data.f11, record.data.f15, record.data.f17], [true, 'Plants for the lobby', '03-03-2026', '120.50']);
     await fetch(`${environment().emulator.baseUrl}/_emulator/reset`, { method: 'POST' });
+  });
+
+  /** The header's texts, in the order shown (the locked mark ⊘ is CSS, not text). */
+  const headers = (page: Page): Promise<string[]> => page.locator('.grid-header .grid-columnheader').allTextContents();
+  /** Left edges of a header cell and of the first row's cell below it, on screen. */
+  async function lefts(page: Page, column: number): Promise<[number, number]> {
+    const head = await page.locator(`#grid-h-${column}`).boundingBox();
+    const body = await cell(page, 0, column).boundingBox();
+    return [Math.round(head?.x ?? -1), Math.round(body?.x ?? -2)];
+  }
+
+  it('frozen columns keep their headers above them while the grid scrolls across', async () => {
+    const { panel } = await open(undefined, { order: [], hidden: [], frozen: 2 });
+    const page = panel.page;
+    for (const column of [0, 1, 2]) assert.match((await page.locator(`#grid-h-${column}`).getAttribute('class')) ?? '', /\bfrozen\b/, `header ${column} is frozen`);
+    assert.doesNotMatch((await page.locator('#grid-h-3').getAttribute('class')) ?? '', /\bfrozen\b/);
+    await page.locator('.grid-scroller').evaluate((scroller) => {
+      (scroller as unknown as { scrollLeft: number }).scrollLeft = 600;
+    });
+    await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(selector: string): { scrollLeft: number } | null } }).document.querySelector('.grid-scroller')?.scrollLeft === 600);
+    for (const column of [0, 1, 2]) {
+      const [head, body] = await lefts(page, column);
+      assert.equal(head, body, `the header of frozen column ${column} stays above its cells`);
+    }
+    await panel.screenshot('grid-frozen-scrolled');
+  });
+
+  it('hides, reorders and freezes columns with the Columns panel; the layout is kept for the view and comes back', async () => {
+    const { panel } = await open();
+    const page = panel.page;
+    await page.locator('#grid-columns').click();
+    await page.getByRole('checkbox', { name: 'Show Customer email' }).uncheck();
+    await page.locator('li[data-key="f17"]').getByTitle('Move Amount left').click();
+    await page.locator('#grid-frozen').fill('3');
+    await page.locator('#grid-frozen').press('Tab');
+    await host?.settled();
+    const shown = await headers(page);
+    assert.equal(shown.includes('Customer email'), false, 'the hidden column is gone');
+    assert.deepEqual(shown.slice(5, 8), ['Order date', 'Amount', 'Delivery'], 'Amount moved left of Delivery');
+    assert.equal(await page.locator('.grid-columnheader.frozen').count(), 4, 'the record column and three view columns frozen');
+    const kept = host?.layout;
+    assert.ok(kept, 'the page asked the host to keep the layout');
+    assert.deepEqual(kept.hidden, ['f14']);
+    assert.equal(kept.frozen, 3);
+    assert.deepEqual(kept.order.slice(5, 8), ['f15', 'f17', 'f16']);
+    await host?.close();
+
+    // The same view opened again: the host hands the layout back and the page shows it.
+    const again = await open(undefined, kept);
+    assert.deepEqual(await headers(again.panel.page), shown);
+    assert.equal(await again.panel.page.locator('.grid-columnheader.frozen').count(), 4);
   });
 
   it('screenshots in light, dark and high contrast', async () => {

@@ -104,6 +104,7 @@ export class GridTable {
   /** Freezes the record column and the first `count` shown columns while scrolling across. */
   setFrozen(count: number): void {
     this.frozen = count;
+    this.grid.redrawHeader();
     this.grid.redraw();
   }
 
@@ -226,6 +227,11 @@ export class GridTable {
   }
 
   private decorate(row: number, column: number, cell: HTMLElement): void {
+    // Headers too: a frozen column's header must stay above its cells when the grid scrolls across.
+    if (column <= this.frozen) {
+      cell.classList.add('frozen');
+      cell.style.left = `${this.offsets[column] ?? 0}px`;
+    }
     if (row < 0) {
       const spec = column === 0 ? undefined : this.columns[this.shown[column - 1]];
       if (spec?.locked) {
@@ -235,10 +241,6 @@ export class GridTable {
       return;
     }
     const state = this.states.get(this.rowIds[row]);
-    if (column <= this.frozen) {
-      cell.classList.add('frozen');
-      cell.style.left = `${this.offsets[column] ?? 0}px`;
-    }
     if (column === 0) {
       const mark = markOf(state);
       cell.classList.add('row-mark');

@@ -24,11 +24,19 @@ export class GridHost {
   readonly opened: Array<{ appId: string; recordId: string }> = [];
   private client!: PortalClient;
   selection: readonly string[] = [];
+  /** The columns' layout the page asked to keep (grid/layout), as the custom editor keeps it per view. */
+  layout: { order: string[]; hidden: string[]; frozen: number } | undefined;
   readonly stack: Transaction[] = [];
   private pending: Promise<unknown> = Promise.resolve();
 
-  static async open(browser: Browser, server: PanelServer, client: PortalClient, options: OpenOptions & { appId: string; viewId: string }): Promise<GridHost> {
+  static async open(
+    browser: Browser,
+    server: PanelServer,
+    client: PortalClient,
+    options: OpenOptions & { appId: string; viewId: string; layout?: { order: string[]; hidden: string[]; frozen: number } },
+  ): Promise<GridHost> {
     const host = new GridHost();
+    host.layout = options.layout;
     host.client = client;
     const [read, columns] = await Promise.all([client.readView(options.appId, options.viewId), client.listColumns(options.appId)]);
     host.model = new GridModel(gridEditColumns(options.appId, read.metadata, (id) => (id === options.appId ? columns : undefined)), columns, read.rows);
@@ -97,7 +105,10 @@ export class GridHost {
     const typed = message as GridToHostMessage;
     switch (typed.type) {
       case 'ready':
-        return this.send({ type: 'grid/init', viewName: 'All orders', appName: 'Orders', portalLabel: 'Demo portal', columns: [...this.model.columns], rows: this.model.initialRows(), newRows: 'draft' });
+        return this.send({ type: 'grid/init', viewName: 'All orders', appName: 'Orders', portalLabel: 'Demo portal', columns: [...this.model.columns], rows: this.model.initialRows(), newRows: 'draft', ...(this.layout ? { layout: this.layout } : {}) });
+      case 'grid/layout':
+        this.layout = { order: typed.order, hidden: typed.hidden, frozen: typed.frozen };
+        return;
       case 'grid/addRow': {
         const outcome = this.model.history.addRow();
         if (outcome.transaction) this.stack.push(outcome.transaction);
