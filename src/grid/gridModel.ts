@@ -38,11 +38,7 @@ export class GridModel {
   /** `columns`: the grid's, in the view's order; each gets `locked` when the API cannot set it. */
   constructor(columns: readonly GridEditColumn[], appColumns: readonly Column[], rows: readonly ViewRow[]) {
     this.rowIds = [];
-    for (const row of rows) {
-      if (row.id === undefined || this.copies.has(row.id)) continue;
-      this.rowIds.push(row.id);
-      this.copies.set(row.id, { ...row.values });
-    }
+    this.takeRows(rows);
     this.changeSet = new ChangeSet(appColumns, (recordId) => this.copies.get(recordId));
     this.history = new EditHistory(this.changeSet);
     // New rows go last, in the order they are added (the page appends them in the same order).
@@ -59,6 +55,33 @@ export class GridModel {
       const locked = this.changeSet.refusal(column.key);
       return locked ? { ...column, locked } : column;
     });
+  }
+
+  /**
+   * The view read again (other filters): its rows replace the grid's. The change set and the undo history
+   * stay; a row with pending edits that the new rows leave out stays in sight after them, and new rows
+   * stay last, so nothing pending is hidden.
+   */
+  replaceRows(rows: readonly ViewRow[]): void {
+    this.rowIds = [];
+    this.copies.clear();
+    this.takeRows(rows);
+    const pending = this.changeSet.rows();
+    for (const row of pending) {
+      if (row.isNew || this.copies.has(row.recordId)) continue;
+      this.rowIds.push(row.recordId);
+      this.copies.set(row.recordId, { ...row.asRead });
+    }
+    for (const row of pending) if (row.isNew) this.rowIds.push(row.recordId);
+    this.rowEvents = [];
+  }
+
+  private takeRows(rows: readonly ViewRow[]): void {
+    for (const row of rows) {
+      if (row.id === undefined || this.copies.has(row.id)) continue;
+      this.rowIds.push(row.id);
+      this.copies.set(row.id, { ...row.values });
+    }
   }
 
   get rowCount(): number {

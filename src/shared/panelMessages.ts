@@ -83,6 +83,8 @@ const gridSelectionSchema = v.object({ type: v.literal('grid/selection'), record
 /** Hidden, ordered and frozen columns, kept per view by the host. */
 const gridLayoutSchema = v.object({ type: v.literal('grid/layout'), order: v.array(id), hidden: v.array(id), frozen: count });
 const gridSaveSchema = v.object({ type: v.literal('grid/save') });
+/** Read the view again with these filters (the builder above the grid); the pending changes stay. */
+const gridFilterSchema = v.object({ type: v.literal('grid/filter'), filters: v.array(viewFilterSchema) });
 /** Discard every pending change (the host confirms, then reverts the editor: the view is read again). */
 const gridDiscardSchema = v.object({ type: v.literal('grid/discard') });
 /** Enter on a LookUp cell: open the record it links to. */
@@ -140,6 +142,7 @@ export const gridToHostSchema = v.variant('type', [
   gridAddRowSchema,
   gridOpenLinkedSchema,
   gridDiscardSchema,
+  gridFilterSchema,
   gridDeleteRowsSchema,
 ]);
 export const importToHostSchema = v.variant('type', [

@@ -256,6 +256,9 @@ export interface GridInitMessage {
   layout?: { order: string[]; hidden: string[]; frozen: number };
   /** What a row added in the grid becomes at save: a draft (apps with Draft mode) or a record. */
   newRows: 'draft' | 'record';
+  /** The columns the filters above the grid can name, and the filters the rows were read with. */
+  filterColumns: FilterColumn[];
+  filters: ViewFilter[];
 }
 
 /** Rows whose state changed (an edit, undo, a save, a webhook): each replaces the row's values and marks. */

@@ -155,6 +155,23 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.deepEqual((await requestsSince(mark)).filter((line) => !line.startsWith('GET')), [], 'nothing but reads');
   });
 
+  it('the filters above the grid read the view again with them; a pending row they leave out stays in sight', async () => {
+    const grid = await openGrid();
+    await typeInto(grid, 0, 2, 'Pending');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
+    // The first filter row offers the first column (Order no.) with "equals".
+    await grid.click('#grid-add-filter');
+    await grid.fill('.filter-value input', '5003');
+    const mark = await requestMark();
+    await grid.click('#grid-run');
+    await waitFor(async () => /^2 rows \(1 filter\) · 1 changed$/.test(await grid.text('#grid-counts')), { message: 'the filtered rows and the pending one' });
+    assert.deepEqual((await requestsSince(mark)).filter((line) => line.includes('/view/')), ['GET /api/v1/app/102/view/3 200']);
+    const document = (await testApi()).gridEditor.activeSelection()?.document;
+    assert.deepEqual(document?.filters, [{ column: '10', operator: 'equals', value: '5003' }]);
+    assert.deepEqual(document?.model.layout([]).rowIds, ['3', '1'], 'record 3 (order 5003), then the pending row');
+    assert.equal(gridTab()?.isDirty, true, 'the pending edit stays');
+  });
+
   it('Enter on a LookUp cell opens the record it links to, found through a view of the linked app', async () => {
     await (await testApi()).views.add(portal(), '101', { viewId: '1', name: 'All customers' });
     const grid = await openGrid();

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { portalRecordStore } from '../../src/grid/recordStore';
 import { ORDERS } from '../emulator/seed';
+import { choose } from './support/actions';
 import { GridHost } from './support/gridHost';
 import { usePanelEnvironment } from './support/suite';
 
@@ -274,6 +275,31 @@ describe('the view grid (webview)', function () {
     const again = await open(undefined, kept);
     assert.deepEqual(await headers(again.panel.page), shown);
     assert.equal(await again.panel.page.locator('.grid-columnheader.frozen').count(), 4);
+  });
+
+  it('the filters above the grid read the view again; pending edits stay, and a pending row the filters leave out stays in sight', async () => {
+    const { panel, model } = await open();
+    const page = panel.page;
+    assert.match((await page.locator('.filters-empty').textContent()) ?? '', /No filters/);
+    await replaceIn(page, 1, COLUMN.title, 'Kept in sight');
+    await host?.settled();
+    await page.locator('#grid-add-filter').click();
+    await choose(page.locator('.filter-column').first(), 'Quantity');
+    await choose(page.locator('.filter-operator').first(), 'greater than');
+    await page.locator('.filter-value input').first().fill('9');
+    await page.locator('#grid-run').click();
+    await page.locator('#grid-counts', { hasText: /^5 rows \(1 filter\) · 1 changed$/ }).waitFor();
+    await host?.settled();
+    assert.deepEqual(host?.filters, [{ column: '18', operator: 'greaterThan', value: '9' }], 'the filter sent is the one shown, in the Query View\'s encoding');
+    // Quantities over 9: records 1, 3, 4 and 7; record 2 (6) has a pending edit and stays, last.
+    assert.deepEqual(model.layout([]).rowIds, ['1', '3', '4', '7', '2']);
+    assert.deepEqual(await page.locator('.grid-body .grid-row .grid-cell:first-child').allTextContents(), ['1', '3', '4', '7', '● 2']);
+    assert.equal(await cell(page, 4, COLUMN.title).textContent(), 'Kept in sight');
+    assert.equal(await page.locator('.filter-row').count(), 1, 'the filter stays in the builder');
+    await panel.screenshot('grid-filtered');
+    // The undo history went on: Ctrl+Z takes the edit back.
+    await host?.undo();
+    assert.equal(model.changeSet.isDirty, false);
   });
 
   it('screenshots in light, dark and high contrast', async () => {

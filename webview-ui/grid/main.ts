@@ -11,6 +11,7 @@ import { messageBar } from '../components/messageBar';
 import { registerToolkit } from '../components/toolkit';
 import '../components/panel.css';
 import './grid.css';
+import { FilterBuilder } from '../viewQuery/filterRows';
 import { ColumnsPanel } from './columnsPanel';
 import { GridTable } from './gridTable';
 
@@ -25,6 +26,30 @@ const rowLine = messageBar('grid-row');
 let selectionTimer: ReturnType<typeof setTimeout> | undefined;
 /** What a row added here becomes at save (grid/init says). */
 let newRows: 'draft' | 'record' = 'record';
+/** How many filters the rows shown were read with. */
+let filtered = 0;
+
+// The Query View's filter builder, above the grid: Run reads the view again with its filters (the same
+// encoding); the pending changes stay, and rows with pending edits stay in sight.
+const builder = new FilterBuilder(() => undefined);
+function runFilters(): void {
+  const filters = builder.validFilters();
+  if (!filters) return notice.show('error', 'Some filters need attention before the view can be read again.');
+  notice.hide();
+  counts.textContent = 'Reading the view…';
+  host.post({ type: 'grid/filter', filters });
+}
+const filterBar = el(
+  'section',
+  { className: 'grid-filters', attrs: { 'aria-label': 'Filters of the view' } },
+  builder.element,
+  el(
+    'div',
+    { className: 'grid-filter-actions' },
+    button('Add filter', { id: 'grid-add-filter', onClick: () => builder.add() }),
+    button('Run', { id: 'grid-run', title: 'Read the view again with these filters (pending changes stay)', onClick: () => runFilters() }),
+  ),
+);
 
 const table = new GridTable({
   edit: (label, edits) => host.post({ type: 'grid/edit', label, edits }),
@@ -97,7 +122,7 @@ const actions = el(
 
 function showCounts(): void {
   const { changed, added, conflicts, invalid } = table.counts();
-  const parts = [`${table.rowCount.toLocaleString()} rows`];
+  const parts = [`${table.rowCount.toLocaleString()} rows${filtered > 0 ? ` (${filtered} filter${filtered === 1 ? '' : 's'})` : ''}`];
   if (changed > 0) parts.push(`${changed} changed`);
   if (added > 0) parts.push(`${added} new`);
   if (invalid > 0) parts.push(`${invalid} with an invalid cell`);
@@ -140,6 +165,9 @@ host.onMessage((message) => {
     case 'grid/init': {
       title.textContent = message.viewName;
       newRows = message.newRows;
+      filtered = message.filters.length;
+      builder.setColumns(message.filterColumns);
+      builder.loadFilters(message.filters);
       addRow.title = `Add a row at the end: ${newRows === 'draft' ? 'a draft' : 'a record'} is created from it when you save`;
       subtitle.textContent = `${message.appName} · ${message.portalLabel}`;
       const layout = columnsPanel.load(message.columns, message.layout);
@@ -171,6 +199,7 @@ host.onMessage((message) => {
 
 document.getElementById('root')?.append(
   el('header', { className: 'grid-header-bar' }, el('div', {}, title, subtitle), actions),
+  filterBar,
   notice.element,
   rowLine.element,
   columnsPanel.element,

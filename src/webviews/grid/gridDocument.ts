@@ -5,6 +5,7 @@
 // again; a backup is the change set as JSON (src/grid/backup.ts), restored when VS Code reopens the tab.
 import * as vscode from 'vscode';
 import type { ViewRead } from '../../api/client';
+import type { ViewFilter } from '../../api/filters';
 import { isCancellation } from '../../api/errors';
 import type { Column, RecordData } from '../../api/types';
 import type { Stores } from '../../catalog/stores';
@@ -18,8 +19,8 @@ import { saveChanges } from '../../grid/saveRunner';
 import { createLogger } from '../../log';
 import { viewNameOfPath } from '../../model/recordAddress';
 import type { ViewTarget } from '../../model/targets';
-import type { GridEditColumn } from '../../shared/protocol';
-import { gridEditColumns, lookupAppsOf } from '../viewQuery/viewColumns';
+import type { FilterColumn } from '../../shared/protocol';
+import { filterColumns, gridEditColumns, lookupAppsOf } from '../viewQuery/viewColumns';
 
 const log = createLogger('grid');
 
@@ -49,6 +50,10 @@ export class GridDocument implements vscode.CustomDocument {
   viewName: string;
   /** Rows added in the grid are created as drafts (the app has Draft mode, as the catalog says). */
   newRowsAreDrafts = false;
+  /** The filters above the grid, as last run (none: every row of the view). */
+  filters: ViewFilter[] = [];
+  /** The columns a filter can name: the app's and its Lookup apps'. */
+  filterColumns: FilterColumn[] = [];
 
   constructor(
     readonly uri: vscode.Uri,
@@ -81,10 +86,12 @@ export class GridDocument implements vscode.CustomDocument {
   async load(backupText?: string): Promise<void> {
     const { portalId, appId, viewId } = this.target;
     const client = this.deps.portals.client(portalId);
-    const [read, appColumns, info] = await Promise.all([client.readView(appId, viewId, []), this.deps.catalog.columns(portalId, appId), this.deps.catalog.app(portalId, appId).catch(() => undefined)]);
+    const [read, appColumns, info] = await Promise.all([client.readView(appId, viewId, this.filters), this.deps.catalog.columns(portalId, appId), this.deps.catalog.app(portalId, appId).catch(() => undefined)]);
     if (info?.name) this.appName = info.name;
     this.newRowsAreDrafts = info?.draftMode === true;
-    const columns = await this.columnsOf(read, appColumns);
+    const lookups = await this.lookupColumns(read, appColumns);
+    const columns = gridEditColumns(appId, read.metadata, (id) => lookups.get(id));
+    this.filterColumns = filterColumns(appId, appColumns, read.metadata, (id) => lookups.get(id));
     const model = new GridModel(columns, appColumns, read.rows);
     if (backupText !== undefined) {
       const backup = parseBackup(backupText);
@@ -227,6 +234,19 @@ export class GridDocument implements vscode.CustomDocument {
     return removed.length;
   }
 
+  /**
+   * The view read again with `filters` (the builder above the grid). The change set and its undo history
+   * stay as they are: only the rows shown change, and a row with pending edits that the filters leave out
+   * stays in sight after the others, so nothing pending is hidden.
+   */
+  async runFilters(filters: readonly ViewFilter[]): Promise<void> {
+    const read = await this.deps.portals.client(this.target.portalId).readView(this.target.appId, this.target.viewId, filters);
+    this.filters = [...filters];
+    this.model.replaceRows(read.rows);
+    log.info(`view ${this.target.viewId} of app ${this.target.appId} read again with ${filters.length} filter${filters.length === 1 ? '' : 's'}: ${this.model.rowCount} rows`);
+    this.reloaded.fire();
+  }
+
   /** Discard: the view is read again; every pending edit goes. */
   async revert(): Promise<void> {
     this.modelValue = undefined;
@@ -270,13 +290,14 @@ export class GridDocument implements vscode.CustomDocument {
     }
   }
 
-  private async columnsOf(read: ViewRead, appColumns: readonly Column[]): Promise<GridEditColumn[]> {
+  /** The columns of the app and of the Lookup apps the view shows columns of, by app id. */
+  private async lookupColumns(read: ViewRead, appColumns: readonly Column[]): Promise<Map<string, readonly Column[]>> {
     const { portalId, appId } = this.target;
     const lookups = new Map<string, readonly Column[]>([[appId, appColumns]]);
     for (const lookupApp of lookupAppsOf(appId, read.metadata)) {
       const columns = await this.deps.catalog.columns(portalId, lookupApp).catch(() => undefined);
       if (columns) lookups.set(lookupApp, columns);
     }
-    return gridEditColumns(appId, read.metadata, (id) => lookups.get(id));
+    return lookups;
   }
 }

@@ -13,6 +13,8 @@ import { GRID_COMPARE_SCHEME } from '../../ids';
 import { viewOfUri } from '../../model/recordAddress';
 import { gridToHostSchema } from '../../shared/panelMessages';
 import type { GridToHostMessage, HostToGridMessage } from '../../shared/protocol';
+import { isCancellation } from '../../api/errors';
+import { createLogger } from '../../log';
 import { describeError, runReported } from '../../ui/errorBoundary';
 import { prompter } from '../../ui/prompter';
 import { createNonce, panelHtml } from '../html';
@@ -21,6 +23,8 @@ import { openRecord } from '../openRecord';
 import { GridDocument, type GridDeps, type RowsChange } from './gridDocument';
 import { GridLayouts } from './gridLayouts';
 import { openLinkedRecord } from './openLinked';
+
+const log = createLogger('grid');
 
 export type GridEditorDeps = GridDeps & { readonly extensionUri: vscode.Uri; readonly state: vscode.Memento };
 
@@ -104,6 +108,8 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
         rows: document.model.initialRows(),
         ...(layout ? { layout } : {}),
         newRows: document.newRowsAreDrafts ? 'draft' : 'record',
+        filterColumns: document.filterColumns,
+        filters: document.filters,
       });
       sendRows({ changed: document.model.markedRowIds() });
     };
@@ -165,6 +171,16 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
         return;
       case 'grid/addRow':
         document.addRow();
+        return;
+      case 'grid/filter':
+        try {
+          await document.runFilters(message.filters);
+        } catch (error) {
+          if (isCancellation(error)) throw error;
+          // Said beside the filters, as the Query View does; the grid keeps the rows it had.
+          log.warn(`reading view ${document.target.viewId} with filters failed: ${describeError(error)}`);
+          page.post({ type: 'grid/notice', level: 'error', message: `The filters could not be run: ${describeError(error)} The grid shows the rows it had.` });
+        }
         return;
       case 'grid/discard':
         return this.discard(document);

@@ -13,7 +13,8 @@ import { linkedFilter, linkedLookup, linkedRows } from '../../../src/grid/linked
 import type { RecordStore } from '../../../src/grid/recordStore';
 import { saveChanges } from '../../../src/grid/saveRunner';
 import type { GridToHostMessage, HostToGridMessage } from '../../../src/shared/protocol';
-import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { filterColumns, gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import type { FilterColumn, ViewFilter } from '../../../src/shared/protocol';
 import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
 
 export class GridHost {
@@ -23,6 +24,10 @@ export class GridHost {
   /** The records "opened" (a LookUp cell followed): app id and record id. */
   readonly opened: Array<{ appId: string; recordId: string }> = [];
   private client!: PortalClient;
+  private view = { appId: '', viewId: '' };
+  private filterColumns: FilterColumn[] = [];
+  /** The filters the rows were last read with (grid/filter). */
+  filters: ViewFilter[] = [];
   selection: readonly string[] = [];
   /** The columns' layout the page asked to keep (grid/layout), as the custom editor keeps it per view. */
   layout: { order: string[]; hidden: string[]; frozen: number } | undefined;
@@ -40,6 +45,8 @@ export class GridHost {
     host.client = client;
     const [read, columns] = await Promise.all([client.readView(options.appId, options.viewId), client.listColumns(options.appId)]);
     host.model = new GridModel(gridEditColumns(options.appId, read.metadata, (id) => (id === options.appId ? columns : undefined)), columns, read.rows);
+    host.filterColumns = filterColumns(options.appId, columns, read.metadata);
+    host.view = { appId: options.appId, viewId: options.viewId };
     const onPost = (message: { type: string }): void => {
       host.pending = host.pending.then(() => host.handle(message as GridToHostMessage)).catch((error: unknown) => console.error('grid host:', error));
     };
@@ -105,7 +112,15 @@ export class GridHost {
     const typed = message as GridToHostMessage;
     switch (typed.type) {
       case 'ready':
-        return this.send({ type: 'grid/init', viewName: 'All orders', appName: 'Orders', portalLabel: 'Demo portal', columns: [...this.model.columns], rows: this.model.initialRows(), newRows: 'draft', ...(this.layout ? { layout: this.layout } : {}) });
+        return this.send({ type: 'grid/init', viewName: 'All orders', appName: 'Orders', portalLabel: 'Demo portal', columns: [...this.model.columns], rows: this.model.initialRows(), newRows: 'draft', filterColumns: this.filterColumns, filters: this.filters, ...(this.layout ? { layout: this.layout } : {}) });
+      case 'grid/filter': {
+        // What GridDocument.runFilters does: the view read again, the change set kept, the page starts over.
+        const read = await this.client.readView(this.view.appId, this.view.viewId, typed.filters);
+        this.filters = typed.filters;
+        this.model.replaceRows(read.rows);
+        await this.handle({ type: 'ready' });
+        return this.sendRows(this.model.markedRowIds());
+      }
       case 'grid/layout':
         this.layout = { order: typed.order, hidden: typed.hidden, frozen: typed.frozen };
         return;
