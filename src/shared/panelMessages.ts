@@ -91,8 +91,11 @@ const gridDiscardSchema = v.object({ type: v.literal('grid/discard') });
 const gridOpenLinkedSchema = v.object({ type: v.literal('grid/openLinked'), recordId: id, field: id });
 /** Add an empty row at the end, created as a record (a draft with Draft mode) at save. */
 const gridAddRowSchema = v.object({ type: v.literal('grid/addRow') });
-/** Delete the selected rows' records (to the portal's trash), after the host's confirmation. */
-const gridDeleteRowsSchema = v.object({ type: v.literal('grid/deleteRows'), recordIds: v.pipe(v.array(id), v.minLength(1)) });
+/**
+ * Set Field… / Delete Rows… on the selected rows (`recordIds`), or on every row of the grid (the filtered
+ * result) when none is given: the host runs portal.bulkSetField / portal.bulkDeleteRows on them.
+ */
+const gridBulkSchema = v.object({ type: v.literal('grid/bulk'), change: v.picklist(['set-field', 'delete']), recordIds: v.optional(v.pipe(v.array(id), v.minLength(1))) });
 
 /**
  * Bulk change of the query's rows: every row of the result, or the rows whose record ids are given (a
@@ -143,7 +146,7 @@ export const gridToHostSchema = v.variant('type', [
   gridOpenLinkedSchema,
   gridDiscardSchema,
   gridFilterSchema,
-  gridDeleteRowsSchema,
+  gridBulkSchema,
 ]);
 export const importToHostSchema = v.variant('type', [
   readySchema,

@@ -185,17 +185,42 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.equal(vscode.window.activeTextEditor?.document.uri.authority, portal());
   });
 
-  it('deletes the selected rows to the trash after a confirmation that says how many', async () => {
+  it('Delete Rows… runs the bulk delete on the selected rows: its confirmation, progress and report; the rows leave the grid', async () => {
     const grid = await openGrid();
     await grid.press('.data-grid', 'Control+Home');
     for (let at = 0; at < 5; at += 1) await grid.press('.data-grid', 'ArrowDown');
     await grid.press('.data-grid', 'Shift+ArrowDown');
     await grid.waitFor('.grid-cell.selected');
-    user().answerMessage('Delete', /^Delete 2 records of All orders\? They go to the portal's trash\.$/);
+    user().answerMessage('Delete', /^Move 2 records to trash\?$/);
     const mark = await requestMark();
     await grid.click('#grid-delete-rows');
-    await user().waitForMessage(/Deleted 2 records/, { level: 'info' });
-    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('DELETE')), ['DELETE /api/v1/app/102/record/6 200', 'DELETE /api/v1/app/102/record/7 200']);
+    await user().waitForMessage(/^Deleting 2 records: .*2 deleted/, { level: 'info', timeoutMs: 30_000 });
+    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('DELETE')).sort(), ['DELETE /api/v1/app/102/record/6 200', 'DELETE /api/v1/app/102/record/7 200']);
     await waitFor(async () => /^6 rows/.test(await grid.text('#grid-counts')), { message: 'two rows fewer in the grid' });
+  });
+
+  it('Set Field… runs the bulk change on the selected rows; a row with a pending edit keeps it and is marked changed on the portal', async () => {
+    const grid = await openGrid();
+    await typeInto(grid, 0, 2, 'Mine, pending');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
+    await grid.press('.data-grid', 'Control+Home');
+    await grid.press('.data-grid', 'ArrowRight');
+    await grid.press('.data-grid', 'Shift+ArrowDown');
+    await grid.waitFor('.grid-cell.selected');
+    user()
+      .answerQuickPick('Quantity', /Which column/)
+      .answerInputBox('42', /Set Quantity on 2 records/)
+      .answerMessage('Set Field', /^Set Quantity to "42" on 2 records\?/);
+    const mark = await requestMark();
+    await grid.click('#grid-set-field');
+    await user().waitForMessage(/^Setting Quantity: .*2 updated/, { level: 'info', timeoutMs: 30_000 });
+    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('PUT')).sort(), ['PUT /api/v1/app/102/record/1 200', 'PUT /api/v1/app/102/record/2 200']);
+    // Record 2 had no pending edit: it shows the portal's value. Record 1 keeps mine and is marked.
+    await waitFor(async () => (await grid.text('#grid-1-9')) === '42', { message: 'record 2 read again' });
+    await grid.waitFor('#grid-0-0.row-portal');
+    assert.equal(await grid.text('#grid-0-2'), 'Mine, pending');
+    assert.match(await grid.text('#grid-notice'), /1 of the rows changed had pending edits here: they are kept/);
+    assert.equal(gridTab()?.isDirty, true);
+    assert.equal((await emulatorRecord('102', '1')).data.f11, 'Office chairs', 'my pending title was not sent by the bulk change');
   });
 });

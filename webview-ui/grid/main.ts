@@ -109,16 +109,16 @@ const actions = el(
   button('Fill Down', { id: 'grid-fill', title: 'Copy the top cell of the selection into the cells below (Ctrl+D)', onClick: withBlock((block) => host.post({ type: 'grid/fill', block })) }),
   button('Clear', { id: 'grid-clear', title: 'Empty the selected cells (Delete)', onClick: withBlock((block) => host.post({ type: 'grid/clear', block })) }),
   copyFormat.element,
-  button('Delete Rows…', {
-    id: 'grid-delete-rows',
-    title: 'Delete the records of the selected rows (to the portal\'s trash)',
-    onClick: () => {
-      const recordIds = table.selectedRecordIds();
-      if (recordIds.length > 0) host.post({ type: 'grid/deleteRows', recordIds });
-    },
-  }),
+  // The selected rows, or every row of the grid (the filtered result) when the header is active.
+  button('Set Field…', { id: 'grid-set-field', title: 'Set one column on the selected rows (every row when none is selected), with progress and a report', onClick: () => bulk('set-field') }),
+  button('Delete Rows…', { id: 'grid-delete-rows', title: "Move the records of the selected rows (every row when none is selected) to the portal's trash", onClick: () => bulk('delete') }),
   button('Columns…', { id: 'grid-columns', title: 'Hide, reorder and freeze columns', onClick: () => columnsPanel.toggle() }),
 );
+
+function bulk(change: 'set-field' | 'delete'): void {
+  const recordIds = table.selectedRecordIds();
+  host.post({ type: 'grid/bulk', change, ...(recordIds.length > 0 ? { recordIds } : {}) });
+}
 
 function showCounts(): void {
   const { changed, added, conflicts, invalid } = table.counts();

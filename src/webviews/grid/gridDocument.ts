@@ -24,6 +24,11 @@ import { filterColumns, gridEditColumns, lookupAppsOf } from '../viewQuery/viewC
 
 const log = createLogger('grid');
 
+/** Whether the portal's copy differs from the copy read in a field they both have. */
+function differs(asRead: Readonly<RecordData>, copy: Readonly<RecordData>): boolean {
+  return Object.keys(copy).some((field) => asRead[field] !== undefined && asRead[field] !== copy[field]);
+}
+
 export type GridDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents' | 'views'>;
 
 /** Rows redrawn in the page after a change: their new state, rows gone, new rows added and created. */
@@ -215,23 +220,33 @@ export class GridDocument implements vscode.CustomDocument {
     this.changed(changed, removed);
   }
 
-  /** Deletes the records (to the portal's trash), one after the other; the rows leave the grid. */
-  async deleteRows(recordIds: readonly string[]): Promise<number> {
-    const client = this.deps.portals.client(this.target.portalId);
-    const removed: string[] = [];
-    try {
-      for (const recordId of recordIds) {
-        await client.deleteRecord(this.target.appId, recordId);
-        // Its pending edits go with it: there is no record left to save them to.
-        takeTheirs(this.model.changeSet, recordId, 'deleted');
-        this.model.take(recordId, 'deleted');
-        removed.push(recordId);
-        this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'deleted', origin: 'local' });
-      }
-    } finally {
-      this.changed([], removed);
+  /**
+   * After a bulk change (Set Field…, Delete Rows…) of `recordIds`: the view is read again with the grid's
+   * filters and its rows shown. Rows with pending edits keep them: where the portal's copy moved (or the
+   * record went), the row is marked changed on the portal, to be resolved at save like any conflict.
+   * Returns how many such rows were marked.
+   */
+  async refreshAfterBulkChange(recordIds: readonly string[]): Promise<number> {
+    const { portalId, appId, viewId } = this.target;
+    const client = this.deps.portals.client(portalId);
+    const read = await client.readView(appId, viewId, this.filters);
+    const model = this.model;
+    const readNow = new Map(read.rows.map((row) => [row.id ?? '', row.values]));
+    const store = portalRecordStore(client, appId);
+    let marked = 0;
+    for (const recordId of recordIds) {
+      const row = model.changeSet.row(recordId);
+      if (!row || row.isNew) continue;
+      // A row the filters leave out now (or a deleted one): asked for alone; 404 is a record gone.
+      const copy = readNow.get(recordId) ?? (await store.readCurrent(recordId)) ?? 'deleted';
+      if (copy !== 'deleted' && !differs(row.asRead, copy)) continue;
+      model.changeSet.portalChanged(recordId, copy);
+      marked += 1;
     }
-    return removed.length;
+    model.replaceRows(read.rows);
+    log.info(`view ${viewId} of app ${appId} read again after a bulk change of ${recordIds.length} rows: ${model.rowCount} rows, ${marked} with pending edits marked changed on the portal`);
+    this.reloaded.fire();
+    return marked;
   }
 
   /**

@@ -9,7 +9,7 @@ import { blockPlanMessage, planFor } from '../../grid/blockMessages';
 import { copyText } from '../../grid/blockEdits';
 import { isNewRowId } from '../../grid/changeSet';
 import { dateOrderOf, decimalSeparatorOf } from '../../grid/cellText';
-import { GRID_COMPARE_SCHEME } from '../../ids';
+import { COMMANDS, GRID_COMPARE_SCHEME } from '../../ids';
 import { viewOfUri } from '../../model/recordAddress';
 import { gridToHostSchema } from '../../shared/panelMessages';
 import type { GridToHostMessage, HostToGridMessage } from '../../shared/protocol';
@@ -186,20 +186,36 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
         return this.discard(document);
       case 'grid/openLinked':
         return openLinkedRecord(this.deps, document, message.recordId, message.field);
-      case 'grid/deleteRows': {
-        const count = message.recordIds.length;
-        const what = `${count} record${count === 1 ? '' : 's'}`;
-        const answer = await prompter().warn(`Delete ${what} of ${document.viewName}? ${count === 1 ? 'It goes' : 'They go'} to the portal's trash.`, { modal: true }, 'Delete');
-        if (answer !== 'Delete') throw cancelled('Deleting rows');
-        const deleted = await document.deleteRows(message.recordIds);
-        // Told, not awaited: nothing waits for the notification to close.
-        void prompter().info(`Deleted ${deleted === count ? what : `${deleted} of ${what}`} (in the portal's trash).`);
-        return;
-      }
+      case 'grid/bulk':
+        return this.bulkChange(document, message.change, message.recordIds, page);
       case 'openRecord':
         if (isNewRowId(message.recordId)) throw new Error('This row is new: its record is created when you save the grid.');
         await openRecord(document.target.portalId, document.target.appId, message.recordId);
         return;
+    }
+  }
+
+  /**
+   * Set Field… / Delete Rows… through the bulk commands (progress, Cancel, journal, failures file), on the
+   * selected rows or every row of the grid (new rows are not records yet); then the rows are read again.
+   * Pending edits are never overwritten: such rows are marked changed on the portal.
+   */
+  private async bulkChange(document: GridDocument, change: 'set-field' | 'delete', selected: readonly string[] | undefined, page: { post(message: HostToGridMessage): void }): Promise<void> {
+    const recordIds = (selected ?? document.model.layout([]).rowIds).filter((id) => !isNewRowId(id));
+    if (recordIds.length === 0) throw new Error('The rows chosen are new rows: they are no records yet. Remove them with Undo or Discard.');
+    const { portalId, appId, viewId } = document.target;
+    try {
+      await vscode.commands.executeCommand(change === 'delete' ? COMMANDS.import.deleteRows : COMMANDS.import.setField, { portalId, appId, viewId, viewName: document.viewName, recordIds });
+    } finally {
+      // Whatever the command did (all, some, nothing), the grid shows the portal's rows again.
+      const marked = await document.refreshAfterBulkChange(recordIds);
+      if (marked > 0) {
+        page.post({
+          type: 'grid/notice',
+          level: 'info',
+          message: `${marked} of the rows changed had pending edits here: they are kept, and the rows are marked changed on the portal (↻). Saving resolves them as conflicts.`,
+        });
+      }
     }
   }
 
