@@ -132,6 +132,14 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     restored.dispose();
     backup.delete();
 
+    // A backup that cannot be read: said once (through the one error boundary), and the grid opens without it.
+    const missing = vscode.Uri.joinPath(api.context.globalStorageUri, 'no-such-grid-backup.json');
+    const withoutBackup = await api.gridEditor.openCustomDocument(uri, { backupId: missing.toString(), untitledDocumentData: undefined });
+    await user().waitForMessage(/^The backup of the grid of All orders could not be read: .*The grid opens without it\.$/, { level: 'error' });
+    assert.equal(withoutBackup.model.changeSet.isDirty, false, 'the grid as read, without the backup');
+    assert.equal(withoutBackup.model.rowCount, 8);
+    withoutBackup.dispose();
+
     await vscode.commands.executeCommand('workbench.action.files.revert');
     await waitFor(() => gridTab()?.isDirty === false, { message: 'the grid reverted' });
     await waitFor(async () => (await grid.text('#grid-0-2')) === 'Office chairs', { message: 'the cell as read again' });

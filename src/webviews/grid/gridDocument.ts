@@ -16,6 +16,7 @@ import type { Transaction, TransactionKind } from '../../grid/editHistory';
 import { GridModel, type SaveSummary } from '../../grid/gridModel';
 import { portalRecordStore, type RecordStore } from '../../grid/recordStore';
 import { saveChanges } from '../../grid/saveRunner';
+import { Disposable } from '../../lifecycle';
 import { createLogger } from '../../log';
 import { viewNameOfPath } from '../../model/recordAddress';
 import type { ViewTarget } from '../../model/targets';
@@ -42,15 +43,14 @@ export interface RowsChange {
 /** Rows saved at once: the portal is a shared server, and one slow row must not hold the others. */
 const SAVE_CONCURRENCY = 4;
 
-export class GridDocument implements vscode.CustomDocument {
+export class GridDocument extends Disposable implements vscode.CustomDocument {
   private modelValue: GridModel | undefined;
-  private readonly rowsChanged = new vscode.EventEmitter<RowsChange>();
+  private readonly rowsChanged = this._register(new vscode.EventEmitter<RowsChange>());
   /** Rows to redraw in the page. */
   readonly onDidChangeRows = this.rowsChanged.event;
-  private readonly reloaded = new vscode.EventEmitter<void>();
-  /** The whole grid was read again (revert): the page starts over. */
+  private readonly reloaded = this._register(new vscode.EventEmitter<void>());
+  /** The whole grid was read (again: revert, filters, a bulk change, a load retried after signing in): the page starts over. */
   readonly onDidReload = this.reloaded.event;
-  private readonly subscriptions: vscode.Disposable[] = [];
   appName: string;
   viewName: string;
   /** Rows added in the grid are created as drafts (the app has Draft mode, as the catalog says). */
@@ -66,9 +66,10 @@ export class GridDocument implements vscode.CustomDocument {
     private readonly deps: GridDeps,
     private readonly fireEdit: (event: vscode.CustomDocumentEditEvent<GridDocument>) => void,
   ) {
+    super();
     this.appName = `App ${target.appId}`;
     this.viewName = target.viewName ?? deps.views.get(target.portalId, target.appId, target.viewId)?.name ?? viewNameOfPath(uri.path) ?? `View ${target.viewId}`;
-    this.subscriptions.push(
+    this._register(
       deps.recordEvents.onDidChange((change) => {
         if (change.origin !== 'webhook' || change.portalId !== target.portalId || change.appId !== target.appId) return;
         if (!this.modelValue?.hasRow(change.recordId)) return;
@@ -106,6 +107,7 @@ export class GridDocument implements vscode.CustomDocument {
     }
     this.modelValue = model;
     log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows, ${columns.length} columns${backupText === undefined ? '' : `, ${model.changeSet.size} rows restored from a backup`}`);
+    this.reloaded.fire();
   }
 
   /** One user action as one transaction, and one entry of VS Code's undo stack. */
@@ -173,7 +175,8 @@ export class GridDocument implements vscode.CustomDocument {
       async (progress, progressToken) => {
         const abort = new AbortController();
         const cancel = (): void => abort.abort(new vscode.CancellationError());
-        const subscriptions = [token.onCancellationRequested(cancel), progressToken.onCancellationRequested(cancel)];
+        const onSaveCancelled = token.onCancellationRequested(cancel);
+        const onProgressCancelled = progressToken.onCancellationRequested(cancel);
         let reported = 0;
         try {
           const report = await saveChanges(model.changeSet, store, {
@@ -188,7 +191,8 @@ export class GridDocument implements vscode.CustomDocument {
           });
           return model.afterSave(report, current);
         } finally {
-          for (const subscription of subscriptions) subscription.dispose();
+          onSaveCancelled.dispose();
+          onProgressCancelled.dispose();
         }
       },
     );
@@ -266,17 +270,10 @@ export class GridDocument implements vscode.CustomDocument {
   async revert(): Promise<void> {
     this.modelValue = undefined;
     await this.load();
-    this.reloaded.fire();
   }
 
   backupText(): string {
     return serializeBackup(backupOf(this.model.changeSet, this.target.appId, this.target.viewId));
-  }
-
-  dispose(): void {
-    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
-    this.rowsChanged.dispose();
-    this.reloaded.dispose();
   }
 
   private changed(recordIds: readonly string[], removed: readonly string[]): void {
