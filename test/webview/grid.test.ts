@@ -315,7 +315,6 @@ describe('the view grid (webview)', function () {
       await page.waitForSelector('.cell-editor');
       await panel.screenshot(`grid-${theme}`);
       assert.deepEqual(await panel.cspViolations(), [], `no CSP violation in ${theme}`);
-      assert.ok((await page.locator('.grid-body .grid-row').count()) < 80, 'virtualized: only the rows in sight exist');
       await host?.close();
       host = undefined;
     }
