@@ -111,6 +111,31 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.equal(second.data.f18, '99', "their change is kept");
   });
 
+  it("the README's screenshot: several pending rows, an invalid cell, and a conflict held back at save", async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.portal');
+    const grid = await openGrid();
+    await typeInto(grid, 1, 2, 'Sit-stand desks');
+    // Someone else changes record 2 (its Quantity), then Ctrl+S holds it back.
+    await (await testApi()).portals.client(portal()).updateRecord('102', '2', { f18: '99' });
+    await grid.press('.data-grid', 'Control+S');
+    await waitFor(async () => (await grid.texts('.row-conflict')).length === 1, { message: 'the conflict shown in the grid', timeoutMs: 20_000 });
+    await clearNotifications();
+    await typeInto(grid, 0, 2, 'Ergonomic chairs');
+    // In columns a screenshot shows: a Customer id changed, a Title, and a Customer id that is no number.
+    await typeInto(grid, 2, 3, '6');
+    await typeInto(grid, 3, 2, 'Gift hampers');
+    await typeInto(grid, 4, 3, 'seven');
+    await waitFor(async () => (await grid.texts('.grid-cell.invalid')).length === 1, { message: 'the invalid amount marked' });
+    // The conflict's row active: its line offers Compare, Keep Mine and Take Theirs.
+    await grid.press('.data-grid', 'Control+Home');
+    await grid.press('.data-grid', 'ArrowDown');
+    await grid.press('.data-grid', 'ArrowRight');
+    await grid.press('.data-grid', 'ArrowRight');
+    await grid.waitFor('#grid-keep-mine');
+    assert.match(await grid.text('#grid-counts'), /^8 rows · 5 changed · 1 with an invalid cell · 1 held back \(conflict\)$/);
+    await driver.screenshot('grid-readme');
+  });
+
   it('Revert discards the pending edits; a backup puts them back into a grid opened from it', async () => {
     const grid = await openGrid();
     await typeInto(grid, 0, 2, 'Reverted');
