@@ -136,6 +136,29 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await driver.screenshot('grid-readme');
   });
 
+  it('Add Row: the new row is created at Ctrl+S with one POST of its fields, as a draft (Orders has Draft mode)', async () => {
+    const grid = await openGrid();
+    await grid.click('#grid-add-row');
+    await grid.waitFor('#grid-8-0.row-new');
+    await typeInto(grid, 8, 2, 'Plants');
+    await vscode.env.clipboard.writeText('03-03-2026');
+    await grid.click('#grid-8-6');
+    await driver.press('Control+V');
+    await grid.waitFor('#grid-8-6.pending');
+    await typeInto(grid, 8, 8, '120.50');
+    await waitFor(async () => (await grid.texts('.grid-cell.invalid')).length === 0, { message: 'every required cell filled' });
+    const mark = await requestMark();
+    await grid.press('.data-grid', 'Control+S');
+    await waitFor(() => gridTab()?.isDirty === false, { message: 'the grid saved', timeoutMs: 20_000 });
+    const posts = (await requestsSince(mark)).filter((line) => line.startsWith('POST'));
+    assert.deepEqual(posts, ['POST /api/v1/app/102/record/ 200']);
+    const created = await grid.text('#grid-8-0');
+    assert.match(created, /^\d+$/, 'the row shows its new record id');
+    const record = await emulatorRecord('102', created);
+    assert.equal(record.draft, true);
+    assert.deepEqual([record.data.f11, record.data.f15, record.data.f17], ['Plants', '03-03-2026', '120.50']);
+  });
+
   it('Revert discards the pending edits; a backup puts them back into a grid opened from it', async () => {
     const grid = await openGrid();
     await typeInto(grid, 0, 2, 'Reverted');
