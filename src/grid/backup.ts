@@ -13,6 +13,8 @@ export interface BackupRow {
   edits: RecordData;
   /** The portal's newer copy, "deleted", or null. */
   changedOnPortal: RecordData | 'deleted' | null;
+  /** A row added in the grid, not created yet (left out when false, as older backups have it). */
+  isNew?: true;
 }
 
 export interface GridBackup {
@@ -32,6 +34,7 @@ export function backupOf(changeSet: ChangeSet, appId: string, viewId: string): G
       asRead: { ...row.asRead },
       edits: Object.fromEntries(row.edits),
       changedOnPortal: row.changedOnPortal === undefined ? null : row.changedOnPortal === 'deleted' ? 'deleted' : { ...row.changedOnPortal },
+      ...(row.isNew ? { isNew: true as const } : {}),
     })),
   };
 }
@@ -71,6 +74,7 @@ export function parseBackup(text: string): GridBackup {
         asRead: recordData(row.asRead, 'asRead'),
         edits: recordData(row.edits, 'edits'),
         changedOnPortal: changed === null || changed === undefined ? null : changed === 'deleted' ? 'deleted' : recordData(changed, 'changedOnPortal'),
+        ...(row.isNew === true ? { isNew: true as const } : {}),
       };
     } catch (error) {
       throw new Error(`The backup of the grid is damaged: ${what}: ${error instanceof Error ? error.message : String(error)}.`);
@@ -84,7 +88,7 @@ export function restoreBackup(changeSet: ChangeSet, backup: GridBackup): Refused
   const refused: RefusedCell[] = [];
   for (const row of backup.rows) {
     const changed: PortalCopy | undefined = row.changedOnPortal === null ? undefined : row.changedOnPortal;
-    refused.push(...changeSet.restoreRow(row.recordId, row.asRead, row.edits, changed));
+    refused.push(...changeSet.restoreRow(row.recordId, row.asRead, row.edits, changed, row.isNew === true));
   }
   return refused;
 }

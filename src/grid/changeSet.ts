@@ -5,7 +5,14 @@
 //
 // The grid owns its rows (100,000 of them); the change set copies a row only when it is first edited, so
 // its memory grows with the edits, not with the view.
+//
+// A row added in the grid is a pending row too (isNew): no copy as read (every cell starts empty), checked
+// as a whole with the rules of creating a record (a required field left empty is marked on its cell),
+// kept while it has no edits, and saved by creating the record. Its id is a placeholder ("new-1") until
+// then; once created, the placeholder stays an alias of the record's id, so that an undo of an edit made
+// before the save reaches the record.
 import type { Column, RecordData } from '../api/types';
+import { createBody } from '../records/changes';
 import { cellProblem, columnsByKey, refusal, type ColumnsByKey } from './cellRules';
 
 export interface CellRef {
@@ -44,6 +51,8 @@ export interface PendingRow {
   readonly changedOnPortal: PortalCopy | undefined;
   /** Why the last save of this row failed (the row keeps its edits); cleared by the next edit or save. */
   readonly saveFailure: string | undefined;
+  /** A row added in the grid, to be created at save. */
+  readonly isNew: boolean;
 }
 
 export interface ApplyResult {
@@ -66,6 +75,17 @@ interface MutableRow {
   problems: Map<string, string>;
   changedOnPortal: PortalCopy | undefined;
   saveFailure: string | undefined;
+  isNew: boolean;
+}
+
+/** Rows added to or taken out of the grid by the change set (new rows), in the order it happened. */
+export type RowsEvent = { readonly added: string } | { readonly removed: string } | { readonly created: string; readonly recordId: string };
+
+/** The placeholder id of the n-th row added in a grid. */
+export const NEW_ROW_PREFIX = 'new-';
+
+export function isNewRowId(recordId: string): boolean {
+  return recordId.startsWith(NEW_ROW_PREFIX);
 }
 
 export class ChangeSet {
@@ -73,6 +93,10 @@ export class ChangeSet {
   private readonly byKey: ColumnsByKey;
   private readonly rowsById = new Map<string, MutableRow>();
   private readonly listeners = new Set<(recordIds: readonly string[]) => void>();
+  private readonly rowListeners = new Set<(event: RowsEvent) => void>();
+  /** Placeholder id of a created new row -> the record's id. */
+  private readonly aliases = new Map<string, string>();
+  private newRows = 0;
 
   constructor(
     columns: readonly Column[],
@@ -86,6 +110,61 @@ export class ChangeSet {
   onDidChange(listener: (recordIds: readonly string[]) => void): { dispose(): void } {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Called when a new row is added, taken out, or created (its placeholder id becomes the record's). */
+  onDidChangeRows(listener: (event: RowsEvent) => void): { dispose(): void } {
+    this.rowListeners.add(listener);
+    return { dispose: () => this.rowListeners.delete(listener) };
+  }
+
+  /** The id a cell is named by now: a created new row's placeholder names its record. */
+  resolve(recordId: string): string {
+    return this.aliases.get(recordId) ?? recordId;
+  }
+
+  /** A placeholder id for the next new row. */
+  nextNewRowId(): string {
+    let id: string;
+    do id = `${NEW_ROW_PREFIX}${(this.newRows += 1)}`;
+    while (this.rowsById.has(id) || this.aliases.has(id));
+    return id;
+  }
+
+  /** Adds an empty new row (created at save); false when the id is taken. */
+  addRow(recordId: string): boolean {
+    if (this.rowsById.has(recordId) || this.aliases.has(recordId) || this.copyOf(recordId)) return false;
+    const row: MutableRow = { recordId, asRead: {}, edits: new Map(), problems: new Map(), changedOnPortal: undefined, saveFailure: undefined, isNew: true };
+    this.rowsById.set(recordId, row);
+    this.checkNewRow(row);
+    this.fireRows({ added: recordId });
+    this.fire([recordId]);
+    return true;
+  }
+
+  /** Takes a new row out (its edits with it); false when it is not a new row (any more). */
+  removeNewRow(recordId: string): boolean {
+    const row = this.rowsById.get(recordId);
+    if (!row?.isNew) return false;
+    this.rowsById.delete(recordId);
+    this.fireRows({ removed: recordId });
+    return true;
+  }
+
+  /**
+   * The new row was created as record `created` (the portal's copy `copy`) from the fields `sent`: it
+   * leaves the change set.
+   */
+  created(placeholder: string, created: string, copy: Readonly<RecordData>, sent: Readonly<RecordData>): void {
+    const row = this.rowsById.get(placeholder);
+    if (!row?.isNew) return;
+    this.rowsById.delete(placeholder);
+    this.aliases.set(placeholder, created);
+    this.fireRows({ created: placeholder, recordId: created });
+    // Edits typed while the create ran stay pending, against the record now.
+    const late = [...row.edits].filter(([field, value]) => sent[field] !== value && (copy[field] ?? '') !== value);
+    if (late.length > 0) for (const [field, value] of late) this.setCell(created, field, value, copy);
+    this.fire([created]);
   }
 
   get isDirty(): boolean {
@@ -107,18 +186,19 @@ export class ChangeSet {
 
   /** The value the cell shows: the pending edit, else the row's copy. */
   value(recordId: string, field: string): string {
-    const row = this.rowsById.get(recordId);
+    const id = this.resolve(recordId);
+    const row = this.rowsById.get(id);
     const pending = row?.edits.get(field);
     if (pending !== undefined) return pending;
-    return (row?.asRead ?? this.copyOf(recordId))?.[field] ?? '';
+    return (row?.asRead ?? this.copyOf(id))?.[field] ?? '';
   }
 
   isPending(recordId: string, field: string): boolean {
-    return this.rowsById.get(recordId)?.edits.has(field) ?? false;
+    return this.rowsById.get(this.resolve(recordId))?.edits.has(field) ?? false;
   }
 
   problem(recordId: string, field: string): string | undefined {
-    return this.rowsById.get(recordId)?.problems.get(field);
+    return this.rowsById.get(this.resolve(recordId))?.problems.get(field);
   }
 
   /** The app's column with this field_id_in_data (undefined for a view's l<N> keys). */
@@ -149,7 +229,8 @@ export class ChangeSet {
     const changes: CellChange[] = [];
     const refused: RefusedCell[] = [];
     const touched = new Set<string>();
-    for (const edit of edits) {
+    for (const given of edits) {
+      const edit = { ...given, recordId: this.resolve(given.recordId) };
       const why = this.refusal(edit.field) ?? (this.copyOf(edit.recordId) || this.rowsById.has(edit.recordId) ? undefined : `record ${edit.recordId} is not in this grid`);
       if (why) {
         refused.push({ ...edit, message: why });
@@ -164,11 +245,14 @@ export class ChangeSet {
     return { changes, refused, released: this.release(touched) };
   }
 
-  /** Every pending edit dropped; returns what undo needs to put them back. */
-  discardAll(): ApplyResult {
+  /** Every pending edit dropped and every new row taken out; returns what undo needs to put them back. */
+  discardAll(): ApplyResult & { removedRows: string[] } {
     const edits: CellEdit[] = [];
     for (const row of this.rowsById.values()) for (const field of row.edits.keys()) edits.push({ recordId: row.recordId, field, value: row.asRead[field] ?? '' });
-    return this.apply(edits);
+    const result = this.apply(edits);
+    const removedRows = [...this.rowsById.values()].filter((row) => row.isNew).map((row) => row.recordId);
+    for (const recordId of removedRows) this.removeNewRow(recordId);
+    return { ...result, removedRows };
   }
 
   /**
@@ -216,28 +300,36 @@ export class ChangeSet {
   }
 
   /** Restores rows as a backup held them (see backup.ts); replaces whatever is pending for those rows. */
-  restoreRow(recordId: string, asRead: Readonly<RecordData>, edits: Readonly<RecordData>, changedOnPortal: PortalCopy | undefined): RefusedCell[] {
-    const row: MutableRow = { recordId, asRead: { ...asRead }, edits: new Map(), problems: new Map(), changedOnPortal, saveFailure: undefined };
+  restoreRow(recordId: string, asRead: Readonly<RecordData>, edits: Readonly<RecordData>, changedOnPortal: PortalCopy | undefined, isNew = false): RefusedCell[] {
+    const row: MutableRow = { recordId, asRead: isNew ? {} : { ...asRead }, edits: new Map(), problems: new Map(), changedOnPortal: isNew ? undefined : changedOnPortal, saveFailure: undefined, isNew };
+    const added = isNew && !this.rowsById.has(recordId);
     this.rowsById.set(recordId, row);
+    if (added) this.fireRows({ added: recordId });
     const refused: RefusedCell[] = [];
     for (const [field, value] of Object.entries(edits)) {
       const why = this.refusal(field);
       if (why) refused.push({ recordId, field, value, message: why });
       else if (value !== (asRead[field] ?? '')) this.setCell(recordId, field, value);
     }
-    if (row.edits.size === 0) this.rowsById.delete(recordId);
+    if (isNew) this.checkNewRow(row);
+    else if (row.edits.size === 0) this.rowsById.delete(recordId);
     this.fire([recordId]);
     return refused;
   }
 
-  private setCell(recordId: string, field: string, value: string): void {
+  private setCell(recordId: string, field: string, value: string, copy?: Readonly<RecordData>): void {
     let row = this.rowsById.get(recordId);
     if (!row) {
-      const copy = this.copyOf(recordId) ?? {};
-      row = { recordId, asRead: { ...copy }, edits: new Map(), problems: new Map(), changedOnPortal: undefined, saveFailure: undefined };
+      row = { recordId, asRead: { ...(copy ?? this.copyOf(recordId) ?? {}) }, edits: new Map(), problems: new Map(), changedOnPortal: undefined, saveFailure: undefined, isNew: false };
       this.rowsById.set(recordId, row);
     }
     row.saveFailure = undefined;
+    if (row.isNew) {
+      if (value === '') row.edits.delete(field);
+      else row.edits.set(field, value);
+      this.checkNewRow(row);
+      return;
+    }
     if (value === (row.asRead[field] ?? '')) {
       row.edits.delete(field);
       row.problems.delete(field);
@@ -249,17 +341,27 @@ export class ChangeSet {
     }
   }
 
-  /** Drops rows left without edits; hands back the portal's copy of those that were marked. */
+  /** A new row's cells checked together, as a create is: a required field left empty is marked too. */
+  private checkNewRow(row: MutableRow): void {
+    row.problems.clear();
+    for (const problem of createBody(this.columns, Object.fromEntries(row.edits)).problems) if (!row.problems.has(problem.field)) row.problems.set(problem.field, problem.message);
+  }
+
+  /** Drops rows left without edits (new rows stay); hands back the portal's copy of those that were marked. */
   private release(touched: ReadonlySet<string>): ApplyResult['released'] {
     const released: ApplyResult['released'] = [];
     for (const recordId of touched) {
       const row = this.rowsById.get(recordId);
-      if (!row || row.edits.size > 0) continue;
+      if (!row || row.isNew || row.edits.size > 0) continue;
       this.rowsById.delete(recordId);
       if (row.changedOnPortal) released.push({ recordId, copy: row.changedOnPortal });
     }
     if (touched.size > 0) this.fire([...touched]);
     return released;
+  }
+
+  private fireRows(event: RowsEvent): void {
+    for (const listener of this.rowListeners) listener(event);
   }
 
   private fire(recordIds: readonly string[]): void {

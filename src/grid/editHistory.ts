@@ -10,13 +10,17 @@
 // another one.
 import type { ApplyResult, CellEdit, ChangeSet, RefusedCell } from './changeSet';
 
-export type TransactionKind = 'edit' | 'paste' | 'fill' | 'clear' | 'discard';
+export type TransactionKind = 'edit' | 'paste' | 'fill' | 'clear' | 'discard' | 'addRow';
 
 export interface Transaction {
   readonly kind: TransactionKind;
   /** For the Undo menu and the custom editor's edit label: "Paste 3 × 2 cells". */
   readonly label: string;
   readonly changes: ApplyResult['changes'];
+  /** New rows this step added (taken out again by its undo). */
+  readonly addedRows?: readonly string[];
+  /** New rows this step took out (put back, empty, before its cells, by its undo). */
+  readonly removedRows?: readonly string[];
 }
 
 export interface EditOutcome {
@@ -54,9 +58,18 @@ export class EditHistory {
     return this.record(kind, label, this.changeSet.apply(edits));
   }
 
-  /** Discards every pending edit, as one transaction that can be undone. */
+  /** Discards every pending edit and new row, as one transaction that can be undone. */
   discardAll(): EditOutcome {
-    return this.record('discard', 'Discard changes', this.changeSet.discardAll());
+    const result = this.changeSet.discardAll();
+    if (result.changes.length === 0 && result.removedRows.length === 0) return { transaction: undefined, refused: result.refused, released: result.released };
+    return this.push({ kind: 'discard', label: 'Discard changes', changes: result.changes, removedRows: result.removedRows }, result);
+  }
+
+  /** Adds an empty new row (created at save), as one transaction. */
+  addRow(label = 'Add row'): EditOutcome & { recordId: string } {
+    const recordId = this.changeSet.nextNewRowId();
+    this.changeSet.addRow(recordId);
+    return { ...this.push({ kind: 'addRow', label, changes: [], addedRows: [recordId] }, { refused: [], released: [] }), recordId };
   }
 
   /**
@@ -67,7 +80,9 @@ export class EditHistory {
     const transaction = this.done.at(-1);
     if (!transaction || (expected && expected !== transaction)) return undefined;
     this.done.pop();
+    for (const recordId of transaction.removedRows ?? []) this.changeSet.addRow(recordId);
     const result = this.changeSet.apply([...transaction.changes].reverse().map((change) => ({ recordId: change.recordId, field: change.field, value: change.before })));
+    for (const recordId of transaction.addedRows ?? []) this.changeSet.removeNewRow(recordId);
     this.undone.push(transaction);
     return { transaction, released: result.released };
   }
@@ -76,7 +91,9 @@ export class EditHistory {
     const transaction = this.undone.at(-1);
     if (!transaction || (expected && expected !== transaction)) return undefined;
     this.undone.pop();
+    for (const recordId of transaction.addedRows ?? []) this.changeSet.addRow(recordId);
     const result = this.changeSet.apply(transaction.changes.map((change) => ({ recordId: change.recordId, field: change.field, value: change.after })));
+    for (const recordId of transaction.removedRows ?? []) this.changeSet.removeNewRow(recordId);
     this.done.push(transaction);
     return { transaction, released: result.released };
   }
@@ -89,7 +106,10 @@ export class EditHistory {
 
   private record(kind: TransactionKind, label: string, result: ApplyResult): EditOutcome {
     if (result.changes.length === 0) return { transaction: undefined, refused: result.refused, released: result.released };
-    const transaction: Transaction = { kind, label, changes: result.changes };
+    return this.push({ kind, label, changes: result.changes }, result);
+  }
+
+  private push(transaction: Transaction, result: Pick<ApplyResult, 'refused' | 'released'>): EditOutcome {
     this.done.push(transaction);
     if (this.done.length > this.limit) this.done.shift();
     this.undone.length = 0;

@@ -5,13 +5,16 @@ import type { ViewRow } from '../api/answers';
 import type { Column, RecordData } from '../api/types';
 import type { GridEditColumn, GridRowState } from '../shared/protocol';
 import type { GridLayout } from './blockEdits';
-import { ChangeSet, type PortalCopy } from './changeSet';
+import { ChangeSet, type PortalCopy, type RowsEvent } from './changeSet';
 import type { Conflict } from './conflicts';
 import { EditHistory } from './editHistory';
 import type { SaveReport } from './saveRunner';
 
 export interface SaveSummary {
+  /** Rows saved, new rows created among them. */
   readonly saved: number;
+  /** New rows created (counted in `saved` too). */
+  readonly created: number;
   readonly conflicts: number;
   readonly failed: number;
   readonly deleted: number;
@@ -25,6 +28,8 @@ export class GridModel {
   /** Record ids in display order (the portal's order of the view). */
   private rowIds: string[];
   private readonly copies = new Map<string, RecordData>();
+  /** New rows added, taken out or created since the page was last told (takeRowEvents). */
+  private rowEvents: RowsEvent[] = [];
   /** Held back by the last save, by record id; cleared when resolved or edited away. */
   readonly conflicts = new Map<string, Conflict>();
 
@@ -33,17 +38,50 @@ export class GridModel {
   /** `columns`: the grid's, in the view's order; each gets `locked` when the API cannot set it. */
   constructor(columns: readonly GridEditColumn[], appColumns: readonly Column[], rows: readonly ViewRow[]) {
     this.rowIds = [];
+    this.takeRows(rows);
+    this.changeSet = new ChangeSet(appColumns, (recordId) => this.copies.get(recordId));
+    this.history = new EditHistory(this.changeSet);
+    // New rows go last, in the order they are added (the page appends them in the same order).
+    this.changeSet.onDidChangeRows((event) => {
+      this.rowEvents.push(event);
+      if ('added' in event) this.rowIds.push(event.added);
+      else if ('removed' in event) this.dropRowId(event.removed);
+      else {
+        const at = this.rowIds.lastIndexOf(event.created);
+        if (at >= 0) this.rowIds[at] = event.recordId;
+      }
+    });
+    this.columns = columns.map((column) => {
+      const locked = this.changeSet.refusal(column.key);
+      return locked ? { ...column, locked } : column;
+    });
+  }
+
+  /**
+   * The view read again (other filters): its rows replace the grid's. The change set and the undo history
+   * stay; a row with pending edits that the new rows leave out stays in sight after them, and new rows
+   * stay last, so nothing pending is hidden.
+   */
+  replaceRows(rows: readonly ViewRow[]): void {
+    this.rowIds = [];
+    this.copies.clear();
+    this.takeRows(rows);
+    const pending = this.changeSet.rows();
+    for (const row of pending) {
+      if (row.isNew || this.copies.has(row.recordId)) continue;
+      this.rowIds.push(row.recordId);
+      this.copies.set(row.recordId, { ...row.asRead });
+    }
+    for (const row of pending) if (row.isNew) this.rowIds.push(row.recordId);
+    this.rowEvents = [];
+  }
+
+  private takeRows(rows: readonly ViewRow[]): void {
     for (const row of rows) {
       if (row.id === undefined || this.copies.has(row.id)) continue;
       this.rowIds.push(row.id);
       this.copies.set(row.id, { ...row.values });
     }
-    this.changeSet = new ChangeSet(appColumns, (recordId) => this.copies.get(recordId));
-    this.history = new EditHistory(this.changeSet);
-    this.columns = columns.map((column) => {
-      const locked = this.changeSet.refusal(column.key);
-      return locked ? { ...column, locked } : column;
-    });
   }
 
   get rowCount(): number {
@@ -62,7 +100,14 @@ export class GridModel {
   }
 
   hasRow(recordId: string): boolean {
-    return this.copies.has(recordId);
+    return this.copies.has(recordId) || this.changeSet.row(recordId)?.isNew === true;
+  }
+
+  /** New rows added, taken out or created (renamed to their record's id) since the last call, in order. */
+  takeRowEvents(): RowsEvent[] {
+    const events = this.rowEvents;
+    this.rowEvents = [];
+    return events;
   }
 
   /** The grid's copy of the row (as read, or refreshed), without pending edits. */
@@ -94,6 +139,7 @@ export class GridModel {
       ...(changed ? { changedOnPortal: changed === 'deleted' ? 'deleted' : 'changed' } : {}),
       ...(conflict ? { conflict: conflictText(conflict, this.columns) } : {}),
       ...(row?.saveFailure ? { saveFailure: row.saveFailure } : {}),
+      ...(row?.isNew ? { isNew: true } : {}),
     };
   }
 
@@ -121,7 +167,7 @@ export class GridModel {
 
   /** After a save: saved rows take what the portal now holds; conflicts are kept for Compare / Keep mine / Take theirs. */
   afterSave(report: SaveReport, sentCopies: ReadonlyMap<string, RecordData>): SaveSummary {
-    const count = { saved: 0, conflicts: 0, failed: 0, deleted: 0, cancelled: 0 };
+    const count = { saved: 0, created: 0, conflicts: 0, failed: 0, deleted: 0, cancelled: 0 };
     for (const outcome of report.outcomes) {
       switch (outcome.kind) {
         case 'saved': {
@@ -131,6 +177,11 @@ export class GridModel {
           this.copies.set(outcome.recordId, { ...this.copies.get(outcome.recordId), ...current, ...outcome.sent });
           break;
         }
+        case 'created':
+          count.saved += 1;
+          count.created += 1;
+          this.copies.set(outcome.created, { ...outcome.copy });
+          break;
         case 'conflict':
           count.conflicts += 1;
           this.conflicts.set(outcome.recordId, outcome.conflict);
@@ -154,11 +205,16 @@ export class GridModel {
     this.conflicts.delete(recordId);
     if (copy === 'deleted') {
       this.copies.delete(recordId);
-      this.rowIds = this.rowIds.filter((id) => id !== recordId);
+      this.dropRowId(recordId);
       return { changed: [], removed: [recordId] };
     }
     this.copies.set(recordId, { ...this.copies.get(recordId), ...copy });
     return { changed: [recordId], removed: [] };
+  }
+
+  private dropRowId(recordId: string): void {
+    const at = this.rowIds.lastIndexOf(recordId);
+    if (at >= 0) this.rowIds.splice(at, 1);
   }
 
   private values(recordId: string): string[] {

@@ -11,10 +11,16 @@ export interface RecordStore {
   readCurrent(recordId: string, signal?: AbortSignal): Promise<RecordData | undefined>;
   /** Sends `fields` and nothing else (the portal changes only the fields sent). */
   update(recordId: string, fields: RecordData, signal?: AbortSignal): Promise<void>;
+  /** Creates a record of `fields` (a draft where the store says so); its id and the portal's copy. */
+  create(fields: RecordData, signal?: AbortSignal): Promise<{ recordId: string; copy: RecordData }>;
 }
 
-/** The store over the portal client, for the records of one app. */
-export function portalRecordStore(client: PortalClient, appId: string): RecordStore {
+/**
+ * The store over the portal client, for the records of one app. New records are created as drafts when
+ * `draft` (apps with Draft mode) and read back once, for what the portal filled in (Auto Number, LookUp,
+ * defaults); when that read fails, the copy is what was sent.
+ */
+export function portalRecordStore(client: PortalClient, appId: string, options: { draft?: boolean } = {}): RecordStore {
   return {
     async readCurrent(recordId, signal) {
       try {
@@ -26,5 +32,11 @@ export function portalRecordStore(client: PortalClient, appId: string): RecordSt
       }
     },
     update: (recordId, fields, signal) => client.updateRecord(appId, recordId, fields, {}, signal),
+    async create(fields, signal) {
+      const created = await client.createRecord(appId, fields, { draft: options.draft === true }, signal);
+      if (!created.id) throw new Error('The portal created the record but did not say its id: refresh the view to see it.');
+      const read = await client.readRecord(appId, created.id, signal).catch(() => undefined);
+      return { recordId: created.id, copy: read?.data ?? { ...fields } };
+    },
   };
 }

@@ -14,8 +14,12 @@
 //   anything else -> a conflict, held back like any other.
 // - Other 4xx (a value the portal refuses, a duplicate in a Unique column): not retried; the row fails
 //   with the portal's message.
+// - A new row is created with one POST of its fields (createBody: the rules of creating a record). A POST
+//   is not idempotent: it is sent again only after a 429 (not done); after an uncertain failure the row
+//   fails and says that the record may exist, so that the person looks before saving it again.
 import { isCancellation, isPortalError } from '../api/errors';
 import type { RecordData } from '../api/types';
+import { createBody } from '../records/changes';
 import type { ChangeSet } from './changeSet';
 import { checkRow, type Conflict, type RowToSave, type SaveCheck } from './conflicts';
 import type { RecordStore } from './recordStore';
@@ -23,6 +27,8 @@ import type { RecordStore } from './recordStore';
 export type RowOutcome =
   /** `sent` is what the update carried; {} when the portal already held my values. */
   | { readonly recordId: string; readonly kind: 'saved'; readonly sent: RecordData }
+  /** A new row (`recordId` its placeholder) created as record `created`; `copy` is the portal's copy. */
+  | { readonly recordId: string; readonly kind: 'created'; readonly created: string; readonly sent: RecordData; readonly copy: RecordData }
   | { readonly recordId: string; readonly kind: 'conflict'; readonly conflict: Conflict }
   | { readonly recordId: string; readonly kind: 'deleted' }
   | { readonly recordId: string; readonly kind: 'failed'; readonly reason: string }
@@ -105,6 +111,28 @@ class Runner {
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
   }
 
+  /** Creates the record of a new row. */
+  async createRow(row: RowToSave): Promise<RowOutcome> {
+    const { recordId } = row;
+    const fields = createBody(this.changeSet.columns, Object.fromEntries(row.edits)).fields;
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await this.whenAllowed();
+          const created = await this.store.create(fields, this.options.signal);
+          return { recordId, kind: 'created', created: created.recordId, sent: fields, copy: created.copy };
+        } catch (error) {
+          if (isCancellation(error) || attempt >= this.maxAttempts || !isRateLimited(error)) throw error;
+          await this.rateLimited(error);
+        }
+      }
+    } catch (error) {
+      if (isCancellation(error) || this.options.signal?.aborted) return { recordId, kind: 'cancelled' };
+      const maybe = isUncertain(error) ? ' The portal may have created the record all the same: look in the view before saving this row again.' : '';
+      return { recordId, kind: 'failed', reason: `${error instanceof RowFailure ? error.message : reasonOf(error)}${maybe}` };
+    }
+  }
+
   async saveRow(row: RowToSave): Promise<RowOutcome> {
     const { recordId } = row;
     try {
@@ -177,10 +205,10 @@ class Runner {
 export async function saveChanges(changeSet: ChangeSet, store: RecordStore, options: SaveOptions = {}): Promise<SaveReport> {
   const blocked = changeSet.rows().filter((row) => row.problems.size > 0).map((row) => row.recordId);
   // A snapshot: edits typed while the save runs are not sent now, and are not lost either.
-  const rows: RowToSave[] = changeSet
+  const rows: Array<RowToSave & { isNew: boolean }> = changeSet
     .savableRows()
     .filter((row) => !options.recordIds || options.recordIds.has(row.recordId))
-    .map((row) => ({ recordId: row.recordId, asRead: row.asRead, edits: new Map(row.edits) }));
+    .map((row) => ({ recordId: row.recordId, asRead: row.asRead, edits: new Map(row.edits), isNew: row.isNew }));
   const runner = new Runner(changeSet, store, options);
   const outcomes: RowOutcome[] = new Array(rows.length);
   const progress = { total: rows.length, done: 0, saved: 0, conflicts: 0, failed: 0 };
@@ -188,11 +216,12 @@ export async function saveChanges(changeSet: ChangeSet, store: RecordStore, opti
   const worker = async (): Promise<void> => {
     while (next < rows.length) {
       const index = next++;
-      const outcome = options.signal?.aborted ? ({ recordId: rows[index].recordId, kind: 'cancelled' } as const) : await runner.saveRow(rows[index]);
+      const row = rows[index];
+      const outcome = options.signal?.aborted ? ({ recordId: row.recordId, kind: 'cancelled' } as const) : row.isNew ? await runner.createRow(row) : await runner.saveRow(row);
       outcomes[index] = outcome;
       settle(changeSet, outcome);
       progress.done += 1;
-      if (outcome.kind === 'saved') progress.saved += 1;
+      if (outcome.kind === 'saved' || outcome.kind === 'created') progress.saved += 1;
       else if (outcome.kind === 'conflict' || outcome.kind === 'deleted') progress.conflicts += 1;
       else if (outcome.kind === 'failed') progress.failed += 1;
       options.onProgress?.({ ...progress });
@@ -205,6 +234,9 @@ export async function saveChanges(changeSet: ChangeSet, store: RecordStore, opti
 
 function settle(changeSet: ChangeSet, outcome: RowOutcome): void {
   switch (outcome.kind) {
+    case 'created':
+      changeSet.created(outcome.recordId, outcome.created, outcome.copy, outcome.sent);
+      break;
     case 'conflict':
       changeSet.portalChanged(outcome.recordId, outcome.conflict.current);
       break;

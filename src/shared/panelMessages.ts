@@ -83,8 +83,19 @@ const gridSelectionSchema = v.object({ type: v.literal('grid/selection'), record
 /** Hidden, ordered and frozen columns, kept per view by the host. */
 const gridLayoutSchema = v.object({ type: v.literal('grid/layout'), order: v.array(id), hidden: v.array(id), frozen: count });
 const gridSaveSchema = v.object({ type: v.literal('grid/save') });
-/** Delete the selected rows' records (to the portal's trash), after the host's confirmation. */
-const gridDeleteRowsSchema = v.object({ type: v.literal('grid/deleteRows'), recordIds: v.pipe(v.array(id), v.minLength(1)) });
+/** Read the view again with these filters (the builder above the grid); the pending changes stay. */
+const gridFilterSchema = v.object({ type: v.literal('grid/filter'), filters: v.array(viewFilterSchema) });
+/** Discard every pending change (the host confirms, then reverts the editor: the view is read again). */
+const gridDiscardSchema = v.object({ type: v.literal('grid/discard') });
+/** Enter on a LookUp cell: open the record it links to. */
+const gridOpenLinkedSchema = v.object({ type: v.literal('grid/openLinked'), recordId: id, field: id });
+/** Add an empty row at the end, created as a record (a draft with Draft mode) at save. */
+const gridAddRowSchema = v.object({ type: v.literal('grid/addRow') });
+/**
+ * Set Field… / Delete Rows… on the selected rows (`recordIds`), or on every row of the grid (the filtered
+ * result) when none is given: the host runs portal.bulkSetField / portal.bulkDeleteRows on them.
+ */
+const gridBulkSchema = v.object({ type: v.literal('grid/bulk'), change: v.picklist(['set-field', 'delete']), recordIds: v.optional(v.pipe(v.array(id), v.minLength(1))) });
 
 /** Positions [start, end) of rows in the order the grid shows them. */
 const rowRangeSchema = v.object({ start: count, end: count });
@@ -140,7 +151,11 @@ export const gridToHostSchema = v.variant('type', [
   gridSelectionSchema,
   gridLayoutSchema,
   gridSaveSchema,
-  gridDeleteRowsSchema,
+  gridAddRowSchema,
+  gridOpenLinkedSchema,
+  gridDiscardSchema,
+  gridFilterSchema,
+  gridBulkSchema,
 ]);
 export const importToHostSchema = v.variant('type', [
   readySchema,

@@ -215,66 +215,8 @@ export type HostToQueryMessage =
 
 
 // ---------------------------------------------------------------------------------------------------------
-// The view grid (custom editor portal.grid)
-
-/** A column of the editable grid, in the view's order. */
-export interface GridEditColumn extends GridColumn {
-  /** The app's column (kinds, rules, choices: the form's inputs are built from it); none for a Lookup app's. */
-  column?: Column;
-  /** Why the column cannot be edited (read-only kind, a Lookup app's column); the page shows it locked. */
-  locked?: string;
-}
-
-/** The state of one row: its values as the grid shows them (pending edits included) and its marks. */
-export interface GridRowState {
-  recordId: string;
-  /** One value per column of grid/init, in the API's format. */
-  values: string[];
-  /** Indices of the columns with a pending edit. */
-  pending: number[];
-  /** Invalid cells: column index -> the rule's message. */
-  problems: Array<[number, string]>;
-  /** The portal has a newer copy (or deleted the record) since the row was read. */
-  changedOnPortal?: 'changed' | 'deleted';
-  /** Held back at the last save: someone else changed the row; Compare / Keep mine / Take theirs. */
-  conflict?: string;
-  /** Why the last save of the row failed. */
-  saveFailure?: string;
-}
-
-export interface GridInitMessage {
-  type: 'grid/init';
-  viewName: string;
-  appName: string;
-  portalLabel: string;
-  columns: GridEditColumn[];
-  /** Every row: [record id, value of columns[0], ...]; the rows with pending state follow in grid/rows. */
-  rows: string[][];
-  /** The page's kept layout of the columns (grid/layout). */
-  layout?: { order: string[]; hidden: string[]; frozen: number };
-}
-
-/** Rows whose state changed (an edit, undo, a save, a webhook): each replaces the row's values and marks. */
-export interface GridRowsMessage {
-  type: 'grid/rows';
-  rows: GridRowState[];
-  /** Rows gone from the grid (deleted on the portal and released). */
-  removed?: string[];
-}
-
-/** A message for the grid's bar: cells a paste could not fill, the outcome of a save. */
-export interface GridNoticeMessage {
-  type: 'grid/notice';
-  level: 'info' | 'error';
-  message: string;
-}
-
-export interface GridLoadFailedMessage {
-  type: 'grid/loadFailed';
-  message: string;
-}
-
-export type HostToGridMessage = GridInitMessage | GridRowsMessage | GridNoticeMessage | GridLoadFailedMessage;
+// The view grid (custom editor portal.grid): in gridProtocol.ts, to keep each file short.
+export type { GridEditColumn, GridInitMessage, GridLoadFailedMessage, GridNoticeMessage, GridRowState, GridRowsMessage, HostToGridMessage } from './gridProtocol';
 
 // ---------------------------------------------------------------------------------------------------------
 // The import mapping panel (view type portal.importMapping)

@@ -100,6 +100,11 @@ export class DataGrid {
     this.redraw();
   }
 
+  /** The header cells again (their decoration changed, e.g. frozen columns). */
+  redrawHeader(): void {
+    this.renderHeader();
+  }
+
   redraw(): void {
     for (const row of this.rendered.values()) row.remove();
     this.rendered.clear();

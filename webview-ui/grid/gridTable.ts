@@ -20,12 +20,18 @@ export interface GridTableHost {
   paste(block: GridBlock, width: number, text: string | undefined): void;
   copy(block: GridBlock): void;
   openRecord(recordId: string): void;
+  /** Enter on a LookUp cell: the record it links to. */
+  openLinked(recordId: string, field: string): void;
   /** The active row or the selection changed. */
   selected(): void;
 }
 
 function markOf(state: GridRowState | undefined): { text: string; className: string; title: string } {
   if (!state) return { text: '', className: '', title: '' };
+  if (state.isNew && !state.saveFailure) {
+    const blocked = state.problems.length > 0 ? ': fill in the marked cells first' : '';
+    return { text: '+', className: `row-new${state.problems.length > 0 ? ' row-invalid' : ''}`, title: `A new row, created when you save${blocked}` };
+  }
   if (state.conflict) return { text: '⚠', className: 'row-conflict', title: state.conflict };
   if (state.saveFailure) return { text: '✖', className: 'row-failed', title: `The last save failed: ${state.saveFailure}` };
   if (state.changedOnPortal) return { text: '↻', className: 'row-portal', title: state.changedOnPortal === 'deleted' ? 'Deleted on the portal since it was read' : 'Changed on the portal since it was read: resolved when you save' };
@@ -98,6 +104,7 @@ export class GridTable {
   /** Freezes the record column and the first `count` shown columns while scrolling across. */
   setFrozen(count: number): void {
     this.frozen = count;
+    this.grid.redrawHeader();
     this.grid.redraw();
   }
 
@@ -105,14 +112,34 @@ export class GridTable {
     return this.rowIds.length;
   }
 
-  /** Rows the host sent again (their values and marks). */
-  update(rows: readonly GridRowState[], removed: readonly string[] = []): void {
+  /**
+   * Rows the host sent again (their values and marks); new rows created (renamed to their record's id),
+   * added at the end, and rows gone.
+   */
+  update(rows: readonly GridRowState[], change: { removed?: readonly string[]; added?: readonly string[]; renamed?: ReadonlyArray<[string, string]> } = {}): void {
     const redraw: number[] = [];
+    const { removed = [], added = [], renamed = [] } = change;
+    for (const [from, to] of renamed) {
+      const index = this.rowIndex.get(from);
+      if (index === undefined) continue;
+      this.rowIds[index] = to;
+      this.rowIndex.delete(from);
+      this.rowIndex.set(to, index);
+      this.states.delete(from);
+      redraw.push(index);
+    }
+    for (const recordId of added) {
+      if (this.rowIndex.has(recordId)) continue;
+      this.rowIndex.set(recordId, this.rowIds.length);
+      this.rowIds.push(recordId);
+      this.values.push(this.columns.map(() => ''));
+    }
+    if (added.length > 0) this.grid.setRowCount(this.rowIds.length);
     for (const state of rows) {
       const index = this.rowIndex.get(state.recordId);
       if (index === undefined) continue;
       this.values[index] = state.values;
-      if (state.pending.length > 0 || state.problems.length > 0 || state.conflict || state.saveFailure || state.changedOnPortal) this.states.set(state.recordId, state);
+      if (state.isNew || state.pending.length > 0 || state.problems.length > 0 || state.conflict || state.saveFailure || state.changedOnPortal) this.states.set(state.recordId, state);
       else this.states.delete(state.recordId);
       redraw.push(index);
     }
@@ -126,17 +153,19 @@ export class GridTable {
     this.host.selected();
   }
 
-  /** Rows with pending edits, and how many are blocked, held back or failed. */
-  counts(): { changed: number; conflicts: number; invalid: number } {
+  /** Rows with pending edits, new rows, and how many are blocked, held back or failed. */
+  counts(): { changed: number; added: number; conflicts: number; invalid: number } {
     let changed = 0;
+    let added = 0;
     let conflicts = 0;
     let invalid = 0;
     for (const state of this.states.values()) {
-      if (state.pending.length > 0) changed += 1;
+      if (state.isNew) added += 1;
+      else if (state.pending.length > 0) changed += 1;
       if (state.conflict) conflicts += 1;
       if (state.problems.length > 0) invalid += 1;
     }
-    return { changed, conflicts, invalid };
+    return { changed, added, conflicts, invalid };
   }
 
   /** The active row's record id and state. */
@@ -149,6 +178,14 @@ export class GridTable {
   selectedRecordIds(): string[] {
     const range = this.grid.selection;
     return range.top < 0 ? [] : this.rowIds.slice(range.top, range.bottom + 1);
+  }
+
+  /** Makes the first editable shown cell of the row of `recordId` active (a row just added). */
+  goToRow(recordId: string): void {
+    const row = this.rowIndex.get(recordId);
+    if (row === undefined) return;
+    const column = this.shown.findIndex((index) => !this.columns[index].locked);
+    this.grid.moveTo(row, column < 0 ? 1 : column + 1);
   }
 
   /** The selection as the host reads a block: rows, and the keys of the view's columns in it. */
@@ -176,8 +213,10 @@ export class GridTable {
   private text(row: number, column: number): string {
     const recordId = this.rowIds[row] ?? '';
     if (column === 0) {
-      const mark = markOf(this.states.get(recordId)).text;
-      return mark ? `${mark} ${recordId}` : recordId;
+      const state = this.states.get(recordId);
+      const mark = markOf(state).text;
+      const shown = state?.isNew ? 'new' : recordId;
+      return mark ? `${mark} ${shown}` : shown;
     }
     const index = this.shown[column - 1];
     const spec = this.columns[index];
@@ -188,6 +227,11 @@ export class GridTable {
   }
 
   private decorate(row: number, column: number, cell: HTMLElement): void {
+    // Headers too: a frozen column's header must stay above its cells when the grid scrolls across.
+    if (column <= this.frozen) {
+      cell.classList.add('frozen');
+      cell.style.left = `${this.offsets[column] ?? 0}px`;
+    }
     if (row < 0) {
       const spec = column === 0 ? undefined : this.columns[this.shown[column - 1]];
       if (spec?.locked) {
@@ -197,14 +241,10 @@ export class GridTable {
       return;
     }
     const state = this.states.get(this.rowIds[row]);
-    if (column <= this.frozen) {
-      cell.classList.add('frozen');
-      cell.style.left = `${this.offsets[column] ?? 0}px`;
-    }
     if (column === 0) {
       const mark = markOf(state);
       cell.classList.add('row-mark');
-      if (mark.className) cell.classList.add(mark.className);
+      if (mark.className) cell.classList.add(...mark.className.split(' '));
       if (mark.title) cell.title = mark.title;
       cell.setAttribute('role', 'rowheader');
       return;
@@ -214,7 +254,7 @@ export class GridTable {
     if (spec.locked) {
       cell.classList.add('locked');
       cell.setAttribute('aria-readonly', 'true');
-      cell.title = spec.locked;
+      cell.title = spec.kind === 'lookup' ? `${spec.locked}. Enter opens the record it links to.` : spec.locked;
     }
     if (state?.pending.includes(index)) cell.classList.add('pending');
     const problem = state?.problems.find(([at]) => at === index)?.[1];
@@ -273,6 +313,10 @@ export class GridTable {
     const cell = this.grid.cellElement(row, column);
     if (!cell || !recordId) return;
     const appColumn = spec.column;
+    if (spec.kind === 'lookup' && typed === undefined) {
+      this.host.openLinked(recordId, spec.key);
+      return;
+    }
     if (spec.locked || !appColumn) {
       this.host.edit('Edit cell', [{ recordId, field: spec.key, value: this.values[row][index] }]);
       return;

@@ -11,6 +11,7 @@ import { messageBar } from '../components/messageBar';
 import { registerToolkit } from '../components/toolkit';
 import '../components/panel.css';
 import './grid.css';
+import { FilterBuilder } from '../viewQuery/filterRows';
 import { ColumnsPanel } from './columnsPanel';
 import { GridTable } from './gridTable';
 
@@ -23,6 +24,32 @@ const counts = el('p', { id: 'grid-counts', className: 'row-count', attrs: { rol
 const notice = messageBar('grid-notice');
 const rowLine = messageBar('grid-row');
 let selectionTimer: ReturnType<typeof setTimeout> | undefined;
+/** What a row added here becomes at save (grid/init says). */
+let newRows: 'draft' | 'record' = 'record';
+/** How many filters the rows shown were read with. */
+let filtered = 0;
+
+// The Query View's filter builder, above the grid: Run reads the view again with its filters (the same
+// encoding); the pending changes stay, and rows with pending edits stay in sight.
+const builder = new FilterBuilder(() => undefined);
+function runFilters(): void {
+  const filters = builder.validFilters();
+  if (!filters) return notice.show('error', 'Some filters need attention before the view can be read again.');
+  notice.hide();
+  counts.textContent = 'Reading the view…';
+  host.post({ type: 'grid/filter', filters });
+}
+const filterBar = el(
+  'section',
+  { className: 'grid-filters', attrs: { 'aria-label': 'Filters of the view' } },
+  builder.element,
+  el(
+    'div',
+    { className: 'grid-filter-actions' },
+    button('Add filter', { id: 'grid-add-filter', onClick: () => builder.add() }),
+    button('Run', { id: 'grid-run', title: 'Read the view again with these filters (pending changes stay)', onClick: () => runFilters() }),
+  ),
+);
 
 const table = new GridTable({
   edit: (label, edits) => host.post({ type: 'grid/edit', label, edits }),
@@ -30,6 +57,7 @@ const table = new GridTable({
   paste: (block, width, text) => host.post({ type: 'grid/paste', block, width, ...(text === undefined ? {} : { text }) }),
   copy: (block) => host.post({ type: 'grid/copy', block, format: 'tsv' }),
   openRecord: (recordId) => host.post({ type: 'openRecord', recordId }),
+  openLinked: (recordId, field) => host.post({ type: 'grid/openLinked', recordId, field }),
   selected: () => {
     showRow();
     // The host keeps the selected rows for actions run on them (bulk Set Field…, Delete Rows…).
@@ -70,28 +98,33 @@ function withBlock(action: (block: GridBlock) => void): () => void {
   };
 }
 
+const addRow = button('Add Row', { id: 'grid-add-row', title: 'Add a row at the end: its record is created when you save', onClick: () => host.post({ type: 'grid/addRow' }) });
+
 const actions = el(
   'div',
   { className: 'grid-actions' },
   button('Save', { id: 'grid-save', appearance: 'primary', title: 'Save the changed rows (Ctrl+S)', onClick: () => host.post({ type: 'grid/save' }) }),
+  button('Discard…', { id: 'grid-discard', title: 'Discard every pending change: the view is read again from the portal (File › Revert)', onClick: () => host.post({ type: 'grid/discard' }) }),
+  addRow,
   button('Fill Down', { id: 'grid-fill', title: 'Copy the top cell of the selection into the cells below (Ctrl+D)', onClick: withBlock((block) => host.post({ type: 'grid/fill', block })) }),
   button('Clear', { id: 'grid-clear', title: 'Empty the selected cells (Delete)', onClick: withBlock((block) => host.post({ type: 'grid/clear', block })) }),
   copyFormat.element,
-  button('Delete Rows…', {
-    id: 'grid-delete-rows',
-    title: 'Delete the records of the selected rows (to the portal\'s trash)',
-    onClick: () => {
-      const recordIds = table.selectedRecordIds();
-      if (recordIds.length > 0) host.post({ type: 'grid/deleteRows', recordIds });
-    },
-  }),
+  // The selected rows, or every row of the grid (the filtered result) when the header is active.
+  button('Set Field…', { id: 'grid-set-field', title: 'Set one column on the selected rows (every row when none is selected), with progress and a report', onClick: () => bulk('set-field') }),
+  button('Delete Rows…', { id: 'grid-delete-rows', title: "Move the records of the selected rows (every row when none is selected) to the portal's trash", onClick: () => bulk('delete') }),
   button('Columns…', { id: 'grid-columns', title: 'Hide, reorder and freeze columns', onClick: () => columnsPanel.toggle() }),
 );
 
+function bulk(change: 'set-field' | 'delete'): void {
+  const recordIds = table.selectedRecordIds();
+  host.post({ type: 'grid/bulk', change, ...(recordIds.length > 0 ? { recordIds } : {}) });
+}
+
 function showCounts(): void {
-  const { changed, conflicts, invalid } = table.counts();
-  const parts = [`${table.rowCount.toLocaleString()} rows`];
+  const { changed, added, conflicts, invalid } = table.counts();
+  const parts = [`${table.rowCount.toLocaleString()} rows${filtered > 0 ? ` (${filtered} filter${filtered === 1 ? '' : 's'})` : ''}`];
   if (changed > 0) parts.push(`${changed} changed`);
+  if (added > 0) parts.push(`${added} new`);
   if (invalid > 0) parts.push(`${invalid} with an invalid cell`);
   if (conflicts > 0) parts.push(`${conflicts} held back (conflict)`);
   counts.textContent = parts.join(' · ');
@@ -114,6 +147,10 @@ function showRow(): void {
   const { column } = table.grid.activeCell;
   const index = table.shown[column - 1];
   const problem = state.problems.find(([at]) => at === index)?.[1] ?? state.problems[0]?.[1];
+  if (state.isNew) {
+    const what = newRows === 'draft' ? 'a draft' : 'a record';
+    return rowLine.show(problem ? 'error' : 'info', problem ? `This new row cannot be created until this is fixed: ${problem}` : `A new row: saving creates ${what} from it.`);
+  }
   if (problem) return rowLine.show('error', `Record ${active.recordId} cannot be saved until this is fixed: ${problem}`);
   if (state.changedOnPortal) return rowLine.show('info', `Record ${active.recordId} was ${state.changedOnPortal} on the portal since it was read. Saving checks it; or take the portal's copy now.`, [{ label: 'Take Theirs', id: 'grid-take-theirs', run: resolve('takeTheirs') }]);
   rowLine.hide();
@@ -127,6 +164,11 @@ host.onMessage((message) => {
   switch (message.type) {
     case 'grid/init': {
       title.textContent = message.viewName;
+      newRows = message.newRows;
+      filtered = message.filters.length;
+      builder.setColumns(message.filterColumns);
+      builder.loadFilters(message.filters);
+      addRow.title = `Add a row at the end: ${newRows === 'draft' ? 'a draft' : 'a record'} is created from it when you save`;
       subtitle.textContent = `${message.appName} · ${message.portalLabel}`;
       const layout = columnsPanel.load(message.columns, message.layout);
       table.load(message.columns, message.rows, layout.shown);
@@ -136,10 +178,16 @@ host.onMessage((message) => {
       table.grid.element.focus();
       break;
     }
-    case 'grid/rows':
-      table.update(message.rows, message.removed);
+    case 'grid/rows': {
+      table.update(message.rows, message);
+      const added = message.added?.at(-1);
+      if (added) {
+        table.goToRow(added);
+        table.grid.element.focus();
+      }
       showRow();
       break;
+    }
     case 'grid/notice':
       notice.show(message.level, message.message);
       break;
@@ -151,6 +199,7 @@ host.onMessage((message) => {
 
 document.getElementById('root')?.append(
   el('header', { className: 'grid-header-bar' }, el('div', {}, title, subtitle), actions),
+  filterBar,
   notice.element,
   rowLine.element,
   columnsPanel.element,

@@ -5,46 +5,60 @@
 // again; a backup is the change set as JSON (src/grid/backup.ts), restored when VS Code reopens the tab.
 import * as vscode from 'vscode';
 import type { ViewRead } from '../../api/client';
+import type { ViewFilter } from '../../api/filters';
 import { isCancellation } from '../../api/errors';
 import type { Column, RecordData } from '../../api/types';
 import type { Stores } from '../../catalog/stores';
 import { backupOf, parseBackup, restoreBackup, serializeBackup } from '../../grid/backup';
 import type { CellEdit } from '../../grid/changeSet';
 import { keepMine, takeTheirs } from '../../grid/conflicts';
-import type { TransactionKind } from '../../grid/editHistory';
+import type { Transaction, TransactionKind } from '../../grid/editHistory';
 import { GridModel, type SaveSummary } from '../../grid/gridModel';
 import { portalRecordStore, type RecordStore } from '../../grid/recordStore';
 import { saveChanges } from '../../grid/saveRunner';
+import { Disposable } from '../../lifecycle';
 import { createLogger } from '../../log';
 import { viewNameOfPath } from '../../model/recordAddress';
 import type { ViewTarget } from '../../model/targets';
-import type { GridEditColumn } from '../../shared/protocol';
-import { gridEditColumns, lookupAppsOf } from '../viewQuery/viewColumns';
+import type { FilterColumn } from '../../shared/protocol';
+import { filterColumns, gridEditColumns, lookupAppsOf } from '../viewQuery/viewColumns';
 
 const log = createLogger('grid');
 
+/** Whether the portal's copy differs from the copy read in a field they both have. */
+function differs(asRead: Readonly<RecordData>, copy: Readonly<RecordData>): boolean {
+  return Object.keys(copy).some((field) => asRead[field] !== undefined && asRead[field] !== copy[field]);
+}
+
 export type GridDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents' | 'views'>;
 
-/** Rows redrawn in the page after a change: their new state, and rows gone. */
+/** Rows redrawn in the page after a change: their new state, rows gone, new rows added and created. */
 export interface RowsChange {
   readonly changed: readonly string[];
   readonly removed: readonly string[];
+  readonly added: readonly string[];
+  readonly renamed: ReadonlyArray<[string, string]>;
 }
 
 /** Rows saved at once: the portal is a shared server, and one slow row must not hold the others. */
 const SAVE_CONCURRENCY = 4;
 
-export class GridDocument implements vscode.CustomDocument {
+export class GridDocument extends Disposable implements vscode.CustomDocument {
   private modelValue: GridModel | undefined;
-  private readonly rowsChanged = new vscode.EventEmitter<RowsChange>();
+  private readonly rowsChanged = this._register(new vscode.EventEmitter<RowsChange>());
   /** Rows to redraw in the page. */
   readonly onDidChangeRows = this.rowsChanged.event;
-  private readonly reloaded = new vscode.EventEmitter<void>();
-  /** The whole grid was read again (revert): the page starts over. */
+  private readonly reloaded = this._register(new vscode.EventEmitter<void>());
+  /** The whole grid was read (again: revert, filters, a bulk change, a load retried after signing in): the page starts over. */
   readonly onDidReload = this.reloaded.event;
-  private readonly subscriptions: vscode.Disposable[] = [];
   appName: string;
   viewName: string;
+  /** Rows added in the grid are created as drafts (the app has Draft mode, as the catalog says). */
+  newRowsAreDrafts = false;
+  /** The filters above the grid, as last run (none: every row of the view). */
+  filters: ViewFilter[] = [];
+  /** The columns a filter can name: the app's and its Lookup apps'. */
+  filterColumns: FilterColumn[] = [];
 
   constructor(
     readonly uri: vscode.Uri,
@@ -52,9 +66,10 @@ export class GridDocument implements vscode.CustomDocument {
     private readonly deps: GridDeps,
     private readonly fireEdit: (event: vscode.CustomDocumentEditEvent<GridDocument>) => void,
   ) {
+    super();
     this.appName = `App ${target.appId}`;
     this.viewName = target.viewName ?? deps.views.get(target.portalId, target.appId, target.viewId)?.name ?? viewNameOfPath(uri.path) ?? `View ${target.viewId}`;
-    this.subscriptions.push(
+    this._register(
       deps.recordEvents.onDidChange((change) => {
         if (change.origin !== 'webhook' || change.portalId !== target.portalId || change.appId !== target.appId) return;
         if (!this.modelValue?.hasRow(change.recordId)) return;
@@ -77,9 +92,12 @@ export class GridDocument implements vscode.CustomDocument {
   async load(backupText?: string): Promise<void> {
     const { portalId, appId, viewId } = this.target;
     const client = this.deps.portals.client(portalId);
-    const [read, appColumns, info] = await Promise.all([client.readView(appId, viewId, []), this.deps.catalog.columns(portalId, appId), this.deps.catalog.app(portalId, appId).catch(() => undefined)]);
+    const [read, appColumns, info] = await Promise.all([client.readView(appId, viewId, this.filters), this.deps.catalog.columns(portalId, appId), this.deps.catalog.app(portalId, appId).catch(() => undefined)]);
     if (info?.name) this.appName = info.name;
-    const columns = await this.columnsOf(read, appColumns);
+    this.newRowsAreDrafts = info?.draftMode === true;
+    const lookups = await this.lookupColumns(read, appColumns);
+    const columns = gridEditColumns(appId, read.metadata, (id) => lookups.get(id));
+    this.filterColumns = filterColumns(appId, appColumns, read.metadata, (id) => lookups.get(id));
     const model = new GridModel(columns, appColumns, read.rows);
     if (backupText !== undefined) {
       const backup = parseBackup(backupText);
@@ -89,6 +107,7 @@ export class GridDocument implements vscode.CustomDocument {
     }
     this.modelValue = model;
     log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows, ${columns.length} columns${backupText === undefined ? '' : `, ${model.changeSet.size} rows restored from a backup`}`);
+    this.reloaded.fire();
   }
 
   /** One user action as one transaction, and one entry of VS Code's undo stack. */
@@ -96,24 +115,35 @@ export class GridDocument implements vscode.CustomDocument {
     const model = this.model;
     const outcome = model.history.edit(kind, label, edits);
     const released = model.release(outcome.released);
-    const transaction = outcome.transaction;
-    if (transaction) {
-      this.changed(transaction.changes.map((change) => change.recordId), released.removed);
-      this.fireEdit({
-        document: this,
-        label: transaction.label,
-        undo: () => {
-          const step = model.history.undo(transaction);
-          if (step) this.changed(step.transaction.changes.map((change) => change.recordId), model.release(step.released).removed);
-        },
-        redo: () => {
-          const step = model.history.redo(transaction);
-          if (step) this.changed(step.transaction.changes.map((change) => change.recordId), model.release(step.released).removed);
-        },
-      });
-    }
+    if (outcome.transaction) this.pushEdit(outcome.transaction, released.removed);
     const first = outcome.refused[0];
     return { refused: outcome.refused.length, ...(first ? { message: first.message } : {}) };
+  }
+
+  /** An empty row at the end, created as a record (a draft with Draft mode) at save; one undoable step. */
+  addRow(): string {
+    const outcome = this.model.history.addRow();
+    if (outcome.transaction) this.pushEdit(outcome.transaction, []);
+    return outcome.recordId;
+  }
+
+  /** The page redrawn after a transaction, and the transaction handed to VS Code's undo stack. */
+  private pushEdit(transaction: Transaction, removed: readonly string[]): void {
+    const model = this.model;
+    const rowsOf = (step: Transaction): string[] => [...step.changes.map((change) => change.recordId), ...(step.addedRows ?? []), ...(step.removedRows ?? [])];
+    this.changed(rowsOf(transaction), removed);
+    this.fireEdit({
+      document: this,
+      label: transaction.label,
+      undo: () => {
+        const step = model.history.undo(transaction);
+        if (step) this.changed(rowsOf(step.transaction), model.release(step.released).removed);
+      },
+      redo: () => {
+        const step = model.history.redo(transaction);
+        if (step) this.changed(rowsOf(step.transaction), model.release(step.released).removed);
+      },
+    });
   }
 
   /**
@@ -124,7 +154,8 @@ export class GridDocument implements vscode.CustomDocument {
     const model = this.model;
     const pending = model.changeSet.size;
     const current = new Map<string, RecordData>();
-    const portalStore = portalRecordStore(this.deps.portals.client(this.target.portalId), this.target.appId);
+    const createdIds: string[] = [];
+    const portalStore = portalRecordStore(this.deps.portals.client(this.target.portalId), this.target.appId, { draft: this.newRowsAreDrafts });
     // The check's read is kept: a saved row takes the portal's copy plus what was sent.
     const store: RecordStore = {
       readCurrent: async (recordId, signal) => {
@@ -133,13 +164,19 @@ export class GridDocument implements vscode.CustomDocument {
         return copy;
       },
       update: (recordId, fields, signal) => portalStore.update(recordId, fields, signal),
+      create: async (fields, signal) => {
+        const created = await portalStore.create(fields, signal);
+        createdIds.push(created.recordId);
+        return created;
+      },
     };
     const summary = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Saving ${pending} changed row${pending === 1 ? '' : 's'} of ${this.viewName}`, cancellable: true },
       async (progress, progressToken) => {
         const abort = new AbortController();
         const cancel = (): void => abort.abort(new vscode.CancellationError());
-        const subscriptions = [token.onCancellationRequested(cancel), progressToken.onCancellationRequested(cancel)];
+        const onSaveCancelled = token.onCancellationRequested(cancel);
+        const onProgressCancelled = progressToken.onCancellationRequested(cancel);
         let reported = 0;
         try {
           const report = await saveChanges(model.changeSet, store, {
@@ -154,14 +191,16 @@ export class GridDocument implements vscode.CustomDocument {
           });
           return model.afterSave(report, current);
         } finally {
-          for (const subscription of subscriptions) subscription.dispose();
+          onSaveCancelled.dispose();
+          onProgressCancelled.dispose();
         }
       },
     );
-    this.changed([...current.keys(), ...model.markedRowIds()], []);
+    this.changed([...current.keys(), ...createdIds, ...model.markedRowIds()], []);
     for (const recordId of current.keys()) {
       if (!model.changeSet.row(recordId) && !model.conflicts.has(recordId)) this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'updated', origin: 'local' });
     }
+    for (const recordId of createdIds) this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'created', origin: 'local' });
     log.info(`saved view ${this.target.viewId}: ${JSON.stringify(summary)}`);
     return summary;
   }
@@ -185,44 +224,71 @@ export class GridDocument implements vscode.CustomDocument {
     this.changed(changed, removed);
   }
 
-  /** Deletes the records (to the portal's trash), one after the other; the rows leave the grid. */
-  async deleteRows(recordIds: readonly string[]): Promise<number> {
-    const client = this.deps.portals.client(this.target.portalId);
-    const removed: string[] = [];
-    try {
-      for (const recordId of recordIds) {
-        await client.deleteRecord(this.target.appId, recordId);
-        // Its pending edits go with it: there is no record left to save them to.
-        takeTheirs(this.model.changeSet, recordId, 'deleted');
-        this.model.take(recordId, 'deleted');
-        removed.push(recordId);
-        this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'deleted', origin: 'local' });
-      }
-    } finally {
-      this.changed([], removed);
+  /**
+   * After a bulk change (Set Field…, Delete Rows…) of `recordIds`: the view is read again with the grid's
+   * filters and its rows shown. Rows with pending edits keep them: where the portal's copy moved (or the
+   * record went), the row is marked changed on the portal, to be resolved at save like any conflict.
+   * Returns how many such rows were marked.
+   */
+  async refreshAfterBulkChange(recordIds: readonly string[]): Promise<number> {
+    const { portalId, appId, viewId } = this.target;
+    const client = this.deps.portals.client(portalId);
+    const read = await client.readView(appId, viewId, this.filters);
+    const model = this.model;
+    const readNow = new Map(read.rows.map((row) => [row.id ?? '', row.values]));
+    const store = portalRecordStore(client, appId);
+    let marked = 0;
+    for (const recordId of recordIds) {
+      const row = model.changeSet.row(recordId);
+      if (!row || row.isNew) continue;
+      // A row the filters leave out now (or a deleted one): asked for alone; 404 is a record gone.
+      const copy = readNow.get(recordId) ?? (await store.readCurrent(recordId)) ?? 'deleted';
+      if (copy !== 'deleted' && !differs(row.asRead, copy)) continue;
+      model.changeSet.portalChanged(recordId, copy);
+      marked += 1;
     }
-    return removed.length;
+    model.replaceRows(read.rows);
+    log.info(`view ${viewId} of app ${appId} read again after a bulk change of ${recordIds.length} rows: ${model.rowCount} rows, ${marked} with pending edits marked changed on the portal`);
+    this.reloaded.fire();
+    return marked;
+  }
+
+  /**
+   * The view read again with `filters` (the builder above the grid). The change set and its undo history
+   * stay as they are: only the rows shown change, and a row with pending edits that the filters leave out
+   * stays in sight after the others, so nothing pending is hidden.
+   */
+  async runFilters(filters: readonly ViewFilter[]): Promise<void> {
+    const read = await this.deps.portals.client(this.target.portalId).readView(this.target.appId, this.target.viewId, filters);
+    this.filters = [...filters];
+    this.model.replaceRows(read.rows);
+    log.info(`view ${this.target.viewId} of app ${this.target.appId} read again with ${filters.length} filter${filters.length === 1 ? '' : 's'}: ${this.model.rowCount} rows`);
+    this.reloaded.fire();
   }
 
   /** Discard: the view is read again; every pending edit goes. */
   async revert(): Promise<void> {
     this.modelValue = undefined;
     await this.load();
-    this.reloaded.fire();
   }
 
   backupText(): string {
     return serializeBackup(backupOf(this.model.changeSet, this.target.appId, this.target.viewId));
   }
 
-  dispose(): void {
-    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
-    this.rowsChanged.dispose();
-    this.reloaded.dispose();
-  }
-
   private changed(recordIds: readonly string[], removed: readonly string[]): void {
-    this.rowsChanged.fire({ changed: [...new Set(recordIds)].filter((id) => this.modelValue?.hasRow(id)), removed });
+    const model = this.modelValue;
+    if (!model) return;
+    const added: string[] = [];
+    const renamed: Array<[string, string]> = [];
+    const gone = [...removed];
+    for (const event of model.takeRowEvents()) {
+      if ('added' in event) added.push(event.added);
+      else if ('removed' in event) gone.push(event.removed);
+      else renamed.push([event.created, event.recordId]);
+    }
+    const ids = [...recordIds, ...added, ...renamed.map(([, recordId]) => recordId)].map((id) => model.changeSet.resolve(id));
+    this.rowsChanged.fire({ changed: [...new Set(ids)].filter((id) => model.hasRow(id)), removed: gone, added, renamed });
   }
 
   /** A webhook said the record changed: read it, and let the model take it or mark the row. */
@@ -236,13 +302,14 @@ export class GridDocument implements vscode.CustomDocument {
     }
   }
 
-  private async columnsOf(read: ViewRead, appColumns: readonly Column[]): Promise<GridEditColumn[]> {
+  /** The columns of the app and of the Lookup apps the view shows columns of, by app id. */
+  private async lookupColumns(read: ViewRead, appColumns: readonly Column[]): Promise<Map<string, readonly Column[]>> {
     const { portalId, appId } = this.target;
     const lookups = new Map<string, readonly Column[]>([[appId, appColumns]]);
     for (const lookupApp of lookupAppsOf(appId, read.metadata)) {
       const columns = await this.deps.catalog.columns(portalId, lookupApp).catch(() => undefined);
       if (columns) lookups.set(lookupApp, columns);
     }
-    return gridEditColumns(appId, read.metadata, (id) => lookups.get(id));
+    return lookups;
   }
 }

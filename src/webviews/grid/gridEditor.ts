@@ -1,45 +1,63 @@
 // The view grid's custom editor (view type portal.grid). A custom editor rather than a panel because it is
 // VS Code's own model of an editable document: the tab shows dirty, Ctrl+S saves, Ctrl+Z / Ctrl+Y walk
-// VS Code's edit stack, Revert discards, closing asks, and hot exit / a crash keep a backup. The page's
-// messages are checked against the one protocol (src/shared/panelMessages.ts) and handled inside the one
-// error boundary (src/ui), as a command is.
+// VS Code's edit stack, Revert discards, closing asks, and hot exit / a crash keep a backup. Each open tab
+// is a GridPage (gridPage.ts): its messages are checked against the one protocol and handled here inside
+// the one error boundary (src/ui), as a command is.
 import * as vscode from 'vscode';
 import { cancelled } from '../../auth/signInUi';
 import { blockPlanMessage, planFor } from '../../grid/blockMessages';
 import { copyText } from '../../grid/blockEdits';
+import { isNewRowId } from '../../grid/changeSet';
 import { dateOrderOf, decimalSeparatorOf } from '../../grid/cellText';
-import { GRID_COMPARE_SCHEME } from '../../ids';
+import { COMMANDS, GRID_COMPARE_SCHEME, GRID_VIEW_TYPE } from '../../ids';
+import { Disposable } from '../../lifecycle';
 import { viewOfUri } from '../../model/recordAddress';
-import { gridToHostSchema } from '../../shared/panelMessages';
-import type { GridToHostMessage, HostToGridMessage } from '../../shared/protocol';
+import type { GridInitMessage, GridToHostMessage } from '../../shared/protocol';
+import { isCancellation } from '../../api/errors';
+import { createLogger } from '../../log';
 import { describeError, runReported } from '../../ui/errorBoundary';
 import { prompter } from '../../ui/prompter';
 import { createNonce, panelHtml } from '../html';
-import { messageReceiver } from '../messages';
 import { openRecord } from '../openRecord';
 import { GridDocument, type GridDeps } from './gridDocument';
 import { GridLayouts } from './gridLayouts';
+import { GridPage, type GridPageParts } from './gridPage';
+import { openLinkedRecord } from './openLinked';
+
+const log = createLogger('grid');
 
 export type GridEditorDeps = GridDeps & { readonly extensionUri: vscode.Uri; readonly state: vscode.Memento };
 
 type DocumentChange = vscode.CustomDocumentEditEvent<GridDocument>;
 
-export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocument>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<DocumentChange>();
+export class GridEditorProvider extends Disposable implements vscode.CustomEditorProvider<GridDocument> {
+  private readonly changed = this._register(new vscode.EventEmitter<DocumentChange>());
   readonly onDidChangeCustomDocument = this.changed.event;
   private readonly compareTexts = new Map<string, string>();
-  private readonly disposables: vscode.Disposable[] = [];
   private readonly layouts: GridLayouts;
+  /** The open tabs; each ends with its panel. */
+  private readonly pages = new Set<GridPage>();
   /** The record ids selected in each open grid, for actions run from the host on "the selected rows". */
   private readonly selections = new Map<GridDocument, readonly string[]>();
   private active: GridDocument | undefined;
+  private readonly pageParts: GridPageParts = {
+    init: (document) => this.initMessage(document),
+    handle: (page, message) => this.handle(page.document, message, page),
+    activated: (page) => {
+      this.active = page.document;
+    },
+    ended: (page) => {
+      this.pages.delete(page);
+      this.selections.delete(page.document);
+      if (this.active === page.document) this.active = undefined;
+    },
+  };
 
   constructor(private readonly deps: GridEditorDeps) {
+    super();
     this.layouts = new GridLayouts(deps.state);
-    this.disposables.push(
-      this.changed,
-      vscode.workspace.registerTextDocumentContentProvider(GRID_COMPARE_SCHEME, { provideTextDocumentContent: (uri) => this.compareTexts.get(uri.toString()) ?? '' }),
-    );
+    this._register(vscode.workspace.registerTextDocumentContentProvider(GRID_COMPARE_SCHEME, { provideTextDocumentContent: (uri) => this.compareTexts.get(uri.toString()) ?? '' }));
+    this._register({ dispose: () => [...this.pages].forEach((page) => page.dispose()) });
   }
 
   /** The grid in front and its selected record ids (for bulk actions). */
@@ -51,18 +69,22 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
     const view = viewOfUri(uri);
     if (!view) throw new Error(`${uri.toString()} is not the address of a view's grid.`);
     const document = new GridDocument(uri, view, this.deps, (event) => this.changed.fire(event));
+    const backupId = context.backupId;
     let backup: string | undefined;
-    if (context.backupId) {
-      try {
-        // An empty backup: the grid had not loaded when VS Code asked for it; there is nothing to restore.
-        backup = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(context.backupId))) || undefined;
-      } catch (error) {
-        // Told, not awaited: the grid opens without the backup meanwhile.
-        void prompter().error(`The backup of the grid of ${document.viewName} could not be read: ${describeError(error)}. The grid opens without it.`);
-      }
+    // The one error boundary says what went wrong (one message, one log line); the grid opens all the same.
+    if (backupId) {
+      await runReported(`${GRID_VIEW_TYPE} backup`, async () => {
+        try {
+          // An empty backup: the grid had not loaded when VS Code asked for it; there is nothing to restore.
+          backup = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(backupId))) || undefined;
+        } catch (error) {
+          throw new Error(`The backup of the grid of ${document.viewName} could not be read: ${describeError(error)}. The grid opens without it.`);
+        }
+      });
     }
-    // A grid that cannot be read still opens: the page says why and offers nothing to lose.
-    await document.load(backup).catch((error: unknown) => void prompter().error(`Opening ${document.viewName} as a grid failed: ${describeError(error)}`));
+    // A grid that cannot be read still opens: the page says why and offers nothing to lose. The portal's
+    // error goes to the boundary as it is, so that a sign-in that expired offers Sign In (and loads again).
+    await runReported(`${GRID_VIEW_TYPE} open ${document.viewName}`, () => document.load(backup));
     return document;
   }
 
@@ -77,43 +99,27 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
       nonce: createNonce(),
       title: document.viewName,
     });
-    const post = (message: HostToGridMessage): void => void webview.postMessage(message);
-    const sendRows = (recordIds: readonly string[], removed: readonly string[] = []): void => {
-      if (!document.isLoaded) return;
-      post({ type: 'grid/rows', rows: recordIds.map((id) => document.model.rowState(id)), ...(removed.length > 0 ? { removed: [...removed] } : {}) });
-    };
-    const sendInit = (): void => {
-      if (!document.isLoaded) return post({ type: 'grid/loadFailed', message: `The rows of ${document.viewName} could not be read. Close the tab and open the view again.` });
-      const connection = this.deps.portals.get(document.target.portalId);
-      const layout = this.layouts.get(document.target);
-      post({
-        type: 'grid/init',
-        viewName: document.viewName,
-        appName: document.appName,
-        portalLabel: connection?.label ?? document.target.portalId,
-        columns: document.model.columns.map((column) => ({ ...column })),
-        rows: document.model.initialRows(),
-        ...(layout ? { layout } : {}),
-      });
-      sendRows(document.model.markedRowIds());
-    };
-    const subscriptions = [
-      document.onDidChangeRows((change) => sendRows(change.changed, change.removed)),
-      document.onDidReload(sendInit),
-      webview.onDidReceiveMessage(messageReceiver<GridToHostMessage>('portal.grid', gridToHostSchema, (message) => this.handle(document, message, { sendInit, post }), runReported)),
-      panel.onDidChangeViewState(() => {
-        if (panel.active) this.active = document;
-      }),
-    ];
-    if (panel.active) this.active = document;
-    panel.onDidDispose(() => {
-      for (const subscription of subscriptions) subscription.dispose();
-      this.selections.delete(document);
-      if (this.active === document) this.active = undefined;
-    });
+    this.pages.add(new GridPage(panel, document, this.pageParts));
   }
 
-  private async handle(document: GridDocument, message: GridToHostMessage, page: { sendInit(): void; post(message: HostToGridMessage): void }): Promise<void> {
+  private initMessage(document: GridDocument): GridInitMessage {
+    const connection = this.deps.portals.get(document.target.portalId);
+    const layout = this.layouts.get(document.target);
+    return {
+      type: 'grid/init',
+      viewName: document.viewName,
+      appName: document.appName,
+      portalLabel: connection?.label ?? document.target.portalId,
+      columns: document.model.columns.map((column) => ({ ...column })),
+      rows: document.model.initialRows(),
+      ...(layout ? { layout } : {}),
+      newRows: document.newRowsAreDrafts ? 'draft' : 'record',
+      filterColumns: document.filterColumns,
+      filters: document.filters,
+    };
+  }
+
+  private async handle(document: GridDocument, message: GridToHostMessage, page: GridPage): Promise<void> {
     switch (message.type) {
       case 'ready':
         return page.sendInit();
@@ -153,20 +159,69 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
       case 'grid/save':
         await vscode.commands.executeCommand('workbench.action.files.save');
         return;
-      case 'grid/deleteRows': {
-        const count = message.recordIds.length;
-        const what = `${count} record${count === 1 ? '' : 's'}`;
-        const answer = await prompter().warn(`Delete ${what} of ${document.viewName}? ${count === 1 ? 'It goes' : 'They go'} to the portal's trash.`, { modal: true }, 'Delete');
-        if (answer !== 'Delete') throw cancelled('Deleting rows');
-        const deleted = await document.deleteRows(message.recordIds);
-        // Told, not awaited: nothing waits for the notification to close.
-        void prompter().info(`Deleted ${deleted === count ? what : `${deleted} of ${what}`} (in the portal's trash).`);
+      case 'grid/addRow':
+        document.addRow();
         return;
-      }
+      case 'grid/filter':
+        try {
+          await document.runFilters(message.filters);
+        } catch (error) {
+          if (isCancellation(error)) throw error;
+          // Said beside the filters, as the Query View does; the grid keeps the rows it had.
+          log.warn(`reading view ${document.target.viewId} with filters failed: ${describeError(error)}`);
+          page.post({ type: 'grid/notice', level: 'error', message: `The filters could not be run: ${describeError(error)} The grid shows the rows it had.` });
+        }
+        return;
+      case 'grid/discard':
+        return this.discard(document);
+      case 'grid/openLinked':
+        return openLinkedRecord(this.deps, document, message.recordId, message.field);
+      case 'grid/bulk':
+        return this.bulkChange(document, message.change, message.recordIds, page);
       case 'openRecord':
+        if (isNewRowId(message.recordId)) throw new Error('This row is new: its record is created when you save the grid.');
         await openRecord(document.target.portalId, document.target.appId, message.recordId);
         return;
     }
+  }
+
+  /**
+   * Set Field… / Delete Rows… through the bulk commands (progress, Cancel, journal, failures file), on the
+   * selected rows or every row of the grid (new rows are not records yet); then the rows are read again.
+   * Pending edits are never overwritten: such rows are marked changed on the portal.
+   */
+  private async bulkChange(document: GridDocument, change: 'set-field' | 'delete', selected: readonly string[] | undefined, page: GridPage): Promise<void> {
+    const recordIds = (selected ?? document.model.layout([]).rowIds).filter((id) => !isNewRowId(id));
+    if (recordIds.length === 0) throw new Error('The rows chosen are new rows: they are no records yet. Remove them with Undo or Discard.');
+    const { portalId, appId, viewId } = document.target;
+    try {
+      await vscode.commands.executeCommand(change === 'delete' ? COMMANDS.import.deleteRows : COMMANDS.import.setField, { portalId, appId, viewId, viewName: document.viewName, recordIds });
+    } finally {
+      // Whatever the command did (all, some, nothing), the grid shows the portal's rows again.
+      const marked = await document.refreshAfterBulkChange(recordIds);
+      if (marked > 0) {
+        page.post({
+          type: 'grid/notice',
+          level: 'info',
+          message: `${marked} of the rows changed had pending edits here: they are kept, and the rows are marked changed on the portal (↻). Saving resolves them as conflicts.`,
+        });
+      }
+    }
+  }
+
+  /**
+   * Discard: VS Code's own revert (the view is read again, the tab is clean and the edit stack starts over),
+   * after a confirmation that says what goes: a revert cannot be undone.
+   */
+  private async discard(document: GridDocument): Promise<void> {
+    const rows = document.model.changeSet.rows();
+    if (rows.length === 0 && document.model.conflicts.size === 0) throw new Error(`${document.viewName} has no pending changes to discard.`);
+    const added = rows.filter((row) => row.isNew).length;
+    const changed = rows.length - added;
+    const what = [changed > 0 ? `the changes of ${changed} row${changed === 1 ? '' : 's'}` : '', added > 0 ? `${added} new row${added === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+    const answer = await prompter().warn(`Discard ${what || 'the held-back rows'} of ${document.viewName}? The view is read again from the portal; this cannot be undone.`, { modal: true }, 'Discard');
+    if (answer !== 'Discard') throw cancelled('Discarding the changes');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
   }
 
   private async resolve(document: GridDocument, recordId: string, action: 'compare' | 'keepMine' | 'takeTheirs'): Promise<void> {
@@ -197,7 +252,8 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
       summary.blocked > 0 ? `${summary.blocked} not sent because a cell is invalid` : '',
     ].filter(Boolean);
     // Rows still pending keep the tab dirty: VS Code does that when the save fails, and says so.
-    if (left.length > 0) throw new Error(`Saved ${summary.saved} row${summary.saved === 1 ? '' : 's'} of ${document.viewName}; ${left.join('; ')}. Their edits are kept.`);
+    const created = summary.created > 0 ? ` (${summary.created} of them new: ${summary.created === 1 ? 'a record was' : 'records were'} created)` : '';
+    if (left.length > 0) throw new Error(`Saved ${summary.saved} row${summary.saved === 1 ? '' : 's'} of ${document.viewName}${created}; ${left.join('; ')}. Their edits are kept.`);
   }
 
   async saveCustomDocumentAs(): Promise<void> {
@@ -212,11 +268,11 @@ export class GridEditorProvider implements vscode.CustomEditorProvider<GridDocum
     await vscode.workspace.fs.writeFile(context.destination, new TextEncoder().encode(document.isLoaded ? document.backupText() : ''));
     return {
       id: context.destination.toString(),
-      delete: () => void Promise.resolve(vscode.workspace.fs.delete(context.destination)).catch(() => undefined),
+      delete: () => {
+        // Not awaited: VS Code calls delete() and does not wait. A backup left behind is harmless (VS Code
+        // cleans its backup folder itself), so its failure is a log line, not a message.
+        void Promise.resolve(vscode.workspace.fs.delete(context.destination)).catch((error: unknown) => log.warn(`deleting the backup ${context.destination.toString()} failed: ${describeError(error)}`));
+      },
     };
-  }
-
-  dispose(): void {
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
 }

@@ -8,23 +8,45 @@ import { copyText } from '../../../src/grid/blockEdits';
 import { blockPlanMessage, planFor } from '../../../src/grid/blockMessages';
 import type { CellEdit, RefusedCell } from '../../../src/grid/changeSet';
 import type { Transaction, TransactionKind } from '../../../src/grid/editHistory';
-import { GridModel } from '../../../src/grid/gridModel';
+import { GridModel, type SaveSummary } from '../../../src/grid/gridModel';
+import { linkedFilter, linkedLookup, linkedRows } from '../../../src/grid/linkedRecord';
+import type { RecordStore } from '../../../src/grid/recordStore';
+import { saveChanges } from '../../../src/grid/saveRunner';
 import type { GridToHostMessage, HostToGridMessage } from '../../../src/shared/protocol';
-import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { filterColumns, gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import type { FilterColumn, ViewFilter } from '../../../src/shared/protocol';
 import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
 
 export class GridHost {
   panel!: PanelPage;
   model!: GridModel;
   clipboard = '';
+  /** The records "opened" (a LookUp cell followed): app id and record id. */
+  readonly opened: Array<{ appId: string; recordId: string }> = [];
+  private client!: PortalClient;
+  private view = { appId: '', viewId: '' };
+  private filterColumns: FilterColumn[] = [];
+  /** The filters the rows were last read with (grid/filter). */
+  filters: ViewFilter[] = [];
   selection: readonly string[] = [];
+  /** The columns' layout the page asked to keep (grid/layout), as the custom editor keeps it per view. */
+  layout: { order: string[]; hidden: string[]; frozen: number } | undefined;
   readonly stack: Transaction[] = [];
   private pending: Promise<unknown> = Promise.resolve();
 
-  static async open(browser: Browser, server: PanelServer, client: PortalClient, options: OpenOptions & { appId: string; viewId: string }): Promise<GridHost> {
+  static async open(
+    browser: Browser,
+    server: PanelServer,
+    client: PortalClient,
+    options: OpenOptions & { appId: string; viewId: string; layout?: { order: string[]; hidden: string[]; frozen: number } },
+  ): Promise<GridHost> {
     const host = new GridHost();
+    host.layout = options.layout;
+    host.client = client;
     const [read, columns] = await Promise.all([client.readView(options.appId, options.viewId), client.listColumns(options.appId)]);
     host.model = new GridModel(gridEditColumns(options.appId, read.metadata, (id) => (id === options.appId ? columns : undefined)), columns, read.rows);
+    host.filterColumns = filterColumns(options.appId, columns, read.metadata);
+    host.view = { appId: options.appId, viewId: options.viewId };
     const onPost = (message: { type: string }): void => {
       host.pending = host.pending.then(() => host.handle(message as GridToHostMessage)).catch((error: unknown) => console.error('grid host:', error));
     };
@@ -49,6 +71,14 @@ export class GridHost {
     if (step) await this.sendRows(step.transaction.changes.map((change) => change.recordId));
   }
 
+  /** Saves as the custom editor does (without VS Code's progress), and redraws the rows. */
+  async save(store: RecordStore): Promise<SaveSummary> {
+    const report = await saveChanges(this.model.changeSet, store);
+    const summary = this.model.afterSave(report, new Map());
+    await this.sendRows(this.model.markedRowIds());
+    return summary;
+  }
+
   async close(): Promise<void> {
     await this.panel.close();
   }
@@ -62,8 +92,18 @@ export class GridHost {
     return outcome.refused;
   }
 
-  private async sendRows(recordIds: readonly string[]): Promise<void> {
-    await this.send({ type: 'grid/rows', rows: [...new Set(recordIds)].map((id) => this.model.rowState(id)) });
+  /** Rows redrawn, with the new rows added, created and taken out since the last time (as gridDocument.ts does). */
+  async sendRows(recordIds: readonly string[]): Promise<void> {
+    const added: string[] = [];
+    const removed: string[] = [];
+    const renamed: Array<[string, string]> = [];
+    for (const event of this.model.takeRowEvents()) {
+      if ('added' in event) added.push(event.added);
+      else if ('removed' in event) removed.push(event.removed);
+      else renamed.push([event.created, event.recordId]);
+    }
+    const ids = [...new Set([...recordIds, ...added, ...renamed.map(([, id]) => id)].map((id) => this.model.changeSet.resolve(id)))].filter((id) => this.model.hasRow(id));
+    await this.send({ type: 'grid/rows', rows: ids.map((id) => this.model.rowState(id)), ...(added.length > 0 ? { added } : {}), ...(removed.length > 0 ? { removed } : {}), ...(renamed.length > 0 ? { renamed } : {}) });
   }
 
   private async handle(message: GridToHostMessage | PosterMessage): Promise<void> {
@@ -72,7 +112,23 @@ export class GridHost {
     const typed = message as GridToHostMessage;
     switch (typed.type) {
       case 'ready':
-        return this.send({ type: 'grid/init', viewName: 'All orders', appName: 'Orders', portalLabel: 'Demo portal', columns: [...this.model.columns], rows: this.model.initialRows() });
+        return this.send({ type: 'grid/init', viewName: 'All orders', appName: 'Orders', portalLabel: 'Demo portal', columns: [...this.model.columns], rows: this.model.initialRows(), newRows: 'draft', filterColumns: this.filterColumns, filters: this.filters, ...(this.layout ? { layout: this.layout } : {}) });
+      case 'grid/filter': {
+        // What GridDocument.runFilters does: the view read again, the change set kept, the page starts over.
+        const read = await this.client.readView(this.view.appId, this.view.viewId, typed.filters);
+        this.filters = typed.filters;
+        this.model.replaceRows(read.rows);
+        await this.handle({ type: 'ready' });
+        return this.sendRows(this.model.markedRowIds());
+      }
+      case 'grid/layout':
+        this.layout = { order: typed.order, hidden: typed.hidden, frozen: typed.frozen };
+        return;
+      case 'grid/addRow': {
+        const outcome = this.model.history.addRow();
+        if (outcome.transaction) this.stack.push(outcome.transaction);
+        return this.sendRows([]);
+      }
       case 'grid/edit': {
         const refused = await this.edit('edit', typed.label, typed.edits);
         if (refused[0]) await this.send({ type: 'grid/notice', level: 'error', message: refused[0].message });
@@ -91,6 +147,16 @@ export class GridHost {
       case 'grid/copy':
         this.clipboard = copyText(this.model.changeSet, this.model.layout(typed.block.columns), { top: typed.block.top, bottom: typed.block.bottom, left: 0, right: typed.block.columns.length - 1 }, typed.format, { utcOffset: 0 });
         return;
+      case 'grid/openLinked': {
+        // What the custom editor does (src/webviews/grid/openLinked.ts) with a view of the linked app added.
+        const column = this.model.changeSet.column(typed.field);
+        const linkedApp = typeof column?.lookup_app_id === 'string' ? column.lookup_app_id : '';
+        const lookup = column ? linkedLookup(column, await this.client.listColumns(linkedApp), this.model.changeSet.value(typed.recordId, typed.field)) : { problem: 'no column' };
+        if ('problem' in lookup) return this.send({ type: 'grid/notice', level: 'error', message: lookup.problem });
+        const [row] = linkedRows(lookup, (await this.client.readView(lookup.appId, '1', [linkedFilter(lookup)])).rows);
+        if (row?.id) this.opened.push({ appId: lookup.appId, recordId: row.id });
+        return;
+      }
       case 'grid/selection':
         this.selection = typed.recordIds;
         return;
