@@ -1,4 +1,4 @@
-// Journey (i): a view as an editable grid, as a person uses it. One click on the view's table icon in the
+// Journey (l): a view as an editable grid, as a person uses it. One click on the view's table icon in the
 // Portal view; three cells of two rows typed inside the grid's frame (click, F2, type, Enter); a 3 × 2
 // block put on the clipboard and pasted with Ctrl+V; another user changes one of the edited rows through
 // the portal's API; Ctrl+S. Against the emulator's request log and record state: every other changed row
@@ -43,7 +43,7 @@ async function typeIntoCell(grid: Frame, row: number, column: number, text: stri
   await grid.locator(`#grid-${row}-${column}.pending`).waitFor();
 }
 
-describe('Journey (i): a view as an editable grid', function () {
+describe('Journey (l): a view as an editable grid', function () {
   this.timeout(240_000);
 
   before(async () => {
@@ -53,7 +53,7 @@ describe('Journey (i): a view as an editable grid', function () {
   after(() => closeAllEditors());
 
   it('one click opens the grid; three cells of two rows typed, a 3 × 2 block pasted; Ctrl+S saves the others with one PUT each of only their fields; the conflict is held back and Keep Mine sends mine', async () => {
-    const shot = screenshots('i-grid');
+    const shot = screenshots('l-grid');
     await collapseTree();
     const view = await showView(ORDERS, '3', { expand: false });
     const before = new Map<string, RecordState>();
