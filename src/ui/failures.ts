@@ -5,7 +5,7 @@
 // again, so nothing is retyped. errorBoundary.ts wires it to the log channel, the prompter and the
 // sign-in command.
 import { isCancellation, isPortalError } from '../api/errors';
-import { connectionOf, isSignInRequired } from '../auth/signInRequired';
+import { connectionOf, isSignInRequired } from '../model/signInRequired';
 
 export const SIGN_IN_ACTION = 'Sign In';
 

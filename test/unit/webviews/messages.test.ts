@@ -2,7 +2,7 @@
 // shows one clear message and logs one line, and nothing else happens; a cancelled action shows nothing.
 import * as assert from 'node:assert/strict';
 import { PortalError } from '../../../src/api/errors';
-import { SignInRequiredError } from '../../../src/auth/signInRequired';
+import { SignInRequiredError } from '../../../src/model/signInRequired';
 import { formToHostSchema, queryToHostSchema } from '../../../src/shared/panelMessages';
 import { errorBoundary, SIGN_IN_ACTION, type FailureOutlet } from '../../../src/ui/failures';
 import { messageReceiver } from '../../../src/webviews/messages';
