@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
 import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
+import { runReported } from '../ui/errorBoundary';
 import { prompter, tell } from '../ui/prompter';
 import { isLoopbackAddress, urlHost, type WebhookSettings } from './config';
 import { EventLog } from './eventLog';
@@ -104,8 +105,8 @@ export class WebhookService extends Disposable {
           onDelivery: (delivery) => this.onDelivery(delivery),
         });
       } catch (error) {
+        // Not logged here: whoever asked for the start reports it (the error boundary, or start-up's warning).
         this.failure = error instanceof Error ? error.message : String(error);
-        this.parts.log.error(this.failure);
         this.stateChanged.fire();
         throw error;
       }
@@ -211,18 +212,13 @@ export class WebhookService extends Disposable {
     if (this.settings.maxEvents !== before.maxEvents) this.events.setCap(this.settings.maxEvents);
     if (!affectsListener(event) || !this.receiver) return;
     if (this.settings.port === before.port && this.settings.bindAddress === before.bindAddress) return;
-    // Not awaited: a settings listener; the restart reports its own outcome to the user.
-    void (async () => {
-      try {
-        await this.stop();
-        await this.start();
-        const port = this.receiver?.listeningPort;
-        tell('info', `The webhook receiver now listens on ${urlHost(this.settings.bindAddress)}:${port}. Update the Payload URL in the portal's Webhook Settings.`);
-      } catch (error) {
-        // Not awaited: the delivery is answered now; the offer stays up until the user answers.
-        void prompter().error(error instanceof Error ? error.message : String(error));
-      }
-    })();
+    // Not awaited: a settings listener; the restart's failure goes through the error boundary (one message, one log line).
+    void runReported(`${SETTINGS_SECTION} restart`, async () => {
+      await this.stop();
+      await this.start();
+      const port = this.receiver?.listeningPort;
+      tell('info', `The webhook receiver now listens on ${urlHost(this.settings.bindAddress)}:${port}. Update the Payload URL in the portal's Webhook Settings.`);
+    });
   }
 
   private async forgetRemovedPortals(): Promise<void> {
