@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { columnKind, isWritable } from '../api/columnKinds';
 import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
-import { RECORD_SCHEME, parseDocumentPath } from '../model/recordAddress';
+import { parseAddress } from '../model/recordAddress';
 import { kindLabel } from '../schema/recordSchema';
 import { documentFields } from './documentFields';
 
@@ -30,9 +30,9 @@ export class FieldHints implements vscode.InlayHintsProvider, vscode.Disposable 
   }
 
   async provideInlayHints(document: vscode.TextDocument, range: vscode.Range): Promise<vscode.InlayHint[]> {
-    const path = parseDocumentPath(document.uri.path);
-    if (document.uri.scheme !== RECORD_SCHEME || (path?.kind !== 'record' && path?.kind !== 'new')) return [];
-    const columns = this.catalog.peekColumns(document.uri.authority, path.appId) ?? (await this.catalog.columns(document.uri.authority, path.appId));
+    const address = parseAddress(document.uri);
+    if (address?.kind !== 'record' && address?.kind !== 'new') return [];
+    const columns = this.catalog.peekColumns(address.portalId, address.appId) ?? (await this.catalog.columns(address.portalId, address.appId));
     const byKey = new Map(columns.map((column) => [column.field_id_in_data, column]));
     const hints: vscode.InlayHint[] = [];
     for (const field of documentFields(document.getText()).fields) {

@@ -3,14 +3,13 @@
 // apps without Draft mode are never drafts, so they never show either.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../ids';
-import { parseDocumentPath, RECORD_SCHEME, recordKey, recordOfUri } from '../model/recordAddress';
+import { parseAddress, recordKey, recordOfUri } from '../model/recordAddress';
 import type { RecordFileSystem } from './recordFileSystem';
 
 export const PUBLISH_COMMAND = COMMANDS.record.publish;
 
 function kindOf(uri: vscode.Uri): 'record' | 'new' | undefined {
-  if (uri.scheme !== RECORD_SCHEME) return undefined;
-  const kind = parseDocumentPath(uri.path)?.kind;
+  const kind = parseAddress(uri)?.kind;
   return kind === 'record' || kind === 'new' ? kind : undefined;
 }
 
