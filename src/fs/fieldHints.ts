@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { columnKind, isWritable } from '../api/columnKinds';
 import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
+import { Disposable } from '../lifecycle';
 import { parseAddress } from '../model/recordAddress';
 import { kindLabel } from '../schema/recordSchema';
 import { documentFields } from './documentFields';
@@ -15,18 +16,13 @@ function choiceNames(column: Column, value: string): string | undefined {
   return names.every((name) => name !== undefined) ? names.join(', ') : undefined;
 }
 
-export class FieldHints implements vscode.InlayHintsProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class FieldHints extends Disposable implements vscode.InlayHintsProvider {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeInlayHints = this.changed.event;
-  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly catalog: Catalog) {
-    this.subscription = catalog.onDidChange(() => this.changed.fire());
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
+    super();
+    this._register(catalog.onDidChange(() => this.changed.fire()));
   }
 
   async provideInlayHints(document: vscode.TextDocument, range: vscode.Range): Promise<vscode.InlayHint[]> {

@@ -3,6 +3,7 @@
 // apps without Draft mode are never drafts, so they never show either.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../ids';
+import { Disposable } from '../lifecycle';
 import { parseAddress, recordKey, recordOfUri } from '../model/recordAddress';
 import type { RecordFileSystem } from './recordFileSystem';
 
@@ -13,27 +14,23 @@ function kindOf(uri: vscode.Uri): 'record' | 'new' | undefined {
   return kind === 'record' || kind === 'new' ? kind : undefined;
 }
 
-export class RecordBanner implements vscode.CodeLensProvider, vscode.FileDecorationProvider, vscode.Disposable {
-  private readonly lensesChanged = new vscode.EventEmitter<void>();
+export class RecordBanner extends Disposable implements vscode.CodeLensProvider, vscode.FileDecorationProvider {
+  private readonly lensesChanged = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
-  private readonly decorationsChanged = new vscode.EventEmitter<vscode.Uri[]>();
+  private readonly decorationsChanged = this._register(new vscode.EventEmitter<vscode.Uri[]>());
   readonly onDidChangeFileDecorations = this.decorationsChanged.event;
-  private readonly subscription: vscode.Disposable;
   /** The record addresses VS Code asked decorations of, by recordKey, then by their text. */
   private readonly decorated = new Map<string, Map<string, vscode.Uri>>();
 
   constructor(private readonly documents: RecordFileSystem) {
-    this.subscription = documents.onDidChangeState(({ record, uri }) => {
-      this.lensesChanged.fire();
-      // The tree's items and the tabs may show the record under named addresses: refresh those asked about.
-      this.decorationsChanged.fire([uri, ...(this.decorated.get(recordKey(record))?.values() ?? [])]);
-    });
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.lensesChanged.dispose();
-    this.decorationsChanged.dispose();
+    super();
+    this._register(
+      documents.onDidChangeState(({ record, uri }) => {
+        this.lensesChanged.fire();
+        // The tree's items and the tabs may show the record under named addresses: refresh those asked about.
+        this.decorationsChanged.fire([uri, ...(this.decorated.get(recordKey(record))?.values() ?? [])]);
+      }),
+    );
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {

@@ -60,7 +60,7 @@ export class WebhookService extends Disposable {
   constructor(private readonly parts: WebhookServiceParts) {
     super();
     this.settings = readWebhookSettings();
-    this.events = new EventLog(this.settings.maxEvents);
+    this.events = this._register(new EventLog(this.settings.maxEvents));
     this.knownPortals = new Set(parts.portals.list().map((connection) => connection.id));
     this._registerAll(
       this.stateChanged,
@@ -148,7 +148,6 @@ export class WebhookService extends Disposable {
     this.receiver = undefined;
     // Not awaited: dispose() is synchronous; the socket closes on its own.
     void receiver?.close();
-    this.events.dispose();
     super.dispose();
   }
 

@@ -92,6 +92,7 @@ export class ViewQueryPanel {
     this.panel.onDidDispose(() => {
       subscription.dispose();
       this.session.dispose(); // the kept rows' memory goes back at once
+      log.debug(`closed the query of view ${target.viewId} of app ${target.appId}: its rows are let go`);
     });
   }
 
