@@ -2,7 +2,7 @@
 // start-up with portal.webhooks.autoStart), restarted when its address settings change, and the one place
 // that turns each delivery into a log line, an entry of the Webhook Events view and a live refresh.
 import * as vscode from 'vscode';
-import type { Portals } from '../auth/portals';
+import type { Stores } from '../catalog/stores';
 import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
 import { runReported } from '../ui/errorBoundary';
@@ -25,14 +25,13 @@ export interface DeliveryCounts {
   refused: number;
 }
 
-export interface WebhookServiceParts {
-  readonly portals: Portals;
+export type WebhookServiceParts = Pick<Stores, 'portals'> & {
   readonly secrets: WebhookSecrets;
   readonly liveRefresh: LiveRefresh;
   readonly log: Logger;
   /** The command that sets a connection's Secret Key (offered when unsigned events arrive). */
   readonly setSecretCommand: string;
-}
+};
 
 /** Sender-controlled text in a log line: one line, clipped. */
 function logText(value: string | undefined, limit = 80): string {
