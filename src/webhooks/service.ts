@@ -64,6 +64,7 @@ export class WebhookService extends Disposable {
     this._registerAll(
       this.stateChanged,
       vscode.workspace.onDidChangeConfiguration((event) => this.onSettingsChanged(event)),
+      // Not awaited: a listener; forgetting a removed portal's Secret Key logs its own failure.
       parts.portals.onDidChange(() => void this.forgetRemovedPortals()),
     );
     if (this.settings.autoStart) {
@@ -223,6 +224,12 @@ export class WebhookService extends Disposable {
     const now = new Set(this.parts.portals.list().map((connection) => connection.id));
     const removed = [...this.knownPortals].filter((id) => !now.has(id));
     this.knownPortals = now;
-    for (const id of removed) await this.parts.secrets.delete(id);
+    for (const id of removed) {
+      try {
+        await this.parts.secrets.delete(id);
+      } catch (error) {
+        this.parts.log.warn(`Forgetting the webhook Secret Key of the removed portal ${id}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
   }
 }
