@@ -14,6 +14,9 @@ import { WebhookReceiver, type Delivery } from './receiver';
 import type { WebhookSecrets } from './secrets';
 import { affectsListener, readWebhookSettings, SETTINGS_SECTION } from './settings';
 
+/** The context key package.json's menus show Start or Stop by. */
+const RUNNING_CONTEXT = 'portal.webhooks.running';
+
 export type ReceiverState =
   | { readonly kind: 'stopped' }
   | { readonly kind: 'running'; readonly host: string; readonly port: number }
@@ -113,7 +116,7 @@ export class WebhookService extends Disposable {
       this.failure = undefined;
       this.warnedUnsigned.clear();
       this.tally.accepted = this.tally.ignored = this.tally.refused = 0;
-      await vscode.commands.executeCommand('setContext', 'portal.webhooks.running', true);
+      await vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, true);
       this.parts.log.info(`The webhook receiver listens on ${urlHost(bindAddress)}:${this.receiver.listeningPort} (deliveries to /portal/<connection id>).`);
       if (!isLoopbackAddress(bindAddress)) {
         const warning = `The webhook receiver listens on ${bindAddress} (portal.webhooks.bindAddress), not only on this machine's loopback: other machines that can reach it can send it events. Set a Secret Key for every portal.`;
@@ -136,7 +139,7 @@ export class WebhookService extends Disposable {
       }
       this.receiver = undefined;
       await receiver.close();
-      await vscode.commands.executeCommand('setContext', 'portal.webhooks.running', false);
+      await vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, false);
       this.parts.log.info('The webhook receiver stopped.');
       this.stateChanged.fire();
       return true;

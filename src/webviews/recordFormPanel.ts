@@ -13,6 +13,7 @@ import { formToHostSchema } from '../shared/panelMessages';
 import type { FormToHostMessage, HostToFormMessage } from '../shared/protocol';
 import { runReported, runShownInPanel } from '../ui/errorBoundary';
 import { prompter } from '../ui/prompter';
+import { OpenPanels } from './openPanels';
 import { openRecord } from './openRecord';
 import { Panel } from './panel';
 
@@ -24,7 +25,7 @@ export type PanelDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents'> & {
 const withoutDraftMode = new Set<string>();
 
 export class RecordFormPanel {
-  private static readonly open = new Map<string, RecordFormPanel>();
+  private static readonly open = new OpenPanels<RecordFormPanel>();
   private columns: Column[] = [];
   private appName: string;
 
@@ -32,20 +33,12 @@ export class RecordFormPanel {
   static show(deps: PanelDeps, target: AppTarget, appName?: string, restored?: { panel: vscode.WebviewPanel; state: unknown }): RecordFormPanel {
     const key = JSON.stringify([target.portalId, target.appId]);
     const existing = RecordFormPanel.open.get(key);
-    if (existing && !existing.panel.isDisposed) {
+    if (existing) {
       restored?.panel.dispose();
       existing.panel.reveal();
       return existing;
     }
-    const created = new RecordFormPanel(deps, target, appName, restored);
-    RecordFormPanel.open.set(key, created);
-    created.panel.onDidDispose(() => RecordFormPanel.open.delete(key));
-    return created;
-  }
-
-  /** Every open form (tests and dispose). */
-  static all(): RecordFormPanel[] {
-    return [...RecordFormPanel.open.values()];
+    return RecordFormPanel.open.add(key, new RecordFormPanel(deps, target, appName, restored));
   }
 
   readonly panel: Panel<FormToHostMessage, HostToFormMessage>;

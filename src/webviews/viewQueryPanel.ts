@@ -13,6 +13,7 @@ import { queryToHostSchema } from '../shared/panelMessages';
 import type { HostToQueryMessage, QueryExportMessage, QueryToHostMessage, SavedQuery } from '../shared/protocol';
 import { runShownInPanel } from '../ui/errorBoundary';
 import { prompter, tell } from '../ui/prompter';
+import { OpenPanels } from './openPanels';
 import { openRecord } from './openRecord';
 import { Panel } from './panel';
 import type { PanelDeps } from './recordFormPanel';
@@ -28,15 +29,17 @@ export type QueryPanelDeps = PanelDeps & Pick<Stores, 'savedQueries'>;
 const EXPORT_PROGRESS_ROWS = 10_000;
 
 export class ViewQueryPanel {
-  private static readonly open = new Map<string, ViewQueryPanel>();
+  private static readonly open = new OpenPanels<ViewQueryPanel>();
 
-  /** `appName`: the app's name when known; `run`: a saved query to run at once. */
-  /** `restored`: the panel VS Code brought back after a reload; its page keeps its filters (not run). */
+  /**
+   * `appName`: the app's name when known; `run`: a saved query to run at once; `restored`: the panel VS Code
+   * brought back after a reload (its page keeps its filters, not run).
+   */
   static show(deps: QueryPanelDeps, target: ViewTarget, options: { appName?: string; run?: SavedQuery; restored?: { panel: vscode.WebviewPanel; state: unknown } } = {}): ViewQueryPanel {
     const run = options.run;
     const key = JSON.stringify([target.portalId, target.appId, target.viewId]);
     const existing = ViewQueryPanel.open.get(key);
-    if (existing && !existing.panel.isDisposed) {
+    if (existing) {
       options.restored?.panel.dispose();
       existing.panel.reveal();
       if (run) {
@@ -46,17 +49,12 @@ export class ViewQueryPanel {
       }
       return existing;
     }
-    const created = new ViewQueryPanel(deps, target, run, options.appName, options.restored);
-    ViewQueryPanel.open.set(key, created);
-    created.panel.onDidDispose(() => {
-      created.session.cancel();
-      ViewQueryPanel.open.delete(key);
-    });
-    return created;
+    return ViewQueryPanel.open.add(key, new ViewQueryPanel(deps, target, run, options.appName, options.restored));
   }
 
+  /** Every open query (Set Field and Delete Rows find theirs). */
   static all(): ViewQueryPanel[] {
-    return [...ViewQueryPanel.open.values()];
+    return ViewQueryPanel.open.all();
   }
 
   readonly panel: Panel<QueryToHostMessage, HostToQueryMessage>;
@@ -91,7 +89,7 @@ export class ViewQueryPanel {
     });
     this.panel.onDidDispose(() => {
       subscription.dispose();
-      this.session.dispose(); // the kept rows' memory goes back at once
+      this.session.dispose(); // stops a run under way; the kept rows' memory goes back at once
       log.debug(`closed the query of view ${target.viewId} of app ${target.appId}: its rows are let go`);
     });
   }
