@@ -5,13 +5,54 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** The top of the import graph: command handlers and the files that put the extension together. */
-const TOP = ['src/commands/**', 'src/extension.ts', 'src/features.ts', 'src/testApi.ts'];
-const NO_COMMANDS = {
-  group: ['**/commands', '**/commands/*'],
-  message: 'Only the top (src/commands, extension.ts, features.ts, testApi.ts) imports src/commands: shared vocabulary lives in src/model, errors in src/ui.',
+/**
+ * The floors of src/, lowest first: a file imports from its own floor and those below, never from above
+ * (README, "Where things are"). `folders` are folders of src/, `files` files at its root (without .ts).
+ */
+const FLOORS = [
+  { what: 'the ground floor', folders: ['api', 'model', 'settings'], files: ['lifecycle', 'ids', 'log'] },
+  { what: 'the plain logic', folders: ['shared', 'schema', 'records', 'grid', 'import', 'tools'] },
+  { what: 'the prompter and the error boundary', folders: ['ui'] },
+  { what: 'the connections', folders: ['auth'] },
+  { what: 'the shared stores', folders: ['catalog'] },
+  { what: 'the features', folders: ['tree', 'fs', 'webviews', 'comments', 'attachments', 'webhooks', 'help'] },
+  { what: 'the top', folders: ['commands'], files: ['extension', 'features', 'testApi', 'lazy', 'lazyProviders', 'lazyTools', 'agentTools'] },
+];
+/** How deep below src/ a file may sit (src/webviews/grid/x.ts is 2). */
+const DEPTHS = [1, 2, 3];
+
+/**
+ * The blocks that keep each floor's imports downhill, static and dynamic (`import('../commands/…')`, which
+ * no-restricted-imports does not see). A specifier is matched with exactly as many `../` as lead from the
+ * file's folder to src/, so that a folder's own file (api/attachments.ts) is not taken for a floor's folder.
+ */
+function downhill() {
+  const blocks = [];
+  FLOORS.slice(0, -1).forEach((floor, index) => {
+    const above = FLOORS.slice(index + 1).flatMap((higher) => [...higher.folders, ...(higher.files ?? [])]);
+    const message = `Downhill only: ${floor.what} (src/: ${[...floor.folders, ...(floor.files ?? [])].join(', ')}) imports nothing from above it (${above.join(', ')}). See the README, "Where things are".`;
+    const block = (files, up) => {
+      // esquery's regex takes no `/`: \x2F is one.
+      const specifier = (slash) => `^${up ? `(\\.\\.${slash}){${up}}` : `\\.${slash}`}(${above.join('|')})(${slash}|$)`;
+      return {
+        files,
+        rules: {
+          'no-restricted-imports': ['error', { patterns: [{ regex: specifier('/'), message }] }],
+          'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/${specifier('\\x2F')}/]`, message }],
+        },
+      };
+    };
+    for (const depth of DEPTHS) blocks.push(block(floor.folders.map((folder) => `src/${folder}/${'*/'.repeat(depth - 1)}*.ts`), depth));
+    if (floor.files) blocks.push(block(floor.files.map((file) => `src/${file}.ts`), 0));
+  });
+  return blocks;
+}
+
+const NO_VSCODE = {
+  name: 'vscode',
+  message: 'The plain logic (src/api, src/model but recordUri.ts, src/shared, src/schema, src/records, src/grid, src/import, src/tools), lifecycle.ts, ui/failures.ts, webviews/messages.ts and the panels never import vscode.',
 };
-const NO_VSCODE = { name: 'vscode', message: 'src/api, src/schema, src/model (but recordUri.ts), src/tools, src/shared and the panels never import vscode.' };
+const BROWSER_ONLY = { group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https'], message: 'The panels run in a browser.' };
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', '.vscode-test/**', 'test-results/**', 'media/**'] },
@@ -37,25 +78,28 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
     },
   },
-  // Every import arrow runs downhill. The top (commands, and the files that put the extension together)
-  // may import anything; below it, shared vocabulary comes from src/model and src/ui, never src/commands.
-  // In a flat config the last block matching a file sets a rule's options, so each block lists them all.
+  // Every import arrow runs downhill. What may not import vscode (or node) is typescript-eslint's twin
+  // of the rule, so that its options and the floors' never override each other.
+  ...downhill(),
   {
-    files: ['src/**/*.ts'],
-    ignores: TOP,
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_COMMANDS] }] },
-  },
-  {
-    // The portal client, the schema, the record address and the agent tools' logic stay testable in plain node.
-    files: ['src/api/**/*.ts', 'src/schema/**/*.ts', 'src/model/**/*.ts', 'src/tools/**/*.ts'],
+    // The plain logic stays testable in plain node.
+    files: ['src/api/**/*.ts', 'src/model/**/*.ts', 'src/schema/**/*.ts', 'src/records/**/*.ts', 'src/grid/**/*.ts', 'src/import/**/*.ts', 'src/tools/**/*.ts', 'src/lifecycle.ts', 'src/ui/failures.ts', 'src/webviews/messages.ts'],
     ignores: ['src/model/recordUri.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [NO_VSCODE], patterns: [NO_COMMANDS] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [NO_VSCODE] }] },
   },
   {
-    // The panels run in a browser sandbox.
-    files: ['webview-ui/**/*.ts', 'src/shared/**/*.ts'],
+    // The panels' protocol runs in their browser sandbox too.
+    files: ['src/shared/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [NO_VSCODE], patterns: [BROWSER_ONLY] }] },
+  },
+  {
+    // The panels run in a browser sandbox, on the portal client's plain logic and their protocol.
+    files: ['webview-ui/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [NO_VSCODE], patterns: [NO_COMMANDS, { group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https'], message: 'The panels run in a browser.' }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [NO_VSCODE], patterns: [BROWSER_ONLY, { regex: '(^|/)src/(?!(api|shared)/)', message: 'The panels import from src/ only the portal client (api/) and their protocol (shared/).' }] },
+      ],
     },
   },
   {

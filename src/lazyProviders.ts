@@ -3,20 +3,36 @@
 // that needs it builds, and passes on the real provider's change events from the moment it exists.
 import * as vscode from 'vscode';
 import type { Lazy } from './lazy';
+import { Disposable } from './lifecycle';
 
 /** The real provider among the parts `P` built on first use. */
 type Pick<P, T> = (parts: P) => T;
 
-export class LazyFileSystemProvider<P> implements vscode.FileSystemProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  readonly onDidChangeFile = this.changed.event;
-  private relay: vscode.Disposable | undefined;
+/**
+ * A stand-in's change event (`relayed`): quiet until the real provider exists, then the real one's events,
+ * passed on through `subscribe` (which listens to the real provider and hands each event to `fire`).
+ */
+abstract class Relay<P, E> extends Disposable {
+  private readonly emitter = this._register(new vscode.EventEmitter<E>());
+  protected readonly relayed: vscode.Event<E> = this.emitter.event;
+
+  constructor(parts: Lazy<P>, subscribe: (loaded: P, fire: (event: E) => void) => vscode.Disposable | undefined) {
+    super();
+    parts.onLoad((loaded) => {
+      const subscription = subscribe(loaded, (event) => this.emitter.fire(event));
+      if (subscription) this._register(subscription);
+    });
+  }
+}
+
+export class LazyFileSystemProvider<P> extends Relay<P, vscode.FileChangeEvent[]> implements vscode.FileSystemProvider {
+  readonly onDidChangeFile = this.relayed;
 
   constructor(
     private readonly parts: Lazy<P>,
     private readonly pick: Pick<P, vscode.FileSystemProvider>,
   ) {
-    parts.onLoad((loaded) => (this.relay = pick(loaded).onDidChangeFile((events) => this.changed.fire(events))));
+    super(parts, (loaded, fire) => pick(loaded).onDidChangeFile(fire));
   }
 
   watch(uri: vscode.Uri, options: { readonly recursive: boolean; readonly excludes: readonly string[] }): vscode.Disposable {
@@ -62,11 +78,6 @@ export class LazyFileSystemProvider<P> implements vscode.FileSystemProvider, vsc
     return (await this.real()).rename(oldUri, newUri, options);
   }
 
-  dispose(): void {
-    this.relay?.dispose();
-    this.changed.dispose();
-  }
-
   private async real(): Promise<vscode.FileSystemProvider> {
     return this.pick(await this.parts.get());
   }
@@ -75,16 +86,14 @@ export class LazyFileSystemProvider<P> implements vscode.FileSystemProvider, vsc
 /** What changed in a tree: elements, or (undefined) the whole tree. */
 type TreeChange<T> = T | T[] | undefined;
 
-export class LazyTreeDataProvider<P, T> implements vscode.TreeDataProvider<T>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<TreeChange<T>>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private relay: vscode.Disposable | undefined;
+export class LazyTreeDataProvider<P, T> extends Relay<P, TreeChange<T>> implements vscode.TreeDataProvider<T> {
+  readonly onDidChangeTreeData = this.relayed;
 
   constructor(
     private readonly parts: Lazy<P>,
     private readonly pick: Pick<P, vscode.TreeDataProvider<T>>,
   ) {
-    parts.onLoad((loaded) => (this.relay = pick(loaded).onDidChangeTreeData?.((change) => this.changed.fire(change ?? undefined))));
+    super(parts, (loaded, fire) => pick(loaded).onDidChangeTreeData?.((change) => fire(change ?? undefined)));
   }
 
   async getChildren(element?: T): Promise<T[]> {
@@ -98,11 +107,6 @@ export class LazyTreeDataProvider<P, T> implements vscode.TreeDataProvider<T>, v
 
   getParent(element: T): vscode.ProviderResult<T> {
     return this.built().getParent?.(element);
-  }
-
-  dispose(): void {
-    this.relay?.dispose();
-    this.changed.dispose();
   }
 
   private built(): vscode.TreeDataProvider<T> {
@@ -130,16 +134,14 @@ export class LazyDropController<P, T> implements vscode.TreeDragAndDropControlle
 type CustomDocumentChange<D extends vscode.CustomDocument> = vscode.CustomDocumentEditEvent<D> | vscode.CustomDocumentContentChangeEvent<D>;
 
 /** A custom editor (the view grid): VS Code may open one at start-up, restoring a tab, before anything is built. */
-export class LazyCustomEditorProvider<P, D extends vscode.CustomDocument> implements vscode.CustomEditorProvider<D>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<CustomDocumentChange<D>>();
-  readonly onDidChangeCustomDocument = this.changed.event;
-  private relay: vscode.Disposable | undefined;
+export class LazyCustomEditorProvider<P, D extends vscode.CustomDocument> extends Relay<P, CustomDocumentChange<D>> implements vscode.CustomEditorProvider<D> {
+  readonly onDidChangeCustomDocument = this.relayed;
 
   constructor(
     private readonly parts: Lazy<P>,
     private readonly pick: Pick<P, vscode.CustomEditorProvider<D>>,
   ) {
-    parts.onLoad((loaded) => (this.relay = pick(loaded).onDidChangeCustomDocument((change) => this.changed.fire(change))));
+    super(parts, (loaded, fire) => pick(loaded).onDidChangeCustomDocument(fire));
   }
 
   async openCustomDocument(uri: vscode.Uri, context: vscode.CustomDocumentOpenContext, token: vscode.CancellationToken): Promise<D> {
@@ -164,11 +166,6 @@ export class LazyCustomEditorProvider<P, D extends vscode.CustomDocument> implem
 
   async backupCustomDocument(document: D, context: vscode.CustomDocumentBackupContext, token: vscode.CancellationToken): Promise<vscode.CustomDocumentBackup> {
     return (await this.real()).backupCustomDocument(document, context, token);
-  }
-
-  dispose(): void {
-    this.relay?.dispose();
-    this.changed.dispose();
   }
 
   private async real(): Promise<vscode.CustomEditorProvider<D>> {

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { MemoryFileSystem } from '../fs/memoryFileSystem';
 import { ATTACHMENT_SCHEME } from '../ids';
+import { Disposable } from '../lifecycle';
 import type { RecordTarget } from '../model/targets';
 import { contentTypeOf } from './contentTypes';
 import { imagePage } from './imagePage';
@@ -16,17 +17,16 @@ function tabUri(tab: vscode.Tab): vscode.Uri | undefined {
   return tab.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
 }
 
-export class AttachmentViewer implements vscode.Disposable {
+export class AttachmentViewer extends Disposable {
   /** Text attachments shown: the provider of the portal-attachment: scheme (registered at activation, see extension.ts). */
-  readonly files = new MemoryFileSystem();
+  readonly files = this._register(new MemoryFileSystem());
   /** Put, and its tab not opened yet: not forgotten meanwhile. */
   private readonly opening = new Set<string>();
   private readonly panels = new Set<vscode.WebviewPanel>();
-  private readonly registrations: vscode.Disposable;
 
   constructor() {
-    this.registrations = vscode.Disposable.from(
-      this.files,
+    super();
+    this._register(
       vscode.window.tabGroups.onDidChangeTabs((event) => {
         if (event.closed.length > 0) this.forgetUnshown();
       }),
@@ -56,9 +56,9 @@ export class AttachmentViewer implements vscode.Disposable {
     return panel;
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const panel of this.panels) panel.dispose();
-    this.registrations.dispose();
+    super.dispose();
   }
 
   private forgetUnshown(): void {

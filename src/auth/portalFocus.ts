@@ -2,23 +2,23 @@
 // item selected in the Portal view, whichever came last. The status bar names it rather than the active
 // portal while they differ; switching portal (the active one changes) starts again from the active one.
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 
-export class PortalFocus implements vscode.Disposable {
+export class PortalFocus extends Disposable {
   private current: string | undefined;
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
-  private readonly subscriptions: vscode.Disposable[];
 
   /** `schemes`: the URI schemes of the extension's documents, whose authority is the portal's id. */
   constructor(private readonly schemes: readonly string[]) {
+    super();
     this.current = this.portalOf(vscode.window.activeTextEditor?.document.uri);
-    this.subscriptions = [
-      this.changed,
+    this._register(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         const id = this.portalOf(editor?.document.uri);
         if (id) this.set(id);
       }),
-    ];
+    );
   }
 
   /** Follows the selection of a tree whose items name their portal. */
@@ -45,9 +45,5 @@ export class PortalFocus implements vscode.Disposable {
     if (id === this.current) return;
     this.current = id;
     this.changed.fire();
-  }
-
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
   }
 }

@@ -55,11 +55,12 @@ export class PortalService extends Disposable implements Portals {
       this.tokensChanged,
       context.secrets.onDidChange((event) => {
         if (connectionOfKey(event.key) === undefined) return;
-        // Not awaited: a listener; reload() reports its own failures in the log.
-        void this.reload().then(() => this.tokensChanged.fire());
+        // Not awaited: a listener; a failed reload is logged.
+        void this.reload().then(() => this.tokensChanged.fire(), (error: unknown) => this.reloadFailed(error));
         // Global state written by another window may arrive after its secret: look once more.
         if (this.reloadTimer) clearTimeout(this.reloadTimer);
-        this.reloadTimer = setTimeout(() => void this.reload(), RELOAD_AGAIN_MS);
+        // Not awaited: a timer; a failed reload is logged.
+        this.reloadTimer = setTimeout(() => void this.reload().catch((error: unknown) => this.reloadFailed(error)), RELOAD_AGAIN_MS);
       }),
     );
     this.firstLoad = this.reload().then(
@@ -69,9 +70,13 @@ export class PortalService extends Disposable implements Portals {
       (error: unknown) => {
         // Nothing could be read (SecretStorage refused): the features still start, with no portal listed.
         this.loaded = true;
-        this.log.error(`Reading the connected portals: ${error instanceof Error ? error.message : String(error)}`);
+        this.reloadFailed(error);
       },
     );
+  }
+
+  private reloadFailed(error: unknown): void {
+    this.log.error(`Reading the connected portals: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   /** Resolves once the connections and their sign-in states have been read for the first time. */

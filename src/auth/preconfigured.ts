@@ -7,20 +7,14 @@
 import { readFile } from 'node:fs/promises';
 import type * as vscode from 'vscode';
 import type { Logger } from '../log';
-import type { AuthFlow } from './portals';
-import type { PortalService } from './portalService';
+import type { NewConnection, PortalService } from './portalService';
 import { secretKeys } from './secretKeys';
 
 export const CONNECTION_FILE_VARIABLE = 'PORTAL_EXPLORER_CONNECTION_FILE';
 const IMPORTED_KEY = 'portal.preconfigured.imported';
 
-interface ConnectionFile {
-  label: string;
-  baseUrl: string;
-  clientId: string;
-  clientSecret: string;
-  flow: AuthFlow;
-}
+/** The file's connection: what Add Portal asks for. */
+type ConnectionFile = Omit<NewConnection, 'id'>;
 
 function parse(text: string): ConnectionFile {
   const value = JSON.parse(text) as Record<string, unknown>;

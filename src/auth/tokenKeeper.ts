@@ -8,9 +8,9 @@ import type { AccessTokenSource } from '../api/client';
 import { PortalError } from '../api/errors';
 import type { FetchLike, RequestLogEntry } from '../api/http';
 import { clientCredentials, refresh } from '../api/oauth';
+import { SignInRequiredError } from '../model/signInRequired';
 import type { PortalConnection, SignInState } from './portals';
 import { secretKeys, type SecretStore } from './secretKeys';
-import { SignInRequiredError } from './signInRequired';
 import { isExpired, needsRenewal, parseRecord, serialise, tokensFrom, type StoredTokens, type TokenRecord } from './storedTokens';
 
 export interface TokenKeeperOptions {

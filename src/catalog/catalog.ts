@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Column, Site } from '../api/types';
 import type { Portals } from '../auth/portals';
+import { Disposable } from '../lifecycle';
 import { appInfoOf, byPosition, type AppInfo } from './appInfo';
 import { SharedCache } from './sharedCache';
 
@@ -19,18 +20,18 @@ const SEPARATOR = '\u0000';
 const appKey = (portalId: string, appId: string): string => `${portalId}${SEPARATOR}${appId}`;
 const portalOfKey = (key: string): string => key.split(SEPARATOR)[0];
 
-export class Catalog implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<CatalogChange>();
+export class Catalog extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<CatalogChange>());
   readonly onDidChange: vscode.Event<CatalogChange> = this.changed.event;
 
   private readonly siteLists = new SharedCache<readonly Site[]>();
   private readonly columnLists = new SharedCache<readonly Column[]>();
   /** Apps (portal and app id) where a draft was seen: Draft mode, where the portal does not say. */
   private readonly draftsSeen = new Set<string>();
-  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly portals: Portals) {
-    this.subscription = portals.onDidChange(() => this.forgetRemovedPortals());
+    super();
+    this._register(portals.onDidChange(() => this.forgetRemovedPortals()));
   }
 
   /** The portal's sites: one request, kept until refresh. */
@@ -89,10 +90,6 @@ export class Catalog implements vscode.Disposable {
     for (const id of known) this.changed.fire({ portalId: id });
   }
 
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
-  }
 
   private dropPortal(portalId: string): void {
     this.siteLists.drop((key) => key === portalId);

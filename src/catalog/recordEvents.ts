@@ -2,6 +2,7 @@
 // create; the panels on create; the webhook receiver for changes made elsewhere), heard by whoever shows
 // it (the tree refreshes the affected views, open documents reload).
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 
 export type RecordChangeKind = 'created' | 'updated' | 'deleted';
 
@@ -17,15 +18,11 @@ export interface RecordChange {
   readonly origin: 'local' | 'agent' | 'webhook';
 }
 
-export class RecordEvents implements vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<RecordChange>();
+export class RecordEvents extends Disposable {
+  private readonly emitter = this._register(new vscode.EventEmitter<RecordChange>());
   readonly onDidChange: vscode.Event<RecordChange> = this.emitter.event;
 
   fire(change: RecordChange): void {
     this.emitter.fire(change);
-  }
-
-  dispose(): void {
-    this.emitter.dispose();
   }
 }

@@ -2,6 +2,7 @@
 // user typed as a filter). The tree lists them under their view through list() and onDidChange.
 import * as vscode from 'vscode';
 import { isFilterOperatorName, type ViewFilter } from '../api/filters';
+import { Disposable } from '../lifecycle';
 import type { SavedQuery } from '../shared/protocol';
 
 const KEY = 'portal.savedQueries';
@@ -42,12 +43,14 @@ function cleanFilters(value: unknown): ViewFilter[] {
   });
 }
 
-export class SavedQueryStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ViewKey>();
+export class SavedQueryStore extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<ViewKey>());
   /** Fires with the view whose saved queries changed. */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly memento: vscode.Memento) {}
+  constructor(private readonly memento: vscode.Memento) {
+    super();
+  }
 
   private all(): Stored {
     const stored = this.memento.get<unknown>(KEY);
@@ -97,7 +100,4 @@ export class SavedQueryStore implements vscode.Disposable {
     return true;
   }
 
-  dispose(): void {
-    this.changed.dispose();
-  }
 }

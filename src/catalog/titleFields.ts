@@ -1,16 +1,18 @@
 // The title field the user chose per portal connection and app ("Set Title Field…"), in global state.
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 import type { AppTarget } from '../model/targets';
 import { PerAppState } from './perAppState';
 
 const STORAGE_KEY = 'portal.titleFields';
 
-export class TitleFields implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<AppTarget>();
+export class TitleFields extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<AppTarget>());
   readonly onDidChange: vscode.Event<AppTarget> = this.changed.event;
   private readonly state: PerAppState<string>;
 
   constructor(memento: vscode.Memento) {
+    super();
     this.state = new PerAppState(memento, STORAGE_KEY, (value) => (typeof value === 'string' && value !== '' ? value : undefined));
   }
 
@@ -25,7 +27,4 @@ export class TitleFields implements vscode.Disposable {
     this.changed.fire({ portalId: app.portalId, appId: app.appId });
   }
 
-  dispose(): void {
-    this.changed.dispose();
-  }
 }

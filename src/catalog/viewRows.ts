@@ -8,6 +8,7 @@ import type { PortalError } from '../api/errors';
 import type { RowStore } from '../api/rowStore';
 import type { ViewMetadataEntry } from '../api/types';
 import type { Portals } from '../auth/portals';
+import { Disposable } from '../lifecycle';
 import type { ViewTarget } from '../model/targets';
 import type { Catalog } from './catalog';
 import { SharedCache } from './sharedCache';
@@ -32,8 +33,8 @@ const DRAFT_CHECK_ROWS = 5_000;
 const SEPARATOR = '\u0000';
 const keyOf = (portalId: string, appId: string, viewId: string): string => [portalId, appId, viewId].join(SEPARATOR);
 
-export class ViewRows implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ViewRowsChange>();
+export class ViewRows extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<ViewRowsChange>());
   /** Fires when kept rows were dropped: whoever shows them reads again. */
   readonly onDidChange: vscode.Event<ViewRowsChange> = this.changed.event;
   private readonly reads = new SharedCache<StoredView>();
@@ -44,7 +45,9 @@ export class ViewRows implements vscode.Disposable {
   constructor(
     private readonly portals: Portals,
     private readonly catalog: Catalog,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The view's rows: one request, read as it arrives, kept until dropped. */
   read(view: ViewTarget, signal?: AbortSignal): Promise<StoredView> {
@@ -103,8 +106,8 @@ export class ViewRows implements vscode.Disposable {
     else for (const id of portalsHit) this.changed.fire({ portalId: id });
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const key of this.reads.keys()) this.reads.peek(key)?.rows.release();
-    this.changed.dispose();
+    super.dispose();
   }
 }

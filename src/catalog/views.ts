@@ -3,6 +3,7 @@
 // exist only on this machine). A removed connection's views are kept: re-adding the portal under the
 // same id finds them again, and nothing the user set up is lost to a slip.
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 import { PerAppState } from './perAppState';
 
 export interface SavedView {
@@ -35,12 +36,13 @@ export function defaultViewName(viewId: string): string {
   return `View ${viewId}`;
 }
 
-export class ViewStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ViewsChange>();
+export class ViewStore extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<ViewsChange>());
   readonly onDidChange: vscode.Event<ViewsChange> = this.changed.event;
   private readonly state: PerAppState<SavedView[]>;
 
   constructor(memento: vscode.Memento) {
+    super();
     this.state = new PerAppState(memento, STORAGE_KEY, savedViewsOf);
   }
 
@@ -74,7 +76,4 @@ export class ViewStore implements vscode.Disposable {
     return true;
   }
 
-  dispose(): void {
-    this.changed.dispose();
-  }
 }

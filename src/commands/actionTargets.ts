@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { cancelled } from '../auth/signInUi';
 import { commentTargetOf } from '../comments/commentDrafts';
-import { parseDocumentPath, RECORD_SCHEME } from '../model/recordAddress';
+import { recordOfUri, RECORD_SCHEME } from '../model/recordAddress';
 import { recordTargetOf, type RecordTarget } from '../model/targets';
 import { pickRecord, type RecordPickerParts } from './pickers';
 
@@ -12,7 +12,7 @@ import { pickRecord, type RecordPickerParts } from './pickers';
 export function activeRecordTarget(): RecordTarget | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
   if (!uri) return undefined;
-  if (uri.scheme === RECORD_SCHEME) return parseDocumentPath(uri.path)?.kind === 'record' ? recordTargetOf(uri) : undefined;
+  if (uri.scheme === RECORD_SCHEME) return recordOfUri(uri);
   return commentTargetOf(uri);
 }
 

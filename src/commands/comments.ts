@@ -4,7 +4,7 @@
 // refused before anything is written; when the portal does not say, its refusal (403) says it.
 import * as vscode from 'vscode';
 import { isCancellation, isPortalError } from '../api/errors';
-import { isSignInRequired } from '../auth/signInRequired';
+import { isSignInRequired } from '../model/signInRequired';
 import { appInfoOf, appNameOf } from '../catalog/appNames';
 import { commentTargetOf, type CommentDrafts } from '../comments/commentDrafts';
 import { COMMENT_COMMANDS, COMMENT_SCHEME } from '../ids';

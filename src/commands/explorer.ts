@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { isCancellation } from '../api/errors';
 import type { Column } from '../api/types';
-import { isSignInRequired } from '../auth/signInRequired';
+import { isSignInRequired } from '../model/signInRequired';
 import type { Stores } from '../catalog/stores';
 import { chooseTitleField } from '../catalog/titleField';
 import { defaultViewName } from '../catalog/views';

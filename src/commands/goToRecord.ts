@@ -7,15 +7,12 @@
 import * as vscode from 'vscode';
 import { kindOfTypeName, type ColumnKind } from '../api/columnKinds';
 import type { RowStore } from '../api/rowStore';
-import type { Portals } from '../auth/portals';
 import { cancelled } from '../auth/signInUi';
-import type { Catalog } from '../catalog/catalog';
 import { RecordIndex } from '../catalog/recordIndex';
 import { titleColumnOfView } from '../catalog/recordTitles';
 import { recordTitle } from '../catalog/titleField';
-import type { TitleFields } from '../catalog/titleFields';
-import type { StoredView, ViewRows } from '../catalog/viewRows';
-import type { ViewStore } from '../catalog/views';
+import type { Stores } from '../catalog/stores';
+import type { StoredView } from '../catalog/viewRows';
 import { EXPLORER_COMMANDS } from '../ids';
 import { openRecord } from '../webviews/openRecord';
 import { pickView } from './pickers';
@@ -23,13 +20,7 @@ import { describeError } from '../ui/errorBoundary';
 import type { CommandTable } from './register';
 import { viewTargetOf, type ViewTarget } from '../model/targets';
 
-export interface GoToRecordDeps {
-  readonly portals: Portals;
-  readonly catalog: Catalog;
-  readonly views: ViewStore;
-  readonly rows: ViewRows;
-  readonly titles: TitleFields;
-}
+export type GoToRecordDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'rows' | 'titles'>;
 
 /** Matches shown at once: a screenful and more; typing narrows them. */
 const SHOWN = 100;

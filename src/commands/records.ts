@@ -8,7 +8,7 @@ import type { Stores } from '../catalog/stores';
 import { closeDocument, closeDocuments } from '../fs/closeDocument';
 import type { RecordFileSystem } from '../fs/recordFileSystem';
 import { RECORD_COMMANDS } from '../ids';
-import { parseDocumentPath, RECORD_SCHEME, recordNamesOf } from '../model/recordAddress';
+import { recordNamesOf, recordOfUri } from '../model/recordAddress';
 import { isSameRecord, openRecordUri, recordUri } from '../model/recordUri';
 import { appTargetOf, recordTargetOf, type AppTarget, type RecordTarget } from '../model/targets';
 import { runReported } from '../ui/errorBoundary';
@@ -22,13 +22,13 @@ export type RecordCommandParts = Pick<Stores, 'portals' | 'catalog' | 'rows' | '
 /** The record of the active editor, when it shows one (not a new record, not a schema). */
 function activeRecord(): RecordTarget | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
-  return uri?.scheme === RECORD_SCHEME && parseDocumentPath(uri.path)?.kind === 'record' ? recordTargetOf(uri) : undefined;
+  return uri && recordOfUri(uri);
 }
 
 /** The app of the active editor's document (a record or a new record of it). */
 function activeApp(): AppTarget | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
-  return uri?.scheme === RECORD_SCHEME ? appTargetOf(uri) : undefined;
+  return uri && appTargetOf(uri);
 }
 
 async function appName(catalog: Catalog, target: AppTarget): Promise<string> {

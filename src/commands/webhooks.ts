@@ -2,6 +2,7 @@
 // Webhook Events view's own (clear, open a payload).
 import * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
+import type { Stores } from '../catalog/stores';
 import { WEBHOOK_COMMANDS } from '../ids';
 import { prompter, tell } from '../ui/prompter';
 import type { WebhookEvent } from '../webhooks/eventLog';
@@ -12,11 +13,10 @@ import { pickPortal } from './pickers';
 import { connectionIdArg } from './portalArgs';
 import type { CommandTable } from './register';
 
-export interface WebhookCommandParts {
-  readonly portals: Portals;
+export type WebhookCommandParts = Pick<Stores, 'portals'> & {
   readonly service: WebhookService;
   readonly secrets: WebhookSecrets;
-}
+};
 
 const COPY = 'Copy Payload URL';
 const SET_SECRET = 'Set Secret Key';

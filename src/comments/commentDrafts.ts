@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { closeDocument } from '../fs/closeDocument';
 import { MemoryFileSystem } from '../fs/memoryFileSystem';
 import { COMMENT_COMMANDS, COMMENT_SCHEME } from '../ids';
+import { Disposable } from '../lifecycle';
 import { recordTargetOf, type RecordTarget } from '../model/targets';
 
 
@@ -17,16 +18,13 @@ export function commentTargetOf(uri: vscode.Uri): RecordTarget | undefined {
   return recordTargetOf({ portalId: uri.authority, appId, recordId });
 }
 
-export class CommentDrafts implements vscode.Disposable {
+export class CommentDrafts extends Disposable {
   /** The drafts: the provider of the portal-comment: scheme (registered at activation, see extension.ts). */
-  readonly files = new MemoryFileSystem();
-  private readonly registrations: vscode.Disposable;
+  readonly files = this._register(new MemoryFileSystem());
 
   constructor() {
-    this.registrations = vscode.Disposable.from(
-      this.files,
-      vscode.languages.registerCodeLensProvider({ scheme: COMMENT_SCHEME }, { provideCodeLenses: (document) => this.codeLenses(document) }),
-    );
+    super();
+    this._register(vscode.languages.registerCodeLensProvider({ scheme: COMMENT_SCHEME }, { provideCodeLenses: (document) => this.codeLenses(document) }));
   }
 
   /** The draft's URI for a record; `appName` names the app in the editor's title. */
@@ -60,10 +58,6 @@ export class CommentDrafts implements vscode.Disposable {
   async discard(uri: vscode.Uri): Promise<void> {
     await closeDocument(uri);
     this.files.remove(uri);
-  }
-
-  dispose(): void {
-    this.registrations.dispose();
   }
 
   private codeLenses(document: vscode.TextDocument): vscode.CodeLens[] {

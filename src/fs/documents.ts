@@ -22,7 +22,7 @@ export interface RecordDocuments {
 
 export function recordDocuments(parts: DocumentParts): RecordDocuments {
   const log = createLogger('documents');
-  const documents = new RecordFileSystem(parts.portals, parts.catalog, parts.recordEvents, log);
+  const documents = new RecordFileSystem(parts.portals, parts.catalog, parts.recordEvents, log, () => Date.now());
   const hints = new FieldHints(parts.catalog);
   const banner = new RecordBanner(documents);
   const selector: vscode.DocumentSelector = { scheme: RECORD_SCHEME, language: 'json' };

@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import { columnKind, isWritable } from '../api/columnKinds';
 import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
-import { RECORD_SCHEME, parseDocumentPath } from '../model/recordAddress';
+import { Disposable } from '../lifecycle';
+import { parseAddress } from '../model/recordAddress';
 import { kindLabel } from '../schema/recordSchema';
 import { documentFields } from './documentFields';
 
@@ -15,24 +16,19 @@ function choiceNames(column: Column, value: string): string | undefined {
   return names.every((name) => name !== undefined) ? names.join(', ') : undefined;
 }
 
-export class FieldHints implements vscode.InlayHintsProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class FieldHints extends Disposable implements vscode.InlayHintsProvider {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeInlayHints = this.changed.event;
-  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly catalog: Catalog) {
-    this.subscription = catalog.onDidChange(() => this.changed.fire());
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
+    super();
+    this._register(catalog.onDidChange(() => this.changed.fire()));
   }
 
   async provideInlayHints(document: vscode.TextDocument, range: vscode.Range): Promise<vscode.InlayHint[]> {
-    const path = parseDocumentPath(document.uri.path);
-    if (document.uri.scheme !== RECORD_SCHEME || (path?.kind !== 'record' && path?.kind !== 'new')) return [];
-    const columns = this.catalog.peekColumns(document.uri.authority, path.appId) ?? (await this.catalog.columns(document.uri.authority, path.appId));
+    const address = parseAddress(document.uri);
+    if (address?.kind !== 'record' && address?.kind !== 'new') return [];
+    const columns = this.catalog.peekColumns(address.portalId, address.appId) ?? (await this.catalog.columns(address.portalId, address.appId));
     const byKey = new Map(columns.map((column) => [column.field_id_in_data, column]));
     const hints: vscode.InlayHint[] = [];
     for (const field of documentFields(document.getText()).fields) {

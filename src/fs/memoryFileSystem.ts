@@ -2,6 +2,7 @@
 // the comment drafts (`portal-comment:`, writable) and the attachments opened in an editor
 // (`portal-attachment:`, read-only). Nothing here reaches the disk or the portal.
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 
 interface Entry {
   content: Uint8Array;
@@ -9,9 +10,9 @@ interface Entry {
   mtime: number;
 }
 
-export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
+export class MemoryFileSystem extends Disposable implements vscode.FileSystemProvider {
   private readonly files = new Map<string, Entry>();
-  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  private readonly changed = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChangeFile: vscode.Event<vscode.FileChangeEvent[]> = this.changed.event;
 
   /** What the file holds now, or undefined. */
@@ -85,9 +86,9 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     throw vscode.FileSystemError.NoPermissions('These files cannot be renamed.');
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.files.clear();
-    this.changed.dispose();
+    super.dispose();
   }
 
   private isFolder(uri: vscode.Uri): boolean {

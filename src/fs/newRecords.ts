@@ -1,10 +1,13 @@
 // Records not created yet: the documents "Portal: New Record" opens, held in memory until their first save
 // creates the record (or until they are closed). Pure (no vscode import).
 import { newRecordPath } from '../model/recordAddress';
+import type { AppTarget } from '../model/targets';
 
 export interface NewRecord {
   readonly portalId: string;
   readonly appId: string;
+  /** Its number among the app's new records: the n of /<app_id>/new/new-record-<n>.json */
+  readonly n: number;
   /** The document's path: /<app_id>/new/new-record-<n>.json */
   readonly path: string;
   /** Create it as a Draft (apps with Draft mode). */
@@ -19,12 +22,13 @@ export class NewRecords {
   private readonly byKey = new Map<string, NewRecord>();
   private next = 1;
 
-  add(portalId: string, appId: string, text: string, asDraft: boolean, now: number): NewRecord {
-    let path = newRecordPath(appId, this.next);
-    while (this.byKey.has(keyOf(portalId, path))) path = newRecordPath(appId, (this.next += 1));
+  add(app: AppTarget, text: string, asDraft: boolean, now: number): NewRecord {
+    const { portalId, appId } = app;
+    while (this.byKey.has(keyOf(portalId, newRecordPath(appId, this.next)))) this.next += 1;
+    const n = this.next;
     this.next += 1;
-    const entry: NewRecord = { portalId, appId, path, asDraft, text, mtime: now };
-    this.byKey.set(keyOf(portalId, path), entry);
+    const entry: NewRecord = { portalId, appId, n, path: newRecordPath(appId, n), asDraft, text, mtime: now };
+    this.byKey.set(keyOf(portalId, entry.path), entry);
     return entry;
   }
 

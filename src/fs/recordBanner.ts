@@ -3,38 +3,34 @@
 // apps without Draft mode are never drafts, so they never show either.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../ids';
-import { parseDocumentPath, RECORD_SCHEME, recordKey, recordOfUri } from '../model/recordAddress';
+import { Disposable } from '../lifecycle';
+import { parseAddress, recordKey, recordOfUri } from '../model/recordAddress';
 import type { RecordFileSystem } from './recordFileSystem';
 
 export const PUBLISH_COMMAND = COMMANDS.record.publish;
 
 function kindOf(uri: vscode.Uri): 'record' | 'new' | undefined {
-  if (uri.scheme !== RECORD_SCHEME) return undefined;
-  const kind = parseDocumentPath(uri.path)?.kind;
+  const kind = parseAddress(uri)?.kind;
   return kind === 'record' || kind === 'new' ? kind : undefined;
 }
 
-export class RecordBanner implements vscode.CodeLensProvider, vscode.FileDecorationProvider, vscode.Disposable {
-  private readonly lensesChanged = new vscode.EventEmitter<void>();
+export class RecordBanner extends Disposable implements vscode.CodeLensProvider, vscode.FileDecorationProvider {
+  private readonly lensesChanged = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
-  private readonly decorationsChanged = new vscode.EventEmitter<vscode.Uri[]>();
+  private readonly decorationsChanged = this._register(new vscode.EventEmitter<vscode.Uri[]>());
   readonly onDidChangeFileDecorations = this.decorationsChanged.event;
-  private readonly subscription: vscode.Disposable;
   /** The record addresses VS Code asked decorations of, by recordKey, then by their text. */
   private readonly decorated = new Map<string, Map<string, vscode.Uri>>();
 
   constructor(private readonly documents: RecordFileSystem) {
-    this.subscription = documents.onDidChangeState(({ record, uri }) => {
-      this.lensesChanged.fire();
-      // The tree's items and the tabs may show the record under named addresses: refresh those asked about.
-      this.decorationsChanged.fire([uri, ...(this.decorated.get(recordKey(record))?.values() ?? [])]);
-    });
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.lensesChanged.dispose();
-    this.decorationsChanged.dispose();
+    super();
+    this._register(
+      documents.onDidChangeState(({ record, uri }) => {
+        this.lensesChanged.fire();
+        // The tree's items and the tabs may show the record under named addresses: refresh those asked about.
+        this.decorationsChanged.fire([uri, ...(this.decorated.get(recordKey(record))?.values() ?? [])]);
+      }),
+    );
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {

@@ -2,7 +2,7 @@
 //   portal.activeDocumentKind   'record' | 'new' | 'schema' | '' (not a portal document)
 //   portal.activeRecordIsDraft  true for a record read as a Draft (only apps with Draft mode have them)
 import * as vscode from 'vscode';
-import { RECORD_SCHEME, parseDocumentPath } from '../model/recordAddress';
+import { parseAddress } from '../model/recordAddress';
 import type { RecordFileSystem } from './recordFileSystem';
 
 export const CONTEXT_KEYS = { kind: 'portal.activeDocumentKind', draft: 'portal.activeRecordIsDraft' } as const;
@@ -11,7 +11,7 @@ export function trackActiveRecord(documents: RecordFileSystem): vscode.Disposabl
   let last: { kind: string; draft: boolean } | undefined;
   const update = (): void => {
     const uri = vscode.window.activeTextEditor?.document.uri;
-    const kind = uri?.scheme === RECORD_SCHEME ? (parseDocumentPath(uri.path)?.kind ?? '') : '';
+    const kind = (uri && parseAddress(uri)?.kind) ?? '';
     const draft = kind === 'record' && uri !== undefined && documents.isDraft(uri) === true;
     if (last?.kind === kind && last.draft === draft) return;
     last = { kind, draft };

@@ -5,7 +5,7 @@ import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
 import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
-import { RECORD_SCHEME, parseDocumentPath } from '../model/recordAddress';
+import { parseAddress, RECORD_SCHEME } from '../model/recordAddress';
 import { documentFields } from './documentFields';
 import { documentProblems } from './documentProblems';
 import type { RecordFileSystem } from './recordFileSystem';
@@ -72,13 +72,13 @@ export class RecordDiagnostics extends Disposable {
   }
 
   private async check(document: vscode.TextDocument): Promise<void> {
-    const path = parseDocumentPath(document.uri.path);
-    if (document.isClosed || (path?.kind !== 'record' && path?.kind !== 'new')) return;
-    const portalId = document.uri.authority;
-    const columns: readonly Column[] = this.catalog.peekColumns(portalId, path.appId) ?? (await this.catalog.columns(portalId, path.appId));
+    const address = parseAddress(document.uri);
+    if (document.isClosed || (address?.kind !== 'record' && address?.kind !== 'new')) return;
+    const { portalId, appId } = address;
+    const columns: readonly Column[] = this.catalog.peekColumns(portalId, appId) ?? (await this.catalog.columns(portalId, appId));
     if (document.isClosed) return;
     const problems = documentProblems(documentFields(document.getText()), columns, {
-      creating: path.kind === 'new',
+      creating: address.kind === 'new',
       base: this.documents.baseOf(document.uri),
     });
     this.collection.set(

@@ -2,7 +2,8 @@
 // check (Compare / Overwrite) guards someone else's newer change. A thin adapter on the record store
 // (src/records/store.ts: copies, conflict check, update, create); this file turns its copies into texts
 // and stats, its failures into FileSystemErrors, and VS Code's events into refreshes (recordRefresh.ts).
-// Addresses: src/model/recordAddress.ts.
+// New records' documents: newRecordFiles.ts; the apps' JSON Schemas: schemaFiles.ts. Addresses:
+// src/model/recordAddress.ts. The clock is passed in.
 //
 // Requests, as VS Code calls this provider (observed in code-server 1.139; README "Records as documents"):
 // - open:  readFile + stat at once, stat again ~1 s later  -> 1 GET of the record (columns: once per app)
@@ -15,23 +16,23 @@
 // What the editor read (`base`) is what readFile served last while the document had no unsaved changes:
 // the Compare view of a conflict reads the file too, and must not move what "changed" means.
 import * as vscode from 'vscode';
-import { isWritable } from '../api/columnKinds';
 import type { Column } from '../api/types';
 import type { Portals } from '../auth/portals';
 import type { Catalog } from '../catalog/catalog';
 import type { RecordEvents } from '../catalog/recordEvents';
 import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
-import { parseDocumentPath, RECORD_SCHEME, recordKey, recordOfUri, schemaReference, type DocumentPath } from '../model/recordAddress';
-import { recordUri, schemaUri } from '../model/recordUri';
+import { parseAddress, recordKey, recordOfUri, schemaReference, type DocumentAddress } from '../model/recordAddress';
+import { recordUri } from '../model/recordUri';
 import type { AppTarget, RecordTarget } from '../model/targets';
 import { describeProblems } from '../records/changes';
 import { FRESH_MS, portalFailure, RecordGone, RecordStore, SaveRefused, type RecordCopy } from '../records/store';
-import { buildRecordSchema, isRequiredColumn } from '../schema/recordSchema';
 import { CopyClock } from './copyClock';
-import { NewRecords, type NewRecord } from './newRecords';
+import type { NewRecord } from './newRecords';
+import { NewRecordFiles } from './newRecordFiles';
 import { RecordRefresh } from './recordRefresh';
-import { fieldValues, newRecordText, parseDocument, recordText } from './recordText';
+import { fieldValues, parseDocument, recordText } from './recordText';
+import { SchemaFiles } from './schemaFiles';
 
 export { FRESH_MS, portalFailure } from '../records/store';
 /**
@@ -82,30 +83,40 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   private readonly states = new Map<string, DocumentState>();
   /** Records this window deleted (by recordKey): their documents are gone, without asking the portal again. */
   private readonly deleted = new Set<string>();
-  /** Schema documents served, with the columns they were made from. */
-  readonly schemas = new Map<string, readonly Column[]>();
-  readonly newRecords = new NewRecords();
+  /** The documents of apps' JSON Schemas. */
+  readonly schemas: SchemaFiles;
+  /** The documents of records not created yet. */
+  readonly newRecords: NewRecordFiles;
   private readonly refresh: RecordRefresh;
 
   constructor(
     private readonly portals: Portals,
-    readonly catalog: Catalog,
+    catalog: Catalog,
     events: RecordEvents,
     private readonly log: Logger,
+    /** The clock of copies, stats and new documents. */
+    readonly now: () => number,
   ) {
     super();
+    const columns = (portalId: string, appId: string): Promise<readonly Column[]> => catalog.columns(portalId, appId);
     this.store = new RecordStore({
       client: (portalId) => portals.client(portalId),
-      columns: (portalId, appId) => catalog.columns(portalId, appId),
-      now: () => Date.now(),
+      columns,
+      now,
       log,
       onRead: (record, copy, draftBefore) => {
-        this.staleSchema(record, copy.columns);
+        this.schemas.noteColumns(record, copy.columns);
         if (copy.draft) catalog.noteDraftSeen(record.portalId, record.appId);
         if (draftBefore !== copy.draft) this.stateChanged.fire({ record, uri: recordUri(record) });
       },
       onChanged: (record, kind) => events.fire({ ...record, kind, origin: 'local' }),
     });
+    this.schemas = new SchemaFiles({
+      columns,
+      unavailable: (error, portalId) => vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId))),
+      fireChanged: (uris) => this.fireChanged(uris),
+    });
+    this.newRecords = new NewRecordFiles({ columns, store: this.store, now });
     this.refresh = this._register(new RecordRefresh(this, events, catalog));
   }
 
@@ -120,7 +131,7 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
 
   /** The new-record document's state, for its banner. */
   newRecordOf(uri: vscode.Uri): Readonly<NewRecord> | undefined {
-    return uri.scheme === RECORD_SCHEME ? this.newRecords.get(uri.authority, uri.path) : undefined;
+    return this.newRecords.of(uri);
   }
 
   /** The copy of the record the editor read (for the read-only checks), when read. */
@@ -130,11 +141,8 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   }
 
   /** Opens a new-record document's content in memory and returns its URI. */
-  async createNewRecord(app: AppTarget, asDraft: boolean): Promise<vscode.Uri> {
-    const columns = await this.catalog.columns(app.portalId, app.appId);
-    const text = newRecordText(columns, schemaReference(app.portalId, app.appId), (column) => isRequiredColumn(column) && isWritable(column));
-    const entry = this.newRecords.add(app.portalId, app.appId, text, asDraft, Date.now());
-    return vscode.Uri.from({ scheme: RECORD_SCHEME, authority: app.portalId, path: entry.path });
+  createNewRecord(app: AppTarget, asDraft: boolean): Promise<vscode.Uri> {
+    return this.newRecords.open(app, asDraft);
   }
 
   /** After "Publish": the record is no draft any more (no request: the PUT said so). */
@@ -198,22 +206,18 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    const path = this.pathOf(uri);
-    switch (path.kind) {
+    const address = this.addressOf(uri);
+    switch (address.kind) {
       case 'directory':
         return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
       case 'view': // a view's grid is a custom editor (src/webviews/grid/): it has no bytes of its own
         return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
-      case 'schema': {
-        const text = await this.schemaText(uri.authority, path.appId);
-        return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: encoder.encode(text).length, permissions: vscode.FilePermission.Readonly };
-      }
-      case 'new': {
-        const entry = this.newEntry(uri);
-        return { type: vscode.FileType.File, ctime: entry.mtime, mtime: entry.mtime, size: encoder.encode(entry.text).length };
-      }
+      case 'schema':
+        return this.schemas.stat(address);
+      case 'new':
+        return this.newRecords.stat(uri);
       case 'record': {
-        const state = this.stateOf(uri, path);
+        const state = this.stateOf(uri, address);
         await this.textOf(state, 'stat', this.hasUnsavedChanges(uri) ? FRESH_MS : SETTLE_MS);
         return { type: vscode.FileType.File, ctime: state.clock.ctime, ...state.clock.stat };
       }
@@ -221,18 +225,18 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
-    const path = this.pathOf(uri);
-    switch (path.kind) {
+    const address = this.addressOf(uri);
+    switch (address.kind) {
       case 'directory':
         throw vscode.FileSystemError.FileIsADirectory(uri);
       case 'view': return new Uint8Array();
       case 'schema':
         this.log.debug(`readFile ${uri.path}: the schema`);
-        return encoder.encode(await this.schemaText(uri.authority, path.appId));
+        return this.schemas.read(address);
       case 'new':
-        return encoder.encode(this.newEntry(uri).text);
+        return this.newRecords.read(uri);
       case 'record': {
-        const state = this.stateOf(uri, path);
+        const state = this.stateOf(uri, address);
         const { copy, text } = await this.textOf(state, 'readFile');
         if (!this.hasUnsavedChanges(uri)) this.store.setBase(state.target, copy.data);
         return encoder.encode(text);
@@ -241,8 +245,8 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
-    const path = this.pathOf(uri);
-    switch (path.kind) {
+    const address = this.addressOf(uri);
+    switch (address.kind) {
       case 'directory':
         throw vscode.FileSystemError.FileIsADirectory(uri);
       case 'view':
@@ -250,9 +254,9 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
       case 'schema':
         throw vscode.FileSystemError.NoPermissions('The schema of an app\'s records is made from its columns and cannot be edited.');
       case 'new':
-        return this.create(uri, path.appId, decoder.decode(content));
+        return this.create(uri, address.appId, decoder.decode(content));
       case 'record':
-        return this.update(this.stateOf(uri, path), decoder.decode(content));
+        return this.update(this.stateOf(uri, address), decoder.decode(content));
     }
   }
 
@@ -275,28 +279,21 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   // ------------------------------------------------------------------------------------------------------
   // Reading
 
-  private pathOf(uri: vscode.Uri): DocumentPath {
-    const path = parseDocumentPath(uri.path);
-    const record = path?.kind === 'record' ? { portalId: uri.authority, appId: path.appId, recordId: path.recordId } : undefined;
-    if (!path || !this.portals.get(uri.authority) || (record && this.deleted.has(recordKey(record)))) throw vscode.FileSystemError.FileNotFound(uri);
-    return path;
+  private addressOf(uri: vscode.Uri): DocumentAddress {
+    const address = parseAddress(uri);
+    if (!address || !this.portals.get(address.portalId) || (address.kind === 'record' && this.deleted.has(recordKey(address)))) throw vscode.FileSystemError.FileNotFound(uri);
+    return address;
   }
 
-  private stateOf(uri: vscode.Uri, path: DocumentPath & { kind: 'record' }): DocumentState {
-    const target = { portalId: uri.authority, appId: path.appId, recordId: path.recordId };
-    let state = this.states.get(recordKey(target));
+  private stateOf(uri: vscode.Uri, address: DocumentAddress & { kind: 'record' }): DocumentState {
+    const key = recordKey(address);
+    let state = this.states.get(key);
     if (!state) {
-      state = { target, uris: new Map(), clock: new CopyClock(Date.now()) };
-      this.states.set(recordKey(target), state);
+      state = { target: { portalId: address.portalId, appId: address.appId, recordId: address.recordId }, uris: new Map(), clock: new CopyClock(this.now()) };
+      this.states.set(key, state);
     }
     state.uris.set(uri.toString(), uri);
     return state;
-  }
-
-  private newEntry(uri: vscode.Uri): NewRecord {
-    const entry = this.newRecords.get(uri.authority, uri.path);
-    if (!entry) throw vscode.FileSystemError.FileNotFound(uri);
-    return entry;
   }
 
   private label(portalId: string): string {
@@ -327,29 +324,9 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
     return text;
   }
 
-  /** The app's schema was served from other columns than these: VS Code reads it again. */
-  private staleSchema(app: AppTarget, columns: readonly Column[]): void {
-    const uri = schemaUri(app);
-    const used = this.schemas.get(uri.toString());
-    if (used === undefined || used === columns) return;
-    this.schemas.delete(uri.toString());
-    this.fireChanged([uri]);
-  }
-
   private hasUnsavedChanges(uri: vscode.Uri): boolean {
     const key = uri.toString();
     return vscode.workspace.textDocuments.some((document) => document.isDirty && document.uri.toString() === key);
-  }
-
-  private async schemaText(portalId: string, appId: string): Promise<string> {
-    let columns: readonly Column[];
-    try {
-      columns = await this.catalog.columns(portalId, appId);
-    } catch (error) {
-      throw vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
-    }
-    this.schemas.set(schemaUri({ portalId, appId }).toString(), columns);
-    return `${JSON.stringify(buildRecordSchema(columns), null, 2)}\n`;
   }
 
   // ------------------------------------------------------------------------------------------------------
@@ -383,18 +360,10 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   }
 
   private async create(uri: vscode.Uri, appId: string, text: string): Promise<void> {
-    const portalId = uri.authority;
-    const entry = this.newRecords.get(portalId, uri.path);
-    if (entry?.createdId !== undefined) throw vscode.FileSystemError.NoPermissions(`This record was created already as record ${entry.createdId}: open it to change it.`);
-    let createdId: string | undefined;
     try {
-      createdId = await this.store.create({ portalId, appId }, (columns) => this.parse(text, columns), { draft: entry?.asDraft === true });
+      await this.newRecords.save(uri, appId, text, (columns) => this.parse(text, columns));
     } catch (error) {
-      throw this.saveFailure(error, portalId);
+      throw this.saveFailure(error, uri.authority);
     }
-    const live = entry ?? this.newRecords.add(portalId, appId, text, false, Date.now());
-    live.text = text;
-    live.mtime = Date.now();
-    live.createdId = createdId ?? '';
   }
 }

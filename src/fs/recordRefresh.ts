@@ -8,7 +8,7 @@ import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
 import type { RecordChange, RecordEvents } from '../catalog/recordEvents';
 import { Disposable } from '../lifecycle';
-import { parseDocumentPath, RECORD_SCHEME } from '../model/recordAddress';
+import { RECORD_SCHEME } from '../model/recordAddress';
 import { recordUri } from '../model/recordUri';
 import { appTargetOf, type AppTarget } from '../model/targets';
 import type { RecordFileSystem } from './recordFileSystem';
@@ -74,10 +74,9 @@ export class RecordRefresh extends Disposable {
   }
 
   private afterSave(uri: vscode.Uri): void {
-    if (uri.scheme !== RECORD_SCHEME) return;
-    const entry = this.files.newRecords.get(uri.authority, uri.path);
-    if (entry?.createdId) {
-      this.files.fireCreated(uri, recordUri({ portalId: entry.portalId, appId: entry.appId, recordId: entry.createdId }));
+    const created = this.files.newRecords.createdBy(uri);
+    if (created) {
+      this.files.fireCreated(uri, recordUri(created));
       return;
     }
     const state = this.files.stateAt(uri);
@@ -85,7 +84,7 @@ export class RecordRefresh extends Disposable {
     // The editor holds the text as typed; the portal's copy is the canonical text (another order, fields
     // someone else changed meanwhile). Moving mtime alone makes VS Code reload it, from this copy.
     state.reloadAfterSave = false;
-    state.clock.touch(Date.now());
+    state.clock.touch(this.files.now());
     this.files.store.touch(state.target);
     this.files.fireChanged([uri]);
   }
@@ -108,8 +107,7 @@ export class RecordRefresh extends Disposable {
   }
 
   private afterClose(uri: vscode.Uri): void {
-    if (uri.scheme !== RECORD_SCHEME) return;
-    if (parseDocumentPath(uri.path)?.kind === 'new') this.files.newRecords.delete(uri.authority, uri.path);
+    this.files.newRecords.close(uri);
   }
 
   private onRecordChange(change: RecordChange): void {
@@ -143,14 +141,7 @@ export class RecordRefresh extends Disposable {
       const app = appTargetOf(vscode.Uri.parse(key));
       if (app) shownApps.add(`${app.portalId}/${app.appId}`);
     }
-    for (const [key, used] of this.files.schemas) {
-      const uri = vscode.Uri.parse(key);
-      const path = parseDocumentPath(uri.path);
-      if (path?.kind !== 'schema' || !concerned({ portalId: uri.authority, appId: path.appId }) || !columnsChanged({ portalId: uri.authority, appId: path.appId }, used)) continue;
-      if (!shownApps.has(`${uri.authority}/${path.appId}`)) continue;
-      this.files.schemas.delete(key);
-      uris.push(uri);
-    }
+    uris.push(...this.files.schemas.takeOutdated((app, used) => concerned(app) && columnsChanged(app, used) && shownApps.has(`${app.portalId}/${app.appId}`)));
     this.files.fireChanged(uris);
   }
 }

@@ -76,6 +76,7 @@ export class RecordGone extends Error {
 export type Edit = RecordData | ((columns: readonly Column[]) => RecordData);
 
 interface Entry {
+  readonly record: RecordTarget;
   copy?: RecordCopy;
   base?: RecordData;
   inflight?: Promise<RecordCopy>;
@@ -161,10 +162,7 @@ export class RecordStore {
 
   /** Every record with a copy (for reacting to changed columns). */
   records(): Array<{ record: RecordTarget; copy: RecordCopy }> {
-    return [...this.entries.entries()].flatMap(([key, entry]) => {
-      const [portalId, appId, recordId] = key.split('/');
-      return entry.copy ? [{ record: { portalId, appId, recordId }, copy: entry.copy }] : [];
-    });
+    return [...this.entries.values()].flatMap(({ record, copy }) => (copy ? [{ record, copy }] : []));
   }
 
   /** The portal's copy: the one read within `maxAgeMs` (or being read), else read now. Throws RecordGone. */
@@ -239,7 +237,7 @@ export class RecordStore {
     const key = recordKey(record);
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = {};
+      entry = { record: { portalId: record.portalId, appId: record.appId, recordId: record.recordId } };
       this.entries.set(key, entry);
     }
     return entry;

@@ -43,10 +43,10 @@ const queryWindowSchema = v.object({ type: v.literal('query/window'), runId: cou
 /** Sort the result (or back to the portal's order); the host answers query/sorted. */
 const querySortSchema = v.object({ type: v.literal('query/sort'), runId: count, sort: v.optional(sortSchema) });
 
-/** Export every row of the result, in the grid's current order. */
 /** Stop reading the run's rows: those read so far stay, marked partial. */
 const queryCancelSchema = v.object({ type: v.literal('query/cancel'), runId: count });
 
+/** Export every row of the result, in the grid's current order. */
 const queryExportSchema = v.object({ type: v.literal('query/export'), format: v.picklist(['csv', 'json']) });
 
 /** "Save query": the host asks for the name (suggesting `name`, the saved query last loaded). */

@@ -5,7 +5,7 @@
 // shows "Sign in…" instead of its sites.
 import * as vscode from 'vscode';
 import { isCancellation } from '../api/errors';
-import { isSignInRequired } from '../auth/signInRequired';
+import { isSignInRequired } from '../model/signInRequired';
 import type { CatalogChange } from '../catalog/catalog';
 import type { RecordChange } from '../catalog/recordEvents';
 import { titleColumnOfView } from '../catalog/recordTitles';

@@ -167,7 +167,7 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       const item = new vscode.TreeItem('Load more…', None);
       item.description = `${node.shown.toLocaleString('en-US')} of ${count(node.total, 'record', 'records')} shown`;
       item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.contextValue = 'portal.loadMore';
+      item.contextValue = `portal.${node.kind}`; // the node's kind, as every item's (not the command of that name)
       item.command = { command: ITEM_COMMANDS.loadMore, title: 'Load More', arguments: [node] };
       item.id = node.id;
       return item;

@@ -1,9 +1,9 @@
 // The error boundary (failures.ts) as the extension runs it: failures to the "Portal Explorer" channel and
-// the user's notifications, "Sign In" through the sign-in command.
+// the user's notifications (or the panel that shows them itself), "Sign In" through the sign-in command.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../ids';
 import { createLogger } from '../log';
-import { errorBoundary } from './failures';
+import { errorBoundary, shownInPanel } from './failures';
 import { prompter } from './prompter';
 
 export { describeError, SIGN_IN_ACTION } from './failures';
@@ -22,3 +22,6 @@ export const runReported = errorBoundary(
   },
   SIGN_IN_COMMAND,
 );
+
+/** Runs a panel's `action`, its failure shown inside the panel: the same rule, one log line to the same channel. */
+export const runShownInPanel = shownInPanel((line) => log.error(line));

@@ -1,5 +1,6 @@
 // The webhook deliveries received, newest first and capped, for the Webhook Events view, the status bar
 // and the payload documents. No `vscode` import (its event has the shape of vscode.Event).
+import type { DisposableLike } from '../lifecycle';
 import type { Verdict } from './receiver';
 
 export interface WebhookEvent {
@@ -19,9 +20,6 @@ export interface WebhookEvent {
   readonly body?: Readonly<Record<string, unknown>>;
 }
 
-export interface Disposable {
-  dispose(): void;
-}
 
 export type Listener = () => void;
 
@@ -33,7 +31,7 @@ export class EventLog {
   constructor(private cap: number) {}
 
   /** Fires after every change (an event added, the log cleared or trimmed). */
-  readonly onDidChange = (listener: Listener): Disposable => {
+  readonly onDidChange = (listener: Listener): DisposableLike => {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
   };

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
 import type { Catalog } from '../catalog/catalog';
+import { Disposable } from '../lifecycle';
 import type { EventLog, WebhookEvent } from './eventLog';
 import { payloadFields } from './payloadFields';
 
@@ -37,23 +38,25 @@ function timeOf(event: WebhookEvent): string {
   return event.receivedAt.toLocaleTimeString();
 }
 
-export class EventsTree implements vscode.TreeDataProvider<EventsNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<EventsNode | undefined>();
+export class EventsTree extends Disposable implements vscode.TreeDataProvider<EventsNode> {
+  private readonly changed = this._register(new vscode.EventEmitter<EventsNode | undefined>());
   readonly onDidChangeTreeData: vscode.Event<EventsNode | undefined> = this.changed.event;
   /** The same node object for the same event while it is in the log. */
   private readonly nodes = new Map<number, EventNode>();
-  private readonly subscription: { dispose(): void };
 
   constructor(
     private readonly events: EventLog,
     private readonly portals: Portals,
     private readonly catalog: Catalog,
   ) {
-    this.subscription = events.onDidChange(() => {
-      const kept = new Set(events.list().map((event) => event.seq));
-      for (const seq of this.nodes.keys()) if (!kept.has(seq)) this.nodes.delete(seq);
-      this.changed.fire(undefined);
-    });
+    super();
+    this._register(
+      events.onDidChange(() => {
+        const kept = new Set(events.list().map((event) => event.seq));
+        for (const seq of this.nodes.keys()) if (!kept.has(seq)) this.nodes.delete(seq);
+        this.changed.fire(undefined);
+      }),
+    );
   }
 
   getChildren(node?: EventsNode): EventsNode[] {
@@ -89,11 +92,6 @@ export class EventsTree implements vscode.TreeDataProvider<EventsNode>, vscode.D
     item.tooltip = this.tooltip(event);
     item.accessibilityInformation = { label: `${event.event ?? 'Delivery'}, ${item.description}` };
     return item;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 
   private eventNode(event: WebhookEvent): EventNode {

@@ -2,9 +2,10 @@
 // start-up with portal.webhooks.autoStart), restarted when its address settings change, and the one place
 // that turns each delivery into a log line, an entry of the Webhook Events view and a live refresh.
 import * as vscode from 'vscode';
-import type { Portals } from '../auth/portals';
+import type { Stores } from '../catalog/stores';
 import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
+import { runReported } from '../ui/errorBoundary';
 import { prompter, tell } from '../ui/prompter';
 import { isLoopbackAddress, urlHost, type WebhookSettings } from './config';
 import { EventLog } from './eventLog';
@@ -12,6 +13,9 @@ import type { LiveRefresh } from './liveRefresh';
 import { WebhookReceiver, type Delivery } from './receiver';
 import type { WebhookSecrets } from './secrets';
 import { affectsListener, readWebhookSettings, SETTINGS_SECTION } from './settings';
+
+/** The context key package.json's menus show Start or Stop by. */
+const RUNNING_CONTEXT = 'portal.webhooks.running';
 
 export type ReceiverState =
   | { readonly kind: 'stopped' }
@@ -24,14 +28,13 @@ export interface DeliveryCounts {
   refused: number;
 }
 
-export interface WebhookServiceParts {
-  readonly portals: Portals;
+export type WebhookServiceParts = Pick<Stores, 'portals'> & {
   readonly secrets: WebhookSecrets;
   readonly liveRefresh: LiveRefresh;
   readonly log: Logger;
   /** The command that sets a connection's Secret Key (offered when unsigned events arrive). */
   readonly setSecretCommand: string;
-}
+};
 
 /** Sender-controlled text in a log line: one line, clipped. */
 function logText(value: string | undefined, limit = 80): string {
@@ -59,11 +62,12 @@ export class WebhookService extends Disposable {
   constructor(private readonly parts: WebhookServiceParts) {
     super();
     this.settings = readWebhookSettings();
-    this.events = new EventLog(this.settings.maxEvents);
+    this.events = this._register(new EventLog(this.settings.maxEvents));
     this.knownPortals = new Set(parts.portals.list().map((connection) => connection.id));
     this._registerAll(
       this.stateChanged,
       vscode.workspace.onDidChangeConfiguration((event) => this.onSettingsChanged(event)),
+      // Not awaited: a listener; forgetting a removed portal's Secret Key logs its own failure.
       parts.portals.onDidChange(() => void this.forgetRemovedPortals()),
     );
     if (this.settings.autoStart) {
@@ -104,15 +108,15 @@ export class WebhookService extends Disposable {
           onDelivery: (delivery) => this.onDelivery(delivery),
         });
       } catch (error) {
+        // Not logged here: whoever asked for the start reports it (the error boundary, or start-up's warning).
         this.failure = error instanceof Error ? error.message : String(error);
-        this.parts.log.error(this.failure);
         this.stateChanged.fire();
         throw error;
       }
       this.failure = undefined;
       this.warnedUnsigned.clear();
       this.tally.accepted = this.tally.ignored = this.tally.refused = 0;
-      await vscode.commands.executeCommand('setContext', 'portal.webhooks.running', true);
+      await vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, true);
       this.parts.log.info(`The webhook receiver listens on ${urlHost(bindAddress)}:${this.receiver.listeningPort} (deliveries to /portal/<connection id>).`);
       if (!isLoopbackAddress(bindAddress)) {
         const warning = `The webhook receiver listens on ${bindAddress} (portal.webhooks.bindAddress), not only on this machine's loopback: other machines that can reach it can send it events. Set a Secret Key for every portal.`;
@@ -135,7 +139,7 @@ export class WebhookService extends Disposable {
       }
       this.receiver = undefined;
       await receiver.close();
-      await vscode.commands.executeCommand('setContext', 'portal.webhooks.running', false);
+      await vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, false);
       this.parts.log.info('The webhook receiver stopped.');
       this.stateChanged.fire();
       return true;
@@ -147,7 +151,6 @@ export class WebhookService extends Disposable {
     this.receiver = undefined;
     // Not awaited: dispose() is synchronous; the socket closes on its own.
     void receiver?.close();
-    this.events.dispose();
     super.dispose();
   }
 
@@ -211,24 +214,25 @@ export class WebhookService extends Disposable {
     if (this.settings.maxEvents !== before.maxEvents) this.events.setCap(this.settings.maxEvents);
     if (!affectsListener(event) || !this.receiver) return;
     if (this.settings.port === before.port && this.settings.bindAddress === before.bindAddress) return;
-    // Not awaited: a settings listener; the restart reports its own outcome to the user.
-    void (async () => {
-      try {
-        await this.stop();
-        await this.start();
-        const port = this.receiver?.listeningPort;
-        tell('info', `The webhook receiver now listens on ${urlHost(this.settings.bindAddress)}:${port}. Update the Payload URL in the portal's Webhook Settings.`);
-      } catch (error) {
-        // Not awaited: the delivery is answered now; the offer stays up until the user answers.
-        void prompter().error(error instanceof Error ? error.message : String(error));
-      }
-    })();
+    // Not awaited: a settings listener; the restart's failure goes through the error boundary (one message, one log line).
+    void runReported(`${SETTINGS_SECTION} restart`, async () => {
+      await this.stop();
+      await this.start();
+      const port = this.receiver?.listeningPort;
+      tell('info', `The webhook receiver now listens on ${urlHost(this.settings.bindAddress)}:${port}. Update the Payload URL in the portal's Webhook Settings.`);
+    });
   }
 
   private async forgetRemovedPortals(): Promise<void> {
     const now = new Set(this.parts.portals.list().map((connection) => connection.id));
     const removed = [...this.knownPortals].filter((id) => !now.has(id));
     this.knownPortals = now;
-    for (const id of removed) await this.parts.secrets.delete(id);
+    for (const id of removed) {
+      try {
+        await this.parts.secrets.delete(id);
+      } catch (error) {
+        this.parts.log.warn(`Forgetting the webhook Secret Key of the removed portal ${id}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
   }
 }

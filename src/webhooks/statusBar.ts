@@ -2,6 +2,7 @@
 // deliveries it took since (a click shows the Webhook Events view), or, after a failure, a warning that
 // starts it again on click.
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 import type { WebhookService } from './service';
 
 export interface StatusBarCommands {
@@ -9,29 +10,24 @@ export interface StatusBarCommands {
   readonly start: string;
 }
 
-export class WebhookStatusBar implements vscode.Disposable {
+export class WebhookStatusBar extends Disposable {
   /** The item itself (the tests read its text and visibility). */
-  readonly item = vscode.window.createStatusBarItem('portal.webhooks.status', vscode.StatusBarAlignment.Left, 49);
+  readonly item = this._register(vscode.window.createStatusBarItem('portal.webhooks.status', vscode.StatusBarAlignment.Left, 49));
   private shown = false;
-  private readonly subscription: vscode.Disposable;
 
   constructor(
     private readonly service: WebhookService,
     private readonly commands: StatusBarCommands,
   ) {
+    super();
     this.item.name = 'Portal Webhooks';
     this.update();
-    this.subscription = service.onDidChangeState(() => this.update());
+    this._register(service.onDidChangeState(() => this.update()));
   }
 
   /** Whether the item is in the status bar now. */
   get visible(): boolean {
     return this.shown;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.item.dispose();
   }
 
   private update(): void {

@@ -16,6 +16,7 @@ import type { AppTarget } from '../model/targets';
 import { importToHostSchema } from '../shared/panelMessages';
 import type { HostToImportMessage, ImportInitMessage, ImportOptions, ImportStateMessage, ImportToHostMessage } from '../shared/protocol';
 import { prompter } from '../ui/prompter';
+import { OpenPanels } from './openPanels';
 import { Panel } from './panel';
 
 /** Problems the panel lists; the export holds every one. */
@@ -38,19 +39,13 @@ export interface ImportPanelSetup {
 }
 
 export class ImportPanel {
-  private static readonly open = new Map<string, ImportPanel>();
+  private static readonly open = new OpenPanels<ImportPanel>();
 
+  /** A new panel for the file and app; one open for them already closes (its mapping is the old file's). */
   static show(setup: ImportPanelSetup): ImportPanel {
     const key = JSON.stringify([setup.target.portalId, setup.target.appId, setup.source.path]);
     ImportPanel.open.get(key)?.panel.dispose();
-    const created = new ImportPanel(setup);
-    ImportPanel.open.set(key, created);
-    created.panel.onDidDispose(() => ImportPanel.open.delete(key));
-    return created;
-  }
-
-  static all(): ImportPanel[] {
-    return [...ImportPanel.open.values()];
+    return ImportPanel.open.add(key, new ImportPanel(setup));
   }
 
   readonly panel: Panel<ImportToHostMessage, HostToImportMessage>;

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { IMPORT_VIEW_TYPE, PANEL_VIEW_TYPES } from '../ids';
 import type { MessageSchema } from '../shared/panelMessages';
+import { Disposable } from '../lifecycle';
 import { runReported } from '../ui/errorBoundary';
 import { createNonce, panelHtml } from './html';
 import { messageReceiver } from './messages';
@@ -17,16 +18,21 @@ export interface PanelOptions {
   extensionUri: vscode.Uri;
 }
 
-export class Panel<In, Out> implements vscode.Disposable {
+export class Panel<In, Out> extends Disposable {
   readonly webview: vscode.Webview;
-  private readonly disposables: vscode.Disposable[] = [];
-  private disposed = false;
+  /**
+   * The owners' clean-up when the panel closes. Not VS Code's own onDidDispose: a listener let go while
+   * that event is delivered is skipped, and this panel lets go of its listeners when it closes.
+   */
+  private readonly closed = this._register(new vscode.EventEmitter<void>());
+  private closing = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     private readonly options: PanelOptions,
     private readonly schema: MessageSchema<In>,
   ) {
+    super();
     this.webview = panel.webview;
     const dist = vscode.Uri.joinPath(options.extensionUri, 'dist', 'webview');
     this.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(options.extensionUri, 'media')] };
@@ -37,7 +43,7 @@ export class Panel<In, Out> implements vscode.Disposable {
       nonce: createNonce(),
       title: options.title,
     });
-    panel.onDidDispose(() => this.dispose(), undefined, this.disposables);
+    this._register(panel.onDidDispose(() => this.dispose()));
   }
 
   /** A new panel, or `restored`: the one VS Code brought back after a reload (panelRestore.ts). */
@@ -47,18 +53,18 @@ export class Panel<In, Out> implements vscode.Disposable {
     return new Panel<In, Out>(panel, options, schema);
   }
 
-  get isDisposed(): boolean {
-    return this.disposed;
+  override get isDisposed(): boolean {
+    return this.closing;
   }
 
   /** The page's messages, once checked against the panel's schema; a failure is reported, not thrown. */
   onMessage(handler: (message: In) => unknown): void {
-    this.webview.onDidReceiveMessage(messageReceiver(this.options.viewType, this.schema, handler, runReported), undefined, this.disposables);
+    this._register(this.webview.onDidReceiveMessage(messageReceiver(this.options.viewType, this.schema, handler, runReported)));
   }
 
   /** Sends a message; false when the page is not there to receive it (hidden, or closed). */
   async post(message: Out): Promise<boolean> {
-    if (this.disposed) return false;
+    if (this.isDisposed) return false;
     return this.webview.postMessage(message);
   }
 
@@ -66,14 +72,16 @@ export class Panel<In, Out> implements vscode.Disposable {
     this.panel.reveal();
   }
 
+  /** Runs when the panel closes (the user closed it, or dispose()), before its listeners are let go. */
   onDidDispose(listener: () => void): void {
-    this.panel.onDidDispose(listener, undefined, this.disposables);
+    this._register(this.closed.event(listener));
   }
 
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.panel.dispose();
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  override dispose(): void {
+    if (this.closing) return;
+    this.closing = true;
+    this.panel.dispose(); // when the user closed it, VS Code's panel is disposed already
+    this.closed.fire();
+    super.dispose();
   }
 }

@@ -6,14 +6,15 @@ import { isPortalError } from '../api/errors';
 import { checkRecord } from '../api/formats';
 import type { Column, RecordData } from '../api/types';
 import type { Stores } from '../catalog/stores';
+import { PANEL_VIEW_TYPES } from '../ids';
 import { createLogger } from '../log';
 import type { AppTarget } from '../model/targets';
 import { formToHostSchema } from '../shared/panelMessages';
 import type { FormToHostMessage, HostToFormMessage } from '../shared/protocol';
-import { describeError, runReported } from '../ui/errorBoundary';
+import { runReported, runShownInPanel } from '../ui/errorBoundary';
 import { prompter } from '../ui/prompter';
+import { OpenPanels } from './openPanels';
 import { openRecord } from './openRecord';
-import { PANEL_VIEW_TYPES } from '../ids';
 import { Panel } from './panel';
 
 const log = createLogger('recordForm');
@@ -24,7 +25,7 @@ export type PanelDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents'> & {
 const withoutDraftMode = new Set<string>();
 
 export class RecordFormPanel {
-  private static readonly open = new Map<string, RecordFormPanel>();
+  private static readonly open = new OpenPanels<RecordFormPanel>();
   private columns: Column[] = [];
   private appName: string;
 
@@ -32,20 +33,12 @@ export class RecordFormPanel {
   static show(deps: PanelDeps, target: AppTarget, appName?: string, restored?: { panel: vscode.WebviewPanel; state: unknown }): RecordFormPanel {
     const key = JSON.stringify([target.portalId, target.appId]);
     const existing = RecordFormPanel.open.get(key);
-    if (existing && !existing.panel.isDisposed) {
+    if (existing) {
       restored?.panel.dispose();
       existing.panel.reveal();
       return existing;
     }
-    const created = new RecordFormPanel(deps, target, appName, restored);
-    RecordFormPanel.open.set(key, created);
-    created.panel.onDidDispose(() => RecordFormPanel.open.delete(key));
-    return created;
-  }
-
-  /** Every open form (tests and dispose). */
-  static all(): RecordFormPanel[] {
-    return [...RecordFormPanel.open.values()];
+    return RecordFormPanel.open.add(key, new RecordFormPanel(deps, target, appName, restored));
   }
 
   readonly panel: Panel<FormToHostMessage, HostToFormMessage>;
@@ -92,18 +85,17 @@ export class RecordFormPanel {
   }
 
   private async load(): Promise<void> {
-    try {
-      const [columns, info] = await Promise.all([this.deps.catalog.columns(this.target.portalId, this.target.appId), this.deps.catalog.app(this.target.portalId, this.target.appId)]);
-      this.columns = [...columns];
-      if (info?.name) this.appName = info.name;
-      this.panel.panel.title = `New record · ${this.appName}`;
-      const offerDraft = info?.draftMode !== false && !withoutDraftMode.has(this.draftKey());
-      const connection = this.deps.portals.get(this.target.portalId);
-      await this.panel.post({ type: 'form/init', appName: this.appName, portalLabel: connection?.label ?? this.target.portalId, columns: this.columns, offerDraft, restore: { portalId: this.target.portalId, appId: this.target.appId }, pageState: this.restored?.state });
-    } catch (error) {
-      log.warn(`reading the columns of app ${this.target.appId} failed: ${describeError(error)}`);
-      await this.panel.post({ type: 'form/loadFailed', message: describeError(error) });
-    }
+    await runShownInPanel(`${PANEL_VIEW_TYPES.form} load`, () => this.sendInit(), (message) => this.panel.post({ type: 'form/loadFailed', message }));
+  }
+
+  private async sendInit(): Promise<void> {
+    const [columns, info] = await Promise.all([this.deps.catalog.columns(this.target.portalId, this.target.appId), this.deps.catalog.app(this.target.portalId, this.target.appId)]);
+    this.columns = [...columns];
+    if (info?.name) this.appName = info.name;
+    this.panel.panel.title = `New record · ${this.appName}`;
+    const offerDraft = info?.draftMode !== false && !withoutDraftMode.has(this.draftKey());
+    const connection = this.deps.portals.get(this.target.portalId);
+    await this.panel.post({ type: 'form/init', appName: this.appName, portalLabel: connection?.label ?? this.target.portalId, columns: this.columns, offerDraft, restore: { portalId: this.target.portalId, appId: this.target.appId }, pageState: this.restored?.state });
   }
 
   private fieldName(field: string): string {
@@ -118,33 +110,34 @@ export class RecordFormPanel {
       await this.panel.post({ type: 'form/failed', field: first.field, message: `${this.fieldName(first.field)}: ${first.message}` });
       return;
     }
-    try {
-      const created = await this.client.createRecord(this.target.appId, data, { draft });
-      let isDraft = false;
-      if (draft && created.id) {
-        // Draft mode is not in the documented API: read the record back to know what the portal did.
-        const read = await this.client.readRecord(this.target.appId, created.id).catch(() => undefined);
-        isDraft = read?.draft === true;
-        if (isDraft) this.deps.catalog.noteDraftSeen(this.target.portalId, this.target.appId);
-        if (read?.draft === false) withoutDraftMode.add(this.draftKey());
-      }
-      const where = `${this.appName}`;
-      const id = created.id ? `record ${created.id}` : 'a record';
-      const message =
-        draft && !isDraft && created.id
-          ? `Created ${id} in ${where}, published: the app does not have Draft mode.`
-          : `Created ${isDraft ? 'draft ' : ''}${id} in ${where}.`;
-      log.info(`created ${id} in app ${this.target.appId}${isDraft ? ' as a draft' : ''}`);
-      if (created.id) this.deps.recordEvents.fire({ portalId: this.target.portalId, appId: this.target.appId, recordId: created.id, kind: 'created', origin: 'local' });
-      await this.panel.post({ type: 'form/created', recordId: created.id, draft: isDraft, message });
-      // Not awaited: the notification stays up while the panel goes on; its "Open record" is reported as any action.
-      void runReported('portal.recordForm open record', () => this.announce(message, created.id));
-    } catch (error) {
-      const text = describeError(error);
-      log.warn(`creating a record in app ${this.target.appId} failed: ${text}`);
+    // The portal's refusal is shown next to the field it names.
+    await runShownInPanel(`${PANEL_VIEW_TYPES.form} create`, () => this.send(data, draft), (message, error) => {
       const field = isPortalError(error) ? error.field : undefined;
-      await this.panel.post({ type: 'form/failed', message: text, ...(field ? { field } : {}) });
+      return this.panel.post({ type: 'form/failed', message, ...(field ? { field } : {}) });
+    });
+  }
+
+  private async send(data: RecordData, draft: boolean): Promise<void> {
+    const created = await this.client.createRecord(this.target.appId, data, { draft });
+    let isDraft = false;
+    if (draft && created.id) {
+      // Draft mode is not in the documented API: read the record back to know what the portal did.
+      const read = await this.client.readRecord(this.target.appId, created.id).catch(() => undefined);
+      isDraft = read?.draft === true;
+      if (isDraft) this.deps.catalog.noteDraftSeen(this.target.portalId, this.target.appId);
+      if (read?.draft === false) withoutDraftMode.add(this.draftKey());
     }
+    const where = `${this.appName}`;
+    const id = created.id ? `record ${created.id}` : 'a record';
+    const message =
+      draft && !isDraft && created.id
+        ? `Created ${id} in ${where}, published: the app does not have Draft mode.`
+        : `Created ${isDraft ? 'draft ' : ''}${id} in ${where}.`;
+    log.info(`created ${id} in app ${this.target.appId}${isDraft ? ' as a draft' : ''}`);
+    if (created.id) this.deps.recordEvents.fire({ portalId: this.target.portalId, appId: this.target.appId, recordId: created.id, kind: 'created', origin: 'local' });
+    await this.panel.post({ type: 'form/created', recordId: created.id, draft: isDraft, message });
+    // Not awaited: the notification stays up while the panel goes on; its "Open record" is reported as any action.
+    void runReported('portal.recordForm open record', () => this.announce(message, created.id));
   }
 
   private async announce(message: string, recordId: string | undefined): Promise<void> {

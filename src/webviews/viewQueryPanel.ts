@@ -6,15 +6,15 @@ import type { ViewFilter } from '../api/filters';
 import { cancelled } from '../auth/signInUi';
 import type { Stores } from '../catalog/stores';
 import { markWalkthroughStep } from '../help/walkthroughProgress';
-import { COMMANDS } from '../ids';
+import { COMMANDS, PANEL_VIEW_TYPES } from '../ids';
 import { createLogger } from '../log';
 import type { ViewTarget } from '../model/targets';
 import { queryToHostSchema } from '../shared/panelMessages';
 import type { HostToQueryMessage, QueryBulkMessage, QueryExportMessage, QueryToHostMessage, SavedQuery } from '../shared/protocol';
-import { describeError } from '../ui/errorBoundary';
+import { runShownInPanel } from '../ui/errorBoundary';
 import { prompter, tell } from '../ui/prompter';
+import { OpenPanels } from './openPanels';
 import { openRecord } from './openRecord';
-import { PANEL_VIEW_TYPES } from '../ids';
 import { Panel } from './panel';
 import type { PanelDeps } from './recordFormPanel';
 import { writeLines } from './viewQuery/exportFile';
@@ -30,35 +30,32 @@ export type QueryPanelDeps = PanelDeps & Pick<Stores, 'savedQueries'>;
 const EXPORT_PROGRESS_ROWS = 10_000;
 
 export class ViewQueryPanel {
-  private static readonly open = new Map<string, ViewQueryPanel>();
+  private static readonly open = new OpenPanels<ViewQueryPanel>();
 
-  /** `appName`: the app's name when known; `run`: a saved query to run at once. */
-  /** `restored`: the panel VS Code brought back after a reload; its page keeps its filters (not run). */
+  /**
+   * `appName`: the app's name when known; `run`: a saved query to run at once; `restored`: the panel VS Code
+   * brought back after a reload (its page keeps its filters, not run).
+   */
   static show(deps: QueryPanelDeps, target: ViewTarget, options: { appName?: string; run?: SavedQuery; restored?: { panel: vscode.WebviewPanel; state: unknown } } = {}): ViewQueryPanel {
     const run = options.run;
     const key = JSON.stringify([target.portalId, target.appId, target.viewId]);
     const existing = ViewQueryPanel.open.get(key);
-    if (existing && !existing.panel.isDisposed) {
+    if (existing) {
       options.restored?.panel.dispose();
       existing.panel.reveal();
       if (run) {
         existing.pendingRun = run;
-        // Not awaited: show() returns the panel at once; sendInit() posts its own failure to the panel.
+        // Not awaited: show() returns the panel at once; sendInit() shows its own failure in the panel.
         void existing.sendInit();
       }
       return existing;
     }
-    const created = new ViewQueryPanel(deps, target, run, options.appName, options.restored);
-    ViewQueryPanel.open.set(key, created);
-    created.panel.onDidDispose(() => {
-      created.session.cancel();
-      ViewQueryPanel.open.delete(key);
-    });
-    return created;
+    return ViewQueryPanel.open.add(key, new ViewQueryPanel(deps, target, run, options.appName, options.restored));
   }
 
+  /** Every open query (Set Field and Delete Rows find theirs). */
   static all(): ViewQueryPanel[] {
-    return [...ViewQueryPanel.open.values()];
+    return ViewQueryPanel.open.all();
   }
 
   readonly panel: Panel<QueryToHostMessage, HostToQueryMessage>;
@@ -85,7 +82,7 @@ export class ViewQueryPanel {
     const client = deps.portals.client(target.portalId);
     // Columns through the shared catalog (one request per app for the whole extension).
     const source = { streamView: client.streamView.bind(client), listColumns: async (appId: string) => [...(await deps.catalog.columns(target.portalId, appId))] };
-    this.session = new ViewQuerySession(source, target.appId, target.viewId, (message) => this.panel.post(message));
+    this.session = new ViewQuerySession(source, target.appId, target.viewId, (message) => this.panel.post(message), runShownInPanel);
     this.panel.onMessage((message) => this.handle(message));
     const subscription = deps.savedQueries.onDidChange((view) => {
       // Not awaited: a listener; a hidden panel gets the list again when it reloads (sendInit).
@@ -93,7 +90,8 @@ export class ViewQueryPanel {
     });
     this.panel.onDidDispose(() => {
       subscription.dispose();
-      this.session.dispose(); // the kept rows' memory goes back at once
+      this.session.dispose(); // stops a run under way; the kept rows' memory goes back at once
+      log.debug(`closed the query of view ${target.viewId} of app ${target.appId}: its rows are let go`);
     });
   }
 
@@ -135,31 +133,30 @@ export class ViewQueryPanel {
   }
 
   private async sendInit(): Promise<void> {
-    try {
-      const [columns, info] = await Promise.all([this.session.filterColumns(), this.deps.catalog.app(this.target.portalId, this.target.appId).catch(() => undefined)]);
-      if (info?.name) this.appName = info.name;
-      const run = this.pendingRun;
-      this.pendingRun = undefined;
-      const connection = this.deps.portals.get(this.target.portalId);
-      await this.panel.post({
-        type: 'query/init',
-        viewName: this.viewName,
-        appName: this.appName,
-        portalLabel: connection?.label ?? this.target.portalId,
-        columns,
-        saved: this.saved(),
-        pageState: this.restored?.state,
-        restore: { portalId: this.target.portalId, appId: this.target.appId, viewId: this.target.viewId, ...(this.target.viewName ? { viewName: this.target.viewName } : {}) },
-        ...(run ? { run: { filters: run.filters, name: run.name } } : {}),
-      });
-      if (run) return;
-      // The page was reloaded (hidden, then shown): give it back what it had.
-      if (this.running && this.lastRun) await this.run(this.lastRun.runId, this.lastRun.filters);
-      else if (this.lastRun) await this.session.resend(this.lastRun.runId);
-    } catch (error) {
-      log.warn(`reading the columns of app ${this.target.appId} failed: ${describeError(error)}`);
-      await this.panel.post({ type: 'query/failed', runId: this.lastRun?.runId ?? 0, message: describeError(error) });
-    }
+    await runShownInPanel(`${PANEL_VIEW_TYPES.query} init`, () => this.init(), (message) => this.panel.post({ type: 'query/failed', runId: this.lastRun?.runId ?? 0, message }));
+  }
+
+  private async init(): Promise<void> {
+    const [columns, info] = await Promise.all([this.session.filterColumns(), this.deps.catalog.app(this.target.portalId, this.target.appId).catch(() => undefined)]);
+    if (info?.name) this.appName = info.name;
+    const run = this.pendingRun;
+    this.pendingRun = undefined;
+    const connection = this.deps.portals.get(this.target.portalId);
+    await this.panel.post({
+      type: 'query/init',
+      viewName: this.viewName,
+      appName: this.appName,
+      portalLabel: connection?.label ?? this.target.portalId,
+      columns,
+      saved: this.saved(),
+      pageState: this.restored?.state,
+      restore: { portalId: this.target.portalId, appId: this.target.appId, viewId: this.target.viewId, ...(this.target.viewName ? { viewName: this.target.viewName } : {}) },
+      ...(run ? { run: { filters: run.filters, name: run.name } } : {}),
+    });
+    if (run) return;
+    // The page was reloaded (hidden, then shown): give it back what it had.
+    if (this.running && this.lastRun) await this.run(this.lastRun.runId, this.lastRun.filters);
+    else if (this.lastRun) await this.session.resend(this.lastRun.runId);
   }
 
   private async run(runId: number, filters: ViewFilter[]): Promise<void> {

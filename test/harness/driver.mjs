@@ -54,8 +54,9 @@ export async function findWebview(page, title, timeoutMs) {
       const inner = await frame.$('iframe#active-frame').catch(() => null);
       if (!inner) continue;
       const innerTitle = (await inner.getAttribute('title').catch(() => null)) ?? '';
-      // A custom editor's webview has no title of its own: its page's <title> names it instead.
-      const content = await inner.contentFrame();
+      // A custom editor's webview has no title of its own: its page's <title> names it instead. A frame
+      // replaced meanwhile (a panel restored after a reload loads twice) is looked at again next round.
+      const content = await inner.contentFrame().catch(() => null);
       const pageTitle = innerTitle === '' || innerTitle === 'undefined' ? ((await content?.title().catch(() => '')) ?? '') : '';
       seen.push(pageTitle === '' ? innerTitle : `page: ${pageTitle}`);
       if (innerTitle !== title && pageTitle !== title) continue;

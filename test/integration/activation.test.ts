@@ -21,6 +21,7 @@ describe('the extension in a real VS Code', () => {
     await waitFor(
       async () => {
         await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        // Not awaited: the command ends only when the picker closes; the test types into it meanwhile.
         void vscode.commands.executeCommand('workbench.action.showOutputChannels');
         await waitFor(async () => (await driver.texts('.quick-input-widget .monaco-list-row')).length > 0, { message: 'the channel picker to open' });
         await driver.type('Portal Explorer');

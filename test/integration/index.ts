@@ -60,13 +60,15 @@ export function runFiles(files: readonly string[]): Promise<void> {
     const captured = new WeakSet<Mocha.Runnable>();
     const started = Date.now();
     const runner = mocha.run((failureCount) => {
-      void driver.screenshot('suite-end').finally(() => {
+      const settle = (): void => {
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         console.log(`\n${passed} passed, ${failed} failed (${seconds} s)`);
         if (failureCount > 0) reject(new Error(`${failureCount} integration test(s) failed.`));
         else if (passed === 0) reject(new Error('No integration test ran: check MOCHA_GREP and the test files.'));
         else resolve();
-      });
+      };
+      // Not awaited: mocha's callback returns nothing; the suite settles once the last screenshot is taken or failed.
+      void driver.screenshot('suite-end').then(settle, settle);
     });
     runner.on('test', (test) => {
       // A picture of the workbench at the moment a test fails, before its afterEach hooks tidy up:

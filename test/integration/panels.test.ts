@@ -161,6 +161,20 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     const expected = await apiGet<{ data: unknown[] }>('app/201/view/7?filter_columns=34&filter_operators=2&filter_values=3');
     assert.equal(await query.text('#row-count'), `${expected.data.length.toLocaleString('en-US')} rows`);
   });
+  it('lets go of a query\'s rows when the user closes its tab', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const api = await testApi();
+    const view = { portalId, appId: '201', viewId: '7' };
+    await api.savedQueries.save(view, { name: 'To close', filters: [] });
+    await vscode.commands.executeCommand('portal.runSavedQuery', { ...view, viewName: 'Open tickets', queryName: 'To close' });
+    const query = driver.webview('Open tickets');
+    await waitFor(async () => /^[\d,]+ rows?$/.test(await query.text('#row-count', { timeoutMs: 20_000 })), { message: 'the saved query to run', timeoutMs: 60_000 });
+    const before = api.logLines().length;
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await waitFor(() => api.logLines().slice(before).some((line) => line.includes('closed the query of view 7 of app 201: its rows are let go')), { message: 'the closed panel to let go of its rows' });
+    await api.savedQueries.delete(view, 'To close');
+  });
+
   it('lists saved queries under their view in the explorer, runs one from there and deletes it', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const api = await testApi();

@@ -77,9 +77,11 @@ describe('webhooks', function () {
     const taken = Number(new URL(emulator().base_url).port);
     try {
       await setWebhookSetting('port', taken);
+      const linesBefore = api.logLines().length;
       await vscode.commands.executeCommand('portal.startWebhookReceiver');
       const shown = await user().waitForMessage(/port is in use/, { level: 'error' });
       assert.match(shown.message, new RegExp(`127\\.0\\.0\\.1:${taken}.*portal\\.webhooks\\.port`));
+      assert.equal(api.logLines().slice(linesBefore).filter((line) => line.includes('port is in use')).length, 1, 'one log line');
       assert.equal(api.webhooks.state().kind, 'failed');
       assert.equal(api.webhookStatusBar.visible, true);
       assert.equal(api.webhookStatusBar.item.text, '$(warning) Webhooks');
@@ -131,6 +133,23 @@ describe('webhooks', function () {
       await user().waitForMessage(new RegExp(`now listens on 127\\.0\\.0\\.1:${port}\\. Update the Payload URL`), { level: 'info' });
       await assert.rejects(deliver(before, payload('record.updated', '1')), 'the old port is closed');
       assert.equal((await deliver(api.webhooks.payloadUrl(portalId) ?? '', payload('record.updated', '1'))).status, 204);
+    } finally {
+      await setWebhookSetting('port', 0);
+    }
+  });
+
+  it('says so once when the port setting moves it to a port that is taken', async () => {
+    const api = await testApi();
+    await startReceiver(portalId);
+    const taken = Number(new URL(emulator().base_url).port);
+    const linesBefore = api.logLines().length;
+    try {
+      await setWebhookSetting('port', taken);
+      const shown = await user().waitForMessage(/port is in use/, { level: 'error' });
+      assert.match(shown.message, new RegExp(`127\\.0\\.0\\.1:${taken}`));
+      assert.equal(api.webhooks.state().kind, 'failed');
+      assert.equal(api.logLines().slice(linesBefore).filter((line) => line.includes('port is in use')).length, 1, 'one log line');
+      assert.equal(user().messages.filter((message) => /port is in use/.test(message.message)).length, 1, 'one message');
     } finally {
       await setWebhookSetting('port', 0);
     }

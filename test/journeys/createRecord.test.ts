@@ -1,17 +1,45 @@
 // Journey (d): a record created with the form. Create Record… from the palette, the app picked by typing,
 // a text, a choice from the dropdown, a date and an amount filled inside the panel's frame with clicks and
-// keys (the choice shows its column's default until then), Save as draft (Orders has Draft mode); one POST reaches the portal with exactly those fields, and
-// the new record opens as a document from the notification.
+// keys (the choice shows its column's default until then), Save as draft (Orders has Draft mode); one POST
+// reaches the portal with exactly those fields, and the new record opens as a document from the
+// notification. Then a form half filled in survives Developer: Reload Window with what was typed, and
+// nothing is created on its own.
 import * as assert from 'node:assert/strict';
+import type { Frame } from 'playwright-core';
 import { recordState, requestMark, requestsSince, type LoggedRequest } from './support/emulator';
 import { panelFrame } from './support/panels';
 import { collapseTree, expandPath } from './support/tree';
-import { clickNotificationButton, closeAllEditors, editorText, freshStart, notification, runCommand, tabLabels } from './support/workbench';
+import { clickNotificationButton, closeAllEditors, editorText, freshStart, notification, runCommand, tabLabels, workbenchReady } from './support/workbench';
 import { page, screenshots } from './support/world';
 
 const ORDERS_APP = '102';
+const FORM_TITLE = 'New record · Orders';
 /** What is entered, by field id in data, in the API's formats (the emulator's seed: Status "Confirmed" is choice 2). */
 const ENTERED = { f11: 'Standing desks for the lab', f15: '15-03-2026', f17: '1250', f19: '2' };
+
+/** Create Record… from the palette, Orders typed into the app's quick pick: the form's frame, once shown. */
+async function openOrdersForm(): Promise<Frame> {
+  await runCommand('Portal: Create Record…');
+  // The app typed into the quick pick; Enter once the filtered list has it first (focused).
+  const quickPick = page().locator('.quick-input-widget', { hasText: /Create Record/ });
+  await quickPick.locator('input.input[placeholder="Which app?"]').waitFor();
+  await page().keyboard.type('Orders');
+  await quickPick.locator('.monaco-list-row.focused', { hasText: /^Orders/ }).waitFor();
+  await page().keyboard.press('Enter');
+  const frame = await panelFrame(FORM_TITLE);
+  await frame.locator('#save-draft').waitFor();
+  return frame;
+}
+
+/** A field of the form by its field id in data. */
+const fieldOf = (frame: Frame, key: string) => frame.locator(`.field[data-field="${key}"]`);
+
+/** What a text field of the form shows. */
+async function shownText(frame: Frame, key: string): Promise<string> {
+  return fieldOf(frame, key)
+    .locator('vscode-text-field')
+    .evaluate((element) => (element as unknown as { value?: string }).value ?? '');
+}
 
 describe('Journey (d): a record created with the form', function () {
   this.timeout(240_000);
@@ -26,18 +54,10 @@ describe('Journey (d): a record created with the form', function () {
     const shot = screenshots('d-create-record');
     await collapseTree();
     await expandPath(['Demo portal']);
-    await runCommand('Portal: Create Record…');
-    // The app typed into the quick pick; Enter once the filtered list has it first (focused).
-    const quickPick = page().locator('.quick-input-widget', { hasText: /Create Record/ });
-    await quickPick.locator('input.input[placeholder="Which app?"]').waitFor();
-    await page().keyboard.type('Orders');
-    await quickPick.locator('.monaco-list-row.focused', { hasText: /^Orders/ }).waitFor();
-    await page().keyboard.press('Enter');
-    const frame = await panelFrame('New record · Orders');
-    await frame.locator('#save-draft').waitFor();
+    const frame = await openOrdersForm();
     await shot('form open');
 
-    const field = (key: string) => frame.locator(`.field[data-field="${key}"]`);
+    const field = (key: string) => fieldOf(frame, key);
     await field('f11').locator('vscode-text-field').click();
     await page().keyboard.type(ENTERED.f11);
     await field('f17').locator('vscode-text-field').click();
@@ -82,5 +102,27 @@ describe('Journey (d): a record created with the form', function () {
     assert.match(text, /"f15".*"15-03-2026"/);
     assert.ok((await tabLabels()).length >= 2, 'the record opened in a tab of its own beside the form');
     await shot('record open');
+  });
+
+  it('survives Developer: Reload Window: the form comes back with what was typed, and nothing is created', async () => {
+    const shot = screenshots('d-form-reload');
+    await closeAllEditors();
+    let frame = await openOrdersForm();
+    await fieldOf(frame, 'f11').locator('vscode-text-field').click();
+    await page().keyboard.type('Chairs for the reading room');
+    await fieldOf(frame, 'f17').locator('vscode-text-field').click();
+    await page().keyboard.type('480');
+    await shot('fields typed');
+
+    const mark = await requestMark();
+    await runCommand('Developer: Reload Window');
+    await workbenchReady();
+    frame = await panelFrame(FORM_TITLE, 90_000);
+    await frame.locator('#save-draft').waitFor();
+    await shot('after reload');
+    assert.equal(await shownText(frame, 'f11'), 'Chairs for the reading room', 'the text typed is back');
+    assert.equal(await shownText(frame, 'f17'), '480', 'the amount typed is back');
+    const posts = (await requestsSince(mark)).filter((request: LoggedRequest) => request.method === 'POST' && request.path.startsWith('/api/v1/app/'));
+    assert.deepEqual(posts, [], 'nothing was created on its own');
   });
 });

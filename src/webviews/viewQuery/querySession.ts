@@ -11,7 +11,9 @@ import type { ViewFilter } from '../../api/filters';
 import type { RowStore } from '../../api/rowStore';
 import type { Column, ViewMetadataEntry } from '../../api/types';
 import type { ViewStreamOptions, ViewStreamResult } from '../../api/viewStream';
+import { PANEL_VIEW_TYPES } from '../../ids';
 import type { FilterColumn, GridColumn, HostToQueryMessage, SortSpec } from '../../shared/protocol';
+import { describeError, type RunShownInPanel } from '../../ui/failures';
 import { exportOrder } from './exportRows';
 import { filterColumns, gridColumns, lookupAppsOf } from './viewColumns';
 
@@ -65,6 +67,8 @@ export class ViewQuerySession {
     readonly appId: string,
     readonly viewId: string,
     private readonly post: Post,
+    /** The boundary of what the panel shows itself: a failed run logs one line and shows in the panel. */
+    private readonly runShown: RunShownInPanel,
   ) {}
 
   /** The last result read to its end (or to where it broke off), for export. */
@@ -95,35 +99,39 @@ export class ViewQuerySession {
     this.lastRunId = runId;
     const stale = (): boolean => controller.signal.aborted || runId !== this.lastRunId;
     try {
-      const columnsRead = this.ensureAppColumns(controller.signal);
-      const read = await this.source.streamView(this.appId, this.viewId, filters, {
+      await this.runShown(`${PANEL_VIEW_TYPES.query} query/run`, () => this.read(runId, filters, controller.signal, stale), (message, error) => this.post({ type: 'query/failed', runId, message, ...filterIndexOf(error, filters) }), {
         signal: controller.signal,
-        firstBatchRows: FIRST_CHUNK_ROWS,
-        batchRows: CHUNK_ROWS,
-        onBatch: async ({ rows, from, to }) => {
-          if (stale()) return;
-          if (from === 0) {
-            await columnsRead;
-            // The metadata follows the rows: until it comes, the columns are the first row's keys.
-            this.begin(runId, filters, provisionalMetadata(this.appId, rows.row(0), this.appColumns), rows);
-            await this.post({ type: 'query/result', runId, columns: this.currentColumns() });
-            await this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
-          } else await this.post({ type: 'query/progress', runId, count: to });
-        },
+        fallback: READ_FAILED,
       });
-      if (stale()) {
-        this.releaseUnlessCurrent(read.rows);
-        return;
-      }
-      await columnsRead;
-      await this.finish(runId, filters, read);
-      if (read.metadata) await this.learnLookupApps(read.metadata, controller.signal);
-    } catch (error) {
-      if (controller.signal.aborted || isCancellation(error)) return;
-      await this.post({ type: 'query/failed', runId, message: errorText(error), ...filterIndexOf(error, filters) });
     } finally {
       if (this.running === controller) this.running = undefined;
     }
+  }
+
+  private async read(runId: number, filters: readonly ViewFilter[], signal: AbortSignal, stale: () => boolean): Promise<void> {
+    const columnsRead = this.ensureAppColumns(signal);
+    const read = await this.source.streamView(this.appId, this.viewId, filters, {
+      signal,
+      firstBatchRows: FIRST_CHUNK_ROWS,
+      batchRows: CHUNK_ROWS,
+      onBatch: async ({ rows, from, to }) => {
+        if (stale()) return;
+        if (from === 0) {
+          await columnsRead;
+          // The metadata follows the rows: until it comes, the columns are the first row's keys.
+          this.begin(runId, filters, provisionalMetadata(this.appId, rows.row(0), this.appColumns), rows);
+          await this.post({ type: 'query/result', runId, columns: this.currentColumns() });
+          await this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
+        } else await this.post({ type: 'query/progress', runId, count: to });
+      },
+    });
+    if (stale()) {
+      this.releaseUnlessCurrent(read.rows);
+      return;
+    }
+    await columnsRead;
+    await this.finish(runId, filters, read);
+    if (read.metadata) await this.learnLookupApps(read.metadata, signal);
   }
 
   /** Sends the last result again (the panel's page was reloaded), under the panel's run id. */
@@ -235,7 +243,7 @@ export class ViewQuerySession {
     const current = this.current;
     if (!current) return;
     current.complete = true;
-    if (read.failure) current.result.partial = `${errorText(read.failure)} ${read.rowsRead.toLocaleString('en-US')} rows were read before it broke off.`;
+    if (read.failure) current.result.partial = `${describeError(read.failure, READ_FAILED)} ${read.rowsRead.toLocaleString('en-US')} rows were read before it broke off.`;
     await this.post({ type: 'query/done', runId, total: read.rows.length, ...(current.result.partial ? { partial: current.result.partial } : {}) });
   }
 
@@ -287,10 +295,8 @@ export function provisionalMetadata(appId: string, first: ViewRow, appColumns: r
   });
 }
 
-function errorText(error: unknown): string {
-  if (error instanceof Error && error.message) return error.message;
-  return 'Reading the view failed.';
-}
+/** What a failed read says when its error says nothing. */
+const READ_FAILED = 'Reading the view failed.';
 
 /** The filter row a refusal is about: "Filter 2: ..." from the local encoding, or the column the portal names. */
 function filterIndexOf(error: unknown, filters: readonly ViewFilter[]): { filterIndex?: number } {

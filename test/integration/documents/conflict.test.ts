@@ -46,6 +46,9 @@ describe(`records as documents: someone else's change ${BROWSER_TAG}`, () => {
   it('overwrites after the conflict: the user\'s changed field wins, the other change stays', async () => {
     const document = await openEditedAndChangedElsewhere();
     assert.equal(await document.save(), false);
+    // As a person reads the message first: the conflict's read is no longer fresh, so Overwrite's own check
+    // reads the portal again (clicked within FRESH_MS, it would rightly reuse that read: no GET to count).
+    await afterFreshCopy();
     const mark = await requestMark();
     await clickNotificationAction(CONFLICT, 'Overwrite');
     await waitFor(() => !document.isDirty, { message: 'the document to be saved over the portal\'s copy' });

@@ -40,6 +40,8 @@ describe('authorization code sign-in with the loopback listener, against the emu
   /** The browser: opens the authorize URL, decides, follows the redirect to the loopback listener. */
   function browser(decision: 'approve' | 'deny' = 'approve', tamper: (location: string) => string = (location) => location) {
     return async (url: string): Promise<boolean> => {
+      // Not awaited: the browser acts while the sign-in waits for its redirect, as a real one does; the test
+      // reads what it got from `pages`, and a failure here is an unhandled rejection, which fails the run.
       void (async () => {
         const location = tamper(await browserRedirect(url, decision));
         const page = await nodeFetch(location);

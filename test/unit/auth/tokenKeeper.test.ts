@@ -7,7 +7,7 @@ import { PortalError } from '../../../src/api/errors';
 import { clientCredentials, refresh } from '../../../src/api/oauth';
 import type { PortalConnection } from '../../../src/auth/portals';
 import { secretKeys, type SecretStore } from '../../../src/auth/secretKeys';
-import { SignInRequiredError } from '../../../src/auth/signInRequired';
+import { SignInRequiredError } from '../../../src/model/signInRequired';
 import { tokensFrom, type StoredTokens } from '../../../src/auth/storedTokens';
 import { TokenKeeper } from '../../../src/auth/tokenKeeper';
 import { startPortal, testInterface, type Emulator } from '../api/portal';

@@ -100,4 +100,16 @@ describe('the record store', function () {
   it('says a record is gone when the portal does not have it', async () => {
     await assert.rejects(store.read({ ...record, recordId: '999999' }), RecordGone);
   });
+
+  it('lists the records it holds a copy of, as they were asked for', async () => {
+    await store.read(record);
+    store.setBase({ ...record, recordId: '2' }, {});
+    assert.deepEqual(
+      store.records().map((entry) => entry.record),
+      [record],
+      'a record with a base and no copy is not listed',
+    );
+    store.forget(record);
+    assert.deepEqual(store.records(), []);
+  });
 });

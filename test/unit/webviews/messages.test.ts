@@ -2,9 +2,9 @@
 // shows one clear message and logs one line, and nothing else happens; a cancelled action shows nothing.
 import * as assert from 'node:assert/strict';
 import { PortalError } from '../../../src/api/errors';
-import { SignInRequiredError } from '../../../src/auth/signInRequired';
+import { SignInRequiredError } from '../../../src/model/signInRequired';
 import { formToHostSchema, queryToHostSchema } from '../../../src/shared/panelMessages';
-import { errorBoundary, SIGN_IN_ACTION, type FailureOutlet } from '../../../src/ui/failures';
+import { errorBoundary, shownInPanel, SIGN_IN_ACTION, type FailureOutlet } from '../../../src/ui/failures';
 import { messageReceiver } from '../../../src/webviews/messages';
 
 /** An outlet that records what reaches the user and the log; `answer` is the user's choice of action. */
@@ -90,5 +90,29 @@ describe('panel messages through the error boundary', () => {
     assert.deepEqual(seen.signIns, ['prod']);
     assert.equal(runs, 2, 'ran again after signing in');
     assert.equal(seen.logged.length, 1);
+  });
+
+  it('shows a failure inside the panel by the same rule: one log line, describeError\'s words, nothing when cancelled', async () => {
+    const logged: string[] = [];
+    const shown: Array<{ message: string; field?: string }> = [];
+    const run = shownInPanel((line) => logged.push(line));
+    const show = (message: string, error: unknown): void => void shown.push({ message, ...(error instanceof PortalError && error.field ? { field: error.field } : {}) });
+
+    assert.equal(await run('portal.recordForm form/create', () => 'created', show), 'created');
+    const refused = new PortalError({ kind: 'http', status: 400, field: 'f2', message: 'Creating a record failed: Bad Request (HTTP 400).', portalMessage: 'f2 is required.' });
+    assert.equal(await run('portal.recordForm form/create', () => Promise.reject(refused), show), undefined);
+    assert.deepEqual(shown, [{ message: 'Creating a record failed: Bad Request (HTTP 400). (f2 is required.)', field: 'f2' }]);
+    assert.deepEqual(logged, ['portal.recordForm form/create: Creating a record failed: Bad Request (HTTP 400). (f2 is required.)']);
+
+    shown.length = logged.length = 0;
+    await run('portal.viewQuery query/run', () => Promise.reject(new PortalError({ kind: 'cancelled', message: 'Reading the view was cancelled.' })), show);
+    const aborted = new AbortController();
+    aborted.abort();
+    await run('portal.viewQuery query/run', () => Promise.reject(new Error('socket hang up')), show, { signal: aborted.signal });
+    assert.deepEqual({ shown, logged }, { shown: [], logged: [] }, 'a cancelled or aborted action shows and logs nothing');
+
+    await run('portal.viewQuery query/run', () => Promise.reject(new Error('')), show, { fallback: 'Reading the view failed.' });
+    assert.deepEqual(shown, [{ message: 'Reading the view failed.' }]);
+    assert.equal(logged.length, 1);
   });
 });

@@ -2,6 +2,7 @@
 // the first chunk goes out before the rest, a bad filter is reported with its row, and a newer run wins.
 import * as assert from 'node:assert/strict';
 import type { HostToQueryMessage, QueryRowsMessage } from '../../../src/shared/protocol';
+import { shownInPanel } from '../../../src/ui/failures';
 import { FIRST_CHUNK_ROWS, ViewQuerySession } from '../../../src/webviews/viewQuery/querySession';
 import { clientFor, configure, injectFault, startPortal, testInterface, type Emulator } from '../api/portal';
 
@@ -15,10 +16,11 @@ describe('ViewQuerySession', () => {
   });
   after(async () => emulator.close());
 
-  function session(): { session: ViewQuerySession; messages: HostToQueryMessage[] } {
+  function session(): { session: ViewQuerySession; messages: HostToQueryMessage[]; logged: string[] } {
     const messages: HostToQueryMessage[] = [];
+    const logged: string[] = [];
     const { client } = clientFor(emulator);
-    return { session: new ViewQuerySession(client, '201', '6', (message) => messages.push(message)), messages };
+    return { session: new ViewQuerySession(client, '201', '6', (message) => messages.push(message), shownInPanel((line) => logged.push(line))), messages, logged };
   }
 
   it('sends the first screenful at once, keeps the rest, and answers windows in the current order', async () => {
@@ -60,8 +62,8 @@ describe('ViewQuerySession', () => {
     assert.equal(Number(top[0][2 + keys.indexOf('f39')]), Math.max(...costs), 'the highest cost of the whole result first');
   });
 
-  it('reports a filter the portal refuses, naming its row', async () => {
-    const { session: query, messages } = session();
+  it('reports a filter the portal refuses, naming its row, in the panel and in one log line', async () => {
+    const { session: query, messages, logged } = session();
     await query.run(2, [
       { column: '31', operator: 'contains', value: 'desk' },
       { column: '37', operator: 'lessThan', value: 'yesterday' },
@@ -70,6 +72,7 @@ describe('ViewQuerySession', () => {
     assert.ok(failed && failed.type === 'query/failed', JSON.stringify(messages.map((message) => message.type)));
     assert.equal(failed.runId, 2);
     assert.match(failed.message, /Due|37|date/);
+    assert.deepEqual(logged, [`portal.viewQuery query/run: ${failed.message}`]);
   });
 
   it('refuses locally what cannot be encoded, naming the row', async () => {
@@ -80,7 +83,7 @@ describe('ViewQuerySession', () => {
   });
 
   it('keeps the rows read before a connection dropped midway, visible and marked partial', async () => {
-    const { session: query, messages } = session();
+    const { session: query, messages, logged } = session();
     await injectFault(emulator, { path: '/view/', drop_after_bytes: 150_000 });
     await query.run(6, []);
     const done = messages.find((message) => message.type === 'query/done');
@@ -89,6 +92,7 @@ describe('ViewQuerySession', () => {
     assert.match(done.partial ?? '', /connection.*\d+ rows were read before it broke off/);
     assert.equal(query.result?.rows.length, done.total, 'kept for the grid, sorting and export');
     assert.equal(messages.filter((message) => message.type === 'query/failed').length, 0);
+    assert.deepEqual(logged, [], 'a partial result is no failure');
     await query.sort(6, { key: 'f39', direction: 'ascending' });
     assert.equal(messages.at(-1)?.type, 'query/sorted', 'what arrived can be sorted');
   });
@@ -96,7 +100,7 @@ describe('ViewQuerySession', () => {
   it('stops reading on cancel and keeps what arrived, marked partial', async () => {
     await configure(emulator, { bytesPerSecond: 100_000 });
     try {
-      const { session: query, messages } = session();
+      const { session: query, messages, logged } = session();
       const running = query.run(7, []);
       while (!messages.some((message) => message.type === 'query/rows')) await new Promise((resolve) => setTimeout(resolve, 20));
       query.cancel();
@@ -104,6 +108,7 @@ describe('ViewQuerySession', () => {
       await running;
       const done = messages.filter((message) => message.type === 'query/done');
       assert.equal(done.length, 1);
+      assert.deepEqual(logged, [], 'a cancelled run shows nothing and logs nothing');
       assert.ok(done[0].type === 'query/done' && done[0].total > 0 && done[0].total < 1200 && /Cancelled after/.test(done[0].partial ?? ''), JSON.stringify(done[0]));
     } finally {
       await testInterface(emulator, 'POST', 'reset');
@@ -113,7 +118,7 @@ describe('ViewQuerySession', () => {
   it("names the grid's columns from the metadata that follows the rows (a Lookup app's column too)", async () => {
     const messages: HostToQueryMessage[] = [];
     const { client } = clientFor(emulator);
-    const query = new ViewQuerySession(client, '201', '8', (message) => messages.push(message));
+    const query = new ViewQuerySession(client, '201', '8', (message) => messages.push(message), shownInPanel(() => undefined));
     await query.run(8, []);
     const results = messages.filter((message) => message.type === 'query/result');
     const last = results.at(-1);
@@ -127,12 +132,14 @@ describe('ViewQuerySession', () => {
     assert.equal(query.result, undefined);
   });
 
-  it('drops an older run when a newer one starts', async () => {
-    const { session: query, messages } = session();
+  it('drops an older run when a newer one starts, silently', async () => {
+    const { session: query, messages, logged } = session();
     const first = query.run(4, []);
     const second = query.run(5, [{ column: '35', operator: 'equals', value: '1' }]);
     await Promise.all([first, second]);
     assert.equal(messages.filter((message) => 'runId' in message && message.runId === 4 && message.type === 'query/done').length, 0);
     assert.equal(messages.filter((message) => message.type === 'query/done').length, 1);
+    assert.deepEqual(logged, []);
+    assert.equal(messages.filter((message) => message.type === 'query/failed').length, 0);
   });
 });

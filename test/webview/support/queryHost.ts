@@ -4,6 +4,7 @@
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
 import type { HostToQueryMessage, QueryCancelMessage, QueryInitMessage, QueryRunMessage, QuerySortMessage, QueryWindowMessage } from '../../../src/shared/protocol';
+import { shownInPanel } from '../../../src/ui/failures';
 import { ViewQuerySession } from '../../../src/webviews/viewQuery/querySession';
 import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
 
@@ -39,7 +40,7 @@ export class QueryHost {
     host.session = new ViewQuerySession(client, options.appId, options.viewId, (message: HostToQueryMessage) => {
       host.delivering = host.delivering.then(() => host.panel.send(message, { queued: true }));
       return true;
-    });
+    }, shownInPanel(() => undefined));
     await readySeen;
     return host;
   }

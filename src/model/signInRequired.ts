@@ -1,6 +1,7 @@
 // The error a portal call ends with when the user must sign in again. It is the PortalError the client's
 // contract names (kind http, status 401, code 'unauthorized') and also says which connection it is about,
-// so the command wrapper's "Sign In" signs in to the right portal and retries.
+// so the command wrapper's "Sign In" signs in to the right portal and retries. On the ground floor: the
+// connections (auth/) throw it, the error boundary (ui/) and the Portal view (tree/) read it.
 import { PortalError } from '../api/errors';
 
 export class SignInRequiredError extends PortalError {
