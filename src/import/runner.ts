@@ -129,7 +129,7 @@ class Run {
     outer?.addEventListener('abort', abort, { once: true });
     const iterator = operations[Symbol.asyncIterator]();
     const concurrency = Math.max(1, this.options.concurrency ?? 4);
-    const take = this.readAhead(iterator, concurrency * 4);
+    const { take, settled } = this.readAhead(iterator, concurrency * 4);
     let failure: unknown;
     const worker = async (): Promise<void> => {
       try {
@@ -150,6 +150,8 @@ class Run {
     };
     try {
       await Promise.all(Array.from({ length: concurrency }, worker));
+      await settled();
+      await this.withdrawUnsent();
     } finally {
       outer?.removeEventListener('abort', abort);
       await iterator.return?.();
@@ -191,7 +193,7 @@ class Run {
    * The operations, read up to `depth` ahead of the workers with their attempt lines written (prepare()):
    * the journal syncs many lines at once while requests are out, instead of one sync per request.
    */
-  private readAhead(iterator: AsyncIterator<Operation>, depth: number): () => Promise<Operation | undefined> {
+  private readAhead(iterator: AsyncIterator<Operation>, depth: number): { take: () => Promise<Operation | undefined>; settled: () => Promise<void> } {
     const buffer: Operation[] = [];
     let exhausted = false;
     let filling: Promise<void> | undefined;
@@ -201,7 +203,7 @@ class Run {
         while (!exhausted && buffer.length < depth && !this.signal.aborted) {
           const next = await iterator.next();
           if (next.done) exhausted = true;
-          else {
+          else if (!this.signal.aborted) {
             this.prepare(next.value);
             buffer.push(next.value);
           }
@@ -209,7 +211,7 @@ class Run {
       })()
         .catch((error: unknown) => void (failed = { error }))
         .finally(() => (filling = undefined)));
-    return async () => {
+    const take = async (): Promise<Operation | undefined> => {
       while (buffer.length === 0 && !exhausted && !failed && !this.signal.aborted) await fill();
       if (failed) throw failed.error;
       const operation = buffer.shift();
@@ -217,6 +219,22 @@ class Run {
       void fill();
       return operation;
     };
+    // Once the workers are done: no row is prepared after this.
+    const settled = async (): Promise<void> => {
+      while (filling) await filling;
+    };
+    return { take, settled };
+  }
+
+  /**
+   * Withdraws the attempt lines written ahead for rows the run stopped before sending (Cancel, a failure):
+   * the resumed run then sends them without looking for them first. Should a withdrawal be lost, the row
+   * is looked for, as after a crash: a read, never a duplicate.
+   */
+  private async withdrawUnsent(): Promise<void> {
+    const rows = [...this.prepared.keys()];
+    this.prepared.clear();
+    await Promise.all(rows.map((row) => this.options.journal.withdraw(row).catch(() => undefined)));
   }
 
   /**
