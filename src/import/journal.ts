@@ -244,13 +244,18 @@ export class Journal {
     });
   }
 
-  /** One writer at a time; lines queued while it finishes are taken by the next. */
+  /**
+   * One writer at a time; lines queued while it finishes are taken by the next. It starts a microtask
+   * later, so lines appended in the same turn (a group of attempts read ahead) go out in one write.
+   */
   private kick(): void {
     if (this.flushing || this.queue.length === 0) return;
-    this.flushing = this.flush().finally(() => {
-      this.flushing = undefined;
-      this.kick();
-    });
+    this.flushing = Promise.resolve()
+      .then(() => this.flush())
+      .finally(() => {
+        this.flushing = undefined;
+        this.kick();
+      });
   }
 
   /**
