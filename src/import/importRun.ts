@@ -82,9 +82,9 @@ export async function runImport(job: ImportJob): Promise<ImportResult> {
     const planner = new RowPlanner(settings, job.columns, job.existing, journal.runId);
     async function* operations(): AsyncGenerator<Operation> {
       for await (const row of source.rows(job.signal)) {
-        // Finished rows are planned too (not sent): the planner must see every key the file creates.
-        const operation = planner.plan(row);
-        if (!journal.isFinished(row.row)) yield operation;
+        // Finished rows are not planned again, but the planner must see every key the file creates.
+        if (journal.isFinished(row.row)) planner.finished(row, journal.outcomeOf(row.row)?.outcome === 'created');
+        else yield planner.plan(row);
       }
     }
     const summary = await runOperations(operations(), {

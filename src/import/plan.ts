@@ -115,6 +115,22 @@ export class RowPlanner {
     return existing ? this.update(row, existing, data) : this.create(row, data);
   }
 
+  /**
+   * A row finished by an earlier run of the same job (same file, same settings): nothing is sent for it,
+   * but a record it created keeps its key, so that a later row with the same key is still refused. Only
+   * the key is converted: the row passed every check when it was planned then.
+   */
+  finished(source: SourceRow, created: boolean): void {
+    const field = this.settings.matchField;
+    const sourceColumn = field === undefined ? undefined : this.sources.get(field);
+    const column = sourceColumn === undefined ? undefined : this.fieldsBySource.get(sourceColumn);
+    if (!created || field === undefined || sourceColumn === undefined || !column) return;
+    const raw = source.values[sourceColumn] ?? '';
+    if (raw === '' && this.settings.emptyCells !== 'clear') return;
+    const key = convertValue(column, raw, this.settings.conversion).value;
+    if (key && !this.plannedKeys.has(key)) this.plannedKeys.set(key, source.row);
+  }
+
   private findExisting(source: SourceRow, data: RecordData, problems: RowProblem[]): ViewRow | undefined {
     if (this.settings.mode !== 'upsert' || !this.existing) return undefined;
     const problem = (column: string, value: string, message: string, expected: string): undefined => {

@@ -129,27 +129,43 @@ class Run {
     outer?.addEventListener('abort', abort, { once: true });
     const iterator = operations[Symbol.asyncIterator]();
     const concurrency = Math.max(1, this.options.concurrency ?? 4);
-    const take = this.readAhead(iterator, concurrency * 4);
+    const { take, settled } = this.readAhead(iterator, concurrency * 4, concurrency * 8);
     let failure: unknown;
+    const fail = (error: unknown): void => {
+      failure ??= error;
+      this.controller.abort(error);
+    };
+    /** Outcomes recorded whose lines are not yet written. */
+    const unwritten = new Set<Promise<void>>();
     const worker = async (): Promise<void> => {
       try {
         for (let operation = await take(); operation && !this.signal.aborted; operation = await take()) {
           const outcome = await this.execute(operation);
           if (outcome === undefined) return; // cancelled while in flight: no outcome, resumed later
-          const written = this.options.journal.record(outcome);
+          // The worker goes on to its next request while the line is written: an outcome line is not
+          // synced, and one lost costs the resumed run a look-up, never a duplicate. The row counts as
+          // done (its event) once its line is written; lines are written in order, so one event per
+          // outcome, in order, counts rising (taken now).
+          const recorded = this.options.journal.record(outcome);
           this.finishedHere += 1;
-          // Taken now, sent once the line is written: one event per outcome, in order, counts rising.
           const progress = this.progress();
-          await written;
-          if (progress) this.options.onProgress?.(progress);
+          const written = recorded
+            .then(() => {
+              if (progress) this.options.onProgress?.(progress);
+            })
+            .catch(fail)
+            .finally(() => unwritten.delete(written));
+          unwritten.add(written);
         }
       } catch (error) {
-        failure ??= error;
-        this.controller.abort(error);
+        fail(error);
       }
     };
     try {
       await Promise.all(Array.from({ length: concurrency }, worker));
+      await settled();
+      await this.withdrawUnsent();
+      while (unwritten.size > 0) await Promise.all(unwritten);
     } finally {
       outer?.removeEventListener('abort', abort);
       await iterator.return?.();
@@ -188,35 +204,56 @@ class Run {
   }
 
   /**
-   * The operations, read up to `depth` ahead of the workers with their attempt lines written (prepare()):
-   * the journal syncs many lines at once while requests are out, instead of one sync per request.
+   * The operations, read ahead of the workers with their attempt lines written (prepare()): the journal
+   * syncs many lines at once while requests are out, instead of one sync per request. Once no more than
+   * `low` are left, the next rows up to `high` are read and prepared together, so that one write and one
+   * sync carry the attempt lines of `high - low` rows.
    */
-  private readAhead(iterator: AsyncIterator<Operation>, depth: number): () => Promise<Operation | undefined> {
+  private readAhead(iterator: AsyncIterator<Operation>, low: number, high: number): { take: () => Promise<Operation | undefined>; settled: () => Promise<void> } {
     const buffer: Operation[] = [];
     let exhausted = false;
     let filling: Promise<void> | undefined;
     let failed: { error: unknown } | undefined;
     const fill = (): Promise<void> =>
       (filling ??= (async () => {
-        while (!exhausted && buffer.length < depth && !this.signal.aborted) {
+        const group: Operation[] = [];
+        while (!exhausted && buffer.length + group.length < high && !this.signal.aborted) {
           const next = await iterator.next();
           if (next.done) exhausted = true;
-          else {
-            this.prepare(next.value);
-            buffer.push(next.value);
-          }
+          else group.push(next.value);
         }
+        if (this.signal.aborted) return;
+        // In one turn: the journal takes the group's attempt lines in one write. A row is offered to the
+        // workers only once prepared, so a row taken to be sent is never one prepared after it was taken.
+        for (const operation of group) this.prepare(operation);
+        buffer.push(...group);
       })()
         .catch((error: unknown) => void (failed = { error }))
         .finally(() => (filling = undefined)));
-    return async () => {
+    const take = async (): Promise<Operation | undefined> => {
       while (buffer.length === 0 && !exhausted && !failed && !this.signal.aborted) await fill();
       if (failed) throw failed.error;
       const operation = buffer.shift();
       // Not awaited: reading ahead runs beside the requests; its failure is kept and thrown at the next take.
-      void fill();
+      if (buffer.length <= low) void fill();
       return operation;
     };
+    // Once the workers are done: no row is prepared after this.
+    const settled = async (): Promise<void> => {
+      while (filling) await filling;
+    };
+    return { take, settled };
+  }
+
+  /**
+   * Withdraws the attempt lines written ahead for rows the run stopped before sending (Cancel, a failure):
+   * the resumed run then sends them without looking for them first. Should a withdrawal be lost, the row
+   * is looked for, as after a crash: a read, never a duplicate.
+   */
+  private async withdrawUnsent(): Promise<void> {
+    const rows = [...this.prepared.keys()];
+    this.prepared.clear();
+    await Promise.all(rows.map((row) => this.options.journal.withdraw(row).catch(() => undefined)));
   }
 
   /**

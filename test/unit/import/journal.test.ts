@@ -75,6 +75,15 @@ describe('import: the journal', () => {
     lines.forEach((line, index) => assert.equal(line.row, index % 2 === 0 ? index : index - 1));
   });
 
+  it('writes an outcome line on its own soon after, and one still waiting when it closes', async () => {
+    const journal = await Journal.open(path(), JOB);
+    await journal.record({ row: 2, outcome: 'created', recordId: '7' }); // nothing else comes: written all the same
+    assert.match(await readFile(journal.path, 'utf8'), /"row":2,"outcome":"created"/);
+    void journal.record({ row: 3, outcome: 'created', recordId: '8' });
+    await journal.close();
+    assert.match(await readFile(journal.path, 'utf8'), /"row":3,"outcome":"created"/);
+  });
+
   it('lives beside the source, or in a folder under a name unique to the source path', () => {
     assert.equal(journalPathFor('/data/orders.csv'), '/data/orders.csv.portal-journal.jsonl');
     const a = journalPathFor('/a/orders.csv', '/store');
