@@ -28,6 +28,11 @@ export interface ViewStreamOptions {
   /** Called with each batch, in order; reading waits for the promise it returns (back-pressure). */
   onBatch?: (batch: ViewBatch) => void | Promise<void>;
   signal?: AbortSignal;
+  /**
+   * Ends the read early and keeps what arrived (a user's Cancel): the answer's connection is closed, the
+   * rows read so far are handed over, and the result says `stopped`. `signal` instead gives up on the read.
+   */
+  stop?: AbortSignal;
   /** Rows of the first batch (handed over as soon as they are read, so a grid paints at once); default 200. */
   firstBatchRows?: number;
   /** Rows of the later batches; default 5,000. */
@@ -41,6 +46,8 @@ export interface ViewStreamResult {
   metadata: ViewMetadataEntry[] | undefined;
   /** Set when the answer broke off midway: the rows before it were read and handed over. */
   failure?: PortalError;
+  /** Set when `stop` ended the read: the rows before it were handed over. */
+  stopped?: true;
 }
 
 const FIRST_BATCH_ROWS = 200;
@@ -87,6 +94,7 @@ export class ViewStreamReader {
     try {
       for await (const piece of body) {
         this.options.signal?.throwIfAborted();
+        this.options.stop?.throwIfAborted();
         const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
         this.rows.appendBytes(bytes);
         tokenizer.write(bytes);
@@ -112,6 +120,12 @@ export class ViewStreamReader {
   result(failure?: unknown): ViewStreamResult {
     const problem = failure === undefined ? undefined : failure instanceof PortalError ? failure : invalidResponse(this.action, String(failure));
     return { rows: this.rows, rowsRead: this.delivered, metadata: this.rows.metadata, ...(problem ? { failure: problem } : {}) };
+  }
+
+  /** What was read before `stop` ended the read. */
+  stoppedResult(): ViewStreamResult {
+    this.rows.seal();
+    return { rows: this.rows, rowsRead: this.delivered, metadata: this.rows.metadata, stopped: true };
   }
 
   private fail(detail: string): void {

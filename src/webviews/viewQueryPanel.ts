@@ -49,10 +49,7 @@ export class ViewQueryPanel {
     }
     const created = new ViewQueryPanel(deps, target, run, options.appName, options.restored);
     ViewQueryPanel.open.set(key, created);
-    created.panel.onDidDispose(() => {
-      created.session.cancel();
-      ViewQueryPanel.open.delete(key);
-    });
+    created.panel.onDidDispose(() => ViewQueryPanel.open.delete(key));
     return created;
   }
 
@@ -115,8 +112,7 @@ export class ViewQueryPanel {
         await this.session.sort(message.runId, message.sort);
         break;
       case 'query/cancel':
-        this.session.cancel();
-        await this.session.stopped(message.runId);
+        this.session.cancel(message.runId);
         break;
       case 'query/export':
         await this.exportRows(message);

@@ -51,7 +51,8 @@ export function rowArray(row: ViewRow, keys: readonly string[]): string[] {
 export class ViewQuerySession {
   private appColumns: Column[] | undefined;
   private readonly otherApps = new Map<string, Column[]>();
-  private running: AbortController | undefined;
+  /** The run under way: `controller` gives it up (a newer run, the panel closed), `stop` ends it keeping its rows. */
+  private running: { controller: AbortController; stop: AbortController } | undefined;
   /** The result being read or last read (rows grow while it is read). */
   private current: { runId: number; result: QueryResult; complete: boolean } | undefined;
   private lastRunId = 0;
@@ -89,15 +90,17 @@ export class ViewQuerySession {
 
   /** Reads the view with `filters`, sends its first rows at once and the rest as asked; a newer run cancels this one. */
   async run(runId: number, filters: readonly ViewFilter[]): Promise<void> {
-    this.running?.abort();
+    this.running?.controller.abort();
     const controller = new AbortController();
-    this.running = controller;
+    const stop = new AbortController();
+    this.running = { controller, stop };
     this.lastRunId = runId;
     const stale = (): boolean => controller.signal.aborted || runId !== this.lastRunId;
     try {
       const columnsRead = this.ensureAppColumns(controller.signal);
       const read = await this.source.streamView(this.appId, this.viewId, filters, {
         signal: controller.signal,
+        stop: stop.signal,
         firstBatchRows: FIRST_CHUNK_ROWS,
         batchRows: CHUNK_ROWS,
         onBatch: async ({ rows, from, to }) => {
@@ -122,7 +125,7 @@ export class ViewQuerySession {
       if (controller.signal.aborted || isCancellation(error)) return;
       await this.post({ type: 'query/failed', runId, message: errorText(error), ...filterIndexOf(error, filters) });
     } finally {
-      if (this.running === controller) this.running = undefined;
+      if (this.running?.controller === controller) this.running = undefined;
     }
   }
 
@@ -154,15 +157,15 @@ export class ViewQuerySession {
     await this.post({ type: 'query/sorted', runId, sortVersion: this.sortState.version, ...(this.sortState.sort ? { sort: this.sortState.sort } : {}) });
   }
 
-  /** Stops a run in progress (the rows read so far stay, marked partial). */
-  cancel(): void {
-    this.running?.abort();
-    this.running = undefined;
+  /** Stops a run in progress (the user's Cancel): the rows read so far stay, marked partial, and the run ends with them. */
+  cancel(runId = this.lastRunId): void {
+    if (runId === this.lastRunId) this.running?.stop.abort();
   }
 
-  /** Stops the run and gives the kept rows' memory back (the panel closed). */
+  /** Gives the run up and the kept rows' memory back (the panel closed). */
   dispose(): void {
-    this.cancel();
+    this.running?.controller.abort();
+    this.running = undefined;
     const rows = this.current?.result.rows;
     this.current = undefined;
     if (rows) this.releaseUnlessCurrent(rows);
@@ -181,15 +184,6 @@ export class ViewQuerySession {
         this.releaseUnlessCurrent(rows);
       }
     }
-  }
-
-  /** The run was stopped by the user: what was read stays, complete as far as it goes. */
-  async stopped(runId: number): Promise<void> {
-    const current = this.current;
-    if (!current || current.runId !== runId || current.complete) return;
-    current.complete = true;
-    current.result.partial = `Cancelled after ${current.result.rows.length.toLocaleString('en-US')} rows.`;
-    await this.post({ type: 'query/done', runId, total: current.result.rows.length, partial: current.result.partial });
   }
 
   private releaseUnlessCurrent(rows: RowStore): void {
@@ -236,6 +230,7 @@ export class ViewQuerySession {
     if (!current) return;
     current.complete = true;
     if (read.failure) current.result.partial = `${errorText(read.failure)} ${read.rowsRead.toLocaleString('en-US')} rows were read before it broke off.`;
+    else if (read.stopped) current.result.partial = `Cancelled after ${read.rowsRead.toLocaleString('en-US')} rows.`;
     await this.post({ type: 'query/done', runId, total: read.rows.length, ...(current.result.partial ? { partial: current.result.partial } : {}) });
   }
 

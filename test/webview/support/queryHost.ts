@@ -78,8 +78,7 @@ export class QueryHost {
       }
       case 'query/cancel': {
         const cancel = message as unknown as QueryCancelMessage;
-        this.session.cancel();
-        await this.session.stopped(cancel.runId);
+        this.session.cancel(cancel.runId);
         break;
       }
       default:
@@ -103,7 +102,7 @@ export class QueryHost {
   }
 
   async close(): Promise<void> {
-    this.session?.cancel();
+    this.session?.dispose();
     await this.panel.close();
   }
 }
