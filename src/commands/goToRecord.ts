@@ -17,6 +17,8 @@ import type { TitleFields } from '../catalog/titleFields';
 import type { StoredView, ViewRows } from '../catalog/viewRows';
 import type { ViewStore } from '../catalog/views';
 import { EXPLORER_COMMANDS } from '../ids';
+import type { ExplorerNode } from '../tree/nodes';
+import { selectedView } from '../tree/selectedView';
 import { openRecord } from '../webviews/openRecord';
 import { pickView } from './pickers';
 import { describeError } from '../ui/errorBoundary';
@@ -24,6 +26,8 @@ import type { CommandTable } from './register';
 import { viewTargetOf, type ViewTarget } from '../model/targets';
 
 export interface GoToRecordDeps {
+  /** The Portal view, whose selected view Ctrl+F / Cmd+F searches. */
+  readonly treeView?: vscode.TreeView<ExplorerNode>;
   readonly portals: Portals;
   readonly catalog: Catalog;
   readonly views: ViewStore;
@@ -50,6 +54,12 @@ export function goToRecordCommands(deps: GoToRecordDeps): CommandTable {
       if (!target) throw cancelled('Go to Record');
       const viewName = target.viewName ?? deps.views.get(target.portalId, target.appId, target.viewId)?.name ?? `View ${target.viewId}`;
       await goToRecord(deps, { ...target, viewName });
+    },
+    [EXPLORER_COMMANDS.findRecordInSelectedView]: async () => {
+      const view = deps.treeView ? selectedView(deps.treeView) : undefined;
+      // Nothing of a view selected: the tree's own find, as Ctrl+Alt+F opens it.
+      if (!view) await vscode.commands.executeCommand('list.find');
+      else await goToRecord(deps, view);
     },
   };
 }

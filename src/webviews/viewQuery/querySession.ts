@@ -12,6 +12,7 @@ import type { RowStore } from '../../api/rowStore';
 import type { Column, ViewMetadataEntry } from '../../api/types';
 import type { ViewStreamOptions, ViewStreamResult } from '../../api/viewStream';
 import type { FilterColumn, GridColumn, HostToQueryMessage, SortSpec } from '../../shared/protocol';
+import { provisionalMetadata } from '../../catalog/recordTitles';
 import { exportOrder } from './exportRows';
 import { filterColumns, gridColumns, lookupAppsOf } from './viewColumns';
 
@@ -261,25 +262,6 @@ export class ViewQuerySession {
       await this.post({ type: 'query/columns', columns: filterColumns(this.appId, this.appColumns, metadata, (id) => this.columnsOf(id)) });
     }
   }
-}
-
-/**
- * Columns to show before the view's metadata arrives (it follows the rows): the first row's keys, named
- * and typed from the app's columns where they match; others (a Lookup app's l<N>) by their key for now.
- */
-export function provisionalMetadata(appId: string, first: ViewRow, appColumns: readonly Column[] | undefined): ViewMetadataEntry[] {
-  return Object.keys(first.values).map((key) => {
-    const column = appColumns?.find((candidate) => candidate.field_id_in_data === key);
-    return {
-      view_id: '',
-      field_id_in_data: key,
-      field_name: column?.field_name ?? key,
-      field_description: column?.field_description ?? '',
-      app_id: column ? appId : '',
-      id: column?.field_id ?? '',
-      type_name: column?.type_name ?? '',
-    };
-  });
 }
 
 function errorText(error: unknown): string {
