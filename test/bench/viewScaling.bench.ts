@@ -28,6 +28,7 @@ import { launchChromium, PanelServer } from '../webview/support/panelPage';
 import { QueryHost } from '../webview/support/queryHost';
 import { repoRoot } from '../webview/support/repo';
 import { mb, median, ms, runBenchmark, type BenchRow } from './support/report';
+import { startTracing } from './support/trace';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -35,6 +36,8 @@ const gc = runInNewContext('gc') as () => void;
 const APP = '201';
 const VIEW = '6';
 /** BENCH_SCALING_SIZES=100000 (comma-separated) measures only those sizes, e.g. while profiling. */
+/** BENCH_TRACE=1 records a performance trace of the panel's first run at each size (support/trace.ts). */
+const TRACE = process.env.BENCH_TRACE === '1';
 const ONLY = process.env.BENCH_SCALING_SIZES?.split(',').map(Number);
 const SIZES: ReadonlyArray<{ rows: number; runs: number }> = [
   { rows: 1_000, runs: 3 },
@@ -112,8 +115,10 @@ runBenchmark('view scaling, 1,000 to 1,000,000 rows', ['webview'], async () => {
         host.session.dispose(); // the previous run's rows go back before the next is measured
         const before = held();
         await page.evaluate(() => ((globalThis as unknown as { __longest: number }).__longest = 0));
+        const tracing = TRACE && run === 0 ? await startTracing(page) : undefined;
         await page.click('#run');
         await page.waitForFunction(() => performance.getEntriesByName('portal:all-rows').length > 0, undefined, { timeout: 180_000, polling: 100 });
+        if (tracing) notes.push(`${count(size.rows)} rows, longest panel tasks in the trace: ${(await tracing.stop(join(repoRoot(), 'test-results', 'bench', `viewScaling-${size.rows}.trace.json`))).join('; ')}.`);
         const marks = await page.evaluate(() => {
           const at = (name: string): number => performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN;
           return { run: at('portal:run'), first: at('portal:first-rows'), all: at('portal:all-rows'), longest: (globalThis as unknown as { __longest: number }).__longest };
@@ -144,7 +149,7 @@ runBenchmark('view scaling, 1,000 to 1,000,000 rows', ['webview'], async () => {
       notes.push(`${label}: runs first ${runs.map((run) => ms(run.firstMs)).join(', ')}; whole ${runs.map((run) => ms(run.wholeMs)).join(', ')}; bare ${bare.map(ms).join(', ')}.`);
 
       const result = host.session.result;
-      if (size.rows === 100_000 && result) rows.push(...(await goToRecord(result.rows, result.columns.map((column) => column.key), (await client.listColumns(APP)).find((column) => column.field_id_in_data === 'f31'))));
+      if (size.rows === 100_000 && result) rows.push(...(await goToRecord(result.rows, result.columns.map((column) => column.key), (await client.listColumns(APP)).find((column) => column.field_id_in_data === 'f31'), notes)));
       if (isMillion && result) rows.push(...(await exportCsv(result, folder)));
       await host.close();
       host.session.dispose();
@@ -164,7 +169,7 @@ runBenchmark('view scaling, 1,000 to 1,000,000 rows', ['webview'], async () => {
  * from the rows and set on the pick only when they change), to the items of that keystroke set. Setting
  * them is timed as the extension host pays for it: the items serialized to JSON for the workbench.
  */
-async function goToRecord(store: RowStore, keys: readonly string[], title: Column | undefined): Promise<BenchRow[]> {
+async function goToRecord(store: RowStore, keys: readonly string[], title: Column | undefined, notes: string[]): Promise<BenchRow[]> {
   const started = performance.now();
   const index = new RecordIndex(store, { titleKey: 'f31', textKeys: keys.filter((key) => ['f31', 'f33', 'f40', 'f41'].includes(key)) });
   index.extend();
@@ -183,6 +188,7 @@ async function goToRecord(store: RowStore, keys: readonly string[], title: Colum
   const finder = new RecordFinder(index, store, title, pick, { limit: 100 }, (query) => (shown = query));
   const typed = ['laptop lyon', '54321', 'tyrell', 'user4999@customers', 'zzzz nothing', 'berlin printer'];
   const times: number[] = [];
+  const slowest: Array<{ query: string; ms: number }> = [];
   for (const text of typed) {
     for (let length = 1; length <= text.length; length += 1) {
       const query = text.slice(0, length);
@@ -190,11 +196,14 @@ async function goToRecord(store: RowStore, keys: readonly string[], title: Colum
       finder.find(query);
       while (shown !== query) await new Promise((resolve) => setImmediate(resolve));
       times.push(performance.now() - at);
+      slowest.push({ query, ms: times[times.length - 1] });
     }
     finder.find(''); // the user clears the box before the next search
     while (shown !== '') await new Promise((resolve) => setImmediate(resolve));
   }
   const worst = Math.max(...times);
+  slowest.sort((a, b) => b.ms - a.ms);
+  notes.push(`Go to Record: slowest keystrokes ${slowest.slice(0, 4).map((entry) => `"${entry.query}" ${entry.ms.toFixed(1)} ms`).join(', ')}.`);
   // The path before RecordFinder, for comparison in the same run: a whole search and every item built and
   // sent again at each keystroke.
   let before = 0;
