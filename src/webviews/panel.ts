@@ -20,6 +20,8 @@ export interface PanelOptions {
 export class Panel<In, Out> implements vscode.Disposable {
   readonly webview: vscode.Webview;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Called when the panel closes, before what it holds is disposed (see onDidDispose). */
+  private readonly disposeListeners: Array<() => void> = [];
   private disposed = false;
 
   constructor(
@@ -37,7 +39,14 @@ export class Panel<In, Out> implements vscode.Disposable {
       nonce: createNonce(),
       title: options.title,
     });
-    panel.onDidDispose(() => this.dispose(), undefined, this.disposables);
+    panel.onDidDispose(
+      () => {
+        for (const listener of this.disposeListeners.splice(0)) listener();
+        this.dispose();
+      },
+      undefined,
+      this.disposables,
+    );
   }
 
   /** A new panel, or `restored`: the one VS Code brought back after a reload (panelRestore.ts). */
@@ -66,8 +75,13 @@ export class Panel<In, Out> implements vscode.Disposable {
     this.panel.reveal();
   }
 
+  /**
+   * `listener` runs when the panel closes. Kept here rather than added to the WebviewPanel's own event: the
+   * first listener of that event disposes the others (this.disposables), and VS Code skips a listener
+   * removed while its event fires, so a second one never ran (a closed Query View kept its rows).
+   */
   onDidDispose(listener: () => void): void {
-    this.panel.onDidDispose(listener, undefined, this.disposables);
+    this.disposeListeners.push(listener);
   }
 
   dispose(): void {
