@@ -24,6 +24,8 @@ export interface ViewBatch {
   /** The rows [from, to) arrived since the last batch. */
   from: number;
   to: number;
+  /** The answer's bytes are all in (or it broke off): no batch follows. */
+  last?: true;
 }
 
 export interface ViewStreamOptions {
@@ -124,11 +126,11 @@ export class ViewStreamReader {
     } catch (error) {
       // Broken off midway: the rows read before the break are handed over too, then the failure.
       this.rows.seal();
-      if (!this.options.signal?.aborted) await this.handOver();
+      if (!this.options.signal?.aborted) await this.handOver(true);
       throw error;
     }
     this.rows.seal();
-    await this.handOver();
+    await this.handOver(true);
     if (this.problem) throw this.problem;
     if (!this.rootClosed) throw invalidResponse(this.action, 'it ends before the JSON does.');
     if (!this.sawData) throw invalidResponse(this.action, 'it has no "data" list of rows.');
@@ -244,11 +246,11 @@ export class ViewStreamReader {
     }
   }
 
-  private async handOver(): Promise<void> {
+  private async handOver(last = false): Promise<void> {
     const to = this.rows.length;
     if (to === this.delivered) return;
     const from = this.delivered;
     this.delivered = to;
-    await this.options.onBatch?.({ rows: this.rows, from, to });
+    await this.options.onBatch?.({ rows: this.rows, from, to, ...(last ? { last: true as const } : {}) });
   }
 }

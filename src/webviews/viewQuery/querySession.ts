@@ -104,7 +104,7 @@ export class ViewQuerySession {
         stop: stop.signal,
         firstBatchRows: FIRST_CHUNK_ROWS,
         batchRows: CHUNK_ROWS,
-        onBatch: async ({ rows, from, to }) => {
+        onBatch: async ({ rows, from, to, last }) => {
           if (stale()) return;
           if (from === 0) {
             await columnsRead;
@@ -112,7 +112,7 @@ export class ViewQuerySession {
             this.begin(runId, filters, provisionalMetadata(this.appId, rows.row(0), this.appColumns), rows);
             await this.post({ type: 'query/result', runId, columns: this.currentColumns() });
             await this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
-          } else await this.post({ type: 'query/progress', runId, count: to });
+          } else if (!last) await this.post({ type: 'query/progress', runId, count: to }); // the last count comes with 'done'
         },
       });
       if (stale()) {
