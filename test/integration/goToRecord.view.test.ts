@@ -123,6 +123,8 @@ describe(`Go to Record ${BROWSER_TAG}`, function () {
     await driver.press('Escape');
 
     // "Find a record…", the first line under the view: a click opens the same pick; Enter opens the record.
+    // Clicked once the view is read: the "Loading…" line above it goes then, and the rows move up one.
+    await waitFor(async () => !(await driver.treeItems('Explorer')).some((row) => row.label.startsWith('Loading…')), { message: 'the view read', timeoutMs: 30_000 });
     const find = (await children(view)).find((node) => node.kind === 'findRecord');
     assert.ok(find, 'the view offers "Find a record…"');
     await driver.click('.monaco-list-row:has-text("Find a record…")');
