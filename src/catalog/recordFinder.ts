@@ -70,6 +70,11 @@ export class RecordFinder {
     this.find(this.query);
   }
 
+  /** Drops the search under way (the pick closed). */
+  stop(): void {
+    this.running = undefined;
+  }
+
   /** Whether a search is under way. */
   get searching(): boolean {
     return this.running !== undefined;

@@ -161,6 +161,7 @@ async function goToRecord(deps: GoToRecordDeps, view: ViewTarget & { viewName: s
     throw error;
   } finally {
     closed.abort();
+    finder?.stop();
     pick.dispose();
   }
 }
