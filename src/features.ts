@@ -29,6 +29,7 @@ import { createLogger } from './log';
 import { ExplorerTree } from './tree/explorer';
 import { GridEditorProvider } from './webviews/grid/gridEditor';
 import type { ExplorerNode } from './tree/nodes';
+import { trackSelectedView } from './tree/selectedView';
 import { EventsTree } from './webhooks/eventsTree';
 import { LiveRefresh } from './webhooks/liveRefresh';
 import { PayloadDocuments } from './webhooks/payloadDocuments';
@@ -77,7 +78,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   // The Portal explorer's tree (shown through the view activation made) and what dropping files on it does.
   const explorer = new ExplorerTree(stores);
   const attachmentDrop = new AttachmentDropController(stores);
-  context.subscriptions.push(explorer);
+  context.subscriptions.push(explorer, trackSelectedView(explorerView));
 
   // Records as JSON documents (portal://<portal>/<app_id>/<record_id>.json): open, check, save, publish, delete.
   const records = recordDocuments(stores);
@@ -102,7 +103,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
 
   const commands: CommandTable = {
     ...explorerCommands({ ...stores, tree: explorer, treeView: explorerView }),
-    ...goToRecordCommands(stores),
+    ...goToRecordCommands({ ...stores, treeView: explorerView }),
     ...recordCommands(recordParts),
     ...panelCommands({ ...stores, extensionUri: context.extensionUri }),
     ...importCommands({ ...stores, extensionUri: context.extensionUri, storageFolder: context.globalStorageUri.fsPath }),

@@ -54,6 +54,10 @@ export const EXPLORER_COMMANDS = {
   loadMore: 'portal.loadMore',
   retry: 'portal.retry',
   goToRecord: 'portal.goToRecord',
+  /** Go to Record in the view selected in the Portal view (Ctrl+F / Cmd+F there). */
+  findRecordInSelectedView: 'portal.findRecordInSelectedView',
+  /** Stops a view's rows arriving in the Portal view, keeping those read. */
+  cancelLoad: 'portal.cancelLoad',
 } as const;
 
 export const RECORD_COMMANDS = {

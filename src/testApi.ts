@@ -3,6 +3,7 @@
 // Activation builds most parts on first use (src/features.ts): ready() builds them and waits for the
 // portals to be read; the parts below `portals` exist once it has resolved.
 import type * as vscode from 'vscode';
+import type { RowStore } from './api/rowStore';
 import type { Portals } from './auth/portals';
 import type { Features } from './features';
 import type { Lazy } from './lazy';
@@ -45,6 +46,8 @@ export interface PortalExplorerTestApi extends TestApiCore, Omit<Features, 'comm
   setToolPreparedObserver(observer: PreparedObserver | undefined): void;
   /** The context keys of the tools' when clauses as last set (a context key cannot be read back). */
   toolsContext(): Readonly<Record<string, boolean>>;
+  /** The rows each open Query View panel keeps (its last result), to see them given back when it closes. */
+  queryResults(): Promise<Array<{ readonly viewId: string; readonly rows: RowStore | undefined }>>;
 }
 
 export interface PortalExplorerApi {
@@ -69,6 +72,8 @@ export function createTestApi(context: vscode.ExtensionContext, core: TestApiCor
       await core.portals.ready();
       await features.get();
     },
+    // Loaded when asked, as the panels are (the same module the commands use).
+    queryResults: async () => (await import('./webviews/viewQueryPanel')).ViewQueryPanel.all().map((panel) => ({ viewId: panel.target.viewId, rows: panel.session.result?.rows })),
   };
   // Anything else is a built feature, read when asked (so that a test sees what the features hold now).
   return new Proxy(own, {

@@ -151,14 +151,18 @@ export class PortalClient {
    * Reads a view as its body arrives into a compact store of rows (rowStore.ts), handing over batches
    * while the rest is still coming (viewStream.ts). Resolves with the store, how many rows were read and,
    * when the answer broke off midway, the failure (the rows before it were handed over); rejects when
-   * nothing was read, and when cancelled.
+   * nothing was read, and when cancelled. `options.stop` ends it early keeping what arrived (`stopped`).
    */
   async streamView(appId: string, viewId: string, filters: readonly ViewFilter[], options: ViewStreamOptions = {}): Promise<ViewStreamResult> {
     const action = `Reading view ${viewId} of app ${appId}`;
     const reader = new ViewStreamReader(action, options);
+    const { signal, stop } = options;
+    // A stop closes the connection as an abort does; what follows tells the two apart.
+    const ended = stop ? (signal ? AbortSignal.any([signal, stop]) : stop) : signal;
     try {
-      await this.call({ ...this.viewCall(appId, viewId, filters, action), readBody: (body) => reader.read(body) }, options.signal);
+      await this.call({ ...this.viewCall(appId, viewId, filters, action), readBody: (body) => reader.read(body) }, ended);
     } catch (error) {
+      if (stop?.aborted && !signal?.aborted) return reader.stoppedResult();
       if (isCancellation(error) || reader.rowsRead === 0) {
         reader.rows.release();
         throw error;

@@ -5,6 +5,7 @@
 // ViewRow only when something asks for it (the grid's rows in sight, a sort key, an export line).
 // `release()` gives the memory back; the store is unusable afterwards.
 import { viewRowOf, type ViewRow } from './answers';
+import { invalidResponse } from './http';
 import type { ViewMetadataEntry } from './types';
 
 const FIRST_BLOCK_BYTES = 16 * 1024;
@@ -103,10 +104,15 @@ export class RowStore {
     return low;
   }
 
-  /** Row `index` as the portal sent it, parsed now (a few microseconds). */
+  /** Row `index` as the portal sent it, parsed now (a few microseconds); a row that is not JSON is refused. */
   raw(index: number): unknown {
     this.assertIndex(index);
-    return JSON.parse(this.text(this.starts[index], this.ends[index]));
+    try {
+      return JSON.parse(this.text(this.starts[index], this.ends[index]));
+    } catch (error) {
+      // The read found the row's edges only (rowBoundaries.ts): its JSON is first checked here.
+      throw invalidResponse(this.action, `row ${index + 1} is not JSON (${error instanceof Error ? error.message : String(error)}).`);
+    }
   }
 
   /** Row `index`, normalised as every reader of views does it (answers.ts). */

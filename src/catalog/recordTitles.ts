@@ -2,6 +2,7 @@
 // title field when the view shows it, else the view's first text column (in the view's order, read from
 // the view's own metadata, so titling records costs no request of its own). Only a Choice title needs the
 // app's columns (for the choice names), read once per app through the catalog.
+import type { ViewRow } from '../api/answers';
 import { columnKind } from '../api/columnKinds';
 import type { Column, ViewMetadataEntry } from '../api/types';
 import type { AppTarget } from '../model/targets';
@@ -28,4 +29,23 @@ export async function titleColumnOfView(catalog: Catalog, app: AppTarget, chosen
   if (!title || columnKind(title) !== 'choice') return title;
   const appColumns = catalog.peekColumns(app.portalId, app.appId) ?? (await catalog.columns(app.portalId, app.appId, signal));
   return appColumns.find((column) => column.field_id_in_data === title.field_id_in_data) ?? title;
+}
+
+/**
+ * Columns to show before the view's metadata arrives (it follows the rows): the first row's keys, named
+ * and typed from the app's columns where they match; others (a Lookup app's l<N>) by their key for now.
+ */
+export function provisionalMetadata(appId: string, first: ViewRow, appColumns: readonly Column[] | undefined): ViewMetadataEntry[] {
+  return Object.keys(first.values).map((key) => {
+    const column = appColumns?.find((candidate) => candidate.field_id_in_data === key);
+    return {
+      view_id: '',
+      field_id_in_data: key,
+      field_name: column?.field_name ?? key,
+      field_description: column?.field_description ?? '',
+      app_id: column ? appId : '',
+      id: column?.field_id ?? '',
+      type_name: column?.type_name ?? '',
+    };
+  });
 }

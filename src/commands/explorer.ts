@@ -55,8 +55,10 @@ function refreshNode(parts: ExplorerCommandParts, node: ExplorerNode): void {
       tree.refresh(node.kind === 'column' ? node.parent : node);
       return;
     case 'view':
+    case 'findRecord':
     case 'record':
     case 'loadMore':
+    case 'loading':
       rows.drop(node.portalId, node.appId, node.viewId);
       tree.refresh(node.kind === 'view' ? node : node.parent);
       return;
@@ -224,9 +226,17 @@ export function explorerCommands(parts: ExplorerCommandParts): CommandTable {
       const view = isNode(arg) ? (arg.kind === 'loadMore' ? arg.parent : arg.kind === 'view' ? arg : undefined) : undefined;
       if (view) parts.tree.loadMore(view);
     },
-    // A failed load is not cached: drawing the node again asks again.
+    // A failed load is not cached: drawing the node again asks again. A partial read is kept: drop it first.
     [EXPLORER_COMMANDS.retry]: (arg) => {
-      if (isNode(arg)) parts.tree.refresh(arg.kind === 'message' ? arg.parent : arg);
+      if (!isNode(arg)) return;
+      const node = arg.kind === 'message' ? arg.parent : arg;
+      if (arg.kind === 'message' && arg.tone === 'partial' && node.kind === 'view') parts.rows.drop(node.portalId, node.appId, node.viewId);
+      else parts.tree.refresh(node);
+    },
+    // Stops the rows arriving; those read stay, marked partial (the tree draws the view again when the read ends).
+    [EXPLORER_COMMANDS.cancelLoad]: (arg) => {
+      const view = isNode(arg) ? (arg.kind === 'loading' ? arg.parent : arg.kind === 'view' ? arg : undefined) : viewTargetOf(arg);
+      if (view) parts.rows.stop(view);
     },
   };
 }

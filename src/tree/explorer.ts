@@ -4,11 +4,13 @@
 // in the view; a failure shows an item with the portal's message and Retry; a portal that needs a sign-in
 // shows "Sign in…" instead of its sites.
 import * as vscode from 'vscode';
-import { isCancellation } from '../api/errors';
+import { isCancellation, type PortalError } from '../api/errors';
+import type { RowStore } from '../api/rowStore';
+import type { ViewMetadataEntry } from '../api/types';
 import { isSignInRequired } from '../model/signInRequired';
 import type { CatalogChange } from '../catalog/catalog';
 import type { RecordChange } from '../catalog/recordEvents';
-import { titleColumnOfView } from '../catalog/recordTitles';
+import { provisionalMetadata, titleColumnOfView } from '../catalog/recordTitles';
 import type { ViewKey } from '../catalog/savedQueries';
 import type { Stores } from '../catalog/stores';
 import { recordTitle } from '../catalog/titleField';
@@ -19,11 +21,18 @@ import { Disposable } from '../lifecycle';
 import { createLogger } from '../log';
 import { onDidChangeSettings, setting } from '../settings/settings';
 import { describeError } from '../ui/errorBoundary';
+import { ArrivingViews } from './arrivingViews';
 import { nodeIds, type AppNode, type ContentNode, type ExplorerNode, type MessageNode, type PortalNode, type SavedQueryNode, type ViewNode } from './nodes';
 import { treeItemOf } from './treeItems';
 
 /** Record changes arriving close together (a webhook burst) refresh each app's views once. */
 const RECORD_CHANGE_DELAY_MS = 300;
+
+/** What a view's answer that broke off (or was cancelled) says under the rows read. */
+function partialText(count: number, partial: PortalError): string {
+  const rows = count.toLocaleString('en-US');
+  return partial.kind === 'cancelled' ? `Partial: cancelled after ${rows} rows` : `Partial: only ${rows} rows were read (${partial.message})`;
+}
 
 export type ExplorerParts = Stores;
 
@@ -41,10 +50,15 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   private readonly pages = new Map<string, number>();
   private readonly pendingApps = new Map<string, { portalId: string; appId: string }>();
   private pendingTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Views shown while their rows arrive: their counts said now and then, drawn again when the read ends. */
+  private readonly arriving: ArrivingViews;
+  /** Views whose app's columns are being read to title their records before the view's metadata comes. */
+  private readonly askedColumns = new Set<string>();
   private readonly log = createLogger('tree');
 
   constructor(private readonly parts: ExplorerParts) {
     super();
+    this.arriving = this._register(new ArrivingViews(parts.rows, (id) => this.nodes.get(id), (nodes) => this.fire(nodes)));
     this._registerAll(
       this.changed,
       parts.portals.onDidChange(() => this.onPortalsChanged()),
@@ -68,9 +82,10 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       case 'columns':
         return treeItemOf(node, { columnCount: catalog.peekColumns(node.portalId, node.appId)?.length });
       case 'view': {
-        const rowCount = rows.peek(node)?.rows.length;
-        this.shownCounts.set(node.id, rowCount);
-        return treeItemOf(node, { rowCount });
+        const stored = rows.peek(node);
+        this.shownCounts.set(node.id, stored?.rows.length);
+        if (!stored && rows.arrivingRows(node)) return treeItemOf(node, { loading: true });
+        return treeItemOf(node, { rowCount: stored?.rows.length, partial: stored?.partial !== undefined });
       }
       default:
         return treeItemOf(node);
@@ -180,49 +195,76 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     );
   }
 
-  /** The first pages of a view's records (building items only for them: a view may hold 100,000). */
+  /**
+   * The first pages of a view's records (building items only for them: a view may hold a million), as soon
+   * as the first rows have arrived: while the rest is still coming, a "Loading… N rows" item (Cancel) ends
+   * the list and the view is drawn again as more arrive and when the read ends.
+   */
   private async viewPage(view: ViewNode): Promise<ExplorerNode[]> {
-    const read = await this.parts.rows.read(view);
+    const soon = await this.parts.rows.soon(view);
+    const stored = 'stored' in soon ? soon.stored : undefined;
+    const rows = stored?.rows ?? ('arriving' in soon ? soon.arriving : undefined);
+    if (!rows) return [];
+    if ('read' in soon) this.arriving.follow(view, soon.read);
     // VS Code draws a view's item before asking for its children: after a refresh (rows dropped) the item
     // was drawn without a count, and nothing drew it again once the rows came. Draw it again then.
-    if (this.shownCounts.has(view.id) && this.shownCounts.get(view.id) !== read.rows.length) {
-      this.shownCounts.set(view.id, read.rows.length);
+    if (stored && this.shownCounts.has(view.id) && this.shownCounts.get(view.id) !== rows.length) {
+      this.shownCounts.set(view.id, rows.length);
       setTimeout(() => this.fire(view), 0);
     }
-    const title = await titleColumnOfView(this.parts.catalog, view, this.parts.titles.get(view), read);
-    const limit = (this.pages.get(view.id) ?? 1) * setting('tree.pageSize');
-    const children: ExplorerNode[] = [];
+    const metadata = (stored && stored.metadata.length > 0 ? stored.metadata : rows.metadata) ?? this.provisionalMetadata(view, rows);
+    const title = await titleColumnOfView(this.parts.catalog, view, this.parts.titles.get(view), { metadata });
+    const pageSize = setting('tree.pageSize');
+    const limit = (this.pages.get(view.id) ?? 1) * pageSize;
+    const records: ExplorerNode[] = [];
     let withoutId = 0;
     // Rows are parsed only as far as the page goes: a view may hold a million.
-    for (const row of read.rows.rows()) {
-      if (children.length >= limit) break;
+    for (const row of rows.rows(0, rows.length)) {
+      if (records.length >= limit) break;
       if (row.id === undefined) {
         withoutId += 1;
         continue;
       }
-      children.push(
-        this.intern({
-          kind: 'record',
-          id: nodeIds.record(view, row.id),
-          parent: view,
-          portalId: view.portalId,
-          appId: view.appId,
-          viewId: view.viewId,
-          recordId: row.id,
-          title: recordTitle(row.id, row.values, title),
-          draft: row.draft === true,
-        }),
+      records.push(
+        this.intern({ kind: 'record', id: nodeIds.record(view, row.id), parent: view, portalId: view.portalId, appId: view.appId, viewId: view.viewId, recordId: row.id, title: recordTitle(row.id, row.values, title), draft: row.draft === true }),
       );
     }
-    if (withoutId > 0) this.log.warn(`View ${view.viewId} of app ${view.appId}: ${withoutId} rows carry no record id and are not shown.`);
-    const total = read.rows.length - withoutId;
-    if (children.length < total) {
-      children.push(this.intern({ kind: 'loadMore', id: nodeIds.loadMore(view), parent: view, portalId: view.portalId, appId: view.appId, viewId: view.viewId, shown: children.length, total }));
-    } else if (total === 0 && !read.partial) {
-      children.push(this.message(view, 'hint', 'No records'));
-    }
-    if (read.partial) children.push(this.message(view, 'hint', `Partial: only ${read.rows.length.toLocaleString('en-US')} rows were read (${read.partial.message})`));
+    if (withoutId > 0 && stored) this.log.warn(`View ${view.viewId} of app ${view.appId}: ${withoutId} rows carry no record id and are not shown.`);
+    const total = rows.length - withoutId;
+    const base = { parent: view, portalId: view.portalId, appId: view.appId, viewId: view.viewId };
+    const children: ExplorerNode[] = [];
+    // What the rows' state is comes first, where it is seen without scrolling past a page of records.
+    if (!stored) children.push(this.intern({ kind: 'loading', id: nodeIds.loading(view), ...base, count: rows.length }));
+    else if (stored.partial) children.push(this.message(view, 'partial', partialText(rows.length, stored.partial), stored.partial.message));
+    else if (total === 0) children.push(this.message(view, 'hint', 'No records'));
+    // Beyond a page, finding a record by clicking "Load more…" is hopeless: offer Go to Record first.
+    if (!stored || total > pageSize) children.push(this.intern({ kind: 'findRecord', id: nodeIds.findRecord(view), ...base, viewName: view.viewName }));
+    children.push(...records);
+    if (records.length < total) children.push(this.intern({ kind: 'loadMore', id: nodeIds.loadMore(view), ...base, shown: records.length, total }));
     return children;
+  }
+
+  /**
+   * The view's metadata follows its rows (and is missing when the answer broke off): until then, the first
+   * row's keys stand for it, typed from the app's columns. Those are read once when not known yet, after
+   * the first page is shown (its titles may change then), so the first records wait for one request only.
+   */
+  private provisionalMetadata(view: ViewNode, rows: RowStore): ViewMetadataEntry[] {
+    if (rows.length === 0) return [];
+    const { catalog } = this.parts;
+    const columns = catalog.peekColumns(view.portalId, view.appId);
+    if (!columns && !this.askedColumns.has(view.id)) {
+      this.askedColumns.add(view.id);
+      // Not awaited: the page is shown now; the view is drawn again with its titles once the columns are in.
+      void catalog
+        .columns(view.portalId, view.appId)
+        .then(
+          () => this.fire(view),
+          () => undefined,
+        )
+        .finally(() => this.askedColumns.delete(view.id));
+    }
+    return provisionalMetadata(view.appId, rows.row(0), columns);
   }
 
   /** Runs a load with progress in the view; a failure becomes one item saying so (Retry, or Sign in…). */
@@ -303,7 +345,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       (change.appId === undefined || ('appId' in node && node.appId === change.appId)) &&
       (change.viewId === undefined || ('viewId' in node && node.viewId === change.viewId));
     // Records and "Load more…" are rebuilt from the new rows; the view nodes stay (expansion is kept).
-    this.forget((node) => (node.kind === 'record' || node.kind === 'loadMore' || (node.kind === 'message' && node.parent.kind === 'view')) && hit(node));
+    this.forget((node) => (node.kind === 'record' || node.kind === 'loadMore' || node.kind === 'loading' || node.kind === 'findRecord' || (node.kind === 'message' && node.parent.kind === 'view')) && hit(node));
     this.fire(this.find((node) => node.kind === 'view' && hit(node)));
   }
 

@@ -84,6 +84,24 @@ export interface LoadMoreNode extends Base {
   total: number;
 }
 
+/** The first child of a view with many records: opens Go to Record on the view (typing finds any record). */
+export interface FindRecordNode extends Base {
+  readonly kind: 'findRecord';
+  readonly parent: ViewNode;
+  readonly appId: string;
+  readonly viewId: string;
+  viewName: string;
+}
+
+/** The last child of a view whose rows are still arriving: how many so far; clicking it stops the read. */
+export interface LoadingNode extends Base {
+  readonly kind: 'loading';
+  readonly parent: ViewNode;
+  readonly appId: string;
+  readonly viewId: string;
+  count: number;
+}
+
 export interface ColumnNode extends Base {
   readonly kind: 'column';
   readonly parent: ColumnsGroupNode;
@@ -96,13 +114,29 @@ export interface ColumnNode extends Base {
 export interface MessageNode extends Base {
   readonly kind: 'message';
   readonly parent: ContentNode;
-  /** error: a load failed (Retry); signIn: the portal needs a sign-in; hint: nothing to show yet. */
-  tone: 'error' | 'signIn' | 'hint';
+  /**
+   * error: a load failed (Retry); partial: a view's rows broke off or were cancelled midway, those read are
+   * shown (Retry reads the view again); signIn: the portal needs a sign-in; hint: nothing to show yet.
+   */
+  tone: 'error' | 'partial' | 'signIn' | 'hint';
   text: string;
   detail: string | undefined;
 }
 
-export type ExplorerNode = PortalNode | SiteNode | AppNode | ViewsGroupNode | ColumnsGroupNode | ViewNode | SavedQueryNode | RecordNode | LoadMoreNode | ColumnNode | MessageNode;
+export type ExplorerNode =
+  | PortalNode
+  | SiteNode
+  | AppNode
+  | ViewsGroupNode
+  | ColumnsGroupNode
+  | ViewNode
+  | SavedQueryNode
+  | FindRecordNode
+  | RecordNode
+  | LoadMoreNode
+  | LoadingNode
+  | ColumnNode
+  | MessageNode;
 
 export type NodeKind = ExplorerNode['kind'];
 
@@ -121,6 +155,8 @@ export const nodeIds = {
   savedQuery: (view: ViewNode, queryName: string): string => `${view.id}/query/${part(queryName)}`,
   record: (view: ViewNode, recordId: string): string => `${view.id}/record/${part(recordId)}`,
   loadMore: (view: ViewNode): string => `${view.id}/more`,
+  findRecord: (view: ViewNode): string => `${view.id}/find`,
+  loading: (view: ViewNode): string => `${view.id}/loading`,
   column: (group: ColumnsGroupNode, fieldId: string): string => `${group.id}/column/${part(fieldId)}`,
   message: (parent: ExplorerNode): string => `${parent.id}/message`,
 };

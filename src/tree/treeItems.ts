@@ -15,14 +15,20 @@ export const ITEM_COMMANDS = {
   signIn: COMMANDS.portal.signIn,
   addView: COMMANDS.explorer.addView,
   runSavedQuery: COMMANDS.panel.runSavedQuery,
+  goToRecord: COMMANDS.explorer.goToRecord,
+  cancelLoad: COMMANDS.explorer.cancelLoad,
 } as const;
 
 /** What the tree knows beside the node when it draws it. */
 export interface ItemFacts {
   readonly connection?: PortalConnection;
   readonly state?: SignInState;
-  /** Rows of a view once read. */
+  /** Rows of a view once read (or read so far, while `loading`). */
   readonly rowCount?: number;
+  /** A view's rows are still arriving. */
+  readonly loading?: boolean;
+  /** A view's read broke off or was cancelled: only `rowCount` rows were read. */
+  readonly partial?: boolean;
   /** Columns of an app once read. */
   readonly columnCount?: number;
   /** Views added to an app. */
@@ -63,7 +69,13 @@ function messageItem(node: MessageNode): vscode.TreeItem {
   item.id = node.id;
   item.contextValue = `portal.message.${node.tone}`;
   item.tooltip = node.detail ?? node.text;
-  if (error) {
+  if (node.tone === 'partial') {
+    item.label = node.text;
+    item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    item.description = 'Retry';
+    item.tooltip = `${node.detail ?? node.text}\n\nThe rows read are shown. Click to read the view again.`;
+    item.command = { command: ITEM_COMMANDS.retry, title: 'Retry', tooltip: 'Read the view again', arguments: [node] };
+  } else if (error) {
     const message = node.detail ?? node.text;
     item.tooltip = `${message}\n\nClick to retry.`;
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
@@ -133,7 +145,8 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       return groupItem(node, 'Columns', 'symbol-field', facts.columnCount, 'The columns (fields) of this app, in position order.');
     case 'view': {
       const item = new vscode.TreeItem(node.viewName, Collapsed);
-      item.description = [`view ${node.viewId}`, facts.rowCount !== undefined ? count(facts.rowCount, 'record', 'records') : undefined].filter(Boolean).join(' · ');
+      const rows = facts.loading ? 'loading…' : facts.rowCount !== undefined ? `${count(facts.rowCount, 'record', 'records')}${facts.partial ? ' (partial)' : ''}` : undefined;
+      item.description = [`view ${node.viewId}`, rows].filter(Boolean).join(' · ');
       item.iconPath = new vscode.ThemeIcon('list-flat');
       item.contextValue = 'portal.view';
       item.tooltip = `${node.viewName}\nView ${node.viewId} of app ${node.appId}`;
@@ -169,6 +182,25 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       item.iconPath = new vscode.ThemeIcon('ellipsis');
       item.contextValue = `portal.${node.kind}`; // the node's kind, as every item's (not the command of that name)
       item.command = { command: ITEM_COMMANDS.loadMore, title: 'Load More', arguments: [node] };
+      item.id = node.id;
+      return item;
+    }
+    case 'findRecord': {
+      const item = new vscode.TreeItem('Find a record…', None);
+      item.iconPath = new vscode.ThemeIcon('search');
+      item.contextValue = 'portal.findRecord';
+      item.tooltip = `Find any record of ${node.viewName} by its id, title or text, as you type (Ctrl+F or Cmd+F on the view)`;
+      item.command = { command: ITEM_COMMANDS.goToRecord, title: 'Go to Record…', arguments: [{ portalId: node.portalId, appId: node.appId, viewId: node.viewId, viewName: node.viewName }] };
+      item.id = node.id;
+      return item;
+    }
+    case 'loading': {
+      const item = new vscode.TreeItem(`Loading… ${count(node.count, 'row', 'rows')}`, None);
+      item.description = 'Cancel';
+      item.iconPath = new vscode.ThemeIcon('loading~spin');
+      item.contextValue = 'portal.loading';
+      item.tooltip = 'The rows appear as the portal sends them. Click to stop loading: the rows read so far stay.';
+      item.command = { command: ITEM_COMMANDS.cancelLoad, title: 'Cancel', tooltip: 'Stop loading; keep the rows read', arguments: [node] };
       item.id = node.id;
       return item;
     }

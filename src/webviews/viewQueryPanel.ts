@@ -114,8 +114,7 @@ export class ViewQueryPanel {
         await this.session.sort(message.runId, message.sort);
         break;
       case 'query/cancel':
-        this.session.cancel();
-        await this.session.stopped(message.runId);
+        this.session.cancel(message.runId);
         break;
       case 'query/export':
         await this.exportRows(message);

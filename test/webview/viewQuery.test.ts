@@ -180,8 +180,43 @@ describe('the view query panel (webview)', function () {
       assert.equal(await page.locator('#cancel-run').isVisible(), false);
       assert.match((await page.locator('#query-message').textContent()) ?? '', /Partial result: Cancelled after [\d,]+ rows/);
       assert.ok((await page.locator('.grid-body [role="row"]').count()) > 5, 'the rows read stay visible');
-      assert.equal(await page.locator('#export-csv').isDisabled(), false, 'what arrived can be exported');
+      assert.equal(await page.locator('#export-csv').evaluate((element) => (element as unknown as { disabled: boolean }).disabled), false, 'what arrived can be exported');
       await panel.screenshot('viewQuery-cancelled');
+    } finally {
+      await emulatorCall('reset', {});
+    }
+  });
+
+  it('keeps sorting and export off while rows arrive, and turns them on once all are in', async () => {
+    await emulatorCall('config', { bytesPerSecond: 80_000 }); // 2,000 rows (~520 KB) in about 6 s
+    try {
+      const { panel } = await open('6', '201', { viewport: { width: 1100, height: 560 }, viewName: 'All tickets' });
+      const page = panel.page;
+      await page.click('#run');
+      await waitForRows(page, /^Loading… [\d,]+ rows so far$/);
+      const buttons = ['#export-csv', '#export-json', '#bulk-set-field', '#bulk-delete'];
+      // The toolkit's buttons are custom elements: their own `disabled` says whether they are off.
+      const off = (selector: string): Promise<boolean> => page.locator(selector).evaluate((element) => (element as unknown as { disabled: boolean }).disabled);
+      for (const button of buttons) assert.equal(await off(button), true, `${button} is off while loading`);
+      const header = page.locator('.grid-columnheader', { hasText: 'Cost' });
+      assert.equal(await header.getAttribute('aria-sort'), null, 'a header offers no sort while loading');
+      const before = (await panel.posted()).length;
+      await header.click();
+      await page.keyboard.press('Enter'); // the header is the active cell: Enter sorts, when sorting is on
+      assert.match(await rowCount(page), /^Loading…/, 'still loading: the clicks were while rows arrived');
+      assert.deepEqual(
+        (await panel.posted()).slice(before).filter((message) => message.type === 'query/sort' || message.type === 'query/export'),
+        [],
+        'no sort asked for while loading',
+      );
+      await panel.screenshot('viewQuery-loading-no-sort');
+
+      await waitForRows(page, new RegExp(`^${TICKETS.toLocaleString('en-US')} rows$`));
+      for (const button of buttons) assert.equal(await off(button), false, `${button} is on once all rows are in`);
+      assert.equal(await header.getAttribute('aria-sort'), 'none');
+      await header.click();
+      await page.waitForFunction(() => document.querySelector('.grid-columnheader[aria-sort="ascending"]') !== null);
+      assert.equal((await panel.posted()).filter((message) => message.type === 'query/sort').length, 1);
     } finally {
       await emulatorCall('reset', {});
     }

@@ -248,8 +248,10 @@ host.onMessage((message) => {
       break;
     case 'query/rows':
       if (message.runId !== runId || !results.add(message.sortVersion, message.start, message.rows)) return;
+      // Only the rows drawn before their values came are drawn again (a whole redraw doubled the first
+      // screenful's work); setRowCount draws those newly in sight.
+      grid.redrawRows(Array.from({ length: message.rows.length }, (_, offset) => message.start + offset));
       grid.setRowCount(results.count);
-      grid.redraw();
       if (!results.complete) status.textContent = countText(results.count, false);
       if (!firstPainted) {
         firstPainted = true;

@@ -13,6 +13,7 @@ import type { Column, ViewMetadataEntry } from '../../api/types';
 import type { ViewStreamOptions, ViewStreamResult } from '../../api/viewStream';
 import { PANEL_VIEW_TYPES } from '../../ids';
 import type { FilterColumn, GridColumn, HostToQueryMessage, SortSpec } from '../../shared/protocol';
+import { provisionalMetadata } from '../../catalog/recordTitles';
 import { describeError, type RunShownInPanel } from '../../ui/failures';
 import { exportOrder } from './exportRows';
 import { filterColumns, gridColumns, lookupAppsOf } from './viewColumns';
@@ -53,7 +54,8 @@ export function rowArray(row: ViewRow, keys: readonly string[]): string[] {
 export class ViewQuerySession {
   private appColumns: Column[] | undefined;
   private readonly otherApps = new Map<string, Column[]>();
-  private running: AbortController | undefined;
+  /** The run under way: `controller` gives it up (a newer run, the panel closed), `stop` ends it keeping its rows. */
+  private running: { controller: AbortController; stop: AbortController } | undefined;
   /** The result being read or last read (rows grow while it is read). */
   private current: { runId: number; result: QueryResult; complete: boolean } | undefined;
   private lastRunId = 0;
@@ -93,28 +95,30 @@ export class ViewQuerySession {
 
   /** Reads the view with `filters`, sends its first rows at once and the rest as asked; a newer run cancels this one. */
   async run(runId: number, filters: readonly ViewFilter[]): Promise<void> {
-    this.running?.abort();
+    this.running?.controller.abort();
     const controller = new AbortController();
-    this.running = controller;
+    const stop = new AbortController();
+    this.running = { controller, stop };
     this.lastRunId = runId;
     const stale = (): boolean => controller.signal.aborted || runId !== this.lastRunId;
     try {
-      await this.runShown(`${PANEL_VIEW_TYPES.query} query/run`, () => this.read(runId, filters, controller.signal, stale), (message, error) => this.post({ type: 'query/failed', runId, message, ...filterIndexOf(error, filters) }), {
+      await this.runShown(`${PANEL_VIEW_TYPES.query} query/run`, () => this.read(runId, filters, { signal: controller.signal, stop: stop.signal }, stale), (message, error) => this.post({ type: 'query/failed', runId, message, ...filterIndexOf(error, filters) }), {
         signal: controller.signal,
         fallback: READ_FAILED,
       });
     } finally {
-      if (this.running === controller) this.running = undefined;
+      if (this.running?.controller === controller) this.running = undefined;
     }
   }
 
-  private async read(runId: number, filters: readonly ViewFilter[], signal: AbortSignal, stale: () => boolean): Promise<void> {
+  private async read(runId: number, filters: readonly ViewFilter[], { signal, stop }: { signal: AbortSignal; stop: AbortSignal }, stale: () => boolean): Promise<void> {
     const columnsRead = this.ensureAppColumns(signal);
     const read = await this.source.streamView(this.appId, this.viewId, filters, {
       signal,
+      stop,
       firstBatchRows: FIRST_CHUNK_ROWS,
       batchRows: CHUNK_ROWS,
-      onBatch: async ({ rows, from, to }) => {
+      onBatch: async ({ rows, from, to, last }) => {
         if (stale()) return;
         if (from === 0) {
           await columnsRead;
@@ -122,7 +126,7 @@ export class ViewQuerySession {
           this.begin(runId, filters, provisionalMetadata(this.appId, rows.row(0), this.appColumns), rows);
           await this.post({ type: 'query/result', runId, columns: this.currentColumns() });
           await this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
-        } else await this.post({ type: 'query/progress', runId, count: to });
+        } else if (!last) await this.post({ type: 'query/progress', runId, count: to }); // the last count comes with 'done'
       },
     });
     if (stale()) {
@@ -162,15 +166,15 @@ export class ViewQuerySession {
     await this.post({ type: 'query/sorted', runId, sortVersion: this.sortState.version, ...(this.sortState.sort ? { sort: this.sortState.sort } : {}) });
   }
 
-  /** Stops a run in progress (the rows read so far stay, marked partial). */
-  cancel(): void {
-    this.running?.abort();
-    this.running = undefined;
+  /** Stops a run in progress (the user's Cancel): the rows read so far stay, marked partial, and the run ends with them. */
+  cancel(runId = this.lastRunId): void {
+    if (runId === this.lastRunId) this.running?.stop.abort();
   }
 
-  /** Stops the run and gives the kept rows' memory back (the panel closed). */
+  /** Gives the run up and the kept rows' memory back (the panel closed). */
   dispose(): void {
-    this.cancel();
+    this.running?.controller.abort();
+    this.running = undefined;
     const rows = this.current?.result.rows;
     this.current = undefined;
     if (rows) this.releaseUnlessCurrent(rows);
@@ -189,15 +193,6 @@ export class ViewQuerySession {
         this.releaseUnlessCurrent(rows);
       }
     }
-  }
-
-  /** The run was stopped by the user: what was read stays, complete as far as it goes. */
-  async stopped(runId: number): Promise<void> {
-    const current = this.current;
-    if (!current || current.runId !== runId || current.complete) return;
-    current.complete = true;
-    current.result.partial = `Cancelled after ${current.result.rows.length.toLocaleString('en-US')} rows.`;
-    await this.post({ type: 'query/done', runId, total: current.result.rows.length, partial: current.result.partial });
   }
 
   private releaseUnlessCurrent(rows: RowStore): void {
@@ -244,6 +239,7 @@ export class ViewQuerySession {
     if (!current) return;
     current.complete = true;
     if (read.failure) current.result.partial = `${describeError(read.failure, READ_FAILED)} ${read.rowsRead.toLocaleString('en-US')} rows were read before it broke off.`;
+    else if (read.stopped) current.result.partial = `Cancelled after ${read.rowsRead.toLocaleString('en-US')} rows.`;
     await this.post({ type: 'query/done', runId, total: read.rows.length, ...(current.result.partial ? { partial: current.result.partial } : {}) });
   }
 
@@ -274,25 +270,6 @@ export class ViewQuerySession {
       await this.post({ type: 'query/columns', columns: filterColumns(this.appId, this.appColumns, metadata, (id) => this.columnsOf(id)) });
     }
   }
-}
-
-/**
- * Columns to show before the view's metadata arrives (it follows the rows): the first row's keys, named
- * and typed from the app's columns where they match; others (a Lookup app's l<N>) by their key for now.
- */
-export function provisionalMetadata(appId: string, first: ViewRow, appColumns: readonly Column[] | undefined): ViewMetadataEntry[] {
-  return Object.keys(first.values).map((key) => {
-    const column = appColumns?.find((candidate) => candidate.field_id_in_data === key);
-    return {
-      view_id: '',
-      field_id_in_data: key,
-      field_name: column?.field_name ?? key,
-      field_description: column?.field_description ?? '',
-      app_id: column ? appId : '',
-      id: column?.field_id ?? '',
-      type_name: column?.type_name ?? '',
-    };
-  });
 }
 
 /** What a failed read says when its error says nothing. */

@@ -30,6 +30,11 @@ export async function children(node?: ExplorerNode): Promise<ExplorerNode[]> {
   return (await testApi()).explorer.getChildren(node);
 }
 
+/** The record items of a view (without "Find a record…", saved queries, "Load more…" and the like). */
+export async function records(view: ExplorerNode): Promise<ExplorerNode[]> {
+  return (await children(view)).filter((node) => node.kind === 'record');
+}
+
 export async function item(node: ExplorerNode): Promise<vscode.TreeItem> {
   return (await testApi()).explorer.getTreeItem(node);
 }

@@ -55,6 +55,31 @@ describe('api: compact rows of a view (RowStore)', () => {
     assert.deepEqual(rows.row(0), { id: '7', draft: true, values: { id: '7', draft: '1', f1: 'a' } });
   });
 
+  it('finds every row edge whatever the pieces: braces, brackets and escaped quotes inside values, nested values, keys before and after', async () => {
+    const data = [
+      { id: '1', f1: 'a } b ] c { d [', f2: 'say \\"}\\" twice \\\\', f3: { nested: [1, { deep: '}' }] } },
+      { id: '2', f1: '', f2: [], f3: {} },
+      { id: '3', f1: '\\', f2: '"', f3: 'ünïcødé ✓ 𝄞' },
+    ];
+    const body = Buffer.from(` { "before" : {"data": [0]} ,"data" : [ ${data.map((row) => JSON.stringify(row)).join(' ,\n ')} ] , "metadata":[{"field_id_in_data":"f1"}], "after": "]}" } `);
+    for (const size of [1, 2, 3, 5, 64]) {
+      const rows = await readInPieces(body, size);
+      assert.deepEqual(
+        [...Array(rows.length).keys()].map((index) => rows.raw(index)),
+        data,
+        `pieces of ${size}`,
+      );
+      assert.deepEqual(rows.metadata?.map((entry) => entry.field_id_in_data), ['f1']);
+    }
+  });
+
+  it('reads a row whose own JSON is broken, and refuses it when it is read, naming it', async () => {
+    const rows = await readInPieces(Buffer.from('{"data":[{"id":"1"},{"id":"2",,},{"id":"3"}],"metadata":[]}'), 4);
+    assert.equal(rows.length, 3);
+    assert.equal(rows.row(2).id, '3');
+    assert.throws(() => rows.row(1), (error: Error) => error.name === 'PortalError' && /row 2 is not JSON/.test(error.message));
+  });
+
   it('refuses what is not a view answer, naming the problem', async () => {
     const cases: Array<[string, RegExp]> = [
       ['[1,2]', /not a JSON object/],

@@ -97,6 +97,38 @@ describe('api: reading a view as it arrives (streamView)', () => {
     assert.ok(seen > 0 && seen < 20_000, `${seen} rows before the cancel`);
   });
 
+  it('stops when asked, keeping the rows read and closing the connection', async () => {
+    await configure(emulator, { bytesPerSecond: 1_000_000 });
+    const { client } = clientFor(emulator);
+    const stop = new AbortController();
+    const { batches, onBatch } = collect();
+    const result = await client.streamView('201', '6', [], {
+      stop: stop.signal,
+      onBatch: (batch) => {
+        onBatch(batch);
+        stop.abort();
+      },
+    });
+    assert.equal(result.stopped, true);
+    assert.equal(result.failure, undefined);
+    assert.ok(result.rowsRead > 0 && result.rowsRead < 20_000, `${result.rowsRead} rows before the stop`);
+    assert.equal(result.rows.length, result.rowsRead);
+    assert.equal(result.rows.isReleased, false, 'the rows stay readable');
+    assert.deepEqual([...result.rows.rows(0, 2)], batches[0].rows.slice(0, 2));
+    assert.equal(result.rows.row(result.rowsRead - 1).id, String(result.rowsRead));
+  });
+
+  it('stops before the first row with an empty result, not an error', async () => {
+    await configure(emulator, { latencyMs: 2_000 });
+    const { client } = clientFor(emulator);
+    const stop = new AbortController();
+    const reading = client.streamView('201', '6', [], { stop: stop.signal });
+    setTimeout(() => stop.abort(), 50);
+    const result = await reading;
+    assert.equal(result.stopped, true);
+    assert.equal(result.rowsRead, 0);
+  });
+
   it('waits for the caller between batches (back-pressure)', async () => {
     const { client } = clientFor(emulator);
     let inside = false;

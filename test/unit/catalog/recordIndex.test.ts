@@ -62,4 +62,27 @@ describe('Go to Record: the record index', () => {
     assert.equal(growing.upToDate, true);
     assert.equal(rows.row(growing.search('4321', 5)[0]).id, '4321');
   });
+
+  it('finds what a row-by-row check finds, across the chunks of a large index', async () => {
+    const big = await startPortal({ bigViewRecords: 30_000 });
+    const store = (await clientFor(big).client.streamView('201', '6', [])).rows;
+    try {
+      const built = new RecordIndex(store, { titleKey: 'f31', textKeys: ['f31', 'f33', 'f40', 'f41'] });
+      built.extend();
+      const texts = Array.from({ length: store.length }, (_, index) => {
+        const row = store.row(index);
+        return [row.id, row.values.f31, row.values.f33, row.values.f40, row.values.f41].join(' ').toLowerCase();
+      });
+      for (const query of ['user29999@customers', 'lyon laptop', '29999', 'globex', 'zzz']) {
+        const words = query.split(' ');
+        const expected = texts.flatMap((text, index) => (words.every((word) => text.includes(word)) ? [index] : []));
+        const exact = texts.findIndex((_, index) => store.row(index).id === query);
+        const ordered = exact >= 0 ? [exact, ...expected.filter((index) => index !== exact)] : expected;
+        assert.deepEqual(built.search(query, 1_000_000), ordered, query);
+      }
+    } finally {
+      store.release();
+      await big.close();
+    }
+  });
 });

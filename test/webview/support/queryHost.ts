@@ -79,8 +79,7 @@ export class QueryHost {
       }
       case 'query/cancel': {
         const cancel = message as unknown as QueryCancelMessage;
-        this.session.cancel();
-        await this.session.stopped(cancel.runId);
+        this.session.cancel(cancel.runId);
         break;
       }
       default:
@@ -104,7 +103,7 @@ export class QueryHost {
   }
 
   async close(): Promise<void> {
-    this.session?.cancel();
+    this.session?.dispose();
     await this.panel.close();
   }
 }
