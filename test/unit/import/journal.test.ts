@@ -79,6 +79,7 @@ describe('import: the journal', () => {
     const journal = await Journal.open(path(), JOB);
     await journal.record({ row: 2, outcome: 'created', recordId: '7' }); // nothing else comes: written all the same
     assert.match(await readFile(journal.path, 'utf8'), /"row":2,"outcome":"created"/);
+    // Not awaited: the line must still be waiting when close() comes, which is what this test is about.
     void journal.record({ row: 3, outcome: 'created', recordId: '8' });
     await journal.close();
     assert.match(await readFile(journal.path, 'utf8'), /"row":3,"outcome":"created"/);
