@@ -111,12 +111,9 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
       },
       onChanged: (record, kind) => events.fire({ ...record, kind, origin: 'local' }),
     });
-    this.schemas = new SchemaFiles({
-      columns,
-      unavailable: (error, portalId) => vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId))),
-      fireChanged: (uris) => this.fireChanged(uris),
-    });
-    this.newRecords = new NewRecordFiles({ columns, store: this.store, now });
+    const unavailable = (error: unknown, portalId: string): Error => vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
+    this.schemas = new SchemaFiles({ columns, unavailable, fireChanged: (uris) => this.fireChanged(uris) });
+    this.newRecords = new NewRecordFiles({ columns, store: this.store, now, unavailable });
     this.refresh = this._register(new RecordRefresh(this, events, catalog));
   }
 
@@ -254,7 +251,7 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
       case 'schema':
         throw vscode.FileSystemError.NoPermissions('The schema of an app\'s records is made from its columns and cannot be edited.');
       case 'new':
-        return this.create(uri, address.appId, decoder.decode(content));
+        return this.create(uri, decoder.decode(content));
       case 'record':
         return this.update(this.stateOf(uri, address), decoder.decode(content));
     }
@@ -359,9 +356,9 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
     state.reloadAfterSave = this.observe(state, written) !== text;
   }
 
-  private async create(uri: vscode.Uri, appId: string, text: string): Promise<void> {
+  private async create(uri: vscode.Uri, text: string): Promise<void> {
     try {
-      await this.newRecords.save(uri, appId, text, (columns) => this.parse(text, columns));
+      await this.newRecords.save(uri, text, (columns) => this.parse(text, columns));
     } catch (error) {
       throw this.saveFailure(error, uri.authority);
     }

@@ -30,14 +30,16 @@ export class RecordRefresh extends Disposable {
       catalog.onDidChange((change) => this.onCatalogChange(change.portalId, change.appId)),
       vscode.workspace.onDidSaveTextDocument((document) => this.afterSave(document.uri)),
       vscode.workspace.onDidCloseTextDocument((document) => this.afterClose(document.uri)),
+      vscode.workspace.onDidOpenTextDocument((document) => this.files.newRecords.opened(document.uri)),
       vscode.window.tabGroups.onDidChangeTabs((event) => this.afterTabsClosed(event.closed)),
       vscode.window.onDidChangeVisibleTextEditors((editors) => {
         // Not awaited: a listener; opening a record awaits the same refresh (refreshIfHidden shares it).
         for (const editor of editors) void this.refreshIfHidden(editor.document.uri);
       }),
     );
+    // New-record documents VS Code restored before this was built (after a reload) have their entries too.
+    for (const document of vscode.workspace.textDocuments) this.files.newRecords.opened(document.uri);
   }
-
 
   /**
    * Shows a hidden record's current copy: resolves once VS Code has read it again (at most a few seconds),

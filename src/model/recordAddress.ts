@@ -2,7 +2,10 @@
 // portal's connection id; the path says which document:
 //   /<app_id> <app name>/<title> · <record_id>.json   a record, named for its tab
 //   /<app_id>/<record_id>.json                        the same record, by ids only (older addresses too)
-//   /<app_id>/new/new-record-<n>.json                 a record not created yet (saving it creates it)
+//   /<app_id>/new/new-record-<n>.json                 a record not created yet (saving it creates it);
+//   /<app_id>/new/new-draft-<n>.json                  new-draft-: to be created as a draft. The address holds
+//                                                     all a new record's document needs, so that one VS Code
+//                                                     restores after a reload saves as it would have
 //   /<app_id>/schema/record.json                      the JSON Schema of the app's records (read-only)
 //   /<app_id> <app name>/views/<view name> — <app name> · <view_id>.grid
 //                                                     a view as an editable grid (the custom editor
@@ -19,7 +22,7 @@ export const RECORD_SCHEME = 'portal';
 
 export type DocumentPath =
   | { readonly kind: 'record'; readonly appId: string; readonly recordId: string }
-  | { readonly kind: 'new'; readonly appId: string; readonly name: string }
+  | { readonly kind: 'new'; readonly appId: string; readonly name: string; readonly n: number; readonly draft: boolean }
   | { readonly kind: 'schema'; readonly appId: string }
   | { readonly kind: 'view'; readonly appId: string; readonly viewId: string }
   | { readonly kind: 'directory'; readonly appId?: string };
@@ -46,7 +49,7 @@ const APP_SEGMENT = /^([^/\\?#\s]+)(?: .*)?$/;
 const RECORD_SEGMENT = /^(?:.* · )?([^/\\?#\s]+)\.json$/;
 const NAMES_SEPARATOR = ' · ';
 const MAX_NAME = 60;
-const NEW_NAME = /^new-record-\d+\.json$/;
+const NEW_NAME = /^new-(record|draft)-(\d+)\.json$/;
 /** A view's grid segment: its id, after its names and " · " when named. */
 const VIEW_SEGMENT = /^(?:.* · )?([^/\\?#\s]+)\.grid$/;
 
@@ -68,7 +71,8 @@ export function parseDocumentPath(path: string): DocumentPath | undefined {
     return recordId === undefined ? undefined : { kind: 'record', appId, recordId };
   }
   if (second === SCHEMA_FOLDER && third === SCHEMA_FILE) return { kind: 'schema', appId };
-  if (second === NEW_FOLDER && NEW_NAME.test(third)) return { kind: 'new', appId, name: third };
+  const created = second === NEW_FOLDER ? NEW_NAME.exec(third) : null;
+  if (created) return { kind: 'new', appId, name: third, n: Number(created[2]), draft: created[1] === 'draft' };
   const viewId = second === VIEWS_FOLDER ? VIEW_SEGMENT.exec(third)?.[1] : undefined;
   if (viewId !== undefined) return { kind: 'view', appId, viewId };
   return undefined;
@@ -157,8 +161,9 @@ export function viewOfUri(uri: UriLike): { portalId: string; appId: string; view
   return address?.kind === 'view' ? { portalId: address.portalId, appId: address.appId, viewId: address.viewId } : undefined;
 }
 
-export function newRecordPath(appId: string, n: number): string {
-  return `/${appId}/${NEW_FOLDER}/new-record-${n}.json`;
+/** A new record's document: number `n`, to be created as a draft or not. */
+export function newRecordPath(appId: string, n: number, draft = false): string {
+  return `/${appId}/${NEW_FOLDER}/new-${draft ? 'draft' : 'record'}-${n}.json`;
 }
 
 export function schemaPath(appId: string): string {

@@ -1,6 +1,6 @@
 // The vscode.Uri side of the record address (recordAddress.ts builds and parses the path).
 import * as vscode from 'vscode';
-import { newRecordPath, parseAddress, RECORD_SCHEME, recordKey, recordOfUri, recordPath, schemaPath, viewGridPath, type RecordNames, type ViewNames } from './recordAddress';
+import { parseAddress, RECORD_SCHEME, recordKey, recordOfUri, recordPath, schemaPath, viewGridPath, type RecordNames, type ViewNames } from './recordAddress';
 import type { AppTarget, RecordTarget, ViewTarget } from './targets';
 
 /** The record's document: named for its tab when its title is known (recordAddress.ts). */
@@ -15,10 +15,6 @@ export function viewGridUri(target: ViewTarget, names: ViewNames = {}): vscode.U
 
 export function schemaUri(app: AppTarget): vscode.Uri {
   return vscode.Uri.from({ scheme: RECORD_SCHEME, authority: app.portalId, path: schemaPath(app.appId) });
-}
-
-export function newRecordUri(app: AppTarget, n: number): vscode.Uri {
-  return vscode.Uri.from({ scheme: RECORD_SCHEME, authority: app.portalId, path: newRecordPath(app.appId, n) });
 }
 
 /** The same record's document, whatever each address's decoration. */

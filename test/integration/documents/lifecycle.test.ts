@@ -126,6 +126,7 @@ describe('records as documents: drafts, delete, create, completion', () => {
     const api = await testApi();
     const opened = await vscode.commands.executeCommand<string>('portal.newRecord', { portalId: portal(), appId: '102' });
     const document = await waitFor(() => vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === opened), { message: 'the new document' });
+    assert.match(document.uri.path, /^\/102\/new\/new-draft-\d+\.json$/, 'its address says it is to be a draft');
     assert.deepEqual(Object.keys(fieldsOf(document)), ['$schema', 'f11', 'f15', 'f17']);
     await setField(document, 'f11', 'Draft order');
     await setField(document, 'f15', '01-03-2026');

@@ -37,11 +37,12 @@ describe('a record as the text of its document', () => {
 describe('the paths of the portal: documents', () => {
   it('tells records, new records, schemas and folders apart', () => {
     assert.deepEqual(parseDocumentPath(recordPath({ appId: '102', recordId: '7' })), { kind: 'record', appId: '102', recordId: '7' });
-    assert.deepEqual(parseDocumentPath(newRecordPath('102', 3)), { kind: 'new', appId: '102', name: 'new-record-3.json' });
+    assert.deepEqual(parseDocumentPath(newRecordPath('102', 3)), { kind: 'new', appId: '102', name: 'new-record-3.json', n: 3, draft: false });
+    assert.deepEqual(parseDocumentPath(newRecordPath('102', 4, true)), { kind: 'new', appId: '102', name: 'new-draft-4.json', n: 4, draft: true }, 'a draft says so in its name');
     assert.deepEqual(parseDocumentPath(schemaPath('102')), { kind: 'schema', appId: '102' });
     assert.deepEqual(parseDocumentPath('/'), { kind: 'directory' });
     for (const folder of ['/102', '/102/new', '/102/schema']) assert.deepEqual(parseDocumentPath(folder), { kind: 'directory', appId: '102' }, folder);
-    for (const other of ['/102/7.txt', '/102/new/7.json', '/102/schema/other.json', '/a/b/c/d.json']) assert.equal(parseDocumentPath(other), undefined, other);
+    for (const other of ['/102/7.txt', '/102/new/7.json', '/102/new/new-other-1.json', '/102/schema/other.json', '/a/b/c/d.json']) assert.equal(parseDocumentPath(other), undefined, other);
     assert.equal(schemaReference('prod', '102'), 'portal://prod/102/schema/record.json');
   });
 });

@@ -1,0 +1,107 @@
+// New-record documents whose in-memory entry is gone: a document VS Code restores after a reload (this
+// window never opened its address), or one whose entry was dropped while it stayed open (a change of its
+// language closes and reopens it for extensions). Their text must not be lost, their record must be
+// created once, and they must reopen under the record's id like any new record.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { RecordChange } from '../../../src/catalog/recordEvents';
+import { emulatorRecord, recordUriOf, requestMark, requestsSince, setField } from '../support/documents';
+import { testApi } from '../support/extension';
+import { useScriptedPrompter } from '../support/prompter';
+import { waitFor, waitForEvent } from '../support/wait';
+import { useConnectedPortal } from './support';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A new-record address as "Portal: New Record" makes them, with a number this window has not given out. */
+function restoredAddress(portalId: string, appId: string, name: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: 'portal', authority: portalId, path: `/${appId}/new/${name}` });
+}
+
+async function posts(mark: number): Promise<string[]> {
+  return (await requestsSince(mark)).filter((request) => request.startsWith('POST '));
+}
+
+function isOpenInTab(uri: vscode.Uri): boolean {
+  return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString()));
+}
+
+describe('records as documents: new records whose entry is gone', () => {
+  useScriptedPrompter();
+  const portal = useConnectedPortal();
+
+  it('creates a record once from a new document whose language changed, and reopens it under its id', async () => {
+    const api = await testApi();
+    const opened = await vscode.commands.executeCommand<string>('portal.newRecord', { portalId: portal(), appId: '101' });
+    let document = await waitFor(() => vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === opened), { message: 'the new document' });
+    await setField(document, 'f2', 'Language Change Ltd');
+    // VS Code tells extensions that a document whose language changes closed, and opened again.
+    document = await vscode.languages.setTextDocumentLanguage(document, 'jsonc');
+    assert.equal(document.isDirty, true, 'the typed text is still unsaved');
+
+    const created = waitForEvent(api.recordEvents.onDidChange, (change: RecordChange) => change.kind === 'created');
+    const mark = await requestMark();
+    assert.equal(await document.save(), true);
+    const change = await created;
+    const reopened = recordUriOf(portal(), '101', change.recordId);
+    await waitFor(() => vscode.window.activeTextEditor?.document.uri.toString() === reopened.toString(), { message: `the editor of ${reopened.toString()}` });
+    await waitFor(() => !isOpenInTab(document.uri), { message: 'the new document to close' });
+    // (The emulator's ids start again at each reset: the record's own copy says what was created.)
+    assert.equal((await emulatorRecord('101', change.recordId)).data.f2, 'Language Change Ltd');
+    assert.deepEqual(await posts(mark), ['POST /api/v1/app/101/record/ 200'], 'exactly one record created');
+  });
+
+  it('saves a new document with no entry behind it once: a second save sends nothing, a changed one is refused', async () => {
+    const opened = await vscode.commands.executeCommand<string>('portal.newRecord', { portalId: portal(), appId: '101' });
+    const document = await waitFor(() => vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === opened), { message: 'the new document' });
+    await setField(document, 'f2', 'Saved Twice Ltd');
+    await vscode.languages.setTextDocumentLanguage(document, 'jsonc');
+    // VS Code's save is a stat and a writeFile of the document's address: twice, as two Ctrl+S would.
+    const text = encoder.encode(document.getText());
+    const mark = await requestMark();
+    await vscode.workspace.fs.writeFile(document.uri, text);
+    await vscode.workspace.fs.writeFile(document.uri, text);
+    assert.deepEqual(await posts(mark), ['POST /api/v1/app/101/record/ 200'], 'the same text saved again creates nothing');
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.fs.writeFile(document.uri, encoder.encode(document.getText().replace('Saved Twice Ltd', 'Saved Thrice Ltd')))),
+      /created already as record \d+/,
+    );
+    assert.deepEqual(await posts(mark), ['POST /api/v1/app/101/record/ 200'], 'a changed text is refused, not created again');
+  });
+
+  it('reads a new-record address this window never opened (a document restored after a reload) as the app\'s new record, and creates it once under that address', async () => {
+    const api = await testApi();
+    const uri = restoredAddress(portal(), '101', 'new-record-907.json');
+    const stat = await vscode.workspace.fs.stat(uri);
+    assert.equal(stat.type, vscode.FileType.File);
+    assert.deepEqual(JSON.parse(decoder.decode(await vscode.workspace.fs.readFile(uri))), { $schema: `portal://${portal()}/101/schema/record.json`, f2: '' }, 'the required fields, empty');
+
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document, { preview: false });
+    const banner = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+    assert.deepEqual(banner.map((lens) => lens.command?.title), ['$(new-file) New record of app 101: saving creates it']);
+    await setField(document, 'f2', 'Restored Industries');
+    const created = waitForEvent(api.recordEvents.onDidChange, (change: RecordChange) => change.kind === 'created');
+    const mark = await requestMark();
+    assert.equal(await document.save(), true);
+    const change = await created;
+    const reopened = recordUriOf(portal(), '101', change.recordId);
+    await waitFor(() => vscode.window.activeTextEditor?.document.uri.toString() === reopened.toString(), { message: `the editor of ${reopened.toString()}` });
+    assert.equal((await emulatorRecord('101', change.recordId)).data.f2, 'Restored Industries');
+    assert.deepEqual(await posts(mark), ['POST /api/v1/app/101/record/ 200']);
+  });
+
+  it('creates a restored new-draft document as a draft, as chosen before the reload', async () => {
+    const api = await testApi();
+    const uri = restoredAddress(portal(), '102', 'new-draft-908.json');
+    const text = JSON.stringify({ $schema: `portal://${portal()}/102/schema/record.json`, f11: 'Restored draft', f15: '01-04-2026', f17: '12' }, null, 2);
+    const created = waitForEvent(api.recordEvents.onDidChange, (change: RecordChange) => change.kind === 'created');
+    const mark = await requestMark();
+    await vscode.workspace.fs.writeFile(uri, encoder.encode(text));
+    assert.deepEqual(await posts(mark), ['POST /api/v1/app/102/record/ 200']);
+    const record = await emulatorRecord('102', (await created).recordId);
+    assert.deepEqual([record.draft, record.data.f11], [true, 'Restored draft']);
+    assert.equal(decoder.decode(await vscode.workspace.fs.readFile(uri)), text, 'the address serves what was saved');
+  });
+});
