@@ -75,12 +75,13 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
     createStatusBar(portals, PORTAL_COMMANDS.portalActions, PORTAL_COMMANDS.addPortal, focus),
     trackWalkthroughProgress(portals, context.extension.id),
   );
-  // Development and demo only (npm start): a portal named by an environment variable; not awaited.
-  void importPreconfigured(portals, context, authLog);
+  // Development and demo only (npm start): a portal named by an environment variable. Activation does not
+  // wait for it (it never throws); the features do, so a command run at once finds the portal connected.
+  const preconfigured = importPreconfigured(portals, context, authLog);
 
   // Everything else, built on first use, once the portals are read.
   const features: Lazy<Features> = new Lazy(async () => {
-    const [{ createFeatures }] = await Promise.all([import('./features'), portals.ready()]);
+    const [{ createFeatures }] = await Promise.all([import('./features'), portals.ready(), preconfigured]);
     return createFeatures({ context, portals, explorerView });
   });
 
