@@ -10,6 +10,16 @@ import { children, emulatorPortal, freshExplorer, path } from './support/explore
 import { testApi } from './support/extension';
 import { waitFor } from './support/wait';
 
+/** A fresh Portal view showing the Tickets app's 100,000-row view "All tickets"; its node. */
+async function allTicketsShown() {
+  const portalId = await emulatorPortal();
+  await freshExplorer(portalId);
+  const api = await testApi();
+  await api.views.add(portalId, '201', { viewId: '6', name: 'All tickets' });
+  await vscode.commands.executeCommand('workbench.view.extension.portal');
+  return { api, view: await path(portalId, 'Support', 'Tickets', 'Views', 'All tickets') };
+}
+
 describe(`Go to Record ${BROWSER_TAG}`, function () {
   this.timeout(90_000);
   beforeEach(resetEmulator);
@@ -20,12 +30,7 @@ describe(`Go to Record ${BROWSER_TAG}`, function () {
   });
 
   it("finds a record among the view's 100,000 by words of its text, and opens it on Enter", async () => {
-    const portalId = await emulatorPortal();
-    await freshExplorer(portalId);
-    const api = await testApi();
-    await api.views.add(portalId, '201', { viewId: '6', name: 'All tickets' });
-    await vscode.commands.executeCommand('workbench.view.extension.portal');
-    const view = await path(portalId, 'Support', 'Tickets', 'Views', 'All tickets');
+    const { api, view } = await allTicketsShown();
     await api.explorerView.reveal(view, { expand: false, select: true, focus: true });
 
     // The view's inline action, as the mouse finds it on the selected row.
@@ -97,12 +102,7 @@ describe(`Go to Record ${BROWSER_TAG}`, function () {
   }
 
   it('opens on Ctrl+F in the Portal view when a view or one of its records is selected, and from "Find a record…"', async () => {
-    const portalId = await emulatorPortal();
-    await freshExplorer(portalId);
-    const api = await testApi();
-    await api.views.add(portalId, '201', { viewId: '6', name: 'All tickets' });
-    await vscode.commands.executeCommand('workbench.view.extension.portal');
-    const view = await path(portalId, 'Support', 'Tickets', 'Views', 'All tickets');
+    const { api, view } = await allTicketsShown();
     await api.explorerView.reveal(view, { expand: true, select: true, focus: true });
     await waitFor(() => driver.focusedWithin('.monaco-list'), { message: 'the keyboard focus in the Portal view' });
 

@@ -7,6 +7,7 @@ import type { FilterColumn } from '../../src/shared/protocol';
 import { button } from '../components/button';
 import { clear, el } from '../components/dom';
 import { dropdown, textField, type Input } from '../components/inputs';
+import './filterRows.css';
 
 /** A row as the builder keeps it (and the panel's state stores it): column by field_id_in_data. */
 export interface FilterRowState {

@@ -27,12 +27,23 @@ function isOpenInTab(uri: vscode.Uri): boolean {
   return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString()));
 }
 
+/** Saves a new-record document (Ctrl+S), and waits for the record it creates to open under its id. */
+async function saveCreating(document: vscode.TextDocument, portalId: string): Promise<{ change: RecordChange; mark: number }> {
+  const api = await testApi();
+  const created = waitForEvent(api.recordEvents.onDidChange, (change: RecordChange) => change.kind === 'created');
+  const mark = await requestMark();
+  assert.equal(await document.save(), true);
+  const change = await created;
+  const reopened = recordUriOf(portalId, '101', change.recordId);
+  await waitFor(() => vscode.window.activeTextEditor?.document.uri.toString() === reopened.toString(), { message: `the editor of ${reopened.toString()}` });
+  return { change, mark };
+}
+
 describe('records as documents: new records whose entry is gone', () => {
   useScriptedPrompter();
   const portal = useConnectedPortal();
 
   it('creates a record once from a new document whose language changed, and reopens it under its id', async () => {
-    const api = await testApi();
     const opened = await vscode.commands.executeCommand<string>('portal.newRecord', { portalId: portal(), appId: '101' });
     let document = await waitFor(() => vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === opened), { message: 'the new document' });
     await setField(document, 'f2', 'Language Change Ltd');
@@ -40,12 +51,7 @@ describe('records as documents: new records whose entry is gone', () => {
     document = await vscode.languages.setTextDocumentLanguage(document, 'jsonc');
     assert.equal(document.isDirty, true, 'the typed text is still unsaved');
 
-    const created = waitForEvent(api.recordEvents.onDidChange, (change: RecordChange) => change.kind === 'created');
-    const mark = await requestMark();
-    assert.equal(await document.save(), true);
-    const change = await created;
-    const reopened = recordUriOf(portal(), '101', change.recordId);
-    await waitFor(() => vscode.window.activeTextEditor?.document.uri.toString() === reopened.toString(), { message: `the editor of ${reopened.toString()}` });
+    const { change, mark } = await saveCreating(document, portal());
     await waitFor(() => !isOpenInTab(document.uri), { message: 'the new document to close' });
     // (The emulator's ids start again at each reset: the record's own copy says what was created.)
     assert.equal((await emulatorRecord('101', change.recordId)).data.f2, 'Language Change Ltd');
@@ -71,7 +77,6 @@ describe('records as documents: new records whose entry is gone', () => {
   });
 
   it('reads a new-record address this window never opened (a document restored after a reload) as the app\'s new record, and creates it once under that address', async () => {
-    const api = await testApi();
     const uri = restoredAddress(portal(), '101', 'new-record-907.json');
     const stat = await vscode.workspace.fs.stat(uri);
     assert.equal(stat.type, vscode.FileType.File);
@@ -82,12 +87,7 @@ describe('records as documents: new records whose entry is gone', () => {
     const banner = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
     assert.deepEqual(banner.map((lens) => lens.command?.title), ['$(new-file) New record of app 101: saving creates it']);
     await setField(document, 'f2', 'Restored Industries');
-    const created = waitForEvent(api.recordEvents.onDidChange, (change: RecordChange) => change.kind === 'created');
-    const mark = await requestMark();
-    assert.equal(await document.save(), true);
-    const change = await created;
-    const reopened = recordUriOf(portal(), '101', change.recordId);
-    await waitFor(() => vscode.window.activeTextEditor?.document.uri.toString() === reopened.toString(), { message: `the editor of ${reopened.toString()}` });
+    const { change, mark } = await saveCreating(document, portal());
     assert.equal((await emulatorRecord('101', change.recordId)).data.f2, 'Restored Industries');
     assert.deepEqual(await posts(mark), ['POST /api/v1/app/101/record/ 200']);
   });
