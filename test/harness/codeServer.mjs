@@ -21,6 +21,9 @@ const QUIET_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'chat.disableAIFeatures': true,
   'files.autoSave': 'off',
+  // npm start's workspace is a folder of the checkout: without this, VS Code offers to open the checkout's
+  // repository the moment the demo opens.
+  'git.openRepositoryInParentFolders': 'never',
 };
 
 /** Settings for test runs only: fewer background processes on a 2-core machine. */
