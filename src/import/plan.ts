@@ -154,6 +154,8 @@ export class RowPlanner {
   }
 
   private create(row: number, data: RecordData): Operation {
+    // Else a row with nothing in its mapped columns creates a blank record wherever no column is required.
+    if (Object.keys(data).length === 0) return { kind: 'invalid', row, problems: [{ row, column: '(the row)', value: '', message: 'the row has no values for the mapped columns', expected: 'a value in at least one mapped column' }] };
     const problems = checkRecord(this.columns, data, { creating: true }).map((found) => this.problemOf(row, found.field, data, found.message));
     if (problems.length > 0) return { kind: 'invalid', row, problems };
     let lookup: CreateLookup | undefined;

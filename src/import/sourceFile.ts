@@ -129,7 +129,8 @@ async function* csvRows(path: string, delimiter: string, columns: readonly strin
     for await (const cells of parser as AsyncIterable<string[]>) {
       row += 1;
       if (row === 1) continue; // the header
-      if (cells.length === 1 && cells[0].trim() === '') continue; // a blank line: no record, but a row number
+      // A blank line, or one of only delimiters (",,," from a spreadsheet): no record, but a row number.
+      if (cells.every((cell) => cell.trim() === '')) continue;
       const values: Record<string, string> = {};
       columns.forEach((name, index) => (values[name] = cells[index] ?? ''));
       const extra = cells.slice(columns.length).filter((cell) => cell !== '').length;

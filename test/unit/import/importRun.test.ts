@@ -70,6 +70,17 @@ describe('import: runs against the emulator', function () {
     assert.equal((await requestLog(emulator)).filter((entry) => entry.method !== 'GET').length, 0, 'nothing sent');
   });
 
+  it('a row with no value in any mapped column is refused, not created as a blank record', async () => {
+    // An app with no required column (here: the portal not saying which are): nothing else would stop it.
+    const optional = customers.map((column) => ({ ...column, required: '0' }));
+    const path = await file(JSON.stringify([{ Name: 'Filled Ltd' }, {}, { Unmapped: 'x', Name: '' }]), 'json');
+    const source = await openSource(path);
+    const result = await dryRunImport({ source, columns: optional, settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, optional) } });
+    assert.deepEqual([result.rows, result.creates, result.failingRows], [3, 1, 2]);
+    assert.deepEqual(result.problems.map((problem) => problem.row), [2, 3]);
+    assert.match(result.problems[0].message, /the row has no values for the mapped columns/);
+  });
+
   it('creates the good rows, writes the bad ones to a failures file that imports once fixed', async () => {
     const path = await file(`${CUSTOMER_HEADER}\n${customerLine(1)}\n${BAD_ROWS.join('\n')}\n${customerLine(2)}\n`);
     const result = await importFile(path, client, customers, { matchField: 'f2' });

@@ -51,6 +51,17 @@ describe('import: reading the source file', () => {
     );
   });
 
+  it('skips rows whose cells are all blank (a spreadsheet\'s ",,,"), keeping the row numbers', async () => {
+    const { rows } = await rowsOf(await file('blank-rows.csv', 'A,B,C\n1,2,3\n,,\n , ,\t\n,,,,\n4,,\n'));
+    assert.deepEqual(
+      rows.map((row) => [row.row, row.values.A]),
+      [
+        [2, '1'],
+        [6, '4'],
+      ],
+    );
+  });
+
   it('names blank and repeated header cells so that every column can be mapped', async () => {
     const { columns } = await rowsOf(await file('header.csv', 'Name,,name,Name\n1,2,3,4\n'));
     assert.deepEqual(columns, ['Name', 'Column 2', 'name (2)', 'Name (3)']);
