@@ -83,9 +83,10 @@ function convertDateTime(text: string, timeZone: string): string {
   return formatDateTime(instant);
 }
 
-const GROUPED_POINT = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
-const GROUPED_COMMA = /^-?\d{1,3}(?:\.\d{3})+(?:,\d+)?$/;
-const SPACE_GROUPS = /^(-?\d{1,3})((?:[ \u00a0\u202f']\d{3})+)([.,]\d+)?$/;
+// The first group never starts with 0: "0,125" is a decimal (or refused), never 125.
+const GROUPED_POINT = /^-?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$/;
+const GROUPED_COMMA = /^-?[1-9]\d{0,2}(?:\.\d{3})+(?:,\d+)?$/;
+const SPACE_GROUPS = /^(-?[1-9]\d{0,2})((?:[ \u00a0\u202f']\d{3})+)([.,]\d+)?$/;
 
 /**
  * A number as written with `separator` as the decimal mark to the API's plain decimal. Thousands groups
@@ -102,15 +103,15 @@ export function convertNumber(text: string, separator: DecimalSeparator): string
 }
 
 /**
- * The decimal separator most sample values use: "3,5" and "1.234,50" vote comma, "3.5" and "1,234.50"
- * vote point, "1,234" and "12" say nothing. A tie is a point.
+ * The decimal separator most sample values use: "3,5", "0,125" and "1.234,50" vote comma, "3.5", "0.125"
+ * and "1,234.50" vote point, "1,234" and "12" say nothing. A tie is a point.
  */
 export function detectDecimalSeparator(samples: Iterable<string>): DecimalSeparator {
   let comma = 0;
   let point = 0;
   for (const raw of samples) {
     const text = raw.trim();
-    if (/^-?\d{1,3}[.,]\d{3}$/.test(text)) continue; // 1,234 or 1.234: either reading works
+    if (/^-?[1-9]\d{0,2}[.,]\d{3}$/.test(text)) continue; // 1,234 or 1.234: either reading works
     if (/^-?[\d.]*\d,\d+$/.test(text)) comma += 1;
     else if (/^-?[\d,]*\d\.\d+$/.test(text)) point += 1;
   }

@@ -106,6 +106,18 @@ describe('import: mapping and conversion', () => {
       assert.equal(detectDecimalSeparator(['12', '3.5', '1,234']), '.');
     });
 
+    it('numbers below 1 with three decimals: a leading 0 is never a thousands group', () => {
+      assert.equal(convertNumber('0,125', '.'), '0,125', 'refused, not read as 125');
+      assert.equal(convertNumber('0.125', ','), '0.125', 'refused, not read as 125');
+      assert.equal(convertNumber('-0,125', '.'), '-0,125');
+      assert.equal(convertNumber('0,125', ','), '0.125');
+      assert.equal(convertNumber('0.125', '.'), '0.125');
+      assert.equal(convertNumber('0 125', ','), '0 125');
+      assert.equal(convertNumber('1,500', '.'), '1500', 'a grouped thousand still is one');
+      assert.equal(detectDecimalSeparator(['0,125', '1,500', '2,250']), ',', 'a German file of amounts below 10');
+      assert.equal(detectDecimalSeparator(['0.125', '1.500', '2.250']), '.');
+    });
+
     it('choices by id or by name, single and multiple', () => {
       assert.deepEqual(convertValue(choice, 'open'), { value: '1' });
       assert.deepEqual(convertValue(choice, '2'), { value: '2' });
