@@ -121,7 +121,9 @@ export function optionWarnings(options: ImportOptions, uncertainFile: string): s
 
 /** What stops the run before a row is read. */
 export function optionProblems(mapping: ImportMapping, columns: readonly Column[], options: ImportOptions): string[] {
-  const problems = mappingProblems(mapping, columns, { creates: true, matchField: options.matchField });
+  // An upsert may only update (by record id, say): its rows that would create are refused one by one,
+  // naming the required columns they lack, and the dry run lists them.
+  const problems = mappingProblems(mapping, columns, { creates: options.mode === 'create', matchField: options.matchField });
   if (options.mode === 'upsert' && !options.viewId) problems.push('Upsert reads the existing records through a view: choose the view.');
   if (options.mode === 'upsert' && !options.matchField && !mapping.columns.some((entry) => entry.target.kind === 'recordId')) {
     problems.push('Upsert needs a key: map a column to "Record id", or choose a unique column to match on.');

@@ -5,7 +5,9 @@ import * as assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Column } from '../../../src/api/types';
+import { dryRunImport } from '../../../src/import/importRun';
 import { proposeMapping, setTarget } from '../../../src/import/mapping';
+import { indexExisting } from '../../../src/import/plan';
 import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, optionWarnings, previewOf, sampleRows, targetOf, targetOptions, targetValue } from '../../../src/import/panelState';
 import { openSource } from '../../../src/import/sourceFile';
 import { clientFor, startPortal, type Emulator } from '../api/portal';
@@ -91,6 +93,19 @@ describe('import: what the mapping panel shows', () => {
       draft: 'published',
       conversion: { decimalSeparator: ',', timeZone: 'UTC' },
     });
+  });
+
+  it('lets an upsert by record id run without the required columns: only rows that would create need them', async () => {
+    const mapping = proposeMapping(['id', 'Email'], customers);
+    const create = { mode: 'create', draft: 'published', decimalSeparator: '.', timeZone: 'UTC' } as const;
+    assert.match(optionProblems(mapping, customers, create).join(), /Name \(f2\) is required/);
+    assert.deepEqual(optionProblems(mapping, customers, { ...create, mode: 'upsert', viewId: '1' }), []);
+    // A row of that file naming no record would create one: the dry run refuses it, naming the column.
+    const { source } = await sourceOf('upsert.csv', 'id,Email\n,new@example.com\n');
+    const existing = indexExisting([]);
+    const result = await dryRunImport({ source, columns: customers, existing, settings: importSettings('101', mapping, { ...create, mode: 'upsert', viewId: '1' }) });
+    assert.deepEqual([result.creates, result.failingRows], [0, 1]);
+    assert.match(result.problems[0].message, /required: Name must have a value/);
   });
 
   it('warns when a lost create could not be looked for: no key, or no view', () => {
