@@ -98,7 +98,7 @@ export function previewOf(sample: readonly SourceRow[], mapping: ImportMapping, 
       ...(row.problem ? { problem: `The row ${row.problem}` } : {}),
       cells: fed.map(({ column, source }) => {
         const raw = row.values[source] ?? '';
-        if (raw === '') return { value: '' };
+        if (raw.trim() === '') return { value: '' }; // left out, as the run leaves it (plan.ts)
         const converted = convertValue(column, raw, conversion);
         return converted.problem === undefined ? { value: converted.value } : { value: raw, problem: converted.problem };
       }),

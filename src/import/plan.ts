@@ -104,7 +104,8 @@ export class RowPlanner {
     const data: RecordData = {};
     for (const [sourceColumn, column] of this.fieldsBySource) {
       const raw = source.values[sourceColumn] ?? '';
-      if (raw === '' && this.settings.emptyCells !== 'clear') continue;
+      // A cell of only spaces is empty too: sent, it would convert to "" and clear the field on update.
+      if (raw.trim() === '' && this.settings.emptyCells !== 'clear') continue;
       const converted = convertValue(column, raw, this.settings.conversion);
       if (converted.problem !== undefined) problems.push({ row, column: sourceColumn, value: raw, message: converted.problem, expected: converted.expected });
       else data[column.field_id_in_data] = converted.value;
@@ -126,7 +127,7 @@ export class RowPlanner {
     const column = sourceColumn === undefined ? undefined : this.fieldsBySource.get(sourceColumn);
     if (!created || field === undefined || sourceColumn === undefined || !column) return;
     const raw = source.values[sourceColumn] ?? '';
-    if (raw === '' && this.settings.emptyCells !== 'clear') return;
+    if (raw.trim() === '' && this.settings.emptyCells !== 'clear') return;
     const key = convertValue(column, raw, this.settings.conversion).value;
     if (key && !this.plannedKeys.has(key)) this.plannedKeys.set(key, source.row);
   }

@@ -124,6 +124,19 @@ describe('import: runs against the emulator', function () {
     assert.equal((await requestLog(emulator)).filter((entry) => entry.method === 'PUT').length, 1);
   });
 
+  it('upsert: a cell of only spaces leaves the field as it is, as an empty cell does', async () => {
+    const acme = (await client.readView('101', '1')).rows[0];
+    const kept = ['f3', 'f6', 'f7', 'f9'].filter((field) => (acme.values[field] ?? '') !== '');
+    assert.ok(kept.length >= 3, `the seeded record has values to lose (${kept.join(', ')})`);
+    const path = await file(`Id,Email,Tier,Account manager,Customer since\n${acme.id},  , ,\t, \n`);
+    const existing = await readExisting(client, '101', '1', 'f2');
+    const result = await importFile(path, client, customers, { mode: 'upsert', existing });
+    assert.deepEqual([result.counts.unchanged, result.counts.updated, result.counts.failed], [1, 0, 0]);
+    assert.equal((await requestLog(emulator)).filter((entry) => entry.method === 'PUT').length, 0, 'nothing sent');
+    const record = (await client.readRecord('101', acme.id as string)).data;
+    for (const field of kept) assert.equal(record[field], acme.values[field], field);
+  });
+
   it('creates drafts in an app with Draft mode, and publishes the drafts it updates when asked', async () => {
     const path = await file('Title,Order date,Amount\nDraft order,2026-03-01,10\n');
     const result = await importFile(path, client, orders, { appId: '102', draft: 'draft', lookupViewId: '3' });
