@@ -88,6 +88,20 @@ describe('import: mapping and conversion', () => {
       assert.deepEqual(convertValue(delivery, '21-11-2026 14:05', { timeZone: 'Europe/Berlin' }), { value: '21-11-2026 13:05' });
       assert.deepEqual(convertValue(delivery, '2026-07-01 00:30', { timeZone: 'Europe/Berlin' }), { value: '30-06-2026 22:30' }, 'summer time');
       assert.deepEqual(convertValue(delivery, '2026-03-08 02:30', { timeZone: 'America/New_York' }), { value: '08-03-2026 07:30' }, 'a skipped hour');
+      assert.deepEqual(convertValue(delivery, '2026-11-01 01:30', { timeZone: 'America/New_York' }), { value: '01-11-2026 05:30' }, 'a repeated hour: the first');
+    });
+
+    it('date-times in the hours a clock skips or repeats, east of UTC too: the offset before, the first of two', () => {
+      const delivery = byField('f16');
+      const cases: Array<[string, string, string, string]> = [
+        ['2026-03-29 02:30', 'Europe/Berlin', '29-03-2026 01:30', 'skipped: read at +01:00'],
+        ['2026-10-25 02:30', 'Europe/Berlin', '25-10-2026 00:30', 'repeated: the first, at +02:00'],
+        ['2026-10-25 01:30', 'Europe/Berlin', '24-10-2026 23:30', 'just before the repeated hour'],
+        ['2026-10-25 03:30', 'Europe/Berlin', '25-10-2026 02:30', 'just after it'],
+        ['2026-10-04 02:30', 'Australia/Sydney', '03-10-2026 16:30', 'skipped: read at +10:00'],
+        ['2026-04-05 02:30', 'Australia/Sydney', '04-04-2026 15:30', 'repeated: the first, at +11:00'],
+      ];
+      for (const [text, timeZone, sent, why] of cases) assert.deepEqual(convertValue(delivery, text, { timeZone }), { value: sent }, `${timeZone} ${text}: ${why}`);
       assert.match(convertValue(delivery, '2026-11-21 25:00').problem ?? '', /not a real date and time/);
       assert.match(timeZoneProblem('Mars/Olympus') ?? '', /unknown time zone/);
     });
