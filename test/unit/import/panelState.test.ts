@@ -108,6 +108,16 @@ describe('import: what the mapping panel shows', () => {
     assert.match(result.problems[0].message, /required: Name must have a value/);
   });
 
+  it('an unknown time zone blocks the run and names itself; the preview still shows, read in UTC', async () => {
+    const { source, sample } = await sourceOf('zone.csv', 'Title,Order date,Amount,Delivery\nDesks,2026-11-21,12,2026-11-21 14:05\n');
+    const mapping = proposeMapping(source.columns, orders);
+    const options = { mode: 'create', draft: 'published', decimalSeparator: '.', timeZone: 'Europe/Berln' } as const;
+    assert.deepEqual(optionProblems(mapping, orders, options), ['Unknown time zone "Europe/Berln": use an IANA name such as UTC or Europe/Berlin.']);
+    assert.deepEqual(previewOf(sample, mapping, orders, options).rows[0].cells[3], { value: '21-11-2026 14:05' });
+    assert.deepEqual(optionProblems(mapping, orders, { ...options, timeZone: 'Europe/Berlin' }), []);
+    assert.deepEqual(previewOf(sample, mapping, orders, { ...options, timeZone: 'Europe/Berlin' }).rows[0].cells[3], { value: '21-11-2026 13:05' });
+  });
+
   it('warns when a lost create could not be looked for: no key, or no view', () => {
     const create = { mode: 'create', draft: 'published', decimalSeparator: '.', timeZone: 'UTC' } as const;
     assert.deepEqual(optionWarnings({ ...create, matchField: 'f2', viewId: '1' }, 'c.uncertain.csv'), []);
