@@ -102,7 +102,9 @@ export async function writeFailuresFile(source: ImportSource, journal: Journal, 
     if (source.format === 'json') {
       await write(out, `${written > 0 ? ',' : ''}\n  ${JSON.stringify({ ...row.values, [PROBLEM_COLUMN]: problem })}`);
     } else {
-      await write(out, `${Papa.unparse([[...source.columns.map((name) => row.values[name] ?? ''), problem]], { delimiter: source.delimiter })}\r\n`);
+      // Cells beyond the header go back too, before the problem: once the row's quotes are fixed they line up.
+      const cells = [...source.columns.map((name) => row.values[name] ?? ''), ...(row.extra ?? []), problem];
+      await write(out, `${Papa.unparse([cells], { delimiter: source.delimiter })}\r\n`);
     }
     written += 1;
   }

@@ -100,6 +100,20 @@ describe('import: runs against the emulator', function () {
     assert.equal(names.length, 12 + 5);
   });
 
+  it('a row with more cells than the header keeps them all in the failures file, so fixing its quotes imports it', async () => {
+    const path = await file('Name,Email\nZeta, Inc,zeta@example.com\n');
+    const result = await importFile(path, client, customers, { matchField: 'f2' });
+    assert.deepEqual([result.counts.created, result.counts.failed], [0, 1]);
+    const failures = await readFile(result.failuresPath ?? '', 'utf8');
+    const line = failures.replace(/^\ufeff/, '').trim().split('\r\n')[1];
+    assert.match(line, /^Zeta," Inc",zeta@example\.com,"?row 2: \(the row\): the row has 3 cells/, 'no cell lost, the problem last');
+    await writeFile(result.failuresPath ?? '', failures.replace('Zeta," Inc"', '"Zeta, Inc"'));
+    const again = await importFile(result.failuresPath ?? '', client, customers, { matchField: 'f2' });
+    assert.deepEqual([again.counts.created, again.counts.failed], [1, 0]);
+    const created = (await client.readView('101', '1')).rows.find((row) => row.values.f2 === 'Zeta, Inc');
+    assert.equal(created?.values.f3, 'zeta@example.com');
+  });
+
   it('upsert: updates the record named by its id or its unique column, sending only changed fields', async () => {
     const view = await client.readView('101', '1');
     const acme = view.rows[0];

@@ -49,6 +49,8 @@ describe('import: reading the source file', () => {
         [5, '4', '5', true],
       ],
     );
+    assert.deepEqual(rows[2].extra, ['6'], 'the extra cells are kept, for the failures file');
+    assert.equal(rows[0].extra, undefined);
   });
 
   it('skips rows whose cells are all blank (a spreadsheet\'s ",,,"), keeping the row numbers', async () => {
