@@ -140,6 +140,16 @@ function convertChoice(column: Column, text: string): string {
     .join(',');
 }
 
+/**
+ * What the import expects in a cell of `column`: formatHint's text, but a date-time is read in the file's
+ * time zone and as ISO 8601 too (convertDateTime), where the API's own format is UTC.
+ */
+export function expectedFormat(column: Column, options: ConversionOptions = {}): string {
+  if (columnKind(column) !== 'datetime') return formatHint(column);
+  const zone = options.timeZone === undefined ? 'in UTC' : `in the file's time zone (${options.timeZone})`;
+  return `DD-MM-YYYY hh:mm or ISO 8601, ${zone} unless it carries an offset`;
+}
+
 /** The value to send for `raw`, or why it cannot be sent and what was expected. */
 export function convertValue(column: Column, raw: string, options: ConversionOptions = {}): Conversion {
   const trimmed = raw.trim();
@@ -173,5 +183,5 @@ export function convertValue(column: Column, raw: string, options: ConversionOpt
   }
   const problem = checkValue(column, value);
   if (problem === undefined) return { value };
-  return { problem: value === raw ? problem : `${problem} (read from "${raw}")`, expected: formatHint(column) };
+  return { problem: value === raw ? problem : `${problem} (read from "${raw}")`, expected: expectedFormat(column, options) };
 }

@@ -3,9 +3,9 @@
 // nothing sent; the run executes it. Existing records (upsert) come from a view the person picks, indexed
 // once by record id and by the match column.
 import type { ViewRow } from '../api/client';
-import { checkRecord, formatHint } from '../api/formats';
+import { checkRecord } from '../api/formats';
 import type { Column, RecordData } from '../api/types';
-import { convertValue, type ConversionOptions } from './convert';
+import { convertValue, expectedFormat, type ConversionOptions } from './convert';
 import { describeTarget, fieldSources, recordIdSource, type ImportMapping } from './mapping';
 import type { SourceRow } from './sourceFile';
 
@@ -191,12 +191,12 @@ export class RowPlanner {
   private problemOf(row: number, field: string, data: RecordData, message: string): RowProblem {
     const column = this.columns.find((candidate) => candidate.field_id_in_data === field);
     const source = this.sources.get(field);
-    return { row, column: source ?? describeTarget({ kind: 'field', field }, this.columns), value: data[field] ?? '', message, expected: column ? describeExpected(column, message) : '' };
+    return { row, column: source ?? describeTarget({ kind: 'field', field }, this.columns), value: data[field] ?? '', message, expected: column ? describeExpected(column, message, this.settings.conversion) : '' };
   }
 }
 
-function describeExpected(column: Column, message: string): string {
-  return message.startsWith('required') ? 'a value (the column is required)' : formatHint(column);
+function describeExpected(column: Column, message: string, conversion?: ConversionOptions): string {
+  return message.startsWith('required') ? 'a value (the column is required)' : expectedFormat(column, conversion);
 }
 
 export interface DryRunResult {
