@@ -17,16 +17,8 @@ export interface ImportSettings {
   mapping: ImportMapping;
   /** Upsert: the field (a unique column, as a rule) whose value finds the existing record. */
   matchField?: string;
-  /**
-   * A text field that receives "<marker>:<row>" in each created record, so that a create whose answer was
-   * lost can be found and is never sent twice. Optional; without it (and without a matchField) such a
-   * row is reported as uncertain instead of being sent again.
-   */
-  markerField?: string;
   /** Apps with Draft mode: 'draft' creates drafts, 'published' also publishes the drafts it updates. */
   draft?: 'draft' | 'published';
-  /** An empty cell: 'skip' leaves the field out (default), 'clear' sends "" (clears it on update). */
-  emptyCells?: 'skip' | 'clear';
   conversion?: ConversionOptions;
 }
 
@@ -71,11 +63,6 @@ export function indexExisting(rows: readonly ViewRow[], matchField?: string): Ex
   return { byId, byKey, matchField };
 }
 
-/** The marker value of a row: unique per run and row, stable across resumes of the same run. */
-export function markerOf(runId: string, row: number): string {
-  return `import ${runId}:${row}`;
-}
-
 /** Plans rows one at a time; remembers the keys it planned to create, so a file cannot create one twice. */
 export class RowPlanner {
   private readonly sources: Map<string, string>;
@@ -87,7 +74,6 @@ export class RowPlanner {
     private readonly settings: ImportSettings,
     private readonly columns: readonly Column[],
     private readonly existing: ExistingRecords | undefined,
-    private readonly runId: string,
   ) {
     this.sources = fieldSources(settings.mapping);
     this.idSource = settings.mode === 'upsert' ? recordIdSource(settings.mapping) : undefined;
@@ -104,8 +90,8 @@ export class RowPlanner {
     const data: RecordData = {};
     for (const [sourceColumn, column] of this.fieldsBySource) {
       const raw = source.values[sourceColumn] ?? '';
-      // A cell of only spaces is empty too: sent, it would convert to "" and clear the field on update.
-      if (raw.trim() === '' && this.settings.emptyCells !== 'clear') continue;
+      // An empty cell, or one of only spaces, is left out: sent, it would be "" and clear the field on update.
+      if (raw.trim() === '') continue;
       const converted = convertValue(column, raw, this.settings.conversion);
       if (converted.problem !== undefined) problems.push({ row, column: sourceColumn, value: raw, message: converted.problem, expected: converted.expected });
       else data[column.field_id_in_data] = converted.value;
@@ -127,7 +113,7 @@ export class RowPlanner {
     const column = sourceColumn === undefined ? undefined : this.fieldsBySource.get(sourceColumn);
     if (!created || field === undefined || sourceColumn === undefined || !column) return;
     const raw = source.values[sourceColumn] ?? '';
-    if (raw.trim() === '' && this.settings.emptyCells !== 'clear') return;
+    if (raw.trim() === '') return;
     const key = convertValue(column, raw, this.settings.conversion).value;
     if (key && !this.plannedKeys.has(key)) this.plannedKeys.set(key, source.row);
   }
@@ -168,10 +154,6 @@ export class RowPlanner {
       }
       this.plannedKeys.set(data[field], row);
       lookup = { field, value: data[field] };
-    }
-    if (this.settings.markerField !== undefined) {
-      data[this.settings.markerField] = markerOf(this.runId, row);
-      lookup = { field: this.settings.markerField, value: data[this.settings.markerField] };
     }
     return { kind: 'create', row, data, lookup };
   }

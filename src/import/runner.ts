@@ -7,7 +7,7 @@
 //   that a 503 is the portal's own; a proxy answering 503 after passing the create on would defeat it
 //   (README "Importing and changing many records", test/emulator/README.md).
 // - Any other 5xx, a dropped connection, a time-out or an unreadable 2xx may come after the portal created
-//   the record. The row's lookup (a unique column's value, or the import marker the person mapped) is
+//   the record. The row's lookup (its value in the unique column chosen as the key) is
 //   then looked for through a view; found, the row is done with that record; not found, it is sent again.
 //   Without a lookup the row is reported 'uncertain' and not sent again: a person must check it.
 // - The attempt is journalled (and synced) before the create is sent, so a crash or reload in between is
@@ -305,7 +305,7 @@ class Run {
       try {
         if (mayExist) {
           if (!lookup || !this.options.lookupView) {
-            return { row, outcome: 'uncertain', reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}); with no unique or marker column to look for it, it was not sent again: check the app` };
+            return { row, outcome: 'uncertain', reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}); with no key column to look for it, it was not sent again: check the app` };
           }
           const found = await this.find(lookup);
           if (found.length === 1) return { row, outcome: 'created', recordId: found[0] };

@@ -29,7 +29,7 @@ describe('import: the journal', () => {
 
     const again = await Journal.open(file, JOB);
     assert.equal(again.resumed, true);
-    assert.equal(again.runId, first.runId, 'the run keeps its id: import markers stay the same');
+    assert.equal(again.runId, first.runId, 'the run keeps its id');
     assert.equal(again.isFinished(2), true);
     assert.equal(again.outcomeOf(2)?.recordId, '13');
     assert.equal(again.unfinishedAttempt(2), undefined);
