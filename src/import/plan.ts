@@ -177,7 +177,8 @@ export class RowPlanner {
   }
 }
 
-function describeExpected(column: Column, message: string, conversion?: ConversionOptions): string {
+/** The Expected text of a problem checkRecord found in `column`. */
+export function describeExpected(column: Column, message: string, conversion?: ConversionOptions): string {
   return message.startsWith('required') ? 'a value (the column is required)' : expectedFormat(column, conversion);
 }
 
