@@ -26,7 +26,7 @@ export interface ImportJob {
   /** Where the failures file (and the uncertain rows' file) goes; default beside the source. */
   failuresFolder?: string;
   concurrency?: number;
-  /** Rows in the file (from the dry run), for progress. */
+  /** Rows in the file, for progress (the command counts them in a pass of its own before the run). */
   total?: number;
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;

@@ -1,5 +1,6 @@
-// Runs planned operations against the portal: a bounded number of requests at once, every outcome in the
-// journal before the worker moves on, retries only where a retry cannot duplicate.
+// Runs planned operations against the portal: a bounded number of requests at once, every outcome recorded
+// in the journal (the worker moves on while its line is written: see start()), retries only where a retry
+// cannot duplicate.
 //
 // The API has no idempotency key, so a create is the one request that must not simply be sent again:
 // - 429 and 503 say the portal did not take the request (RFC 9110: "not able to handle it now"): every
