@@ -18,8 +18,10 @@ export interface DateParts {
   day: number;
 }
 
-const DATE = /^(\d{2})-(\d{2})-(\d{4})$/;
-const DATE_TIME = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2})$/;
+/** The API's date, DD-MM-YYYY (groups day, month, year): its shape only, parseDate() checks the date. */
+export const DATE = /^(\d{2})-(\d{2})-(\d{4})$/;
+/** The API's date-time, DD-MM-YYYY hh:mm in UTC (groups day, month, year, hours, minutes): its shape only. */
+export const DATE_TIME = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2})$/;
 const HOURS_MINUTES = /^(\d{2}):(\d{2})$/;
 
 function pad(value: number, width: number): string {
@@ -31,7 +33,7 @@ function daysInMonth(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
-function isRealDate({ year, month, day }: DateParts): boolean {
+export function isRealDate({ year, month, day }: DateParts): boolean {
   if (!Number.isInteger(year) || !Number.isInteger(month) || !Number.isInteger(day)) return false;
   return year >= 1 && year <= 9999 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }

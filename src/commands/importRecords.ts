@@ -107,7 +107,7 @@ async function runImportWithProgress(
   const existing = await readExistingRecords(options);
   const result = await withRunProgress(`Importing ${name}`, async (signal, onProgress) => {
     let total = 0;
-    for await (const row of source.rows(signal)) if (row) total += 1;
+    for await (const _row of source.rows(signal)) total += 1;
     return runImport({ source, settings, columns, writer: client, existing, lookupViewId: options.viewId, journalPath, failuresFolder: outputFolder, total, signal, onProgress });
   });
   // The tree's rows of this app's views are read again when next shown.

@@ -11,9 +11,9 @@ import type { Column } from '../api/types';
 import { convertValue, type ConversionOptions } from './convert';
 import { Journal, type OutcomeEntry } from './journal';
 import { readOnlyReason } from './mapping';
-import type { Operation } from './plan';
+import { describeExpected, type Operation } from './plan';
+import { csvDocument } from './report';
 import { runOperations, type RecordWriter, type RunProgress, type RunSummary } from './runner';
-import { loadPapa } from './sourceFile';
 
 export type BulkChange = { kind: 'set-field'; field: string; value: string } | { kind: 'delete' };
 
@@ -37,7 +37,7 @@ export function previewSetField(column: Column, columns: readonly Column[], raw:
   if (converted.problem !== undefined) return { problem: converted.problem, expected: converted.expected, changes: 0, unchanged: 0 };
   const value = converted.value as string;
   const refused = checkRecord(columns, { [column.field_id_in_data]: value }, { creating: false })[0];
-  if (refused) return { problem: refused.message, expected: 'a value (the column is required)', changes: 0, unchanged: 0 };
+  if (refused) return { problem: refused.message, expected: describeExpected(column, refused.message, options), changes: 0, unchanged: 0 };
   const unchanged = rows.filter((row) => row.values[column.field_id_in_data] === value).length;
   return { value, changes: rows.length - unchanged, unchanged };
 }
@@ -108,7 +108,6 @@ export async function runBulkChange(job: BulkJob): Promise<BulkResult> {
 }
 
 /** The failures of a bulk change as CSV: record id and reason. */
-export async function bulkFailuresCsv(failures: readonly OutcomeEntry[]): Promise<string> {
-  const Papa = await loadPapa();
-  return `\ufeff${Papa.unparse({ fields: ['Record id', 'Problem'], data: failures.map((entry) => [entry.recordId ?? '', entry.reason ?? entry.outcome]) })}\r\n`;
+export function bulkFailuresCsv(failures: readonly OutcomeEntry[]): Promise<string> {
+  return csvDocument(['Record id', 'Problem'], failures.map((entry) => [entry.recordId ?? '', entry.reason ?? entry.outcome]));
 }

@@ -4,7 +4,7 @@
 // result is acceptable is decided by the one rule book, src/api/formats.ts (checkValue), so a value the
 // import accepts is one the record document and the form accept, with the same message when it is not.
 import { columnKind } from '../api/columnKinds';
-import { checkValue, formatDate, formatDateTime, formatHint, formatUsers } from '../api/formats';
+import { DATE, DATE_TIME, checkValue, formatDateTime, formatHint, formatUsers, isRealDate } from '../api/formats';
 import type { Column } from '../api/types';
 import { zonedToUtc } from './zonedTime';
 
@@ -23,8 +23,6 @@ const pad = (value: number | string, width: number): string => String(value).pad
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
-const API_DATE_TIME = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2})$/;
-const API_DATE = /^\d{2}-\d{2}-\d{4}$/;
 
 /**
  * A time of exactly midnight, in UTC or without a zone, after a date: spreadsheets and JSON exports write
@@ -40,16 +38,7 @@ function convertDate(text: string): string {
   const day = ZERO_TIME.test(text) ? text.replace(ZERO_TIME, '') : text;
   const iso = ISO_DATE.exec(day);
   if (iso) return `${iso[3]}-${iso[2]}-${iso[1]}`;
-  return day !== text && API_DATE.test(day) ? day : text;
-}
-
-function realDate(year: number, month: number, day: number): boolean {
-  try {
-    formatDate({ year, month, day });
-    return true;
-  } catch {
-    return false;
-  }
+  return day !== text && DATE.test(day) ? day : text;
 }
 
 /**
@@ -59,7 +48,7 @@ function realDate(year: number, month: number, day: number): boolean {
 function convertDateTime(text: string, timeZone: string): string {
   let clock: { year: number; month: number; day: number; hours: number; minutes: number; seconds: number } | undefined;
   let offset: string | undefined;
-  const api = API_DATE_TIME.exec(text);
+  const api = DATE_TIME.exec(text);
   const iso = ISO_DATE_TIME.exec(text);
   const isoDate = ISO_DATE.exec(text);
   if (api) clock = { day: +api[1], month: +api[2], year: +api[3], hours: +api[4], minutes: +api[5], seconds: 0 };
@@ -68,7 +57,7 @@ function convertDateTime(text: string, timeZone: string): string {
     offset = iso[7];
   } else if (isoDate) clock = { year: +isoDate[1], month: +isoDate[2], day: +isoDate[3], hours: 0, minutes: 0, seconds: 0 };
   // Out-of-range parts are left for the check, in the API's format, so its message names them.
-  if (!clock || !realDate(clock.year, clock.month, clock.day) || clock.hours > 23 || clock.minutes > 59 || clock.seconds > 59) {
+  if (!clock || !isRealDate(clock) || clock.hours > 23 || clock.minutes > 59 || clock.seconds > 59) {
     return clock ? `${pad(clock.day, 2)}-${pad(clock.month, 2)}-${pad(clock.year, 4)} ${pad(clock.hours, 2)}:${pad(clock.minutes, 2)}` : text;
   }
   if (offset === undefined && timeZone === 'UTC' && api) return text;
@@ -83,9 +72,10 @@ function convertDateTime(text: string, timeZone: string): string {
   return formatDateTime(instant);
 }
 
-const GROUPED_POINT = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
-const GROUPED_COMMA = /^-?\d{1,3}(?:\.\d{3})+(?:,\d+)?$/;
-const SPACE_GROUPS = /^(-?\d{1,3})((?:[ \u00a0\u202f']\d{3})+)([.,]\d+)?$/;
+// The first group never starts with 0: "0,125" is a decimal (or refused), never 125.
+const GROUPED_POINT = /^-?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$/;
+const GROUPED_COMMA = /^-?[1-9]\d{0,2}(?:\.\d{3})+(?:,\d+)?$/;
+const SPACE_GROUPS = /^(-?[1-9]\d{0,2})((?:[ \u00a0\u202f']\d{3})+)([.,]\d+)?$/;
 
 /**
  * A number as written with `separator` as the decimal mark to the API's plain decimal. Thousands groups
@@ -102,15 +92,15 @@ export function convertNumber(text: string, separator: DecimalSeparator): string
 }
 
 /**
- * The decimal separator most sample values use: "3,5" and "1.234,50" vote comma, "3.5" and "1,234.50"
- * vote point, "1,234" and "12" say nothing. A tie is a point.
+ * The decimal separator most sample values use: "3,5", "0,125" and "1.234,50" vote comma, "3.5", "0.125"
+ * and "1,234.50" vote point, "1,234" and "12" say nothing. A tie is a point.
  */
 export function detectDecimalSeparator(samples: Iterable<string>): DecimalSeparator {
   let comma = 0;
   let point = 0;
   for (const raw of samples) {
     const text = raw.trim();
-    if (/^-?\d{1,3}[.,]\d{3}$/.test(text)) continue; // 1,234 or 1.234: either reading works
+    if (/^-?[1-9]\d{0,2}[.,]\d{3}$/.test(text)) continue; // 1,234 or 1.234: either reading works
     if (/^-?[\d.]*\d,\d+$/.test(text)) comma += 1;
     else if (/^-?[\d,]*\d\.\d+$/.test(text)) point += 1;
   }
@@ -137,6 +127,16 @@ function convertChoice(column: Column, text: string): string {
     .split(/[,;]/)
     .map((item) => choiceId(column, item))
     .join(',');
+}
+
+/**
+ * What the import expects in a cell of `column`: formatHint's text, but a date-time is read in the file's
+ * time zone and as ISO 8601 too (convertDateTime), where the API's own format is UTC.
+ */
+export function expectedFormat(column: Column, options: ConversionOptions = {}): string {
+  if (columnKind(column) !== 'datetime') return formatHint(column);
+  const zone = options.timeZone === undefined ? 'in UTC' : `in the file's time zone (${options.timeZone})`;
+  return `DD-MM-YYYY hh:mm or ISO 8601, ${zone} unless it carries an offset`;
 }
 
 /** The value to send for `raw`, or why it cannot be sent and what was expected. */
@@ -172,5 +172,5 @@ export function convertValue(column: Column, raw: string, options: ConversionOpt
   }
   const problem = checkValue(column, value);
   if (problem === undefined) return { value };
-  return { problem: value === raw ? problem : `${problem} (read from "${raw}")`, expected: formatHint(column) };
+  return { problem: value === raw ? problem : `${problem} (read from "${raw}")`, expected: expectedFormat(column, options) };
 }

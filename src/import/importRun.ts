@@ -26,7 +26,7 @@ export interface ImportJob {
   /** Where the failures file (and the uncertain rows' file) goes; default beside the source. */
   failuresFolder?: string;
   concurrency?: number;
-  /** Rows in the file (from the dry run), for progress. */
+  /** Rows in the file, for progress (the command counts them in a pass of its own before the run). */
   total?: number;
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
@@ -54,7 +54,7 @@ export async function readExisting(writer: RecordWriter, appId: string, viewId: 
 
 /** Plans every row and sends nothing: the dry run of `job`. */
 export function dryRunImport(job: Pick<ImportJob, 'source' | 'settings' | 'columns' | 'existing' | 'signal'>): Promise<DryRunResult> {
-  const planner = new RowPlanner(job.settings, job.columns, job.existing, 'dry-run');
+  const planner = new RowPlanner(job.settings, job.columns, job.existing);
   return dryRun(job.source.rows(job.signal), planner, job.signal);
 }
 
@@ -66,7 +66,7 @@ export function journalSettings(settings: ImportSettings): JournalSettings {
   if (idColumn !== undefined) mapping[idColumn] = 'recordId';
   return {
     mode: settings.mode,
-    key: settings.matchField ?? settings.markerField ?? '',
+    key: settings.matchField ?? '',
     draft: settings.draft ?? 'published',
     decimalSeparator: settings.conversion?.decimalSeparator ?? '.',
     timeZone: settings.conversion?.timeZone ?? 'UTC',
@@ -79,7 +79,7 @@ export async function runImport(job: ImportJob): Promise<ImportResult> {
   const sourceHash = await hashFile(source.path, job.signal);
   const journal = await Journal.open(job.journalPath, { kind: 'import', appId: settings.appId, source: basename(source.path), sourceHash, settings: journalSettings(settings) });
   try {
-    const planner = new RowPlanner(settings, job.columns, job.existing, journal.runId);
+    const planner = new RowPlanner(settings, job.columns, job.existing);
     async function* operations(): AsyncGenerator<Operation> {
       for await (const row of source.rows(job.signal)) {
         // Finished rows are not planned again, but the planner must see every key the file creates.

@@ -130,6 +130,8 @@ export class Journal {
   /** Kept as outcomes arrive: progress asks for them after every row. */
   private readonly tally: OutcomeCounts = { created: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, uncertain: 0 };
   private readonly attempts = new Map<number, AttemptLine>();
+  /** Rows whose last line is an attempt: sent (again) after any outcome they had, with no answer since. */
+  private readonly unanswered = new Set<number>();
   private queue: Array<{ line: string; durable: boolean; done: (error?: unknown) => void }> = [];
   /** Lines in the queue that must be synced: they are written at once. */
   private queuedDurable = 0;
@@ -170,8 +172,8 @@ export class Journal {
     const runId = header?.type === 'header' ? header.runId : randomBytes(6).toString('hex');
     const journal = new Journal(path, handle, runId, header?.type === 'header');
     for (const line of lines.slice(1)) {
-      if (line.type === 'attempt') journal.attempts.set(line.row, line);
-      else if (line.type === 'withdrawn') journal.attempts.delete(line.row);
+      if (line.type === 'attempt') journal.noteAttempt(line);
+      else if (line.type === 'withdrawn') journal.noteWithdrawn(line.row);
       else if (line.type === 'outcome') journal.setOutcome(line);
     }
     if (!journal.resumed) {
@@ -187,13 +189,13 @@ export class Journal {
   }
 
   /**
-   * A request of an earlier run that may have been carried out: an attempt with no outcome after it, or
-   * an outcome 'uncertain'. Its lookup says how to find the record it may have created.
+   * A request that may have been carried out: an attempt with no outcome after it (even when an earlier
+   * outcome of the row says 'failed': the row was sent again), or an outcome 'uncertain'. Its lookup says
+   * how to find the record it may have created.
    */
   unfinishedAttempt(row: number): AttemptLine | undefined {
     const attempt = this.attempts.get(row);
-    const outcome = this.outcomes.get(row);
-    return attempt && (outcome === undefined || outcome.outcome === 'uncertain') ? attempt : undefined;
+    return attempt && (this.unanswered.has(row) || this.outcomes.get(row)?.outcome === 'uncertain') ? attempt : undefined;
   }
 
   /** Whether the row is finished: an outcome that a resumed run does not try again. */
@@ -205,7 +207,7 @@ export class Journal {
   /** Records that a request is about to be sent; resolves once that is on disk. */
   attempt(row: number, lookup?: CreateLookup): Promise<void> {
     const line: AttemptLine = lookup ? { type: 'attempt', row, lookup } : { type: 'attempt', row };
-    this.attempts.set(row, line);
+    this.noteAttempt(line);
     return this.append(line, true);
   }
 
@@ -214,7 +216,7 @@ export class Journal {
    * be lost, the resumed run looks for the record once more, which costs a read, never a duplicate.
    */
   withdraw(row: number): Promise<void> {
-    this.attempts.delete(row);
+    this.noteWithdrawn(row);
     return this.append({ type: 'withdrawn', row }, false);
   }
 
@@ -224,7 +226,18 @@ export class Journal {
     return this.append(line, false);
   }
 
+  private noteAttempt(line: AttemptLine): void {
+    this.attempts.set(line.row, line);
+    this.unanswered.add(line.row);
+  }
+
+  private noteWithdrawn(row: number): void {
+    this.attempts.delete(row);
+    this.unanswered.delete(row);
+  }
+
   private setOutcome(line: OutcomeEntry): void {
+    this.unanswered.delete(line.row);
     const previous = this.outcomes.get(line.row);
     if (previous) this.tally[previous.outcome] -= 1;
     this.tally[line.outcome] += 1;

@@ -8,6 +8,7 @@ import { convertValue, detectDecimalSeparator } from './convert';
 import { fieldSources, mappingProblems, readOnlyReason, type ColumnTarget, type ImportMapping } from './mapping';
 import type { ImportSettings, RowProblem } from './plan';
 import type { ImportSource, SourceRow } from './sourceFile';
+import { timeZoneProblem } from './zonedTime';
 
 /** Rows the preview shows. */
 export const PREVIEW_ROWS = 5;
@@ -90,7 +91,9 @@ export function previewOf(sample: readonly SourceRow[], mapping: ImportMapping, 
     const column = columns.find((candidate) => candidate.field_id_in_data === field);
     return column ? [{ column, source }] : [];
   });
-  const conversion = { decimalSeparator: options.decimalSeparator, timeZone: options.timeZone };
+  // While the zone typed is unknown (optionProblems says so), the preview reads times in UTC, not throw.
+  const timeZone = timeZoneProblem(options.timeZone) === undefined ? options.timeZone : 'UTC';
+  const conversion = { decimalSeparator: options.decimalSeparator, timeZone };
   return {
     columns: fed.map(({ column }) => column.field_name),
     rows: sample.slice(0, PREVIEW_ROWS).map((row) => ({
@@ -98,7 +101,7 @@ export function previewOf(sample: readonly SourceRow[], mapping: ImportMapping, 
       ...(row.problem ? { problem: `The row ${row.problem}` } : {}),
       cells: fed.map(({ column, source }) => {
         const raw = row.values[source] ?? '';
-        if (raw === '') return { value: '' };
+        if (raw.trim() === '') return { value: '' }; // left out, as the run leaves it (plan.ts)
         const converted = convertValue(column, raw, conversion);
         return converted.problem === undefined ? { value: converted.value } : { value: raw, problem: converted.problem };
       }),
@@ -121,7 +124,11 @@ export function optionWarnings(options: ImportOptions, uncertainFile: string): s
 
 /** What stops the run before a row is read. */
 export function optionProblems(mapping: ImportMapping, columns: readonly Column[], options: ImportOptions): string[] {
-  const problems = mappingProblems(mapping, columns, { creates: true, matchField: options.matchField });
+  // An upsert may only update (by record id, say): its rows that would create are refused one by one,
+  // naming the required columns they lack, and the dry run lists them.
+  const problems = mappingProblems(mapping, columns, { creates: options.mode === 'create', matchField: options.matchField });
+  const zone = timeZoneProblem(options.timeZone);
+  if (zone !== undefined) problems.push(`${zone[0].toUpperCase()}${zone.slice(1)}.`);
   if (options.mode === 'upsert' && !options.viewId) problems.push('Upsert reads the existing records through a view: choose the view.');
   if (options.mode === 'upsert' && !options.matchField && !mapping.columns.some((entry) => entry.target.kind === 'recordId')) {
     problems.push('Upsert needs a key: map a column to "Record id", or choose a unique column to match on.');

@@ -3,9 +3,9 @@
 // nothing sent; the run executes it. Existing records (upsert) come from a view the person picks, indexed
 // once by record id and by the match column.
 import type { ViewRow } from '../api/client';
-import { checkRecord, formatHint } from '../api/formats';
+import { checkRecord } from '../api/formats';
 import type { Column, RecordData } from '../api/types';
-import { convertValue, type ConversionOptions } from './convert';
+import { convertValue, expectedFormat, type ConversionOptions } from './convert';
 import { describeTarget, fieldSources, recordIdSource, type ImportMapping } from './mapping';
 import type { SourceRow } from './sourceFile';
 
@@ -17,16 +17,8 @@ export interface ImportSettings {
   mapping: ImportMapping;
   /** Upsert: the field (a unique column, as a rule) whose value finds the existing record. */
   matchField?: string;
-  /**
-   * A text field that receives "<marker>:<row>" in each created record, so that a create whose answer was
-   * lost can be found and is never sent twice. Optional; without it (and without a matchField) such a
-   * row is reported as uncertain instead of being sent again.
-   */
-  markerField?: string;
   /** Apps with Draft mode: 'draft' creates drafts, 'published' also publishes the drafts it updates. */
   draft?: 'draft' | 'published';
-  /** An empty cell: 'skip' leaves the field out (default), 'clear' sends "" (clears it on update). */
-  emptyCells?: 'skip' | 'clear';
   conversion?: ConversionOptions;
 }
 
@@ -71,11 +63,6 @@ export function indexExisting(rows: readonly ViewRow[], matchField?: string): Ex
   return { byId, byKey, matchField };
 }
 
-/** The marker value of a row: unique per run and row, stable across resumes of the same run. */
-export function markerOf(runId: string, row: number): string {
-  return `import ${runId}:${row}`;
-}
-
 /** Plans rows one at a time; remembers the keys it planned to create, so a file cannot create one twice. */
 export class RowPlanner {
   private readonly sources: Map<string, string>;
@@ -87,7 +74,6 @@ export class RowPlanner {
     private readonly settings: ImportSettings,
     private readonly columns: readonly Column[],
     private readonly existing: ExistingRecords | undefined,
-    private readonly runId: string,
   ) {
     this.sources = fieldSources(settings.mapping);
     this.idSource = settings.mode === 'upsert' ? recordIdSource(settings.mapping) : undefined;
@@ -104,7 +90,8 @@ export class RowPlanner {
     const data: RecordData = {};
     for (const [sourceColumn, column] of this.fieldsBySource) {
       const raw = source.values[sourceColumn] ?? '';
-      if (raw === '' && this.settings.emptyCells !== 'clear') continue;
+      // An empty cell, or one of only spaces, is left out: sent, it would be "" and clear the field on update.
+      if (raw.trim() === '') continue;
       const converted = convertValue(column, raw, this.settings.conversion);
       if (converted.problem !== undefined) problems.push({ row, column: sourceColumn, value: raw, message: converted.problem, expected: converted.expected });
       else data[column.field_id_in_data] = converted.value;
@@ -126,7 +113,7 @@ export class RowPlanner {
     const column = sourceColumn === undefined ? undefined : this.fieldsBySource.get(sourceColumn);
     if (!created || field === undefined || sourceColumn === undefined || !column) return;
     const raw = source.values[sourceColumn] ?? '';
-    if (raw === '' && this.settings.emptyCells !== 'clear') return;
+    if (raw.trim() === '') return;
     const key = convertValue(column, raw, this.settings.conversion).value;
     if (key && !this.plannedKeys.has(key)) this.plannedKeys.set(key, source.row);
   }
@@ -154,6 +141,8 @@ export class RowPlanner {
   }
 
   private create(row: number, data: RecordData): Operation {
+    // Else a row with nothing in its mapped columns creates a blank record wherever no column is required.
+    if (Object.keys(data).length === 0) return { kind: 'invalid', row, problems: [{ row, column: '(the row)', value: '', message: 'the row has no values for the mapped columns', expected: 'a value in at least one mapped column' }] };
     const problems = checkRecord(this.columns, data, { creating: true }).map((found) => this.problemOf(row, found.field, data, found.message));
     if (problems.length > 0) return { kind: 'invalid', row, problems };
     let lookup: CreateLookup | undefined;
@@ -165,10 +154,6 @@ export class RowPlanner {
       }
       this.plannedKeys.set(data[field], row);
       lookup = { field, value: data[field] };
-    }
-    if (this.settings.markerField !== undefined) {
-      data[this.settings.markerField] = markerOf(this.runId, row);
-      lookup = { field: this.settings.markerField, value: data[this.settings.markerField] };
     }
     return { kind: 'create', row, data, lookup };
   }
@@ -188,12 +173,13 @@ export class RowPlanner {
   private problemOf(row: number, field: string, data: RecordData, message: string): RowProblem {
     const column = this.columns.find((candidate) => candidate.field_id_in_data === field);
     const source = this.sources.get(field);
-    return { row, column: source ?? describeTarget({ kind: 'field', field }, this.columns), value: data[field] ?? '', message, expected: column ? describeExpected(column, message) : '' };
+    return { row, column: source ?? describeTarget({ kind: 'field', field }, this.columns), value: data[field] ?? '', message, expected: column ? describeExpected(column, message, this.settings.conversion) : '' };
   }
 }
 
-function describeExpected(column: Column, message: string): string {
-  return message.startsWith('required') ? 'a value (the column is required)' : formatHint(column);
+/** The Expected text of a problem checkRecord found in `column`. */
+export function describeExpected(column: Column, message: string, conversion?: ConversionOptions): string {
+  return message.startsWith('required') ? 'a value (the column is required)' : expectedFormat(column, conversion);
 }
 
 export interface DryRunResult {

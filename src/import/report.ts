@@ -10,11 +10,18 @@ import { loadPapa, type ImportSource } from './sourceFile';
 /** The column of the failures file that says why; a re-import leaves it unmapped. */
 export const PROBLEM_COLUMN = 'Import problem';
 
-/** The dry run's problems as CSV (UTF-8 with a byte-order mark, which spreadsheet programs expect). */
-export async function problemsCsv(problems: readonly RowProblem[]): Promise<string> {
+/** A list a person opens in a spreadsheet: UTF-8 with a byte-order mark (which spreadsheet programs expect), CRLF. */
+export async function csvDocument(fields: string[], rows: string[][]): Promise<string> {
   const Papa = await loadPapa();
-  const rows = problems.map((problem) => [String(problem.row), problem.column, problem.value, problem.expected, problem.message]);
-  return `\ufeff${Papa.unparse({ fields: ['Row', 'Column', 'Value', 'Expected', 'Problem'], data: rows })}\r\n`;
+  return `\ufeff${Papa.unparse({ fields, data: rows })}\r\n`;
+}
+
+/** The dry run's problems as CSV. */
+export function problemsCsv(problems: readonly RowProblem[]): Promise<string> {
+  return csvDocument(
+    ['Row', 'Column', 'Value', 'Expected', 'Problem'],
+    problems.map((problem) => [String(problem.row), problem.column, problem.value, problem.expected, problem.message]),
+  );
 }
 
 const number = (value: number): string => value.toLocaleString('en-US');
@@ -102,7 +109,9 @@ export async function writeFailuresFile(source: ImportSource, journal: Journal, 
     if (source.format === 'json') {
       await write(out, `${written > 0 ? ',' : ''}\n  ${JSON.stringify({ ...row.values, [PROBLEM_COLUMN]: problem })}`);
     } else {
-      await write(out, `${Papa.unparse([[...source.columns.map((name) => row.values[name] ?? ''), problem]], { delimiter: source.delimiter })}\r\n`);
+      // Cells beyond the header go back too, before the problem: once the row's quotes are fixed they line up.
+      const cells = [...source.columns.map((name) => row.values[name] ?? ''), ...(row.extra ?? []), problem];
+      await write(out, `${Papa.unparse([cells], { delimiter: source.delimiter })}\r\n`);
     }
     written += 1;
   }

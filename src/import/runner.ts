@@ -1,5 +1,6 @@
-// Runs planned operations against the portal: a bounded number of requests at once, every outcome in the
-// journal before the worker moves on, retries only where a retry cannot duplicate.
+// Runs planned operations against the portal: a bounded number of requests at once, every outcome recorded
+// in the journal (the worker moves on while its line is written: see start()), retries only where a retry
+// cannot duplicate.
 //
 // The API has no idempotency key, so a create is the one request that must not simply be sent again:
 // - 429 and 503 say the portal did not take the request (RFC 9110: "not able to handle it now"): every
@@ -7,7 +8,7 @@
 //   that a 503 is the portal's own; a proxy answering 503 after passing the create on would defeat it
 //   (README "Importing and changing many records", test/emulator/README.md).
 // - Any other 5xx, a dropped connection, a time-out or an unreadable 2xx may come after the portal created
-//   the record. The row's lookup (a unique column's value, or the import marker the person mapped) is
+//   the record. The row's lookup (its value in the unique column chosen as the key) is
 //   then looked for through a view; found, the row is done with that record; not found, it is sent again.
 //   Without a lookup the row is reported 'uncertain' and not sent again: a person must check it.
 // - The attempt is journalled (and synced) before the create is sent, so a crash or reload in between is
@@ -305,7 +306,7 @@ class Run {
       try {
         if (mayExist) {
           if (!lookup || !this.options.lookupView) {
-            return { row, outcome: 'uncertain', reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}); with no unique or marker column to look for it, it was not sent again: check the app` };
+            return { row, outcome: 'uncertain', reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}); with no key column to look for it, it was not sent again: check the app` };
           }
           const found = await this.find(lookup);
           if (found.length === 1) return { row, outcome: 'created', recordId: found[0] };

@@ -22,6 +22,8 @@ export interface SourceRow {
   values: Record<string, string>;
   /** Why the row cannot be read as a record (a JSON element that is not an object, cells beyond the header). */
   problem?: string;
+  /** CSV and TSV: the cells beyond the header's, when there are some; the failures file writes them back. */
+  extra?: string[];
 }
 
 export interface SourceOptions {
@@ -129,11 +131,12 @@ async function* csvRows(path: string, delimiter: string, columns: readonly strin
     for await (const cells of parser as AsyncIterable<string[]>) {
       row += 1;
       if (row === 1) continue; // the header
-      if (cells.length === 1 && cells[0].trim() === '') continue; // a blank line: no record, but a row number
+      // A blank line, or one of only delimiters (",,," from a spreadsheet): no record, but a row number.
+      if (cells.every((cell) => cell.trim() === '')) continue;
       const values: Record<string, string> = {};
       columns.forEach((name, index) => (values[name] = cells[index] ?? ''));
-      const extra = cells.slice(columns.length).filter((cell) => cell !== '').length;
-      yield extra > 0 ? { row, values, problem: `has ${cells.length} cells, the header names ${columns.length}: check the quotes and delimiters of this row` } : { row, values };
+      const extra = cells.slice(columns.length);
+      yield extra.some((cell) => cell !== '') ? { row, values, extra, problem: `has ${cells.length} cells, the header names ${columns.length}: check the quotes and delimiters of this row` } : { row, values };
     }
   } finally {
     input.destroy();

@@ -50,15 +50,14 @@ function offsetAt(utcMs: number, timeZone: string): number {
 
 /**
  * The instant a wall clock of `timeZone` shows. In the hour a clock skips (spring forward) the time is
- * read with the offset before the change; in the hour it repeats, the first of the two.
+ * read with the offset before the change; in the hour it repeats, the first of the two. The offsets a day
+ * either side are the two a change near this time switches between (east or west of UTC alike).
  */
 export function zonedToUtc(clock: WallClock, timeZone: string): Date {
   const local = Date.UTC(clock.year, clock.month - 1, clock.day, clock.hours, clock.minutes, clock.seconds ?? 0);
-  const first = offsetAt(local, timeZone);
-  const second = offsetAt(local - first, timeZone);
-  if (first === second) return new Date(local - first);
-  // The offset changes near this time: take the earlier reading that maps back to the same wall clock.
-  const candidates = [local - Math.max(first, second), local - Math.min(first, second)];
-  const exact = candidates.find((utc) => utc + offsetAt(utc, timeZone) === local);
-  return new Date(exact ?? local - first);
+  const before = offsetAt(local - 86_400_000, timeZone);
+  const after = offsetAt(local + 86_400_000, timeZone);
+  // The readings that show this wall clock: none in a skipped hour, two in a repeated one.
+  const exact = [local - before, local - after].filter((utc) => utc + offsetAt(utc, timeZone) === local);
+  return new Date(exact.length > 0 ? Math.min(...exact) : local - before);
 }

@@ -37,7 +37,9 @@ describe('import: bulk change', function () {
     const platinum = previewSetField(column('f6'), customers, 'Platinum', all);
     assert.equal(platinum.problem, checkValue(column('f6'), 'Platinum'));
     assert.equal(platinum.changes, 0);
-    assert.match(previewSetField(column('f2'), customers, '', all).problem ?? '', /required/);
+    const cleared = previewSetField(column('f2'), customers, '', all);
+    assert.match(cleared.problem ?? '', /required/);
+    assert.equal(cleared.expected, 'a value (the column is required)');
     assert.match(previewSetField(column('f1'), customers, '7', all).problem ?? '', /read-only \(Auto Number\)/);
   });
 

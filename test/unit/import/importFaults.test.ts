@@ -27,7 +27,7 @@ async function child(task: ChildTask): Promise<void> {
   const token = (await clientCredentials({ baseUrl: task.baseUrl, clientId: task.clientId, clientSecret: task.clientSecret })).accessToken;
   const client = new PortalClient({ baseUrl: task.baseUrl, tokens: { accessToken: async () => token, renewAfterUnauthorized: async () => undefined } });
   const columns = await client.listColumns('101');
-  await importFile(task.path, client, columns, { markerField: 'f8', journalPath: task.journalPath });
+  await importFile(task.path, client, columns, { matchField: 'f2', journalPath: task.journalPath });
 }
 
 const FAULTS: Fault[] = [
@@ -120,7 +120,7 @@ if (process.env.PORTAL_IMPORT_CHILD) {
       assert.ok(inFlight > 0, 'creates were in flight when the process died');
 
       const { client } = clientFor(emulator);
-      const resumed = await importFile(path, client, columns, { markerField: 'f8', journalPath });
+      const resumed = await importFile(path, client, columns, { matchField: 'f2', journalPath });
       assert.equal(resumed.resumed, true);
       assert.deepEqual([resumed.counts.created, resumed.counts.failed, resumed.counts.uncertain], [400, 0, 0]);
       assert.equal(await appliedCreates(emulator, '101'), 400, 'no create was carried out twice');

@@ -70,6 +70,17 @@ describe('import: runs against the emulator', function () {
     assert.equal((await requestLog(emulator)).filter((entry) => entry.method !== 'GET').length, 0, 'nothing sent');
   });
 
+  it('a row with no value in any mapped column is refused, not created as a blank record', async () => {
+    // An app with no required column (here: the portal not saying which are): nothing else would stop it.
+    const optional = customers.map((column) => ({ ...column, required: '0' }));
+    const path = await file(JSON.stringify([{ Name: 'Filled Ltd' }, {}, { Unmapped: 'x', Name: '' }]), 'json');
+    const source = await openSource(path);
+    const result = await dryRunImport({ source, columns: optional, settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, optional) } });
+    assert.deepEqual([result.rows, result.creates, result.failingRows], [3, 1, 2]);
+    assert.deepEqual(result.problems.map((problem) => problem.row), [2, 3]);
+    assert.match(result.problems[0].message, /the row has no values for the mapped columns/);
+  });
+
   it('creates the good rows, writes the bad ones to a failures file that imports once fixed', async () => {
     const path = await file(`${CUSTOMER_HEADER}\n${customerLine(1)}\n${BAD_ROWS.join('\n')}\n${customerLine(2)}\n`);
     const result = await importFile(path, client, customers, { matchField: 'f2' });
@@ -87,6 +98,20 @@ describe('import: runs against the emulator', function () {
     assert.deepEqual([again.counts.created, again.counts.failed], [3, 0]);
     const names = await fieldValues(client, '101', '1', 'f2');
     assert.equal(names.length, 12 + 5);
+  });
+
+  it('a row with more cells than the header keeps them all in the failures file, so fixing its quotes imports it', async () => {
+    const path = await file('Name,Email\nZeta, Inc,zeta@example.com\n');
+    const result = await importFile(path, client, customers, { matchField: 'f2' });
+    assert.deepEqual([result.counts.created, result.counts.failed], [0, 1]);
+    const failures = await readFile(result.failuresPath ?? '', 'utf8');
+    const line = failures.replace(/^\ufeff/, '').trim().split('\r\n')[1];
+    assert.match(line, /^Zeta," Inc",zeta@example\.com,"?row 2: \(the row\): the row has 3 cells/, 'no cell lost, the problem last');
+    await writeFile(result.failuresPath ?? '', failures.replace('Zeta," Inc"', '"Zeta, Inc"'));
+    const again = await importFile(result.failuresPath ?? '', client, customers, { matchField: 'f2' });
+    assert.deepEqual([again.counts.created, again.counts.failed], [1, 0]);
+    const created = (await client.readView('101', '1')).rows.find((row) => row.values.f2 === 'Zeta, Inc');
+    assert.equal(created?.values.f3, 'zeta@example.com');
   });
 
   it('upsert: updates the record named by its id or its unique column, sending only changed fields', async () => {
@@ -111,6 +136,19 @@ describe('import: runs against the emulator', function () {
     const after = (await testInterface(emulator, 'GET', `records/101/${second.id}`)) as { updated_at: string };
     assert.equal(after.updated_at, before.updated_at, 'the unchanged record was not written');
     assert.equal((await requestLog(emulator)).filter((entry) => entry.method === 'PUT').length, 1);
+  });
+
+  it('upsert: a cell of only spaces leaves the field as it is, as an empty cell does', async () => {
+    const acme = (await client.readView('101', '1')).rows[0];
+    const kept = ['f3', 'f6', 'f7', 'f9'].filter((field) => (acme.values[field] ?? '') !== '');
+    assert.ok(kept.length >= 3, `the seeded record has values to lose (${kept.join(', ')})`);
+    const path = await file(`Id,Email,Tier,Account manager,Customer since\n${acme.id},  , ,\t, \n`);
+    const existing = await readExisting(client, '101', '1', 'f2');
+    const result = await importFile(path, client, customers, { mode: 'upsert', existing });
+    assert.deepEqual([result.counts.unchanged, result.counts.updated, result.counts.failed], [1, 0, 0]);
+    assert.equal((await requestLog(emulator)).filter((entry) => entry.method === 'PUT').length, 0, 'nothing sent');
+    const record = (await client.readRecord('101', acme.id as string)).data;
+    for (const field of kept) assert.equal(record[field], acme.values[field], field);
   });
 
   it('creates drafts in an app with Draft mode, and publishes the drafts it updates when asked', async () => {

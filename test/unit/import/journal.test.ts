@@ -3,6 +3,9 @@ import * as assert from 'node:assert/strict';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Journal, JournalMismatchError, journalPathFor } from '../../../src/import/journal';
+import type { ViewRead } from '../../../src/api/client';
+import type { Operation } from '../../../src/import/plan';
+import { runOperations, type RecordWriter } from '../../../src/import/runner';
 import { tempFolder } from './support';
 
 const JOB = { kind: 'import', appId: '101', source: 'customers.csv', sourceHash: 'a'.repeat(64) };
@@ -26,7 +29,7 @@ describe('import: the journal', () => {
 
     const again = await Journal.open(file, JOB);
     assert.equal(again.resumed, true);
-    assert.equal(again.runId, first.runId, 'the run keeps its id: import markers stay the same');
+    assert.equal(again.runId, first.runId, 'the run keeps its id');
     assert.equal(again.isFinished(2), true);
     assert.equal(again.outcomeOf(2)?.recordId, '13');
     assert.equal(again.unfinishedAttempt(2), undefined);
@@ -34,6 +37,53 @@ describe('import: the journal', () => {
     assert.equal(again.isFinished(4), false, 'failed rows are tried again');
     assert.deepEqual(again.counts(), { created: 1, updated: 0, unchanged: 0, deleted: 0, failed: 1, uncertain: 0 });
     await again.close();
+  });
+
+  it('looks for a create sent again after an earlier failure, when its answer never came', async () => {
+    const file = path();
+    const first = await Journal.open(file, JOB);
+    await first.attempt(5, { field: 'f2', value: 'Acme' });
+    await first.record({ row: 5, outcome: 'failed', reason: 'the portal kept failing' });
+    await first.close();
+    const second = await Journal.open(file, JOB);
+    assert.equal(second.unfinishedAttempt(5), undefined, 'a failed row with no attempt after it is sent without a look-up');
+    await second.attempt(5, { field: 'f2', value: 'Acme' }); // sent again, then the process died
+    assert.deepEqual(second.unfinishedAttempt(5)?.lookup, { field: 'f2', value: 'Acme' }, 'in this run too');
+    await second.close();
+    const third = await Journal.open(file, JOB);
+    assert.deepEqual(third.unfinishedAttempt(5)?.lookup, { field: 'f2', value: 'Acme' }, 'the attempt after the failure is looked for');
+    assert.equal(third.isFinished(5), false);
+    await third.withdraw(5);
+    assert.equal(third.unfinishedAttempt(5), undefined, 'a withdrawn attempt is not');
+    await third.close();
+  });
+
+  it('a resumed run looks for a create sent after a failure before it sends it again', async () => {
+    const file = path();
+    const first = await Journal.open(file, JOB);
+    await first.attempt(5, { field: 'f2', value: 'Acme' });
+    await first.record({ row: 5, outcome: 'failed', reason: 'the portal kept failing' });
+    await first.attempt(5, { field: 'f2', value: 'Acme' }); // the next run's create, sent; its answer lost to a crash
+    await first.close();
+    const journal = await Journal.open(file, JOB);
+    let creates = 0;
+    let lookups = 0;
+    const writer: RecordWriter = {
+      createRecord: async () => ({ id: String((creates += 1)) }),
+      updateRecord: async () => undefined,
+      deleteRecord: async () => undefined,
+      readView: async () => {
+        lookups += 1;
+        return { rows: [{ id: '77', values: { f2: 'Acme' } }] } as unknown as ViewRead;
+      },
+    };
+    async function* operations(): AsyncIterable<Operation> {
+      yield { kind: 'create', row: 5, data: { f2: 'Acme' }, lookup: { field: 'f2', value: 'Acme' } };
+    }
+    const summary = await runOperations(operations(), { appId: '101', writer, journal, lookupView: { viewId: '1', columns: [] } });
+    await journal.close();
+    assert.deepEqual([creates, lookups, summary.counts.created], [0, 1, 1], 'found, not created twice');
+    assert.equal(journal.outcomeOf(5)?.recordId, '77');
   });
 
   it('refuses a journal of another version of the source, of another job, or not a journal at all', async () => {

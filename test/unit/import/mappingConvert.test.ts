@@ -88,8 +88,25 @@ describe('import: mapping and conversion', () => {
       assert.deepEqual(convertValue(delivery, '21-11-2026 14:05', { timeZone: 'Europe/Berlin' }), { value: '21-11-2026 13:05' });
       assert.deepEqual(convertValue(delivery, '2026-07-01 00:30', { timeZone: 'Europe/Berlin' }), { value: '30-06-2026 22:30' }, 'summer time');
       assert.deepEqual(convertValue(delivery, '2026-03-08 02:30', { timeZone: 'America/New_York' }), { value: '08-03-2026 07:30' }, 'a skipped hour');
+      assert.deepEqual(convertValue(delivery, '2026-11-01 01:30', { timeZone: 'America/New_York' }), { value: '01-11-2026 05:30' }, 'a repeated hour: the first');
       assert.match(convertValue(delivery, '2026-11-21 25:00').problem ?? '', /not a real date and time/);
+      // What the dry run's Expected column says: the zone the import reads such times in, not the API's UTC.
+      assert.equal(convertValue(delivery, 'tomorrow', { timeZone: 'Europe/Berlin' }).expected, "DD-MM-YYYY hh:mm or ISO 8601, in the file's time zone (Europe/Berlin) unless it carries an offset");
+      assert.equal(convertValue(delivery, 'tomorrow').expected, 'DD-MM-YYYY hh:mm or ISO 8601, in UTC unless it carries an offset');
       assert.match(timeZoneProblem('Mars/Olympus') ?? '', /unknown time zone/);
+    });
+
+    it('date-times in the hours a clock skips or repeats, east of UTC too: the offset before, the first of two', () => {
+      const delivery = byField('f16');
+      const cases: Array<[string, string, string, string]> = [
+        ['2026-03-29 02:30', 'Europe/Berlin', '29-03-2026 01:30', 'skipped: read at +01:00'],
+        ['2026-10-25 02:30', 'Europe/Berlin', '25-10-2026 00:30', 'repeated: the first, at +02:00'],
+        ['2026-10-25 01:30', 'Europe/Berlin', '24-10-2026 23:30', 'just before the repeated hour'],
+        ['2026-10-25 03:30', 'Europe/Berlin', '25-10-2026 02:30', 'just after it'],
+        ['2026-10-04 02:30', 'Australia/Sydney', '03-10-2026 16:30', 'skipped: read at +10:00'],
+        ['2026-04-05 02:30', 'Australia/Sydney', '04-04-2026 15:30', 'repeated: the first, at +11:00'],
+      ];
+      for (const [text, timeZone, sent, why] of cases) assert.deepEqual(convertValue(delivery, text, { timeZone }), { value: sent }, `${timeZone} ${text}: ${why}`);
     });
 
     it('numbers with the file decimal separator, never misreading 1,5 as 15', () => {
@@ -104,6 +121,18 @@ describe('import: mapping and conversion', () => {
       assert.deepEqual(convertValue(amount, '1,5', { decimalSeparator: ',' }), { value: '1.5' });
       assert.equal(detectDecimalSeparator(['12', '3,5', '1.234,00', '1,234']), ',');
       assert.equal(detectDecimalSeparator(['12', '3.5', '1,234']), '.');
+    });
+
+    it('numbers below 1 with three decimals: a leading 0 is never a thousands group', () => {
+      assert.equal(convertNumber('0,125', '.'), '0,125', 'refused, not read as 125');
+      assert.equal(convertNumber('0.125', ','), '0.125', 'refused, not read as 125');
+      assert.equal(convertNumber('-0,125', '.'), '-0,125');
+      assert.equal(convertNumber('0,125', ','), '0.125');
+      assert.equal(convertNumber('0.125', '.'), '0.125');
+      assert.equal(convertNumber('0 125', ','), '0 125');
+      assert.equal(convertNumber('1,500', '.'), '1500', 'a grouped thousand still is one');
+      assert.equal(detectDecimalSeparator(['0,125', '1,500', '2,250']), ',', 'a German file of amounts below 10');
+      assert.equal(detectDecimalSeparator(['0.125', '1.500', '2.250']), '.');
     });
 
     it('choices by id or by name, single and multiple', () => {

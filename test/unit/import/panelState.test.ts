@@ -5,7 +5,9 @@ import * as assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Column } from '../../../src/api/types';
+import { dryRunImport } from '../../../src/import/importRun';
 import { proposeMapping, setTarget } from '../../../src/import/mapping';
+import { indexExisting } from '../../../src/import/plan';
 import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, optionWarnings, previewOf, sampleRows, targetOf, targetOptions, targetValue } from '../../../src/import/panelState';
 import { openSource } from '../../../src/import/sourceFile';
 import { clientFor, startPortal, type Emulator } from '../api/portal';
@@ -91,6 +93,29 @@ describe('import: what the mapping panel shows', () => {
       draft: 'published',
       conversion: { decimalSeparator: ',', timeZone: 'UTC' },
     });
+  });
+
+  it('lets an upsert by record id run without the required columns: only rows that would create need them', async () => {
+    const mapping = proposeMapping(['id', 'Email'], customers);
+    const create = { mode: 'create', draft: 'published', decimalSeparator: '.', timeZone: 'UTC' } as const;
+    assert.match(optionProblems(mapping, customers, create).join(), /Name \(f2\) is required/);
+    assert.deepEqual(optionProblems(mapping, customers, { ...create, mode: 'upsert', viewId: '1' }), []);
+    // A row of that file naming no record would create one: the dry run refuses it, naming the column.
+    const { source } = await sourceOf('upsert.csv', 'id,Email\n,new@example.com\n');
+    const existing = indexExisting([]);
+    const result = await dryRunImport({ source, columns: customers, existing, settings: importSettings('101', mapping, { ...create, mode: 'upsert', viewId: '1' }) });
+    assert.deepEqual([result.creates, result.failingRows], [0, 1]);
+    assert.match(result.problems[0].message, /required: Name must have a value/);
+  });
+
+  it('an unknown time zone blocks the run and names itself; the preview still shows, read in UTC', async () => {
+    const { source, sample } = await sourceOf('zone.csv', 'Title,Order date,Amount,Delivery\nDesks,2026-11-21,12,2026-11-21 14:05\n');
+    const mapping = proposeMapping(source.columns, orders);
+    const options = { mode: 'create', draft: 'published', decimalSeparator: '.', timeZone: 'Europe/Berln' } as const;
+    assert.deepEqual(optionProblems(mapping, orders, options), ['Unknown time zone "Europe/Berln": use an IANA name such as UTC or Europe/Berlin.']);
+    assert.deepEqual(previewOf(sample, mapping, orders, options).rows[0].cells[3], { value: '21-11-2026 14:05' });
+    assert.deepEqual(optionProblems(mapping, orders, { ...options, timeZone: 'Europe/Berlin' }), []);
+    assert.deepEqual(previewOf(sample, mapping, orders, { ...options, timeZone: 'Europe/Berlin' }).rows[0].cells[3], { value: '21-11-2026 13:05' });
   });
 
   it('warns when a lost create could not be looked for: no key, or no view', () => {

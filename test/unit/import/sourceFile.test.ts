@@ -49,6 +49,19 @@ describe('import: reading the source file', () => {
         [5, '4', '5', true],
       ],
     );
+    assert.deepEqual(rows[2].extra, ['6'], 'the extra cells are kept, for the failures file');
+    assert.equal(rows[0].extra, undefined);
+  });
+
+  it('skips rows whose cells are all blank (a spreadsheet\'s ",,,"), keeping the row numbers', async () => {
+    const { rows } = await rowsOf(await file('blank-rows.csv', 'A,B,C\n1,2,3\n,,\n , ,\t\n,,,,\n4,,\n'));
+    assert.deepEqual(
+      rows.map((row) => [row.row, row.values.A]),
+      [
+        [2, '1'],
+        [6, '4'],
+      ],
+    );
   });
 
   it('names blank and repeated header cells so that every column can be mapped', async () => {
