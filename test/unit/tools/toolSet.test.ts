@@ -192,6 +192,23 @@ describe('language model tools against the emulator', function () {
     assert.deepEqual(await since(start), ['GET /api/v1/app/102/record/3 200']);
   });
 
+  it('refuses a change prepared twice before its confirmation, so the first dialog never sends the second plan unchecked', async () => {
+    const input = { app: 'Orders', record: '5', fields: { Quantity: '14' } };
+    const before = await record('102', '5');
+    assert.notEqual(before.f18, '14');
+    await tools.prepare(TOOL_NAMES.updateRecord, input); // the user is shown Quantity before → 14
+    await client.updateRecord('102', '5', { f18: '13' }); // a colleague, meanwhile
+    await tools.prepare(TOOL_NAMES.updateRecord, input); // the same request prepared again: 13 → 14
+    const start = await mark();
+    const answer = await tools.invoke(TOOL_NAMES.updateRecord, input); // the user accepts the first dialog
+    assert.equal(answer, 'This change was prepared twice before it was confirmed, so it is not clear which confirmation the user gave; nothing was sent. Call the tool again.');
+    assert.ok((await since(start)).every((line) => line.startsWith('GET ')), 'nothing sent');
+    assert.equal((await record('102', '5')).f18, '13', "the colleague's value stays");
+    assert.match(await tools.invoke(TOOL_NAMES.updateRecord, input), /was not prepared and confirmed first/, 'the second dialog sends nothing either');
+    assert.equal((await record('102', '5')).f18, '13');
+    assert.deepEqual(changed, []);
+  });
+
   it('sends nothing and asks nothing when the record already holds the values', async () => {
     const input = { app: 'Orders', record: '1', fields: { Status: 'Delivered' } };
     const start = await mark();
