@@ -1,11 +1,11 @@
 // The reads of view rows behind ViewRows, without `vscode` (so they are tested in plain node): one read per
 // view shared by its callers and kept until dropped, and the reads under way with the rows arrived so far.
-import { PortalError } from '../api/errors';
+import { isCancellation, PortalError } from '../api/errors';
 import type { PortalClient } from '../api/client';
 import type { RowStore } from '../api/rowStore';
 import type { ViewMetadataEntry } from '../api/types';
 import type { ViewTarget } from '../model/targets';
-import { SharedCache } from './sharedCache';
+import { cancelledError, SharedCache } from './sharedCache';
 
 /** More rows of a view arrived: `count` in all so far. */
 export interface ViewRowsArrival {
@@ -30,10 +30,12 @@ export interface ViewReadsDeps {
   arrived(arrival: ViewRowsArrival): void;
 }
 
-/** A read under way: its rows once the first batch came, and what ends it early keeping them. */
+/** A read under way: its rows once the first batch came, what ends it early keeping them, and what ends it. */
 interface Reading {
   rows: RowStore | undefined;
   readonly stop: AbortController;
+  /** Aborted when the view is dropped: a caller without a signal (the tree) would keep the read going. */
+  readonly drop: AbortController;
 }
 
 /**
@@ -59,12 +61,12 @@ export class ViewReads {
       key,
       async (abort) => {
         // A refresh may start a new read of the view while this one still runs: each keeps to its own entry.
-        const reading: Reading = { rows: undefined, stop: new AbortController() };
+        const reading: Reading = { rows: undefined, stop: new AbortController(), drop: new AbortController() };
         this.arriving.set(key, reading);
         let draftSeen = false;
         try {
           const read = await this.deps.client(view.portalId).streamView(view.appId, view.viewId, [], {
-            signal: abort,
+            signal: AbortSignal.any([abort, reading.drop.signal]),
             stop: reading.stop.signal,
             onBatch: ({ rows, from, to }) => {
               reading.rows = rows;
@@ -72,9 +74,18 @@ export class ViewReads {
               this.deps.arrived({ portalId: view.portalId, appId: view.appId, viewId: view.viewId, count: to });
             },
           });
+          if (this.arriving.get(key) !== reading) {
+            // Dropped just as the answer ended: nobody keeps these rows.
+            read.rows.release();
+            throw cancelledError();
+          }
           if (draftSeen) this.deps.noteDraftSeen(view.portalId, view.appId);
           const partial = read.failure ?? (read.stopped ? new PortalError({ kind: 'cancelled', message: 'Cancelled' }) : undefined);
           return { rows: read.rows, metadata: read.metadata ?? [], ...(partial ? { partial } : {}) };
+        } catch (error) {
+          // The rows were handed over batch by batch: a cancelled read's are nobody's but this read's.
+          if (isCancellation(error)) reading.rows?.release();
+          throw error;
         } finally {
           if (this.arriving.get(key) === reading) this.arriving.delete(key);
         }
@@ -109,12 +120,21 @@ export class ViewReads {
     };
     const released = this.reads.keys().filter(hit).map((key) => this.reads.peek(key));
     const dropped = this.reads.drop(hit);
+    // The reads under way end too (their rows are released as they end): else the tree's redraw starts a
+    // second read beside the first, and Cancel reaches only the second.
+    for (const [key, reading] of [...this.arriving]) {
+      if (!hit(key)) continue;
+      this.arriving.delete(key);
+      reading.drop.abort();
+    }
     // Whoever still shows them (a quick pick open now) keeps reading its own copy of the items.
     for (const stored of released) stored?.rows.release();
     return new Set(dropped.map((key) => key.split(SEPARATOR)[0]));
   }
 
   dispose(): void {
+    for (const reading of this.arriving.values()) reading.drop.abort();
+    this.arriving.clear();
     for (const key of this.reads.keys()) this.reads.peek(key)?.rows.release();
   }
 }
