@@ -127,7 +127,7 @@ export class ViewReads {
       this.arriving.delete(key);
       reading.drop.abort();
     }
-    // Whoever still shows them (a quick pick open now) keeps reading its own copy of the items.
+    // A Go to Record pick open now keeps the items it shows, and says the view was refreshed (RecordFinder).
     for (const stored of released) stored?.rows.release();
     return new Set(dropped.map((key) => key.split(SEPARATOR)[0]));
   }
