@@ -226,6 +226,24 @@ describe('language model tools against the emulator', function () {
     assert.ok((await since(start)).every((line) => line.startsWith('GET ')));
   });
 
+  it('refuses "fields" given as anything but an object of fields, before anything is sent', async () => {
+    const start = await mark();
+    for (const fields of ['Status: Delivered', ['Status', 'Delivered'], null]) {
+      for (const [name, input] of [
+        [TOOL_NAMES.updateRecord, { app: 'Orders', record: '3', fields }],
+        [TOOL_NAMES.createRecord, { app: 'Orders', fields }],
+      ] as const) {
+        assert.equal((await tools.prepare(name, input)).confirmation, undefined, `${name} ${JSON.stringify(fields)}: nothing to confirm`);
+        assert.equal(
+          await tools.invoke(name, input),
+          '"fields" must be an object of field name or id → value, e.g. {"Status": "Delivered"}. Nothing was sent.',
+          `${name} ${JSON.stringify(fields)}`,
+        );
+      }
+    }
+    assert.ok((await since(start)).every((line) => line.startsWith('GET ')), 'nothing sent');
+  });
+
   it('includes the portal\'s own message when the portal refuses a value', async () => {
     const input = { app: 'Customers', record: '2', fields: { Name: 'Acme Corporation' } };
     await tools.prepare(TOOL_NAMES.updateRecord, input);
