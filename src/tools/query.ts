@@ -6,7 +6,7 @@ import type { ViewRead } from '../api/client';
 import { columnKind } from '../api/columnKinds';
 import { FILTER_OPERATOR_LABELS, FILTER_OPERATOR_NAMES, filterValueProblem, operatorLabel, operatorsForKind, type ViewFilter } from '../api/filters';
 import type { Column, FilterOperatorName } from '../api/types';
-import { bounded, shortValue, shownValue } from './answers';
+import { boundedTaking, shortValue, shownValue } from './answers';
 import { ToolRefusal, type ToolView } from './host';
 import { fieldLabel, nameKey, resolveField, wireValue } from './resolve';
 
@@ -96,6 +96,8 @@ export function viewAnswer(title: string, read: ViewRead, columnsByKey: Readonly
     return `${row.id ?? '?'}${row.draft ? ' (draft)' : ''} | ${cells.join(' | ')}`;
   });
   const beyond = count - shown.length;
-  const text = bounded(head, lines, (left) => `… ${left + beyond} more row${left + beyond === 1 ? '' : 's'} left out (of ${count}); narrow the filters or raise "limit" (at most ${MAX_ROWS}).`);
-  return beyond > 0 && !text.includes('left out') ? `${text}\n… ${beyond} more row${beyond === 1 ? '' : 's'} left out (of ${count}); narrow the filters or raise "limit" (at most ${MAX_ROWS}).` : text;
+  const leftOut = (left: number): string => `… ${left} more row${left === 1 ? '' : 's'} left out (of ${count}); narrow the filters or raise "limit" (at most ${MAX_ROWS}).`;
+  const { text, taken } = boundedTaking(head, lines, (left) => leftOut(left + beyond));
+  // Whether the bound cut the lines is what `taken` says (a value may hold the words "left out" too).
+  return beyond > 0 && taken === lines.length ? `${text}\n${leftOut(beyond)}` : text;
 }

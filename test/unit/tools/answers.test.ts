@@ -168,6 +168,15 @@ describe('language model tools: answers and checks', () => {
     ]);
   });
 
+  it('says rows were left out also when a shown value holds the words "left out"', () => {
+    const rows = Array.from({ length: 50 }, (_, index) => ({ id: String(index + 1), draft: false, values: { f11: index === 0 ? 'Parcel left out in the rain' : `Order ${index + 1}` } }));
+    const metadata = [{ view_id: '3', field_id_in_data: 'f11', field_name: 'Title', field_description: '', app_id: '102', id: '11', type_name: 'Text Field' }];
+    const lines = viewAnswer('View "All orders" (3)', { rows, metadata }, new Map(columns.map((item) => [item.field_id_in_data, item])), [], 20).split('\n');
+    assert.equal(lines.length, 2 + 20 + 1);
+    assert.equal(lines[2], '1 | Parcel left out in the rain');
+    assert.equal(lines.at(-1), '… 30 more rows left out (of 50); narrow the filters or raise "limit" (at most 100).');
+  });
+
   it('answers a failure in one sentence with the portal\'s own words, never a secret', () => {
     const refused = new PortalError({ kind: 'http', status: 400, code: 'duplicate_value', field: 'f2', message: 'Updating record 2 of app 101 failed: Bad Request (HTTP 400): f2 (Name) is taken.', portalMessage: 'f2 (Name) is taken.' });
     assert.equal(failureText(refused, { columns: [{ ...column('Text Field', '0'), field_id_in_data: 'f2', field_name: 'Name' }] }), 'Updating record 2 of app 101 failed: Bad Request (HTTP 400): f2 (Name) is taken.');
