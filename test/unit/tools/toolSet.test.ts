@@ -2,6 +2,7 @@
 // client (client credentials), the emulator's own request log says what was sent and when.
 import * as assert from 'node:assert/strict';
 import type { PortalClient } from '../../../src/api/client';
+import type { RowStore } from '../../../src/api/rowStore';
 import type { Column } from '../../../src/api/types';
 import type { ToolHost, ToolPortal } from '../../../src/tools/host';
 import { TOOL_NAMES } from '../../../src/tools/names';
@@ -103,6 +104,26 @@ describe('language model tools against the emulator', function () {
     const big = await tools.invoke(TOOL_NAMES.queryView, { app: '201', view: '6', limit: 100 });
     assert.ok(big.length <= 12_000, `${big.length} characters`);
     assert.match(big, /more rows left out \(of 300\)/);
+  });
+
+  it('queries a view as it arrives, never parsing the whole answer into objects, and gives the rows back', async () => {
+    const stores: RowStore[] = [];
+    const streaming = Object.create(client) as PortalClient;
+    streaming.readView = () => Promise.reject(new Error('the whole view was parsed into objects'));
+    streaming.streamView = async (...args) => {
+      const read = await client.streamView(...args);
+      stores.push(read.rows);
+      return read;
+    };
+    const session = new PortalTools({ ...host, client: () => streaming });
+    const answer = await session.invoke(TOOL_NAMES.queryView, { app: '201', view: '6', limit: 3 });
+    const lines = answer.split('\n');
+    assert.match(lines[0], /^View "View 6" \(6\) of Tickets \(app 201\) on portal "Emulator": 300 rows\.$/);
+    assert.equal(lines.length, 2 + 3 + 1);
+    assert.match(lines[2], /^\d+ \| /);
+    assert.equal(lines[5], '… 297 more rows left out (of 300); narrow the filters or raise "limit" (at most 100).');
+    assert.equal(stores.length, 1, 'read once, as it arrived');
+    assert.ok(stores[0].isReleased, 'the rows are given back once answered');
   });
 
   it('reads a record with field names, choice names and ids', async () => {
