@@ -1,4 +1,4 @@
-// The rows of a view kept compactly: the answer's own bytes, copied into blocks as they arrive (64 KB
+// The rows of a view kept compactly: the answer's own bytes, copied into blocks as they arrive (16 KB
 // first, doubling up to 1 MB, so a small view does not hold a megabyte),
 // and two numbers per row (where its JSON object starts and ends). No object per row or per field is kept:
 // a million-row view (~250 MB of JSON) costs about its size plus 16 bytes a row, and a row becomes a

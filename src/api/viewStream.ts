@@ -58,12 +58,16 @@ const FIRST_BATCH_ROWS = 200;
 const BATCH_ROWS = 5_000;
 /** What the tokenizer of the rest of the answer is fed first: the outline up to where "data" ended. */
 const AFTER_DATA = Buffer.from('{"data":[]', 'utf8');
+/** A UTF-8 byte order mark. */
+const BOM = [0xef, 0xbb, 0xbf];
 
 type Open = TokenType.LEFT_BRACE | TokenType.LEFT_BRACKET;
 
 export class ViewStreamReader {
   readonly rows: RowStore;
   private delivered = 0;
+  /** Bytes of a byte order mark read at the answer's start; -1 once past it. */
+  private bomSeen = 0;
   private readonly open: Open[] = [];
   /** The top-level key whose value is being read. */
   private key: string | undefined;
@@ -101,7 +105,9 @@ export class ViewStreamReader {
       for await (const piece of body) {
         this.options.signal?.throwIfAborted();
         this.options.stop?.throwIfAborted();
-        const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+        const bytes = this.withoutBom(typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece);
+        if (this.problem) throw this.problem;
+        if (bytes.length === 0) continue;
         const base = this.rows.receivedBytes;
         this.rows.appendBytes(bytes);
         let at = 0;
@@ -135,6 +141,25 @@ export class ViewStreamReader {
     if (!this.rootClosed) throw invalidResponse(this.action, 'it ends before the JSON does.');
     if (!this.sawData) throw invalidResponse(this.action, 'it has no "data" list of rows.');
     if (!this.rows.metadata) throw invalidResponse(this.action, 'it has no "metadata" list.');
+  }
+
+  /**
+   * `bytes` without what they hold of a UTF-8 byte order mark that begins the answer (RFC 8259 lets a
+   * parser ignore it): the tokenizer skips it without counting it in its offsets, which then miss the
+   * rows by three bytes. Only the start of one is no JSON.
+   */
+  private withoutBom(bytes: Uint8Array): Uint8Array {
+    if (this.bomSeen < 0) return bytes;
+    let at = 0;
+    while (at < bytes.length && this.bomSeen < BOM.length && bytes[at] === BOM[this.bomSeen]) {
+      at += 1;
+      this.bomSeen += 1;
+    }
+    if (this.bomSeen === BOM.length || at < bytes.length) {
+      if (this.bomSeen > 0 && this.bomSeen < BOM.length) this.fail('it is not JSON (it begins with a part of a byte order mark).');
+      this.bomSeen = -1;
+    }
+    return bytes.subarray(at);
   }
 
   /** A tokenizer of the answer from here on, its offsets `shift` bytes before the body's. */

@@ -32,11 +32,12 @@ export interface SignInUiOptions {
   timeoutMs(): number;
 }
 
-function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
+/** An AbortSignal that follows `token`, and the listener to dispose once the sign-in ends. */
+function abortSignalOf(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort();
-  token.onCancellationRequested(() => controller.abort());
-  return controller.signal;
+  const listener = token.onCancellationRequested(() => controller.abort());
+  return { signal: controller.signal, dispose: () => listener.dispose() };
 }
 
 export class SignInUi {
@@ -49,19 +50,23 @@ export class SignInUi {
     const title = `Signing in to the portal "${request.label}"`;
     return Promise.resolve(
       vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-        const signal = abortSignalOf(token);
-        const onRequest = requestLogger(this.requestLog, request.id ?? request.label);
-        const common = { baseUrl: request.baseUrl, clientId: request.clientId, clientSecret: request.clientSecret, signal, onRequest };
-        if (request.flow === 'clientCredentials') return clientCredentials(common);
-        progress.report({ message: 'checking the client id and secret…' });
-        await verifyClient(common);
-        progress.report({ message: 'approve the sign-in in your browser…' });
-        return authorizationCodeSignIn({
-          ...common,
-          timeoutMs: this.options.timeoutMs(),
-          openReceiver: (state) => this.receiver(state),
-          openBrowser: (url) => prompter().openExternal(url),
-        });
+        const cancel = abortSignalOf(token);
+        try {
+          const onRequest = requestLogger(this.requestLog, request.id ?? request.label);
+          const common = { baseUrl: request.baseUrl, clientId: request.clientId, clientSecret: request.clientSecret, signal: cancel.signal, onRequest };
+          if (request.flow === 'clientCredentials') return await clientCredentials(common);
+          progress.report({ message: 'checking the client id and secret…' });
+          await verifyClient(common);
+          progress.report({ message: 'approve the sign-in in your browser…' });
+          return await authorizationCodeSignIn({
+            ...common,
+            timeoutMs: this.options.timeoutMs(),
+            openReceiver: (state) => this.receiver(state),
+            openBrowser: (url) => prompter().openExternal(url),
+          });
+        } finally {
+          cancel.dispose();
+        }
       }),
     );
   }

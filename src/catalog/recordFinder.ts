@@ -20,6 +20,8 @@ export interface RecordPickItem {
 export interface RecordPickSink {
   items: readonly RecordPickItem[];
   busy: boolean;
+  /** The view's rows were released (the view was refreshed) while the pick was open: nothing more is found. */
+  refreshed(): void;
 }
 
 export interface RecordFinderOptions {
@@ -53,6 +55,7 @@ export class RecordFinder {
   /** The user typed `query`: it replaces the search under way; its first slice runs now. */
   find(query: string): void {
     this.query = query;
+    if (this.gone()) return;
     const last = this.last;
     const now = normalized(query);
     // Every match of a query that extends (or repeats) the last one is among the last one's matches, when
@@ -82,6 +85,7 @@ export class RecordFinder {
 
   private step(steps: Generator<void, IndexMatches>, query: string): void {
     if (this.running !== steps) return; // the user typed on
+    if (this.gone()) return; // released between two slices: the matches would name rows no longer there
     const started = performance.now();
     const deadline = started + (this.options.sliceMs ?? 10);
     for (;;) {
@@ -99,6 +103,20 @@ export class RecordFinder {
     }
     this.longestSliceMs = Math.max(this.longestSliceMs, performance.now() - started);
     setImmediate(() => this.step(steps, query));
+  }
+
+  /** Whether the rows were released: then the pick is emptied and told, once. */
+  private gone(): boolean {
+    if (!this.rows.isReleased) return false;
+    this.running = undefined;
+    if (this.shown?.length !== 0) {
+      this.shown = [];
+      this.items.clear();
+      this.pick.items = [];
+      this.pick.busy = false;
+      this.pick.refreshed();
+    }
+    return true;
   }
 
   private show(rows: readonly number[]): void {

@@ -6,6 +6,7 @@
 // quick pick's own filter, which sees only labels, hides none of them.
 import * as vscode from 'vscode';
 import { kindOfTypeName, type ColumnKind } from '../api/columnKinds';
+import { isCancellation } from '../api/errors';
 import type { RowStore } from '../api/rowStore';
 import { cancelled } from '../auth/signInUi';
 import { RecordFinder, type RecordPickItem, type RecordPickSink } from '../catalog/recordFinder';
@@ -71,6 +72,7 @@ async function goToRecord(deps: GoToRecordDeps, view: ViewTarget & { viewName: s
     });
   });
   let loading = true;
+  const refreshedText = `${view.viewName} was refreshed while Go to Record read it: run Go to Record again.`;
   let status = '';
   const say = (text: string): void => {
     if (text === status) return;
@@ -91,6 +93,11 @@ async function goToRecord(deps: GoToRecordDeps, view: ViewTarget & { viewName: s
     },
     set busy(searching) {
       pick.busy = searching || loading;
+    },
+    refreshed() {
+      loading = false;
+      pick.busy = false;
+      pick.placeholder = refreshedText;
     },
   };
   let finder: RecordFinder | undefined;
@@ -119,8 +126,9 @@ async function goToRecord(deps: GoToRecordDeps, view: ViewTarget & { viewName: s
     // wait for more rows rather than look again and again.
     let index: RecordIndex | undefined;
     while (!closed.signal.aborted && !answered) {
-      if (failure !== undefined) throw failure;
-      if (stored?.rows.isReleased) throw new Error(`${view.viewName} was refreshed while Go to Record read it: run Go to Record again.`);
+      // A refresh ends the read under way as cancelled (the pick itself is still open).
+      if (failure !== undefined) throw isCancellation(failure) ? new Error(refreshedText) : failure;
+      if (stored?.rows.isReleased) throw new Error(refreshedText);
       const rows = stored?.rows ?? deps.rows.arrivingRows(view);
       if (rows && !rows.isReleased) {
         if (!finder) {

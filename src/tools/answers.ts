@@ -48,6 +48,11 @@ export function shownValue(column: Column | undefined, raw: string): string {
  * text is counted too, so the answer stays within the bound).
  */
 export function bounded(head: readonly string[], lines: readonly string[], tail: (left: number) => string, maxChars = MAX_ANSWER_CHARS): string {
+  return boundedTaking(head, lines, tail, maxChars).text;
+}
+
+/** bounded(), and how many of `lines` it took (whether the tail was added is `taken < lines.length`). */
+export function boundedTaking(head: readonly string[], lines: readonly string[], tail: (left: number) => string, maxChars = MAX_ANSWER_CHARS): { text: string; taken: number } {
   const out = [...head];
   let used = out.join('\n').length;
   const reserve = tail(lines.length).length + 1;
@@ -59,7 +64,7 @@ export function bounded(head: readonly string[], lines: readonly string[], tail:
     taken += 1;
   }
   if (taken < lines.length) out.push(tail(lines.length - taken));
-  return out.join('\n');
+  return { text: out.join('\n'), taken };
 }
 
 /** One column for describeApp: id, name, kind, format, and what the API can do with it. */

@@ -23,6 +23,18 @@ export const MAX_SENT_VALUE_CHARS = 4000;
 /** Fields as the model gives them: keyed by name or id, values as text (numbers are taken as their text). */
 export type FieldInput = Readonly<Record<string, unknown>>;
 
+/**
+ * The "fields" a model gave, when they are an object of fields (missing: none). Text or a list would be
+ * read as fields named "0", "1"…, and the refusal would name a field the model never gave.
+ */
+export function givenFields(value: unknown): FieldInput {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ToolRefusal('"fields" must be an object of field name or id → value, e.g. {"Status": "Delivered"}. Nothing was sent.');
+  }
+  return value as FieldInput;
+}
+
 /** The fields keyed by field_id_in_data, values as the portal's strings (choice names made ids). */
 export function fieldsByKey(columns: readonly Column[], input: FieldInput, appName: string): RecordData {
   const fields: RecordData = {};

@@ -2,11 +2,11 @@
 // value become the view's filters (encoded by src/api/filters.ts, checked by its rules for the column's
 // kind, choice names made ids); the rows come back as compact text, the first N only, saying how many
 // were left out.
-import type { ViewRead } from '../api/client';
+import type { ViewRow } from '../api/answers';
 import { columnKind } from '../api/columnKinds';
 import { FILTER_OPERATOR_LABELS, FILTER_OPERATOR_NAMES, filterValueProblem, operatorLabel, operatorsForKind, type ViewFilter } from '../api/filters';
-import type { Column, FilterOperatorName } from '../api/types';
-import { bounded, shortValue, shownValue } from './answers';
+import type { Column, FilterOperatorName, ViewMetadataEntry } from '../api/types';
+import { boundedTaking, shortValue, shownValue } from './answers';
 import { ToolRefusal, type ToolView } from './host';
 import { fieldLabel, nameKey, resolveField, wireValue } from './resolve';
 
@@ -83,8 +83,16 @@ export function rowLimit(given: unknown): number {
  * The answer: a head line (count, filters), the columns once with their names, then one line per row
  * ("id 12 | Acme | Open | …"), choice names instead of ids, each value cut, the whole within the bound.
  */
-export function viewAnswer(title: string, read: ViewRead, columnsByKey: ReadonlyMap<string, Column>, described: readonly string[], limit: number): string {
-  const count = read.rows.length;
+export interface ViewAnswerRows {
+  /** Rows of the whole answer. */
+  readonly count: number;
+  /** Its first rows, at least as many as are shown. */
+  readonly rows: readonly ViewRow[];
+  readonly metadata: readonly ViewMetadataEntry[];
+}
+
+export function viewAnswer(title: string, read: ViewAnswerRows, columnsByKey: ReadonlyMap<string, Column>, described: readonly string[], limit: number): string {
+  const count = read.count;
   const filters = described.length > 0 ? ` with the filters ${described.join(' AND ')}` : '';
   const head = [`${title}${filters}: ${count} row${count === 1 ? '' : 's'}.`];
   if (count === 0) return head[0];
@@ -96,6 +104,8 @@ export function viewAnswer(title: string, read: ViewRead, columnsByKey: Readonly
     return `${row.id ?? '?'}${row.draft ? ' (draft)' : ''} | ${cells.join(' | ')}`;
   });
   const beyond = count - shown.length;
-  const text = bounded(head, lines, (left) => `… ${left + beyond} more row${left + beyond === 1 ? '' : 's'} left out (of ${count}); narrow the filters or raise "limit" (at most ${MAX_ROWS}).`);
-  return beyond > 0 && !text.includes('left out') ? `${text}\n… ${beyond} more row${beyond === 1 ? '' : 's'} left out (of ${count}); narrow the filters or raise "limit" (at most ${MAX_ROWS}).` : text;
+  const leftOut = (left: number): string => `… ${left} more row${left === 1 ? '' : 's'} left out (of ${count}); narrow the filters or raise "limit" (at most ${MAX_ROWS}).`;
+  const { text, taken } = boundedTaking(head, lines, (left) => leftOut(left + beyond));
+  // Whether the bound cut the lines is what `taken` says (a value may hold the words "left out" too).
+  return beyond > 0 && taken === lines.length ? `${text}\n${leftOut(beyond)}` : text;
 }

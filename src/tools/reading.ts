@@ -86,16 +86,25 @@ export async function queryView(host: ToolHost, input: QueryInput, signal?: Abor
   const target = await targetOf(host, input, signal);
   const view = resolveView(host.views(target.portal.id, target.app.appId), String(input.view ?? ''), target.app.name);
   const { filters, described } = viewFilters(target.columns, Array.isArray(input.filters) ? input.filters : [], target.app.name);
-  const read = await host.client(target.portal.id).readView(target.app.appId, view.viewId, filters, signal);
-  // Choice names for the view's columns, the app's own and those of its Lookup apps.
-  const columnsByKey = new Map<string, Column>(target.columns.map((column) => [column.field_id_in_data, column]));
-  for (const entry of read.metadata) {
-    if (columnsByKey.has(entry.field_id_in_data) || entry.app_id === target.app.appId || !/choice/i.test(entry.type_name)) continue;
-    const other = await host.columns(target.portal.id, entry.app_id, signal).catch(() => []);
-    const column = other.find((item) => item.field_id === entry.id);
-    if (column) columnsByKey.set(entry.field_id_in_data, column);
+  // Read as it arrives into a compact store: the answer shows at most 100 rows of what may be a million.
+  const read = await host.client(target.portal.id).streamView(target.app.appId, view.viewId, filters, { signal });
+  try {
+    if (read.failure) throw read.failure; // broken off: a count of the rows read would be no answer
+    const metadata = read.metadata ?? [];
+    // Choice names for the view's columns, the app's own and those of its Lookup apps.
+    const columnsByKey = new Map<string, Column>(target.columns.map((column) => [column.field_id_in_data, column]));
+    for (const entry of metadata) {
+      if (columnsByKey.has(entry.field_id_in_data) || entry.app_id === target.app.appId || !/choice/i.test(entry.type_name)) continue;
+      const other = await host.columns(target.portal.id, entry.app_id, signal).catch(() => []);
+      const column = other.find((item) => item.field_id === entry.id);
+      if (column) columnsByKey.set(entry.field_id_in_data, column);
+    }
+    const limit = rowLimit(input.limit);
+    const rows = Array.from({ length: Math.min(limit, read.rows.length) }, (_, index) => read.rows.row(index));
+    return viewAnswer(`View "${view.name}" (${view.viewId}) of ${appTitle(target)}`, { count: read.rows.length, rows, metadata }, columnsByKey, described, limit);
+  } finally {
+    read.rows.release();
   }
-  return viewAnswer(`View "${view.name}" (${view.viewId}) of ${appTitle(target)}`, read, columnsByKey, described, rowLimit(input.limit));
 }
 
 export interface RecordInput extends AppInput {

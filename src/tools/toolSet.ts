@@ -62,7 +62,8 @@ const TOOLS: Record<ToolName, ReadingTool | ChangingTool> = {
 const PLAN_TTL_MS = 30 * 60 * 1000;
 
 export class PortalTools {
-  private readonly plans = new Map<string, { plan: Plan; at: number }>();
+  /** Plans by tool and input; `count` > 1 when the same request was prepared again before its invoke. */
+  private readonly plans = new Map<string, { plan: Plan; at: number; count: number }>();
   /** Portals whose sign-in the user was offered in this session (at most once each). */
   private readonly offeredSignIn = new Set<string>();
 
@@ -84,7 +85,10 @@ export class PortalTools {
     if (!tool.changes) return { invocationMessage: tool.message(input) };
     const plan = await tool.plan(this.host, input, signal, this.records);
     this.forgetOld();
-    this.plans.set(planKey(name, input), { plan, at: Date.now() });
+    const key = planKey(name, input);
+    // Two identical requests are told apart by nothing: the invoke could send the plan of one after the user
+    // confirmed the other (another value shown, the conflict check against another base), so it sends neither.
+    this.plans.set(key, { plan, at: Date.now(), count: (this.plans.get(key)?.count ?? 0) + 1 });
     return plan.ok ? { invocationMessage: plan.invocationMessage, confirmation: plan.confirmation } : { invocationMessage: plan.invocationMessage };
   }
 
@@ -96,6 +100,9 @@ export class PortalTools {
       const prepared = this.plans.get(key);
       this.plans.delete(key);
       if (!prepared) throw new ToolRefusal('This change was not prepared and confirmed first, so nothing was sent. Call the tool again.');
+      if (prepared.count > 1) {
+        throw new ToolRefusal('This change was prepared twice before it was confirmed, so it is not clear which confirmation the user gave; nothing was sent. Call the tool again.');
+      }
       const { plan } = prepared;
       if (!plan.ok) {
         this.offerSignIn(plan.signInPortal);

@@ -6,7 +6,7 @@
 import { ALLOW_CHANGES_SETTING, ToolRefusal, type ToolHost } from './host';
 import { failureText, signInPortalOf } from './answers';
 import { RecordConflict, RecordGone, type RecordStore } from '../records/store';
-import { changeLines, conflictSentence, planCreate, planUpdate, quoted, type FieldChange, type FieldInput, type UpdatePlan } from './changes';
+import { changeLines, conflictSentence, givenFields, planCreate, planUpdate, quoted, type FieldChange, type UpdatePlan } from './changes';
 import { appTitle, recordIdOf, targetOf, type AppInput, type RecordInput, type Target } from './reading';
 import { fieldLabel } from './resolve';
 
@@ -34,12 +34,14 @@ export type Plan =
     };
 
 export interface CreateInput extends AppInput {
-  readonly fields: FieldInput;
+  /** An object of fields (givenFields checks it: the model may send anything). */
+  readonly fields?: unknown;
   readonly draft?: boolean;
 }
 
 export interface UpdateInput extends RecordInput {
-  readonly fields: FieldInput;
+  /** An object of fields (givenFields checks it: the model may send anything). */
+  readonly fields?: unknown;
 }
 
 export interface CommentInput extends RecordInput {
@@ -92,7 +94,7 @@ export function prepareUpdate(host: ToolHost, records: RecordStore, input: Updat
     const current = await records.read(record, 'tool prepare');
     signal?.throwIfAborted();
     const { columns } = current;
-    const plan: UpdatePlan = planUpdate(columns, current.data, input.fields ?? {}, app.name);
+    const plan: UpdatePlan = planUpdate(columns, current.data, givenFields(input.fields), app.name);
     const recordName = `Record ${id} of ${app.name}`;
     const already = plan.unchanged.length > 0 ? `Already holding the value asked for (not sent): ${plan.unchanged.map(fieldLabel).join(', ')}.` : '';
     if (plan.changes.length === 0) {
@@ -131,7 +133,7 @@ export function prepareUpdate(host: ToolHost, records: RecordStore, input: Updat
 export function prepareCreate(host: ToolHost, input: CreateInput, signal?: AbortSignal): Promise<Plan> {
   return planned(host, input, `Checking the new record of ${String(input.app)}`, signal, (found) => {
     const { portal, app, columns } = found;
-    const changes: FieldChange[] = planCreate(columns, input.fields ?? {}, app.name);
+    const changes: FieldChange[] = planCreate(columns, givenFields(input.fields), app.name);
     const asDraft = input.draft === true;
     if (asDraft && app.draftMode === '0') throw new ToolRefusal(`${app.name} has no Draft mode: create the record without "draft". Nothing was sent.`);
     const kind = asDraft ? 'draft record' : 'record';

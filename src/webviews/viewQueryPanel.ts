@@ -19,7 +19,7 @@ import { Panel } from './panel';
 import type { PanelDeps } from './recordFormPanel';
 import { writeLines } from './viewQuery/exportFile';
 import { csvLines, jsonLines } from './viewQuery/exportRows';
-import { ViewQuerySession } from './viewQuery/querySession';
+import { ViewQuerySession, type QueryResult } from './viewQuery/querySession';
 import { selectedRecordIds } from './viewQuery/selection';
 
 const log = createLogger('viewQuery');
@@ -202,35 +202,39 @@ export class ViewQueryPanel {
   private async exportRows(message: QueryExportMessage): Promise<void> {
     const result = this.session.result;
     if (!result) throw new Error('Run the query before exporting its rows.');
-    const extension = message.format;
+    // The rows are kept from here, through the save dialog, to the last line written: closing the panel or
+    // a new run meanwhile would release them, and the file would hold none of the rows it says it holds.
+    await this.session.reading(result.rows, () => this.exportResult(result, message.format));
+  }
+
+  private async exportResult(result: QueryResult, extension: QueryExportMessage['format']): Promise<void> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const fileName = `${this.viewName.replace(/[\\/:*?"<>|]+/g, '-')}.${extension}`;
+    const total = result.rows.length;
     const uri = await prompter().saveDialog({
-      title: `Export ${result.rows.length.toLocaleString('en-US')} rows of ${this.viewName}`,
+      title: `Export ${total.toLocaleString('en-US')} rows of ${this.viewName}${result.partial ? ' (a partial result)' : ''}`,
       saveLabel: 'Export',
       filters: extension === 'csv' ? { 'CSV files': ['csv'] } : { 'JSON files': ['json'] },
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, fileName) } : {}),
     });
     if (!uri) return;
-    const total = result.rows.length;
-    await this.session.reading(result.rows, async () =>
-      vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Exporting ${total.toLocaleString('en-US')} rows`, cancellable: true },
-        async (progress, token) => {
-          const order = this.session.order;
-          const lines = extension === 'csv' ? csvLines(result.columns, result.rows, order) : jsonLines(result.columns, result.rows, order);
-          const onLines = async (): Promise<void> => {
-            if (token.isCancellationRequested) throw cancelled('The export');
-            progress.report({ increment: (EXPORT_PROGRESS_ROWS / total) * 100 });
-            await new Promise((resolve) => setImmediate(resolve));
-          };
-          // A local file is written as the lines are made (flat memory at a million rows); elsewhere whole.
-          if (uri.scheme === 'file') await writeLines(uri.fsPath, lines, { every: EXPORT_PROGRESS_ROWS, onLines });
-          else await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode([...lines].join('')));
-        },
-      ),
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Exporting ${total.toLocaleString('en-US')} rows`, cancellable: true },
+      async (progress, token) => {
+        const order = this.session.order;
+        const lines = extension === 'csv' ? csvLines(result.columns, result.rows, order) : jsonLines(result.columns, result.rows, order);
+        const onLines = async (): Promise<void> => {
+          if (token.isCancellationRequested) throw cancelled('The export');
+          progress.report({ increment: (EXPORT_PROGRESS_ROWS / total) * 100 });
+          await new Promise((resolve) => setImmediate(resolve));
+        };
+        // A local file is written as the lines are made (flat memory at a million rows); elsewhere whole.
+        if (uri.scheme === 'file') await writeLines(uri.fsPath, lines, { every: EXPORT_PROGRESS_ROWS, onLines });
+        else await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode([...lines].join('')));
+      },
     );
-    log.info(`exported ${total} rows of view ${this.target.viewId} as ${extension}`);
-    tell('info', `Exported ${total.toLocaleString('en-US')} rows to ${vscode.workspace.asRelativePath(uri)}.`);
+    log.info(`exported ${total} rows of view ${this.target.viewId} as ${extension}${result.partial ? ' (partial)' : ''}`);
+    tell('info', `Exported ${total.toLocaleString('en-US')} rows to ${vscode.workspace.asRelativePath(uri)}.${result.partial ? ` They are a partial result: ${result.partial}` : ''}`);
   }
+
 }

@@ -10,6 +10,7 @@ import { closeAllEditors, emulatorRecord, requestMark, requestsSince } from './s
 import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
 import { path } from './support/explorer';
 import { testApi } from './support/extension';
+import { emulatorControl } from './support/emulator';
 import { clearNotifications } from './support/notifications';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
@@ -226,6 +227,25 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.deepEqual(document?.filters, [{ column: '10', operator: 'equals', value: '5003' }]);
     assert.deepEqual(document?.model.layout([]).rowIds, ['3', '1'], 'record 3 (order 5003), then the pending row');
     assert.equal(gridTab()?.isDirty, true, 'the pending edit stays');
+  });
+
+  it('filters the portal refuses: said beside them through the error boundary, one log line, the rows kept', async () => {
+    const grid = await openGrid();
+    await grid.click('#grid-add-filter');
+    await grid.fill('.filter-value input', '5003');
+    await emulatorControl('POST', 'faults', { path: '/view/3$', count: 1, status: 400, body: { error: 'The filter is refused.' } });
+    const api = await testApi();
+    const before = api.logLines().length;
+    const counts = await grid.text('#grid-counts');
+    await grid.click('#grid-run');
+    let notice = '';
+    await waitFor(async () => /^The filters could not be run: /.test((notice = await grid.text('#grid-notice .message-text'))), { message: 'the refusal beside the filters' });
+    const shown = /^The filters could not be run: (.*) The grid shows the rows it had\.$/.exec(notice)?.[1];
+    assert.ok(shown, notice);
+    const logged = api.logLines().slice(before).filter((line) => line.includes(shown));
+    assert.equal(logged.length, 1, JSON.stringify(api.logLines().slice(before)));
+    assert.ok(logged[0].endsWith(`portal.grid grid/filter: ${shown}`), `the error boundary's line: ${logged[0]}`);
+    assert.equal(await grid.text('#grid-counts'), counts, 'the grid keeps the rows it had');
   });
 
   it('Enter on a LookUp cell opens the record it links to, found through a view of the linked app', async () => {

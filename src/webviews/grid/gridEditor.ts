@@ -13,9 +13,8 @@ import { COMMANDS, GRID_COMPARE_SCHEME, GRID_VIEW_TYPE } from '../../ids';
 import { Disposable } from '../../lifecycle';
 import { viewOfUri } from '../../model/recordAddress';
 import type { GridInitMessage, GridToHostMessage } from '../../shared/protocol';
-import { isCancellation } from '../../api/errors';
 import { createLogger } from '../../log';
-import { describeError, runReported } from '../../ui/errorBoundary';
+import { describeError, runReported, runShownInPanel } from '../../ui/errorBoundary';
 import { prompter } from '../../ui/prompter';
 import { createNonce, panelHtml } from '../html';
 import { openRecord } from '../openRecord';
@@ -163,14 +162,10 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
         document.addRow();
         return;
       case 'grid/filter':
-        try {
-          await document.runFilters(message.filters);
-        } catch (error) {
-          if (isCancellation(error)) throw error;
-          // Said beside the filters, as the Query View does; the grid keeps the rows it had.
-          log.warn(`reading view ${document.target.viewId} with filters failed: ${describeError(error)}`);
-          page.post({ type: 'grid/notice', level: 'error', message: `The filters could not be run: ${describeError(error)} The grid shows the rows it had.` });
-        }
+        // Said beside the filters, as the Query View does; the grid keeps the rows it had.
+        await runShownInPanel(`${GRID_VIEW_TYPE} grid/filter`, () => document.runFilters(message.filters), (text) =>
+          page.post({ type: 'grid/notice', level: 'error', message: `The filters could not be run: ${text} The grid shows the rows it had.` }),
+        );
         return;
       case 'grid/discard':
         return this.discard(document);

@@ -100,6 +100,7 @@ async function keystrokes(store: Awaited<ReturnType<PortalClient['streamView']>>
     set items(items: readonly RecordPickItem[]) {
       sent += JSON.stringify(items).length; // what the extension host sends the workbench
     },
+    refreshed: () => undefined,
   };
   let shown = '';
   const finder = new RecordFinder(index, store, title, pick, { limit: 100 }, (query) => (shown = query));

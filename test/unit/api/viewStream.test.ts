@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ViewBatch, ViewRow } from '../../../src/api/client';
+import { ViewStreamReader } from '../../../src/api/viewStream';
 import { clientFor, configure, injectFault, rejectsWith, startPortal, testInterface, type Emulator } from './portal';
 
 describe('api: reading a view as it arrives (streamView)', () => {
@@ -154,5 +155,38 @@ describe('api: reading a view as it arrives (streamView)', () => {
     assert.match(rowsOnly.failure.message, /no "metadata" list/);
     await injectFault(emulator, { path: '/view/', status: 200, body: { metadata: [] } });
     await rejectsWith(client.streamView('201', '6', [], { onBatch: () => undefined }), { kind: 'invalid-response' });
+  });
+
+  it('reads an answer that begins with a UTF-8 byte order mark, wherever the pieces split it', async () => {
+    const { client } = clientFor(emulator);
+    const plain = Buffer.from(await client.readViewRaw('201', '6'));
+    const whole = await client.readView('201', '6');
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), plain]);
+    for (const splits of [[], [1], [2], [1, 2], [3], [5, 4_000]]) {
+      const reader = new ViewStreamReader('Reading view 6 of app 201');
+      async function* pieces(): AsyncGenerator<Uint8Array> {
+        let at = 0;
+        for (const end of [...splits, body.length]) {
+          yield body.subarray(at, end);
+          at = end;
+        }
+      }
+      await reader.read(pieces());
+      const result = reader.result();
+      assert.equal(result.rows.length, whole.rows.length, `split at ${splits.join(', ')}`);
+      assert.deepEqual(result.rows.row(0), whole.rows[0]);
+      assert.deepEqual(result.rows.row(whole.rows.length - 1), whole.rows.at(-1));
+      assert.deepEqual(result.metadata, whole.metadata);
+      result.rows.release();
+    }
+  });
+
+  it('refuses an answer with only the start of a byte order mark as not JSON', async () => {
+    const reader = new ViewStreamReader('Reading view 6 of app 201');
+    async function* pieces(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from([0xef, 0xbb]);
+      yield Buffer.from('{"data":[],"metadata":[]}');
+    }
+    await assert.rejects(reader.read(pieces()), /not JSON/);
   });
 });

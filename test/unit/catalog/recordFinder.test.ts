@@ -13,6 +13,7 @@ const COLUMNS = { titleKey: 'f31', textKeys: ['f31', 'f33', 'f40', 'f41'] };
 class Sink implements RecordPickSink {
   sets = 0;
   busy = false;
+  refreshes = 0;
   private shown: readonly RecordPickItem[] = [];
   get items(): readonly RecordPickItem[] {
     return this.shown;
@@ -20,6 +21,9 @@ class Sink implements RecordPickSink {
   set items(items: readonly RecordPickItem[]) {
     this.sets += 1;
     this.shown = items;
+  }
+  refreshed(): void {
+    this.refreshes += 1;
   }
 }
 
@@ -79,6 +83,24 @@ describe('Go to Record: finding as the user types', () => {
       index.search('berlin printer', 50).map((row) => rows.row(row).id),
     );
     assert.ok(sink.items.length > 0);
+  });
+
+  it('says the view was refreshed, rather than throwing, when the rows it searched were released', async () => {
+    const own = (await clientFor(emulator).client.streamView('201', '6', [])).rows;
+    const index = new RecordIndex(own, COLUMNS);
+    index.extend();
+    const sink = new Sink();
+    const shown: string[] = [];
+    const finder = new RecordFinder(index, own, undefined, sink, { limit: 50, sliceMs: 1_000 }, (query) => shown.push(query));
+    await typeInto(finder, 'tyrell', shown);
+    assert.ok(sink.items.length > 0);
+    own.release(); // the view was refreshed while the pick is open
+    assert.doesNotThrow(() => finder.find('berlin printer'));
+    assert.doesNotThrow(() => finder.indexed());
+    assert.equal(sink.refreshes > 0, true, 'the pick is told the view was refreshed');
+    assert.deepEqual(sink.items, [], 'no items of rows that are gone');
+    assert.equal(sink.busy, false);
+    assert.equal(finder.searching, false);
   });
 
   it('sets the items again only when the rows found change, and searches again as rows are indexed', async () => {

@@ -155,7 +155,7 @@ describe('language model tools: answers and checks', () => {
       return { view_id: '3', field_id_in_data: key, field_name: found.field_name, field_description: '', app_id: '102', id: found.field_id, type_name: found.type_name };
     });
     const byKey = new Map(columns.map((item) => [item.field_id_in_data, item]));
-    const text = viewAnswer('View "All orders" (3)', { rows, metadata }, byKey, ['Status equals "Delivered"'], 5);
+    const text = viewAnswer('View "All orders" (3)', { count: rows.length, rows, metadata }, byKey, ['Status equals "Delivered"'], 5);
     assert.deepEqual(text.split('\n'), [
       'View "All orders" (3) with the filters Status equals "Delivered": 30 rows.',
       'Columns: record id | f11 Title | f19 Status | f20 Tags',
@@ -166,6 +166,15 @@ describe('language model tools: answers and checks', () => {
       '5 | Order 5 | Delivered | Urgent, Fragile',
       '… 25 more rows left out (of 30); narrow the filters or raise "limit" (at most 100).',
     ]);
+  });
+
+  it('says rows were left out also when a shown value holds the words "left out"', () => {
+    const rows = Array.from({ length: 50 }, (_, index) => ({ id: String(index + 1), draft: false, values: { f11: index === 0 ? 'Parcel left out in the rain' : `Order ${index + 1}` } }));
+    const metadata = [{ view_id: '3', field_id_in_data: 'f11', field_name: 'Title', field_description: '', app_id: '102', id: '11', type_name: 'Text Field' }];
+    const lines = viewAnswer('View "All orders" (3)', { count: rows.length, rows, metadata }, new Map(columns.map((item) => [item.field_id_in_data, item])), [], 20).split('\n');
+    assert.equal(lines.length, 2 + 20 + 1);
+    assert.equal(lines[2], '1 | Parcel left out in the rain');
+    assert.equal(lines.at(-1), '… 30 more rows left out (of 50); narrow the filters or raise "limit" (at most 100).');
   });
 
   it('answers a failure in one sentence with the portal\'s own words, never a secret', () => {

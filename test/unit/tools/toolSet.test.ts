@@ -2,6 +2,7 @@
 // client (client credentials), the emulator's own request log says what was sent and when.
 import * as assert from 'node:assert/strict';
 import type { PortalClient } from '../../../src/api/client';
+import type { RowStore } from '../../../src/api/rowStore';
 import type { Column } from '../../../src/api/types';
 import type { ToolHost, ToolPortal } from '../../../src/tools/host';
 import { TOOL_NAMES } from '../../../src/tools/names';
@@ -105,6 +106,26 @@ describe('language model tools against the emulator', function () {
     assert.match(big, /more rows left out \(of 300\)/);
   });
 
+  it('queries a view as it arrives, never parsing the whole answer into objects, and gives the rows back', async () => {
+    const stores: RowStore[] = [];
+    const streaming = Object.create(client) as PortalClient;
+    streaming.readView = () => Promise.reject(new Error('the whole view was parsed into objects'));
+    streaming.streamView = async (...args) => {
+      const read = await client.streamView(...args);
+      stores.push(read.rows);
+      return read;
+    };
+    const session = new PortalTools({ ...host, client: () => streaming });
+    const answer = await session.invoke(TOOL_NAMES.queryView, { app: '201', view: '6', limit: 3 });
+    const lines = answer.split('\n');
+    assert.match(lines[0], /^View "View 6" \(6\) of Tickets \(app 201\) on portal "Emulator": 300 rows\.$/);
+    assert.equal(lines.length, 2 + 3 + 1);
+    assert.match(lines[2], /^\d+ \| /);
+    assert.equal(lines[5], '… 297 more rows left out (of 300); narrow the filters or raise "limit" (at most 100).');
+    assert.equal(stores.length, 1, 'read once, as it arrived');
+    assert.ok(stores[0].isReleased, 'the rows are given back once answered');
+  });
+
   it('reads a record with field names, choice names and ids', async () => {
     const answer = await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '4' });
     assert.match(answer, /^Record 4 of Orders \(app 102\) on portal "Emulator"\.$/m);
@@ -192,6 +213,23 @@ describe('language model tools against the emulator', function () {
     assert.deepEqual(await since(start), ['GET /api/v1/app/102/record/3 200']);
   });
 
+  it('refuses a change prepared twice before its confirmation, so the first dialog never sends the second plan unchecked', async () => {
+    const input = { app: 'Orders', record: '5', fields: { Quantity: '14' } };
+    const before = await record('102', '5');
+    assert.notEqual(before.f18, '14');
+    await tools.prepare(TOOL_NAMES.updateRecord, input); // the user is shown Quantity before → 14
+    await client.updateRecord('102', '5', { f18: '13' }); // a colleague, meanwhile
+    await tools.prepare(TOOL_NAMES.updateRecord, input); // the same request prepared again: 13 → 14
+    const start = await mark();
+    const answer = await tools.invoke(TOOL_NAMES.updateRecord, input); // the user accepts the first dialog
+    assert.equal(answer, 'This change was prepared twice before it was confirmed, so it is not clear which confirmation the user gave; nothing was sent. Call the tool again.');
+    assert.ok((await since(start)).every((line) => line.startsWith('GET ')), 'nothing sent');
+    assert.equal((await record('102', '5')).f18, '13', "the colleague's value stays");
+    assert.match(await tools.invoke(TOOL_NAMES.updateRecord, input), /was not prepared and confirmed first/, 'the second dialog sends nothing either');
+    assert.equal((await record('102', '5')).f18, '13');
+    assert.deepEqual(changed, []);
+  });
+
   it('sends nothing and asks nothing when the record already holds the values', async () => {
     const input = { app: 'Orders', record: '1', fields: { Status: 'Delivered' } };
     const start = await mark();
@@ -207,6 +245,24 @@ describe('language model tools against the emulator', function () {
     assert.equal(prepared.confirmation, undefined, 'nothing to confirm: nothing will be sent');
     assert.equal(await tools.invoke(TOOL_NAMES.updateRecord, input), 'f15 (Order date): expected DD-MM-YYYY, got 2026-01-31. Nothing was sent; correct the value and try again.');
     assert.ok((await since(start)).every((line) => line.startsWith('GET ')));
+  });
+
+  it('refuses "fields" given as anything but an object of fields, before anything is sent', async () => {
+    const start = await mark();
+    for (const fields of ['Status: Delivered', ['Status', 'Delivered'], null]) {
+      for (const [name, input] of [
+        [TOOL_NAMES.updateRecord, { app: 'Orders', record: '3', fields }],
+        [TOOL_NAMES.createRecord, { app: 'Orders', fields }],
+      ] as const) {
+        assert.equal((await tools.prepare(name, input)).confirmation, undefined, `${name} ${JSON.stringify(fields)}: nothing to confirm`);
+        assert.equal(
+          await tools.invoke(name, input),
+          '"fields" must be an object of field name or id → value, e.g. {"Status": "Delivered"}. Nothing was sent.',
+          `${name} ${JSON.stringify(fields)}`,
+        );
+      }
+    }
+    assert.ok((await since(start)).every((line) => line.startsWith('GET ')), 'nothing sent');
   });
 
   it('includes the portal\'s own message when the portal refuses a value', async () => {

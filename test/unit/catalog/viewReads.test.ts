@@ -1,0 +1,72 @@
+// The reads of view rows behind the tree and Go to Record (ViewReads), in plain node against the emulator
+// over HTTP, its answers sent slowly so that a read is still under way when the view is dropped.
+import * as assert from 'node:assert/strict';
+import { isCancellation } from '../../../src/api/errors';
+import type { RowStore } from '../../../src/api/rowStore';
+import { ViewReads, type StoredView, type ViewRowsArrival } from '../../../src/catalog/viewReads';
+import { clientFor, startPortal, type Emulator } from '../api/portal';
+
+const VIEW = { portalId: 'emulator', appId: '201', viewId: '6' };
+
+describe('the reads of view rows', function () {
+  let emulator: Emulator;
+  let reads: ViewReads;
+  let arrivals: ViewRowsArrival[];
+  let waiters: (() => void)[];
+
+  before(async () => {
+    // 20,000 rows at 300 KB/s take about 17 s: a read dropped early that went on would time the test out.
+    emulator = await startPortal({ bigViewRecords: 20_000, bytesPerSecond: 300_000 });
+  });
+  beforeEach(() => {
+    const { client } = clientFor(emulator);
+    arrivals = [];
+    waiters = [];
+    reads = new ViewReads({
+      client: () => client,
+      noteDraftSeen: () => undefined,
+      arrived: (arrival) => {
+        arrivals.push(arrival);
+        for (const wake of waiters.splice(0)) wake();
+      },
+    });
+  });
+  afterEach(() => reads.dispose());
+  after(() => emulator.close());
+
+  /** The rows of the read under way once its first batch arrived. */
+  async function firstRows(): Promise<RowStore> {
+    while (!reads.arrivingRows(VIEW)) await new Promise<void>((resolve) => waiters.push(resolve));
+    const rows = reads.arrivingRows(VIEW);
+    assert.ok(rows);
+    return rows;
+  }
+
+  async function cancelled(read: Promise<StoredView>): Promise<void> {
+    await assert.rejects(read, (error) => isCancellation(error), 'the read ends as cancelled, not with the whole view');
+  }
+
+  it('stops a read under way when its view is dropped, releases its rows, and Cancel reaches the read that follows', async () => {
+    const first = reads.read(VIEW); // the tree expands the view: no signal, the read is nobody's to abort
+    const arrived = await firstRows();
+    reads.drop(VIEW.portalId, VIEW.appId); // Refresh, Remove View, an import, a webhook…
+    assert.equal(reads.arrivingRows(VIEW), undefined, 'no rows of the dropped read are shown any more');
+    await cancelled(first);
+    assert.ok(arrived.isReleased, 'the dropped rows give their memory back');
+    assert.equal(reads.peek(VIEW), undefined);
+    const second = reads.read(VIEW);
+    await firstRows();
+    assert.ok(reads.stop(VIEW), 'Cancel reaches the read under way');
+    const stopped = await second;
+    assert.equal(stopped.partial?.kind, 'cancelled');
+    assert.ok(stopped.rows.length > 0 && stopped.rows.length < 20_000, `${stopped.rows.length} rows kept`);
+  });
+
+  it('stops the reads under way when disposed', async () => {
+    const read = reads.read(VIEW);
+    const arrived = await firstRows();
+    reads.dispose();
+    await cancelled(read);
+    assert.ok(arrived.isReleased);
+  });
+});
