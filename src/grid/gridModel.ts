@@ -20,6 +20,11 @@ export interface SaveSummary {
   readonly deleted: number;
   readonly blocked: number;
   readonly cancelled: number;
+  /**
+   * Rows still pending for none of the reasons above: typed into while the save ran. They keep the tab
+   * dirty (VS Code marks every edit up to the save's end as saved when the save succeeds).
+   */
+  readonly unsent: number;
 }
 
 export class GridModel {
@@ -197,7 +202,9 @@ export class GridModel {
           break;
       }
     }
-    return { ...count, blocked: report.blocked.length };
+    const accounted = new Set([...report.blocked, ...report.outcomes.filter((outcome) => outcome.kind !== 'saved' && outcome.kind !== 'created').map((outcome) => outcome.recordId)]);
+    const unsent = this.changeSet.rows().filter((row) => !accounted.has(row.recordId)).length;
+    return { ...count, blocked: report.blocked.length, unsent };
   }
 
   /** Take theirs (or a released row): the grid's copy becomes the portal's. */

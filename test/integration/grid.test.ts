@@ -10,6 +10,7 @@ import { closeAllEditors, emulatorRecord, requestMark, requestsSince } from './s
 import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
 import { path } from './support/explorer';
 import { testApi } from './support/extension';
+import { emulatorControl } from './support/emulator';
 import { clearNotifications } from './support/notifications';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
@@ -157,6 +158,24 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     const record = await emulatorRecord('102', created);
     assert.equal(record.draft, true);
     assert.deepEqual([record.data.f11, record.data.f15, record.data.f17], ['Plants', '03-03-2026', '120.50']);
+  });
+
+  it('an edit typed while a save runs keeps the tab dirty: and the next Ctrl+S sends it', async () => {
+    const grid = await openGrid();
+    await typeInto(grid, 0, 9, '11');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
+    await emulatorControl('POST', 'faults', { method: 'PUT', path: '^/api/v1/app/102/record/1$', count: 1, latency_ms: 4000 });
+    const mark = await requestMark();
+    await grid.press('.data-grid', 'Control+S');
+    await typeInto(grid, 1, 9, '12');
+    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('PUT')), [], 'typed while the first row was on its way');
+    const api = await testApi();
+    await waitFor(() => api.logLines().some((line) => /saved view 3: .*"unsent":1/.test(line)), { message: 'the save to end with one row typed while it ran', timeoutMs: 20_000 });
+    assert.equal(gridTab()?.isDirty, true, 'the row typed while saving keeps the tab dirty');
+    assert.equal((await emulatorRecord('102', '1')).data.f18, '11');
+    await grid.press('.data-grid', 'Control+S');
+    await waitFor(() => gridTab()?.isDirty === false, { message: 'the second save', timeoutMs: 20_000 });
+    assert.equal((await emulatorRecord('102', '2')).data.f18, '12');
   });
 
   it('Revert discards the pending edits; a backup puts them back into a grid opened from it', async () => {

@@ -250,6 +250,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
       summary.failed > 0 ? `${summary.failed} failed (the grid says why)` : '',
       summary.deleted > 0 ? `${summary.deleted} deleted on the portal` : '',
       summary.blocked > 0 ? `${summary.blocked} not sent because a cell is invalid` : '',
+      summary.unsent > 0 ? `${summary.unsent} changed while saving, not sent yet (save again)` : '',
     ].filter(Boolean);
     // Rows still pending keep the tab dirty: VS Code does that when the save fails, and says so.
     const created = summary.created > 0 ? ` (${summary.created} of them new: ${summary.created === 1 ? 'a record was' : 'records were'} created)` : '';

@@ -69,4 +69,31 @@ describe('grid: the model of an open grid', function () {
     model.take('2', conflict.current);
     assert.equal(model.conflicts.has('2'), false);
   });
+
+  it('counts the rows typed into while the save ran as not sent yet', async () => {
+    model.history.edit('edit', 'Edit', [{ recordId: '1', field: 'f11', value: 'Desks' }]);
+    const real = portalRecordStore(portal.client, ORDERS);
+    const saving = saveChanges(model.changeSet, {
+      ...real,
+      update: async (recordId, fields, signal) => {
+        // Typed while the update is on its way: a cell of the row being saved and one of another row.
+        model.history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '5' }, { recordId: '2', field: 'f11', value: 'Chairs' }]);
+        await real.update(recordId, fields, signal);
+      },
+    });
+    const summary = model.afterSave(await saving, new Map());
+    assert.deepEqual([summary.saved, summary.unsent], [1, 2]);
+    assert.deepEqual(model.markedRowIds().sort(), ['1', '2']);
+  });
+
+  it('does not count held-back, failed or blocked rows as not sent yet', async () => {
+    model.history.edit('edit', 'Edit', [
+      { recordId: '1', field: 'f11', value: 'Desks' },
+      { recordId: '2', field: 'f11', value: 'Chairs' },
+      { recordId: '3', field: 'f17', value: 'lots' },
+    ]);
+    await portal.client.updateRecord(ORDERS, '2', { f18: '99' });
+    const summary = model.afterSave(await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS)), new Map());
+    assert.deepEqual([summary.saved, summary.conflicts, summary.blocked, summary.unsent], [1, 1, 1, 0]);
+  });
 });
