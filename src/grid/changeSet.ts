@@ -291,6 +291,16 @@ export class ChangeSet {
     return row.edits.size;
   }
 
+  /**
+   * Cells whose value differs from `copy`, the row's copy on the portal now (a save sent other values while
+   * these were undone or typed back): pending against it, to be sent by the next save.
+   */
+  keepAgainst(copy: Readonly<RecordData>, cells: readonly CellEdit[]): void {
+    if (cells.length === 0) return;
+    for (const cell of cells) this.setCell(cell.recordId, cell.field, cell.value, copy);
+    this.fire([...new Set(cells.map((cell) => cell.recordId))]);
+  }
+
   /** A save of the row failed: it keeps its edits, and says why until the next edit or save. */
   saveFailed(recordId: string, reason: string): void {
     const row = this.rowsById.get(recordId);

@@ -182,8 +182,13 @@ class Runner {
   }
 
   private saved(row: RowToSave, current: Readonly<RecordData>, sent: RecordData): RowOutcome {
+    // What the grid shows now: an undo (or a cell typed back) while the update was on its way may have put
+    // back a value other than the one sent; it is the person's last word, so it stays pending.
+    const live = Object.keys(sent).map((field) => ({ recordId: row.recordId, field, value: this.changeSet.value(row.recordId, field) }));
     // The portal's copy now is the one read for the check with my fields on top.
-    this.changeSet.rebase(row.recordId, { ...current, ...sent });
+    const base = { ...current, ...sent };
+    this.changeSet.rebase(row.recordId, base);
+    this.changeSet.keepAgainst(base, live.filter((cell) => cell.value !== (base[cell.field] ?? '')));
     return { recordId: row.recordId, kind: 'saved', sent };
   }
 
