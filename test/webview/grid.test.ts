@@ -226,6 +226,22 @@ describe('the view grid (webview)', function () {
     await fetch(`${environment().emulator.baseUrl}/_emulator/reset`, { method: 'POST' });
   });
 
+  it('a row taken out (undo of Add Row) leaves the marks of the other rows as they were', async () => {
+    const { panel } = await open();
+    const page = panel.page;
+    await replaceIn(page, 0, COLUMN.title, 'Renamed order');
+    await page.waitForSelector(`#grid-0-${COLUMN.title}.pending`);
+    await replaceIn(page, 1, COLUMN.amount, 'lots');
+    await page.waitForSelector(`#grid-1-${COLUMN.amount}.invalid`);
+    await page.locator('#grid-add-row').click();
+    await page.waitForSelector('#grid-8-0.row-new');
+    await host?.undo();
+    await page.waitForSelector('#grid-8-0', { state: 'detached' });
+    assert.equal(await page.locator(`#grid-0-${COLUMN.title}.pending`).count(), 1, 'row 1 keeps its pending mark');
+    assert.equal(await page.locator(`#grid-1-${COLUMN.amount}.invalid`).count(), 1, 'row 2 keeps its invalid mark');
+    assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^8 rows · 2 changed · 1 with an invalid cell$/);
+  });
+
   /** The header's texts, in the order shown (the locked mark ⊘ is CSS, not text). */
   const headers = (page: Page): Promise<string[]> => page.locator('.grid-header .grid-columnheader').allTextContents();
   /** Left edges of a header cell and of the first row's cell below it, on screen. */

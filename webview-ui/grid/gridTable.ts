@@ -146,7 +146,11 @@ export class GridTable {
     if (removed.length > 0) {
       const gone = new Set(removed);
       const keep = this.rowIds.map((id, index) => ({ id, values: this.values[index] })).filter((row) => !gone.has(row.id));
+      // The other rows keep their marks (pending, invalid, conflict): load() starts from none.
+      const states = [...this.states].filter(([id]) => !gone.has(id));
       this.load(this.columns, keep.map((row) => [row.id, ...row.values]), this.shown);
+      for (const [id, state] of states) this.states.set(id, state);
+      this.grid.redraw();
       return;
     }
     this.grid.redrawRows(redraw);
