@@ -230,6 +230,20 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.deepEqual((await requestsSince(mark)).filter((line) => !line.startsWith('GET')), [], 'nothing but reads');
   });
 
+  it('a Discard whose reading of the view fails says so, and the grid goes on with the rows it had', async () => {
+    const grid = await openGrid();
+    await typeInto(grid, 0, 2, 'Discarded');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
+    await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/102/view/3', status: 500, count: 1 });
+    user().answerMessage('Discard', /^Discard the changes of 1 row of All orders\?/);
+    await grid.click('#grid-discard');
+    await user().waitForMessage(/^Reading view 3 of app 102 failed.*The grid shows the rows it had, without your changes\.$/, { level: 'error' });
+    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Office chairs', { message: 'the cell as read' });
+    assert.equal(gridTab()?.isDirty, false);
+    await typeInto(grid, 1, 2, 'Still editable');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'an edit after the failed Discard' });
+  });
+
   it('the filters above the grid read the view again with them; a pending row they leave out stays in sight', async () => {
     const grid = await openGrid();
     await typeInto(grid, 0, 2, 'Pending');

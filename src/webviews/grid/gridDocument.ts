@@ -18,6 +18,7 @@ import { portalRecordStore, type RecordStore } from '../../grid/recordStore';
 import { saveChanges } from '../../grid/saveRunner';
 import { Disposable } from '../../lifecycle';
 import { createLogger } from '../../log';
+import { describeError } from '../../ui/errorBoundary';
 import { viewNameOfPath } from '../../model/recordAddress';
 import type { ViewTarget } from '../../model/targets';
 import type { FilterColumn } from '../../shared/protocol';
@@ -266,10 +267,23 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     this.reloaded.fire();
   }
 
-  /** Discard: the view is read again; every pending edit goes. */
+  /**
+   * Discard: the view is read again; every pending edit goes. The grid keeps its model until the new one
+   * is read. When the read fails, VS Code has already marked the tab clean and dropped its edit stack (it
+   * does not wait for a revert), so the grid drops its pending changes too and goes on with the rows it had.
+   */
   async revert(): Promise<void> {
-    this.modelValue = undefined;
-    await this.load();
+    try {
+      await this.load();
+    } catch (error) {
+      const model = this.modelValue;
+      if (model) {
+        model.release(model.changeSet.discardAll().released);
+        model.conflicts.clear();
+      }
+      this.reloaded.fire();
+      throw new Error(`${describeError(error)} The grid shows the rows it had, without your changes.`, { cause: error });
+    }
   }
 
   backupText(): string {

@@ -262,7 +262,8 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
   }
 
   async revertCustomDocument(document: GridDocument): Promise<void> {
-    await document.revert();
+    // VS Code does not wait for a revert nor report its failure: the one error boundary does.
+    await runReported(`${GRID_VIEW_TYPE} revert ${document.viewName}`, () => document.revert());
   }
 
   async backupCustomDocument(document: GridDocument, context: vscode.CustomDocumentBackupContext): Promise<vscode.CustomDocumentBackup> {
