@@ -6,7 +6,7 @@ import type { Column, RecordData } from '../api/types';
 import type { GridEditColumn, GridRowState } from '../shared/protocol';
 import type { GridLayout } from './blockEdits';
 import { ChangeSet, type PortalCopy, type RowsEvent } from './changeSet';
-import type { Conflict } from './conflicts';
+import { differs, type Conflict } from './conflicts';
 import { EditHistory } from './editHistory';
 import type { SaveReport } from './saveRunner';
 
@@ -154,6 +154,10 @@ export class GridModel {
    */
   portalChanged(recordId: string, copy: PortalCopy): { changed: string[]; removed: string[] } {
     if (!this.copies.has(recordId)) return { changed: [], removed: [] };
+    // The portal holds what the row was read as (e.g. the webhook of our own earlier save, arriving after a
+    // new edit): nothing to mark.
+    const row = this.changeSet.row(recordId);
+    if (row && copy !== 'deleted' && !differs(row.asRead, copy)) return { changed: [], removed: [] };
     if (this.changeSet.portalChanged(recordId, copy) === 'marked') return { changed: [recordId], removed: [] };
     return this.take(recordId, copy);
   }

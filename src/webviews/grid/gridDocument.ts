@@ -11,7 +11,7 @@ import type { Column, RecordData } from '../../api/types';
 import type { Stores } from '../../catalog/stores';
 import { backupOf, parseBackup, restoreBackup, serializeBackup } from '../../grid/backup';
 import type { CellEdit } from '../../grid/changeSet';
-import { keepMine, takeTheirs } from '../../grid/conflicts';
+import { differs, keepMine, takeTheirs } from '../../grid/conflicts';
 import type { Transaction, TransactionKind } from '../../grid/editHistory';
 import { GridModel, type SaveSummary } from '../../grid/gridModel';
 import { portalRecordStore, type RecordStore } from '../../grid/recordStore';
@@ -25,11 +25,6 @@ import type { FilterColumn } from '../../shared/protocol';
 import { filterColumns, gridEditColumns, lookupAppsOf } from '../viewQuery/viewColumns';
 
 const log = createLogger('grid');
-
-/** Whether the portal's copy differs from the copy read in a field they both have. */
-function differs(asRead: Readonly<RecordData>, copy: Readonly<RecordData>): boolean {
-  return Object.keys(copy).some((field) => asRead[field] !== undefined && asRead[field] !== copy[field]);
-}
 
 export type GridDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents' | 'views'>;
 

@@ -52,6 +52,14 @@ describe('grid: the model of an open grid', function () {
     assert.equal(model.hasRow('3'), false);
   });
 
+  it('does not mark a row with edits when the webhook\'s copy is the one it was read as (the echo of an earlier save)', () => {
+    model.history.edit('edit', 'Edit', [{ recordId: '2', field: 'f11', value: 'Mine' }]);
+    assert.deepEqual(model.portalChanged('2', { ...model.copyOf('2') }), { changed: [], removed: [] });
+    assert.equal(model.rowState('2').changedOnPortal, undefined, 'no "changed on the portal" mark');
+    assert.equal(model.changeSet.row('2')?.changedOnPortal, undefined);
+    assert.equal(model.rowState('2').values[index('f11')], 'Mine');
+  });
+
   it('after a save, saved rows take what was sent and a conflict is kept until Take theirs', async () => {
     model.history.edit('edit', 'Edit', [
       { recordId: '1', field: 'f11', value: 'Desks' },
