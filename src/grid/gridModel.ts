@@ -4,8 +4,9 @@
 import type { ViewRow } from '../api/answers';
 import type { Column, RecordData } from '../api/types';
 import type { GridEditColumn, GridRowState } from '../shared/protocol';
+import { restoreBackup, type GridBackup } from './backup';
 import type { GridLayout } from './blockEdits';
-import { ChangeSet, type PortalCopy, type RowsEvent } from './changeSet';
+import { ChangeSet, type PortalCopy, type RefusedCell, type RowsEvent } from './changeSet';
 import { differs, type Conflict } from './conflicts';
 import { EditHistory } from './editHistory';
 import type { SaveReport } from './saveRunner';
@@ -71,14 +72,37 @@ export class GridModel {
     this.rowIds = [];
     this.copies.clear();
     this.takeRows(rows);
+    this.keepPendingInSight();
+    this.rowEvents = [];
+  }
+
+  /**
+   * Puts a backup's pending changes back into the grid just read: a pending row the view no longer has
+   * stays in sight, and a row whose copy moved on since it was read is marked changed on the portal (the
+   * grid shows the portal's values beside the restored edits). Returns the edits the columns refuse now.
+   */
+  restoreBackup(backup: GridBackup): RefusedCell[] {
+    const refused = restoreBackup(this.changeSet, backup);
+    for (const row of this.changeSet.rows()) {
+      const copy = this.copies.get(row.recordId);
+      if (!row.isNew && copy && !row.changedOnPortal && differs(row.asRead, copy)) this.changeSet.portalChanged(row.recordId, copy);
+    }
+    this.keepPendingInSight();
+    this.rowEvents = [];
+    return refused;
+  }
+
+  /** Pending rows the grid's rows leave out go after them, then the new rows: nothing pending is hidden. */
+  private keepPendingInSight(): void {
     const pending = this.changeSet.rows();
+    const added = new Set(pending.filter((row) => row.isNew).map((row) => row.recordId));
+    this.rowIds = this.rowIds.filter((recordId) => !added.has(recordId));
     for (const row of pending) {
       if (row.isNew || this.copies.has(row.recordId)) continue;
       this.rowIds.push(row.recordId);
       this.copies.set(row.recordId, { ...row.asRead });
     }
-    for (const row of pending) if (row.isNew) this.rowIds.push(row.recordId);
-    this.rowEvents = [];
+    this.rowIds.push(...added);
   }
 
   private takeRows(rows: readonly ViewRow[]): void {

@@ -9,7 +9,7 @@ import type { ViewFilter } from '../../api/filters';
 import { isCancellation } from '../../api/errors';
 import type { Column, RecordData } from '../../api/types';
 import type { Stores } from '../../catalog/stores';
-import { backupOf, parseBackup, restoreBackup, serializeBackup } from '../../grid/backup';
+import { backupOf, parseBackup, serializeBackup } from '../../grid/backup';
 import type { CellEdit } from '../../grid/changeSet';
 import { differs, keepMine, takeTheirs } from '../../grid/conflicts';
 import type { Transaction, TransactionKind } from '../../grid/editHistory';
@@ -98,7 +98,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     if (backupText !== undefined) {
       const backup = parseBackup(backupText);
       if (backup.appId !== appId || backup.viewId !== viewId) throw new Error(`The backup of this grid belongs to view ${backup.viewId} of app ${backup.appId}, not to view ${viewId} of app ${appId}.`);
-      const refused = restoreBackup(model.changeSet, backup);
+      const refused = model.restoreBackup(backup);
       if (refused.length > 0) log.warn(`restoring the grid of view ${viewId}: ${refused.length} edits the columns no longer allow were left out`);
     }
     this.modelValue = model;

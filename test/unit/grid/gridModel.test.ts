@@ -2,6 +2,7 @@
 // webhook's newer copy taken by a row without edits and only marked on a row with edits, a save's
 // outcomes, and Take theirs.
 import * as assert from 'node:assert/strict';
+import { backupOf, parseBackup, serializeBackup } from '../../../src/grid/backup';
 import { GridModel } from '../../../src/grid/gridModel';
 import { portalRecordStore } from '../../../src/grid/recordStore';
 import { saveChanges } from '../../../src/grid/saveRunner';
@@ -58,6 +59,21 @@ describe('grid: the model of an open grid', function () {
     assert.equal(model.rowState('2').changedOnPortal, undefined, 'no "changed on the portal" mark');
     assert.equal(model.changeSet.row('2')?.changedOnPortal, undefined);
     assert.equal(model.rowState('2').values[index('f11')], 'Mine');
+  });
+
+  it('a restored backup keeps every pending row in sight and marks a row the portal changed since', async () => {
+    model.history.edit('edit', 'Edit', [{ recordId: '1', field: 'f11', value: 'Chairs' }, { recordId: '2', field: 'f18', value: '4' }]);
+    const text = serializeBackup(backupOf(model.changeSet, ORDERS, ALL_ORDERS));
+    // Until the grid opens again: record 1 leaves the view's rows, someone else renames record 2.
+    await portal.client.updateRecord(ORDERS, '2', { f11: 'Theirs' });
+    const view = await portal.client.readView(ORDERS, ALL_ORDERS);
+    const restored = new GridModel(model.columns, portal.columns, view.rows.filter((row) => row.id !== '1'));
+    assert.deepEqual(restored.restoreBackup(parseBackup(text)), []);
+    assert.equal(restored.layout([]).rowIds.at(-1), '1', 'the pending row the view left out is in sight, last');
+    assert.equal(restored.rowState('1').values[index('f11')], 'Chairs');
+    assert.equal(restored.rowState('2').changedOnPortal, 'changed', 'marked, as a webhook marks it: its Title as read is not the portal\'s');
+    assert.equal((restored.changeSet.row('2')?.changedOnPortal as Record<string, string>).f11, 'Theirs');
+    assert.equal(restored.rowState('3').changedOnPortal, undefined);
   });
 
   it('after a save, saved rows take what was sent and a conflict is kept until Take theirs', async () => {
