@@ -318,6 +318,21 @@ describe('the view grid (webview)', function () {
     assert.equal(model.changeSet.isDirty, false);
   });
 
+  it('a filter run that fails says so beside the filters, and the counts line shows the rows it had again', async () => {
+    const { panel } = await open();
+    const page = panel.page;
+    await replaceIn(page, 1, COLUMN.title, 'Kept');
+    await page.waitForSelector(`#grid-1-${COLUMN.title}.pending`);
+    await fetch(`${environment().emulator.baseUrl}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'GET', path: `^/api/v1/app/${ORDERS}/view/3`, status: 500, count: 1 }) });
+    await page.locator('#grid-add-filter').click();
+    await choose(page.locator('.filter-column').first(), 'Quantity');
+    await choose(page.locator('.filter-operator').first(), 'greater than');
+    await page.locator('.filter-value input').first().fill('9');
+    await page.locator('#grid-run').click();
+    await page.locator('#grid-notice', { hasText: /The filters could not be run/ }).waitFor();
+    assert.equal(await page.locator('#grid-counts').textContent(), '8 rows · 1 changed');
+  });
+
   it('screenshots in light, dark and high contrast', async () => {
     for (const theme of ['light', 'dark', 'high-contrast'] as const) {
       const { panel } = await open(theme);

@@ -190,6 +190,8 @@ host.onMessage((message) => {
     }
     case 'grid/notice':
       notice.show(message.level, message.message);
+      // A filter run that failed left "Reading the view…" in the counts line; the rows shown are as before.
+      showCounts();
       break;
     case 'grid/loadFailed':
       notice.show('error', message.message);

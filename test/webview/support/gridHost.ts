@@ -115,7 +115,13 @@ export class GridHost {
         return this.send({ type: 'grid/init', viewName: 'All orders', appName: 'Orders', portalLabel: 'Demo portal', columns: [...this.model.columns], rows: this.model.initialRows(), newRows: 'draft', filterColumns: this.filterColumns, filters: this.filters, ...(this.layout ? { layout: this.layout } : {}) });
       case 'grid/filter': {
         // What GridDocument.runFilters does: the view read again, the change set kept, the page starts over.
-        const read = await this.client.readView(this.view.appId, this.view.viewId, typed.filters);
+        let read;
+        try {
+          read = await this.client.readView(this.view.appId, this.view.viewId, typed.filters);
+        } catch (error) {
+          // As the custom editor says it: beside the filters, the grid keeping the rows it had.
+          return this.send({ type: 'grid/notice', level: 'error', message: `The filters could not be run: ${error instanceof Error ? error.message : String(error)}` });
+        }
         this.filters = typed.filters;
         this.model.replaceRows(read.rows);
         await this.handle({ type: 'ready' });
