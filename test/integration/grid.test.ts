@@ -11,7 +11,7 @@ import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
 import { path } from './support/explorer';
 import { testApi } from './support/extension';
 import { emulatorControl } from './support/emulator';
-import { clearNotifications } from './support/notifications';
+import { clearNotifications, waitForNotification } from './support/notifications';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
 
@@ -176,6 +176,18 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await grid.press('.data-grid', 'Control+S');
     await waitFor(() => gridTab()?.isDirty === false, { message: 'the second save', timeoutMs: 20_000 });
     assert.equal((await emulatorRecord('102', '2')).data.f18, '12');
+  });
+
+  it("the save's progress counts the rows it sends, not a row an invalid cell holds back", async () => {
+    const grid = await openGrid();
+    await typeInto(grid, 0, 8, 'lots');
+    await typeInto(grid, 1, 9, '12');
+    await waitFor(async () => (await grid.texts('.grid-cell.invalid')).length === 1, { message: 'the invalid cell marked' });
+    await emulatorControl('POST', 'faults', { method: 'PUT', path: '^/api/v1/app/102/record/2$', count: 1, latency_ms: 3000 });
+    await grid.press('.data-grid', 'Control+S');
+    assert.match(await waitForNotification(/^Saving \d+ changed rows? of All orders/), /^Saving 1 changed row of All orders/);
+    const api = await testApi();
+    await waitFor(() => api.logLines().some((line) => /saved view 3: .*"blocked":1/.test(line)), { message: 'the save to end', timeoutMs: 20_000 });
   });
 
   it('Revert discards the pending edits; a backup puts them back into a grid opened from it', async () => {

@@ -148,7 +148,8 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
    */
   async save(token: vscode.CancellationToken, recordIds?: ReadonlySet<string>): Promise<SaveSummary> {
     const model = this.model;
-    const pending = model.changeSet.size;
+    // The rows this save sends: a row an invalid cell blocks is not among them.
+    const pending = model.changeSet.savableRows().filter((row) => !recordIds || recordIds.has(row.recordId)).length;
     const current = new Map<string, RecordData>();
     const createdIds: string[] = [];
     const portalStore = portalRecordStore(this.deps.portals.client(this.target.portalId), this.target.appId, { draft: this.newRowsAreDrafts });
