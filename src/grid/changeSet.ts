@@ -157,10 +157,13 @@ export class ChangeSet {
    */
   created(placeholder: string, created: string, copy: Readonly<RecordData>, sent: Readonly<RecordData>): void {
     const row = this.rowsById.get(placeholder);
-    if (!row?.isNew) return;
-    this.rowsById.delete(placeholder);
+    if (row && !row.isNew) return;
+    // No row: its Add Row was undone while the create was on its way. The record exists all the same, so
+    // the grid shows it (and the placeholder names it) rather than losing sight of it.
     this.aliases.set(placeholder, created);
     this.fireRows({ created: placeholder, recordId: created });
+    if (!row) return;
+    this.rowsById.delete(placeholder);
     // Edits typed while the create ran stay pending, against the record now.
     const late = [...row.edits].filter(([field, value]) => sent[field] !== value && (copy[field] ?? '') !== value);
     if (late.length > 0) for (const [field, value] of late) this.setCell(created, field, value, copy);

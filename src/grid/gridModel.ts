@@ -55,6 +55,7 @@ export class GridModel {
       else {
         const at = this.rowIds.lastIndexOf(event.created);
         if (at >= 0) this.rowIds[at] = event.recordId;
+        else this.rowIds.push(event.recordId); // taken out while it was being created: shown again, last
       }
     });
     this.columns = columns.map((column) => {

@@ -333,6 +333,37 @@ describe('the view grid (webview)', function () {
     assert.equal(await page.locator('#grid-counts').textContent(), '8 rows · 1 changed');
   });
 
+  it('a new row taken out by undo while it is being created comes back as the record created', async () => {
+    const { panel, model } = await open();
+    const page = panel.page;
+    await page.locator('#grid-add-row').click();
+    await page.waitForSelector('#grid-8-0.row-new');
+    const recordId = model.layout([]).rowIds[8];
+    const required = { f11: 'Plants for the lobby', f15: '03-03-2026', f17: '120.50' };
+    const filled = model.history.edit('edit', 'Edit', Object.entries(required).map(([field, value]) => ({ recordId, field, value }))).transaction;
+    assert.ok(filled);
+    host?.stack.push(filled);
+    await host?.sendRows([recordId]);
+    const real = portalRecordStore(environment().client, ORDERS);
+    await host?.save({
+      ...real,
+      create: async (fields) => {
+        const created = await real.create(fields);
+        // Ctrl+Z twice before the answer is back: the cells, then Add Row.
+        await host?.undo();
+        await host?.undo();
+        await page.waitForSelector('#grid-8-0', { state: 'detached' });
+        return created;
+      },
+    });
+    const created = model.changeSet.resolve(recordId);
+    assert.match(created, /^\d+$/);
+    await page.locator('#grid-8-0', { hasText: new RegExp(`^${created}$`) }).waitFor();
+    assert.equal(await cell(page, 8, COLUMN.title).textContent(), required.f11);
+    assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^9 rows$/);
+    await fetch(`${environment().emulator.baseUrl}/_emulator/reset`, { method: 'POST' });
+  });
+
   it('screenshots in light, dark and high contrast', async () => {
     for (const theme of ['light', 'dark', 'high-contrast'] as const) {
       const { panel } = await open(theme);

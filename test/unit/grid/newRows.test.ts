@@ -198,4 +198,27 @@ describe('grid: new rows', function () {
     assert.deepEqual(report.outcomes.map((outcome) => outcome.kind), ['failed']);
     assert.match(model.changeSet.row(recordId)?.saveFailure ?? '', /not JSON\. The portal may have created the record all the same/);
   });
+
+  it('a new row whose Add Row is undone while its create is on the way stays in the grid as the record created', async () => {
+    const { recordId, transaction } = model.history.addRow();
+    fill(recordId, REQUIRED);
+    const real = portalRecordStore(portal.client, ORDERS);
+    const report = await saveChanges(model.changeSet, {
+      ...real,
+      create: async (fields) => {
+        const created = await real.create(fields);
+        // Ctrl+Z twice while the answer is not back yet: the cells typed, then Add Row.
+        model.history.undo();
+        assert.ok(model.history.undo(transaction), 'Add Row undone');
+        return created;
+      },
+    });
+    model.afterSave(report, new Map());
+    const created = report.outcomes.find((outcome) => outcome.kind === 'created');
+    assert.ok(created?.kind === 'created');
+    assert.equal(model.changeSet.resolve(recordId), created.created, 'the placeholder names the record');
+    assert.equal(rowIds().at(-1), created.created, 'the record the portal holds now is in sight');
+    assert.equal(model.changeSet.value(created.created, 'f11'), REQUIRED.f11);
+    assert.deepEqual(model.takeRowEvents().slice(-2), [{ removed: recordId }, { created: recordId, recordId: created.created }]);
+  });
 });
