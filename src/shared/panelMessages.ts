@@ -87,6 +87,8 @@ const gridSaveSchema = v.object({ type: v.literal('grid/save') });
 const gridFilterSchema = v.object({ type: v.literal('grid/filter'), filters: v.array(viewFilterSchema) });
 /** Discard every pending change (the host confirms, then reverts the editor: the view is read again). */
 const gridDiscardSchema = v.object({ type: v.literal('grid/discard') });
+/** Read the view again after the grid's rows could not be read (with the backup the grid holds, if any). */
+const gridRetrySchema = v.object({ type: v.literal('grid/retry') });
 /** Enter on a LookUp cell: open the record it links to. */
 const gridOpenLinkedSchema = v.object({ type: v.literal('grid/openLinked'), recordId: id, field: id });
 /** Add an empty row at the end, created as a record (a draft with Draft mode) at save. */
@@ -154,6 +156,7 @@ export const gridToHostSchema = v.variant('type', [
   gridAddRowSchema,
   gridOpenLinkedSchema,
   gridDiscardSchema,
+  gridRetrySchema,
   gridFilterSchema,
   gridBulkSchema,
 ]);

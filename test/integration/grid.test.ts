@@ -225,6 +225,33 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.equal((await emulatorRecord('102', '1')).data.f11, 'Office chairs', 'nothing was sent');
   });
 
+  it('a grid whose rows could not be read offers Retry, and keeps a backup it could not restore for the next one', async () => {
+    await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/102/view/3', status: 500, count: 1 });
+    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId: portal(), appId: '102', viewId: '3', viewName: 'All orders' });
+    const grid = driver.webview(PAGE);
+    await grid.waitFor('#grid-retry', { timeoutMs: 20_000 });
+    await grid.click('#grid-retry');
+    await grid.waitFor('#grid-0-1', { timeoutMs: 20_000 });
+
+    // A backup restored while the portal fails: asked for a backup again, the grid writes the one it holds.
+    const api = await testApi();
+    const live = api.gridEditor.activeSelection()?.document;
+    assert.ok(live);
+    const first = await api.gridEditor.backupCustomDocument(live, { destination: vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-kept-1.json') });
+    const text = JSON.stringify({ version: 1, appId: '102', viewId: '3', rows: [{ recordId: '1', asRead: { f11: 'Office chairs' }, edits: { f11: 'Kept' }, changedOnPortal: null }] });
+    await vscode.workspace.fs.writeFile(vscode.Uri.parse(first.id), new TextEncoder().encode(text));
+    await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/102/view/3', status: 500, count: 1 });
+    const restored = await api.gridEditor.openCustomDocument(live.uri, { backupId: first.id, untitledDocumentData: undefined });
+    assert.equal(restored.isLoaded, false);
+    const second = await api.gridEditor.backupCustomDocument(restored, { destination: vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-kept-2.json') });
+    assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(second.id))), text, 'the backup is written again, not emptied');
+    await restored.load(); // what Retry runs
+    assert.equal(restored.model.changeSet.value('1', 'f11'), 'Kept', 'Retry restores the backup held');
+    restored.dispose();
+    first.delete();
+    second.delete();
+  });
+
   it('Discard… asks with what goes, then reverts: the tab is clean, the cells as read, nothing sent', async () => {
     const grid = await openGrid();
     await typeInto(grid, 0, 2, 'Discarded');

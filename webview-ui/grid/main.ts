@@ -194,7 +194,7 @@ host.onMessage((message) => {
       showCounts();
       break;
     case 'grid/loadFailed':
-      notice.show('error', message.message);
+      notice.show('error', message.message, [{ id: 'grid-retry', label: 'Retry', run: () => host.post({ type: 'grid/retry' }) }]);
       break;
   }
 });

@@ -9,7 +9,7 @@ import type { ViewFilter } from '../../api/filters';
 import { isCancellation } from '../../api/errors';
 import type { Column, RecordData } from '../../api/types';
 import type { Stores } from '../../catalog/stores';
-import { backupOf, parseBackup, serializeBackup } from '../../grid/backup';
+import { backupOf, parseBackup, serializeBackup, type GridBackup } from '../../grid/backup';
 import type { CellEdit } from '../../grid/changeSet';
 import { differs, keepMine, takeTheirs } from '../../grid/conflicts';
 import type { Transaction, TransactionKind } from '../../grid/editHistory';
@@ -41,6 +41,8 @@ const SAVE_CONCURRENCY = 4;
 
 export class GridDocument extends Disposable implements vscode.CustomDocument {
   private modelValue: GridModel | undefined;
+  /** A backup's text not restored yet (its load failed). */
+  private heldBackup: string | undefined;
   private readonly rowsChanged = this._register(new vscode.EventEmitter<RowsChange>());
   /** Rows to redraw in the page. */
   readonly onDidChangeRows = this.rowsChanged.event;
@@ -84,9 +86,22 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     return this.modelValue !== undefined;
   }
 
-  /** Reads the view and the app's columns; puts back the pending edits of a backup when given. */
+  /**
+   * Reads the view and the app's columns; puts back the pending edits of a backup when given. The backup
+   * is held until a load restores it: a grid that could not be read writes it again when VS Code asks for
+   * a backup (closing would otherwise lose it), and Retry restores it.
+   */
   async load(backupText?: string): Promise<void> {
     const { portalId, appId, viewId } = this.target;
+    if (backupText !== undefined) this.heldBackup = backupText;
+    let backup: GridBackup | undefined;
+    try {
+      backup = this.heldBackup === undefined ? undefined : parseBackup(this.heldBackup);
+      if (backup && (backup.appId !== appId || backup.viewId !== viewId)) throw new Error(`The backup of this grid belongs to view ${backup.viewId} of app ${backup.appId}, not to view ${viewId} of app ${appId}.`);
+    } catch (error) {
+      this.heldBackup = undefined; // a backup that cannot be restored is not kept
+      throw error;
+    }
     const client = this.deps.portals.client(portalId);
     const [read, appColumns, info] = await Promise.all([client.readView(appId, viewId, this.filters), this.deps.catalog.columns(portalId, appId), this.deps.catalog.app(portalId, appId).catch(() => undefined)]);
     if (info?.name) this.appName = info.name;
@@ -95,14 +110,13 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     const columns = gridEditColumns(appId, read.metadata, (id) => lookups.get(id));
     this.filterColumns = filterColumns(appId, appColumns, read.metadata, (id) => lookups.get(id));
     const model = new GridModel(columns, appColumns, read.rows);
-    if (backupText !== undefined) {
-      const backup = parseBackup(backupText);
-      if (backup.appId !== appId || backup.viewId !== viewId) throw new Error(`The backup of this grid belongs to view ${backup.viewId} of app ${backup.appId}, not to view ${viewId} of app ${appId}.`);
+    if (backup) {
       const refused = model.restoreBackup(backup);
       if (refused.length > 0) log.warn(`restoring the grid of view ${viewId}: ${refused.length} edits the columns no longer allow were left out`);
     }
     this.modelValue = model;
-    log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows, ${columns.length} columns${backupText === undefined ? '' : `, ${model.changeSet.size} rows restored from a backup`}`);
+    this.heldBackup = undefined;
+    log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows, ${columns.length} columns${backup === undefined ? '' : `, ${model.changeSet.size} rows restored from a backup`}`);
     this.reloaded.fire();
   }
 
@@ -269,6 +283,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
    * does not wait for a revert), so the grid drops its pending changes too and goes on with the rows it had.
    */
   async revert(): Promise<void> {
+    this.heldBackup = undefined;
     try {
       await this.load();
     } catch (error) {
@@ -283,6 +298,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   }
 
   backupText(): string {
+    if (!this.modelValue) return this.heldBackup ?? '';
     return serializeBackup(backupOf(this.model.changeSet, this.target.appId, this.target.viewId));
   }
 

@@ -174,6 +174,8 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
         return;
       case 'grid/discard':
         return this.discard(document);
+      case 'grid/retry':
+        return document.load();
       case 'grid/openLinked':
         return openLinkedRecord(this.deps, document, message.recordId, message.field);
       case 'grid/bulk':
@@ -267,7 +269,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
   }
 
   async backupCustomDocument(document: GridDocument, context: vscode.CustomDocumentBackupContext): Promise<vscode.CustomDocumentBackup> {
-    await vscode.workspace.fs.writeFile(context.destination, new TextEncoder().encode(document.isLoaded ? document.backupText() : ''));
+    await vscode.workspace.fs.writeFile(context.destination, new TextEncoder().encode(document.backupText()));
     return {
       id: context.destination.toString(),
       delete: () => {
