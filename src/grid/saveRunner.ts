@@ -54,8 +54,6 @@ export interface SaveOptions {
   readonly backoffMs?: (attempt: number) => number;
   /** A Retry-After longer than this fails the row instead of holding the save; default 60 s. */
   readonly maxRetryAfterMs?: number;
-  /** Only these rows (e.g. the one a Keep mine resolved); default every savable row. */
-  readonly recordIds?: ReadonlySet<string>;
 }
 
 export interface SaveReport {
@@ -216,7 +214,6 @@ export async function saveChanges(changeSet: ChangeSet, store: RecordStore, opti
   // A snapshot: edits typed while the save runs are not sent now, and are not lost either.
   const rows: Array<RowToSave & { isNew: boolean }> = changeSet
     .savableRows()
-    .filter((row) => !options.recordIds || options.recordIds.has(row.recordId))
     .map((row) => ({ recordId: row.recordId, asRead: row.asRead, edits: new Map(row.edits), isNew: row.isNew }));
   const runner = new Runner(changeSet, store, options);
   const outcomes: RowOutcome[] = new Array(rows.length);

@@ -157,13 +157,13 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   }
 
   /**
-   * Saves the changed rows (or only `recordIds`). Resolves with what happened; throws when rows stay
+   * Saves the changed rows. Resolves with what happened; throws when rows stay
    * pending (held back, failed, invalid), so that VS Code keeps the tab dirty and says so.
    */
-  async save(token: vscode.CancellationToken, recordIds?: ReadonlySet<string>): Promise<SaveSummary> {
+  async save(token: vscode.CancellationToken): Promise<SaveSummary> {
     const model = this.model;
     // The rows this save sends: a row an invalid cell blocks is not among them.
-    const pending = model.changeSet.savableRows().filter((row) => !recordIds || recordIds.has(row.recordId)).length;
+    const pending = model.changeSet.savableRows().length;
     const current = new Map<string, RecordData>();
     const createdIds: string[] = [];
     const portalStore = portalRecordStore(this.deps.portals.client(this.target.portalId), this.target.appId, { draft: this.newRowsAreDrafts });
@@ -193,7 +193,6 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
           const report = await saveChanges(model.changeSet, store, {
             concurrency: SAVE_CONCURRENCY,
             signal: abort.signal,
-            ...(recordIds ? { recordIds } : {}),
             onProgress: (step) => {
               const increment = ((step.done - reported) / Math.max(1, step.total)) * 100;
               reported = step.done;
