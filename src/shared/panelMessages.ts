@@ -72,10 +72,12 @@ const gridPasteSchema = v.object({
    * in a browser pastes into a webview without the clipboard's data): the host reads its clipboard.
    */
   text: v.optional(v.string()),
+  /** The page's IANA time zone: date & time are read in it, as the page shows them. */
+  timeZone: v.optional(v.pipe(v.string(), v.maxLength(100))),
 });
 const gridFillSchema = v.object({ type: v.literal('grid/fill'), block: blockSchema });
 const gridClearSchema = v.object({ type: v.literal('grid/clear'), block: blockSchema });
-const gridCopySchema = v.object({ type: v.literal('grid/copy'), block: blockSchema, format: v.picklist(['tsv', 'csv', 'json', 'markdown']) });
+const gridCopySchema = v.object({ type: v.literal('grid/copy'), block: blockSchema, format: v.picklist(['tsv', 'csv', 'json', 'markdown']), timeZone: v.optional(v.pipe(v.string(), v.maxLength(100))) });
 /** A conflict held back at save, resolved one way. */
 const gridResolveSchema = v.object({ type: v.literal('grid/resolve'), recordId: id, action: v.picklist(['compare', 'keepMine', 'takeTheirs']) });
 /** The rows the page has selected (for the bulk actions run from the host). */

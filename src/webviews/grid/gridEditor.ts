@@ -8,7 +8,7 @@ import { cancelled } from '../../auth/signInUi';
 import { blockPlanMessage, planFor } from '../../grid/blockMessages';
 import { copyText } from '../../grid/blockEdits';
 import { isNewRowId } from '../../grid/changeSet';
-import { dateOrderOf, decimalSeparatorOf } from '../../grid/cellText';
+import { dateOrderOf, decimalSeparatorOf, zoneOffset } from '../../grid/cellText';
 import { COMMANDS, GRID_COMPARE_SCHEME, GRID_VIEW_TYPE } from '../../ids';
 import { Disposable } from '../../lifecycle';
 import { viewOfUri } from '../../model/recordAddress';
@@ -136,7 +136,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
         // Nothing on the clipboard: nothing to paste (an empty paste would clear the cell).
         if (message.type === 'grid/paste' && text === '') return;
         const block = message.type === 'grid/paste' ? { ...message, text } : message;
-        const plan = planFor(document.model, block, { dateOrder: dateOrderOf(locale), decimalSeparator: decimalSeparatorOf(locale) });
+        const plan = planFor(document.model, block, { dateOrder: dateOrderOf(locale), decimalSeparator: decimalSeparatorOf(locale), utcOffset: zoneOffset(message.type === 'grid/paste' ? message.timeZone : undefined) });
         const result = document.edit(plan.kind, plan.label, plan.plan.edits);
         const notice = blockPlanMessage(plan.plan, result.refused);
         if (notice) page.post({ type: 'grid/notice', level: 'error', message: notice });
@@ -144,7 +144,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
       }
       case 'grid/copy': {
         const model = document.model;
-        const text = copyText(model.changeSet, model.layout(message.block.columns), { top: message.block.top, bottom: message.block.bottom, left: 0, right: message.block.columns.length - 1 }, message.format, {});
+        const text = copyText(model.changeSet, model.layout(message.block.columns), { top: message.block.top, bottom: message.block.bottom, left: 0, right: message.block.columns.length - 1 }, message.format, { utcOffset: zoneOffset(message.timeZone) });
         await vscode.env.clipboard.writeText(text);
         return;
       }
