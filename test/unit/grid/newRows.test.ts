@@ -166,6 +166,7 @@ describe('grid: new rows', function () {
         if (!signal) return done;
         return new Promise((resolve, reject) => {
           signal.addEventListener('abort', () => reject(new PortalError({ kind: 'cancelled', message: 'cancelled' })), { once: true });
+          // Settled by the create's answer or by the abort, whichever comes first.
           void done.then(resolve, reject);
         });
       },
