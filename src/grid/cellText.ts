@@ -7,6 +7,7 @@ import { columnKind } from '../api/columnKinds';
 import { formatDate, formatUsers, type DateParts } from '../api/formats';
 import type { Column } from '../api/types';
 import { durationFromInput, localFromUtc, utcFromLocal, type UtcOffset } from '../shared/enteredValues';
+import { timeZoneProblem, zonedToUtc } from '../import/zonedTime';
 import { choiceText } from '../shared/gridValues';
 
 /** The order of day, month and year in the user's locale ("21/11/2026" is DMY, "11/21/2026" MDY). */
@@ -18,6 +19,15 @@ export interface TextOptions {
   utcOffset?: UtcOffset;
   /** The locale's decimal separator; the other of "." and "," is then read as a group separator. */
   decimalSeparator?: '.' | ',';
+}
+
+/**
+ * The offset of an IANA time zone (the page's, which shows and edits date & time in it) for the times a
+ * paste reads and a copy writes; undefined (this JavaScript's zone) when none or an unknown one is given.
+ */
+export function zoneOffset(timeZone: string | undefined): UtcOffset {
+  if (!timeZone || timeZoneProblem(timeZone)) return undefined;
+  return (local) => (Date.UTC(local.year, local.month - 1, local.day, local.hours, local.minutes) - zonedToUtc(local, timeZone).getTime()) / 60_000;
 }
 
 /** The date order of a BCP 47 locale, as Intl formats a date in it ("en-US" -> MDY, "de" -> DMY). */

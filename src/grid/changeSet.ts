@@ -157,10 +157,13 @@ export class ChangeSet {
    */
   created(placeholder: string, created: string, copy: Readonly<RecordData>, sent: Readonly<RecordData>): void {
     const row = this.rowsById.get(placeholder);
-    if (!row?.isNew) return;
-    this.rowsById.delete(placeholder);
+    if (row && !row.isNew) return;
+    // No row: its Add Row was undone while the create was on its way. The record exists all the same, so
+    // the grid shows it (and the placeholder names it) rather than losing sight of it.
     this.aliases.set(placeholder, created);
     this.fireRows({ created: placeholder, recordId: created });
+    if (!row) return;
+    this.rowsById.delete(placeholder);
     // Edits typed while the create ran stay pending, against the record now.
     const late = [...row.edits].filter(([field, value]) => sent[field] !== value && (copy[field] ?? '') !== value);
     if (late.length > 0) for (const [field, value] of late) this.setCell(created, field, value, copy);
@@ -289,6 +292,16 @@ export class ChangeSet {
     if (row.edits.size === 0) this.rowsById.delete(recordId);
     this.fire([recordId]);
     return row.edits.size;
+  }
+
+  /**
+   * Cells whose value differs from `copy`, the row's copy on the portal now (a save sent other values while
+   * these were undone or typed back): pending against it, to be sent by the next save.
+   */
+  keepAgainst(copy: Readonly<RecordData>, cells: readonly CellEdit[]): void {
+    if (cells.length === 0) return;
+    for (const cell of cells) this.setCell(cell.recordId, cell.field, cell.value, copy);
+    this.fire([...new Set(cells.map((cell) => cell.recordId))]);
   }
 
   /** A save of the row failed: it keeps its edits, and says why until the next edit or save. */

@@ -12,6 +12,11 @@ import { isWritable } from '../api/columnKinds';
 import type { Column, RecordData } from '../api/types';
 import type { ChangeSet } from './changeSet';
 
+/** Whether the portal's copy differs from the copy read in a field they both have. */
+export function differs(asRead: Readonly<RecordData>, copy: Readonly<RecordData>): boolean {
+  return Object.keys(copy).some((field) => asRead[field] !== undefined && asRead[field] !== copy[field]);
+}
+
 export interface RowToSave {
   readonly recordId: string;
   readonly asRead: Readonly<RecordData>;

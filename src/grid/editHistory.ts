@@ -45,10 +45,6 @@ export class EditHistory {
     private readonly limit = Number.POSITIVE_INFINITY,
   ) {}
 
-  get canUndo(): boolean {
-    return this.done.length > 0;
-  }
-
   get canRedo(): boolean {
     return this.undone.length > 0;
   }

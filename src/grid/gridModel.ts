@@ -4,9 +4,10 @@
 import type { ViewRow } from '../api/answers';
 import type { Column, RecordData } from '../api/types';
 import type { GridEditColumn, GridRowState } from '../shared/protocol';
+import { restoreBackup, type GridBackup } from './backup';
 import type { GridLayout } from './blockEdits';
-import { ChangeSet, type PortalCopy, type RowsEvent } from './changeSet';
-import type { Conflict } from './conflicts';
+import { ChangeSet, type PortalCopy, type RefusedCell, type RowsEvent } from './changeSet';
+import { differs, type Conflict } from './conflicts';
 import { EditHistory } from './editHistory';
 import type { SaveReport } from './saveRunner';
 
@@ -20,6 +21,11 @@ export interface SaveSummary {
   readonly deleted: number;
   readonly blocked: number;
   readonly cancelled: number;
+  /**
+   * Rows still pending for none of the reasons above: typed into while the save ran. They keep the tab
+   * dirty (VS Code marks every edit up to the save's end as saved when the save succeeds).
+   */
+  readonly unsent: number;
 }
 
 export class GridModel {
@@ -49,6 +55,7 @@ export class GridModel {
       else {
         const at = this.rowIds.lastIndexOf(event.created);
         if (at >= 0) this.rowIds[at] = event.recordId;
+        else this.rowIds.push(event.recordId); // taken out while it was being created: shown again, last
       }
     });
     this.columns = columns.map((column) => {
@@ -66,14 +73,37 @@ export class GridModel {
     this.rowIds = [];
     this.copies.clear();
     this.takeRows(rows);
+    this.keepPendingInSight();
+    this.rowEvents = [];
+  }
+
+  /**
+   * Puts a backup's pending changes back into the grid just read: a pending row the view no longer has
+   * stays in sight, and a row whose copy moved on since it was read is marked changed on the portal (the
+   * grid shows the portal's values beside the restored edits). Returns the edits the columns refuse now.
+   */
+  restoreBackup(backup: GridBackup): RefusedCell[] {
+    const refused = restoreBackup(this.changeSet, backup);
+    for (const row of this.changeSet.rows()) {
+      const copy = this.copies.get(row.recordId);
+      if (!row.isNew && copy && !row.changedOnPortal && differs(row.asRead, copy)) this.changeSet.portalChanged(row.recordId, copy);
+    }
+    this.keepPendingInSight();
+    this.rowEvents = [];
+    return refused;
+  }
+
+  /** Pending rows the grid's rows leave out go after them, then the new rows: nothing pending is hidden. */
+  private keepPendingInSight(): void {
     const pending = this.changeSet.rows();
+    const added = new Set(pending.filter((row) => row.isNew).map((row) => row.recordId));
+    this.rowIds = this.rowIds.filter((recordId) => !added.has(recordId));
     for (const row of pending) {
       if (row.isNew || this.copies.has(row.recordId)) continue;
       this.rowIds.push(row.recordId);
       this.copies.set(row.recordId, { ...row.asRead });
     }
-    for (const row of pending) if (row.isNew) this.rowIds.push(row.recordId);
-    this.rowEvents = [];
+    this.rowIds.push(...added);
   }
 
   private takeRows(rows: readonly ViewRow[]): void {
@@ -149,6 +179,10 @@ export class GridModel {
    */
   portalChanged(recordId: string, copy: PortalCopy): { changed: string[]; removed: string[] } {
     if (!this.copies.has(recordId)) return { changed: [], removed: [] };
+    // The portal holds what the row was read as (e.g. the webhook of our own earlier save, arriving after a
+    // new edit): nothing to mark.
+    const row = this.changeSet.row(recordId);
+    if (row && copy !== 'deleted' && !differs(row.asRead, copy)) return { changed: [], removed: [] };
     if (this.changeSet.portalChanged(recordId, copy) === 'marked') return { changed: [recordId], removed: [] };
     return this.take(recordId, copy);
   }
@@ -197,7 +231,9 @@ export class GridModel {
           break;
       }
     }
-    return { ...count, blocked: report.blocked.length };
+    const accounted = new Set([...report.blocked, ...report.outcomes.filter((outcome) => outcome.kind !== 'saved' && outcome.kind !== 'created').map((outcome) => outcome.recordId)]);
+    const unsent = this.changeSet.rows().filter((row) => !accounted.has(row.recordId)).length;
+    return { ...count, blocked: report.blocked.length, unsent };
   }
 
   /** Take theirs (or a released row): the grid's copy becomes the portal's. */

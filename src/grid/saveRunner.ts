@@ -15,8 +15,9 @@
 // - Other 4xx (a value the portal refuses, a duplicate in a Unique column): not retried; the row fails
 //   with the portal's message.
 // - A new row is created with one POST of its fields (createBody: the rules of creating a record). A POST
-//   is not idempotent: it is sent again only after a 429 (not done); after an uncertain failure the row
-//   fails and says that the record may exist, so that the person looks before saving it again.
+//   is not idempotent: it is sent again only after a 429 (not done); after an uncertain failure (an answer
+//   that cannot be read included) the row fails and says that the record may exist, so that the person
+//   looks before saving it again. Once sent, a POST is not aborted by a cancel: its answer is awaited.
 import { isCancellation, isPortalError } from '../api/errors';
 import type { RecordData } from '../api/types';
 import { createBody } from '../records/changes';
@@ -53,8 +54,6 @@ export interface SaveOptions {
   readonly backoffMs?: (attempt: number) => number;
   /** A Retry-After longer than this fails the row instead of holding the save; default 60 s. */
   readonly maxRetryAfterMs?: number;
-  /** Only these rows (e.g. the one a Keep mine resolved); default every savable row. */
-  readonly recordIds?: ReadonlySet<string>;
 }
 
 export interface SaveReport {
@@ -87,7 +86,8 @@ function reasonOf(error: unknown): string {
 /** Whether the request may have been done by the portal although it failed (so a PUT is not resent blindly). */
 function isUncertain(error: unknown): boolean {
   if (!isPortalError(error)) return false;
-  if (error.kind === 'network' || error.kind === 'timeout') return true;
+  // An answer that cannot be read came after the portal did the request.
+  if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'invalid-response') return true;
   return error.kind === 'http' && error.status !== undefined && error.status >= 500;
 }
 
@@ -119,7 +119,9 @@ class Runner {
       for (let attempt = 1; ; attempt += 1) {
         try {
           await this.whenAllowed();
-          const created = await this.store.create(fields, this.options.signal);
+          // Not given the signal: a cancel after the POST went out would leave a record the grid does not
+          // know of, and the next save would create it again. Cancelling stops the rows not begun.
+          const created = await this.store.create(fields);
           return { recordId, kind: 'created', created: created.recordId, sent: fields, copy: created.copy };
         } catch (error) {
           if (isCancellation(error) || attempt >= this.maxAttempts || !isRateLimited(error)) throw error;
@@ -127,7 +129,7 @@ class Runner {
         }
       }
     } catch (error) {
-      if (isCancellation(error) || this.options.signal?.aborted) return { recordId, kind: 'cancelled' };
+      if (isCancellation(error) || (this.options.signal?.aborted && !isUncertain(error))) return { recordId, kind: 'cancelled' };
       const maybe = isUncertain(error) ? ' The portal may have created the record all the same: look in the view before saving this row again.' : '';
       return { recordId, kind: 'failed', reason: `${error instanceof RowFailure ? error.message : reasonOf(error)}${maybe}` };
     }
@@ -178,8 +180,13 @@ class Runner {
   }
 
   private saved(row: RowToSave, current: Readonly<RecordData>, sent: RecordData): RowOutcome {
+    // What the grid shows now: an undo (or a cell typed back) while the update was on its way may have put
+    // back a value other than the one sent; it is the person's last word, so it stays pending.
+    const live = Object.keys(sent).map((field) => ({ recordId: row.recordId, field, value: this.changeSet.value(row.recordId, field) }));
     // The portal's copy now is the one read for the check with my fields on top.
-    this.changeSet.rebase(row.recordId, { ...current, ...sent });
+    const base = { ...current, ...sent };
+    this.changeSet.rebase(row.recordId, base);
+    this.changeSet.keepAgainst(base, live.filter((cell) => cell.value !== (base[cell.field] ?? '')));
     return { recordId: row.recordId, kind: 'saved', sent };
   }
 
@@ -207,7 +214,6 @@ export async function saveChanges(changeSet: ChangeSet, store: RecordStore, opti
   // A snapshot: edits typed while the save runs are not sent now, and are not lost either.
   const rows: Array<RowToSave & { isNew: boolean }> = changeSet
     .savableRows()
-    .filter((row) => !options.recordIds || options.recordIds.has(row.recordId))
     .map((row) => ({ recordId: row.recordId, asRead: row.asRead, edits: new Map(row.edits), isNew: row.isNew }));
   const runner = new Runner(changeSet, store, options);
   const outcomes: RowOutcome[] = new Array(rows.length);

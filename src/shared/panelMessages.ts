@@ -72,10 +72,12 @@ const gridPasteSchema = v.object({
    * in a browser pastes into a webview without the clipboard's data): the host reads its clipboard.
    */
   text: v.optional(v.string()),
+  /** The page's IANA time zone: date & time are read in it, as the page shows them. */
+  timeZone: v.optional(v.pipe(v.string(), v.maxLength(100))),
 });
 const gridFillSchema = v.object({ type: v.literal('grid/fill'), block: blockSchema });
 const gridClearSchema = v.object({ type: v.literal('grid/clear'), block: blockSchema });
-const gridCopySchema = v.object({ type: v.literal('grid/copy'), block: blockSchema, format: v.picklist(['tsv', 'csv', 'json', 'markdown']) });
+const gridCopySchema = v.object({ type: v.literal('grid/copy'), block: blockSchema, format: v.picklist(['tsv', 'csv', 'json', 'markdown']), timeZone: v.optional(v.pipe(v.string(), v.maxLength(100))) });
 /** A conflict held back at save, resolved one way. */
 const gridResolveSchema = v.object({ type: v.literal('grid/resolve'), recordId: id, action: v.picklist(['compare', 'keepMine', 'takeTheirs']) });
 /** The rows the page has selected (for the bulk actions run from the host). */
@@ -87,6 +89,8 @@ const gridSaveSchema = v.object({ type: v.literal('grid/save') });
 const gridFilterSchema = v.object({ type: v.literal('grid/filter'), filters: v.array(viewFilterSchema) });
 /** Discard every pending change (the host confirms, then reverts the editor: the view is read again). */
 const gridDiscardSchema = v.object({ type: v.literal('grid/discard') });
+/** Read the view again after the grid's rows could not be read (with the backup the grid holds, if any). */
+const gridRetrySchema = v.object({ type: v.literal('grid/retry') });
 /** Enter on a LookUp cell: open the record it links to. */
 const gridOpenLinkedSchema = v.object({ type: v.literal('grid/openLinked'), recordId: id, field: id });
 /** Add an empty row at the end, created as a record (a draft with Draft mode) at save. */
@@ -154,6 +158,7 @@ export const gridToHostSchema = v.variant('type', [
   gridAddRowSchema,
   gridOpenLinkedSchema,
   gridDiscardSchema,
+  gridRetrySchema,
   gridFilterSchema,
   gridBulkSchema,
 ]);

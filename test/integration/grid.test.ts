@@ -11,7 +11,7 @@ import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
 import { path } from './support/explorer';
 import { testApi } from './support/extension';
 import { emulatorControl } from './support/emulator';
-import { clearNotifications } from './support/notifications';
+import { clearNotifications, waitForNotification } from './support/notifications';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
 
@@ -160,6 +160,36 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.deepEqual([record.data.f11, record.data.f15, record.data.f17], ['Plants', '03-03-2026', '120.50']);
   });
 
+  it('an edit typed while a save runs keeps the tab dirty: and the next Ctrl+S sends it', async () => {
+    const grid = await openGrid();
+    await typeInto(grid, 0, 9, '11');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
+    await emulatorControl('POST', 'faults', { method: 'PUT', path: '^/api/v1/app/102/record/1$', count: 1, latency_ms: 4000 });
+    const mark = await requestMark();
+    await grid.press('.data-grid', 'Control+S');
+    await typeInto(grid, 1, 9, '12');
+    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('PUT')), [], 'typed while the first row was on its way');
+    const api = await testApi();
+    await waitFor(() => api.logLines().some((line) => /saved view 3: .*"unsent":1/.test(line)), { message: 'the save to end with one row typed while it ran', timeoutMs: 20_000 });
+    assert.equal(gridTab()?.isDirty, true, 'the row typed while saving keeps the tab dirty');
+    assert.equal((await emulatorRecord('102', '1')).data.f18, '11');
+    await grid.press('.data-grid', 'Control+S');
+    await waitFor(() => gridTab()?.isDirty === false, { message: 'the second save', timeoutMs: 20_000 });
+    assert.equal((await emulatorRecord('102', '2')).data.f18, '12');
+  });
+
+  it("the save's progress counts the rows it sends, not a row an invalid cell holds back", async () => {
+    const grid = await openGrid();
+    await typeInto(grid, 0, 8, 'lots');
+    await typeInto(grid, 1, 9, '12');
+    await waitFor(async () => (await grid.texts('.grid-cell.invalid')).length === 1, { message: 'the invalid cell marked' });
+    await emulatorControl('POST', 'faults', { method: 'PUT', path: '^/api/v1/app/102/record/2$', count: 1, latency_ms: 3000 });
+    await grid.press('.data-grid', 'Control+S');
+    assert.match(await waitForNotification(/^Saving \d+ changed rows? of All orders/), /^Saving 1 changed row of All orders/);
+    const api = await testApi();
+    await waitFor(() => api.logLines().some((line) => /saved view 3: .*"blocked":1/.test(line)), { message: 'the save to end', timeoutMs: 20_000 });
+  });
+
   it('Revert discards the pending edits; a backup puts them back into a grid opened from it', async () => {
     const grid = await openGrid();
     await typeInto(grid, 0, 2, 'Reverted');
@@ -195,6 +225,33 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.equal((await emulatorRecord('102', '1')).data.f11, 'Office chairs', 'nothing was sent');
   });
 
+  it('a grid whose rows could not be read offers Retry, and keeps a backup it could not restore for the next one', async () => {
+    await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/102/view/3', status: 500, count: 1 });
+    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId: portal(), appId: '102', viewId: '3', viewName: 'All orders' });
+    const grid = driver.webview(PAGE);
+    await grid.waitFor('#grid-retry', { timeoutMs: 20_000 });
+    await grid.click('#grid-retry');
+    await grid.waitFor('#grid-0-1', { timeoutMs: 20_000 });
+
+    // A backup restored while the portal fails: asked for a backup again, the grid writes the one it holds.
+    const api = await testApi();
+    const live = api.gridEditor.activeSelection()?.document;
+    assert.ok(live);
+    const first = await api.gridEditor.backupCustomDocument(live, { destination: vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-kept-1.json') });
+    const text = JSON.stringify({ version: 1, appId: '102', viewId: '3', rows: [{ recordId: '1', asRead: { f11: 'Office chairs' }, edits: { f11: 'Kept' }, changedOnPortal: null }] });
+    await vscode.workspace.fs.writeFile(vscode.Uri.parse(first.id), new TextEncoder().encode(text));
+    await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/102/view/3', status: 500, count: 1 });
+    const restored = await api.gridEditor.openCustomDocument(live.uri, { backupId: first.id, untitledDocumentData: undefined });
+    assert.equal(restored.isLoaded, false);
+    const second = await api.gridEditor.backupCustomDocument(restored, { destination: vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-kept-2.json') });
+    assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(second.id))), text, 'the backup is written again, not emptied');
+    await restored.load(); // what Retry runs
+    assert.equal(restored.model.changeSet.value('1', 'f11'), 'Kept', 'Retry restores the backup held');
+    restored.dispose();
+    first.delete();
+    second.delete();
+  });
+
   it('Discard… asks with what goes, then reverts: the tab is clean, the cells as read, nothing sent', async () => {
     const grid = await openGrid();
     await typeInto(grid, 0, 2, 'Discarded');
@@ -210,6 +267,20 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await waitFor(() => gridTab()?.isDirty === false, { message: 'the grid discarded' });
     await waitFor(async () => (await grid.text('#grid-0-2')) === 'Office chairs', { message: 'the cell as read again' });
     assert.deepEqual((await requestsSince(mark)).filter((line) => !line.startsWith('GET')), [], 'nothing but reads');
+  });
+
+  it('a Discard whose reading of the view fails says so, and the grid goes on with the rows it had', async () => {
+    const grid = await openGrid();
+    await typeInto(grid, 0, 2, 'Discarded');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
+    await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/102/view/3', status: 500, count: 1 });
+    user().answerMessage('Discard', /^Discard the changes of 1 row of All orders\?/);
+    await grid.click('#grid-discard');
+    await user().waitForMessage(/^Reading view 3 of app 102 failed.*The grid shows the rows it had, without your changes\.$/, { level: 'error' });
+    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Office chairs', { message: 'the cell as read' });
+    assert.equal(gridTab()?.isDirty, false);
+    await typeInto(grid, 1, 2, 'Still editable');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'an edit after the failed Discard' });
   });
 
   it('the filters above the grid read the view again with them; a pending row they leave out stays in sight', async () => {

@@ -226,6 +226,22 @@ describe('the view grid (webview)', function () {
     await fetch(`${environment().emulator.baseUrl}/_emulator/reset`, { method: 'POST' });
   });
 
+  it('a row taken out (undo of Add Row) leaves the marks of the other rows as they were', async () => {
+    const { panel } = await open();
+    const page = panel.page;
+    await replaceIn(page, 0, COLUMN.title, 'Renamed order');
+    await page.waitForSelector(`#grid-0-${COLUMN.title}.pending`);
+    await replaceIn(page, 1, COLUMN.amount, 'lots');
+    await page.waitForSelector(`#grid-1-${COLUMN.amount}.invalid`);
+    await page.locator('#grid-add-row').click();
+    await page.waitForSelector('#grid-8-0.row-new');
+    await host?.undo();
+    await page.waitForSelector('#grid-8-0', { state: 'detached' });
+    assert.equal(await page.locator(`#grid-0-${COLUMN.title}.pending`).count(), 1, 'row 1 keeps its pending mark');
+    assert.equal(await page.locator(`#grid-1-${COLUMN.amount}.invalid`).count(), 1, 'row 2 keeps its invalid mark');
+    assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^8 rows · 2 changed · 1 with an invalid cell$/);
+  });
+
   /** The header's texts, in the order shown (the locked mark ⊘ is CSS, not text). */
   const headers = (page: Page): Promise<string[]> => page.locator('.grid-header .grid-columnheader').allTextContents();
   /** Left edges of a header cell and of the first row's cell below it, on screen. */
@@ -300,6 +316,52 @@ describe('the view grid (webview)', function () {
     // The undo history went on: Ctrl+Z takes the edit back.
     await host?.undo();
     assert.equal(model.changeSet.isDirty, false);
+  });
+
+  it('a filter run that fails says so beside the filters, and the counts line shows the rows it had again', async () => {
+    const { panel } = await open();
+    const page = panel.page;
+    await replaceIn(page, 1, COLUMN.title, 'Kept');
+    await page.waitForSelector(`#grid-1-${COLUMN.title}.pending`);
+    await fetch(`${environment().emulator.baseUrl}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'GET', path: `^/api/v1/app/${ORDERS}/view/3`, status: 500, count: 1 }) });
+    await page.locator('#grid-add-filter').click();
+    await choose(page.locator('.filter-column').first(), 'Quantity');
+    await choose(page.locator('.filter-operator').first(), 'greater than');
+    await page.locator('.filter-value input').first().fill('9');
+    await page.locator('#grid-run').click();
+    await page.locator('#grid-notice', { hasText: /The filters could not be run/ }).waitFor();
+    assert.equal(await page.locator('#grid-counts').textContent(), '8 rows · 1 changed');
+  });
+
+  it('a new row taken out by undo while it is being created comes back as the record created', async () => {
+    const { panel, model } = await open();
+    const page = panel.page;
+    await page.locator('#grid-add-row').click();
+    await page.waitForSelector('#grid-8-0.row-new');
+    const recordId = model.layout([]).rowIds[8];
+    const required = { f11: 'Plants for the lobby', f15: '03-03-2026', f17: '120.50' };
+    const filled = model.history.edit('edit', 'Edit', Object.entries(required).map(([field, value]) => ({ recordId, field, value }))).transaction;
+    assert.ok(filled);
+    host?.stack.push(filled);
+    await host?.sendRows([recordId]);
+    const real = portalRecordStore(environment().client, ORDERS);
+    await host?.save({
+      ...real,
+      create: async (fields) => {
+        const created = await real.create(fields);
+        // Ctrl+Z twice before the answer is back: the cells, then Add Row.
+        await host?.undo();
+        await host?.undo();
+        await page.waitForSelector('#grid-8-0', { state: 'detached' });
+        return created;
+      },
+    });
+    const created = model.changeSet.resolve(recordId);
+    assert.match(created, /^\d+$/);
+    await page.locator('#grid-8-0', { hasText: new RegExp(`^${created}$`) }).waitFor();
+    assert.equal(await cell(page, 8, COLUMN.title).textContent(), required.f11);
+    assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^9 rows$/);
+    await fetch(`${environment().emulator.baseUrl}/_emulator/reset`, { method: 'POST' });
   });
 
   it('screenshots in light, dark and high contrast', async () => {

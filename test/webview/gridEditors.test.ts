@@ -112,6 +112,24 @@ describe('the view grid: cell editors by kind (webview)', function () {
     assert.equal(await cell(page, 0, COLUMN.delivery).textContent(), '06-07-2026 08:15');
   });
 
+  it('a date & time is pasted and copied in the page\'s time zone, not the extension host\'s', async () => {
+    const host = await orders({ timezoneId: 'Asia/Tokyo' });
+    const page = host.panel.page;
+    await host.panel.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const recordId = host.model.layout([]).rowIds[0];
+    assert.equal(await cell(page, 0, COLUMN.delivery).textContent(), '05-01-2026 18:30', 'Tokyo is UTC+9');
+    await page.evaluate((text) => (globalThis as unknown as { navigator: { clipboard: { writeText(text: string): Promise<void> } } }).navigator.clipboard.writeText(text), '06-01-2026 10:00');
+    await goTo(page, 0, COLUMN.delivery);
+    await page.keyboard.press('Control+V');
+    await host.settled();
+    assert.equal(host.model.changeSet.value(recordId, 'f16'), '06-01-2026 01:00', 'read as Tokyo time, sent in UTC');
+    assert.equal(await cell(page, 0, COLUMN.delivery).textContent(), '06-01-2026 10:00');
+    await goTo(page, 1, COLUMN.delivery);
+    await page.keyboard.press('Control+C');
+    await host.settled();
+    assert.equal(host.clipboard, '20-01-2026 23:00', 'copied as the page shows it');
+  });
+
   it('a duration and users are converted as the form does; a bad user list is marked with its message', async () => {
     const host = await orders();
     const page = host.panel.page;

@@ -119,6 +119,8 @@ export class GridTable {
   update(rows: readonly GridRowState[], change: { removed?: readonly string[]; added?: readonly string[]; renamed?: ReadonlyArray<[string, string]> } = {}): void {
     const redraw: number[] = [];
     const { removed = [], added = [], renamed = [] } = change;
+    // A new row taken out while it was being created comes back as its record, last.
+    const appended = renamed.filter(([from, to]) => !this.rowIndex.has(from) && !this.rowIndex.has(to)).map(([, to]) => to);
     for (const [from, to] of renamed) {
       const index = this.rowIndex.get(from);
       if (index === undefined) continue;
@@ -128,13 +130,13 @@ export class GridTable {
       this.states.delete(from);
       redraw.push(index);
     }
-    for (const recordId of added) {
+    for (const recordId of [...appended, ...added]) {
       if (this.rowIndex.has(recordId)) continue;
       this.rowIndex.set(recordId, this.rowIds.length);
       this.rowIds.push(recordId);
       this.values.push(this.columns.map(() => ''));
     }
-    if (added.length > 0) this.grid.setRowCount(this.rowIds.length);
+    if (added.length + appended.length > 0) this.grid.setRowCount(this.rowIds.length);
     for (const state of rows) {
       const index = this.rowIndex.get(state.recordId);
       if (index === undefined) continue;
@@ -146,7 +148,11 @@ export class GridTable {
     if (removed.length > 0) {
       const gone = new Set(removed);
       const keep = this.rowIds.map((id, index) => ({ id, values: this.values[index] })).filter((row) => !gone.has(row.id));
+      // The other rows keep their marks (pending, invalid, conflict): load() starts from none.
+      const states = [...this.states].filter(([id]) => !gone.has(id));
       this.load(this.columns, keep.map((row) => [row.id, ...row.values]), this.shown);
+      for (const [id, state] of states) this.states.set(id, state);
+      this.grid.redraw();
       return;
     }
     this.grid.redrawRows(redraw);

@@ -26,6 +26,10 @@ const rowLine = messageBar('grid-row');
 let selectionTimer: ReturnType<typeof setTimeout> | undefined;
 /** What a row added here becomes at save (grid/init says). */
 let newRows: 'draft' | 'record' = 'record';
+/** The page's time zone: it shows date & time in it, so the host reads and writes them in it too. */
+function timeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
 /** How many filters the rows shown were read with. */
 let filtered = 0;
 
@@ -54,8 +58,8 @@ const filterBar = el(
 const table = new GridTable({
   edit: (label, edits) => host.post({ type: 'grid/edit', label, edits }),
   block: (type, block) => host.post({ type, block }),
-  paste: (block, width, text) => host.post({ type: 'grid/paste', block, width, ...(text === undefined ? {} : { text }) }),
-  copy: (block) => host.post({ type: 'grid/copy', block, format: 'tsv' }),
+  paste: (block, width, text) => host.post({ type: 'grid/paste', block, width, timeZone: timeZone(), ...(text === undefined ? {} : { text }) }),
+  copy: (block) => host.post({ type: 'grid/copy', block, format: 'tsv', timeZone: timeZone() }),
   openRecord: (recordId) => host.post({ type: 'openRecord', recordId }),
   openLinked: (recordId, field) => host.post({ type: 'grid/openLinked', recordId, field }),
   selected: () => {
@@ -86,7 +90,7 @@ const copyFormat = dropdown({
 copyFormat.onCommit(() => {
   const format = copyFormat.value;
   const block = table.selectedBlock();
-  if ((format === 'tsv' || format === 'csv' || format === 'json' || format === 'markdown') && block) host.post({ type: 'grid/copy', block, format });
+  if ((format === 'tsv' || format === 'csv' || format === 'json' || format === 'markdown') && block) host.post({ type: 'grid/copy', block, format, timeZone: timeZone() });
   copyFormat.value = '';
 });
 
@@ -190,9 +194,11 @@ host.onMessage((message) => {
     }
     case 'grid/notice':
       notice.show(message.level, message.message);
+      // A filter run that failed left "Reading the view…" in the counts line; the rows shown are as before.
+      showCounts();
       break;
     case 'grid/loadFailed':
-      notice.show('error', message.message);
+      notice.show('error', message.message, [{ id: 'grid-retry', label: 'Retry', run: () => host.post({ type: 'grid/retry' }) }]);
       break;
   }
 });

@@ -9,26 +9,22 @@ import type { ViewFilter } from '../../api/filters';
 import { isCancellation } from '../../api/errors';
 import type { Column, RecordData } from '../../api/types';
 import type { Stores } from '../../catalog/stores';
-import { backupOf, parseBackup, restoreBackup, serializeBackup } from '../../grid/backup';
+import { backupOf, parseBackup, serializeBackup, type GridBackup } from '../../grid/backup';
 import type { CellEdit } from '../../grid/changeSet';
-import { keepMine, takeTheirs } from '../../grid/conflicts';
+import { differs, keepMine, takeTheirs } from '../../grid/conflicts';
 import type { Transaction, TransactionKind } from '../../grid/editHistory';
 import { GridModel, type SaveSummary } from '../../grid/gridModel';
 import { portalRecordStore, type RecordStore } from '../../grid/recordStore';
 import { saveChanges } from '../../grid/saveRunner';
 import { Disposable } from '../../lifecycle';
 import { createLogger } from '../../log';
+import { describeError } from '../../ui/errorBoundary';
 import { viewNameOfPath } from '../../model/recordAddress';
 import type { ViewTarget } from '../../model/targets';
 import type { FilterColumn } from '../../shared/protocol';
 import { filterColumns, gridEditColumns, lookupAppsOf } from '../viewQuery/viewColumns';
 
 const log = createLogger('grid');
-
-/** Whether the portal's copy differs from the copy read in a field they both have. */
-function differs(asRead: Readonly<RecordData>, copy: Readonly<RecordData>): boolean {
-  return Object.keys(copy).some((field) => asRead[field] !== undefined && asRead[field] !== copy[field]);
-}
 
 export type GridDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents' | 'views'>;
 
@@ -45,6 +41,8 @@ const SAVE_CONCURRENCY = 4;
 
 export class GridDocument extends Disposable implements vscode.CustomDocument {
   private modelValue: GridModel | undefined;
+  /** A backup's text not restored yet (its load failed). */
+  private heldBackup: string | undefined;
   private readonly rowsChanged = this._register(new vscode.EventEmitter<RowsChange>());
   /** Rows to redraw in the page. */
   readonly onDidChangeRows = this.rowsChanged.event;
@@ -88,9 +86,22 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     return this.modelValue !== undefined;
   }
 
-  /** Reads the view and the app's columns; puts back the pending edits of a backup when given. */
+  /**
+   * Reads the view and the app's columns; puts back the pending edits of a backup when given. The backup
+   * is held until a load restores it: a grid that could not be read writes it again when VS Code asks for
+   * a backup (closing would otherwise lose it), and Retry restores it.
+   */
   async load(backupText?: string): Promise<void> {
     const { portalId, appId, viewId } = this.target;
+    if (backupText !== undefined) this.heldBackup = backupText;
+    let backup: GridBackup | undefined;
+    try {
+      backup = this.heldBackup === undefined ? undefined : parseBackup(this.heldBackup);
+      if (backup && (backup.appId !== appId || backup.viewId !== viewId)) throw new Error(`The backup of this grid belongs to view ${backup.viewId} of app ${backup.appId}, not to view ${viewId} of app ${appId}.`);
+    } catch (error) {
+      this.heldBackup = undefined; // a backup that cannot be restored is not kept
+      throw error;
+    }
     const client = this.deps.portals.client(portalId);
     const [read, appColumns, info] = await Promise.all([client.readView(appId, viewId, this.filters), this.deps.catalog.columns(portalId, appId), this.deps.catalog.app(portalId, appId).catch(() => undefined)]);
     if (info?.name) this.appName = info.name;
@@ -99,14 +110,13 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     const columns = gridEditColumns(appId, read.metadata, (id) => lookups.get(id));
     this.filterColumns = filterColumns(appId, appColumns, read.metadata, (id) => lookups.get(id));
     const model = new GridModel(columns, appColumns, read.rows);
-    if (backupText !== undefined) {
-      const backup = parseBackup(backupText);
-      if (backup.appId !== appId || backup.viewId !== viewId) throw new Error(`The backup of this grid belongs to view ${backup.viewId} of app ${backup.appId}, not to view ${viewId} of app ${appId}.`);
-      const refused = restoreBackup(model.changeSet, backup);
+    if (backup) {
+      const refused = model.restoreBackup(backup);
       if (refused.length > 0) log.warn(`restoring the grid of view ${viewId}: ${refused.length} edits the columns no longer allow were left out`);
     }
     this.modelValue = model;
-    log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows, ${columns.length} columns${backupText === undefined ? '' : `, ${model.changeSet.size} rows restored from a backup`}`);
+    this.heldBackup = undefined;
+    log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows, ${columns.length} columns${backup === undefined ? '' : `, ${model.changeSet.size} rows restored from a backup`}`);
     this.reloaded.fire();
   }
 
@@ -147,12 +157,13 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   }
 
   /**
-   * Saves the changed rows (or only `recordIds`). Resolves with what happened; throws when rows stay
+   * Saves the changed rows. Resolves with what happened; throws when rows stay
    * pending (held back, failed, invalid), so that VS Code keeps the tab dirty and says so.
    */
-  async save(token: vscode.CancellationToken, recordIds?: ReadonlySet<string>): Promise<SaveSummary> {
+  async save(token: vscode.CancellationToken): Promise<SaveSummary> {
     const model = this.model;
-    const pending = model.changeSet.size;
+    // The rows this save sends: a row an invalid cell blocks is not among them.
+    const pending = model.changeSet.savableRows().length;
     const current = new Map<string, RecordData>();
     const createdIds: string[] = [];
     const portalStore = portalRecordStore(this.deps.portals.client(this.target.portalId), this.target.appId, { draft: this.newRowsAreDrafts });
@@ -182,7 +193,6 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
           const report = await saveChanges(model.changeSet, store, {
             concurrency: SAVE_CONCURRENCY,
             signal: abort.signal,
-            ...(recordIds ? { recordIds } : {}),
             onProgress: (step) => {
               const increment = ((step.done - reported) / Math.max(1, step.total)) * 100;
               reported = step.done;
@@ -266,13 +276,28 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     this.reloaded.fire();
   }
 
-  /** Discard: the view is read again; every pending edit goes. */
+  /**
+   * Discard: the view is read again; every pending edit goes. The grid keeps its model until the new one
+   * is read. When the read fails, VS Code has already marked the tab clean and dropped its edit stack (it
+   * does not wait for a revert), so the grid drops its pending changes too and goes on with the rows it had.
+   */
   async revert(): Promise<void> {
-    this.modelValue = undefined;
-    await this.load();
+    this.heldBackup = undefined;
+    try {
+      await this.load();
+    } catch (error) {
+      const model = this.modelValue;
+      if (model) {
+        model.release(model.changeSet.discardAll().released);
+        model.conflicts.clear();
+      }
+      this.reloaded.fire();
+      throw new Error(`${describeError(error)} The grid shows the rows it had, without your changes.`, { cause: error });
+    }
   }
 
   backupText(): string {
+    if (!this.modelValue) return this.heldBackup ?? '';
     return serializeBackup(backupOf(this.model.changeSet, this.target.appId, this.target.viewId));
   }
 

@@ -8,7 +8,7 @@ import { cancelled } from '../../auth/signInUi';
 import { blockPlanMessage, planFor } from '../../grid/blockMessages';
 import { copyText } from '../../grid/blockEdits';
 import { isNewRowId } from '../../grid/changeSet';
-import { dateOrderOf, decimalSeparatorOf } from '../../grid/cellText';
+import { dateOrderOf, decimalSeparatorOf, zoneOffset } from '../../grid/cellText';
 import { COMMANDS, GRID_COMPARE_SCHEME, GRID_VIEW_TYPE } from '../../ids';
 import { Disposable } from '../../lifecycle';
 import { viewOfUri } from '../../model/recordAddress';
@@ -135,7 +135,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
         // Nothing on the clipboard: nothing to paste (an empty paste would clear the cell).
         if (message.type === 'grid/paste' && text === '') return;
         const block = message.type === 'grid/paste' ? { ...message, text } : message;
-        const plan = planFor(document.model, block, { dateOrder: dateOrderOf(locale), decimalSeparator: decimalSeparatorOf(locale) });
+        const plan = planFor(document.model, block, { dateOrder: dateOrderOf(locale), decimalSeparator: decimalSeparatorOf(locale), utcOffset: zoneOffset(message.type === 'grid/paste' ? message.timeZone : undefined) });
         const result = document.edit(plan.kind, plan.label, plan.plan.edits);
         const notice = blockPlanMessage(plan.plan, result.refused);
         if (notice) page.post({ type: 'grid/notice', level: 'error', message: notice });
@@ -143,7 +143,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
       }
       case 'grid/copy': {
         const model = document.model;
-        const text = copyText(model.changeSet, model.layout(message.block.columns), { top: message.block.top, bottom: message.block.bottom, left: 0, right: message.block.columns.length - 1 }, message.format, {});
+        const text = copyText(model.changeSet, model.layout(message.block.columns), { top: message.block.top, bottom: message.block.bottom, left: 0, right: message.block.columns.length - 1 }, message.format, { utcOffset: zoneOffset(message.timeZone) });
         await vscode.env.clipboard.writeText(text);
         return;
       }
@@ -169,6 +169,8 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
         return;
       case 'grid/discard':
         return this.discard(document);
+      case 'grid/retry':
+        return document.load();
       case 'grid/openLinked':
         return openLinkedRecord(this.deps, document, message.recordId, message.field);
       case 'grid/bulk':
@@ -245,6 +247,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
       summary.failed > 0 ? `${summary.failed} failed (the grid says why)` : '',
       summary.deleted > 0 ? `${summary.deleted} deleted on the portal` : '',
       summary.blocked > 0 ? `${summary.blocked} not sent because a cell is invalid` : '',
+      summary.unsent > 0 ? `${summary.unsent} changed while saving, not sent yet (save again)` : '',
     ].filter(Boolean);
     // Rows still pending keep the tab dirty: VS Code does that when the save fails, and says so.
     const created = summary.created > 0 ? ` (${summary.created} of them new: ${summary.created === 1 ? 'a record was' : 'records were'} created)` : '';
@@ -256,11 +259,12 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
   }
 
   async revertCustomDocument(document: GridDocument): Promise<void> {
-    await document.revert();
+    // VS Code does not wait for a revert nor report its failure: the one error boundary does.
+    await runReported(`${GRID_VIEW_TYPE} revert ${document.viewName}`, () => document.revert());
   }
 
   async backupCustomDocument(document: GridDocument, context: vscode.CustomDocumentBackupContext): Promise<vscode.CustomDocumentBackup> {
-    await vscode.workspace.fs.writeFile(context.destination, new TextEncoder().encode(document.isLoaded ? document.backupText() : ''));
+    await vscode.workspace.fs.writeFile(context.destination, new TextEncoder().encode(document.backupText()));
     return {
       id: context.destination.toString(),
       delete: () => {

@@ -48,7 +48,7 @@ export class GridPage extends Disposable {
   sendInit(): void {
     const document = this.document;
     if (!document.isLoaded) {
-      this.post({ type: 'grid/loadFailed', message: `The rows of ${document.viewName} could not be read. Close the tab and open the view again.` });
+      this.post({ type: 'grid/loadFailed', message: `The rows of ${document.viewName} could not be read.` });
       return;
     }
     this.post(this.parts.init(document));

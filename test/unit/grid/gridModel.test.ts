@@ -2,6 +2,7 @@
 // webhook's newer copy taken by a row without edits and only marked on a row with edits, a save's
 // outcomes, and Take theirs.
 import * as assert from 'node:assert/strict';
+import { backupOf, parseBackup, serializeBackup } from '../../../src/grid/backup';
 import { GridModel } from '../../../src/grid/gridModel';
 import { portalRecordStore } from '../../../src/grid/recordStore';
 import { saveChanges } from '../../../src/grid/saveRunner';
@@ -52,6 +53,29 @@ describe('grid: the model of an open grid', function () {
     assert.equal(model.hasRow('3'), false);
   });
 
+  it('does not mark a row with edits when the webhook\'s copy is the one it was read as (the echo of an earlier save)', () => {
+    model.history.edit('edit', 'Edit', [{ recordId: '2', field: 'f11', value: 'Mine' }]);
+    assert.deepEqual(model.portalChanged('2', { ...model.copyOf('2') }), { changed: [], removed: [] });
+    assert.equal(model.rowState('2').changedOnPortal, undefined, 'no "changed on the portal" mark');
+    assert.equal(model.changeSet.row('2')?.changedOnPortal, undefined);
+    assert.equal(model.rowState('2').values[index('f11')], 'Mine');
+  });
+
+  it('a restored backup keeps every pending row in sight and marks a row the portal changed since', async () => {
+    model.history.edit('edit', 'Edit', [{ recordId: '1', field: 'f11', value: 'Chairs' }, { recordId: '2', field: 'f18', value: '4' }]);
+    const text = serializeBackup(backupOf(model.changeSet, ORDERS, ALL_ORDERS));
+    // Until the grid opens again: record 1 leaves the view's rows, someone else renames record 2.
+    await portal.client.updateRecord(ORDERS, '2', { f11: 'Theirs' });
+    const view = await portal.client.readView(ORDERS, ALL_ORDERS);
+    const restored = new GridModel(model.columns, portal.columns, view.rows.filter((row) => row.id !== '1'));
+    assert.deepEqual(restored.restoreBackup(parseBackup(text)), []);
+    assert.equal(restored.layout([]).rowIds.at(-1), '1', 'the pending row the view left out is in sight, last');
+    assert.equal(restored.rowState('1').values[index('f11')], 'Chairs');
+    assert.equal(restored.rowState('2').changedOnPortal, 'changed', 'marked, as a webhook marks it: its Title as read is not the portal\'s');
+    assert.equal((restored.changeSet.row('2')?.changedOnPortal as Record<string, string>).f11, 'Theirs');
+    assert.equal(restored.rowState('3').changedOnPortal, undefined);
+  });
+
   it('after a save, saved rows take what was sent and a conflict is kept until Take theirs', async () => {
     model.history.edit('edit', 'Edit', [
       { recordId: '1', field: 'f11', value: 'Desks' },
@@ -68,5 +92,32 @@ describe('grid: the model of an open grid', function () {
     assert.ok(conflict);
     model.take('2', conflict.current);
     assert.equal(model.conflicts.has('2'), false);
+  });
+
+  it('counts the rows typed into while the save ran as not sent yet', async () => {
+    model.history.edit('edit', 'Edit', [{ recordId: '1', field: 'f11', value: 'Desks' }]);
+    const real = portalRecordStore(portal.client, ORDERS);
+    const saving = saveChanges(model.changeSet, {
+      ...real,
+      update: async (recordId, fields, signal) => {
+        // Typed while the update is on its way: a cell of the row being saved and one of another row.
+        model.history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '5' }, { recordId: '2', field: 'f11', value: 'Chairs' }]);
+        await real.update(recordId, fields, signal);
+      },
+    });
+    const summary = model.afterSave(await saving, new Map());
+    assert.deepEqual([summary.saved, summary.unsent], [1, 2]);
+    assert.deepEqual(model.markedRowIds().sort(), ['1', '2']);
+  });
+
+  it('does not count held-back, failed or blocked rows as not sent yet', async () => {
+    model.history.edit('edit', 'Edit', [
+      { recordId: '1', field: 'f11', value: 'Desks' },
+      { recordId: '2', field: 'f11', value: 'Chairs' },
+      { recordId: '3', field: 'f17', value: 'lots' },
+    ]);
+    await portal.client.updateRecord(ORDERS, '2', { f18: '99' });
+    const summary = model.afterSave(await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS)), new Map());
+    assert.deepEqual([summary.saved, summary.conflicts, summary.blocked, summary.unsent], [1, 1, 1, 0]);
   });
 });

@@ -3,10 +3,11 @@
 // Discard, kept by a backup, and created at save with one POST of its fields (a draft where asked), after
 // which it is the record it became: its placeholder names the record, and an undo reaches it.
 import * as assert from 'node:assert/strict';
+import { PortalError } from '../../../src/api/errors';
 import { checkRecord } from '../../../src/api/formats';
 import { backupOf, parseBackup, restoreBackup, serializeBackup } from '../../../src/grid/backup';
 import { GridModel } from '../../../src/grid/gridModel';
-import { portalRecordStore } from '../../../src/grid/recordStore';
+import { portalRecordStore, type RecordStore } from '../../../src/grid/recordStore';
 import { saveChanges } from '../../../src/grid/saveRunner';
 import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
 import { testInterface } from '../api/portal';
@@ -145,5 +146,80 @@ describe('grid: new rows', function () {
     await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS));
     const body = Object.fromEntries(new URLSearchParams(portal.sent.find((request) => request.method === 'POST')?.body ?? ''));
     assert.deepEqual(body, REQUIRED);
+  });
+
+  it('a save cancelled while its create is on the way does not create the record twice', async () => {
+    const { recordId } = model.history.addRow();
+    fill(recordId, REQUIRED);
+    const real = portalRecordStore(portal.client, ORDERS);
+    let posts = 0;
+    let sent: () => void = () => undefined;
+    const posted = new Promise<void>((resolve) => (sent = resolve));
+    // The portal takes the create; the answer is on its way when the save is cancelled (as fetch does, an
+    // abort rejects the wait for it).
+    const slowAnswer: RecordStore = {
+      ...real,
+      create: (fields, signal) => {
+        posts += 1;
+        sent();
+        const done = real.create(fields);
+        if (!signal) return done;
+        return new Promise((resolve, reject) => {
+          signal.addEventListener('abort', () => reject(new PortalError({ kind: 'cancelled', message: 'cancelled' })), { once: true });
+          // Settled by the create's answer or by the abort, whichever comes first.
+          void done.then(resolve, reject);
+        });
+      },
+    };
+    const controller = new AbortController();
+    const saving = saveChanges(model.changeSet, slowAnswer, { signal: controller.signal });
+    await posted;
+    controller.abort();
+    model.afterSave(await saving, new Map());
+    await saveChanges(model.changeSet, slowAnswer);
+    assert.equal(posts, 1, 'one create sent');
+    const created = (await requestLog(portal.emulator)).filter((entry) => entry.method === 'POST' && entry.status === 200);
+    assert.equal(created.length, 1, 'one record created');
+    assert.equal(model.changeSet.row(recordId), undefined, 'the new row is the record now');
+    assert.notEqual(model.changeSet.resolve(recordId), recordId);
+  });
+
+  it('a create whose answer cannot be read fails the row and says the record may exist', async () => {
+    const { recordId } = model.history.addRow();
+    fill(recordId, REQUIRED);
+    const real = portalRecordStore(portal.client, ORDERS);
+    const unreadable: RecordStore = {
+      ...real,
+      create: async (fields) => {
+        await real.create(fields);
+        throw new PortalError({ kind: 'invalid-response', message: 'The portal answered with a body that is not JSON.' });
+      },
+    };
+    const report = await saveChanges(model.changeSet, unreadable);
+    assert.deepEqual(report.outcomes.map((outcome) => outcome.kind), ['failed']);
+    assert.match(model.changeSet.row(recordId)?.saveFailure ?? '', /not JSON\. The portal may have created the record all the same/);
+  });
+
+  it('a new row whose Add Row is undone while its create is on the way stays in the grid as the record created', async () => {
+    const { recordId, transaction } = model.history.addRow();
+    fill(recordId, REQUIRED);
+    const real = portalRecordStore(portal.client, ORDERS);
+    const report = await saveChanges(model.changeSet, {
+      ...real,
+      create: async (fields) => {
+        const created = await real.create(fields);
+        // Ctrl+Z twice while the answer is not back yet: the cells typed, then Add Row.
+        model.history.undo();
+        assert.ok(model.history.undo(transaction), 'Add Row undone');
+        return created;
+      },
+    });
+    model.afterSave(report, new Map());
+    const created = report.outcomes.find((outcome) => outcome.kind === 'created');
+    assert.ok(created?.kind === 'created');
+    assert.equal(model.changeSet.resolve(recordId), created.created, 'the placeholder names the record');
+    assert.equal(rowIds().at(-1), created.created, 'the record the portal holds now is in sight');
+    assert.equal(model.changeSet.value(created.created, 'f11'), REQUIRED.f11);
+    assert.deepEqual(model.takeRowEvents().slice(-2), [{ removed: recordId }, { created: recordId, recordId: created.created }]);
   });
 });

@@ -217,4 +217,26 @@ describe('grid: saving changed rows', function () {
     for (const id of ids) assert.equal((await portalData(id)).f18, '33');
     assert.equal(changeSet.isDirty, false);
   });
+
+  it('an undo while the row\'s update is on its way is kept: the cell is pending with its old value, and the next save sends it', async () => {
+    const asRead = (await portalData('1')).f18;
+    history.edit('edit', 'Edit', [{ recordId: '2', field: 'f18', value: '12' }]);
+    history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '11' }]);
+    const undoing: RecordStore = {
+      ...store,
+      update: async (recordId, fields, signal) => {
+        if (recordId === '1') history.undo();
+        await store.update(recordId, fields, signal);
+      },
+    };
+    const report = await saveChanges(changeSet, undoing, { concurrency: 1 });
+    assert.deepEqual(kinds(report.outcomes), [['2', 'saved'], ['1', 'saved']]);
+    assert.equal((await portalData('1')).f18, '11', 'the update went out before the undo');
+    assert.equal(changeSet.value('1', 'f18'), asRead, 'the grid shows what the undo put back');
+    assert.equal(changeSet.isPending('1', 'f18'), true, 'pending, to be sent');
+    assert.equal(changeSet.isPending('2', 'f18'), false, 'the undo reached the last step only');
+    await saveChanges(changeSet, store);
+    assert.equal((await portalData('1')).f18, asRead);
+    assert.equal(changeSet.isDirty, false);
+  });
 });

@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
 import { copyText } from '../../../src/grid/blockEdits';
 import { blockPlanMessage, planFor } from '../../../src/grid/blockMessages';
+import { zoneOffset } from '../../../src/grid/cellText';
 import type { CellEdit, RefusedCell } from '../../../src/grid/changeSet';
 import type { Transaction, TransactionKind } from '../../../src/grid/editHistory';
 import { GridModel, type SaveSummary } from '../../../src/grid/gridModel';
@@ -115,7 +116,13 @@ export class GridHost {
         return this.send({ type: 'grid/init', viewName: 'All orders', appName: 'Orders', portalLabel: 'Demo portal', columns: [...this.model.columns], rows: this.model.initialRows(), newRows: 'draft', filterColumns: this.filterColumns, filters: this.filters, ...(this.layout ? { layout: this.layout } : {}) });
       case 'grid/filter': {
         // What GridDocument.runFilters does: the view read again, the change set kept, the page starts over.
-        const read = await this.client.readView(this.view.appId, this.view.viewId, typed.filters);
+        let read;
+        try {
+          read = await this.client.readView(this.view.appId, this.view.viewId, typed.filters);
+        } catch (error) {
+          // As the custom editor says it: beside the filters, the grid keeping the rows it had.
+          return this.send({ type: 'grid/notice', level: 'error', message: `The filters could not be run: ${error instanceof Error ? error.message : String(error)}` });
+        }
         this.filters = typed.filters;
         this.model.replaceRows(read.rows);
         await this.handle({ type: 'ready' });
@@ -138,14 +145,14 @@ export class GridHost {
       case 'grid/fill':
       case 'grid/clear': {
         if (typed.type === 'grid/paste' && !typed.text) return;
-        const plan = planFor(this.model, typed.type === 'grid/paste' ? { ...typed, text: typed.text ?? '' } : typed, { dateOrder: 'DMY' });
+        const plan = planFor(this.model, typed.type === 'grid/paste' ? { ...typed, text: typed.text ?? '' } : typed, { dateOrder: 'DMY', utcOffset: zoneOffset(typed.type === 'grid/paste' ? typed.timeZone : undefined) });
         const refused = await this.edit(plan.kind, plan.label, plan.plan.edits);
         const notice = blockPlanMessage(plan.plan, refused.length);
         if (notice) await this.send({ type: 'grid/notice', level: 'error', message: notice });
         return;
       }
       case 'grid/copy':
-        this.clipboard = copyText(this.model.changeSet, this.model.layout(typed.block.columns), { top: typed.block.top, bottom: typed.block.bottom, left: 0, right: typed.block.columns.length - 1 }, typed.format, { utcOffset: 0 });
+        this.clipboard = copyText(this.model.changeSet, this.model.layout(typed.block.columns), { top: typed.block.top, bottom: typed.block.bottom, left: 0, right: typed.block.columns.length - 1 }, typed.format, { utcOffset: zoneOffset(typed.timeZone) });
         return;
       case 'grid/openLinked': {
         // What the custom editor does (src/webviews/grid/openLinked.ts) with a view of the linked app added.
