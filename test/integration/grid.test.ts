@@ -167,6 +167,8 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await emulatorControl('POST', 'faults', { method: 'PUT', path: '^/api/v1/app/102/record/1$', count: 1, latency_ms: 4000 });
     const mark = await requestMark();
     await grid.press('.data-grid', 'Control+S');
+    // The save has taken its rows once it checks the first one; typed before that, the edit would be saved with it.
+    await waitFor(async () => (await requestsSince(mark)).some((line) => line.startsWith('GET /api/v1/app/102/record/1 ')), { message: 'the save to check the first row' });
     await typeInto(grid, 1, 9, '12');
     assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('PUT')), [], 'typed while the first row was on its way');
     const api = await testApi();
