@@ -95,6 +95,7 @@ export class PortalService extends Disposable implements Portals {
     const ids = new Set(connections.map((connection) => connection.id));
     for (const id of [...this.keepers.keys()]) {
       if (!ids.has(id)) {
+        this.keepers.get(id)?.dispose();
         this.keepers.delete(id);
         this.clients.delete(id);
       }
@@ -102,6 +103,7 @@ export class PortalService extends Disposable implements Portals {
     for (const connection of connections) {
       const known = this.keepers.get(connection.id);
       if (!known || JSON.stringify(known.connection) !== JSON.stringify(connection)) {
+        known?.dispose();
         this.keepers.set(connection.id, this.newKeeper(connection));
         this.clients.delete(connection.id);
       }
@@ -241,8 +243,10 @@ export class PortalService extends Disposable implements Portals {
   }
 
   private async forget(id: string): Promise<void> {
-    await this.store.remove(id);
+    // First, so that a renewal under way cannot store the tokens again after they are deleted below.
+    this.keepers.get(id)?.dispose();
     this.keepers.delete(id);
+    await this.store.remove(id);
     this.clients.delete(id);
     await this.context.secrets.delete(secretKeys.tokens(id));
     await this.context.secrets.delete(secretKeys.clientSecret(id));
