@@ -14,6 +14,7 @@ import { Disposable } from '../lifecycle';
 import { createLogger, requestLogger, type Logger } from '../log';
 import { newConnectionId } from './connectionIds';
 import { ConnectionStore } from './connectionStore';
+import { forgetPortal } from './forgetPortal';
 import type { PortalConnection, Portals, SignInState } from './portals';
 import { connectionOfKey, secretKeys } from './secretKeys';
 import type { SignInRequest, SignInUi } from './signInUi';
@@ -248,8 +249,7 @@ export class PortalService extends Disposable implements Portals {
     this.keepers.delete(id);
     await this.store.remove(id);
     this.clients.delete(id);
-    await this.context.secrets.delete(secretKeys.tokens(id));
-    await this.context.secrets.delete(secretKeys.clientSecret(id));
+    await forgetPortal(id, { secrets: this.context.secrets, state: this.context.globalState });
   }
 
   private keeperOf(id: string): TokenKeeper {

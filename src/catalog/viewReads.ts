@@ -104,6 +104,11 @@ export class ViewReads {
     return this.arriving.get(keyOf(view))?.rows;
   }
 
+  /** The portals whose rows are kept or being read. */
+  portals(): Set<string> {
+    return new Set([...this.reads.keys(), ...this.arriving.keys()].map((key) => key.split(SEPARATOR)[0]));
+  }
+
   /** Ends the view's read under way early: the rows that arrived are kept, marked partial. False when none runs. */
   stop(view: ViewTarget): boolean {
     const reading = this.arriving.get(keyOf(view));

@@ -42,6 +42,13 @@ export class ViewRows extends Disposable {
       noteDraftSeen: (portalId, appId) => catalog.noteDraftSeen(portalId, appId),
       arrived: (arrival) => this.arrived.fire(arrival),
     });
+    // A removed portal's rows go (and its reads stop): a portal added later under the same id starts afresh.
+    this._register(
+      portals.onDidChange(() => {
+        const connected = new Set(portals.list().map((connection) => connection.id));
+        for (const id of this.reads.portals()) if (!connected.has(id)) this.drop(id);
+      }),
+    );
   }
 
   /** The view's rows: one request, read as it arrives, kept until dropped. */

@@ -62,6 +62,15 @@ describe('the reads of view rows', function () {
     assert.ok(stopped.rows.length > 0 && stopped.rows.length < 20_000, `${stopped.rows.length} rows kept`);
   });
 
+  it('knows the portals it keeps rows of, so a removed portal\'s can be dropped, its read under way too', async () => {
+    const read = reads.read(VIEW);
+    await firstRows();
+    assert.deepEqual([...reads.portals()], [VIEW.portalId], 'a read under way counts');
+    reads.drop(VIEW.portalId);
+    await cancelled(read);
+    assert.deepEqual([...reads.portals()], []);
+  });
+
   it('stops the reads under way when disposed', async () => {
     const read = reads.read(VIEW);
     const arrived = await firstRows();
