@@ -116,6 +116,7 @@ describe('authorization code sign-in with the loopback listener, against the emu
   it('a call-back with another state is answered 400 and does not end the sign-in: its own answer still signs in', async () => {
     const tokens = await signIn({
       openBrowser: async (url) => {
+        // Not awaited: the browser acts while the sign-in waits for its redirect; the test reads `pages`.
         void (async () => {
           const location = await browserRedirect(url, 'approve');
           const forged = new URL(location);
@@ -140,6 +141,7 @@ describe('authorization code sign-in with the loopback listener, against the emu
     const signingIn = signIn({
       signal: controller.signal,
       openBrowser: async (url) => {
+        // Not awaited: a page's request arrives while the sign-in waits; the test reads `pages`.
         void (async () => {
           const redirect = new URL(new URL(url).searchParams.get('redirect_uri') ?? '');
           redirect.search = '?error=access_denied&error_description=Call%20evil.example';

@@ -44,6 +44,7 @@ function heldTokenAnswers(): { fetch: FetchLike; arrived: Promise<void>; release
     arrive();
     await new Promise<void>((resolve, reject) => {
       init.signal.addEventListener('abort', () => reject(init.signal.reason), { once: true });
+      // Not awaited: `released` never rejects; the answer waits for it or for the abort, whichever comes first.
       void released.then(resolve);
     });
     return answer;
