@@ -80,7 +80,9 @@ export function parseRedirect(url: string | URL, expectedState: string): { code:
   const params = new URLSearchParams(parsed.search || parsed.hash.replace(/^#/, ''));
   const state = params.get('state');
   const error = params.get('error');
-  if (error && (state === null || sameText(state, expectedState))) {
+  // An error is trusted only with this sign-in's state (RFC 6749 4.1.2.1): any web page can open the
+  // call-back address with ?error=…&error_description=<its own text>.
+  if (error && state !== null && sameText(state, expectedState)) {
     const description = params.get('error_description') ?? undefined;
     const denied = error === 'access_denied';
     throw new PortalError({

@@ -13,7 +13,7 @@ export interface LoopbackOptions {
   port?: number;
   /** The call-back path registered in the portal; "/callback" by default. */
   path?: string;
-  /** The state this sign-in sent: a call-back with another state is answered with an error page. */
+  /** The state this sign-in sent: a call-back with another state is answered with an error page and ignored. */
   expectedState: string;
 }
 
@@ -52,14 +52,18 @@ export async function startLoopbackReceiver(options: LoopbackOptions): Promise<R
       answer(response, 404, page('Not found', 'This address only receives the answer of a Portal Explorer sign-in.'));
       return;
     }
-    done = true;
     try {
       parseRedirect(url, options.expectedState);
+      done = true;
       answer(response, 200, page('Signed in', 'Portal Explorer received the answer. You can close this tab and return to VS Code.'));
       deliver(url.href);
     } catch (error) {
       const message = error instanceof Error ? error.message : 'Sign-in failed.';
       answer(response, 400, page('Sign-in failed', `${message} You can close this tab.`));
+      // Only an answer carrying this sign-in's state ends it (a denial, say): any page the user visits can
+      // send a request here, and must not end the sign-in with its own text.
+      if (error instanceof PortalError && error.code === 'state_mismatch') return;
+      done = true;
       refuse(error);
     }
     close();

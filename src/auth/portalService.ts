@@ -14,6 +14,7 @@ import { Disposable } from '../lifecycle';
 import { createLogger, requestLogger, type Logger } from '../log';
 import { newConnectionId } from './connectionIds';
 import { ConnectionStore } from './connectionStore';
+import { forgetPortal } from './forgetPortal';
 import type { PortalConnection, Portals, SignInState } from './portals';
 import { connectionOfKey, secretKeys } from './secretKeys';
 import type { SignInRequest, SignInUi } from './signInUi';
@@ -95,6 +96,7 @@ export class PortalService extends Disposable implements Portals {
     const ids = new Set(connections.map((connection) => connection.id));
     for (const id of [...this.keepers.keys()]) {
       if (!ids.has(id)) {
+        this.keepers.get(id)?.dispose();
         this.keepers.delete(id);
         this.clients.delete(id);
       }
@@ -102,6 +104,7 @@ export class PortalService extends Disposable implements Portals {
     for (const connection of connections) {
       const known = this.keepers.get(connection.id);
       if (!known || JSON.stringify(known.connection) !== JSON.stringify(connection)) {
+        known?.dispose();
         this.keepers.set(connection.id, this.newKeeper(connection));
         this.clients.delete(connection.id);
       }
@@ -241,11 +244,12 @@ export class PortalService extends Disposable implements Portals {
   }
 
   private async forget(id: string): Promise<void> {
-    await this.store.remove(id);
+    // First, so that a renewal under way cannot store the tokens again after they are deleted below.
+    this.keepers.get(id)?.dispose();
     this.keepers.delete(id);
+    await this.store.remove(id);
     this.clients.delete(id);
-    await this.context.secrets.delete(secretKeys.tokens(id));
-    await this.context.secrets.delete(secretKeys.clientSecret(id));
+    await forgetPortal(id, { secrets: this.context.secrets, state: this.context.globalState });
   }
 
   private keeperOf(id: string): TokenKeeper {

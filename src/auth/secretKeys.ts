@@ -5,6 +5,8 @@ export const SECRET_PREFIX = 'portal.';
 export const secretKeys = {
   clientSecret: (connectionId: string): string => `${SECRET_PREFIX}clientSecret.${connectionId}`,
   tokens: (connectionId: string): string => `${SECRET_PREFIX}tokens.${connectionId}`,
+  /** The webhook Secret Key (src/webhooks/secrets.ts); here so that removing a portal deletes it too. */
+  webhookSecret: (connectionId: string): string => `${SECRET_PREFIX}webhookSecret.${connectionId}`,
 };
 
 /** The connection a secret key belongs to, or undefined for a key that is not ours. */

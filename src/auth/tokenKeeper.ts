@@ -3,6 +3,8 @@
 // new client-credentials token); when renewal is refused it records "expired" and throws SignInRequiredError.
 // Another window may renew at the same time: before renewing, and after a refused refresh, the stored
 // record is read again, so a refresh token rotated elsewhere is used rather than declared dead.
+// A renewal belongs to the sign-in it started under: after a sign-out, a new sign-in or dispose() (the
+// portal removed) it stores nothing, so the tokens it brings back are not resurrected.
 // No `vscode` import: the unit tests drive it against the emulator in plain node.
 import type { AccessTokenSource } from '../api/client';
 import { PortalError } from '../api/errors';
@@ -11,6 +13,7 @@ import { clientCredentials, refresh } from '../api/oauth';
 import { SignInRequiredError } from '../model/signInRequired';
 import type { PortalConnection, SignInState } from './portals';
 import { secretKeys, type SecretStore } from './secretKeys';
+import { abortion } from './redirectReceiver';
 import { isExpired, needsRenewal, parseRecord, serialise, tokensFrom, type StoredTokens, type TokenRecord } from './storedTokens';
 
 export interface TokenKeeperOptions {
@@ -37,6 +40,9 @@ export class TokenKeeper implements AccessTokenSource {
   private renewing: Promise<string> | undefined;
   /** Counts this keeper's writes, so a read that overlapped one does not bring back what it replaced. */
   private writes = 0;
+  /** Bumped by sign-out, sign-in and dispose: a renewal started under an older one stores nothing. */
+  private generation = 0;
+  private disposed = false;
   private readonly now: () => number;
 
   constructor(private readonly options: TokenKeeperOptions) {
@@ -72,15 +78,23 @@ export class TokenKeeper implements AccessTokenSource {
 
   /** Stores a fresh token set from a sign-in. */
   async signedIn(tokens: StoredTokens): Promise<void> {
-    await this.write({ kind: 'tokens', tokens });
+    this.generation += 1;
+    await this.write({ kind: 'tokens', tokens }, this.generation);
   }
 
   /** Forgets the tokens (sign out). */
   async signOut(): Promise<void> {
+    this.generation += 1;
     this.writes += 1;
     this.record = undefined;
     await this.options.secrets.delete(secretKeys.tokens(this.connection.id));
     this.options.onDidWrite?.();
+  }
+
+  /** The portal is being removed: nothing this keeper has under way stores anything any more. */
+  dispose(): void {
+    this.disposed = true;
+    this.generation += 1;
   }
 
   async accessToken(signal?: AbortSignal): Promise<string> {
@@ -104,15 +118,24 @@ export class TokenKeeper implements AccessTokenSource {
     return this.renew(rejected, signal);
   }
 
-  /** One renewal at a time; callers that arrive meanwhile share its outcome. */
+  /**
+   * One renewal at a time; callers that arrive meanwhile share its outcome. The shared renewal runs with
+   * no caller's signal (only its time limit): one caller cancelling must neither fail the others nor drop
+   * an answer whose rotated refresh token the portal already counts as the only valid one.
+   */
   private renew(rejected: string, signal?: AbortSignal): Promise<string> {
-    this.renewing ??= this.renewOnce(rejected, signal).finally(() => {
+    this.renewing ??= this.renewOnce(rejected).finally(() => {
       this.renewing = undefined;
     });
-    return this.renewing;
+    if (!signal) return this.renewing;
+    const cancelled = abortion(signal).catch((reason: unknown) => {
+      throw new PortalError({ kind: 'cancelled', message: 'Renewing the sign-in was cancelled.', cause: reason });
+    });
+    return Promise.race([this.renewing, cancelled]);
   }
 
-  private async renewOnce(rejected: string, signal?: AbortSignal): Promise<string> {
+  private async renewOnce(rejected: string): Promise<string> {
+    const generation = this.generation;
     // Another window (or an earlier call) may have renewed already.
     await this.load();
     const stored = this.record;
@@ -122,8 +145,8 @@ export class TokenKeeper implements AccessTokenSource {
 
     const { baseUrl, clientId, flow, id } = this.connection;
     const clientSecret = await this.options.secrets.get(secretKeys.clientSecret(id));
-    if (!clientSecret) return this.expire('the client secret is missing from this machine');
-    const common = { baseUrl, clientId, clientSecret, fetch: this.options.fetch, timeoutMs: this.options.timeoutMs, signal, onRequest: this.options.onRequest };
+    if (!clientSecret) return this.expire(generation, 'the client secret is missing from this machine');
+    const common = { baseUrl, clientId, clientSecret, fetch: this.options.fetch, timeoutMs: this.options.timeoutMs, onRequest: this.options.onRequest };
     const refreshToken = stored.tokens.refreshToken;
     try {
       const issued = this.now();
@@ -132,35 +155,46 @@ export class TokenKeeper implements AccessTokenSource {
         : flow === 'clientCredentials'
           ? await clientCredentials(common)
           : undefined;
-      if (!set) return this.expire('there is no refresh token');
+      if (!set) return this.expire(generation, 'there is no refresh token');
       // A portal that does not rotate refresh tokens sends none back: keep the one we have.
       const tokens = tokensFrom({ ...set, refreshToken: set.refreshToken ?? refreshToken }, issued);
-      await this.write({ kind: 'tokens', tokens });
+      if (!(await this.write({ kind: 'tokens', tokens }, generation))) return this.superseded();
       this.options.log?.(`Renewed the access token of ${id} (${refreshToken ? 'refresh token' : 'client credentials'}).`);
       return tokens.accessToken;
     } catch (error) {
       if (!isRefusal(error)) throw error;
+      if (generation !== this.generation) return this.superseded();
       // A refused refresh token may have been rotated by another window a moment ago.
       await this.load();
       const now = this.record;
       if (now?.kind === 'tokens' && now.tokens.refreshToken !== refreshToken && !isExpired(now.tokens, this.now())) return now.tokens.accessToken;
       const reason = error instanceof PortalError ? (error.portalMessage ?? error.code ?? 'refused') : 'refused';
-      return this.expire(`the portal refused to renew the sign-in (${reason})`, error);
+      return this.expire(generation, `the portal refused to renew the sign-in (${reason})`, error);
     }
   }
 
-  private async expire(reason: string, cause?: unknown): Promise<never> {
-    await this.write({ kind: 'expired', reason });
+  private async expire(generation: number, reason: string, cause?: unknown): Promise<string> {
+    if (!(await this.write({ kind: 'expired', reason }, generation))) return this.superseded();
     this.options.log?.(`The sign-in to ${this.connection.id} expired: ${reason}.`);
     throw this.signInRequired('expired', cause);
   }
 
-  private async write(record: TokenRecord): Promise<void> {
+  /** What a renewal overtaken by a sign-out, sign-in or removal hands out: the current state's answer. */
+  private superseded(): string {
+    const current = this.disposed ? undefined : this.currentAccessToken();
+    if (current) return current;
+    throw this.signInRequired(this.record?.kind === 'expired' ? 'expired' : 'signedOut');
+  }
+
+  /** Stores `record` unless the sign-in it belongs to (`generation`) was replaced; false when refused. */
+  private async write(record: TokenRecord, generation: number): Promise<boolean> {
+    if (this.disposed || generation !== this.generation) return false;
     this.writes += 1;
     this.record = record;
     this.loaded = Promise.resolve();
     await this.options.secrets.store(secretKeys.tokens(this.connection.id), serialise(record));
     this.options.onDidWrite?.();
+    return true;
   }
 
   private signInRequired(state: 'signedOut' | 'expired', cause?: unknown): SignInRequiredError {

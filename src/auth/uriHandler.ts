@@ -1,20 +1,15 @@
 // The extension's URI handler: the browser's answer to a sign-in comes back as
 // <scheme>://portal-labs.portal-explorer/auth?code=...&state=... (in the web UI through the host's
 // /callback route, which env.asExternalUri provides). Each waiting sign-in registers its state; an answer
-// with a state nobody waits for goes to the oldest waiting sign-in, whose state check then refuses it.
+// with a state nobody waits for is dropped with a log line (any web page can open the link).
 import * as vscode from 'vscode';
 import type { Logger } from '../log';
+import { AUTH_PATH } from './authPath';
 import { abortion, type RedirectReceiver } from './redirectReceiver';
-
-export const AUTH_PATH = '/auth';
-
-interface Waiting {
-  state: string;
-  deliver(url: string): void;
-}
+import { SignInWaiters } from './signInWaiters';
 
 export class AuthUriHandler implements vscode.UriHandler {
-  private readonly waiting: Waiting[] = [];
+  private readonly waiting = new SignInWaiters();
 
   constructor(
     private readonly extensionId: string,
@@ -26,15 +21,9 @@ export class AuthUriHandler implements vscode.UriHandler {
       this.log.warn(`Ignored a link to ${uri.path}: only ${AUTH_PATH} is handled.`);
       return;
     }
-    const state = new URLSearchParams(uri.query).get('state');
-    const target = this.waiting.find((entry) => entry.state === state) ?? this.waiting[0];
-    if (!target) {
-      this.log.warn('A sign-in answer arrived, but no sign-in is waiting for one (it may have been cancelled or timed out).');
-      return;
+    if (!this.waiting.deliver(uri.query, uri.fragment)) {
+      this.log.warn('A sign-in answer arrived that belongs to no waiting sign-in (it may have been cancelled or timed out); ignored.');
     }
-    this.waiting.splice(this.waiting.indexOf(target), 1);
-    // Only the query and fragment matter to the flow; a neutral base keeps the URL parser happy.
-    target.deliver(`http://uri-handler.invalid${AUTH_PATH}?${uri.query}${uri.fragment ? `#${uri.fragment}` : ''}`);
   }
 
   /** The call-back URL to register in the portal: the external form of our /auth URI. */
@@ -48,12 +37,7 @@ export class AuthUriHandler implements vscode.UriHandler {
     const redirectUri = await this.callbackUrl();
     let deliver: (url: string) => void = () => undefined;
     const delivered = new Promise<string>((resolve) => (deliver = resolve));
-    const entry: Waiting = { state, deliver: (url) => deliver(url) };
-    this.waiting.push(entry);
-    const remove = (): void => {
-      const index = this.waiting.indexOf(entry);
-      if (index >= 0) this.waiting.splice(index, 1);
-    };
+    const remove = this.waiting.add(state, (url) => deliver(url));
     return {
       redirectUri,
       wait: (signal) => Promise.race([delivered, abortion(signal)]),

@@ -2,10 +2,11 @@
 // user typed as a filter). The tree lists them under their view through list() and onDidChange.
 import * as vscode from 'vscode';
 import { isFilterOperatorName, type ViewFilter } from '../api/filters';
+import { SAVED_QUERIES_KEY } from '../auth/forgetPortal';
 import { Disposable } from '../lifecycle';
 import type { SavedQuery } from '../shared/protocol';
 
-const KEY = 'portal.savedQueries';
+const KEY = SAVED_QUERIES_KEY;
 
 export interface ViewKey {
   portalId: string;

@@ -1,10 +1,11 @@
 // The title field the user chose per portal connection and app ("Set Title Field…"), in global state.
 import * as vscode from 'vscode';
+import { PER_APP_STATE_KEYS } from '../auth/forgetPortal';
 import { Disposable } from '../lifecycle';
 import type { AppTarget } from '../model/targets';
 import { PerAppState } from './perAppState';
 
-const STORAGE_KEY = 'portal.titleFields';
+const STORAGE_KEY = PER_APP_STATE_KEYS.titleFields;
 
 export class TitleFields extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<AppTarget>());

@@ -28,6 +28,13 @@ export interface ViewReadsDeps {
   client(portalId: string): Pick<PortalClient, 'streamView'>;
   noteDraftSeen(portalId: string, appId: string): void;
   arrived(arrival: ViewRowsArrival): void;
+  /** A read that a record change overtook has ended, its rows not kept: whoever shows the view reads again. */
+  outdated?(view: ViewTarget): void;
+}
+
+/** What a drop is for: a record change made at `changedAt` (ms) leaves reads started after it alone. */
+export interface DropOptions {
+  readonly changedAt?: number;
 }
 
 /** A read under way: its rows once the first batch came, what ends it early keeping them, and what ends it. */
@@ -36,6 +43,9 @@ interface Reading {
   readonly stop: AbortController;
   /** Aborted when the view is dropped: a caller without a signal (the tree) would keep the read going. */
   readonly drop: AbortController;
+  readonly startedAt: number;
+  /** A record changed after it started: it runs to its end (else a trickle of changes restarts it forever), then is read again. */
+  outdated: boolean;
 }
 
 /**
@@ -51,17 +61,32 @@ export class ViewReads {
   private readonly reads = new SharedCache<StoredView>();
   /** Reads under way, from their start until they end: Go to Record and the tree show their rows already. */
   private readonly arriving = new Map<string, Reading>();
+  /** When each kept read started. */
+  private readonly startedAt = new Map<string, number>();
+  /** Reads that ended outdated, until their callers are answered. */
+  private readonly endedOutdated = new Set<string>();
 
   constructor(private readonly deps: ViewReadsDeps) {}
 
   /** The view's rows: one request, read as it arrives, kept until dropped. */
   read(view: ViewTarget, signal?: AbortSignal): Promise<StoredView> {
     const key = keyOf(view);
+    return this.readKept(view, key, signal).then((stored) => {
+      if (this.endedOutdated.delete(key) && this.reads.peek(key) === stored) {
+        this.reads.drop((candidate) => candidate === key);
+        this.startedAt.delete(key);
+        this.deps.outdated?.(view);
+      }
+      return stored;
+    });
+  }
+
+  private readKept(view: ViewTarget, key: string, signal?: AbortSignal): Promise<StoredView> {
     return this.reads.get(
       key,
       async (abort) => {
         // A refresh may start a new read of the view while this one still runs: each keeps to its own entry.
-        const reading: Reading = { rows: undefined, stop: new AbortController(), drop: new AbortController() };
+        const reading: Reading = { rows: undefined, stop: new AbortController(), drop: new AbortController(), startedAt: Date.now(), outdated: false };
         this.arriving.set(key, reading);
         let draftSeen = false;
         try {
@@ -81,6 +106,8 @@ export class ViewReads {
           }
           if (draftSeen) this.deps.noteDraftSeen(view.portalId, view.appId);
           const partial = read.failure ?? (read.stopped ? new PortalError({ kind: 'cancelled', message: 'Cancelled' }) : undefined);
+          this.startedAt.set(key, reading.startedAt);
+          if (reading.outdated) this.endedOutdated.add(key);
           return { rows: read.rows, metadata: read.metadata ?? [], ...(partial ? { partial } : {}) };
         } catch (error) {
           // The rows were handed over batch by batch: a cancelled read's are nobody's but this read's.
@@ -104,6 +131,11 @@ export class ViewReads {
     return this.arriving.get(keyOf(view))?.rows;
   }
 
+  /** The portals whose rows are kept or being read. */
+  portals(): Set<string> {
+    return new Set([...this.reads.keys(), ...this.arriving.keys()].map((key) => key.split(SEPARATOR)[0]));
+  }
+
   /** Ends the view's read under way early: the rows that arrived are kept, marked partial. False when none runs. */
   stop(view: ViewTarget): boolean {
     const reading = this.arriving.get(keyOf(view));
@@ -111,19 +143,30 @@ export class ViewReads {
     return reading !== undefined;
   }
 
-  /** Drops kept rows: of one view, of an app's views, of a portal's, or all. Answers the portals whose rows were dropped. */
-  drop(portalId?: string, appId?: string, viewId?: string): Set<string> {
+  /**
+   * Drops kept rows: of one view, of an app's views, of a portal's, or all; reads under way end too. For a
+   * record change (`changedAt`), rows read since are kept, and reads under way run to their end and are
+   * then read again (outdated). Answers the portals whose kept rows were dropped.
+   */
+  drop(portalId?: string, appId?: string, viewId?: string, options: DropOptions = {}): Set<string> {
     const prefix = [portalId, appId, viewId].filter((part): part is string => part !== undefined);
+    const { changedAt } = options;
     const hit = (key: string): boolean => {
       const parts = key.split(SEPARATOR);
       return prefix.every((part, index) => parts[index] === part);
     };
-    const released = this.reads.keys().filter(hit).map((key) => this.reads.peek(key));
-    const dropped = this.reads.drop(hit);
-    // The reads under way end too (their rows are released as they end): else the tree's redraw starts a
-    // second read beside the first, and Cancel reaches only the second.
+    const older = (key: string): boolean => changedAt === undefined || (!this.arriving.has(key) && (this.startedAt.get(key) ?? 0) < changedAt);
+    const released = this.reads.keys().filter((key) => hit(key) && older(key)).map((key) => this.reads.peek(key));
+    const dropped = this.reads.drop((key) => hit(key) && older(key));
+    for (const key of dropped) this.startedAt.delete(key);
     for (const [key, reading] of [...this.arriving]) {
       if (!hit(key)) continue;
+      if (changedAt !== undefined) {
+        if (reading.startedAt < changedAt) reading.outdated = true;
+        continue;
+      }
+      // The reads under way end too (their rows are released as they end): else the tree's redraw starts a
+      // second read beside the first, and Cancel reaches only the second.
       this.arriving.delete(key);
       reading.drop.abort();
     }

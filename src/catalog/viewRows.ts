@@ -12,7 +12,7 @@ import type { Portals } from '../auth/portals';
 import { Disposable } from '../lifecycle';
 import type { ViewTarget } from '../model/targets';
 import type { Catalog } from './catalog';
-import { ViewReads, type StoredView, type ViewRowsArrival } from './viewReads';
+import { ViewReads, type DropOptions, type StoredView, type ViewRowsArrival } from './viewReads';
 
 export type { StoredView, ViewRowsArrival } from './viewReads';
 
@@ -41,7 +41,15 @@ export class ViewRows extends Disposable {
       client: (portalId) => portals.client(portalId),
       noteDraftSeen: (portalId, appId) => catalog.noteDraftSeen(portalId, appId),
       arrived: (arrival) => this.arrived.fire(arrival),
+      outdated: (view) => this.changed.fire({ portalId: view.portalId, appId: view.appId, viewId: view.viewId }),
     });
+    // A removed portal's rows go (and its reads stop): a portal added later under the same id starts afresh.
+    this._register(
+      portals.onDidChange(() => {
+        const connected = new Set(portals.list().map((connection) => connection.id));
+        for (const id of this.reads.portals()) if (!connected.has(id)) this.drop(id);
+      }),
+    );
   }
 
   /** The view's rows: one request, read as it arrives, kept until dropped. */
@@ -95,9 +103,9 @@ export class ViewRows extends Disposable {
     return this.last;
   }
 
-  /** Drops kept rows: of one view, of an app's views, of a portal's, or all. */
-  drop(portalId?: string, appId?: string, viewId?: string): void {
-    const portalsHit = this.reads.drop(portalId, appId, viewId);
+  /** Drops kept rows: of one view, of an app's views, of a portal's, or all (for a record change: see ViewReads.drop). */
+  drop(portalId?: string, appId?: string, viewId?: string, options?: DropOptions): void {
+    const portalsHit = this.reads.drop(portalId, appId, viewId, options);
     if (portalId !== undefined && portalsHit.size > 0) this.changed.fire({ portalId, appId, viewId });
     else for (const id of portalsHit) this.changed.fire({ portalId: id });
   }

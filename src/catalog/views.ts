@@ -3,6 +3,7 @@
 // exist only on this machine). A removed connection's views are kept: re-adding the portal under the
 // same id finds them again, and nothing the user set up is lost to a slip.
 import * as vscode from 'vscode';
+import { PER_APP_STATE_KEYS } from '../auth/forgetPortal';
 import { Disposable } from '../lifecycle';
 import { PerAppState } from './perAppState';
 
@@ -16,7 +17,7 @@ export interface ViewsChange {
   readonly appId: string;
 }
 
-const STORAGE_KEY = 'portal.views';
+const STORAGE_KEY = PER_APP_STATE_KEYS.views;
 
 function savedViewsOf(value: unknown): SavedView[] | undefined {
   if (!Array.isArray(value)) return undefined;

@@ -48,7 +48,7 @@ async function removePortal(portals: PortalService, arg: unknown): Promise<void>
   const id = await choose(portals, arg, 'Remove which portal?');
   const label = portals.get(id)?.label ?? id;
   const confirmed = await prompter().warn(
-    `Remove the portal "${label}"? VS Code forgets its connection, client secret and tokens; the portal itself is not changed.`,
+    `Remove the portal "${label}"? VS Code forgets its connection, client secret, tokens, webhook Secret Key, added views and saved queries; the portal itself is not changed.`,
     { modal: true },
     'Remove',
   );

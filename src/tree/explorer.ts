@@ -50,6 +50,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   private readonly pages = new Map<string, number>();
   private readonly pendingApps = new Map<string, { portalId: string; appId: string }>();
   private pendingTimer: ReturnType<typeof setTimeout> | undefined;
+  private pendingChangedAt = 0;
   /** Views shown while their rows arrive: their counts said now and then, drawn again when the read ends. */
   private readonly arriving: ArrivingViews;
   /** Views whose app's columns are being read to title their records before the view's metadata comes. */
@@ -358,13 +359,17 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
 
   private onRecordChanged(change: RecordChange): void {
     this.pendingApps.set(`${change.portalId}\u0000${change.appId}`, { portalId: change.portalId, appId: change.appId });
+    // The batch's last change: only rows read since then surely include every change of the batch.
+    this.pendingChangedAt = Date.now();
     if (this.pendingTimer) return;
     this.pendingTimer = setTimeout(() => {
+      const changedAt = this.pendingChangedAt;
       this.pendingTimer = undefined;
       const apps = [...this.pendingApps.values()];
       this.pendingApps.clear();
-      // Which rows a change adds to or takes from a view depends on the view's conditions: read again.
-      for (const app of apps) this.parts.rows.drop(app.portalId, app.appId);
+      // Which rows a change adds to or takes from a view depends on the view's conditions: read again. A read
+      // under way runs to its end first (ViewReads.drop), so a trickle of changes cannot keep a big view from loading.
+      for (const app of apps) this.parts.rows.drop(app.portalId, app.appId, undefined, { changedAt });
     }, RECORD_CHANGE_DELAY_MS);
   }
 }

@@ -1,4 +1,5 @@
-// The webhook deliveries received, newest first and capped, for the Webhook Events view, the status bar
+// The webhook deliveries received, newest first and capped (by count, and the bodies kept by total size:
+// 200 deliveries of up to 1 MB each would otherwise hold 200 MB), for the Webhook Events view, the status bar
 // and the payload documents. No `vscode` import (its event has the shape of vscode.Event).
 import type { DisposableLike } from '../lifecycle';
 import type { Verdict } from './receiver';
@@ -16,9 +17,14 @@ export interface WebhookEvent {
   readonly appId?: string;
   readonly recordId?: string;
   readonly deliveryId?: string;
-  /** The JSON object received (never kept for a refused delivery). */
+  /** The JSON object received (never kept for a refused delivery; dropped, oldest first, past the byte budget). */
   readonly body?: Readonly<Record<string, unknown>>;
+  /** The size of the body as received, in bytes. */
+  readonly bytes?: number;
 }
+
+/** The bytes of bodies kept at most, over all events. */
+export const BODY_BUDGET_BYTES = 16 * 1024 * 1024;
 
 
 export type Listener = () => void;
@@ -28,7 +34,10 @@ export class EventLog {
   private nextSeq = 1;
   private readonly listeners = new Set<Listener>();
 
-  constructor(private cap: number) {}
+  constructor(
+    private cap: number,
+    private readonly bodyBudget = BODY_BUDGET_BYTES,
+  ) {}
 
   /** Fires after every change (an event added, the log cleared or trimmed). */
   readonly onDidChange = (listener: Listener): DisposableLike => {
@@ -40,6 +49,7 @@ export class EventLog {
     const entry: WebhookEvent = { ...event, seq: this.nextSeq++ };
     this.entries.unshift(entry);
     if (this.entries.length > this.cap) this.entries.length = this.cap;
+    this.trimBodies();
     this.fire();
     return entry;
   }
@@ -64,6 +74,18 @@ export class EventLog {
     if (this.entries.length <= cap) return;
     this.entries.length = cap;
     this.fire();
+  }
+
+  /** Drops the oldest bodies until the kept ones fit the budget; their summary lines stay. */
+  private trimBodies(): void {
+    let kept = 0;
+    this.entries = this.entries.map((entry) => {
+      if (entry.body === undefined) return entry;
+      kept += entry.bytes ?? 0;
+      if (kept <= this.bodyBudget) return entry;
+      const { body: _dropped, ...summary } = entry;
+      return summary;
+    });
   }
 
   dispose(): void {

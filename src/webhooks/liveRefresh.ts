@@ -2,16 +2,18 @@
 // the explorer refreshes the record's views and the `portal:` file system marks its copy stale: an open
 // document without unsaved changes reloads from the portal. A document WITH unsaved changes is never
 // touched: the user is told once (until it is saved, reverted or closed) that the portal's copy moved,
-// and the save will then meet the documents' conflict check.
+// and the save will then meet the documents' conflict check. A "deleted" event is acted on only after a
+// read confirms the portal no longer has the record (confirmedChange).
 import * as vscode from 'vscode';
 import type { WebhookPayload } from '../api/webhookPayload';
 import type { Portals } from '../auth/portals';
 import type { RecordChange, RecordChangeKind, RecordEvents } from '../catalog/recordEvents';
 import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
+import { portalRecordStore } from '../grid/recordStore';
 import { isSameRecord } from '../model/recordUri';
 import { tell } from '../ui/prompter';
-import { recordChangeOf } from './recordChange';
+import { confirmedChange, recordChangeOf } from './recordChange';
 
 /**
  * A webhook about a record this window saved within this time is the echo of that save: the document,
@@ -48,16 +50,31 @@ export class LiveRefresh extends Disposable {
     );
   }
 
-  /** Acts on an accepted delivery; returns the record change it stood for, if any. */
+  /** Acts on an accepted delivery (a "deleted" one after a read); returns the change it names, if any. */
   handle(portalId: string, payload: WebhookPayload): RecordChangeKind | undefined {
     const kind = recordChangeOf(payload.event);
     if (kind === undefined) return undefined;
+    if (kind !== 'deleted') {
+      this.act(portalId, payload, kind);
+      return kind;
+    }
+    const read = (): Promise<unknown> => portalRecordStore(this.portals.client(portalId), payload.app_id).readCurrent(payload.record_id);
+    // Not awaited: the delivery is answered already.
+    void confirmedChange(kind, read)
+      .then((confirmed) => {
+        if (confirmed !== kind) this.log.info(`Record ${payload.record_id} of app ${payload.app_id}: a "deleted" event, but the portal still has it; read anew.`);
+        this.act(portalId, payload, confirmed);
+      })
+      .catch((error: unknown) => this.log.error(`Acting on the deletion of record ${payload.record_id}: ${error instanceof Error ? error.message : String(error)}`));
+    return kind;
+  }
+
+  private act(portalId: string, payload: WebhookPayload, kind: RecordChangeKind): void {
     const change: RecordChange = { portalId, appId: payload.app_id, recordId: payload.record_id, kind, origin: 'webhook' };
     // Looked at before the bus hears of it: the file system may mark a deleted record's document at once.
     const dirty = vscode.workspace.textDocuments.find((document) => document.isDirty && isSameRecord(document.uri, change));
     this.recordEvents.fire(change);
     if (dirty) this.tellDirty(dirty, change);
-    return kind;
   }
 
 

@@ -23,7 +23,8 @@ export class PayloadDocuments implements vscode.TextDocumentContentProvider {
     const seq = Number(uri.path.split('/')[1]);
     const event = Number.isInteger(seq) ? this.events.get(seq) : undefined;
     if (!event) throw new Error('This webhook event is no longer in the Webhook Events log (cleared, or past portal.webhooks.maxEvents).');
-    if (!event.body) throw new Error(`The delivery was refused (${event.status}): its body was not kept.`);
+    if (!event.body && event.verdict === 'refused') throw new Error(`The delivery was refused (${event.status}): its body was not kept.`);
+    if (!event.body) throw new Error('The body of this delivery is no longer kept: the Webhook Events log keeps the newest bodies, up to 16 MB in all.');
     return `${JSON.stringify(event.body, null, 2)}\n`;
   }
 }

@@ -61,6 +61,12 @@ export interface Delivery {
 }
 
 const PATH = /^\/portal\/([^/]+)\/?$/;
+/**
+ * The content types a browser sends cross-origin without asking first (CORS-safelisted). The portal's
+ * documentation does not name its content type, so other types (and none) are let through; a page's
+ * request is also caught by its Origin header.
+ */
+const BROWSER_FORM_TYPES = /^\s*(text\/plain|application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
 /** The longest header value kept from a sender (event names, delivery ids). */
 const HEADER_TEXT_LIMIT = 200;
 
@@ -172,6 +178,13 @@ export class WebhookReceiver {
     if (request.method !== 'POST') {
       response.setHeader('Allow', 'POST');
       return refuse(405, `${request.method ?? 'This method'} is not accepted: webhooks are delivered with POST.`, true);
+    }
+    // A web page in the user's browser can POST here without a preflight (a CORS "simple" request: text/plain
+    // or a form) and fake events on a receiver without a Secret Key. Browsers always send Origin with a
+    // POST; a portal's server-to-server delivery does not, and sends JSON.
+    if (request.headers.origin !== undefined) return refuse(403, 'Requests from a web page are not accepted: deliveries come from the portal\'s server.', true);
+    if (BROWSER_FORM_TYPES.test(request.headers['content-type'] ?? '')) {
+      return refuse(415, `${request.headers['content-type']?.split(';')[0]} is not accepted: deliveries are JSON.`, true);
     }
     const route = await this.options.route(connectionId);
     if (!route) {

@@ -31,3 +31,18 @@ export function recordChangeOf(event: string): RecordChangeKind | undefined {
   }
   return 'updated';
 }
+
+/**
+ * The change a webhook's event stands for once checked: "deleted" is believed only when the portal no
+ * longer has the record (`readCurrent` resolves undefined). Anyone who reaches a receiver without a Secret
+ * Key can send the event, and acting on it removes the record from the tree, the grid and open documents
+ * without a read; a record that is still there, or a read that failed, is only read anew ("updated").
+ */
+export async function confirmedChange(kind: RecordChangeKind, readCurrent: () => Promise<unknown>): Promise<RecordChangeKind> {
+  if (kind !== 'deleted') return kind;
+  try {
+    return (await readCurrent()) === undefined ? 'deleted' : 'updated';
+  } catch {
+    return 'updated';
+  }
+}

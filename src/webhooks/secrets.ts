@@ -1,8 +1,8 @@
 // Each connection's webhook Secret Key, kept in SecretStorage only (never in settings, never logged). The
 // key is stable: integration tests read it to check where the secret went.
-import type { SecretStore } from '../auth/secretKeys';
+import { secretKeys, type SecretStore } from '../auth/secretKeys';
 
-export const webhookSecretKey = (connectionId: string): string => `portal.webhookSecret.${connectionId}`;
+export const webhookSecretKey = secretKeys.webhookSecret;
 
 export class WebhookSecrets {
   constructor(private readonly store: SecretStore) {}

@@ -180,6 +180,7 @@ export class WebhookService extends Disposable {
         recordId: delivery.payload?.record_id,
         deliveryId: delivery.deliveryId,
         body: delivery.body,
+        bytes: delivery.bytes,
       });
       if (verdict !== 'refused' && !delivery.signed) this.warnUnsigned(connectionId);
       if (delivery.payload) {

@@ -3,12 +3,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { closeAllEditors, emulatorRecord, fieldsOf, openRecord, setField } from './support/documents';
-import { resetEmulator } from './support/emulator';
+import { emulatorControl, resetEmulator } from './support/emulator';
 import { emulatorPortal } from './support/explorer';
 import { testApi } from './support/extension';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
-import { DeliveryRelay, finishedDeliveries, registerEmulatorWebhook, setSecretThroughCommand, startReceiver, useFreePortReceiver, waitForWebhookEvent, WEBHOOK_SECRET } from './support/webhooks';
+import { DeliveryRelay, deliver, finishedDeliveries, payload, registerEmulatorWebhook, setSecretThroughCommand, sign, startReceiver, useFreePortReceiver, waitForWebhookEvent, WEBHOOK_SECRET } from './support/webhooks';
 
 const CHANGED = /changed in the portal while you have unsaved edits/;
 
@@ -80,6 +80,22 @@ describe('webhooks and open record documents', function () {
     await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(clean.uri)), /not ?found/i, 'the deleted record has no document any more');
     assert.equal(dirty.getText(), edited);
     assert.equal(dirty.isDirty, true);
+  });
+
+  it('a "deleted" event for a record the portal still has closes nothing: the record is read first', async () => {
+    const document = await openRecord(portalId, '101', '3');
+    const text = document.getText();
+    await emulatorControl('DELETE', 'requests');
+    const url = (await testApi()).webhooks.payloadUrl(portalId) ?? '';
+    const body = payload('record.deleted', '3');
+    assert.equal((await deliver(url, body, { 'x-portal-signature': sign(body) })).status, 204);
+    await waitForWebhookEvent((event) => event.event === 'record.deleted' && event.recordId === '3', 'the record.deleted of record 3');
+    await waitFor(
+      async () => (await emulatorControl<Array<{ method: string; path: string }>>('GET', 'requests')).some((entry) => entry.method === 'GET' && /\/record\/3$/.test(entry.path)),
+      { message: 'the record to be read from the portal' },
+    );
+    await vscode.workspace.fs.stat(document.uri);
+    assert.equal(document.getText(), text, 'the document still shows the record');
   });
 
   it("does not call the echo of the user's own save a change by someone else", async () => {

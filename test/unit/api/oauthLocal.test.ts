@@ -59,13 +59,22 @@ describe('oauth (no network)', () => {
     }
   });
 
+  it('does not trust an error redirect without a state: any web page can open one (RFC 6749 4.1.2.1)', () => {
+    for (const url of ['http://x/cb?error=access_denied&error_description=Call%20evil.example', 'http://x/cb#error=server_error']) {
+      assert.throws(
+        () => parseRedirect(url, 's1'),
+        (error: unknown) => error instanceof PortalError && error.code === 'state_mismatch' && !error.message.includes('evil'),
+      );
+    }
+  });
+
   it('reports the portal error (access_denied) and a missing code', () => {
     assert.throws(
       () => parseRedirect('http://x/cb?error=access_denied&error_description=User%20said%20no&state=s1', 's1'),
       (error: unknown) =>
         error instanceof PortalError && error.code === 'access_denied' && error.portalMessage === 'User said no' && /denied/.test(error.message),
     );
-    refusedWith(() => parseRedirect('http://x/cb?error=server_error', 's1'), 'server_error', 'http');
+    refusedWith(() => parseRedirect('http://x/cb?error=server_error&state=s1', 's1'), 'server_error', 'http');
     refusedWith(() => parseRedirect('http://x/cb?error=access_denied&state=forged', 's1'), 'state_mismatch', 'invalid-response');
     refusedWith(() => parseRedirect('http://x/cb?state=s1', 's1'), 'missing_code', 'invalid-response');
     refusedWith(() => parseRedirect('not a url', 's1'), 'invalid_redirect', 'invalid-response');

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { PortalClient } from '../../../src/api/client';
 import { PortalError } from '../../../src/api/errors';
 import { clientCredentials, refresh } from '../../../src/api/oauth';
+import { defaultFetch, type FetchLike } from '../../../src/api/http';
 import type { PortalConnection } from '../../../src/auth/portals';
 import { secretKeys, type SecretStore } from '../../../src/auth/secretKeys';
 import { SignInRequiredError } from '../../../src/model/signInRequired';
@@ -25,6 +26,30 @@ class MapSecrets implements SecretStore {
   async delete(key: string): Promise<void> {
     this.values.delete(key);
   }
+}
+
+/**
+ * The real fetch, but the token endpoint's answer is held (after the portal acted on the request, e.g.
+ * rotated the refresh token) until release(), as a slow network would; the request's own signal still
+ * aborts the wait. `arrived` resolves when a token request has reached the portal.
+ */
+function heldTokenAnswers(): { fetch: FetchLike; arrived: Promise<void>; release: () => void } {
+  let arrive: () => void = () => undefined;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const fetch: FetchLike = async (url, init) => {
+    const answer = await defaultFetch(url, init);
+    if (!url.includes('/oauth2/token')) return answer;
+    arrive();
+    await new Promise<void>((resolve, reject) => {
+      init.signal.addEventListener('abort', () => reject(init.signal.reason), { once: true });
+      // Not awaited: `released` never rejects; the answer waits for it or for the abort, whichever comes first.
+      void released.then(resolve);
+    });
+    return answer;
+  };
+  return { fetch, arrived, release };
 }
 
 interface LogEntry {
@@ -180,5 +205,64 @@ describe('TokenKeeper against the emulator', () => {
     await keeper.signOut();
     assert.equal(keeper.state(), 'signedOut');
     assert.equal(await secrets.get(secretKeys.tokens('demo')), undefined);
+  });
+  it('sign out while a renewal is under way leaves no token', async () => {
+    await secrets.store(secretKeys.clientSecret('demo'), emulator.clientSecret);
+    const held = heldTokenAnswers();
+    const keeper = new TokenKeeper({ connection: connection('authorizationCode'), secrets, fetch: held.fetch });
+    const tokens = await codeTokens();
+    await keeper.signedIn(tokens);
+    const renewal = keeper.renewAfterUnauthorized(tokens.accessToken).then(
+      () => 'renewed',
+      (error: unknown) => (error instanceof SignInRequiredError ? 'sign in' : String(error)),
+    );
+    await held.arrived;
+    await keeper.signOut();
+    held.release();
+    assert.equal(await renewal, 'sign in', 'the renewal that outlived the sign-out hands out no token');
+    assert.equal(await secrets.get(secretKeys.tokens('demo')), undefined, 'nothing was stored again');
+    assert.equal(keeper.state(), 'signedOut');
+    assert.equal(await keeper.load(), 'signedOut');
+  });
+
+  it('a caller\'s cancel does not cancel the renewal others wait for, nor lose the rotated refresh token', async () => {
+    await secrets.store(secretKeys.clientSecret('demo'), emulator.clientSecret);
+    const held = heldTokenAnswers();
+    const keeper = new TokenKeeper({ connection: connection('authorizationCode'), secrets, fetch: held.fetch });
+    const tokens = await codeTokens();
+    await keeper.signedIn(tokens);
+    const cancelling = new AbortController();
+    const first = keeper.renewAfterUnauthorized(tokens.accessToken, cancelling.signal).then(
+      () => 'renewed',
+      (error: unknown) => (error instanceof PortalError ? error.kind : String(error)),
+    );
+    const second = keeper.renewAfterUnauthorized(tokens.accessToken);
+    await held.arrived;
+    cancelling.abort();
+    assert.equal(await first, 'cancelled', 'the caller that cancelled stops waiting');
+    held.release();
+    const renewed = await second;
+    assert.ok(renewed && renewed !== tokens.accessToken, 'the caller that did not cancel got the new token');
+    const stored = JSON.parse((await secrets.get(secretKeys.tokens('demo'))) ?? '{}') as { tokens?: StoredTokens };
+    assert.notEqual(stored.tokens?.refreshToken, tokens.refreshToken, 'the rotated refresh token was stored');
+    const next = await keeper.renewAfterUnauthorized(renewed);
+    assert.ok(next && next !== renewed, 'the next renewal works with the stored refresh token');
+  });
+  it('removing the portal (dispose) while a renewal is under way stores nothing again', async () => {
+    await secrets.store(secretKeys.clientSecret('demo'), emulator.clientSecret);
+    const held = heldTokenAnswers();
+    const keeper = new TokenKeeper({ connection: connection('authorizationCode'), secrets, fetch: held.fetch });
+    const tokens = await codeTokens();
+    await keeper.signedIn(tokens);
+    const renewal = keeper.renewAfterUnauthorized(tokens.accessToken).then(
+      () => 'renewed',
+      (error: unknown) => (error instanceof SignInRequiredError ? 'sign in' : String(error)),
+    );
+    await held.arrived;
+    keeper.dispose();
+    await secrets.delete(secretKeys.tokens('demo'));
+    held.release();
+    assert.equal(await renewal, 'sign in');
+    assert.equal(await secrets.get(secretKeys.tokens('demo')), undefined, 'nothing was stored again');
   });
 });

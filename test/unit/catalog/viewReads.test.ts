@@ -13,6 +13,7 @@ describe('the reads of view rows', function () {
   let reads: ViewReads;
   let arrivals: ViewRowsArrival[];
   let waiters: (() => void)[];
+  let outdated: string[];
 
   before(async () => {
     // 20,000 rows at 300 KB/s take about 17 s: a read dropped early that went on would time the test out.
@@ -22,7 +23,9 @@ describe('the reads of view rows', function () {
     const { client } = clientFor(emulator);
     arrivals = [];
     waiters = [];
+    outdated = [];
     reads = new ViewReads({
+      outdated: (view) => outdated.push(view.viewId),
       client: () => client,
       noteDraftSeen: () => undefined,
       arrived: (arrival) => {
@@ -60,6 +63,40 @@ describe('the reads of view rows', function () {
     const stopped = await second;
     assert.equal(stopped.partial?.kind, 'cancelled');
     assert.ok(stopped.rows.length > 0 && stopped.rows.length < 20_000, `${stopped.rows.length} rows kept`);
+  });
+
+  it('knows the portals it keeps rows of, so a removed portal\'s can be dropped, its read under way too', async () => {
+    const read = reads.read(VIEW);
+    await firstRows();
+    assert.deepEqual([...reads.portals()], [VIEW.portalId], 'a read under way counts');
+    reads.drop(VIEW.portalId);
+    await cancelled(read);
+    assert.deepEqual([...reads.portals()], []);
+  });
+
+  it('a drop keeps a read started after the change', async () => {
+    const changedAt = Date.now();
+    const read = reads.read(VIEW);
+    await firstRows();
+    reads.drop(VIEW.portalId, VIEW.appId, undefined, { changedAt }); // a webhook's change, older than the read
+    assert.ok(reads.arrivingRows(VIEW), 'the read goes on');
+    reads.stop(VIEW);
+    const kept = await read;
+    assert.equal(kept.partial?.kind, 'cancelled', 'ended by Cancel only');
+    assert.equal(reads.peek(VIEW), kept, 'its rows are kept');
+    assert.deepEqual(outdated, []);
+  });
+
+  it('a record change during a read lets it finish, then has the view read again once', async () => {
+    const read = reads.read(VIEW);
+    await firstRows();
+    for (let change = 0; change < 3; change += 1) reads.drop(VIEW.portalId, VIEW.appId, undefined, { changedAt: Date.now() + 1 }); // a trickle of changes
+    assert.ok(reads.arrivingRows(VIEW), 'the read is not restarted by each change');
+    reads.stop(VIEW);
+    const finished = await read;
+    assert.ok(finished.rows.length > 0, 'the caller gets what was read');
+    assert.equal(reads.peek(VIEW), undefined, 'not kept: it may miss the changes');
+    assert.deepEqual(outdated, [VIEW.viewId], 'whoever shows it is told once, to read again');
   });
 
   it('stops the reads under way when disposed', async () => {

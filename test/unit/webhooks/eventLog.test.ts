@@ -42,4 +42,13 @@ describe('the webhook event log', () => {
     assert.equal(heard, 4);
     assert.equal(log.list()[0].seq, 3, 'numbers are not reused after clearing');
   });
+
+  it('keeps the bodies within a byte budget: the oldest bodies go first, their summary lines stay', () => {
+    const log = new EventLog(200, 2_500);
+    const big = (recordId: string): Omit<WebhookEvent, 'seq'> => ({ ...event(recordId), body: { text: 'x'.repeat(990) }, bytes: 1_000 });
+    for (const id of ['1', '2', '3', '4']) log.add(big(id));
+    assert.deepEqual(log.list().map((entry) => entry.recordId), ['4', '3', '2', '1'], 'every delivery is still listed');
+    assert.deepEqual(log.list().map((entry) => entry.body !== undefined), [true, true, false, false], 'only the two newest bodies fit');
+    assert.ok(log.list().every((entry) => entry.bytes === 1_000), 'the size of a dropped body is still said');
+  });
 });

@@ -165,6 +165,27 @@ describe('the webhook receiver', () => {
     }
   });
 
+  it('a cross-origin text/plain POST is refused: a web page cannot post fake events to an open receiver', async () => {
+    const fake = '{"event":"record.deleted","app_id":"101","record_id":"3"}';
+    const cases: Array<[string, Record<string, string>, number]> = [
+      ['a page\'s simple request', { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://evil.example' }, 403],
+      ['any request a browser sends with its Origin', { origin: 'https://evil.example' }, 403],
+      ['text/plain', { 'content-type': 'text/plain' }, 415],
+      ['a form', { 'content-type': 'application/x-www-form-urlencoded' }, 415],
+      ['a multipart form', { 'content-type': 'multipart/form-data; boundary=x' }, 415],
+    ];
+    for (const [name, headers, status] of cases) {
+      deliveries.length = 0;
+      const answer = await send(port, '/portal/open', fake, headers);
+      assert.equal(answer.status, status, name);
+      const delivery = await lastDelivery();
+      assert.equal(delivery.verdict, 'refused', name);
+      assert.equal(delivery.payload, undefined, `${name}: not handed over`);
+    }
+    deliveries.length = 0;
+    assert.equal((await send(port, '/portal/open', payload('11'), { 'content-type': 'application/json; charset=utf-8' })).status, 204, 'JSON from a server still comes in');
+  });
+
   it('takes JSON that is not about a record (a ping) with 202, without acting on it', async () => {
     const answer = await send(port, '/portal/open', '{"event":"ping","zen":"hello"}');
     assert.equal(answer.status, 202);

@@ -1,0 +1,44 @@
+// Everything VS Code keeps of one portal connection, forgotten when the portal is removed: its secrets
+// (tokens, client secret, webhook Secret Key) and what the stores keep per portal in global state. Done by
+// the Portals service itself, which always runs: the stores and the webhook service are built only when
+// first used, and a portal added later under the same id must not inherit any of it.
+// No `vscode` import: unit-tested in plain node.
+import { secretKeys, type SecretStore } from './secretKeys';
+
+/** The part of vscode.Memento (global state) this needs. */
+export interface StateStore {
+  get(key: string): unknown;
+  update(key: string, value: unknown): Thenable<void> | Promise<void>;
+}
+
+/** Global state kept per portal: { [portalId]: { [appId]: value } } (catalog/perAppState.ts). */
+export const PER_APP_STATE_KEYS = { views: 'portal.views', titleFields: 'portal.titleFields' } as const;
+/** Global state kept per view: { [JSON of [portalId, appId, viewId]]: queries } (catalog/savedQueries.ts). */
+export const SAVED_QUERIES_KEY = 'portal.savedQueries';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function ofPortal(viewKey: string, id: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(viewKey);
+    return Array.isArray(parsed) && parsed[0] === id;
+  } catch {
+    return false;
+  }
+}
+
+async function without(state: StateStore, key: string, drop: (entry: string) => boolean): Promise<void> {
+  const stored = state.get(key);
+  if (!isRecord(stored) || !Object.keys(stored).some(drop)) return;
+  await state.update(key, Object.fromEntries(Object.entries(stored).filter(([entry]) => !drop(entry))));
+}
+
+export async function forgetPortal(id: string, stores: { secrets: SecretStore; state: StateStore }): Promise<void> {
+  await stores.secrets.delete(secretKeys.tokens(id));
+  await stores.secrets.delete(secretKeys.clientSecret(id));
+  await stores.secrets.delete(secretKeys.webhookSecret(id));
+  for (const key of Object.values(PER_APP_STATE_KEYS)) await without(stores.state, key, (portalId) => portalId === id);
+  await without(stores.state, SAVED_QUERIES_KEY, (viewKey) => ofPortal(viewKey, id));
+}
