@@ -20,7 +20,6 @@ import type { PanelDeps } from './recordFormPanel';
 import { writeLines } from './viewQuery/exportFile';
 import { csvLines, jsonLines } from './viewQuery/exportRows';
 import { ViewQuerySession, type QueryResult } from './viewQuery/querySession';
-import { selectedRecordIds } from './viewQuery/selection';
 
 const log = createLogger('viewQuery');
 
@@ -177,7 +176,7 @@ export class ViewQueryPanel {
     const result = this.session.result;
     if (!result) throw new Error('Run the query first: the change applies to the rows of its result.');
     const ids = message.rows
-      ? selectedRecordIds(result.rows, this.session.order, message.rows)
+      ? this.session.selectedRecordIds(message.runId, message.sortVersion, message.rows)
       : message.recordIds ?? [...result.rows.rows()].flatMap((row) => (row.id === undefined ? [] : [row.id]));
     const selected = message.rows !== undefined || message.recordIds !== undefined;
     const target = { portalId: this.target.portalId, appId: this.target.appId, viewId: this.target.viewId, recordIds: ids, selected };

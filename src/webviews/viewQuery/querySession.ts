@@ -16,6 +16,7 @@ import type { FilterColumn, GridColumn, HostToQueryMessage, SortSpec } from '../
 import { provisionalMetadata } from '../../catalog/recordTitles';
 import { describeError, type RunShownInPanel } from '../../ui/failures';
 import { exportOrder } from './exportRows';
+import { selectedRecordIds, type RowRange } from './selection';
 import { filterColumns, gridColumns, lookupAppsOf } from './viewColumns';
 
 /** What the session needs of PortalClient. */
@@ -164,6 +165,16 @@ export class ViewQuerySession {
     const order = exportOrder(current.result.columns, current.result.rows, sort);
     this.sortState = { version: this.sortState.version + 1, sort: order ? sort : undefined, order };
     await this.post({ type: 'query/sorted', runId, sortVersion: this.sortState.version, ...(this.sortState.sort ? { sort: this.sortState.sort } : {}) });
+  }
+
+  /**
+   * The record ids of the rows the page selected at `ranges`, positions in the order of run `runId` sorted as
+   * `sortVersion` says; refused when the result or its order has changed since (positions would name other rows).
+   */
+  selectedRecordIds(runId: number, sortVersion: number, ranges: readonly RowRange[]): string[] {
+    const current = this.current;
+    if (!current?.complete || runId !== current.runId || sortVersion !== this.sortState.version) throw new Error('The order changed: select the rows again.');
+    return selectedRecordIds(current.result.rows, this.sortState.order, ranges);
   }
 
   /** Stops a run in progress (the user's Cancel): the rows read so far stay, marked partial, and the run ends with them. */

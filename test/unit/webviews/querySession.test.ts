@@ -23,6 +23,19 @@ describe('ViewQuerySession', () => {
     return { session: new ViewQuerySession(client, '201', '6', (message) => messages.push(message), shownInPanel((line) => logged.push(line))), messages, logged };
   }
 
+  it('reads selected positions only in the order they were chosen in (a sort or a newer run refuses them)', async () => {
+    const { session: query } = session();
+    await query.run(1, []);
+    const unsorted = query.selectedRecordIds(1, 0, [{ start: 0, end: 3 }]);
+    assert.equal(unsorted.length, 3);
+    await query.sort(1, { key: 'f39', direction: 'descending' });
+    assert.throws(() => query.selectedRecordIds(1, 0, [{ start: 0, end: 3 }]), /The order changed: select the rows again/);
+    const sorted = query.selectedRecordIds(1, 1, [{ start: 0, end: 3 }]);
+    assert.notDeepEqual(sorted, unsorted, 'the sorted order differs from the portal\'s');
+    await query.run(2, []);
+    assert.throws(() => query.selectedRecordIds(1, 1, [{ start: 0, end: 3 }]), /The order changed: select the rows again/);
+  });
+
   it('sends the first screenful at once, keeps the rest, and answers windows in the current order', async () => {
     const { session: query, messages } = session();
     await query.run(1, []);
