@@ -79,7 +79,16 @@ export class ViewQuerySession {
     return this.current?.complete ? this.current.result : undefined;
   }
 
-  /** The order the grid shows the result in (undefined: the portal's), for export. */
+  /**
+   * The last complete result with the order the grid shows it in, taken together: an export reads both
+   * after its save dialog, when a newer run may have replaced the session's own result and order.
+   */
+  snapshot(): { result: QueryResult; order: Uint32Array | undefined } | undefined {
+    const result = this.result;
+    return result ? { result, order: this.sortState.order } : undefined;
+  }
+
+  /** The order the grid shows the result in (undefined: the portal's). */
   get order(): Uint32Array | undefined {
     return this.sortState.order;
   }
