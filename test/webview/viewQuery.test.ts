@@ -351,6 +351,16 @@ describe('the view query panel (webview)', function () {
     assert.deepEqual([...(host?.session.order ?? [])].slice(0, 1).length, 1, 'the host keeps the order for the export');
   });
 
+  it('says that date & time columns are shown in UTC, in their headers (a date column has no time to zone)', async () => {
+    const { panel } = await open('6');
+    const page = panel.page;
+    await page.click('#run');
+    await waitForRows(page, /^[\d,]+ rows$/);
+    const headers = (await page.locator('.grid-columnheader').allTextContents()).map((text) => text.trim());
+    assert.ok(headers.includes('Opened (UTC)'), `a date & time column says UTC: ${headers.join(', ')}`);
+    assert.ok(headers.includes('Due'), 'a date column does not');
+  });
+
   it('shows record values as text, never as markup', async () => {
     const hostile = ['<script>window.__xss = 1</script>', '<img src=x onerror="window.__xss = 2">'];
     const created = await environment().client.createRecord('101', { f2: hostile[0], f8: 'plain', f4: '555 0100' });

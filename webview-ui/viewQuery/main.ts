@@ -2,7 +2,7 @@
 // grid with sorting and export. Rows arrive from the host in chunks; the grid paints the first at once.
 import type { ColumnKind } from '../../src/api/columnKinds';
 import type { HostToQueryMessage, QueryToHostMessage, SavedQuery, ViewFilter } from '../../src/shared/protocol';
-import { sortsNumerically } from '../../src/shared/gridValues';
+import { columnTitle, sortsNumerically } from '../../src/shared/gridValues';
 import { channel } from '../common/vscodeApi';
 import { button } from '../components/button';
 import { DataGrid, type GridColumnSpec } from '../components/dataGrid';
@@ -37,7 +37,7 @@ const WIDTHS: Partial<Record<ColumnKind, number>> = {
 };
 
 function columnSpec(name: string, kind: ColumnKind): GridColumnSpec {
-  return { name, width: WIDTHS[kind] ?? 220, numeric: sortsNumerically(kind) && kind !== 'date' && kind !== 'datetime' };
+  return { name: columnTitle({ name, kind }), width: WIDTHS[kind] ?? 220, numeric: sortsNumerically(kind) && kind !== 'date' && kind !== 'datetime' };
 }
 
 registerToolkit();
