@@ -5,6 +5,14 @@ import type { ColumnKind } from '../api/columnKinds';
 import { parseDate, parseDateTime, parseDuration, parseNumber } from '../api/formats';
 import type { ChoiceOption, SortDirection } from './protocol';
 
+/**
+ * A column's title in the results grid and an export's header: date & time values are the portal's, in UTC
+ * (the grid and the form show local time), so their columns say so.
+ */
+export function columnTitle(column: { name: string; kind: ColumnKind }): string {
+  return column.kind === 'datetime' ? `${column.name} (UTC)` : column.name;
+}
+
 /** A Choice column's value as shown: names instead of ids ("1,4" -> "Urgent, Fragile"); unknown ids as they are. */
 export function choiceText(choices: readonly ChoiceOption[] | undefined, raw: string): string {
   if (!choices || choices.length === 0 || raw === '') return raw;

@@ -112,6 +112,8 @@ const rowRangeSchema = v.object({ start: count, end: count });
 const queryBulkSchema = v.object({
   type: v.literal('query/bulk'),
   change: v.picklist(['set-field', 'delete']),
+  runId: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  sortVersion: v.pipe(v.number(), v.integer(), v.minValue(0)),
   rows: v.optional(v.pipe(v.array(rowRangeSchema), v.minLength(1))),
   recordIds: v.optional(v.array(id)),
 });

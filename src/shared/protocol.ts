@@ -62,7 +62,12 @@ export interface FormInitMessage {
   restore?: FormRestore;
   /** The page state VS Code restored the panel with: the page takes it when it starts without its own. */
   pageState?: unknown;
+  /** The last create of this panel, for a page reloaded meanwhile (hidden, then shown): under way, or done. */
+  outcome?: FormOutcome;
 }
+
+/** A create the host started: the page shows it busy, or its success with no second Create of the same values. */
+export type FormOutcome = { state: 'pending' } | ({ state: 'created' } & Omit<FormCreatedMessage, 'type'>);
 
 /** The columns could not be read; the form shows the message and a Retry button. */
 export interface FormLoadFailedMessage {

@@ -10,7 +10,7 @@ import { PANEL_VIEW_TYPES } from '../ids';
 import { createLogger } from '../log';
 import type { AppTarget } from '../model/targets';
 import { formToHostSchema } from '../shared/panelMessages';
-import type { FormToHostMessage, HostToFormMessage } from '../shared/protocol';
+import type { FormOutcome, FormToHostMessage, HostToFormMessage } from '../shared/protocol';
 import { runReported, runShownInPanel } from '../ui/errorBoundary';
 import { prompter } from '../ui/prompter';
 import { OpenPanels } from './openPanels';
@@ -27,6 +27,8 @@ const withoutDraftMode = new Set<string>();
 export class RecordFormPanel {
   private static readonly open = new OpenPanels<RecordFormPanel>();
   private columns: Column[] = [];
+  /** The last create: a page reloaded meanwhile gets it with form/init (its form/created may have been missed). */
+  private outcome: FormOutcome | undefined;
   private appName: string;
 
   /** `appName`: the app's name when known (the panel's title); the form reads it again as it loads. */
@@ -95,7 +97,7 @@ export class RecordFormPanel {
     this.panel.panel.title = `New record · ${this.appName}`;
     const offerDraft = info?.draftMode !== false && !withoutDraftMode.has(this.draftKey());
     const connection = this.deps.portals.get(this.target.portalId);
-    await this.panel.post({ type: 'form/init', appName: this.appName, portalLabel: connection?.label ?? this.target.portalId, columns: this.columns, offerDraft, restore: { portalId: this.target.portalId, appId: this.target.appId }, pageState: this.restored?.state });
+    await this.panel.post({ type: 'form/init', appName: this.appName, portalLabel: connection?.label ?? this.target.portalId, columns: this.columns, offerDraft, restore: { portalId: this.target.portalId, appId: this.target.appId }, pageState: this.restored?.state, ...(this.outcome ? { outcome: this.outcome } : {}) });
   }
 
   private fieldName(field: string): string {
@@ -110,11 +112,19 @@ export class RecordFormPanel {
       await this.panel.post({ type: 'form/failed', field: first.field, message: `${this.fieldName(first.field)}: ${first.message}` });
       return;
     }
+    // One create at a time: a page reloaded while hidden (or a second click) must not send the record twice.
+    if (this.outcome?.state === 'pending') {
+      log.info(`a second create in app ${this.target.appId} while one is under way was refused`);
+      return;
+    }
+    this.outcome = { state: 'pending' };
     // The portal's refusal is shown next to the field it names.
     await runShownInPanel(`${PANEL_VIEW_TYPES.form} create`, () => this.send(data, draft), (message, error) => {
       const field = isPortalError(error) ? error.field : undefined;
       return this.panel.post({ type: 'form/failed', message, ...(field ? { field } : {}) });
     });
+    // Failed or cancelled: the page has said so, and a new Create may go.
+    if (this.outcome?.state === 'pending') this.outcome = undefined;
   }
 
   private async send(data: RecordData, draft: boolean): Promise<void> {
@@ -135,6 +145,7 @@ export class RecordFormPanel {
         : `Created ${isDraft ? 'draft ' : ''}${id} in ${where}.`;
     log.info(`created ${id} in app ${this.target.appId}${isDraft ? ' as a draft' : ''}`);
     if (created.id) this.deps.recordEvents.fire({ portalId: this.target.portalId, appId: this.target.appId, recordId: created.id, kind: 'created', origin: 'local' });
+    this.outcome = { state: 'created', recordId: created.id, draft: isDraft, message };
     await this.panel.post({ type: 'form/created', recordId: created.id, draft: isDraft, message });
     // Not awaited: the notification stays up while the panel goes on; its "Open record" is reported as any action.
     void runReported('portal.recordForm open record', () => this.announce(message, created.id));

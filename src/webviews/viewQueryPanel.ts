@@ -20,7 +20,6 @@ import type { PanelDeps } from './recordFormPanel';
 import { writeLines } from './viewQuery/exportFile';
 import { csvLines, jsonLines } from './viewQuery/exportRows';
 import { ViewQuerySession, type QueryResult } from './viewQuery/querySession';
-import { selectedRecordIds } from './viewQuery/selection';
 
 const log = createLogger('viewQuery');
 
@@ -177,7 +176,7 @@ export class ViewQueryPanel {
     const result = this.session.result;
     if (!result) throw new Error('Run the query first: the change applies to the rows of its result.');
     const ids = message.rows
-      ? selectedRecordIds(result.rows, this.session.order, message.rows)
+      ? this.session.selectedRecordIds(message.runId, message.sortVersion, message.rows)
       : message.recordIds ?? [...result.rows.rows()].flatMap((row) => (row.id === undefined ? [] : [row.id]));
     const selected = message.rows !== undefined || message.recordIds !== undefined;
     const target = { portalId: this.target.portalId, appId: this.target.appId, viewId: this.target.viewId, recordIds: ids, selected };
@@ -200,14 +199,14 @@ export class ViewQueryPanel {
   }
 
   private async exportRows(message: QueryExportMessage): Promise<void> {
-    const result = this.session.result;
-    if (!result) throw new Error('Run the query before exporting its rows.');
-    // The rows are kept from here, through the save dialog, to the last line written: closing the panel or
-    // a new run meanwhile would release them, and the file would hold none of the rows it says it holds.
-    await this.session.reading(result.rows, () => this.exportResult(result, message.format));
+    const snapshot = this.session.snapshot();
+    if (!snapshot) throw new Error('Run the query before exporting its rows.');
+    // The rows (and their order) are kept from here, through the save dialog, to the last line written: closing
+    // the panel or a new run meanwhile would release or reorder them, and the file would not hold what it says.
+    await this.session.reading(snapshot.result.rows, () => this.exportResult(snapshot.result, snapshot.order, message.format));
   }
 
-  private async exportResult(result: QueryResult, extension: QueryExportMessage['format']): Promise<void> {
+  private async exportResult(result: QueryResult, order: Uint32Array | undefined, extension: QueryExportMessage['format']): Promise<void> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const fileName = `${this.viewName.replace(/[\\/:*?"<>|]+/g, '-')}.${extension}`;
     const total = result.rows.length;
@@ -221,7 +220,6 @@ export class ViewQueryPanel {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Exporting ${total.toLocaleString('en-US')} rows`, cancellable: true },
       async (progress, token) => {
-        const order = this.session.order;
         const lines = extension === 'csv' ? csvLines(result.columns, result.rows, order) : jsonLines(result.columns, result.rows, order);
         const onLines = async (): Promise<void> => {
           if (token.isCancellationRequested) throw cancelled('The export');

@@ -256,6 +256,27 @@ describe('the create-record form (webview)', function () {
     assert.equal(gift, true);
   });
 
+  it('shown again while Create runs, or after it succeeded, offers no second Create', async () => {
+    const form = await openForm('102');
+    await fill(form, 'f11', 'Chairs');
+    // Hidden and shown while a create is under way: the host says so with the form's columns.
+    await form.page.reload();
+    await form.waitForPost('ready');
+    await form.send(init('102', { outcome: { state: 'pending' } }));
+    await form.page.waitForSelector('.field');
+    assert.equal(await form.page.locator('#create').evaluate((element) => (element as unknown as { disabled: boolean }).disabled), true, 'Create is off while the create runs');
+    assert.equal(await form.page.locator('.busy').evaluate((element) => element.hasAttribute('hidden')), false, 'the busy ring shows');
+    // Hidden and shown after it succeeded (the page missed form/created): the banner, and still no second Create.
+    await form.page.reload();
+    await form.waitForPost('ready');
+    await form.send(init('102', { outcome: { state: 'created', recordId: '9', draft: false, message: 'Created record 9 in Orders.' } }));
+    await form.page.waitForSelector('.field');
+    assert.match((await form.page.locator('#form-message').textContent()) ?? '', /Created record 9 in Orders/);
+    assert.equal(await form.page.locator('#create').evaluate((element) => (element as unknown as { disabled: boolean }).disabled), true, 'no second Create of the same values');
+    await fill(form, 'f11', 'Tables');
+    assert.equal(await form.page.locator('#create').evaluate((element) => (element as unknown as { disabled: boolean }).disabled), false, 'an edit makes a new record');
+  });
+
   it('offers "Save as draft" only for apps with Draft mode', async () => {
     const withDraft = await openForm('102');
     assert.equal(await withDraft.page.locator('#save-draft').count(), 1);

@@ -11,6 +11,7 @@ import { usePanelEnvironment } from './support/suite';
 
 /** In functions run in the page. */
 declare const document: PageDocument;
+declare const requestAnimationFrame: (callback: () => void) => number;
 
 const TICKETS = 2000;
 
@@ -126,6 +127,25 @@ describe('the view query panel (webview)', function () {
     const tiers = await page.locator('.grid-body .grid-row .grid-cell:nth-child(5)').allTextContents();
     assert.ok(tiers.length > 0, 'some rows');
     assert.ok(tiers.every((tier) => tier === 'Gold' || tier === '3'), `only Gold customers: ${[...new Set(tiers)].join(', ')}`);
+  });
+
+  it('shows a saved Lookup-app filter run in a new panel as the filter it sends, and sends it again unchanged', async () => {
+    // A saved query run from the tree: the page has only the app's own columns until a run has read the view.
+    const saved = [{ column: '6', operator: 'equals' as const, value: '3', lookupApp: '101' }];
+    const { panel } = await open('8', '201', { viewName: 'Tickets with customer tier', init: { run: { name: 'Gold customers', filters: saved } } });
+    const page = panel.page;
+    await waitForRows(page, /^[\d,]+ rows?$/);
+    await page.locator('.filter-row').first().waitFor();
+    assert.equal(await page.locator('.filter-row').count(), 1, 'one filter row');
+    const label = async (): Promise<string> => ((await page.locator('.filter-row').first().locator('.filter-column .selected-value').textContent()) ?? '').trim();
+    // Every message of the run delivered (the Lookup apps' columns come last), then painted by the toolkit.
+    await host?.settled();
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    assert.match(await label(), /app 101/, 'the row names the Lookup app\'s column it filters on, not the first column');
+    const posted = (await panel.postedCount()) - 1;
+    await page.click('#run');
+    const run = (await panel.waitForPost('query/run', posted)) as unknown as QueryRunMessage;
+    assert.deepEqual(run.filters, saved, 'the second Run sends the filter the saved query sent');
   });
 
   it('sends the operator it shows after the column changes from a numeric one to a text one', async () => {
@@ -329,6 +349,16 @@ describe('the view query panel (webview)', function () {
     await page.click('#export-csv');
     assert.deepEqual(await panel.waitForPost('query/export', before), { type: 'query/export', format: 'csv' });
     assert.deepEqual([...(host?.session.order ?? [])].slice(0, 1).length, 1, 'the host keeps the order for the export');
+  });
+
+  it('says that date & time columns are shown in UTC, in their headers (a date column has no time to zone)', async () => {
+    const { panel } = await open('6');
+    const page = panel.page;
+    await page.click('#run');
+    await waitForRows(page, /^[\d,]+ rows$/);
+    const headers = (await page.locator('.grid-columnheader').allTextContents()).map((text) => text.trim());
+    assert.ok(headers.includes('Opened (UTC)'), `a date & time column says UTC: ${headers.join(', ')}`);
+    assert.ok(headers.includes('Due'), 'a date column does not');
   });
 
   it('shows record values as text, never as markup', async () => {

@@ -110,4 +110,39 @@ describe('the view query panel: rows selected for a bulk change (webview)', func
     assert.notDeepEqual(shown, ['1', '2', '3', '4'], 'the sorted order differs from the portal\'s');
     assert.deepEqual((await bulk('#bulk-delete')).ids, shown, 'the host maps positions through its sorted order');
   });
+
+  it('allows no selection while a sort is under way, and a bulk change names the order its rows were chosen in', async () => {
+    host = await QueryHost.open(environment().browser, environment().server, environment().client, { appId: '201', viewId: '6', viewport: { width: 1200, height: 700 } });
+    const page = host.panel.page;
+    await page.click('#run');
+    await page.waitForFunction(() => /^[\d,]+ rows$/.test(document.querySelector('#row-count')?.textContent ?? ''), undefined, { timeout: 20_000 });
+    // The host sorts when the test lets it: until then the page shows the old order with the sort asked for.
+    const session = host.session;
+    const sort = session.sort.bind(session);
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let asked: () => void = () => undefined;
+    const sortAsked = new Promise<void>((resolve) => (asked = resolve));
+    session.sort = async (...args) => {
+      asked();
+      await released;
+      return sort(...args);
+    };
+    await page.locator('.grid-columnheader', { hasText: 'Cost' }).click();
+    await sortAsked;
+    await row(page, 0).click();
+    await row(page, 3).click({ modifiers: ['Shift'] });
+    await page.keyboard.press('Control+a');
+    assert.deepEqual((await selectedShown(page)).ids, [], 'no row can be selected in an order about to change');
+    release();
+    await page.waitForFunction(() => document.querySelector('.grid-columnheader[aria-sort="ascending"]') !== null);
+    await page.waitForFunction(() => (document.querySelector('.grid-body .grid-row[aria-rowindex="2"] .grid-cell')?.textContent ?? '') !== '');
+    await row(page, 0).click();
+    const { message } = await bulk('#bulk-delete');
+    assert.equal(message.runId, 1, 'the run its rows were chosen in');
+    assert.equal(message.sortVersion, 1, 'the order its rows were chosen in');
+    assert.ok(message.rows);
+    assert.throws(() => session.selectedRecordIds(message.runId, message.sortVersion - 1, message.rows ?? []), /The order changed: select the rows again/, 'the host refuses positions read in another order');
+    assert.deepEqual(session.selectedRecordIds(message.runId, message.sortVersion, message.rows), (await selectedShown(page)).ids);
+  });
 });

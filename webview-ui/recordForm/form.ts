@@ -29,6 +29,7 @@ export class RecordForm {
   private readonly body = el('div', { className: 'fields' });
   private readonly actions = el('div', { className: 'actions' });
   private buttons: Button[] = [];
+  private justCreated = false;
   private readonly busy = el('vscode-progress-ring', { className: 'busy', attrs: { hidden: '', 'aria-label': 'Creating the record' } });
 
   constructor(
@@ -44,7 +45,10 @@ export class RecordForm {
     for (const field of this.fields) {
       const entered = state.entered?.[field.key];
       if (entered !== undefined) field.restore(entered);
-      field.onInput(() => this.save());
+      field.onInput(() => {
+        this.allowCreateAgain();
+        this.save();
+      });
     }
     clear(this.body);
     this.body.append(...this.fields.map((field) => field.element));
@@ -64,6 +68,18 @@ export class RecordForm {
     const notes = readOnly.length > 0 ? el('p', { className: 'read-only-note', text: `Set by the portal: ${readOnly.map((column) => column.field_name || column.field_id_in_data).join(', ')}.` }) : undefined;
     this.root.append(heading, this.banner.element, form, this.actions, ...(notes ? [notes] : []));
     if (this.fields.length === 0) this.banner.show('error', 'This app has no column that the API can set: records cannot be created here.');
+    // A page reloaded while hidden missed what its create did: the host says it, so nothing invites a second one.
+    if (init.outcome?.state === 'pending') {
+      this.banner.show('info', 'Creating the record…');
+      this.setBusy(true);
+    } else if (init.outcome?.state === 'created') this.created({ type: 'form/created', recordId: init.outcome.recordId, draft: init.outcome.draft, message: init.outcome.message });
+  }
+
+  /** Create (and Save as draft) stay off after a success until the user edits a field or starts a new record. */
+  private allowCreateAgain(): void {
+    if (!this.justCreated) return;
+    this.justCreated = false;
+    for (const item of this.buttons) item.disabled = false;
   }
 
   showLoadFailure(message: string, retry: () => void): void {
@@ -74,6 +90,8 @@ export class RecordForm {
 
   created(message: FormCreatedMessage): void {
     this.setBusy(false);
+    this.justCreated = true;
+    for (const item of this.buttons) if (item.id !== 'clear') item.disabled = true;
     const recordId = message.recordId;
     const actions = [
       ...(recordId ? [{ label: 'Open record', id: 'open-record', run: () => this.callbacks.openRecord(recordId) }] : []),
@@ -121,6 +139,7 @@ export class RecordForm {
       field.showError(undefined);
     }
     this.banner.hide();
+    this.allowCreateAgain();
     this.save();
     this.fields[0]?.focus();
   }

@@ -12,6 +12,8 @@ import './filterRows.css';
 /** A row as the builder keeps it (and the panel's state stores it): column by field_id_in_data. */
 export interface FilterRowState {
   key: string;
+  /** The column's field_id, kept so that a row whose column is not (yet) offered still sends what it shows. */
+  column?: string;
   operator: FilterOperatorName;
   value: string;
   lookupApp: string;
@@ -36,6 +38,7 @@ class FilterRow {
   private readonly valueSlot = el('div', { className: 'filter-value' });
   private readonly lookupSlot = el('div', { className: 'filter-lookup' });
   state: FilterRowState;
+  private provisional: FilterColumn | undefined;
 
   constructor(
     private columns: readonly FilterColumn[],
@@ -43,8 +46,13 @@ class FilterRow {
     private readonly onChange: () => void,
     onRemove: (row: FilterRow) => void,
   ) {
-    const column = columns.find((candidate) => candidate.key === initial.key) ?? columns[0];
-    this.state = { key: column?.key ?? '', operator: initial.operator ?? operatorsForKind(column?.kind ?? 'unknown')[0], value: initial.value ?? '', lookupApp: initial.lookupApp ?? column?.lookupApp ?? '' };
+    // A saved row whose column is not offered yet (a Lookup app's, before a run has read the view) keeps it
+    // as a provisional column: falling back to the first column would show one filter and send another.
+    const known = columns.find((candidate) => candidate.key === initial.key);
+    if (!known && initial.key) this.provisional = provisionalColumn(initial.key, initial.column, initial.lookupApp);
+    this.columns = this.withProvisional(columns);
+    const column = known ?? this.provisional ?? columns[0];
+    this.state = { key: column?.key ?? '', column: column?.id, operator: initial.operator ?? operatorsForKind(column?.kind ?? 'unknown')[0], value: initial.value ?? '', lookupApp: initial.lookupApp ?? column?.lookupApp ?? '' };
     this.columnInput = dropdown({ ariaLabel: 'Column', options: this.columnOptions(), value: this.state.key });
     this.columnInput.element.classList.add('filter-column');
     this.columnInput.onInput(() => this.columnChanged());
@@ -73,13 +81,31 @@ class FilterRow {
   }
 
   setColumns(columns: readonly FilterColumn[]): void {
-    this.columns = columns;
+    const provisional = this.provisional;
+    const real = provisional && columns.find((candidate) => candidate.id === provisional.id && (candidate.lookupApp ?? '') === this.state.lookupApp);
+    if (real) {
+      // The column has come: the row shows it by name and kind, with what was chosen kept.
+      this.provisional = undefined;
+      this.state.key = real.key;
+    }
+    this.columns = this.withProvisional(columns);
     this.columnInput.setOptions(this.columnOptions(), this.state.key);
+    if (!real) return;
+    this.renderOperators();
+    this.renderValue();
+    this.changed();
+  }
+
+  private withProvisional(columns: readonly FilterColumn[]): readonly FilterColumn[] {
+    const provisional = this.provisional;
+    if (!provisional || columns.some((candidate) => candidate.key === provisional.key)) return columns;
+    return [...columns, provisional];
   }
 
   private columnChanged(): void {
     this.state.key = this.columnInput.value;
     const column = this.column();
+    this.state.column = column?.id;
     const allowed = operatorsForKind(column?.kind ?? 'unknown');
     if (!allowed.includes(this.state.operator)) this.state.operator = allowed[0];
     this.state.value = '';
@@ -140,7 +166,7 @@ class FilterRow {
   /** The reason this row cannot be sent, or undefined. */
   problem(): string | undefined {
     const column = this.column();
-    if (!column) return 'choose a column';
+    if (!column || column.id === '') return 'choose a column';
     const value = operatorNeedsValue(this.state.operator) ? this.state.value : undefined;
     const problem = filterValueProblem(column.kind, this.state.operator, value);
     if (problem) return problem;
@@ -168,6 +194,16 @@ class FilterRow {
       ...(column?.lookupApp && this.state.lookupApp ? { lookupApp: this.state.lookupApp } : {}),
     };
   }
+}
+
+function provisionalKey(id: string, lookupApp = ''): string {
+  return `?${id}@${lookupApp}`;
+}
+
+/** A column a saved row names and the builder does not offer (yet): its id, and its Lookup app when it has one. */
+function provisionalColumn(key: string, id: string | undefined, lookupApp: string | undefined): FilterColumn {
+  const name = id ? `column ${id}` : `column ${key}`;
+  return { id: id ?? '', key, name, kind: 'unknown', ...(lookupApp ? { lookupApp } : {}) };
 }
 
 export class FilterBuilder {
@@ -199,7 +235,7 @@ export class FilterBuilder {
     this.load(
       filters.map((filter) => {
         const column = this.columns.find((candidate) => candidate.id === filter.column && (candidate.lookupApp ?? '') === (filter.lookupApp ?? '')) ?? this.columns.find((candidate) => candidate.id === filter.column);
-        return { key: column?.key ?? filter.column, operator: filter.operator, value: filter.value ?? '', lookupApp: filter.lookupApp ?? column?.lookupApp ?? '' };
+        return { key: column?.key ?? provisionalKey(filter.column, filter.lookupApp), column: filter.column, operator: filter.operator, value: filter.value ?? '', lookupApp: filter.lookupApp ?? column?.lookupApp ?? '' };
       }),
     );
   }

@@ -2,7 +2,7 @@
 // grid with sorting and export. Rows arrive from the host in chunks; the grid paints the first at once.
 import type { ColumnKind } from '../../src/api/columnKinds';
 import type { HostToQueryMessage, QueryToHostMessage, SavedQuery, ViewFilter } from '../../src/shared/protocol';
-import { sortsNumerically } from '../../src/shared/gridValues';
+import { columnTitle, sortsNumerically } from '../../src/shared/gridValues';
 import { channel } from '../common/vscodeApi';
 import { button } from '../components/button';
 import { DataGrid, type GridColumnSpec } from '../components/dataGrid';
@@ -37,7 +37,7 @@ const WIDTHS: Partial<Record<ColumnKind, number>> = {
 };
 
 function columnSpec(name: string, kind: ColumnKind): GridColumnSpec {
-  return { name, width: WIDTHS[kind] ?? 220, numeric: sortsNumerically(kind) && kind !== 'date' && kind !== 'datetime' };
+  return { name: columnTitle({ name, kind }), width: WIDTHS[kind] ?? 220, numeric: sortsNumerically(kind) && kind !== 'date' && kind !== 'datetime' };
 }
 
 registerToolkit();
@@ -47,6 +47,8 @@ let runId = kept.runId ?? 0;
 let savedName = kept.savedName;
 let saved: SavedQuery[] = [];
 let firstPainted = false;
+/** A sort asked for and not yet answered: the rows shown are about to move, so none can be selected. */
+let sortPending = false;
 
 const results = new Results();
 const title = el('h1', { text: 'View query' });
@@ -78,6 +80,7 @@ const grid = new DataGrid({
     if (!results.complete) return;
     // The host maps selected positions to records in the order shown: a new order starts a new selection.
     clearSelection();
+    sortPending = true;
     const sort = results.nextSort(column);
     status.textContent = 'Sorting…';
     host.post({ type: 'query/sort', runId, ...(sort ? { sort } : {}) });
@@ -104,7 +107,8 @@ const runButton = button('Run', { id: 'run', appearance: 'primary', onClick: () 
 const exportCsv = button('Export CSV', { id: 'export-csv', onClick: () => exportRows('csv') });
 const exportJson = button('Export JSON', { id: 'export-json', onClick: () => exportRows('json') });
 // The selected rows, or every row of the result (the query's filters decide which); the host asks for the rest and confirms.
-const bulk = (change: 'set-field' | 'delete'): void => host.post({ type: 'query/bulk', change, ...(selection.count > 0 ? { rows: selection.list() } : {}) });
+// Positions name rows in the order shown: the host refuses them if its order is no longer this one.
+const bulk = (change: 'set-field' | 'delete'): void => host.post({ type: 'query/bulk', change, runId, sortVersion: results.sortVersion, ...(selection.count > 0 ? { rows: selection.list() } : {}) });
 const setField = button('Set Field…', { id: 'bulk-set-field', onClick: () => bulk('set-field') });
 const deleteRows = button('Delete Rows…', { id: 'bulk-delete', onClick: () => bulk('delete') });
 const selected = el('span', { id: 'selected-rows', className: 'selected-rows' });
@@ -130,7 +134,7 @@ root.classList.add('query-layout');
 statusLine.append(selectionLine);
 root.append(el('header', {}, title, subtitle), builder.element, toolbar, banner.element, statusLine, grid.element);
 grid.element.setAttribute('aria-multiselectable', 'true');
-selectionKeys = selectRowsIn(grid, selection, () => (results.complete ? results.count : 0), showSelection);
+selectionKeys = selectRowsIn(grid, selection, () => (results.complete && !sortPending ? results.count : 0), showSelection);
 setExportEnabled(false);
 showSelection();
 
@@ -237,6 +241,7 @@ host.onMessage((message) => {
     case 'query/result':
       if (message.runId !== runId) return;
       selection.clear();
+      sortPending = false;
       showSelection();
       results.reset(message.columns);
       grid.setColumns(
@@ -282,6 +287,7 @@ host.onMessage((message) => {
       break;
     case 'query/sorted': {
       if (message.runId !== runId) return;
+      sortPending = false;
       results.sorted(message.sortVersion, message.sort);
       clearSelection();
       const index = message.sort ? results.columnIndex(message.sort.key) : -1;

@@ -1,10 +1,13 @@
 // Writes an export's lines to a file as they are made, so that a million rows never exist as one string:
-// lines are gathered into pieces of about 1 MB and written with the stream's back-pressure respected, so
-// memory stays flat whatever the row count. A cancelled or failed export leaves no half-written file.
-// Plain node: no vscode.
+// lines are gathered into pieces of about 1 MB and written through a pipeline, which respects the stream's
+// back-pressure (memory stays flat whatever the row count) and turns any failure of the file (it cannot be
+// opened, the disk is full) into a rejection instead of an export waiting forever for a 'drain' that never
+// comes. A cancelled or failed export leaves no half-written file. Plain node: no vscode.
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 const PIECE_CHARS = 1 << 20;
 
@@ -18,24 +21,24 @@ export interface WriteProgress {
 export async function writeLines(path: string, lines: Iterable<string>, progress: WriteProgress = {}): Promise<number> {
   const stream = createWriteStream(path, { encoding: 'utf8' });
   const every = progress.every ?? 10_000;
-  let piece = '';
   let written = 0;
-  const put = async (text: string): Promise<void> => {
-    if (!stream.write(text)) await once(stream, 'drain');
-  };
-  try {
+  async function* pieces(): AsyncGenerator<string> {
+    let piece = '';
     for (const line of lines) {
       piece += line;
       written += 1;
       if (piece.length >= PIECE_CHARS) {
-        await put(piece);
+        yield piece;
         piece = '';
       }
       if (written % every === 0) await progress.onLines?.(written);
     }
-    if (piece) await put(piece);
-    stream.end();
-    await once(stream, 'finish');
+    if (piece) yield piece;
+  }
+  try {
+    // Opened before any line is made: a file that cannot be written fails the export at once.
+    await once(stream, 'open');
+    await pipeline(Readable.from(pieces()), stream);
     return written;
   } catch (error) {
     stream.destroy();

@@ -4,7 +4,7 @@
 // Pure: no vscode.
 import type { ViewRow } from '../../api/answers';
 import { csvField } from '../../shared/csvText';
-import { displayValue, sortOrder } from '../../shared/gridValues';
+import { columnTitle, displayValue, sortOrder } from '../../shared/gridValues';
 import type { GridColumn, SortSpec } from '../../shared/protocol';
 
 /** The rows of a result: a RowStore (rows parsed when read) or a plain list. */
@@ -40,7 +40,7 @@ function* inOrder(rows: RowSource, order: Uint32Array | undefined): Generator<Vi
 
 /** CSV lines (each ends with CRLF), header first; a generator so a caller can report progress. */
 export function* csvLines(columns: readonly GridColumn[], rows: RowSource, order?: Uint32Array): Generator<string> {
-  yield `${['Record id', ...columns.map((column) => column.name)].map(csvField).join(',')}\r\n`;
+  yield `${['Record id', ...columns.map(columnTitle)].map(csvField).join(',')}\r\n`;
   for (const row of inOrder(rows, order)) {
     const cells = [row.id ?? '', ...columns.map((column) => displayValue(column, row.values[column.key] ?? ''))];
     yield `${cells.map(csvField).join(',')}\r\n`;

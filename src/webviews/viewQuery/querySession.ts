@@ -16,6 +16,7 @@ import type { FilterColumn, GridColumn, HostToQueryMessage, SortSpec } from '../
 import { provisionalMetadata } from '../../catalog/recordTitles';
 import { describeError, type RunShownInPanel } from '../../ui/failures';
 import { exportOrder } from './exportRows';
+import { selectedRecordIds, type RowRange } from './selection';
 import { filterColumns, gridColumns, lookupAppsOf } from './viewColumns';
 
 /** What the session needs of PortalClient. */
@@ -78,7 +79,16 @@ export class ViewQuerySession {
     return this.current?.complete ? this.current.result : undefined;
   }
 
-  /** The order the grid shows the result in (undefined: the portal's), for export. */
+  /**
+   * The last complete result with the order the grid shows it in, taken together: an export reads both
+   * after its save dialog, when a newer run may have replaced the session's own result and order.
+   */
+  snapshot(): { result: QueryResult; order: Uint32Array | undefined } | undefined {
+    const result = this.result;
+    return result ? { result, order: this.sortState.order } : undefined;
+  }
+
+  /** The order the grid shows the result in (undefined: the portal's). */
   get order(): Uint32Array | undefined {
     return this.sortState.order;
   }
@@ -164,6 +174,16 @@ export class ViewQuerySession {
     const order = exportOrder(current.result.columns, current.result.rows, sort);
     this.sortState = { version: this.sortState.version + 1, sort: order ? sort : undefined, order };
     await this.post({ type: 'query/sorted', runId, sortVersion: this.sortState.version, ...(this.sortState.sort ? { sort: this.sortState.sort } : {}) });
+  }
+
+  /**
+   * The record ids of the rows the page selected at `ranges`, positions in the order of run `runId` sorted as
+   * `sortVersion` says; refused when the result or its order has changed since (positions would name other rows).
+   */
+  selectedRecordIds(runId: number, sortVersion: number, ranges: readonly RowRange[]): string[] {
+    const current = this.current;
+    if (!current?.complete || runId !== current.runId || sortVersion !== this.sortState.version) throw new Error('The order changed: select the rows again.');
+    return selectedRecordIds(current.result.rows, this.sortState.order, ranges);
   }
 
   /** Stops a run in progress (the user's Cancel): the rows read so far stay, marked partial, and the run ends with them. */

@@ -47,6 +47,25 @@ describe('exporting to a file', () => {
     assert.ok(text.endsWith(`499999,"Printer does not start in Berlin",01-02-2024 10:15,${499_999 * 3}\r\n`));
   });
 
+  it('rejects, and leaves no file, when the file cannot be opened (a folder that does not exist)', async () => {
+    const path = join(folder, 'missing', 'rows.csv');
+    let reported = 0;
+    // Between two progress reports the stream has failed: the export must end with its error, not wait forever.
+    await assert.rejects(
+      // Short lines: all of them fit in one piece, written only after the stream has failed.
+      writeLines(path, Array.from({ length: 25_000 }, (_, index) => `row ${index}\n`), {
+        every: 10_000,
+        onLines: async () => {
+          reported += 1;
+          await new Promise((resolve) => setImmediate(resolve));
+        },
+      }),
+      /ENOENT/,
+    );
+    assert.ok(reported <= 2, `${reported} progress reports`);
+    assert.equal(existsSync(path), false, 'no file left');
+  });
+
   it('removes the file when the export is stopped midway', async () => {
     const path = join(folder, 'stopped.csv');
     await assert.rejects(

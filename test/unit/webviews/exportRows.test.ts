@@ -39,6 +39,14 @@ describe('exporting rows', () => {
     assert.equal(text, ['Record id,"Name, full",Amount,Tier', '1,"Ada ""the first""",12.5,Gold', `2,"'=HYPERLINK(""http://x"")",-3,Bronze`, '3,"two\nlines",,'].join('\r\n') + '\r\n');
   });
 
+  it('says in the CSV header that a date & time column is in UTC', () => {
+    const dated: GridColumn[] = [
+      { key: 'f5', name: 'Opened', kind: 'datetime' },
+      { key: 'f6', name: 'Due', kind: 'date' },
+    ];
+    assert.equal([...csvLines(dated, [])].join(''), 'Record id,Opened (UTC),Due\r\n');
+  });
+
   it("writes JSON with the portal's values, parseable", () => {
     const parsed = JSON.parse([...jsonLines(columns, rows)].join('')) as unknown;
     assert.deepEqual(parsed, [

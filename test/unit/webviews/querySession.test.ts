@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type { HostToQueryMessage, QueryRowsMessage } from '../../../src/shared/protocol';
 import { shownInPanel } from '../../../src/ui/failures';
+import { csvLines } from '../../../src/webviews/viewQuery/exportRows';
 import { FIRST_CHUNK_ROWS, ViewQuerySession } from '../../../src/webviews/viewQuery/querySession';
 import { clientFor, configure, injectFault, startPortal, testInterface, type Emulator } from '../api/portal';
 
@@ -22,6 +23,38 @@ describe('ViewQuerySession', () => {
     const { client } = clientFor(emulator);
     return { session: new ViewQuerySession(client, '201', '6', (message) => messages.push(message), shownInPanel((line) => logged.push(line))), messages, logged };
   }
+
+  it('reads selected positions only in the order they were chosen in (a sort or a newer run refuses them)', async () => {
+    const { session: query } = session();
+    await query.run(1, []);
+    const unsorted = query.selectedRecordIds(1, 0, [{ start: 0, end: 3 }]);
+    assert.equal(unsorted.length, 3);
+    await query.sort(1, { key: 'f39', direction: 'descending' });
+    assert.throws(() => query.selectedRecordIds(1, 0, [{ start: 0, end: 3 }]), /The order changed: select the rows again/);
+    const sorted = query.selectedRecordIds(1, 1, [{ start: 0, end: 3 }]);
+    assert.notDeepEqual(sorted, unsorted, 'the sorted order differs from the portal\'s');
+    await query.run(2, []);
+    assert.throws(() => query.selectedRecordIds(1, 1, [{ start: 0, end: 3 }]), /The order changed: select the rows again/);
+  });
+
+  it('keeps an export\'s rows and their order together when a newer run is read and sorted meanwhile', async () => {
+    const { session: query } = session();
+    await query.run(1, []);
+    await query.sort(1, { key: 'f39', direction: 'descending' });
+    const snapshot = query.snapshot();
+    assert.ok(snapshot?.order, 'a sorted result');
+    const before = [...csvLines(snapshot.result.columns, snapshot.result.rows, snapshot.order)];
+    const order = [...snapshot.order];
+    // While the save dialog is up (the export keeps its rows, as the panel does): a narrower run, sorted another way.
+    await query.reading(snapshot.result.rows, async () => {
+      await query.run(2, [{ column: '35', operator: 'equals', value: '1' }]);
+      await query.sort(2, { key: 'f39', direction: 'ascending' });
+      assert.ok((query.result?.rows.length ?? 0) < snapshot.result.rows.length, `the newer result is smaller: ${query.result?.rows.length} of ${snapshot.result.rows.length}`);
+      assert.notDeepEqual([...query.order ?? []], order, 'the session\'s order is now the newer result\'s (what the export read before)');
+      assert.deepEqual([...snapshot.order ?? []], order, 'the snapshot keeps its own order');
+      assert.deepEqual([...csvLines(snapshot.result.columns, snapshot.result.rows, snapshot.order)], before, 'every line, in the order it had');
+    });
+  });
 
   it('sends the first screenful at once, keeps the rest, and answers windows in the current order', async () => {
     const { session: query, messages } = session();
