@@ -113,7 +113,8 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
     });
     const unavailable = (error: unknown, portalId: string): Error => vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
     this.schemas = new SchemaFiles({ columns, unavailable, fireChanged: (uris) => this.fireChanged(uris) });
-    this.newRecords = new NewRecordFiles({ columns, store: this.store, now, unavailable });
+    const appLabel = async ({ portalId, appId }: AppTarget): Promise<string> => (await catalog.app(portalId, appId).catch(() => undefined))?.name ?? `app ${appId}`;
+    this.newRecords = new NewRecordFiles({ columns, store: this.store, now, unavailable, appLabel });
     this.refresh = this._register(new RecordRefresh(this, events, catalog));
   }
 
