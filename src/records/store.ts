@@ -80,6 +80,8 @@ interface Entry {
   copy?: RecordCopy;
   base?: RecordData;
   inflight?: Promise<RecordCopy>;
+  /** Moved by markStale: a read sent before it answers with a copy older than the change. */
+  generation: number;
 }
 
 export function writableKeyOf(data: RecordData, columns: readonly Column[]): string {
@@ -141,7 +143,11 @@ export class RecordStore {
   /** The next read asks the portal (a change elsewhere, the columns changed, the document hidden). */
   markStale(record: RecordTarget): void {
     const entry = this.entries.get(recordKey(record));
-    if (entry?.copy) entry.copy = { ...entry.copy, at: 0 };
+    if (!entry) return;
+    // The read in flight left before the change: the next read sends its own.
+    entry.generation += 1;
+    entry.inflight = undefined;
+    if (entry.copy) entry.copy = { ...entry.copy, at: 0 };
   }
 
   /** The copy stands for "now" again (after VS Code reloads the document from it). */
@@ -237,7 +243,7 @@ export class RecordStore {
     const key = recordKey(record);
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = { record: { portalId: record.portalId, appId: record.appId, recordId: record.recordId } };
+      entry = { record: { portalId: record.portalId, appId: record.appId, recordId: record.recordId }, generation: 0 };
       this.entries.set(key, entry);
     }
     return entry;
@@ -245,6 +251,7 @@ export class RecordStore {
 
   private async fetch(record: RecordTarget, entry: Entry): Promise<RecordCopy> {
     const { portalId, appId, recordId } = record;
+    const generation = entry.generation;
     let read: RecordRead;
     let columns: readonly Column[];
     try {
@@ -254,6 +261,13 @@ export class RecordStore {
       throw error;
     }
     const draftBefore = entry.copy?.draft;
+    if (generation !== entry.generation) {
+      // Changed in the portal while this read was on its way: its caller gets it, the store keeps the newer
+      // copy a later read made, or this one as stale (the next read asks again).
+      const stale: RecordCopy = { data: read.data, draft: read.draft, columns, writableKey: writableKeyOf(read.data, columns), at: 0 };
+      if (!entry.copy || entry.copy.at === 0) entry.copy = stale;
+      return stale;
+    }
     const copy = this.remember(record, read.data, read.draft, columns);
     this.deps.onRead?.(record, copy, draftBefore);
     return copy;
