@@ -109,7 +109,7 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
         if (copy.draft) catalog.noteDraftSeen(record.portalId, record.appId);
         if (draftBefore !== copy.draft) this.stateChanged.fire({ record, uri: recordUri(record) });
       },
-      onChanged: (record, kind) => events.fire({ ...record, kind, origin: 'local' }),
+      onChanged: (record, kind) => events.fire({ ...record, kind, origin: 'local', source: 'documents' }),
     });
     const unavailable = (error: unknown, portalId: string): Error => vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
     this.schemas = new SchemaFiles({ columns, unavailable, fireChanged: (uris) => this.fireChanged(uris) });
