@@ -33,8 +33,8 @@ import { NewRecordFiles } from './newRecordFiles';
 import { RecordRefresh } from './recordRefresh';
 import { fieldValues, parseDocument, recordText } from './recordText';
 import { SchemaFiles } from './schemaFiles';
-
 export { FRESH_MS, portalFailure } from '../records/store';
+
 /**
  * How long a copy stands for "now" to a stat of a document without unsaved changes: opening shows the
  * editor a moment after reading (VS Code stats again then, up to a second or so later). Such a stat is
@@ -243,7 +243,7 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
-    const address = this.addressOf(uri);
+    const address = this.addressOf(uri, true);
     switch (address.kind) {
       case 'directory':
         throw vscode.FileSystemError.FileIsADirectory(uri);
@@ -277,9 +277,13 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   // ------------------------------------------------------------------------------------------------------
   // Reading
 
-  private addressOf(uri: vscode.Uri): DocumentAddress {
+  /** `saving`: a save of a record deleted here says so (VS Code shows only the address otherwise). */
+  private addressOf(uri: vscode.Uri, saving = false): DocumentAddress {
     const address = parseAddress(uri);
-    if (!address || !this.portals.get(address.portalId) || (address.kind === 'record' && this.deleted.has(recordKey(address)))) throw vscode.FileSystemError.FileNotFound(uri);
+    if (!address || !this.portals.get(address.portalId)) throw vscode.FileSystemError.FileNotFound(uri);
+    if (address.kind === 'record' && this.deleted.has(recordKey(address))) {
+      throw vscode.FileSystemError.FileNotFound(saving ? `Record ${address.recordId} was deleted in the portal (moved to its trash). Your text is kept; nothing was sent.` : uri);
+    }
     return address;
   }
 
