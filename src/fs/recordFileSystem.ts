@@ -33,7 +33,6 @@ import { NewRecordFiles } from './newRecordFiles';
 import { RecordRefresh } from './recordRefresh';
 import { fieldValues, parseDocument, recordText } from './recordText';
 import { SchemaFiles } from './schemaFiles';
-export { FRESH_MS, portalFailure } from '../records/store';
 
 /**
  * How long a copy stands for "now" to a stat of a document without unsaved changes: opening shows the

@@ -1,7 +1,7 @@
 // The records this window works on, without `vscode`: the portal's copies read (shared while a read is in
 // flight, reused while fresh), the copy the user's edit started from, the conflict check, update and
-// create. The `portal:` file system (src/fs/recordFileSystem.ts) is a thin adapter on it; the grid editing
-// and the bulk import stand on it too. The clock is passed in, so that ages are tested without waiting.
+// create. The `portal:` file system (src/fs/recordFileSystem.ts) is a thin adapter on it; the language model
+// tools (src/tools) stand on it too (the grid and the import have their own). The clock is passed in, so that ages are tested without waiting.
 //
 // A save sends only the fields changed against the copy the edit started from (`base`), never read-only
 // ones, and never over a change made in the portal since that copy unless the caller has just checked:
@@ -84,18 +84,13 @@ interface Entry {
   generation: number;
 }
 
-export function writableKeyOf(data: RecordData, columns: readonly Column[]): string {
+function writableKeyOf(data: RecordData, columns: readonly Column[]): string {
   return JSON.stringify(columns.filter(isWritable).map((column) => data[column.field_id_in_data] ?? ''));
 }
 
 /** Whether `base` and the portal's copy differ in a field a save could overwrite. */
 export function checkConflict(base: RecordData, server: RecordCopy): boolean {
   return writableKeyOf(base, server.columns) !== server.writableKey;
-}
-
-/** The fields to send for an edit of `base`, and the reasons to send nothing (updateBody, changes.ts). */
-export function changedFields(columns: readonly Column[], base: RecordData, server: RecordData, edited: RecordData): ReturnType<typeof updateBody> {
-  return updateBody({ columns, base, server, edited });
 }
 
 /** The one sentence a failed save, open or read shows: the portal's own message, and what to do. */
@@ -206,7 +201,7 @@ export class RecordStore {
     if (!checked && checkConflict(base, server)) {
       throw new RecordConflict(`Record ${recordId} changed in the portal since you opened it. Save again to compare or overwrite. Nothing was sent.`, base, server);
     }
-    const body = changedFields(server.columns, base, server.data, edited);
+    const body = updateBody({ columns: server.columns, base, server: server.data, edited });
     if (body.problems.length > 0) throw new SaveRefused(describeProblems(server.columns, body.problems));
     const sent = Object.keys(body.fields);
     if (sent.length > 0) {
