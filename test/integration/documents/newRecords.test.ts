@@ -127,4 +127,17 @@ describe('records as documents: new records whose entry is gone', () => {
     assert.ok(document.getText().includes('typed later'), 'the text typed during the save is kept');
     await user().waitForMessage(new RegExp(`^Record ${change.recordId} created\\. Your later changes are still in the new-record tab\\.$`), { level: 'info' });
   });
+
+  it('lost answer, saved again: one POST, and the save says the record may exist', async () => {
+    const opened = await vscode.commands.executeCommand<string>('portal.newRecord', { portalId: portal(), appId: '101' });
+    const document = await waitFor(() => vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === opened), { message: 'the new document' });
+    await setField(document, 'f2', 'Lost Answer Ltd');
+    await emulatorControl('POST', 'faults', { path: '/app/101/record/$', method: 'POST', lose_answer: true });
+    const text = encoder.encode(document.getText());
+    const mark = await requestMark();
+    const mayExist = /The portal may have created this record already \(its answer was lost\): look for it in Customers before saving again\./;
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(document.uri, text)), mayExist);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(document.uri, text)), mayExist);
+    assert.deepEqual((await posts(mark)).length, 1, 'one POST');
+  });
 });
