@@ -16,6 +16,8 @@ export interface RecordChange {
    * window did, so open documents of the record read it anew; 'webhook': the portal said someone did.
    */
   readonly origin: 'local' | 'agent' | 'webhook';
+  /** 'documents': a record document's own save (its editor has the text already); other local changes (grid, panels) do not say. */
+  readonly source?: 'documents';
 }
 
 export class RecordEvents extends Disposable {

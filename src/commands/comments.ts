@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { isCancellation, isPortalError } from '../api/errors';
 import { isSignInRequired } from '../model/signInRequired';
+import type { RecordTarget } from '../model/targets';
 import { appInfoOf, appNameOf } from '../catalog/appNames';
 import { commentTargetOf, type CommentDrafts } from '../comments/commentDrafts';
 import { COMMENT_COMMANDS, COMMENT_SCHEME } from '../ids';
@@ -42,11 +43,25 @@ function draftOf(arg: unknown): vscode.Uri | undefined {
   return active?.scheme === COMMENT_SCHEME ? active : undefined;
 }
 
-/** Resolves true when the portal took the comment. */
-async function sendComment(parts: CommentCommandParts, arg: unknown): Promise<boolean> {
+/** Resolves true when the portal took the comment. `sending`: the drafts on their way (a second Ctrl+Enter sends nothing). */
+async function sendComment(parts: CommentCommandParts, arg: unknown, sending: Set<string>): Promise<boolean> {
   const uri = draftOf(arg);
   const target = uri && commentTargetOf(uri);
   if (!uri || !target) throw new Error('Open a comment to send it: "Portal: Add Comment…" on a record.');
+  const key = uri.toString();
+  if (sending.has(key)) {
+    tell('info', `The comment on record ${target.recordId} is being sent already.`);
+    return false;
+  }
+  sending.add(key);
+  try {
+    return await sendDraft(parts, uri, target);
+  } finally {
+    sending.delete(key);
+  }
+}
+
+async function sendDraft(parts: CommentCommandParts, uri: vscode.Uri, target: RecordTarget): Promise<boolean> {
   const text = parts.drafts.text(uri) ?? '';
   if (text.trim() === '') throw new Error(`Write the comment on record ${target.recordId} first: it is empty.`);
   const appName = appNameOf(await appInfoOf(parts.catalog, target), target);
@@ -72,8 +87,15 @@ async function sendComment(parts: CommentCommandParts, arg: unknown): Promise<bo
     return false;
   }
   if (parts.drafts.text(uri) !== text) {
-    // Typed on while it was being sent: what was sent is added, the editor keeps the rest of the text.
-    tell('info', `Comment added to record ${target.recordId} of ${appName}. Its editor stays open: it changed while the comment was being sent.`);
+    // Typed on while it was being sent: the sent part leaves the editor (sending again would post it
+    // twice); what was typed after it stays.
+    const kept = await dropSentPart(uri, text);
+    tell(
+      'info',
+      kept
+        ? `Comment added to record ${target.recordId} of ${appName}. Its editor keeps what you typed while it was being sent.`
+        : `Comment added to record ${target.recordId} of ${appName}. Its editor stays open: it changed while the comment was being sent.`,
+    );
     return true;
   }
   await parts.drafts.discard(uri);
@@ -81,9 +103,21 @@ async function sendComment(parts: CommentCommandParts, arg: unknown): Promise<bo
   return true;
 }
 
+/** Removes the sent text (and the blank space after it) from the start of the draft; false when the draft no longer starts with it. */
+async function dropSentPart(uri: vscode.Uri, sent: string): Promise<boolean> {
+  const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
+  const now = document?.getText();
+  if (!document || now === undefined || !now.startsWith(sent)) return false;
+  const end = sent.length + (/^\s*/.exec(now.slice(sent.length))?.[0].length ?? 0);
+  const edit = new vscode.WorkspaceEdit();
+  edit.delete(uri, new vscode.Range(document.positionAt(0), document.positionAt(end)));
+  return vscode.workspace.applyEdit(edit);
+}
+
 export function commentCommands(parts: CommentCommandParts): CommandTable {
+  const sending = new Set<string>();
   return {
     [COMMENT_COMMANDS.add]: (arg) => addComment(parts, arg),
-    [COMMENT_COMMANDS.send]: (arg) => sendComment(parts, arg),
+    [COMMENT_COMMANDS.send]: (arg) => sendComment(parts, arg, sending),
   };
 }

@@ -116,9 +116,18 @@ export function recordCommands(parts: RecordCommandParts): CommandTable {
 export function reopenCreatedRecords(parts: RecordCommandParts): vscode.Disposable {
   return parts.documents.onDidCreate(({ from, to }) =>
     runReported(RECORD_COMMANDS.create, async () => {
+      const target = recordTargetOf(to);
+      // Typed on while it was being created: the document holds more than was saved (VS Code may show it as
+      // saved all the same); closing it would throw that text away. It stays, and the record opens beside it.
+      const saved = parts.documents.newRecordOf(from)?.text;
+      const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === from.toString());
+      if (document && (document.isDirty || (saved !== undefined && document.getText() !== saved))) {
+        await vscode.window.showTextDocument(to, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+        if (target) tell('info', `Record ${target.recordId} created. Your later changes are still in the new-record tab.`);
+        return;
+      }
       await closeDocument(from);
       await vscode.window.showTextDocument(to, { preview: false });
-      const target = recordTargetOf(to);
       if (target) tell('info', `Created record ${target.recordId} of ${await appName(parts.catalog, target)}.`);
     }),
   );

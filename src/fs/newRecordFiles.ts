@@ -10,13 +10,15 @@ import { parseAddress, RECORD_SCHEME, schemaReference } from '../model/recordAdd
 import type { AppTarget, RecordTarget } from '../model/targets';
 import type { Edit, RecordStore } from '../records/store';
 import { isRequiredColumn } from '../schema/recordSchema';
-import { NewRecords, type NewRecord } from './newRecords';
+import { createGuarded, NewRecords, type NewRecord } from './newRecords';
 import { newRecordText } from './recordText';
 import { shownInTabs } from './tabs';
 
 export interface NewRecordFilesDeps {
   columns(portalId: string, appId: string): Promise<readonly Column[]>;
   readonly store: Pick<RecordStore, 'create'>;
+  /** The app's name, to say where to look for a record that may exist. */
+  appLabel(app: AppTarget): Promise<string>;
   now(): number;
   /** A failure to read the columns, as the file system reports it. */
   unavailable(error: unknown, portalId: string): Error;
@@ -86,7 +88,8 @@ export class NewRecordFiles {
       const which = entry.createdId ? ` as record ${entry.createdId}` : '';
       throw vscode.FileSystemError.NoPermissions(`This record was created already${which}: open it to change it. Nothing was sent.`);
     }
-    const createdId = await this.deps.store.create({ portalId: entry.portalId, appId: entry.appId }, edit, { draft: entry.asDraft });
+    const app = { portalId: entry.portalId, appId: entry.appId };
+    const createdId = await createGuarded(entry, text, () => this.deps.store.create(app, edit, { draft: entry.asDraft }), () => this.deps.appLabel(app));
     entry.text = text;
     entry.mtime = this.deps.now();
     entry.createdId = createdId ?? '';

@@ -5,6 +5,8 @@
 // (which would leave its own address unknown, and its next save creating a second record). Pure (no vscode import).
 import { newRecordPath, parseDocumentPath } from '../model/recordAddress';
 import type { AppTarget } from '../model/targets';
+import { mayHaveBeenDone } from '../api/uncertain';
+import { SaveRefused } from '../records/store';
 
 export interface NewRecord {
   readonly portalId: string;
@@ -24,6 +26,8 @@ export interface NewRecord {
   mtime: number;
   /** The id the portal gave it, once saved ('' when the portal did not say). */
   createdId?: string;
+  /** The text of a save whose create may have been done although it failed (createGuarded). */
+  mayExistText?: string;
   /** The save under way: the next save of the same document waits for it. */
   saving?: Promise<void>;
 }
@@ -70,4 +74,28 @@ export class NewRecords {
 
 function keyOf(portalId: string, path: string): string {
   return `${portalId}${path}`;
+}
+
+/**
+ * Creates the record of `entry` from its text `text`. A create that may have been done although it failed
+ * (its answer lost: mayHaveBeenDone) marks the entry with that text; a save of the same text is then
+ * refused with nothing sent, since the record may exist. A changed text is the user's decision to create
+ * it all the same (after looking for it).
+ */
+export async function createGuarded(entry: NewRecord, text: string, create: () => Promise<string | undefined>, appLabel: () => Promise<string>): Promise<string | undefined> {
+  const mayExist = async (): Promise<SaveRefused> =>
+    new SaveRefused(
+      `The portal may have created this record already (its answer was lost): look for it in ${await appLabel()} before saving again. ` +
+        'Saving this text again sends nothing; to create another record anyway, change the text and save.',
+    );
+  if (entry.mayExistText === text) throw await mayExist();
+  try {
+    return await create();
+  } catch (error) {
+    if (!mayHaveBeenDone(error)) throw error;
+    entry.mayExistText = text;
+    const refused = await mayExist();
+    refused.cause = error;
+    throw refused;
+  }
 }

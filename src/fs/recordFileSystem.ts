@@ -34,7 +34,6 @@ import { RecordRefresh } from './recordRefresh';
 import { fieldValues, parseDocument, recordText } from './recordText';
 import { SchemaFiles } from './schemaFiles';
 
-export { FRESH_MS, portalFailure } from '../records/store';
 /**
  * How long a copy stands for "now" to a stat of a document without unsaved changes: opening shows the
  * editor a moment after reading (VS Code stats again then, up to a second or so later). Such a stat is
@@ -109,11 +108,12 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
         if (copy.draft) catalog.noteDraftSeen(record.portalId, record.appId);
         if (draftBefore !== copy.draft) this.stateChanged.fire({ record, uri: recordUri(record) });
       },
-      onChanged: (record, kind) => events.fire({ ...record, kind, origin: 'local' }),
+      onChanged: (record, kind) => events.fire({ ...record, kind, origin: 'local', source: 'documents' }),
     });
     const unavailable = (error: unknown, portalId: string): Error => vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
     this.schemas = new SchemaFiles({ columns, unavailable, fireChanged: (uris) => this.fireChanged(uris) });
-    this.newRecords = new NewRecordFiles({ columns, store: this.store, now, unavailable });
+    const appLabel = async ({ portalId, appId }: AppTarget): Promise<string> => (await catalog.app(portalId, appId).catch(() => undefined))?.name ?? `app ${appId}`;
+    this.newRecords = new NewRecordFiles({ columns, store: this.store, now, unavailable, appLabel });
     this.refresh = this._register(new RecordRefresh(this, events, catalog));
   }
 
@@ -242,7 +242,7 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
-    const address = this.addressOf(uri);
+    const address = this.addressOf(uri, true);
     switch (address.kind) {
       case 'directory':
         throw vscode.FileSystemError.FileIsADirectory(uri);
@@ -276,9 +276,13 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   // ------------------------------------------------------------------------------------------------------
   // Reading
 
-  private addressOf(uri: vscode.Uri): DocumentAddress {
+  /** `saving`: a save of a record deleted here says so (VS Code shows only the address otherwise). */
+  private addressOf(uri: vscode.Uri, saving = false): DocumentAddress {
     const address = parseAddress(uri);
-    if (!address || !this.portals.get(address.portalId) || (address.kind === 'record' && this.deleted.has(recordKey(address)))) throw vscode.FileSystemError.FileNotFound(uri);
+    if (!address || !this.portals.get(address.portalId)) throw vscode.FileSystemError.FileNotFound(uri);
+    if (address.kind === 'record' && this.deleted.has(recordKey(address))) {
+      throw vscode.FileSystemError.FileNotFound(saving ? `Record ${address.recordId} was deleted in the portal (moved to its trash). Your text is kept; nothing was sent.` : uri);
+    }
     return address;
   }
 

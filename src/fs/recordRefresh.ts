@@ -113,7 +113,8 @@ export class RecordRefresh extends Disposable {
   }
 
   private onRecordChange(change: RecordChange): void {
-    if (change.origin === 'local' && change.kind !== 'deleted') return; // this window's own saves
+    // The documents' own saves only: a save in the grid (or a panel) of an open record's is news to its document.
+    if (change.source === 'documents' && change.kind !== 'deleted') return;
     if (!this.files.stateAt(recordUri(change))) return;
     if (change.kind === 'deleted') {
       this.files.noteDeleted(change);

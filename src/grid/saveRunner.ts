@@ -20,6 +20,7 @@
 //   looks before saving it again. Once sent, a POST is not aborted by a cancel: its answer is awaited.
 import { isCancellation, isPortalError } from '../api/errors';
 import type { RecordData } from '../api/types';
+import { mayHaveBeenDone } from '../api/uncertain';
 import { createBody } from '../records/changes';
 import type { ChangeSet } from './changeSet';
 import { checkRow, type Conflict, type RowToSave, type SaveCheck } from './conflicts';
@@ -83,14 +84,6 @@ function reasonOf(error: unknown): string {
   return error instanceof Error && error.message ? error.message : String(error);
 }
 
-/** Whether the request may have been done by the portal although it failed (so a PUT is not resent blindly). */
-function isUncertain(error: unknown): boolean {
-  if (!isPortalError(error)) return false;
-  // An answer that cannot be read came after the portal did the request.
-  if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'invalid-response') return true;
-  return error.kind === 'http' && error.status !== undefined && error.status >= 500;
-}
-
 function isRateLimited(error: unknown): boolean {
   return isPortalError(error) && error.kind === 'http' && error.status === 429;
 }
@@ -129,8 +122,8 @@ class Runner {
         }
       }
     } catch (error) {
-      if (isCancellation(error) || (this.options.signal?.aborted && !isUncertain(error))) return { recordId, kind: 'cancelled' };
-      const maybe = isUncertain(error) ? ' The portal may have created the record all the same: look in the view before saving this row again.' : '';
+      if (isCancellation(error) || (this.options.signal?.aborted && !mayHaveBeenDone(error))) return { recordId, kind: 'cancelled' };
+      const maybe = mayHaveBeenDone(error) ? ' The portal may have created the record all the same: look in the view before saving this row again.' : '';
       return { recordId, kind: 'failed', reason: `${error instanceof RowFailure ? error.message : reasonOf(error)}${maybe}` };
     }
   }
@@ -151,7 +144,7 @@ class Runner {
         } catch (error) {
           if (isCancellation(error) || attempt >= this.maxAttempts) throw error;
           if (isRateLimited(error)) await this.rateLimited(error);
-          else if (isUncertain(error)) {
+          else if (mayHaveBeenDone(error)) {
             await sleep(this.backoffMs(attempt), this.options.signal);
             check = await this.check(row);
           } else throw error;
@@ -173,7 +166,7 @@ class Runner {
       } catch (error) {
         if (isCancellation(error) || attempt >= this.maxAttempts) throw error;
         if (isRateLimited(error)) await this.rateLimited(error);
-        else if (isUncertain(error)) await sleep(this.backoffMs(attempt), this.options.signal);
+        else if (mayHaveBeenDone(error)) await sleep(this.backoffMs(attempt), this.options.signal);
         else throw error;
       }
     }

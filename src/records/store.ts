@@ -1,7 +1,7 @@
 // The records this window works on, without `vscode`: the portal's copies read (shared while a read is in
 // flight, reused while fresh), the copy the user's edit started from, the conflict check, update and
-// create. The `portal:` file system (src/fs/recordFileSystem.ts) is a thin adapter on it; the grid editing
-// and the bulk import stand on it too. The clock is passed in, so that ages are tested without waiting.
+// create. The `portal:` file system (src/fs/recordFileSystem.ts) is a thin adapter on it; the language model
+// tools (src/tools) stand on it too (the grid and the import have their own). The clock is passed in, so that ages are tested without waiting.
 //
 // A save sends only the fields changed against the copy the edit started from (`base`), never read-only
 // ones, and never over a change made in the portal since that copy unless the caller has just checked:
@@ -80,20 +80,17 @@ interface Entry {
   copy?: RecordCopy;
   base?: RecordData;
   inflight?: Promise<RecordCopy>;
+  /** Moved by markStale: a read sent before it answers with a copy older than the change. */
+  generation: number;
 }
 
-export function writableKeyOf(data: RecordData, columns: readonly Column[]): string {
+function writableKeyOf(data: RecordData, columns: readonly Column[]): string {
   return JSON.stringify(columns.filter(isWritable).map((column) => data[column.field_id_in_data] ?? ''));
 }
 
 /** Whether `base` and the portal's copy differ in a field a save could overwrite. */
 export function checkConflict(base: RecordData, server: RecordCopy): boolean {
   return writableKeyOf(base, server.columns) !== server.writableKey;
-}
-
-/** The fields to send for an edit of `base`, and the reasons to send nothing (updateBody, changes.ts). */
-export function changedFields(columns: readonly Column[], base: RecordData, server: RecordData, edited: RecordData): ReturnType<typeof updateBody> {
-  return updateBody({ columns, base, server, edited });
 }
 
 /** The one sentence a failed save, open or read shows: the portal's own message, and what to do. */
@@ -141,7 +138,11 @@ export class RecordStore {
   /** The next read asks the portal (a change elsewhere, the columns changed, the document hidden). */
   markStale(record: RecordTarget): void {
     const entry = this.entries.get(recordKey(record));
-    if (entry?.copy) entry.copy = { ...entry.copy, at: 0 };
+    if (!entry) return;
+    // The read in flight left before the change: the next read sends its own.
+    entry.generation += 1;
+    entry.inflight = undefined;
+    if (entry.copy) entry.copy = { ...entry.copy, at: 0 };
   }
 
   /** The copy stands for "now" again (after VS Code reloads the document from it). */
@@ -200,7 +201,7 @@ export class RecordStore {
     if (!checked && checkConflict(base, server)) {
       throw new RecordConflict(`Record ${recordId} changed in the portal since you opened it. Save again to compare or overwrite. Nothing was sent.`, base, server);
     }
-    const body = changedFields(server.columns, base, server.data, edited);
+    const body = updateBody({ columns: server.columns, base, server: server.data, edited });
     if (body.problems.length > 0) throw new SaveRefused(describeProblems(server.columns, body.problems));
     const sent = Object.keys(body.fields);
     if (sent.length > 0) {
@@ -237,7 +238,7 @@ export class RecordStore {
     const key = recordKey(record);
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = { record: { portalId: record.portalId, appId: record.appId, recordId: record.recordId } };
+      entry = { record: { portalId: record.portalId, appId: record.appId, recordId: record.recordId }, generation: 0 };
       this.entries.set(key, entry);
     }
     return entry;
@@ -245,6 +246,7 @@ export class RecordStore {
 
   private async fetch(record: RecordTarget, entry: Entry): Promise<RecordCopy> {
     const { portalId, appId, recordId } = record;
+    const generation = entry.generation;
     let read: RecordRead;
     let columns: readonly Column[];
     try {
@@ -254,6 +256,13 @@ export class RecordStore {
       throw error;
     }
     const draftBefore = entry.copy?.draft;
+    if (generation !== entry.generation) {
+      // Changed in the portal while this read was on its way: its caller gets it, the store keeps the newer
+      // copy a later read made, or this one as stale (the next read asks again).
+      const stale: RecordCopy = { data: read.data, draft: read.draft, columns, writableKey: writableKeyOf(read.data, columns), at: 0 };
+      if (!entry.copy || entry.copy.at === 0) entry.copy = stale;
+      return stale;
+    }
     const copy = this.remember(record, read.data, read.draft, columns);
     this.deps.onRead?.(record, copy, draftBefore);
     return copy;

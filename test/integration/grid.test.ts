@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedPortal } from './documents/support';
-import { closeAllEditors, emulatorRecord, requestMark, requestsSince } from './support/documents';
+import { closeAllEditors, emulatorRecord, fieldsOf, openRecord, requestMark, requestsSince } from './support/documents';
 import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
 import { path } from './support/explorer';
 import { testApi } from './support/extension';
@@ -178,6 +178,19 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await grid.press('.data-grid', 'Control+S');
     await waitFor(() => gridTab()?.isDirty === false, { message: 'the second save', timeoutMs: 20_000 });
     assert.equal((await emulatorRecord('102', '2')).data.f18, '12');
+  });
+
+  it('a row saved in the grid reloads the open document of its record', async () => {
+    const document = await openRecord(portal(), '102', '1');
+    assert.notEqual(fieldsOf(document).f18, '11');
+    const grid = await openGrid();
+    await typeInto(grid, 0, 9, '11');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
+    await grid.press('.data-grid', 'Control+S');
+    await waitFor(() => gridTab()?.isDirty === false, { message: 'the grid saved', timeoutMs: 20_000 });
+    assert.equal((await emulatorRecord('102', '1')).data.f18, '11');
+    await waitFor(() => fieldsOf(document).f18 === '11', { message: "the record's document to show the grid's change" });
+    assert.equal(document.isDirty, false);
   });
 
   it("the save's progress counts the rows it sends, not a row an invalid cell holds back", async () => {

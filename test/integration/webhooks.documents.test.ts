@@ -2,7 +2,7 @@
 // without unsaved changes, and never touches one with them: its user is told, once.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { closeAllEditors, emulatorRecord, fieldsOf, openRecord, setField } from './support/documents';
+import { closeAllEditors, emulatorRecord, fieldsOf, openRecord, requestMark, requestsSince, setField } from './support/documents';
 import { emulatorControl, resetEmulator } from './support/emulator';
 import { emulatorPortal } from './support/explorer';
 import { testApi } from './support/extension';
@@ -80,6 +80,13 @@ describe('webhooks and open record documents', function () {
     await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(clean.uri)), /not ?found/i, 'the deleted record has no document any more');
     assert.equal(dirty.getText(), edited);
     assert.equal(dirty.isDirty, true);
+    // Saving it says why it cannot be saved, not only the document's address.
+    const mark = await requestMark();
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.fs.writeFile(dirty.uri, new TextEncoder().encode(edited))),
+      /Record 5 was deleted in the portal \(moved to its trash\)\. Your text is kept; nothing was sent\./,
+    );
+    assert.deepEqual((await requestsSince(mark)).filter((line) => !line.startsWith('GET')), [], 'nothing sent');
   });
 
   it('a "deleted" event for a record the portal still has closes nothing: the record is read first', async () => {

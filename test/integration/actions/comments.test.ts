@@ -18,6 +18,19 @@ function activeUri(): vscode.Uri | undefined {
   return vscode.window.activeTextEditor?.document.uri;
 }
 
+async function append(uri: string, text: string): Promise<void> {
+  const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri);
+  assert.ok(document, 'the comment editor is open');
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(document.uri, document.positionAt(document.getText().length), text);
+  assert.equal(await vscode.workspace.applyEdit(edit), true);
+}
+
+/** Waits until the emulator took the (one) fault waiting: the request it slows is on its way. */
+async function faultTaken(): Promise<void> {
+  await waitFor(async () => (await emulatorControl<unknown[]>('GET', 'faults')).length === 0, { message: 'the request to reach the portal' });
+}
+
 async function typeIn(uri: string, text: string): Promise<void> {
   const edit = new vscode.WorkspaceEdit();
   edit.insert(vscode.Uri.parse(uri), new vscode.Position(0, 0), text);
@@ -142,5 +155,34 @@ describe(`record actions: comments ${BROWSER_TAG}`, function () {
     assert.equal(logged.length, 1, 'one log line');
     assert.match(logged[0], /comments plugin/i, 'the portal\'s own words are in the log');
     assert.ok(!logged[0].includes('Section 2'), 'the comment is not');
+  });
+
+  it('sends a comment once when Send Comment runs again while it is on its way', async () => {
+    const opened = await vscode.commands.executeCommand<string>('portal.addComment', { portalId: portal(), appId: '101', recordId: '2' });
+    await typeIn(opened, 'Sent once.');
+    await emulatorControl('POST', 'faults', { path: '/record/2/comment$', method: 'POST', latency_ms: 1500 });
+    const mark = await requestMark();
+    const first = vscode.commands.executeCommand('portal.sendComment', vscode.Uri.parse(opened));
+    await faultTaken();
+    // A second Ctrl+Enter while the first is on its way.
+    const second = vscode.commands.executeCommand('portal.sendComment', vscode.Uri.parse(opened));
+    await Promise.all([first, second]);
+    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('POST')), ['POST /api/v1/app/101/record/2/comment 200']);
+    await user().waitForMessage(/^The comment on record 2 is being sent already\.$/, { level: 'info' });
+    assert.deepEqual((await storedRecord('101', '2')).comments.map((comment) => comment.comment), ['Sent once.']);
+  });
+
+  it('keeps only the text typed while the comment was on its way: sending again posts only that', async () => {
+    const opened = await vscode.commands.executeCommand<string>('portal.addComment', { portalId: portal(), appId: '101', recordId: '2' });
+    await typeIn(opened, 'First part.');
+    await emulatorControl('POST', 'faults', { path: '/record/2/comment$', method: 'POST', latency_ms: 1500 });
+    const sending = vscode.commands.executeCommand('portal.sendComment', vscode.Uri.parse(opened));
+    await faultTaken();
+    await append(opened, '\nSecond part.');
+    assert.equal(await sending, true);
+    assert.equal(vscode.workspace.textDocuments.find((document) => document.uri.toString() === opened)?.getText(), 'Second part.');
+    await user().waitForMessage(/^Comment added to record 2 of Customers\. Its editor keeps what you typed while it was being sent\.$/, { level: 'info' });
+    assert.equal(await vscode.commands.executeCommand('portal.sendComment', vscode.Uri.parse(opened)), true);
+    assert.deepEqual((await storedRecord('101', '2')).comments.map((comment) => comment.comment), ['First part.', 'Second part.']);
   });
 });

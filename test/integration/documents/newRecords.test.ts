@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RecordChange } from '../../../src/catalog/recordEvents';
+import { emulatorControl } from '../support/emulator';
 import { emulatorRecord, recordUriOf, requestMark, requestsSince, setField } from '../support/documents';
 import { testApi } from '../support/extension';
 import { useScriptedPrompter } from '../support/prompter';
@@ -40,7 +41,7 @@ async function saveCreating(document: vscode.TextDocument, portalId: string): Pr
 }
 
 describe('records as documents: new records whose entry is gone', () => {
-  useScriptedPrompter();
+  const user = useScriptedPrompter();
   const portal = useConnectedPortal();
 
   it('creates a record once from a new document whose language changed, and reopens it under its id', async () => {
@@ -103,5 +104,40 @@ describe('records as documents: new records whose entry is gone', () => {
     const record = await emulatorRecord('102', (await created).recordId);
     assert.deepEqual([record.draft, record.data.f11], [true, 'Restored draft']);
     assert.equal(decoder.decode(await vscode.workspace.fs.readFile(uri)), text, 'the address serves what was saved');
+  });
+
+  it('keeps text typed while a new record is being created: the new-record tab stays, with it', async () => {
+    const api = await testApi();
+    const opened = await vscode.commands.executeCommand<string>('portal.newRecord', { portalId: portal(), appId: '101' });
+    const document = await waitFor(() => vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === opened), { message: 'the new document' });
+    await setField(document, 'f2', 'Typed During Save Ltd');
+    await emulatorControl('POST', 'faults', { path: '/app/101/record/$', method: 'POST', latency_ms: 1500 });
+    const created = waitForEvent(api.recordEvents.onDidChange, (change: RecordChange) => change.kind === 'created');
+    const saving = document.save();
+    await waitFor(async () => (await emulatorControl<unknown[]>('GET', 'faults')).length === 0, { message: 'the create to reach the portal' });
+    const typed = new vscode.WorkspaceEdit();
+    typed.insert(document.uri, document.positionAt(document.getText().lastIndexOf('}')), '  ,"f3": "typed later"\n');
+    assert.equal(await vscode.workspace.applyEdit(typed), true);
+    // VS Code resolves false here and shows the document as saved, with the text typed during the save in it.
+    await saving;
+    const change = await created;
+    const reopened = recordUriOf(portal(), '101', change.recordId);
+    await waitFor(() => vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === reopened.toString())), { message: 'the created record open' });
+    assert.ok(isOpenInTab(document.uri), 'the new-record tab stays');
+    assert.ok(document.getText().includes('typed later'), 'the text typed during the save is kept');
+    await user().waitForMessage(new RegExp(`^Record ${change.recordId} created\\. Your later changes are still in the new-record tab\\.$`), { level: 'info' });
+  });
+
+  it('lost answer, saved again: one POST, and the save says the record may exist', async () => {
+    const opened = await vscode.commands.executeCommand<string>('portal.newRecord', { portalId: portal(), appId: '101' });
+    const document = await waitFor(() => vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === opened), { message: 'the new document' });
+    await setField(document, 'f2', 'Lost Answer Ltd');
+    await emulatorControl('POST', 'faults', { path: '/app/101/record/$', method: 'POST', lose_answer: true });
+    const text = encoder.encode(document.getText());
+    const mark = await requestMark();
+    const mayExist = /The portal may have created this record already \(its answer was lost\): look for it in Customers before saving again\./;
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(document.uri, text)), mayExist);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(document.uri, text)), mayExist);
+    assert.deepEqual((await posts(mark)).length, 1, 'one POST');
   });
 });
