@@ -4,6 +4,7 @@
 import type * as vscode from 'vscode';
 import { isPortalError } from '../api/errors';
 import { checkRecord } from '../api/formats';
+import { mayHaveBeenDone } from '../api/uncertain';
 import type { Column, RecordData } from '../api/types';
 import type { Stores } from '../catalog/stores';
 import { PANEL_VIEW_TYPES } from '../ids';
@@ -121,7 +122,9 @@ export class RecordFormPanel {
     // The portal's refusal is shown next to the field it names.
     await runShownInPanel(`${PANEL_VIEW_TYPES.form} create`, () => this.send(data, draft), (message, error) => {
       const field = isPortalError(error) ? error.field : undefined;
-      return this.panel.post({ type: 'form/failed', message, ...(field ? { field } : {}) });
+      // A lost answer may hide a record the portal created: a plain failure would invite a second one.
+      const maybe = mayHaveBeenDone(error) ? ` The portal may have created the record all the same: look in ${this.appName} before creating it again.` : '';
+      return this.panel.post({ type: 'form/failed', message: `${message}${maybe}`, ...(field ? { field } : {}) });
     });
     // Failed or cancelled: the page has said so, and a new Create may go.
     if (this.outcome?.state === 'pending') this.outcome = undefined;

@@ -99,6 +99,22 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('says a create whose answer was lost may have created the record, so that it is not simply created again', async () => {
+    await emulatorControl('POST', 'reset');
+    const customers: AppTarget = { portalId, appId: '101' };
+    await vscode.commands.executeCommand('portal.createRecord', customers);
+    const form = driver.webview('New record · Customers');
+    await form.waitFor('[data-field="f2"]', { timeoutMs: 20_000 });
+    await emulatorControl('POST', 'faults', { path: '/app/101/record/$', method: 'POST', lose_answer: true });
+    await form.fill('[data-field="f2"] input', 'Lost Answer Ltd');
+    await form.click('#create');
+    await waitFor(async () => (await form.text('.message-bar .message-text')) !== '', { message: 'the failure said in the form', timeoutMs: 20_000 });
+    assert.match(await form.text('.message-bar .message-text'), /may have created the record .*look in Customers before creating it again/);
+    const [created] = await apiGet<{ data: Array<Record<string, string>> }>('app/101/view/1').then((view) => view.data.filter((row) => row.f2 === 'Lost Answer Ltd'));
+    assert.ok(created, 'the portal did create it: that is what the message warns of');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('runs a filtered query and shows what the emulator answers; saves and exports it', async () => {
     const tickets: ViewTarget = { portalId, appId: '201', viewId: '6', viewName: 'All tickets' };
     await vscode.commands.executeCommand('portal.queryView', tickets);
