@@ -182,14 +182,14 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
 
   it('a row saved in the grid reloads the open document of its record', async () => {
     const document = await openRecord(portal(), '102', '1');
-    assert.notEqual(fieldsOf(document).f18, '11');
+    assert.notEqual(fieldsOf(document).f18, '17');
     const grid = await openGrid();
-    await typeInto(grid, 0, 9, '11');
+    await typeInto(grid, 0, 9, '17');
     await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
     await grid.press('.data-grid', 'Control+S');
     await waitFor(() => gridTab()?.isDirty === false, { message: 'the grid saved', timeoutMs: 20_000 });
-    assert.equal((await emulatorRecord('102', '1')).data.f18, '11');
-    await waitFor(() => fieldsOf(document).f18 === '11', { message: "the record's document to show the grid's change" });
+    assert.equal((await emulatorRecord('102', '1')).data.f18, '17');
+    await waitFor(() => fieldsOf(document).f18 === '17', { message: "the record's document to show the grid's change" });
     assert.equal(document.isDirty, false);
   });
 

@@ -108,7 +108,7 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     await emulatorControl('POST', 'faults', { path: '/app/101/record/$', method: 'POST', lose_answer: true });
     await form.fill('[data-field="f2"] input', 'Lost Answer Ltd');
     await form.click('#create');
-    await waitFor(async () => (await form.text('.message-bar .message-text')) !== '', { message: 'the failure said in the form', timeoutMs: 20_000 });
+    await waitFor(async () => /failed/.test(await form.text('.message-bar .message-text')), { message: 'the failure said in the form (after "Creating the record…")', timeoutMs: 20_000 });
     assert.match(await form.text('.message-bar .message-text'), /may have created the record .*look in Customers before creating it again/);
     const [created] = await apiGet<{ data: Array<Record<string, string>> }>('app/101/view/1').then((view) => view.data.filter((row) => row.f2 === 'Lost Answer Ltd'));
     assert.ok(created, 'the portal did create it: that is what the message warns of');
