@@ -206,12 +206,18 @@ describe('TokenKeeper against the emulator', () => {
     assert.equal(keeper.state(), 'signedOut');
     assert.equal(await secrets.get(secretKeys.tokens('demo')), undefined);
   });
-  it('sign out while a renewal is under way leaves no token', async () => {
+  /** A signed-in keeper whose token requests wait until `held.release()`: a renewal caught under way. */
+  async function signedInWithHeldRenewal() {
     await secrets.store(secretKeys.clientSecret('demo'), emulator.clientSecret);
     const held = heldTokenAnswers();
     const keeper = new TokenKeeper({ connection: connection('authorizationCode'), secrets, fetch: held.fetch });
     const tokens = await codeTokens();
     await keeper.signedIn(tokens);
+    return { held, keeper, tokens };
+  }
+
+  it('sign out while a renewal is under way leaves no token', async () => {
+    const { held, keeper, tokens } = await signedInWithHeldRenewal();
     const renewal = keeper.renewAfterUnauthorized(tokens.accessToken).then(
       () => 'renewed',
       (error: unknown) => (error instanceof SignInRequiredError ? 'sign in' : String(error)),
@@ -226,11 +232,7 @@ describe('TokenKeeper against the emulator', () => {
   });
 
   it('a caller\'s cancel does not cancel the renewal others wait for, nor lose the rotated refresh token', async () => {
-    await secrets.store(secretKeys.clientSecret('demo'), emulator.clientSecret);
-    const held = heldTokenAnswers();
-    const keeper = new TokenKeeper({ connection: connection('authorizationCode'), secrets, fetch: held.fetch });
-    const tokens = await codeTokens();
-    await keeper.signedIn(tokens);
+    const { held, keeper, tokens } = await signedInWithHeldRenewal();
     const cancelling = new AbortController();
     const first = keeper.renewAfterUnauthorized(tokens.accessToken, cancelling.signal).then(
       () => 'renewed',
@@ -249,11 +251,7 @@ describe('TokenKeeper against the emulator', () => {
     assert.ok(next && next !== renewed, 'the next renewal works with the stored refresh token');
   });
   it('removing the portal (dispose) while a renewal is under way stores nothing again', async () => {
-    await secrets.store(secretKeys.clientSecret('demo'), emulator.clientSecret);
-    const held = heldTokenAnswers();
-    const keeper = new TokenKeeper({ connection: connection('authorizationCode'), secrets, fetch: held.fetch });
-    const tokens = await codeTokens();
-    await keeper.signedIn(tokens);
+    const { held, keeper, tokens } = await signedInWithHeldRenewal();
     const renewal = keeper.renewAfterUnauthorized(tokens.accessToken).then(
       () => 'renewed',
       (error: unknown) => (error instanceof SignInRequiredError ? 'sign in' : String(error)),
