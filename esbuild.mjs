@@ -81,22 +81,6 @@ const jsoncWithoutSideEffects = {
   },
 };
 
-/**
- * fetch-blob (under node-fetch) falls back to web-streams-polyfill (60 KB minified) only where
- * globalThis.ReadableStream is missing, which no Node that VS Code ships lacks (it is built in since
- * Node 18). A stub keeps it out of the node-fetch chunk and fails loudly if ever reached.
- */
-const noWebStreamsPolyfill = {
-  name: 'no-web-streams-polyfill',
-  setup(build) {
-    build.onResolve({ filter: /^web-streams-polyfill(\/|$)/ }, (args) => ({ path: args.path, namespace: 'stub' }));
-    build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
-      contents: "throw new Error('Portal Explorer needs a runtime with web streams (Node 18 or later).');",
-      loader: 'js',
-    }));
-  },
-};
-
 const common = {
   bundle: true,
   minify: production,
@@ -108,7 +92,7 @@ const common = {
 
 const targets = {
   // The extension in two steps, so that activation reads and compiles only what it runs: ES modules with
-  // code splitting (dist/esm/: the entry and what activate() uses; src/features.ts, node-fetch and the rest
+  // code splitting (dist/esm/: the entry and what activate() uses; src/features.ts and the rest
   // in chunks loaded by import() on first use, the modules they share in chunks of their own, so each
   // module's state exists once), behind dist/extension.js, package.json's "main", a CommonJS entry that
   // imports the ES entry when VS Code activates the extension.
@@ -131,7 +115,7 @@ const targets = {
       charset: 'utf8',
       // `require` for what still needs it in an ES module: the vscode API (see oneVscodeNamespace).
       banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-      plugins: [...common.plugins, oneVscodeNamespace, jsoncWithoutSideEffects, noWebStreamsPolyfill],
+      plugins: [...common.plugins, oneVscodeNamespace, jsoncWithoutSideEffects],
     },
     {
       ...common,

@@ -112,8 +112,16 @@ function normaliseTypeName(typeName: string): string {
     .replace(/[^a-z]/g, '');
 }
 
+// The portal names a handful of kinds, and every value converted or checked asks for its column's kind.
+const normalisedNames = new Map<string, string>();
+
 export function kindOfTypeName(typeName: string | undefined, typeCode?: string): ColumnKind {
-  const byName = typeName ? BY_NAME[normaliseTypeName(typeName)] : undefined;
+  let normalised = typeName ? normalisedNames.get(typeName) : undefined;
+  if (typeName && normalised === undefined) {
+    normalised = normaliseTypeName(typeName);
+    if (normalisedNames.size < 1000) normalisedNames.set(typeName, normalised);
+  }
+  const byName = normalised ? BY_NAME[normalised] : undefined;
   if (byName) return byName;
   return (typeCode !== undefined && KIND_BY_CODE[typeCode]) || 'unknown';
 }

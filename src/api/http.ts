@@ -1,12 +1,11 @@
 // The one request core of the portal client and the OAuth calls: a time limit combined with the caller's
 // AbortSignal, and every failure turned into a PortalError (network, timeout, cancelled, http). The body is
 // read whole, inside the same time limit, so a connection that drops mid-body is a network error too.
-// Requests go through node-fetch (the fetch the client chose), loaded on the first request so that
-// activation never pays for it; the extension bundle keeps it in a chunk of its own (esbuild.mjs).
-import { Readable } from 'node:stream';
-import type nodeFetchModule from 'node-fetch';
+// Requests go through nodeTransport (node:http and node:https in fetch's shape; why not node-fetch is
+// said there), or a FetchLike the caller brings.
 import { PortalError } from './errors';
 import { portalMessageOf, redactSecrets } from './errorBody';
+import { nodeTransport } from './nodeTransport';
 
 /** The response as the client uses it; fetch's Response fits. */
 export interface FetchResponseLike {
@@ -14,7 +13,9 @@ export interface FetchResponseLike {
   readonly statusText: string;
   readonly headers: { get(name: string): string | null };
   arrayBuffer(): Promise<ArrayBuffer>;
-  /** The body as it arrives (node-fetch: a Node stream); used when the caller reads it as a stream. */
+  /** The whole body as a Buffer, where the transport has it without a copy. */
+  bytes?(): Promise<Buffer>;
+  /** The body as it arrives (a Node stream); used when the caller reads it as a stream. */
   readonly body?: AsyncIterable<Uint8Array | string> | null;
 }
 
@@ -32,29 +33,8 @@ export interface FetchInitLike {
 /** fetch, or anything with its shape (e.g. a wrapper that records calls). */
 export type FetchLike = (url: string, init: FetchInitLike) => Promise<FetchResponseLike>;
 
-type NodeFetch = typeof nodeFetchModule;
-let nodeFetch: Promise<NodeFetch> | undefined;
-
-function loadNodeFetch(): Promise<NodeFetch> {
-  nodeFetch ??= import('node-fetch').then(
-    (module) => module.default,
-    (error: unknown) => {
-      nodeFetch = undefined; // a failed load is tried again on the next request
-      throw error;
-    },
-  );
-  return nodeFetch;
-}
-
-/** node-fetch; a streamed body (an upload reporting its progress) reaches it as a Node stream. */
-export const defaultFetch: FetchLike = async (url, init) => {
-  const fetch = await loadNodeFetch();
-  // Aborted while node-fetch loaded: node-fetch, handed an aborted signal, destroys the request body's
-  // stream with an error nobody listens to (an uncaught exception), so refuse here instead.
-  init.signal.throwIfAborted();
-  const body = init.body === undefined || typeof init.body === 'string' || Buffer.isBuffer(init.body) ? init.body : Readable.from(init.body);
-  return fetch(url, { ...init, body });
-};
+/** The transport every request goes through unless the caller brings its own (tests record calls so). */
+export const defaultFetch: FetchLike = nodeTransport;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -199,7 +179,7 @@ export async function send(request: HttpRequest): Promise<HttpResponse> {
       await request.readBody(rearming(response.body, rearm));
       return { status: response.status, headers: response.headers, body: Buffer.alloc(0) };
     }
-    const body = Buffer.from(await response.arrayBuffer());
+    const body = response.bytes ? await response.bytes() : Buffer.from(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, body };
   } catch (error) {
     status = 'error';

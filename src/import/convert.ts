@@ -107,17 +107,36 @@ export function detectDecimalSeparator(samples: Iterable<string>): DecimalSepara
   return comma > point ? ',' : '.';
 }
 
-function choices(column: Column): readonly { id: string; name: string }[] {
-  return Array.isArray(column.choices) ? column.choices : [];
+/** A column's choices by id and by name (lower case, trimmed; a name two choices share finds neither). */
+interface ChoiceIndex {
+  ids: ReadonlySet<string>;
+  byName: ReadonlyMap<string, string | undefined>;
+}
+
+// Built once per column: an import converts every row's choice cells against the same list.
+const choiceIndexes = new WeakMap<Column, ChoiceIndex>();
+
+function choiceIndex(column: Column): ChoiceIndex {
+  let index = choiceIndexes.get(column);
+  if (!index) {
+    const list = Array.isArray(column.choices) ? column.choices : [];
+    const byName = new Map<string, string | undefined>();
+    for (const choice of list) {
+      const name = choice.name.trim().toLowerCase();
+      byName.set(name, byName.has(name) ? undefined : String(choice.id));
+    }
+    index = { ids: new Set(list.map((choice) => String(choice.id))), byName };
+    choiceIndexes.set(column, index);
+  }
+  return index;
 }
 
 /** One choice by id, else by name (case and surrounding spaces ignored); unknown items stay as given. */
 function choiceId(column: Column, item: string): string {
-  const list = choices(column);
+  const { ids, byName } = choiceIndex(column);
   const text = item.trim();
-  if (list.some((choice) => String(choice.id) === text)) return text;
-  const byName = list.filter((choice) => choice.name.trim().toLowerCase() === text.toLowerCase());
-  return byName.length === 1 ? String(byName[0].id) : text;
+  if (ids.has(text)) return text;
+  return byName.get(text.toLowerCase()) ?? text;
 }
 
 function convertChoice(column: Column, text: string): string {

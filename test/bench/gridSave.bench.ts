@@ -1,7 +1,8 @@
 // The grid's save against the emulator's Tickets app (201, view 6: 100,000 rows), the emulator in its own
 // process as a portal would be: the memory a change set holds for 1,000 pending edits, and saving 1,000
 // changed rows (a conflict check and one update each) beside the emulator's own sustained update rate,
-// measured in the same run with bare PUTs at the same number of requests at once.
+// measured in the same run with bare PUTs (node:http, the least a client can do) at the same number of
+// requests at once.
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { PortalClient } from '../../src/api/client';
@@ -12,6 +13,7 @@ import { EditHistory } from '../../src/grid/editHistory';
 import { portalRecordStore } from '../../src/grid/recordStore';
 import { saveChanges } from '../../src/grid/saveRunner';
 import { startEmulatorProcess } from './support/emulatorProcess';
+import { bareRequest } from './support/bareHttp';
 import { mb, median, runBenchmark } from './support/report';
 
 const APP = '201';
@@ -70,13 +72,13 @@ runBenchmark('grid save, 1,000 changed rows', [], async () => {
     // interleaved so that the load of a shared machine falls on all three alike.
     const fresh = (round: number, kind: number): string[] => view.rows.slice((round * 3 + kind + 1) * ROWS, (round * 3 + kind + 2) * ROWS).map((row) => row.id ?? '');
     const send = async (method: 'GET' | 'PUT', recordId: string): Promise<void> => {
-      const response = await fetch(`${baseUrl}/api/v1/app/${APP}/record/${recordId}`, {
+      const answer = await bareRequest(
         method,
-        headers: { Authorization: `Bearer ${token}`, ...(method === 'PUT' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
-        body: method === 'PUT' ? new URLSearchParams({ f31: `Bare subject ${recordId}` }).toString() : undefined,
-      });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`${method} ${recordId}: ${response.status}`);
+        `${baseUrl}/api/v1/app/${APP}/record/${recordId}`,
+        { Authorization: `Bearer ${token}`, ...(method === 'PUT' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+        method === 'PUT' ? new URLSearchParams({ f31: `Bare subject ${recordId}` }).toString() : undefined,
+      );
+      if (answer.status !== 200) throw new Error(`${method} ${recordId}: ${answer.status}`);
     };
     // Warm-up: JIT and connections on both sides, for both kinds of request.
     const warm = view.rows.slice(view.rows.length - ROWS).map((row) => row.id ?? '');

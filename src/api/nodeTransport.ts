@@ -1,0 +1,180 @@
+// The portal client's transport: fetch's shape (FetchLike) over Node's own http and https modules.
+// Why not node-fetch, which the client used before: node-fetch 3 turns every body, even a short string,
+// into a stream and runs two stream pipelines per request (request body, response body), each ending with
+// an AbortController and a DOMException. Measured on a bulk import (test/bench/import.bench.ts), that cost
+// 3–3.5 × the CPU of node:http per request, and made the import and the grid's save CPU-bound in the
+// extension host. Node's own fetch (undici) costs even more per request here, and a bundled undici would
+// bypass VS Code's proxy support, which patches the http and https modules this file goes through.
+// What node-fetch did for us is kept: redirects (the Authorization header never follows to another
+// origin), gzip/deflate/br answers, streamed uploads, abort by signal, and the system error codes.
+// The modules themselves, their `request` looked up at each call: VS Code's proxy support replaces it on the
+// module object after load, which a named import's binding would not see.
+import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import { pipeline, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { FetchInitLike, FetchLike, FetchResponseLike, RequestBody } from './http';
+
+const MAX_REDIRECTS = 20;
+/** Headers that carry credentials: dropped when a redirect leads to another origin. */
+const CREDENTIALS = ['authorization', 'cookie', 'proxy-authorization', 'www-authenticate'];
+
+class TransportResponse implements FetchResponseLike {
+  readonly headers: { get(name: string): string | null };
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    rawHeaders: IncomingMessage['headers'],
+    readonly body: Readable,
+  ) {
+    this.headers = {
+      get: (name) => {
+        const value = rawHeaders[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await this.bytes();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+
+  /** The whole body, without the copy arrayBuffer() makes. */
+  async bytes(): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  }
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  const error = new Error('The request was aborted.');
+  error.name = 'AbortError';
+  return error;
+}
+
+/** The answer's body, decoded when the portal compressed it. */
+function decoded(response: IncomingMessage, method: string): Readable {
+  const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const empty = method === 'HEAD' || response.statusCode === 204 || response.statusCode === 304;
+  const decoder = empty ? undefined : encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  if (!decoder) return response;
+  // A truncated compressed body would otherwise end quietly: pipeline passes the socket's error on.
+  return pipeline(response, decoder, () => undefined);
+}
+
+interface Attempt {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body?: RequestBody;
+}
+
+/** Sends one request and resolves with its response head; the body is left to the caller. */
+function sendOnce(attempt: Attempt, signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const headers: OutgoingHttpHeaders = { 'Accept-Encoding': 'gzip, deflate, br', ...attempt.headers };
+    const { body } = attempt;
+    const sized = typeof body === 'string' || Buffer.isBuffer(body);
+    if (sized) headers['Content-Length'] = Buffer.byteLength(body);
+    else if (body === undefined && (attempt.method === 'POST' || attempt.method === 'PUT')) headers['Content-Length'] = 0;
+    let request: ClientRequest;
+    try {
+      const options = { method: attempt.method, headers };
+      request = attempt.url.protocol === 'https:' ? https.request(attempt.url, options) : http.request(attempt.url, options);
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    const onAbort = (): void => {
+      request.destroy(abortError(signal));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    request.on('error', (error) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    request.on('response', (response) => {
+      // The body is still coming: an abort from now on ends it (read by the caller) with the abort's error.
+      signal.removeEventListener('abort', onAbort);
+      if (signal.aborted) response.destroy(abortError(signal));
+      else {
+        const onBodyAbort = (): void => {
+          response.destroy(abortError(signal));
+        };
+        signal.addEventListener('abort', onBodyAbort, { once: true });
+        response.once('close', () => signal.removeEventListener('abort', onBodyAbort));
+      }
+      resolve(response);
+    });
+    if (sized || body === undefined) request.end(body);
+    else streamBody(body, request);
+  });
+}
+
+/** Resolves when the request takes more, or is gone; either way neither listener stays behind. */
+function drained(request: ClientRequest): Promise<void> {
+  return new Promise((resume) => {
+    const done = (): void => {
+      request.off('drain', done).off('close', done);
+      resume();
+    };
+    request.on('drain', done).on('close', done);
+  });
+}
+
+/** Writes a streamed body (an upload reporting its progress as it is read), minding back-pressure. */
+function streamBody(body: AsyncIterable<Uint8Array>, request: ClientRequest): void {
+  // Runs on its own: every failure ends in request.destroy, which the request's 'error' listener reports.
+  void (async () => {
+    try {
+      for await (const chunk of body) {
+        if (request.destroyed) return;
+        if (!request.write(chunk)) await drained(request);
+      }
+      request.end();
+    } catch (error) {
+      request.destroy(error instanceof Error ? error : new Error(String(error)));
+    }
+  })();
+}
+
+/** Where a redirect leads, and what is sent there (fetch's rules: 303, and 301/302 after a POST, become a GET). */
+function redirected(attempt: Attempt, status: number, location: string): Attempt {
+  const url = new URL(location, attempt.url);
+  const elsewhere = url.origin !== attempt.url.origin;
+  const becomesGet = status === 303 ? attempt.method !== 'HEAD' : (status === 301 || status === 302) && attempt.method === 'POST';
+  const kept = (name: string): boolean => !(elsewhere && CREDENTIALS.includes(name.toLowerCase())) && !(becomesGet && name.toLowerCase().startsWith('content-'));
+  const headers = Object.fromEntries(Object.entries(attempt.headers).filter(([name]) => kept(name)));
+  if (!becomesGet) return { url, method: attempt.method, headers, body: attempt.body };
+  return { url, method: attempt.method === 'HEAD' ? 'HEAD' : 'GET', headers };
+}
+
+function isRedirect(status: number | undefined): status is 301 | 302 | 303 | 307 | 308 {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+/** fetch's shape over node:http and node:https. */
+export const nodeTransport: FetchLike = async (url: string, init: FetchInitLike) => {
+  init.signal.throwIfAborted();
+  let attempt: Attempt = { url: new URL(url), method: init.method, headers: init.headers, body: init.body };
+  for (let hops = 0; ; hops += 1) {
+    const response = await sendOnce(attempt, init.signal);
+    const location = response.headers.location;
+    if (!isRedirect(response.statusCode) || location === undefined || init.redirect === 'manual') {
+      return new TransportResponse(response.statusCode ?? 0, response.statusMessage ?? '', response.headers, decoded(response, attempt.method));
+    }
+    response.resume(); // the redirect's own body is not wanted; reading it frees the connection
+    if (init.redirect === 'error') throw new TypeError(`The request to ${attempt.url.origin} was redirected, and redirects are refused here.`);
+    if (hops >= MAX_REDIRECTS) throw new TypeError(`The request to ${attempt.url.origin} was redirected more than ${MAX_REDIRECTS} times.`);
+    const next = redirected(attempt, response.statusCode, location);
+    if (next.body !== undefined && typeof next.body !== 'string' && !Buffer.isBuffer(next.body)) {
+      throw new TypeError(`The request to ${attempt.url.origin} was redirected, and a streamed upload cannot be sent twice.`);
+    }
+    if (next.url.protocol !== 'http:' && next.url.protocol !== 'https:') throw new TypeError(`The request was redirected to a ${next.url.protocol} address, which is not followed.`);
+    attempt = next;
+  }
+};
