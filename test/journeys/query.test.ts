@@ -66,7 +66,8 @@ describe('Journey (e): Query View, as a person uses it', function () {
     const view = await showView(TICKETS, '6', { expand: false });
     await contextMenu(view, 'Query View…');
     const frame = await panelFrame('View 6');
-    await frame.locator('#run').waitFor();
+    // The panel's controls are on once its columns have come.
+    await frame.locator('#run:not([disabled])').waitFor();
     await shot('query view open');
 
     await frame.locator('#add-filter').click();
@@ -139,6 +140,7 @@ describe('Journey (e): Query View, as a person uses it', function () {
     const view = await showView(TICKETS, '6', { expand: false });
     await contextMenu(view, 'Query View…');
     let frame = await panelFrame('View 6');
+    await frame.locator('#add-filter:not([disabled])').waitFor();
     await frame.locator('#add-filter').click();
     await choose(frame.locator('.filter-column').nth(0), 'Subject');
     await choose(frame.locator('.filter-operator').nth(0), 'contains');
