@@ -19,6 +19,7 @@ export const viewFilterSchema = v.object({
 
 const readySchema = v.object({ type: v.literal('ready') });
 const openRecordSchema = v.object({ type: v.literal('openRecord'), recordId: id });
+/** Load the panel again after its load failed (the Retry of form/loadFailed and query/loadFailed). */
 const retrySchema = v.object({ type: v.literal('retry') });
 
 const formCreateSchema = v.object({
@@ -143,7 +144,7 @@ const importRunSchema = v.object({ type: v.literal('import/run') });
 const importExportProblemsSchema = v.object({ type: v.literal('import/exportProblems') });
 
 export const formToHostSchema = v.variant('type', [readySchema, formCreateSchema, openRecordSchema, retrySchema]);
-export const queryToHostSchema = v.variant('type', [readySchema, queryRunSchema, queryWindowSchema, querySortSchema, queryCancelSchema, openRecordSchema, queryExportSchema, querySaveSchema, queryBulkSchema]);
+export const queryToHostSchema = v.variant('type', [readySchema, retrySchema, queryRunSchema, queryWindowSchema, querySortSchema, queryCancelSchema, openRecordSchema, queryExportSchema, querySaveSchema, queryBulkSchema]);
 
 export const gridToHostSchema = v.variant('type', [
   readySchema,

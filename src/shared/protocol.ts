@@ -142,6 +142,15 @@ export interface QueryInitMessage {
   pageState?: unknown;
 }
 
+/**
+ * The panel's load (its columns) failed: the page says so with a Retry button (which posts `retry`), and keeps
+ * everything that needs the columns off. No runId: after a reload the host knows no run, the page its kept one.
+ */
+export interface QueryLoadFailedMessage {
+  type: 'query/loadFailed';
+  message: string;
+}
+
 /** More filterable columns became known (a Lookup app's, after a run). */
 export interface QueryColumnsMessage {
   type: 'query/columns';
@@ -209,6 +218,7 @@ export interface QuerySavedMessage {
 
 export type HostToQueryMessage =
   | QueryInitMessage
+  | QueryLoadFailedMessage
   | QueryColumnsMessage
   | QueryResultMessage
   | QueryRowsMessage

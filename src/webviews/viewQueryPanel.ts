@@ -101,6 +101,8 @@ export class ViewQueryPanel {
   private async handle(message: QueryToHostMessage): Promise<void> {
     switch (message.type) {
       case 'ready':
+      case 'retry':
+        // A failed read is not kept by the catalog: a Retry reads the columns again.
         await this.sendInit();
         break;
       case 'query/run':
@@ -130,8 +132,12 @@ export class ViewQueryPanel {
     }
   }
 
+  /**
+   * A failure is its own message, not a run's query/failed: after a reload the host knows no run while the
+   * page holds its kept run's id, and would drop it. The page shows it with Retry (`retry` loads again).
+   */
   private async sendInit(): Promise<void> {
-    await runShownInPanel(`${PANEL_VIEW_TYPES.query} init`, () => this.init(), (message) => this.panel.post({ type: 'query/failed', runId: this.lastRun?.runId ?? 0, message }));
+    await runShownInPanel(`${PANEL_VIEW_TYPES.query} init`, () => this.init(), (message) => this.panel.post({ type: 'query/loadFailed', message }));
   }
 
   private async init(): Promise<void> {

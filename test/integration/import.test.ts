@@ -117,7 +117,7 @@ describe(`bulk import and bulk change ${BROWSER_TAG}`, function () {
     assert.ok(gold.length >= 3, 'the seed has gold customers');
     await vscode.commands.executeCommand('portal.queryView', { portalId, appId: '101', viewId: '2', viewName: 'Gold customers' });
     const panel = driver.webview('Gold customers');
-    await panel.waitFor('#run', { timeoutMs: 20_000 });
+    await panel.waitFor('#run:not([disabled])', { timeoutMs: 20_000 }); // on once the columns have come
     await panel.click('#run');
     await waitFor(async () => panel.evaluate<boolean>("!document.querySelector('#bulk-set-field').disabled"), { message: 'the result is in' });
 

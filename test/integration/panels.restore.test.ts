@@ -65,6 +65,40 @@ describe(`panels after a reload ${BROWSER_TAG}`, function () {
     assert.ok(sent.some((params) => params.get('filter_columns') === '34' && params.get('filter_operators') === '2' && params.get('filter_values') === '4'), 'Run sends the kept filter');
   });
 
+  it('says a restored query panel\'s failed load, with Retry, keeps Run off meanwhile, and shows the kept filters once the portal answers', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // The app's columns read anew (an earlier test read them), and the portal refusing them for now.
+    await vscode.commands.executeCommand('portal.refreshNode', { portalId, appId: '201' });
+    await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/201/', status: 503, count: -1 });
+    try {
+      const before = await emulatorControl<LoggedRequest[]>('GET', 'requests');
+      const mark = before.length === 0 ? 0 : before[before.length - 1].seq;
+      await restore('portal.viewQuery', 'All tickets', {
+        filters: [{ key: 'f34', operator: 'equals', value: '4', lookupApp: '' }],
+        runId: 2,
+        restore: { portalId, appId: '201', viewId: '6', viewName: 'All tickets' },
+      });
+      const query = driver.webview('All tickets');
+      await query.waitFor('#retry-load', { timeoutMs: 20_000 });
+      assert.match(await query.text('#query-message'), /could not be loaded/);
+      assert.equal(await query.evaluate<boolean>(`document.querySelector('#run')?.disabled === true`), true, 'Run is off until the columns are in');
+      await driver.screenshot('query-restored-load-failed');
+
+      await emulatorControl('DELETE', 'faults');
+      await query.click('#retry-load');
+      await query.waitFor('.filter-row', { timeoutMs: 20_000 });
+      assert.equal(await query.evaluate<string>(`document.querySelector('.filter-row .filter-column')?.value ?? ''`), 'f34', 'the kept filter');
+      assert.equal(await query.evaluate<boolean>(`document.querySelector('#run')?.disabled === true`), false, 'Run is on');
+      assert.equal(await query.evaluate<boolean>(`document.querySelector('#query-message')?.hidden === true`), true, 'the failure is gone');
+      const views = (await emulatorControl<LoggedRequest[]>('GET', `requests?since=${mark}`)).filter((request) => request.path === '/api/v1/app/201/view/6');
+      assert.deepEqual(views, [], 'nothing ran');
+      assert.deepEqual(user().messages, [], 'the failure was shown in the panel, not as a notification');
+      await driver.screenshot('query-restored-after-retry');
+    } finally {
+      await emulatorControl('DELETE', 'faults');
+    }
+  });
+
   it('brings the create-record form back with what was entered', async () => {
     await restore('portal.recordForm', 'New record · Customers', { entered: { f2: 'Kept across the reload' }, restore: { portalId, appId: '101' } });
     const form = driver.webview('New record · Customers');

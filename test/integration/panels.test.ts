@@ -119,7 +119,7 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     const tickets: ViewTarget = { portalId, appId: '201', viewId: '6', viewName: 'All tickets' };
     await vscode.commands.executeCommand('portal.queryView', tickets);
     const query = driver.webview('All tickets');
-    await query.waitFor('#add-filter', { timeoutMs: 20_000 });
+    await query.waitFor('#add-filter:not([disabled])', { timeoutMs: 20_000 }); // on once the columns have come
     await query.click('#add-filter');
     await query.click('.filter-column');
     await query.click('.filter-column vscode-option[value="f34"]');

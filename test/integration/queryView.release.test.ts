@@ -30,7 +30,7 @@ describe(`a Query View panel's rows ${BROWSER_TAG}`, function () {
     const portalId = await emulatorPortal();
     await vscode.commands.executeCommand('portal.queryView', { portalId, appId: '201', viewId: '6', viewName: 'All tickets' });
     const query = driver.webview('All tickets');
-    await query.waitFor('#run', { timeoutMs: 20_000 });
+    await query.waitFor('#run:not([disabled])', { timeoutMs: 20_000 }); // on once the columns have come
     await query.click('#run');
     await waitFor(async () => (await query.text('#row-count')) === `${ROWS.toLocaleString('en-US')} rows`, { message: 'the whole result', timeoutMs: 60_000 });
 
@@ -56,7 +56,7 @@ describe(`a Query View panel's rows ${BROWSER_TAG}`, function () {
     const portalId = await emulatorPortal();
     await vscode.commands.executeCommand('portal.queryView', { portalId, appId: '201', viewId: '6', viewName: 'All tickets' });
     const query = driver.webview('All tickets');
-    await query.waitFor('#run', { timeoutMs: 20_000 });
+    await query.waitFor('#run:not([disabled])', { timeoutMs: 20_000 }); // on once the columns have come
     await query.click('#run');
     await waitFor(async () => /^Loading… [\d,]+ rows so far$/.test(await query.text('#row-count')), { message: 'the first rows', timeoutMs: 30_000 });
     await query.click('#cancel-run');

@@ -2,13 +2,15 @@
 // a text column chosen after the default numeric one with "contains" and a typed value; Run; what the
 // panel shows must be what was sent, and its row count the portal's own; sort; Enter opens the row;
 // Export CSV writes a file found on disk, and still there once VS Code stopped (world.test.ts).
+// After Developer: Reload Window the panel comes back with its filter; if the portal cannot be read then, it
+// says so with Retry and keeps Run off, so the filter is not replaced by an empty Run.
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { FILTER_OPERATOR_LABELS } from '../../src/api/filters';
 import { FILTER_OPERATORS, type FilterOperatorName } from '../../src/api/types';
-import { requestMark, requestsSince, viewRowsAsAnotherUser } from './support/emulator';
+import { emulatorCall, requestMark, requestsSince, viewRowsAsAnotherUser } from './support/emulator';
 import { panelFrame } from './support/panels';
 import { collapseTree, contextMenu, showView } from './support/tree';
 import { answerFileDialog, closeAllEditors, freshStart, notification, runCommand, tabLabels, workbenchReady } from './support/workbench';
@@ -66,7 +68,8 @@ describe('Journey (e): Query View, as a person uses it', function () {
     const view = await showView(TICKETS, '6', { expand: false });
     await contextMenu(view, 'Query View…');
     const frame = await panelFrame('View 6');
-    await frame.locator('#run').waitFor();
+    // The panel's controls are on once its columns have come.
+    await frame.locator('#run:not([disabled])').waitFor();
     await shot('query view open');
 
     await frame.locator('#add-filter').click();
@@ -139,6 +142,7 @@ describe('Journey (e): Query View, as a person uses it', function () {
     const view = await showView(TICKETS, '6', { expand: false });
     await contextMenu(view, 'Query View…');
     let frame = await panelFrame('View 6');
+    await frame.locator('#add-filter:not([disabled])').waitFor();
     await frame.locator('#add-filter').click();
     await choose(frame.locator('.filter-column').nth(0), 'Subject');
     await choose(frame.locator('.filter-operator').nth(0), 'contains');
@@ -164,6 +168,57 @@ describe('Journey (e): Query View, as a person uses it', function () {
     const query = new URLSearchParams(sent[0].query);
     assert.deepEqual([query.get('filter_columns'), query.get('filter_operators'), query.get('filter_values')], [FIELD_IDS.Subject, operatorCode('contains'), 'toner']);
     await shot('ran after reload');
+  });
+
+  it('after Developer: Reload Window while the portal cannot be read: says so with Retry, keeps Run off, and the filter survives', async () => {
+    const shot = screenshots('j-query-reload-failed');
+    await closeAllEditors();
+    await collapseTree();
+    const view = await showView(TICKETS, '6', { expand: false });
+    await contextMenu(view, 'Query View…');
+    let frame = await panelFrame('View 6');
+    await frame.locator('#add-filter:not([disabled])').waitFor();
+    await frame.locator('#add-filter').click();
+    await choose(frame.locator('.filter-column').nth(0), 'Subject');
+    await choose(frame.locator('.filter-operator').nth(0), 'contains');
+    await frame.locator('.filter-value input').nth(0).click();
+    await page().keyboard.type('toner');
+    await page().keyboard.press('Tab');
+    // Run once: the page keeps that run's id, which the host no longer knows after the reload.
+    await frame.locator('#run').click();
+    await frame.locator('#row-count', { hasText: /rows?$/ }).waitFor();
+
+    // The portal refuses the app's columns from now on (the reloaded extension has none kept).
+    await emulatorCall('POST', 'faults', { method: 'GET', path: '^/api/v1/app/201/columns$', status: 503, count: -1 });
+    try {
+      const mark = await requestMark();
+      // The new page's load, not the old workbench still up, before looking for the panel.
+      const reloaded = page().waitForEvent('load', { timeout: 90_000 });
+      await runCommand('Developer: Reload Window');
+      await reloaded;
+      await workbenchReady();
+      frame = await panelFrame('View 6', 90_000);
+      const banner = frame.locator('#query-message');
+      await banner.getByText(/could not be loaded/).waitFor({ timeout: 30_000 });
+      await shot('load failed');
+      await frame.locator('#run').click({ force: true }); // a person clicks Run anyway (forced: it is off)
+      const ran = (await requestsSince(mark)).filter((request) => request.path === '/api/v1/app/201/view/6');
+      assert.deepEqual(ran, [], 'Run does nothing before the columns have come');
+
+      await emulatorCall('DELETE', 'faults');
+      await frame.locator('#retry-load').click();
+      await frame.locator('.filter-row').first().waitFor();
+      await shot('after retry');
+      assert.deepEqual(await shownFilters(frame), [{ column: 'Subject', operator: 'contains', value: 'toner' }], 'the filter kept across the reload, not replaced');
+      await frame.locator('#run').click();
+      await frame.locator('#row-count', { hasText: /rows?$/ }).waitFor();
+      const sent = (await requestsSince(mark)).filter((request) => request.path === '/api/v1/app/201/view/6');
+      assert.equal(sent.length, 1, 'one view request, when Run was clicked');
+      assert.equal(new URLSearchParams(sent[0].query).get('filter_values'), 'toner');
+      await shot('ran after retry');
+    } finally {
+      await emulatorCall('DELETE', 'faults');
+    }
   });
 });
 

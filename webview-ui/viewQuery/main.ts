@@ -49,6 +49,11 @@ let saved: SavedQuery[] = [];
 let firstPainted = false;
 /** A sort asked for and not yet answered: the rows shown are about to move, so none can be selected. */
 let sortPending = false;
+/**
+ * Whether query/init (the columns) has come. Until then the builder cannot show the kept filters, and a Run
+ * would send none and save that over them: everything that needs the columns is off.
+ */
+let loaded = false;
 
 const results = new Results();
 const title = el('h1', { text: 'View query' });
@@ -103,7 +108,9 @@ savedPicker.onInput(() => {
   run();
 });
 
+const addFilter = button('Add filter', { id: 'add-filter', onClick: () => builder.add() });
 const runButton = button('Run', { id: 'run', appearance: 'primary', onClick: () => run() });
+const saveQueryButton = button('Save query…', { id: 'save-query', onClick: () => saveQuery() });
 const exportCsv = button('Export CSV', { id: 'export-csv', onClick: () => exportRows('csv') });
 const exportJson = button('Export JSON', { id: 'export-json', onClick: () => exportRows('json') });
 // The selected rows, or every row of the result (the query's filters decide which); the host asks for the rest and confirms.
@@ -117,11 +124,11 @@ const selectionLine = el('span', { className: 'selection-line', attrs: { role: '
 const toolbar = el(
   'div',
   { className: 'toolbar' },
-  button('Add filter', { id: 'add-filter', onClick: () => builder.add() }),
+  addFilter,
   runButton,
   el('span', { className: 'toolbar-gap' }),
   savedPicker.element,
-  button('Save query…', { id: 'save-query', onClick: () => saveQuery() }),
+  saveQueryButton,
   el('span', { className: 'toolbar-gap' }),
   exportCsv,
   exportJson,
@@ -136,6 +143,7 @@ root.append(el('header', {}, title, subtitle), builder.element, toolbar, banner.
 grid.element.setAttribute('aria-multiselectable', 'true');
 selectionKeys = selectRowsIn(grid, selection, () => (results.complete && !sortPending ? results.count : 0), showSelection);
 setExportEnabled(false);
+setLoaded(false);
 showSelection();
 
 /** What Set Field… and Delete Rows… act on, said beside the row count and on the buttons. */
@@ -162,7 +170,23 @@ function setExportEnabled(enabled: boolean): void {
   deleteRows.disabled = !enabled;
 }
 
+function setLoaded(value: boolean): void {
+  loaded = value;
+  for (const control of [addFilter, runButton, saveQueryButton]) control.disabled = !value;
+  savedPicker.setDisabled(!value);
+  // "No filters" would be untrue of kept filters not yet shown.
+  builder.element.hidden = !value;
+  status.textContent = value ? '' : 'Loading the view…';
+}
+
+function loadAgain(): void {
+  banner.hide();
+  if (!loaded) status.textContent = 'Loading the view…';
+  host.post({ type: 'retry' });
+}
+
 function run(filters?: ViewFilter[]): void {
+  if (!loaded) return;
   const chosen = filters ?? builder.validFilters();
   if (!chosen) {
     banner.show('error', 'Some filters need attention before the query can run.');
@@ -182,6 +206,7 @@ function run(filters?: ViewFilter[]): void {
 }
 
 function saveQuery(): void {
+  if (!loaded) return;
   const filters = builder.validFilters();
   if (!filters) {
     banner.show('error', 'Some filters need attention before the query can be saved.');
@@ -224,6 +249,10 @@ host.onMessage((message) => {
       document.title = message.viewName;
       builder.setColumns(message.columns);
       showSaved(message.saved);
+      if (!loaded) {
+        banner.hide();
+        setLoaded(true);
+      }
       if (state.filters && state.filters.length > 0 && !message.run) builder.load(state.filters);
       if (message.run) {
         savedName = message.run.name;
@@ -232,6 +261,11 @@ host.onMessage((message) => {
       }
       break;
     }
+    case 'query/loadFailed':
+      // A page already loaded keeps its controls: only a query of the tree asked for was not started.
+      if (!loaded) status.textContent = '';
+      banner.show('error', `The view could not be loaded. ${message.message}`, [{ label: 'Retry', id: 'retry-load', run: loadAgain }]);
+      break;
     case 'query/columns':
       builder.setColumns(message.columns);
       break;

@@ -3,7 +3,7 @@
 // bench use it. In VS Code the same session posts through webview.postMessage (see src/webviews/).
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
-import type { HostToQueryMessage, QueryCancelMessage, QueryInitMessage, QueryRunMessage, QuerySortMessage, QueryWindowMessage } from '../../../src/shared/protocol';
+import type { HostToQueryMessage, QueryCancelMessage, QueryInitMessage, QueryLoadFailedMessage, QueryRunMessage, QuerySortMessage, QueryWindowMessage } from '../../../src/shared/protocol';
 import { shownInPanel } from '../../../src/ui/failures';
 import { ViewQuerySession } from '../../../src/webviews/viewQuery/querySession';
 import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
@@ -25,6 +25,10 @@ export class QueryHost {
   private runs: Promise<unknown> = Promise.resolve();
   /** Messages on their way to the page, in order. */
   private delivering: Promise<unknown> = Promise.resolve();
+  /** Why the next loads fail, one each (as the host says when the portal cannot be read): then init again. */
+  private loadFailures: string[] = [];
+  /** How many times the page asked to load again (Retry). */
+  retries = 0;
 
   static async open(browser: Browser, server: PanelServer, client: PortalClient, options: QueryHostOptions): Promise<QueryHost> {
     const host = new QueryHost();
@@ -49,7 +53,16 @@ export class QueryHost {
     // The page is open before the session exists: wait for it.
     while (!this.session) await new Promise((resolve) => setTimeout(resolve, 5));
     switch (message.type) {
-      case 'ready':
+      // Retry is answered as the first load is.
+      case 'retry':
+      case 'ready': {
+        if (message.type === 'retry') this.retries += 1;
+        const failure = this.loadFailures.shift();
+        if (failure !== undefined) {
+          await this.panel.send({ type: 'query/loadFailed', message: failure } satisfies QueryLoadFailedMessage);
+          ready();
+          break;
+        }
         await this.panel.send({
           type: 'query/init',
           viewName: options.viewName ?? `View ${options.viewId}`,
@@ -61,6 +74,7 @@ export class QueryHost {
         } satisfies QueryInitMessage);
         ready();
         break;
+      }
       case 'query/run': {
         // Not awaited: the page's requests for rows are answered while the run reads the answer, as in VS Code.
         const run = message as unknown as QueryRunMessage;
@@ -85,6 +99,11 @@ export class QueryHost {
       default:
         this.received.push(message);
     }
+  }
+
+  /** The next loads (the page's ready or Retry) fail with these messages, one each. */
+  failLoads(...messages: string[]): void {
+    this.loadFailures.push(...messages);
   }
 
   /** Waits until the host has handled every message so far (a run included). */
