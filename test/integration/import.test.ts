@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { BROWSER_TAG, driver } from './support/driver';
 import { emulatorControl } from './support/emulator';
 import { testApi } from './support/extension';
+import { fieldsOf, openRecord } from './support/documents';
 import { clearNotifications, clickNotificationAction } from './support/notifications';
 import { connectEmulator, removeAllPortals } from './support/portals';
 import { useScriptedPrompter } from './support/prompter';
@@ -108,6 +109,21 @@ describe(`bulk import and bulk change ${BROWSER_TAG}`, function () {
     const names = (await customerNames()).filter((name) => name.startsWith('Resumed '));
     assert.equal(names.length, count, 'every row once');
     assert.equal(new Set(names).size, count, 'no record twice');
+  });
+
+  it("Set Field reloads the open document of a record it changed", async () => {
+    await emulatorControl('POST', 'reset');
+    const document = await openRecord(portalId, '101', '1');
+    assert.notEqual(fieldsOf(document).f3, 'bulk@example.com');
+    user()
+      .answerQuickPick('Email', /Which column/)
+      .answerInputBox('bulk@example.com', /Set Email/)
+      .answerMessage('Set Field', /^Set Email to "bulk@example\.com" on 1 record\?/);
+    await vscode.commands.executeCommand('portal.bulkSetField', { portalId, appId: '101', viewId: '1', recordIds: ['1'] });
+    await user().waitForMessage(/^Setting Email: 0 created, 1 updated/, { level: 'info', timeoutMs: 30_000 });
+    assert.equal((await emulatorControl<EmulatorRecord>('GET', 'records/101/1')).data.f3, 'bulk@example.com');
+    await waitFor(() => fieldsOf(document).f3 === 'bulk@example.com', { message: "the record's document to show the bulk change", timeoutMs: 10_000 });
+    assert.equal(document.isDirty, false);
   });
 
   it('Set Field and Delete Rows on a query result', async () => {
