@@ -5,6 +5,7 @@
 // an extension's file system in VS Code for the Web (code-server), and a temporary file would reach the disk.
 import * as vscode from 'vscode';
 import { MemoryFileSystem } from '../fs/memoryFileSystem';
+import { shownInTabs } from '../fs/tabs';
 import { ATTACHMENT_SCHEME } from '../ids';
 import { Disposable } from '../lifecycle';
 import type { RecordTarget } from '../model/targets';
@@ -12,10 +13,6 @@ import { contentTypeOf } from './contentTypes';
 import { imagePage } from './imagePage';
 
 export const IMAGE_VIEW_TYPE = 'portal.attachmentImage';
-
-function tabUri(tab: vscode.Tab): vscode.Uri | undefined {
-  return tab.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
-}
 
 export class AttachmentViewer extends Disposable {
   /** Text attachments shown: the provider of the portal-attachment: scheme (registered at activation, see extension.ts). */
@@ -62,7 +59,7 @@ export class AttachmentViewer extends Disposable {
   }
 
   private forgetUnshown(): void {
-    const shown = new Set(vscode.window.tabGroups.all.flatMap((group) => group.tabs).flatMap((tab) => tabUri(tab)?.toString() ?? []));
+    const shown = shownInTabs();
     for (const uri of this.files.list()) if (!shown.has(uri.toString()) && !this.opening.has(uri.toString())) this.files.remove(uri);
   }
 }

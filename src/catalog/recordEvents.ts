@@ -16,8 +16,13 @@ export interface RecordChange {
    * window did, so open documents of the record read it anew; 'webhook': the portal said someone did.
    */
   readonly origin: 'local' | 'agent' | 'webhook';
-  /** 'documents': a record document's own save (its editor has the text already); other local changes (grid, panels) do not say. */
-  readonly source?: 'documents';
+  /**
+   * 'documents': a record document's own save (its editor has the text already). 'import' and 'bulk': one
+   * record of an import or a bulk change (Set Field…, Delete Rows…), which announce each record as the
+   * portal takes it; a listener that does more than note it should gather them (the tree does). Other
+   * local changes (grid, panels) do not say.
+   */
+  readonly source?: 'documents' | 'import' | 'bulk';
 }
 
 export class RecordEvents extends Disposable {

@@ -14,7 +14,7 @@ import { summaryText } from '../import/report';
 import { viewTargetOf, type ViewTarget } from '../model/targets';
 import { prompter } from '../ui/prompter';
 import { ViewQueryPanel } from '../webviews/viewQueryPanel';
-import type { ImportDeps } from './importRecords';
+import { announcer, type ImportDeps } from './importRecords';
 import { withRunProgress } from './runProgress';
 
 /** What a bulk command works on: records of a view, by id. */
@@ -60,7 +60,7 @@ async function run(deps: ImportDeps, target: BulkTarget, change: BulkChange, row
   const journalFolder = join(deps.storageFolder, 'bulk');
   await mkdir(journalFolder, { recursive: true });
   const client = deps.portals.client(target.portalId);
-  const result = await withRunProgress(title, (signal, onProgress) => runBulkChange({ appId: target.appId, change, rows, writer: client, journalFolder, signal, onProgress }));
+  const result = await withRunProgress(title, (signal, onProgress) => runBulkChange({ appId: target.appId, change, rows, writer: client, journalFolder, signal, onProgress, onRecordChanged: announcer(deps, target, 'bulk') }));
   deps.rows.drop(target.portalId, target.appId);
   const summary = summaryText(result.counts);
   if (result.cancelled) {

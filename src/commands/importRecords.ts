@@ -13,6 +13,7 @@ import { importPlaces } from '../import/places';
 import { sampleRows } from '../import/panelState';
 import type { ImportSettings } from '../import/plan';
 import { summaryText } from '../import/report';
+import type { RecordChanged } from '../import/runner';
 import { openSource, type ImportSource } from '../import/sourceFile';
 import { appTargetOf, type AppTarget } from '../model/targets';
 import type { ImportOptions } from '../shared/protocol';
@@ -21,7 +22,7 @@ import { ImportPanel } from '../webviews/importPanel';
 import { pickApp } from './pickers';
 import { withRunProgress } from './runProgress';
 
-export type ImportDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'rows'> & {
+export type ImportDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'rows' | 'recordEvents'> & {
   readonly extensionUri: vscode.Uri;
   /** The extension's own storage folder: journals that cannot live beside their file, bulk change journals. */
   readonly storageFolder: string;
@@ -108,9 +109,10 @@ async function runImportWithProgress(
   const result = await withRunProgress(`Importing ${name}`, async (signal, onProgress) => {
     let total = 0;
     for await (const _row of source.rows(signal)) total += 1;
-    return runImport({ source, settings, columns, writer: client, existing, lookupViewId: options.viewId, journalPath, failuresFolder: outputFolder, total, signal, onProgress });
+    const onRecordChanged = announcer(deps, target, 'import');
+    return runImport({ source, settings, columns, writer: client, existing, lookupViewId: options.viewId, journalPath, failuresFolder: outputFolder, total, signal, onProgress, onRecordChanged });
   });
-  // The tree's rows of this app's views are read again when next shown.
+  // The tree's rows of this app's views are read again when next shown (also for creates whose answer was lost).
   deps.rows.drop(target.portalId, target.appId);
   const summary = summaryText(result.counts);
   if (result.cancelled) {
@@ -134,4 +136,15 @@ async function runImportWithProgress(
       if (file) await vscode.window.showTextDocument(vscode.Uri.file(file));
     });
   return `${summary}.${result.failuresPath ? ` Failures: ${result.failuresPath}` : ''}${result.uncertainPath ? ` Uncertain rows (check them in the app): ${result.uncertainPath}` : ''}`;
+}
+
+/**
+ * Announces each record a run changed, as the portal takes it: open documents of those records reload
+ * (or meet the conflict check when dirty) and the tree reads the app's views again. One event per record
+ * rather than one per run: a document is found by its record, and a long import shows its changes as it
+ * goes. The cost stays per record only where a record is shown: the documents look up an open one by
+ * key, and the tree gathers a burst of changes into one read per app (ExplorerTree.onRecordChanged).
+ */
+export function announcer(deps: Pick<ImportDeps, 'recordEvents'>, target: AppTarget, source: 'import' | 'bulk'): (change: RecordChanged) => void {
+  return ({ recordId, kind }) => deps.recordEvents.fire({ portalId: target.portalId, appId: target.appId, recordId, kind, origin: 'local', source });
 }

@@ -80,7 +80,8 @@ async function publishRecord(parts: RecordCommandParts, arg: unknown): Promise<v
   if (draft === false) throw new Error(`Record ${target.recordId} is published already.`);
   await parts.portals.client(target.portalId).publishRecord(target.appId, target.recordId);
   parts.documents.notePublished(target);
-  parts.recordEvents.fire({ ...target, kind: 'updated', origin: 'local' });
+  // The documents know already (notePublished; the text does not change): they need not read it again.
+  parts.recordEvents.fire({ ...target, kind: 'updated', origin: 'local', source: 'documents' });
   const unsaved = vscode.workspace.textDocuments.some((document) => document.isDirty && isSameRecord(document.uri, target));
   tell('info', `Record ${target.recordId} of ${await appName(parts.catalog, target)} is published.${unsaved ? ' Your unsaved changes to it are not: save them.' : ''}`);
 }

@@ -21,11 +21,19 @@ const encoder = new TextEncoder();
 export class SchemaFiles {
   /** The schema documents served, by URI, with the columns they were made from. */
   private readonly served = new Map<string, readonly Column[]>();
+  /**
+   * By URI, the columns last made into a schema and when: the schema's mtime. VS Code reads a document
+   * again after a change event only when its stat moved; a constant mtime left a new schema of the same
+   * length unread. Kept while `served` forgets (a schema VS Code is told to read again).
+   */
+  private readonly versions = new Map<string, { columns: readonly Column[]; mtime: number }>();
 
   constructor(private readonly deps: SchemaFilesDeps) {}
 
   async stat(app: AppTarget): Promise<vscode.FileStat> {
-    return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: (await this.read(app)).length, permissions: vscode.FilePermission.Readonly };
+    const size = (await this.read(app)).length;
+    const mtime = this.versions.get(schemaUri(app).toString())?.mtime ?? 0;
+    return { type: vscode.FileType.File, ctime: 0, mtime, size, permissions: vscode.FilePermission.Readonly };
   }
 
   async read(app: AppTarget): Promise<Uint8Array> {
@@ -35,7 +43,11 @@ export class SchemaFiles {
     } catch (error) {
       throw this.deps.unavailable(error, app.portalId);
     }
-    this.served.set(schemaUri(app).toString(), columns);
+    const key = schemaUri(app).toString();
+    this.served.set(key, columns);
+    const version = this.versions.get(key);
+    // Later than the last one even when the clock did not move (or went back).
+    if (version?.columns !== columns) this.versions.set(key, { columns, mtime: Math.max(Date.now(), (version?.mtime ?? 0) + 1) });
     return encoder.encode(`${JSON.stringify(buildRecordSchema(columns), null, 2)}\n`);
   }
 

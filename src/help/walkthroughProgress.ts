@@ -107,7 +107,8 @@ export function trackWalkthroughProgress(portals: Portals, extensionId: string):
 /** Marks a record saved from this window. */
 export function trackRecordSaves(recordEvents: RecordEvents): vscode.Disposable {
   return recordEvents.onDidChange((change) => {
-    if (change.origin === 'local' && change.kind === 'updated') markWalkthroughStep('recordSaved');
+    // A person's save, not each record of an import or a bulk change (thousands of commands for one step).
+    if (change.origin === 'local' && change.kind === 'updated' && change.source !== 'import' && change.source !== 'bulk') markWalkthroughStep('recordSaved');
   });
 }
 

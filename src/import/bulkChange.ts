@@ -13,7 +13,7 @@ import { Journal, type OutcomeEntry } from './journal';
 import { readOnlyReason } from './mapping';
 import { describeExpected, type Operation } from './plan';
 import { csvDocument } from './report';
-import { runOperations, type RecordWriter, type RunProgress, type RunSummary } from './runner';
+import { runOperations, type RecordWriter, type RunOptions, type RunProgress, type RunSummary } from './runner';
 
 export type BulkChange = { kind: 'set-field'; field: string; value: string } | { kind: 'delete' };
 
@@ -71,6 +71,7 @@ export interface BulkJob {
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
+  onRecordChanged?: RunOptions['onRecordChanged'];
   baseDelayMs?: number;
 }
 
@@ -99,6 +100,7 @@ export async function runBulkChange(job: BulkJob): Promise<BulkResult> {
       total: recordIds.length,
       signal: job.signal,
       onProgress: job.onProgress,
+      onRecordChanged: job.onRecordChanged,
       baseDelayMs: job.baseDelayMs,
     });
     return { ...summary, journalPath, resumed: journal.resumed, failures: journal.entries().filter((entry) => entry.outcome === 'failed') };

@@ -6,7 +6,7 @@ import { Journal, type JournalSettings, type OutcomeEntry } from './journal';
 import { fieldSources, recordIdSource } from './mapping';
 import { RowPlanner, dryRun, indexExisting, type DryRunResult, type ExistingRecords, type ImportSettings, type Operation } from './plan';
 import { failuresPathFor, uncertainPathFor, writeFailuresFile } from './report';
-import { runOperations, type RecordWriter, type RunProgress, type RunSummary } from './runner';
+import { runOperations, type RecordWriter, type RunOptions, type RunProgress, type RunSummary } from './runner';
 import { hashFile, type ImportSource } from './sourceFile';
 
 export interface ImportJob {
@@ -30,6 +30,7 @@ export interface ImportJob {
   total?: number;
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
+  onRecordChanged?: RunOptions['onRecordChanged'];
   /** Delays of the runner's retries; tests shorten them. */
   baseDelayMs?: number;
 }
@@ -97,6 +98,7 @@ export async function runImport(job: ImportJob): Promise<ImportResult> {
       total: job.total,
       signal: job.signal,
       onProgress: job.onProgress,
+      onRecordChanged: job.onRecordChanged,
       baseDelayMs: job.baseDelayMs,
     });
     let failuresPath: string | undefined;

@@ -56,9 +56,17 @@ export interface RunOptions {
   total?: number;
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
+  /** Called once per record this run created, updated or deleted, as soon as the portal said so. */
+  onRecordChanged?: (change: RecordChanged) => void;
   /** Attempts per request before a row fails (default 8); delays grow from baseDelayMs (default 250). */
   maxAttempts?: number;
   baseDelayMs?: number;
+}
+
+/** A record a run changed: the callers announce it so that open documents and views follow. */
+export interface RecordChanged {
+  recordId: string;
+  kind: 'created' | 'updated' | 'deleted';
 }
 
 export interface RunSummary {
@@ -143,6 +151,8 @@ class Run {
         for (let operation = await take(); operation && !this.signal.aborted; operation = await take()) {
           const outcome = await this.execute(operation);
           if (outcome === undefined) return; // cancelled while in flight: no outcome, resumed later
+          const { outcome: kind, recordId } = outcome;
+          if ((kind === 'created' || kind === 'updated' || kind === 'deleted') && recordId !== undefined) this.options.onRecordChanged?.({ recordId, kind });
           // The worker goes on to its next request while the line is written: an outcome line is not
           // synced, and one lost costs the resumed run a look-up, never a duplicate. The row counts as
           // done (its event) once its line is written; lines are written in order, so one event per

@@ -197,7 +197,17 @@ export class RecordStore {
     const checked = options.checked ?? this.isFresh(record);
     const server = await this.read(record, 'update');
     const edited = typeof edit === 'function' ? edit(server.columns) : edit;
-    const base = options.base ?? this.base(record) ?? server.data;
+    const base = options.base ?? this.base(record);
+    if (base === undefined) {
+      // No copy to tell the person's changes from the portal's (an editor restored with unsaved changes
+      // after a reload): measured against the portal's copy, every field someone else changed since would
+      // be sent back. The copy read now becomes the base, so the next save (once the text is as wanted)
+      // sends what differs from it, and still meets a conflict if the portal moves again.
+      this.entry(record).base = server.data;
+      throw new SaveRefused(
+        `Record ${recordId}: this editor's unsaved text was restored without the copy it started from, so your changes cannot be told from changes made in the portal since. Nothing was sent. Compare it with the portal's copy and keep what should stay, then save again (your text is then sent as it is), or Revert to start from the portal's copy.`,
+      );
+    }
     if (!checked && checkConflict(base, server)) {
       throw new RecordConflict(`Record ${recordId} changed in the portal since you opened it. Save again to compare or overwrite. Nothing was sent.`, base, server);
     }

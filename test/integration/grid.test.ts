@@ -193,6 +193,16 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.equal(document.isDirty, false);
   });
 
+  it('a bulk change run elsewhere (Set Field on a record of the view) shows in the open grid', async () => {
+    const grid = await openGrid();
+    assert.notEqual(await grid.text('#grid-0-2'), 'Set in bulk');
+    user().answerQuickPick('Title', /Which column/).answerInputBox('Set in bulk', /Set Title/).answerMessage('Set Field', /^Set Title to "Set in bulk" on 1 record\?/);
+    await vscode.commands.executeCommand('portal.bulkSetField', { portalId: portal(), appId: '102', viewId: '3', recordIds: ['1'] });
+    await user().waitForMessage(/^Setting Title: 0 created, 1 updated/, { level: 'info', timeoutMs: 30_000 });
+    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Set in bulk', { message: 'the grid to show the bulk change', timeoutMs: 10_000 });
+    assert.equal(gridTab()?.isDirty, false);
+  });
+
   it("the save's progress counts the rows it sends, not a row an invalid cell holds back", async () => {
     const grid = await openGrid();
     await typeInto(grid, 0, 8, 'lots');

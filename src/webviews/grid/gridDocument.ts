@@ -14,6 +14,7 @@ import type { CellEdit } from '../../grid/changeSet';
 import { differs, keepMine, takeTheirs } from '../../grid/conflicts';
 import type { Transaction, TransactionKind } from '../../grid/editHistory';
 import { GridModel, type SaveSummary } from '../../grid/gridModel';
+import { QuietBatch } from '../../grid/quietBatch';
 import { portalRecordStore, type RecordStore } from '../../grid/recordStore';
 import { saveChanges } from '../../grid/saveRunner';
 import { Disposable } from '../../lifecycle';
@@ -38,6 +39,8 @@ export interface RowsChange {
 
 /** Rows saved at once: the portal is a shared server, and one slow row must not hold the others. */
 const SAVE_CONCURRENCY = 4;
+/** How long an import's or a bulk change's records must stop coming before an open grid reads its view again. */
+const BULK_QUIET_MS = 500;
 
 export class GridDocument extends Disposable implements vscode.CustomDocument {
   private modelValue: GridModel | undefined;
@@ -51,6 +54,8 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   readonly onDidReload = this.reloaded.event;
   appName: string;
   viewName: string;
+  /** Bulk changes this grid runs (and reads the view after): the announcements of their records are not news. */
+  ownBulkChanges = 0;
   /** Rows added in the grid are created as drafts (the app has Draft mode, as the catalog says). */
   newRowsAreDrafts = false;
   /** The filters above the grid, as last run (none: every row of the view). */
@@ -67,10 +72,18 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     super();
     this.appName = `App ${target.appId}`;
     this.viewName = target.viewName ?? deps.views.get(target.portalId, target.appId, target.viewId)?.name ?? viewNameOfPath(uri.path) ?? `View ${target.viewId}`;
+    const bulk = new QuietBatch(BULK_QUIET_MS, (recordIds) => this.refreshAfterBulkChange(recordIds).then(
+      () => undefined,
+      (error: unknown) => log.warn(`reading view ${target.viewId} again after an import or a bulk change failed: ${describeError(error)}`),
+    ));
+    this._register({ dispose: () => bulk.dispose() });
     this._register(
       deps.recordEvents.onDidChange((change) => {
-        if (change.origin !== 'webhook' || change.portalId !== target.portalId || change.appId !== target.appId) return;
-        if (!this.modelValue?.hasRow(change.recordId)) return;
+        if (change.portalId !== target.portalId || change.appId !== target.appId) return;
+        // An import or a bulk change run elsewhere: the view read once its burst of records is over (a
+        // create may belong in the view too). One this grid runs reads the view itself when it ends.
+        if ((change.source === 'import' || change.source === 'bulk') && this.modelValue && this.ownBulkChanges === 0) bulk.add(change.recordId);
+        if (change.origin !== 'webhook' || !this.modelValue?.hasRow(change.recordId)) return;
         // Not awaited: events come one by one; refreshRow reports its own failure in the log.
         void this.refreshRow(change.recordId, change.kind === 'deleted');
       }),

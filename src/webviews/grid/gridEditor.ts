@@ -191,9 +191,11 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
     const recordIds = (selected ?? document.model.layout([]).rowIds).filter((id) => !isNewRowId(id));
     if (recordIds.length === 0) throw new Error('The rows chosen are new rows: they are no records yet. Remove them with Undo or Discard.');
     const { portalId, appId, viewId } = document.target;
+    document.ownBulkChanges += 1;
     try {
       await vscode.commands.executeCommand(change === 'delete' ? COMMANDS.import.deleteRows : COMMANDS.import.setField, { portalId, appId, viewId, viewName: document.viewName, recordIds });
     } finally {
+      document.ownBulkChanges -= 1;
       // Whatever the command did (all, some, nothing), the grid shows the portal's rows again.
       const marked = await document.refreshAfterBulkChange(recordIds);
       if (marked > 0) {

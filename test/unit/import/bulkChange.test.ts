@@ -48,8 +48,11 @@ describe('import: bulk change', function () {
     const preview = previewSetField(column('f6'), customers, 'Gold', all);
     await injectFault(emulator, { path: '/record/\\d+$', method: 'PUT', status: 503, count: 2 });
     await injectFault(emulator, { path: '/record/\\d+$', method: 'PUT', lose_answer: true, count: 2 });
-    const result = await runBulkChange({ appId: '101', change: { kind: 'set-field', field: 'f6', value: preview.value as string }, rows: all, writer: client, journalFolder: folder.path, baseDelayMs: 10 });
+    const announced: Array<{ recordId: string; kind: string }> = [];
+    const result = await runBulkChange({ appId: '101', change: { kind: 'set-field', field: 'f6', value: preview.value as string }, rows: all, writer: client, journalFolder: folder.path, baseDelayMs: 10, onRecordChanged: (change) => announced.push(change) });
     assert.deepEqual([result.counts.updated, result.counts.unchanged, result.counts.failed], [preview.changes, preview.unchanged, 0]);
+    const changed = all.filter((row) => row.values.f6 !== '3').map((row) => `updated ${row.id}`);
+    assert.deepEqual(announced.map((change) => `${change.kind} ${change.recordId}`).sort(), changed.sort(), 'each record updated announced once, the unchanged ones not');
     assert.ok((await rows()).every((row) => row.values.f6 === '3'));
     const puts = (await requestLog(emulator)).filter((entry) => entry.method === 'PUT').length;
     const again = await runBulkChange({ appId: '101', change: { kind: 'set-field', field: 'f6', value: '3' }, rows: all, writer: client, journalFolder: folder.path });
@@ -62,8 +65,14 @@ describe('import: bulk change', function () {
     const picked = (await rows()).slice(0, 4);
     await client.deleteRecord('101', picked[3].id as string); // someone else was quicker
     await injectFault(emulator, { path: '/record/\\d+$', method: 'DELETE', lose_answer: true, count: 1 });
-    const result = await runBulkChange({ appId: '101', change: { kind: 'delete' }, rows: picked, writer: client, journalFolder: folder.path, baseDelayMs: 10 });
+    const announced: Array<{ recordId: string; kind: string }> = [];
+    const result = await runBulkChange({ appId: '101', change: { kind: 'delete' }, rows: picked, writer: client, journalFolder: folder.path, baseDelayMs: 10, onRecordChanged: (change) => announced.push(change) });
     assert.deepEqual([result.counts.deleted, result.counts.failed], [3, 1]);
+    // Each record moved to trash is announced (open documents and views follow); the one gone already is not.
+    assert.deepEqual(
+      announced.map((change) => `${change.kind} ${change.recordId}`).sort(),
+      picked.slice(0, 3).map((row) => `deleted ${row.id}`).sort(),
+    );
     for (const row of picked) assert.equal(((await testInterface(emulator, 'GET', `records/101/${row.id}`)) as { trashed: boolean }).trashed, true);
     assert.equal(result.failures[0].recordId, picked[3].id);
     const csv = await bulkFailuresCsv(result.failures);

@@ -138,6 +138,33 @@ describe('import: runs against the emulator', function () {
     assert.equal((await requestLog(emulator)).filter((entry) => entry.method === 'PUT').length, 1);
   });
 
+  it('announces each record it created or updated as it goes, not a row unchanged or failed', async () => {
+    const view = await client.readView('101', '1');
+    const [first, second] = view.rows;
+    const path = await file(
+      [
+        'Id,Name,Email,Tier',
+        `${first.id},${first.values.f2},announced@example.com,${first.values.f6}`, // updated
+        `,${second.values.f2},${second.values.f3},${second.values.f6}`, // unchanged
+        ',Announced Ltd,new@example.com,Gold', // created
+        ',Bad tier Ltd,tier@example.com,Platinum', // failed
+      ].join('\n'),
+    );
+    const existing = await readExisting(client, '101', '1', 'f2');
+    const announced: Array<{ recordId: string; kind: string }> = [];
+    const result = await importFile(path, client, customers, { mode: 'upsert', matchField: 'f2', existing, onRecordChanged: (change) => announced.push(change) });
+    assert.deepEqual([result.counts.updated, result.counts.unchanged, result.counts.created, result.counts.failed], [1, 1, 1, 1]);
+    const created = (await client.readView('101', '1')).rows.find((row) => row.values.f2 === 'Announced Ltd')?.id;
+    assert.ok(created);
+    assert.deepEqual(
+      announced.sort((a, b) => a.kind.localeCompare(b.kind)),
+      [
+        { recordId: created, kind: 'created' },
+        { recordId: first.id, kind: 'updated' },
+      ],
+    );
+  });
+
   it('upsert: a cell of only spaces leaves the field as it is, as an empty cell does', async () => {
     const acme = (await client.readView('101', '1')).rows[0];
     const kept = ['f3', 'f6', 'f7', 'f9'].filter((field) => (acme.values[field] ?? '') !== '');

@@ -34,10 +34,10 @@ export async function importFile(
   path: string,
   client: RecordWriter,
   columns: readonly Column[],
-  options: Partial<ImportSettings> & Partial<Pick<ImportJob, 'signal' | 'onProgress' | 'lookupViewId' | 'existing' | 'concurrency' | 'journalPath' | 'total' | 'failuresFolder'>> = {},
+  options: Partial<ImportSettings> & Partial<Pick<ImportJob, 'signal' | 'onProgress' | 'onRecordChanged' | 'lookupViewId' | 'existing' | 'concurrency' | 'journalPath' | 'total' | 'failuresFolder'>> = {},
 ): Promise<ImportResult> {
   const source = await openSource(path);
-  const { signal, onProgress, lookupViewId, existing, concurrency, journalPath, total, failuresFolder, ...settings } = options;
+  const { signal, onProgress, onRecordChanged, lookupViewId, existing, concurrency, journalPath, total, failuresFolder, ...settings } = options;
   return runImport({
     source,
     settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, columns), ...settings },
@@ -50,6 +50,7 @@ export async function importFile(
     concurrency: concurrency ?? 4,
     signal,
     onProgress,
+    onRecordChanged,
     total,
     baseDelayMs: 20,
   });
