@@ -13,7 +13,7 @@ import type { Frame } from 'playwright-core';
 import { eventually, recordState, requestMark, requestsSince, type LoggedRequest } from './support/emulator';
 import { panelFrame } from './support/panels';
 import { collapseTree, expandPath } from './support/tree';
-import { clickNotificationButton, closeAllEditors, editorText, freshStart, notification, pick, runCommand, save, setFieldValue, tabLabels, workbenchReady } from './support/workbench';
+import { clickNotificationButton, closeAllEditors, editorText, freshStart, notification, pick, reloadWindow, runCommand, save, setFieldValue, tabLabels } from './support/workbench';
 import { page, screenshots, world } from './support/world';
 
 const ORDERS_APP = '102';
@@ -144,8 +144,7 @@ describe('Journey (d): a record created with the form', function () {
     await shot('fields typed');
 
     const mark = await requestMark();
-    await runCommand('Developer: Reload Window');
-    await workbenchReady();
+    await reloadWindow();
     frame = await panelFrame(FORM_TITLE, 90_000);
     await frame.locator('#save-draft').waitFor();
     await shot('after reload');
@@ -173,8 +172,7 @@ describe('Journey (d): a record created with the form', function () {
     await shot('two new orders typed');
 
     const mark = await requestMark();
-    await runCommand('Developer: Reload Window');
-    await workbenchReady();
+    await reloadWindow();
     await page().locator('.part.editor .view-lines', { hasText: /Standing.desk/ }).first().waitFor({ timeout: 90_000 });
     // Both documents are back, unsaved (VS Code marks the tab in the background once it has read its backup).
     await page().locator('.part.editor .tabs-container .tab.dirty').nth(1).waitFor();

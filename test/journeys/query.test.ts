@@ -13,7 +13,7 @@ import { FILTER_OPERATORS, type FilterOperatorName } from '../../src/api/types';
 import { emulatorCall, requestMark, requestsSince, viewRowsAsAnotherUser } from './support/emulator';
 import { panelFrame } from './support/panels';
 import { collapseTree, contextMenu, showView } from './support/tree';
-import { answerFileDialog, closeAllEditors, freshStart, notification, runCommand, tabLabels, workbenchReady } from './support/workbench';
+import { answerFileDialog, closeAllEditors, freshStart, notification, reloadWindow, tabLabels } from './support/workbench';
 import { expectKeptAfterStop, page, screenshots, world } from './support/world';
 
 const TICKETS = ['Demo portal', 'Support', 'Tickets'];
@@ -152,8 +152,7 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await shot('filter typed');
 
     const mark = await requestMark();
-    await runCommand('Developer: Reload Window');
-    await workbenchReady();
+    await reloadWindow();
     frame = await panelFrame('View 6', 90_000);
     await frame.locator('.filter-row').first().waitFor();
     await shot('after reload');
@@ -192,11 +191,7 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await emulatorCall('POST', 'faults', { method: 'GET', path: '^/api/v1/app/201/columns$', status: 503, count: -1 });
     try {
       const mark = await requestMark();
-      // The new page's load, not the old workbench still up, before looking for the panel.
-      const reloaded = page().waitForEvent('load', { timeout: 90_000 });
-      await runCommand('Developer: Reload Window');
-      await reloaded;
-      await workbenchReady();
+      await reloadWindow();
       frame = await panelFrame('View 6', 90_000);
       const banner = frame.locator('#query-message');
       await banner.getByText(/could not be loaded/).waitFor({ timeout: 30_000 });

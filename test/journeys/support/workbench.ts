@@ -17,6 +17,17 @@ export async function workbenchReady(p: Page = page()): Promise<void> {
   await p.locator('.activitybar a.action-label[aria-label^="Portal"]').first().waitFor({ timeout: 90_000 });
 }
 
+/**
+ * Developer: Reload Window, and the new workbench up. The new page's load is awaited first: the old
+ * workbench stays on screen a moment, and its panels would otherwise be found and read as if restored.
+ */
+export async function reloadWindow(): Promise<void> {
+  const reloaded = page().waitForEvent('load', { timeout: 90_000 });
+  await runCommand('Developer: Reload Window');
+  await reloaded;
+  await workbenchReady();
+}
+
 /** Where every journey starts: the workbench up, the portal's data as seeded, no editor and no notification open. */
 export async function freshStart(): Promise<void> {
   await workbenchReady();
