@@ -335,5 +335,8 @@ export function choiceOptions(column: Pick<Column, 'choices'>): ChoiceOption[] {
     .map((choice) => ({ id: String(choice.id), name: String(choice.name), ...(HEX_COLOUR.test(String(choice.color)) ? { color: String(choice.color) } : {}) }));
 }
 
+/** The Query View grid's own first column (the record id): its key in the grid and in a sort. */
+export const RECORD_ID_KEY = '#id';
+
 /** The row array layout of QueryRowsMessage: where the values start. */
 export const ROW_VALUES_OFFSET = 2;
