@@ -36,19 +36,11 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
   private readonly layouts: GridLayouts;
   /** The open tabs; each ends with its panel. */
   private readonly pages = new Set<GridPage>();
-  /** The record ids selected in each open grid, for actions run from the host on "the selected rows". */
-  private readonly selections = new Map<GridDocument, readonly string[]>();
-  private active: GridDocument | undefined;
   private readonly pageParts: GridPageParts = {
     init: (document) => this.initMessage(document),
     handle: (page, message) => this.handle(page.document, message, page),
-    activated: (page) => {
-      this.active = page.document;
-    },
     ended: (page) => {
       this.pages.delete(page);
-      this.selections.delete(page.document);
-      if (this.active === page.document) this.active = undefined;
     },
   };
 
@@ -59,9 +51,9 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
     this._register({ dispose: () => [...this.pages].forEach((page) => page.dispose()) });
   }
 
-  /** The grid in front and its selected record ids (for bulk actions). */
-  activeSelection(): { document: GridDocument; recordIds: readonly string[] } | undefined {
-    return this.active ? { document: this.active, recordIds: this.selections.get(this.active) ?? [] } : undefined;
+  /** The document of the open grid tab at `uri` (the test API reaches a live grid through it). */
+  openDocument(uri: vscode.Uri): GridDocument | undefined {
+    return [...this.pages].find((page) => page.document.uri.toString() === uri.toString())?.document;
   }
 
   async openCustomDocument(uri: vscode.Uri, context: vscode.CustomDocumentOpenContext): Promise<GridDocument> {
@@ -149,9 +141,6 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
       }
       case 'grid/resolve':
         return this.resolve(document, message.recordId, message.action);
-      case 'grid/selection':
-        this.selections.set(document, message.recordIds);
-        return;
       case 'grid/layout':
         await this.layouts.set(document.target, { order: message.order, hidden: message.hidden, frozen: message.frozen });
         return;
