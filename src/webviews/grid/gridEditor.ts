@@ -32,7 +32,8 @@ type DocumentChange = vscode.CustomDocumentEditEvent<GridDocument>;
 export class GridEditorProvider extends Disposable implements vscode.CustomEditorProvider<GridDocument> {
   private readonly changed = this._register(new vscode.EventEmitter<DocumentChange>());
   readonly onDidChangeCustomDocument = this.changed.event;
-  private readonly compareTexts = new Map<string, string>();
+  /** The two sides of each Compare opened (by URI), and the grid they compare for: dropped when closed. */
+  private readonly compareTexts = new Map<string, { readonly text: string; readonly document: GridDocument }>();
   private readonly layouts: GridLayouts;
   /** The open tabs; each ends with its panel. */
   private readonly pages = new Set<GridPage>();
@@ -41,13 +42,15 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
     handle: (page, message) => this.handle(page.document, message, page),
     ended: (page) => {
       this.pages.delete(page);
+      if (![...this.pages].some((other) => other.document === page.document)) this.forgetCompares(page.document);
     },
   };
 
   constructor(private readonly deps: GridEditorDeps) {
     super();
     this.layouts = new GridLayouts(deps.state);
-    this._register(vscode.workspace.registerTextDocumentContentProvider(GRID_COMPARE_SCHEME, { provideTextDocumentContent: (uri) => this.compareTexts.get(uri.toString()) ?? '' }));
+    this._register(vscode.workspace.registerTextDocumentContentProvider(GRID_COMPARE_SCHEME, { provideTextDocumentContent: (uri) => this.compareTexts.get(uri.toString())?.text ?? '' }));
+    this._register(vscode.workspace.onDidCloseTextDocument((closed) => this.compareTexts.delete(closed.uri.toString())));
     this._register({ dispose: () => [...this.pages].forEach((page) => page.dispose()) });
   }
 
@@ -223,9 +226,14 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
     const stamp = Date.now();
     const theirs = vscode.Uri.from({ scheme: GRID_COMPARE_SCHEME, path: `/${recordId} (portal).json`, query: String(stamp) });
     const mine = vscode.Uri.from({ scheme: GRID_COMPARE_SCHEME, path: `/${recordId} (mine).json`, query: String(stamp) });
-    this.compareTexts.set(theirs.toString(), `${JSON.stringify(conflict.current, null, 2)}\n`);
-    this.compareTexts.set(mine.toString(), `${JSON.stringify({ ...conflict.current, ...conflict.mine }, null, 2)}\n`);
+    this.compareTexts.set(theirs.toString(), { text: `${JSON.stringify(conflict.current, null, 2)}\n`, document });
+    this.compareTexts.set(mine.toString(), { text: `${JSON.stringify({ ...conflict.current, ...conflict.mine }, null, 2)}\n`, document });
     await vscode.commands.executeCommand('vscode.diff', theirs, mine, `Record ${recordId}: the portal's ↔ mine`, { preview: true });
+  }
+
+  /** The grid's last tab closed: an editor still open keeps its text without the provider. */
+  private forgetCompares(document: GridDocument): void {
+    for (const [uri, entry] of this.compareTexts) if (entry.document === document) this.compareTexts.delete(uri);
   }
 
   async saveCustomDocument(document: GridDocument, token: vscode.CancellationToken): Promise<void> {
