@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../ids';
 import { Disposable } from '../lifecycle';
-import { parseAddress, recordKey, recordOfUri } from '../model/recordAddress';
+import { parseAddress } from '../model/recordAddress';
 import type { RecordFileSystem } from './recordFileSystem';
 
 export const PUBLISH_COMMAND = COMMANDS.record.publish;
@@ -17,18 +17,18 @@ function kindOf(uri: vscode.Uri): 'record' | 'new' | undefined {
 export class RecordBanner extends Disposable implements vscode.CodeLensProvider, vscode.FileDecorationProvider {
   private readonly lensesChanged = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
-  private readonly decorationsChanged = this._register(new vscode.EventEmitter<vscode.Uri[]>());
+  private readonly decorationsChanged = this._register(new vscode.EventEmitter<undefined>());
   readonly onDidChangeFileDecorations = this.decorationsChanged.event;
-  /** The record addresses VS Code asked decorations of, by recordKey, then by their text. */
-  private readonly decorated = new Map<string, Map<string, vscode.Uri>>();
 
   constructor(private readonly documents: RecordFileSystem) {
     super();
     this._register(
-      documents.onDidChangeState(({ record, uri }) => {
+      documents.onDidChangeState(() => {
         this.lensesChanged.fire();
-        // The tree's items and the tabs may show the record under named addresses: refresh those asked about.
-        this.decorationsChanged.fire([uri, ...(this.decorated.get(recordKey(record))?.values() ?? [])]);
+        // The tree's items and the tabs may show the record under named addresses: rather than remember
+        // every address VS Code ever asked about (a map that only grows), all of this provider's badges are
+        // asked for again. A record's state changes seldom (read as a draft, published, deleted).
+        this.decorationsChanged.fire(undefined);
       }),
     );
   }
@@ -52,11 +52,6 @@ export class RecordBanner extends Disposable implements vscode.CodeLensProvider,
 
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
     const kind = kindOf(uri);
-    const record = recordOfUri(uri);
-    if (record) {
-      const uris = this.decorated.get(recordKey(record)) ?? new Map<string, vscode.Uri>();
-      this.decorated.set(recordKey(record), uris.set(uri.toString(), uri));
-    }
     if (kind === 'record' && this.documents.isDraft(uri)) return new vscode.FileDecoration('D', 'Draft: not published yet', new vscode.ThemeColor('list.warningForeground'));
     if (kind === 'new' && this.documents.newRecordOf(uri)) return new vscode.FileDecoration('N', 'New record: saving creates it');
     return undefined;
