@@ -25,7 +25,7 @@ export interface TestApiCore {
   readonly explorerView: vscode.TreeView<ExplorerNode>;
   /** The Webhook Events view, to reveal and expand events in the workbench. */
   readonly webhookEventsView: vscode.TreeView<EventsNode>;
-  /** What VS Code calls to bring a panel back after a reload (both panels' serializer). */
+  /** What VS Code calls to bring a panel back after a reload (the serializer of the record form and the Query View). */
   readonly panelSerializer: vscode.WebviewPanelSerializer;
 }
 

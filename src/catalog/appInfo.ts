@@ -1,5 +1,5 @@
 // What the catalog says about an app, read from the list of sites. Pure, so it is unit-tested in node.
-import type { AppRef, Column, Site } from '../api/types';
+import type { AppRef, Site } from '../api/types';
 import { flagOf } from '../api/wire';
 
 export interface AppInfo {
@@ -25,16 +25,4 @@ export function appInfoOf(portalId: string, site: Site, app: AppRef, draftSeen: 
     draftMode,
     commentsPlugin: flagOf(app.comments_plugin),
   };
-}
-
-/** Columns in position order; a position that is not a number goes last, ties keep the portal's order. */
-export function byPosition(columns: readonly Column[]): Column[] {
-  const rank = (column: Column): number => {
-    const position = Number(column.position);
-    return column.position !== '' && Number.isFinite(position) ? position : Number.POSITIVE_INFINITY;
-  };
-  return columns
-    .map((column, index) => ({ column, index, rank: rank(column) }))
-    .sort((a, b) => a.rank - b.rank || a.index - b.index)
-    .map((entry) => entry.column);
 }

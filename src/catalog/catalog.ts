@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { Column, Site } from '../api/types';
 import type { Portals } from '../auth/portals';
 import { Disposable } from '../lifecycle';
-import { appInfoOf, byPosition, type AppInfo } from './appInfo';
+import { byPosition } from '../shared/columnOrder';
+import { appInfoOf, type AppInfo } from './appInfo';
 import { SharedCache } from './sharedCache';
 
 export type { AppInfo } from './appInfo';

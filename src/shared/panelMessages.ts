@@ -81,8 +81,6 @@ const gridClearSchema = v.object({ type: v.literal('grid/clear'), block: blockSc
 const gridCopySchema = v.object({ type: v.literal('grid/copy'), block: blockSchema, format: v.picklist(['tsv', 'csv', 'json', 'markdown']), timeZone: v.optional(v.pipe(v.string(), v.maxLength(100))) });
 /** A conflict held back at save, resolved one way. */
 const gridResolveSchema = v.object({ type: v.literal('grid/resolve'), recordId: id, action: v.picklist(['compare', 'keepMine', 'takeTheirs']) });
-/** The rows the page has selected (for the bulk actions run from the host). */
-const gridSelectionSchema = v.object({ type: v.literal('grid/selection'), recordIds: v.array(id) });
 /** Hidden, ordered and frozen columns, kept per view by the host. */
 const gridLayoutSchema = v.object({ type: v.literal('grid/layout'), order: v.array(id), hidden: v.array(id), frozen: count });
 const gridSaveSchema = v.object({ type: v.literal('grid/save') });
@@ -106,17 +104,17 @@ const gridBulkSchema = v.object({ type: v.literal('grid/bulk'), change: v.pickli
 const rowRangeSchema = v.object({ start: count, end: count });
 
 /**
- * Bulk change of the query's rows: every row of the result, the rows selected in the grid (`rows`: their
- * positions in the order shown, which the host maps to record ids), or the rows whose record ids are
- * given. The host runs portal.bulkSetField / portal.bulkDeleteRows on them.
+ * Bulk change of the query's rows: the rows selected in the grid (`rows`: their positions in the order
+ * shown, which the host maps to record ids), or every row of the result when none is given. The host runs
+ * portal.bulkSetField / portal.bulkDeleteRows on them.
  */
-const queryBulkSchema = v.object({
+// Strict: a key it does not know (record ids, say) is refused, not dropped, which would mean every row.
+const queryBulkSchema = v.strictObject({
   type: v.literal('query/bulk'),
   change: v.picklist(['set-field', 'delete']),
   runId: v.pipe(v.number(), v.integer(), v.minValue(0)),
   sortVersion: v.pipe(v.number(), v.integer(), v.minValue(0)),
   rows: v.optional(v.pipe(v.array(rowRangeSchema), v.minLength(1))),
-  recordIds: v.optional(v.array(id)),
 });
 
 // The import mapping panel (view type portal.importMapping).
@@ -155,7 +153,6 @@ export const gridToHostSchema = v.variant('type', [
   gridClearSchema,
   gridCopySchema,
   gridResolveSchema,
-  gridSelectionSchema,
   gridLayoutSchema,
   gridSaveSchema,
   gridAddRowSchema,

@@ -1,7 +1,8 @@
-// The messages between the extension host and the two panels, imported by both sides (src/webviews/ and
-// webview-ui/). Pure types and tiny pure helpers: no `vscode`, no node, no DOM. Each panel has one union per
-// direction, discriminated by `type`. What the panels send is declared as run-time schemas in panelMessages.ts
-// (the host checks it where it enters); what the host sends, here (a panel ignores a type it does not know).
+// The messages between the extension host and its pages (the record form, the Query View, the import
+// mapping and the grid editor), imported by both sides (src/webviews/ and webview-ui/). Pure types and tiny
+// pure helpers: no `vscode`, no node, no DOM. Each page has one union per direction, discriminated by
+// `type`. What the pages send is declared as run-time schemas in panelMessages.ts (the host checks it where
+// it enters); what the host sends, here (a page ignores a type it does not know).
 import type { ColumnKind } from '../api/columnKinds';
 import type { ViewFilter } from '../api/filters';
 import type { Column } from '../api/types';
@@ -328,7 +329,7 @@ export type HostToImportMessage = ImportInitMessage | ImportStateMessage | Impor
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
 
-/** True for an object with a string `type` that starts with one of `prefixes` (or is one of them). */
+/** True for an object with a string `type` that is one of `types`, or starts with one of them that ends in '/'. */
 export function isMessage(value: unknown, ...types: readonly string[]): value is { type: string } {
   if (value === null || typeof value !== 'object') return false;
   const type = (value as { type?: unknown }).type;
@@ -344,6 +345,9 @@ export function choiceOptions(column: Pick<Column, 'choices'>): ChoiceOption[] {
     .sort((a, b) => Number(a.order) - Number(b.order))
     .map((choice) => ({ id: String(choice.id), name: String(choice.name), ...(HEX_COLOUR.test(String(choice.color)) ? { color: String(choice.color) } : {}) }));
 }
+
+/** The Query View grid's own first column (the record id): its key in the grid and in a sort. */
+export const RECORD_ID_KEY = '#id';
 
 /** The row array layout of QueryRowsMessage: where the values start. */
 export const ROW_VALUES_OFFSET = 2;

@@ -95,12 +95,13 @@ export class WebhookService extends Disposable {
   /** Starts listening; resolves false when it already was. Rejects with a sentence when it cannot. */
   start(): Promise<boolean> {
     return this.serialize(async () => {
-      if (this.receiver) return false;
+      if (this.receiver || this.isDisposed) return false;
       // Read now rather than trust the change event to have come first (a setting written just before).
       this.settings = readWebhookSettings();
       const { bindAddress, port } = this.settings;
+      let receiver: WebhookReceiver;
       try {
-        this.receiver = await WebhookReceiver.start({
+        receiver = await WebhookReceiver.start({
           host: bindAddress,
           port,
           settings: () => this.settings,
@@ -113,11 +114,17 @@ export class WebhookService extends Disposable {
         this.stateChanged.fire();
         throw error;
       }
+      if (this.isDisposed) {
+        // Disposed while the port was being bound: dispose() saw no receiver to close, so this start must.
+        await receiver.close();
+        return false;
+      }
+      this.receiver = receiver;
       this.failure = undefined;
       this.warnedUnsigned.clear();
       this.tally.accepted = this.tally.ignored = this.tally.refused = 0;
       await vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, true);
-      this.parts.log.info(`The webhook receiver listens on ${urlHost(bindAddress)}:${this.receiver.listeningPort} (deliveries to /portal/<connection id>).`);
+      this.parts.log.info(`The webhook receiver listens on ${urlHost(bindAddress)}:${receiver.listeningPort} (deliveries to /portal/<connection id>).`);
       if (!isLoopbackAddress(bindAddress)) {
         const warning = `The webhook receiver listens on ${bindAddress} (portal.webhooks.bindAddress), not only on this machine's loopback: other machines that can reach it can send it events. Set a Secret Key for every portal.`;
         this.parts.log.warn(warning);

@@ -1,4 +1,4 @@
-// What both panels share on the host side: a WebviewPanel with scripts on, resources only from dist/webview
+// What the three panels (record form, Query View, import mapping) share on the host side: a WebviewPanel with scripts on, resources only from dist/webview
 // and media, the page of html.ts, and typed messages both ways: what the page sends is checked against the
 // panel's schema and handled inside the error boundary (messages.ts).
 import * as vscode from 'vscode';

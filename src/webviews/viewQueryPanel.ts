@@ -183,9 +183,8 @@ export class ViewQueryPanel {
     if (!result) throw new Error('Run the query first: the change applies to the rows of its result.');
     const ids = message.rows
       ? this.session.selectedRecordIds(message.runId, message.sortVersion, message.rows)
-      : message.recordIds ?? [...result.rows.rows()].flatMap((row) => (row.id === undefined ? [] : [row.id]));
-    const selected = message.rows !== undefined || message.recordIds !== undefined;
-    const target = { portalId: this.target.portalId, appId: this.target.appId, viewId: this.target.viewId, recordIds: ids, selected };
+      : [...result.rows.rows()].flatMap((row) => (row.id === undefined ? [] : [row.id]));
+    const target = { portalId: this.target.portalId, appId: this.target.appId, viewId: this.target.viewId, recordIds: ids, selected: message.rows !== undefined };
     await vscode.commands.executeCommand(message.change === 'delete' ? COMMANDS.import.deleteRows : COMMANDS.import.setField, target);
   }
 

@@ -5,6 +5,7 @@
 // and the backup VS Code keeps for hot exit put back into a grid opened from it.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { GridDocument } from '../../src/webviews/grid/gridDocument';
 import { useConnectedPortal } from './documents/support';
 import { closeAllEditors, emulatorRecord, fieldsOf, openRecord, requestMark, requestsSince } from './support/documents';
 import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
@@ -21,6 +22,12 @@ const PAGE = 'All orders';
 
 function gridTab(): vscode.Tab | undefined {
   return vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.input instanceof vscode.TabInputCustom && tab.input.viewType === 'portal.grid');
+}
+
+/** The document of the grid tab open now. */
+async function liveGrid(): Promise<GridDocument | undefined> {
+  const input = gridTab()?.input;
+  return input instanceof vscode.TabInputCustom ? (await testApi()).gridEditor.openDocument(input.uri) : undefined;
 }
 
 describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
@@ -225,7 +232,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     const uri = tab.input.uri;
 
     // The backup VS Code asks for on hot exit, and a grid opened from it (as after a reload or a crash).
-    const live = api.gridEditor.activeSelection()?.document;
+    const live = await liveGrid();
     assert.ok(live, 'the grid in front');
     const destination = vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-test.json');
     const backup = await api.gridEditor.backupCustomDocument(live, { destination });
@@ -260,7 +267,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
 
     // A backup restored while the portal fails: asked for a backup again, the grid writes the one it holds.
     const api = await testApi();
-    const live = api.gridEditor.activeSelection()?.document;
+    const live = await liveGrid();
     assert.ok(live);
     const first = await api.gridEditor.backupCustomDocument(live, { destination: vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-kept-1.json') });
     const text = JSON.stringify({ version: 1, appId: '102', viewId: '3', rows: [{ recordId: '1', asRead: { f11: 'Office chairs' }, edits: { f11: 'Kept' }, changedOnPortal: null }] });
@@ -319,7 +326,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await grid.click('#grid-run');
     await waitFor(async () => /^2 rows \(1 filter\) · 1 changed$/.test(await grid.text('#grid-counts')), { message: 'the filtered rows and the pending one' });
     assert.deepEqual((await requestsSince(mark)).filter((line) => line.includes('/view/')), ['GET /api/v1/app/102/view/3 200']);
-    const document = (await testApi()).gridEditor.activeSelection()?.document;
+    const document = await liveGrid();
     assert.deepEqual(document?.filters, [{ column: '10', operator: 'equals', value: '5003' }]);
     assert.deepEqual(document?.model.layout([]).rowIds, ['3', '1'], 'record 3 (order 5003), then the pending row');
     assert.equal(gridTab()?.isDirty, true, 'the pending edit stays');

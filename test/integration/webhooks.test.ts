@@ -5,7 +5,11 @@
 import * as assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import * as vscode from 'vscode';
+import type { Logger } from '../../src/log';
 import type { EventsNode } from '../../src/webhooks/eventsTree';
+import type { LiveRefresh } from '../../src/webhooks/liveRefresh';
+import type { WebhookSecrets } from '../../src/webhooks/secrets';
+import type { WebhookService } from '../../src/webhooks/service';
 import { emulator, resetEmulator } from './support/emulator';
 import { children, emulatorPortal, freshExplorer, item, labelOf, path } from './support/explorer';
 import { testApi } from './support/extension';
@@ -27,6 +31,28 @@ import {
   webhookEvents,
   WEBHOOK_SECRET,
 } from './support/webhooks';
+
+/** A port free a moment ago (the emulator and code-server hold theirs). */
+function freePort(): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Resolves when `port` can be listened on again (and lets it go), rejects when something still holds it. */
+function portIsFree(port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
+}
+
+const silent: Logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 async function eventLabels(nodes: readonly EventsNode[]): Promise<string[]> {
   const api = await testApi();
@@ -119,14 +145,7 @@ describe('webhooks', function () {
   it('moves to a new port when the port setting changes while it runs', async () => {
     const api = await testApi();
     const before = await startReceiver(portalId);
-    // A port free a moment ago (the emulator and code-server hold theirs).
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer();
-      probe.listen(0, '127.0.0.1', () => {
-        const address = probe.address();
-        probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-      });
-    });
+    const port = await freePort();
     try {
       await setWebhookSetting('port', port);
       await waitFor(() => api.webhooks.payloadUrl(portalId) === `http://127.0.0.1:${port}/portal/${portalId}`, { message: `the receiver on port ${port}` });
@@ -150,6 +169,30 @@ describe('webhooks', function () {
       assert.equal(api.webhooks.state().kind, 'failed');
       assert.equal(api.logLines().slice(linesBefore).filter((line) => line.includes('port is in use')).length, 1, 'one log line');
       assert.equal(user().messages.filter((message) => /port is in use/.test(message.message)).length, 1, 'one message');
+    } finally {
+      await setWebhookSetting('port', 0);
+    }
+  });
+
+  it('lets its port go when disposed while it starts', async () => {
+    const api = await testApi();
+    const port = await freePort();
+    // A second service of the extension's own class (the running one stays): tests import only types from src/.
+    const Service = (api.webhooks as object).constructor as typeof WebhookService;
+    const service = (): WebhookService =>
+      new Service({ portals: api.portals, secrets: {} as WebhookSecrets, liveRefresh: {} as LiveRefresh, log: silent, setSecretCommand: 'portal.setWebhookSecret' });
+    try {
+      await setWebhookSetting('port', port);
+      // Disposed before the start has begun, then while the receiver is binding its port.
+      for (const ticks of [0, 3]) {
+        const disposed = service();
+        const started = disposed.start();
+        for (let tick = 0; tick < ticks; tick += 1) await Promise.resolve();
+        disposed.dispose();
+        assert.equal(await started, false, `a disposed service does not start (after ${ticks} ticks)`);
+        assert.equal(disposed.state().kind, 'stopped');
+        await portIsFree(port);
+      }
     } finally {
       await setWebhookSetting('port', 0);
     }

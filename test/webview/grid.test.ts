@@ -165,9 +165,6 @@ describe('the view grid (webview)', function () {
     await page.keyboard.press('Control+C');
     await host?.settled();
     assert.equal(host?.clipboard, 'Alpha\t7\r\nBeta\t8\r\nGamma\t9');
-    const wanted = JSON.stringify(ids.slice(2, 5));
-    for (let tries = 0; tries < 100 && JSON.stringify(host?.selection) !== wanted; tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.deepEqual(host?.selection, ids.slice(2, 5), 'the host knows the selected rows');
 
     // Fill down the first row's values, then undo it as VS Code's Ctrl+Z would.
     await page.keyboard.press('Control+D');

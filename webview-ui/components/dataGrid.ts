@@ -24,7 +24,6 @@ export class DataGrid {
   /** The animation frame a scroll or resize asked to render in, if one is pending. */
   private frame = 0;
   private readonly rendered = new Map<number, HTMLElement>();
-  private readonly unmount: () => void;
   private columns: GridColumnSpec[] = [];
   private rowCount = 0;
   private cell: (row: number, column: number) => string = () => '';
@@ -53,14 +52,9 @@ export class DataGrid {
         this.renderRows();
       });
     };
+    // Never removed: each page makes one grid, which lives as long as the page does.
     this.scroller.addEventListener('scroll', later, { passive: true });
-    const resized = new ResizeObserver(later);
-    resized.observe(this.scroller);
-    this.unmount = () => {
-      this.scroller.removeEventListener('scroll', later);
-      resized.disconnect();
-      if (this.frame) cancelAnimationFrame(this.frame);
-    };
+    new ResizeObserver(later).observe(this.scroller);
   }
 
   /** New columns (a new result): the rows are emptied too. */
@@ -151,10 +145,6 @@ export class DataGrid {
   /** The number of row elements in the DOM (the bench and the tests read it). */
   get renderedRowCount(): number {
     return this.rendered.size;
-  }
-
-  dispose(): void {
-    this.unmount();
   }
 
   private renderHeader(): void {

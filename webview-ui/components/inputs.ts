@@ -196,21 +196,5 @@ export function nativeInput(options: { label: Node; type: 'date' | 'datetime-loc
   const id = uniqueId('input');
   const input = el('input', { id, className: 'native-input', attrs: { type: options.type, 'aria-describedby': options.describedBy } });
   if (options.required) input.required = true;
-  const element = el('div', { className: 'native-field' }, el('label', { className: 'label', attrs: { for: id } }, options.label), input);
-  return {
-    element,
-    get value() {
-      return input.value;
-    },
-    set value(value: string) {
-      input.value = value;
-    },
-    focus: () => input.focus(),
-    setInvalid: (invalid) => (invalid ? input.setAttribute('aria-invalid', 'true') : input.removeAttribute('aria-invalid')),
-    setDisabled: (disabled) => {
-      input.disabled = disabled;
-    },
-    onInput: (listener) => listen(input, ['input'], listener),
-    onCommit: (listener) => listen(input, ['change', 'focusout'], listener),
-  };
+  return valueInput(el('div', { className: 'native-field' }, el('label', { className: 'label', attrs: { for: id } }, options.label), input), input);
 }

@@ -23,7 +23,6 @@ const subtitle = el('p', { className: 'subtitle' });
 const counts = el('p', { id: 'grid-counts', className: 'row-count', attrs: { role: 'status', 'aria-live': 'polite' } });
 const notice = messageBar('grid-notice');
 const rowLine = messageBar('grid-row');
-let selectionTimer: ReturnType<typeof setTimeout> | undefined;
 /** What a row added here becomes at save (grid/init says). */
 let newRows: 'draft' | 'record' = 'record';
 /** The page's time zone: it shows date & time in it, so the host reads and writes them in it too. */
@@ -62,12 +61,7 @@ const table = new GridTable({
   copy: (block) => host.post({ type: 'grid/copy', block, format: 'tsv', timeZone: timeZone() }),
   openRecord: (recordId) => host.post({ type: 'openRecord', recordId }),
   openLinked: (recordId, field) => host.post({ type: 'grid/openLinked', recordId, field }),
-  selected: () => {
-    showRow();
-    // The host keeps the selected rows for actions run on them (bulk Set Field…, Delete Rows…).
-    clearTimeout(selectionTimer);
-    selectionTimer = setTimeout(() => host.post({ type: 'grid/selection', recordIds: table.selectedRecordIds() }), 150);
-  },
+  selected: () => showRow(),
 });
 
 const columnsPanel = new ColumnsPanel((layout) => {

@@ -1,7 +1,7 @@
 // The create-record form: the fields in position order, Create / Save as draft / Clear, the checks before
 // sending, the portal's answer next to the field it names, and what was typed kept across hide and show.
 import { isWritable } from '../../src/api/columnKinds';
-import type { Column } from '../../src/api/types';
+import { byPosition } from '../../src/shared/columnOrder';
 import type { FormCreatedMessage, FormFailedMessage, FormInitMessage } from '../../src/shared/protocol';
 import { button, type Button } from '../components/button';
 import { clear, el } from '../components/dom';
@@ -17,10 +17,6 @@ export interface FormCallbacks {
   create(data: Record<string, string>, draft: boolean): void;
   openRecord(recordId: string): void;
   saveState(state: FormState): void;
-}
-
-function byPosition(a: Column, b: Column): number {
-  return Number(a.position) - Number(b.position) || Number(a.field_id) - Number(b.field_id);
 }
 
 export class RecordForm {
@@ -39,8 +35,8 @@ export class RecordForm {
 
   render(init: FormInitMessage, state: Partial<FormState>): void {
     clear(this.root);
-    const writable = init.columns.filter((column) => isWritable(column)).sort(byPosition);
-    const readOnly = init.columns.filter((column) => !isWritable(column)).sort(byPosition);
+    const writable = byPosition(init.columns.filter((column) => isWritable(column)));
+    const readOnly = byPosition(init.columns.filter((column) => !isWritable(column)));
     this.fields = writable.map((column) => createField(column));
     for (const field of this.fields) {
       const entered = state.entered?.[field.key];

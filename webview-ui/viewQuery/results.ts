@@ -1,10 +1,10 @@
 // The rows of the current result that the page holds: the host keeps the whole result and sends the rows
 // in sight (asked for in blocks), in the order of its latest sort; this cache keeps a few thousand of them.
 import { displayValue } from '../../src/shared/gridValues';
-import { ROW_VALUES_OFFSET, type GridColumn, type SortSpec } from '../../src/shared/protocol';
+import { RECORD_ID_KEY, ROW_VALUES_OFFSET, type GridColumn, type SortSpec } from '../../src/shared/protocol';
 
 /** The grid shows the record id first, then the view's columns. */
-export const RECORD_COLUMN: GridColumn = { key: '#id', name: 'Record id', kind: 'autonumber' };
+export const RECORD_COLUMN: GridColumn = { key: RECORD_ID_KEY, name: 'Record id', kind: 'autonumber' };
 
 /** Rows are asked for in blocks of this many. */
 export const BLOCK_ROWS = 100;

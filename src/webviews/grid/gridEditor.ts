@@ -32,36 +32,31 @@ type DocumentChange = vscode.CustomDocumentEditEvent<GridDocument>;
 export class GridEditorProvider extends Disposable implements vscode.CustomEditorProvider<GridDocument> {
   private readonly changed = this._register(new vscode.EventEmitter<DocumentChange>());
   readonly onDidChangeCustomDocument = this.changed.event;
-  private readonly compareTexts = new Map<string, string>();
+  /** The two sides of each Compare opened (by URI), and the grid they compare for: dropped when closed. */
+  private readonly compareTexts = new Map<string, { readonly text: string; readonly document: GridDocument }>();
   private readonly layouts: GridLayouts;
   /** The open tabs; each ends with its panel. */
   private readonly pages = new Set<GridPage>();
-  /** The record ids selected in each open grid, for actions run from the host on "the selected rows". */
-  private readonly selections = new Map<GridDocument, readonly string[]>();
-  private active: GridDocument | undefined;
   private readonly pageParts: GridPageParts = {
     init: (document) => this.initMessage(document),
     handle: (page, message) => this.handle(page.document, message, page),
-    activated: (page) => {
-      this.active = page.document;
-    },
     ended: (page) => {
       this.pages.delete(page);
-      this.selections.delete(page.document);
-      if (this.active === page.document) this.active = undefined;
+      if (![...this.pages].some((other) => other.document === page.document)) this.forgetCompares(page.document);
     },
   };
 
   constructor(private readonly deps: GridEditorDeps) {
     super();
     this.layouts = new GridLayouts(deps.state);
-    this._register(vscode.workspace.registerTextDocumentContentProvider(GRID_COMPARE_SCHEME, { provideTextDocumentContent: (uri) => this.compareTexts.get(uri.toString()) ?? '' }));
+    this._register(vscode.workspace.registerTextDocumentContentProvider(GRID_COMPARE_SCHEME, { provideTextDocumentContent: (uri) => this.compareTexts.get(uri.toString())?.text ?? '' }));
+    this._register(vscode.workspace.onDidCloseTextDocument((closed) => this.compareTexts.delete(closed.uri.toString())));
     this._register({ dispose: () => [...this.pages].forEach((page) => page.dispose()) });
   }
 
-  /** The grid in front and its selected record ids (for bulk actions). */
-  activeSelection(): { document: GridDocument; recordIds: readonly string[] } | undefined {
-    return this.active ? { document: this.active, recordIds: this.selections.get(this.active) ?? [] } : undefined;
+  /** The document of the open grid tab at `uri` (the test API reaches a live grid through it). */
+  openDocument(uri: vscode.Uri): GridDocument | undefined {
+    return [...this.pages].find((page) => page.document.uri.toString() === uri.toString())?.document;
   }
 
   async openCustomDocument(uri: vscode.Uri, context: vscode.CustomDocumentOpenContext): Promise<GridDocument> {
@@ -149,9 +144,6 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
       }
       case 'grid/resolve':
         return this.resolve(document, message.recordId, message.action);
-      case 'grid/selection':
-        this.selections.set(document, message.recordIds);
-        return;
       case 'grid/layout':
         await this.layouts.set(document.target, { order: message.order, hidden: message.hidden, frozen: message.frozen });
         return;
@@ -236,9 +228,14 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
     const stamp = Date.now();
     const theirs = vscode.Uri.from({ scheme: GRID_COMPARE_SCHEME, path: `/${recordId} (portal).json`, query: String(stamp) });
     const mine = vscode.Uri.from({ scheme: GRID_COMPARE_SCHEME, path: `/${recordId} (mine).json`, query: String(stamp) });
-    this.compareTexts.set(theirs.toString(), `${JSON.stringify(conflict.current, null, 2)}\n`);
-    this.compareTexts.set(mine.toString(), `${JSON.stringify({ ...conflict.current, ...conflict.mine }, null, 2)}\n`);
+    this.compareTexts.set(theirs.toString(), { text: `${JSON.stringify(conflict.current, null, 2)}\n`, document });
+    this.compareTexts.set(mine.toString(), { text: `${JSON.stringify({ ...conflict.current, ...conflict.mine }, null, 2)}\n`, document });
     await vscode.commands.executeCommand('vscode.diff', theirs, mine, `Record ${recordId}: the portal's ↔ mine`, { preview: true });
+  }
+
+  /** The grid's last tab closed: an editor still open keeps its text without the provider. */
+  private forgetCompares(document: GridDocument): void {
+    for (const [uri, entry] of this.compareTexts) if (entry.document === document) this.compareTexts.delete(uri);
   }
 
   async saveCustomDocument(document: GridDocument, token: vscode.CancellationToken): Promise<void> {

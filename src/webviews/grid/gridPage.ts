@@ -15,8 +15,7 @@ export interface GridPageParts {
   init(document: GridDocument): GridInitMessage;
   /** A message of the page, checked. */
   handle(page: GridPage, message: GridToHostMessage): Promise<void>;
-  /** The panel came to the front, or the page ended. */
-  activated(page: GridPage): void;
+  /** The page ended (its panel closed). */
   ended(page: GridPage): void;
 }
 
@@ -30,13 +29,7 @@ export class GridPage extends Disposable {
     this._register(document.onDidChangeRows((change) => this.sendRows(change)));
     this._register(document.onDidReload(() => this.sendInit()));
     this._register(panel.webview.onDidReceiveMessage(messageReceiver<GridToHostMessage>(GRID_VIEW_TYPE, gridToHostSchema, (message) => parts.handle(this, message), runReported)));
-    this._register(
-      panel.onDidChangeViewState(() => {
-        if (panel.active) parts.activated(this);
-      }),
-    );
     this._register(panel.onDidDispose(() => this.dispose()));
-    if (panel.active) parts.activated(this);
   }
 
   post(message: HostToGridMessage): void {

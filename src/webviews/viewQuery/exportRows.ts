@@ -5,7 +5,7 @@
 import type { ViewRow } from '../../api/answers';
 import { csvField } from '../../shared/csvText';
 import { columnTitle, displayValue, sortOrder } from '../../shared/gridValues';
-import type { GridColumn, SortSpec } from '../../shared/protocol';
+import { RECORD_ID_KEY, type GridColumn, type SortSpec } from '../../shared/protocol';
 
 /** The rows of a result: a RowStore (rows parsed when read) or a plain list. */
 export interface RowSource {
@@ -19,9 +19,6 @@ export function listSource(rows: readonly ViewRow[]): RowSource {
 }
 
 export { csvField, guardFormula } from '../../shared/csvText';
-
-/** The grid's own first column (the record id) as the panel names it in a sort. */
-export const RECORD_ID_KEY = '#id';
 
 /** The order the grid shows: the portal's, or sorted as the panel sorted it. */
 export function exportOrder(columns: readonly GridColumn[], rows: RowSource, sort: SortSpec | undefined): Uint32Array | undefined {

@@ -3,11 +3,8 @@
 // grid's columns, in the view's order, and the columns that come from Lookup apps). Pure: no vscode.
 import { columnKind, kindOfTypeName } from '../../api/columnKinds';
 import type { Column, ViewMetadataEntry } from '../../api/types';
+import { byPosition } from '../../shared/columnOrder';
 import { choiceOptions, type FilterColumn, type GridColumn, type GridEditColumn } from '../../shared/protocol';
-
-function byPosition(a: Column, b: Column): number {
-  return Number(a.position) - Number(b.position) || Number(a.field_id) - Number(b.field_id);
-}
 
 function filterColumnOf(column: Column, lookupApp?: string, key = column.field_id_in_data): FilterColumn {
   const kind = columnKind(column);
@@ -26,7 +23,7 @@ function filterColumnOf(column: Column, lookupApp?: string, key = column.field_i
  * view's metadata names (their kinds and choices from `columnsOfApp` when that app's columns were read).
  */
 export function filterColumns(appId: string, appColumns: readonly Column[], metadata: readonly ViewMetadataEntry[] = [], columnsOfApp: (appId: string) => readonly Column[] | undefined = () => undefined): FilterColumn[] {
-  const own = [...appColumns].sort(byPosition).map((column) => filterColumnOf(column));
+  const own = byPosition(appColumns).map((column) => filterColumnOf(column));
   const lookups = metadata
     .filter((entry) => entry.app_id && entry.app_id !== appId && entry.id)
     .map((entry): FilterColumn => {

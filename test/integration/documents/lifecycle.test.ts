@@ -34,6 +34,13 @@ async function completionsAt(document: vscode.TextDocument, offset: number): Pro
   );
 }
 
+/** The badges (a letter drawn by CSS) on the tab in front, as the workbench draws them. */
+function activeTabBadges(): Promise<string[]> {
+  return driver.evaluate<string[]>(
+    `[...document.querySelectorAll('.part.editor .tabs-container .tab.active *')].map((node) => getComputedStyle(node, '::after').content).filter((content) => /^"[A-Z]"$/.test(content))`,
+  );
+}
+
 describe('records as documents: drafts, delete, create, completion', () => {
   const user = useScriptedPrompter();
   const portal = useConnectedPortal();
@@ -52,6 +59,14 @@ describe('records as documents: drafts, delete, create, completion', () => {
     assert.equal(api.documents.isDraft(document.uri), false);
     assert.deepEqual(await codeLenses(document.uri), []);
     await user().waitForMessage(/Record 7 of Orders is published\./, { level: 'info' });
+  });
+
+  it(`badges a draft's tab with D until it is published ${BROWSER_TAG}`, async () => {
+    const document = await openRecord(portal(), '102', '7');
+    await waitFor(async () => (await activeTabBadges()).includes('"D"'), { message: 'the D badge on the draft' });
+    await vscode.commands.executeCommand('portal.publishRecord', document.uri);
+    await user().waitForMessage(/Record 7 of Orders is published\./, { level: 'info' });
+    await waitFor(async () => !(await activeTabBadges()).includes('"D"'), { message: 'the badge gone once published' });
   });
 
   it(`never shows draft actions for a record of an app without Draft mode ${BROWSER_TAG}`, async () => {

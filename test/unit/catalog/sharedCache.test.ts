@@ -1,8 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { isCancellation } from '../../../src/api/errors';
-import { byPosition } from '../../../src/catalog/appInfo';
 import { SharedCache } from '../../../src/catalog/sharedCache';
-import type { Column } from '../../../src/api/types';
 
 /** A load that waits until released, counting calls and recording the signal it got. */
 function gate<V>(value: V) {
@@ -81,14 +79,5 @@ describe('the shared cache of the catalog', () => {
     stale.release();
     assert.equal(await pending, 'old');
     assert.equal(cache.has('p'), false);
-  });
-
-  it('sorts columns by position, non-numbers last, ties in the portal order', () => {
-    const column = (key: string, position: string) => ({ field_id_in_data: key, position }) as Column;
-    const sorted = byPosition([column('a', '3'), column('b', ''), column('c', '1'), column('d', 'x'), column('e', '1'), column('f', '10')]);
-    assert.deepEqual(
-      sorted.map((entry) => entry.field_id_in_data),
-      ['c', 'e', 'a', 'f', 'b', 'd'],
-    );
   });
 });

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { csvField, csvLines as csvOf, exportOrder as orderOf, guardFormula, jsonLines as jsonOf, listSource, type RowSource } from '../../../src/webviews/viewQuery/exportRows';
 import type { ViewRow } from '../../../src/api/answers';
-import type { GridColumn, SortSpec } from '../../../src/shared/protocol';
+import { RECORD_ID_KEY, type GridColumn, type SortSpec } from '../../../src/shared/protocol';
 
 // The tests hold rows as lists; the module reads them through a RowSource.
 const source = (rows: readonly ViewRow[]): RowSource => listSource(rows);
@@ -62,7 +62,7 @@ describe('exporting rows', () => {
     assert.deepEqual([...(byAmount ?? [])], [1, 0, 2]);
     const byTier = exportOrder(columns, rows, { key: 'f3', direction: 'descending' });
     assert.deepEqual([...(byTier ?? [])], [0, 1, 2], 'Gold before Bronze, empty last');
-    const byId = exportOrder(columns, rows, { key: '#id', direction: 'descending' });
+    const byId = exportOrder(columns, rows, { key: RECORD_ID_KEY, direction: 'descending' });
     assert.deepEqual([...(byId ?? [])], [2, 1, 0]);
     assert.equal([...csvLines(columns, rows, byAmount)][1].startsWith('2,'), true);
   });

@@ -29,6 +29,9 @@ describe('panel messages through the error boundary', () => {
       { type: 'query/run', runId: 1, filters: [{ column: '3', operator: 'sortOf' }] },
       { type: 'query/window', runId: 1, sortVersion: 0, start: -5, end: 'ten' },
       { type: 'query/export', format: 'xlsx' },
+      // A bulk change naming its records some other way than `rows` must not fall back to every row.
+      { type: 'query/bulk', change: 'delete', runId: 1, sortVersion: 0, recordIds: ['7'] },
+      { type: 'query/bulk', change: 'delete', runId: 1, sortVersion: 0, rows: [] },
       { type: 'nonsense' },
       'query/run',
       null,

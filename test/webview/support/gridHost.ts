@@ -29,7 +29,6 @@ export class GridHost {
   private filterColumns: FilterColumn[] = [];
   /** The filters the rows were last read with (grid/filter). */
   filters: ViewFilter[] = [];
-  selection: readonly string[] = [];
   /** The columns' layout the page asked to keep (grid/layout), as the custom editor keeps it per view. */
   layout: { order: string[]; hidden: string[]; frozen: number } | undefined;
   readonly stack: Transaction[] = [];
@@ -164,9 +163,6 @@ export class GridHost {
         if (row?.id) this.opened.push({ appId: lookup.appId, recordId: row.id });
         return;
       }
-      case 'grid/selection':
-        this.selection = typed.recordIds;
-        return;
       default:
         return;
     }
