@@ -80,7 +80,7 @@ describe('accessibility of the panels (webview, accessibility tree)', function (
     const orders = await openForm('102', [], { viewport: { width: 760, height: 840 } });
     // Title (the toolkit's text field) is the first required field left empty.
     const title = await assertFocusedSaysWhy(orders, 'f11', 'textbox');
-    assert.match(title.name, /Title/);
+    assert.equal(title.name, 'Title (required)', 'named by its label as read: no "*"');
     await orders.page.locator('[data-field="f11"] input').fill('Standing desks');
     // Order date (the browser's date input) is next.
     const date = await assertFocusedSaysWhy(orders, 'f15', 'Date');
@@ -99,6 +99,14 @@ describe('accessibility of the panels (webview, accessibility tree)', function (
     const articles = await openForm('202');
     await articles.page.locator('[data-field="f51"] input').fill('How to');
     await assertFocusedSaysWhy(articles, 'f52', 'textbox');
+  });
+
+  it("the toolkit's text fields are named by their label as read (no \"*\", no currency symbol)", async () => {
+    const orders = await openForm('102');
+    const textboxes = (await accessibilityTree(orders.page)).filter((node) => node.role === 'textbox').map((node) => node.name);
+    for (const name of ['Title (required)', 'Customer id', 'Amount (required)', 'Quantity', 'Handling time', 'Owner']) {
+      assert.ok(textboxes.includes(name), `a textbox named "${name}" among ${JSON.stringify(textboxes)}`);
+    }
   });
 
   it('a fixed field is no longer invalid nor described by an old error', async () => {
@@ -147,6 +155,7 @@ describe('accessibility of the panels (webview, accessibility tree)', function (
     const error = ((await page.locator('.filter-error').first().textContent()) ?? '').trim();
     assert.match(error, /amount/);
     const value = await focusedControlWhen(host.panel, 'textbox', (node) => node.description.includes(error) && node.properties.invalid === 'true');
+    assert.equal(value.name, 'Value', "named by its own label, not the toolkit's \"Text field\"");
     assert.ok(value.description.includes(error), `the focused value's description "${value.description}" has the error "${error}"`);
     assert.equal(value.properties.invalid, 'true');
   });

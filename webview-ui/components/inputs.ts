@@ -29,6 +29,28 @@ function listen(element: HTMLElement, events: readonly string[], listener: () =>
   for (const name of events) element.addEventListener(name, listener);
 }
 
+/** The text of a label as a screen reader reads it: without what it hides (the "*" of a required field). */
+function spokenText(node: Node): string {
+  if (node instanceof Element && node.getAttribute('aria-hidden') === 'true') return '';
+  if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
+  return [...node.childNodes].map(spokenText).join('');
+}
+
+/**
+ * The toolkit's text field and area set their own aria-label each time they connect: their whole text
+ * (the label with its hidden "*", and the currency symbol) or, with none, "Text field", over any name
+ * given. The name meant is put back whenever it is replaced (an observer's callback runs before the page
+ * is drawn or read).
+ */
+function keepName(element: HTMLElement, name: string): void {
+  if (name === '') return;
+  const restore = (): void => {
+    if (element.getAttribute('aria-label') !== name) element.setAttribute('aria-label', name);
+  };
+  restore();
+  new MutationObserver(restore).observe(element, { attributes: true, attributeFilter: ['aria-label'] });
+}
+
 /** An aria-describedby for a control in the page's own tree: the elements' ids, given one where missing. */
 function describedByIds(control: HTMLElement, elements: readonly HTMLElement[]): void {
   for (const element of elements) element.id ||= uniqueId('description');
@@ -76,7 +98,8 @@ export interface TextFieldOptions {
 
 export function textField(options: TextFieldOptions): Input {
   registerToolkit();
-  const field = el('vscode-text-field', { attrs: { type: options.type ?? 'text', placeholder: options.placeholder, 'aria-label': options.ariaLabel } }, options.label) as ValueElement;
+  const field = el('vscode-text-field', { attrs: { type: options.type ?? 'text', placeholder: options.placeholder } }, options.label) as ValueElement;
+  keepName(field, options.ariaLabel ?? spokenText(options.label).trim());
   if (options.required) field.setAttribute('required', '');
   if (options.prefix) field.append(el('span', { className: 'prefix', text: options.prefix, attrs: { slot: 'start', 'aria-hidden': 'true' } }));
   if (options.inputMode) {
@@ -89,6 +112,7 @@ export function textField(options: TextFieldOptions): Input {
 export function textArea(options: { label: Node; placeholder?: string; required?: boolean }): Input {
   registerToolkit();
   const area = el('vscode-text-area', { attrs: { placeholder: options.placeholder, rows: '4', resize: 'vertical' } }, options.label) as ValueElement;
+  keepName(area, spokenText(options.label).trim());
   if (options.required) area.setAttribute('required', '');
   return valueInput(area, area, shadowDescription(area));
 }
