@@ -10,6 +10,8 @@ export interface Input {
   value: string;
   focus(): void;
   setInvalid(invalid: boolean): void;
+  /** Makes the text of these elements (a hint, the reason the value is refused) the control's description. */
+  describeBy(elements: readonly HTMLElement[]): void;
   setDisabled(disabled: boolean): void;
   /** Every change while typing or choosing. */
   onInput(listener: () => void): void;
@@ -27,6 +29,60 @@ function listen(element: HTMLElement, events: readonly string[], listener: () =>
   for (const name of events) element.addEventListener(name, listener);
 }
 
+/** The text of a label as a screen reader reads it: without what it hides (the "*" of a required field). */
+function spokenText(node: Node): string {
+  if (node instanceof Element && node.getAttribute('aria-hidden') === 'true') return '';
+  if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
+  return [...node.childNodes].map(spokenText).join('');
+}
+
+/**
+ * The toolkit's text field and area set their own aria-label each time they connect: their whole text
+ * (the label with its hidden "*", and the currency symbol) or, with none, "Text field", over any name
+ * given. The name meant is put back whenever it is replaced (an observer's callback runs before the page
+ * is drawn or read).
+ */
+function keepName(element: HTMLElement, name: string): void {
+  if (name === '') return;
+  const restore = (): void => {
+    if (element.getAttribute('aria-label') !== name) element.setAttribute('aria-label', name);
+  };
+  restore();
+  new MutationObserver(restore).observe(element, { attributes: true, attributeFilter: ['aria-label'] });
+}
+
+/** An aria-describedby for a control in the page's own tree: the elements' ids, given one where missing. */
+function describedByIds(control: HTMLElement, elements: readonly HTMLElement[]): void {
+  for (const element of elements) element.id ||= uniqueId('description');
+  if (elements.length > 0) control.setAttribute('aria-describedby', elements.map((element) => element.id).join(' '));
+  else control.removeAttribute('aria-describedby');
+}
+
+/**
+ * The description of a toolkit text field or area. Its <input>/<textarea> lives in the element's shadow
+ * root, and the toolkit copies an aria-describedby id list there, where the page's ids do not resolve. An
+ * element reference (ARIA element reflection) set on the inner control may point out to the page's tree,
+ * so it is set there. The inner control exists once the element has rendered (on its first connection,
+ * which no event announces): set after the caller's task, on focus, and whenever the field's validity
+ * changes; each costs nothing.
+ */
+function shadowDescription(control: HTMLElement): { set(elements: readonly HTMLElement[]): void; refresh(): void } {
+  let described: readonly HTMLElement[] = [];
+  const refresh = (): void => {
+    const inner = control.shadowRoot?.querySelector<HTMLElement>('input, textarea');
+    if (inner) inner.ariaDescribedByElements = described.length > 0 ? [...described] : null;
+  };
+  control.addEventListener('focusin', refresh);
+  return {
+    set: (elements) => {
+      described = [...elements];
+      refresh();
+      queueMicrotask(refresh);
+    },
+    refresh,
+  };
+}
+
 export type TextKind = 'text' | 'email' | 'tel' | 'url';
 
 export interface TextFieldOptions {
@@ -42,24 +98,33 @@ export interface TextFieldOptions {
 
 export function textField(options: TextFieldOptions): Input {
   registerToolkit();
-  const field = el('vscode-text-field', { attrs: { type: options.type ?? 'text', placeholder: options.placeholder, 'aria-label': options.ariaLabel } }, options.label) as ValueElement;
+  const field = el('vscode-text-field', { attrs: { type: options.type ?? 'text', placeholder: options.placeholder } }, options.label) as ValueElement;
+  keepName(field, options.ariaLabel ?? spokenText(options.label).trim());
   if (options.required) field.setAttribute('required', '');
   if (options.prefix) field.append(el('span', { className: 'prefix', text: options.prefix, attrs: { slot: 'start', 'aria-hidden': 'true' } }));
   if (options.inputMode) {
     // The inner <input> exists once the element has rendered.
     queueMicrotask(() => field.shadowRoot?.querySelector('input')?.setAttribute('inputmode', options.inputMode ?? 'text'));
   }
-  return valueInput(field, field);
+  return valueInput(field, field, shadowDescription(field));
 }
 
 export function textArea(options: { label: Node; placeholder?: string; required?: boolean }): Input {
   registerToolkit();
   const area = el('vscode-text-area', { attrs: { placeholder: options.placeholder, rows: '4', resize: 'vertical' } }, options.label) as ValueElement;
+  keepName(area, spokenText(options.label).trim());
   if (options.required) area.setAttribute('required', '');
-  return valueInput(area, area);
+  return valueInput(area, area, shadowDescription(area));
 }
 
-function valueInput(container: HTMLElement, control: ValueElement): Input {
+type Description = ReturnType<typeof shadowDescription>;
+
+/** A control that is its own accessible element (the dropdown's host is the combobox) is described by ids. */
+function ownDescription(control: HTMLElement): Description {
+  return { set: (elements) => describedByIds(control, elements), refresh: () => undefined };
+}
+
+function valueInput(container: HTMLElement, control: ValueElement, description: Description = ownDescription(control)): Input {
   return {
     element: container,
     get value() {
@@ -69,7 +134,12 @@ function valueInput(container: HTMLElement, control: ValueElement): Input {
       control.value = value;
     },
     focus: () => control.focus(),
-    setInvalid: (invalid) => (invalid ? control.setAttribute('aria-invalid', 'true') : control.removeAttribute('aria-invalid')),
+    setInvalid: (invalid) => {
+      if (invalid) control.setAttribute('aria-invalid', 'true');
+      else control.removeAttribute('aria-invalid');
+      description.refresh();
+    },
+    describeBy: (elements) => description.set(elements),
     setDisabled: (disabled) => {
       control.disabled = disabled;
     },
@@ -133,6 +203,7 @@ export function dropdown(options: DropdownOptions): Input & { setOptions(options
 export function radioGroup(options: { label: Node; options: readonly Option[]; required?: boolean }): Input {
   registerToolkit();
   const group = el('vscode-radio-group', { attrs: { orientation: 'horizontal' } }, el('label', { attrs: { slot: 'label' } }, options.label)) as ValueElement;
+  // The toolkit's group has the role radiogroup, which takes aria-required.
   if (options.required) group.setAttribute('aria-required', 'true');
   const radios = options.options.map((item) => el('vscode-radio', { attrs: { value: item.value } }, ...optionContent(item)) as CheckableElement & { value: string });
   group.append(...radios);
@@ -152,6 +223,7 @@ export function radioGroup(options: { label: Node; options: readonly Option[]; r
     },
     focus: () => (radios.find((radio) => radio.checked) ?? radios[0])?.focus(),
     setInvalid: (invalid) => (invalid ? group.setAttribute('aria-invalid', 'true') : group.removeAttribute('aria-invalid')),
+    describeBy: (elements) => describedByIds(group, elements),
     setDisabled: (disabled) => {
       group.disabled = disabled;
     },
@@ -160,15 +232,17 @@ export function radioGroup(options: { label: Node; options: readonly Option[]; r
   };
 }
 
-/** Several choices as checkboxes; the value is the checked values joined by "," in the options' order. */
-export function checkboxes(options: { label: Node; options: readonly Option[]; required?: boolean }): Input {
+/**
+ * Several choices as checkboxes; the value is the checked values joined by "," in the options' order. A
+ * group (fieldset) takes no aria-required: a required group says so in its label.
+ */
+export function checkboxes(options: { label: Node; options: readonly Option[] }): Input {
   registerToolkit();
   const boxes = options.options.map((item) => {
     const box = el('vscode-checkbox', { attrs: { value: item.value } }, ...optionContent(item)) as CheckableElement;
     return { box, value: item.value };
   });
   const fieldset = el('fieldset', { className: 'checkboxes' }, el('legend', {}, options.label), ...boxes.map(({ box }) => box));
-  if (options.required) fieldset.setAttribute('aria-required', 'true');
   return {
     element: fieldset,
     get value() {
@@ -183,6 +257,7 @@ export function checkboxes(options: { label: Node; options: readonly Option[]; r
     },
     focus: () => boxes[0]?.box.focus(),
     setInvalid: (invalid) => (invalid ? fieldset.setAttribute('aria-invalid', 'true') : fieldset.removeAttribute('aria-invalid')),
+    describeBy: (elements) => describedByIds(fieldset, elements),
     setDisabled: (disabled) => {
       for (const { box } of boxes) box.disabled = disabled;
     },
@@ -192,9 +267,9 @@ export function checkboxes(options: { label: Node; options: readonly Option[]; r
 }
 
 /** The browser's date ("date": YYYY-MM-DD) or local date-time ("datetime-local": YYYY-MM-DDThh:mm) input. */
-export function nativeInput(options: { label: Node; type: 'date' | 'datetime-local'; required?: boolean; describedBy?: string }): Input {
+export function nativeInput(options: { label: Node; type: 'date' | 'datetime-local'; required?: boolean }): Input {
   const id = uniqueId('input');
-  const input = el('input', { id, className: 'native-input', attrs: { type: options.type, 'aria-describedby': options.describedBy } });
+  const input = el('input', { id, className: 'native-input', attrs: { type: options.type } });
   if (options.required) input.required = true;
   return valueInput(el('div', { className: 'native-field' }, el('label', { className: 'label', attrs: { for: id } }, options.label), input), input);
 }

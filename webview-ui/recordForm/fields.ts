@@ -89,7 +89,8 @@ function defaultChoice(column: Column): string {
 function choiceInput(column: Column, label: Node): Input {
   const options: Option[] = choiceOptions(column).map((choice) => ({ value: choice.id, label: choice.name, color: choice.color }));
   const required = isRequired(column);
-  if (column.choice_type === '2') return checkboxes({ label, options, required });
+  // The label says "(required)" (labelOf): a group of checkboxes has no aria-required.
+  if (column.choice_type === '2') return checkboxes({ label, options });
   if (column.choice_type === '1') return radioGroup({ label, options, required });
   // A choice left out of a new record gets the column's default from the portal: show that choice, with no
   // "(none)" that would claim otherwise.
@@ -156,6 +157,8 @@ export function createField(column: Column): FormField {
   if (previewLine) hint.append(previewLine);
   const error = el('div', { className: 'field-error', id: uniqueId(`error-${key}`), attrs: { 'aria-live': 'polite' } });
   const element = el('div', { className: 'field', attrs: { 'data-field': key, 'data-kind': kind } }, input.element, hint, error);
+  // Read with the control when focus lands on it: why it is refused, beside what the column is for.
+  input.describeBy([hint, error]);
   const defaultValue = kind === 'choice' ? defaultChoice(column) : '';
 
   const field: FormField = {

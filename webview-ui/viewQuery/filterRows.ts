@@ -140,6 +140,7 @@ class FilterRow {
         this.valueInput.value = this.state.value;
       }
       this.valueInput.element.classList.add('filter-value-input');
+      this.valueInput.describeBy([this.error]);
       this.valueInput.onInput(() => {
         this.state.value = this.valueInput?.value ?? '';
         this.showError(undefined);
@@ -207,7 +208,7 @@ function provisionalColumn(key: string, id: string | undefined, lookupApp: strin
 }
 
 export class FilterBuilder {
-  readonly element = el('div', { className: 'filters', attrs: { 'aria-label': 'Filters' } });
+  readonly element = el('div', { className: 'filters', attrs: { role: 'group', 'aria-label': 'Filters' } });
   private readonly list = el('div', { className: 'filter-list' });
   private readonly empty = el('p', { className: 'filters-empty', text: 'No filters: Run reads every row of the view.' });
   private rows: FilterRow[] = [];
