@@ -5,13 +5,13 @@
 // and the backup VS Code keeps for hot exit put back into a grid opened from it.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { GridDocument } from '../../src/webviews/grid/gridDocument';
 import { useConnectedPortal } from './documents/support';
 import { closeAllEditors, emulatorRecord, fieldsOf, openRecord, requestMark, requestsSince } from './support/documents';
 import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
 import { path } from './support/explorer';
 import { testApi } from './support/extension';
 import { emulatorControl } from './support/emulator';
+import { gridTab, liveGrid } from './support/grid';
 import { clearNotifications, waitForNotification } from './support/notifications';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
@@ -19,16 +19,6 @@ import { waitFor } from './support/wait';
 /** The tab's title; the page's is the view's name (the driver finds a custom editor's webview by it). */
 const TITLE = 'All orders — Orders · 3.grid';
 const PAGE = 'All orders';
-
-function gridTab(): vscode.Tab | undefined {
-  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.input instanceof vscode.TabInputCustom && tab.input.viewType === 'portal.grid');
-}
-
-/** The document of the grid tab open now. */
-async function liveGrid(): Promise<GridDocument | undefined> {
-  const input = gridTab()?.input;
-  return input instanceof vscode.TabInputCustom ? (await testApi()).gridEditor.openDocument(input.uri) : undefined;
-}
 
 describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
   const user = useScriptedPrompter();
