@@ -8,10 +8,12 @@ import { requestsSince, requestMark } from './support/documents';
 import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
 import { emulatorControl, resetEmulator } from './support/emulator';
 import { emulatorPortal } from './support/explorer';
+import { testApi } from './support/extension';
 import { waitFor } from './support/wait';
 
 const ROWS = 6_000;
-const VIEW_GET = 'GET /api/v1/app/201/view/6';
+const VIEW_PATH = '/api/v1/app/201/view/6';
+const VIEW_GET = `GET ${VIEW_PATH}`;
 const PAGE = 'All tickets';
 
 function gridTab(): vscode.Tab | undefined {
@@ -94,5 +96,44 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     assert.equal(await grid.text('#grid-0-2'), 'Early');
     assert.equal(gridTab()?.isDirty, true);
     assert.equal(await viewReads(retried), 1, 'Retry reads the view once');
+  });
+
+  it('keeps the rows read when the answer breaks off midway and says how many; a backup taken while rows arrive keeps the edit', async () => {
+    // ~9 s before the connection breaks, at 100 KB/s.
+    await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });
+    await emulatorControl('POST', 'faults', { path: VIEW_PATH, count: 1, drop_after_bytes: 900_000 });
+    const portalId = await emulatorPortal();
+    const opening = vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
+    const grid = driver.webview(PAGE);
+    await grid.waitFor('#grid-0-1', { timeoutMs: 30_000 });
+    await typeInto(grid, 0, 2, 'Kept');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the tab dirty' });
+
+    // The backup VS Code asks for on hot exit, taken while the rows arrive, and a grid opened from it.
+    const api = await testApi();
+    const live = api.gridEditor.activeSelection()?.document;
+    assert.ok(live, 'the grid in front');
+    assert.equal(live.loadState.state, 'loading', 'the rows are still arriving');
+    const tab = gridTab();
+    assert.ok(tab && tab.input instanceof vscode.TabInputCustom);
+    const destination = vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-streaming-backup.json');
+    const backup = await api.gridEditor.backupCustomDocument(live, { destination });
+    const restored = await api.gridEditor.openCustomDocument(tab.input.uri, { backupId: backup.id, untitledDocumentData: undefined });
+    const recordId = restored.model.layout([]).rowIds[0];
+    const subject = restored.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
+    assert.equal(restored.model.changeSet.value(recordId, subject), 'Kept', 'the pending edit is back');
+    assert.equal(restored.model.changeSet.isPending(recordId, subject), true);
+    restored.dispose();
+    backup.delete();
+
+    let counts = '';
+    await waitFor(async () => /^[\d,]+ rows \(partial\)/.test((counts = await grid.text('#grid-counts'))), { message: 'the read to break off', timeoutMs: 40_000 });
+    const read = /^[\d,]+/.exec(counts)?.[0] ?? '';
+    assert.ok(Number(read.replace(/,/g, '')) > 200 && Number(read.replace(/,/g, '')) < ROWS, counts);
+    assert.match(await grid.text('#grid-notice'), new RegExp(`^Partial: Reading view 6 of app 201 failed: .* Only ${read} rows were read before it broke off\\.`));
+    assert.equal(await grid.text('#grid-0-2'), 'Kept', 'the rows read and the edit stay');
+    await grid.waitFor('#grid-retry', { state: 'visible' });
+    await opening;
+    await driver.screenshot('grid-broken-off');
   });
 });
