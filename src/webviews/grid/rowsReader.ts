@@ -68,9 +68,10 @@ export class GridRowsReader {
     return new Promise<void>((resolve, reject) => {
       const begin = async (rows: ViewRow[], metadata: ViewMetadataEntry[] | undefined, count: number): Promise<void> => {
         begun = true;
+        // Before the first rows go in, so that the page starting over with them says they are loading.
+        this.setState({ state: 'loading', count });
         await steps.first(rows, metadata, live);
         if (!live()) return reject(new PortalError({ kind: 'cancelled', message: 'A newer read of the view replaced this one.' }));
-        this.setState({ state: 'loading', count });
         resolve();
       };
       this.finished = (async () => {
