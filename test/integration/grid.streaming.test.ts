@@ -98,6 +98,38 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     assert.equal(await viewReads(retried), 1, 'Retry reads the view once');
   });
 
+  it('takes a webhook during loading: a row that arrived is refreshed at once, one still coming is read again when it comes', async () => {
+    await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });
+    const portalId = await emulatorPortal();
+    const opening = vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
+    const grid = driver.webview(PAGE);
+    await grid.waitFor('#grid-0-1', { timeoutMs: 30_000 });
+    const api = await testApi();
+    const live = api.gridEditor.activeSelection()?.document;
+    assert.ok(live, 'the grid in front');
+    assert.equal(live.loadState.state, 'loading');
+    const subject = live.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
+    const late = String(ROWS - 10);
+    assert.equal(live.model.hasRow(late), false, `record ${late} has not arrived yet`);
+
+    // Someone else changes records 2 and ${late}; the portal's webhooks say so.
+    const client = api.portals.client(portalId);
+    await client.updateRecord('201', '2', { [subject]: 'Changed early' });
+    await client.updateRecord('201', late, { [subject]: 'Changed late' });
+    const mark = await requestMark();
+    api.recordEvents.fire({ portalId, appId: '201', recordId: '2', kind: 'updated', origin: 'webhook' });
+    api.recordEvents.fire({ portalId, appId: '201', recordId: late, kind: 'updated', origin: 'webhook' });
+    await waitFor(async () => (await grid.text('#grid-1-2')) === 'Changed early', { message: 'the row that arrived refreshed' });
+    assert.equal(live.loadState.state, 'loading', 'while the rows were still arriving');
+
+    await emulatorControl('POST', 'config', { bytesPerSecond: 0 });
+    await waitFor(() => live.loadState.state === 'done', { message: 'every row in', timeoutMs: 30_000 });
+    await waitFor(async () => (await requestsSince(mark)).includes(`GET /api/v1/app/201/record/${late} 200`), { message: `record ${late} read again once it arrived` });
+    assert.equal(live.model.changeSet.value(late, subject), 'Changed late');
+    assert.ok(!api.logLines().some((line) => /refreshing row .* failed/.test(line)), 'no refresh failed');
+    await opening;
+  });
+
   it('keeps the rows read when the answer breaks off midway and says how many; a backup taken while rows arrive keeps the edit', async () => {
     // ~9 s before the connection breaks, at 100 KB/s.
     await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });
