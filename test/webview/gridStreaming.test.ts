@@ -98,6 +98,12 @@ describe('the view grid while its rows arrive (webview)', function () {
     assert.equal(await page.locator('#grid-cancel-load').isVisible(), false);
     await grid.panel.screenshot('grid-streaming-partial');
 
+    // Another notice takes the bar: Retry stays, and the count still says partial.
+    await grid.send({ type: 'grid/notice', level: 'error', message: 'The filters could not be run.' });
+    assert.match((await page.locator('#grid-notice').textContent()) ?? '', /^The filters could not be run\./);
+    assert.equal(await page.locator('#grid-retry').count(), 1);
+    assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^4 rows \(partial\)/);
+
     await page.click('#grid-retry');
     await grid.panel.waitForPost('grid/retry');
   });

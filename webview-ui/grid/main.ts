@@ -170,6 +170,9 @@ function showRow(): void {
   rowLine.hide();
 }
 
+/** Reads the view again: after its rows could not be read, or were read partially. */
+const retry = { id: 'grid-retry', label: 'Retry', run: () => host.post({ type: 'grid/retry' }) };
+
 /** The loading line and what waits for the rows: Cancel while they arrive, Retry when they are partial. */
 function applyLoad(next: GridLoadState): void {
   load = next;
@@ -179,7 +182,7 @@ function applyLoad(next: GridLoadState): void {
   else delete counts.dataset.partial;
   if (load.state === 'partial') {
     partialShown = true;
-    notice.show('info', `Partial: ${load.message ?? `only ${load.count.toLocaleString()} rows were read.`}`, [{ id: 'grid-retry', label: 'Retry', run: () => host.post({ type: 'grid/retry' }) }]);
+    notice.show('info', `Partial: ${load.message ?? `only ${load.count.toLocaleString()} rows were read.`}`, [retry]);
   } else if (partialShown) {
     partialShown = false;
     notice.hide();
@@ -230,12 +233,13 @@ host.onMessage((message) => {
       break;
     case 'grid/notice':
       partialShown = false;
-      notice.show(message.level, message.message);
+      // It takes the bar the partial rows had: Retry stays within reach (the count still says partial).
+      notice.show(message.level, message.message, load.state === 'partial' ? [retry] : undefined);
       // A filter run that failed left "Reading the view…" in the counts line; the rows shown are as before.
       showCounts();
       break;
     case 'grid/loadFailed':
-      notice.show('error', message.message, [{ id: 'grid-retry', label: 'Retry', run: () => host.post({ type: 'grid/retry' }) }]);
+      notice.show('error', message.message, [retry]);
       break;
   }
 });
