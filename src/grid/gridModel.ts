@@ -1,6 +1,11 @@
 // One open grid of a view, without `vscode`: the view's rows as read (the grid's copies, in the portal's
 // order), the change set and undo history over them, the conflicts the last save held back, and the row
 // states the page shows. The custom editor (src/webviews/grid/) is a thin adapter on it.
+//
+// The rows may arrive in batches (the view read as it arrives): appendRows adds each at the end, so a row's
+// position never moves while the page and the host both count positions (a pasted block names rows by
+// them); rows that belong after the view's rows (pending rows the read left out, new rows) are put there
+// once, by finishRows, when the read has ended.
 import type { ViewRow } from '../api/answers';
 import type { Column, RecordData } from '../api/types';
 import type { GridEditColumn, GridRowState } from '../shared/protocol';
@@ -33,13 +38,17 @@ export class GridModel {
   readonly history: EditHistory;
   /** Record ids in display order (the portal's order of the view). */
   private rowIds: string[];
+  /** The ids in rowIds: a row saved or refreshed before it arrived has a copy, and must still be listed when it does. */
+  private readonly listed = new Set<string>();
+  /** Rows a backup restored before they arrived: checked against the portal's copy when they do. */
+  private readonly restoredUnread = new Set<string>();
   private readonly copies = new Map<string, RecordData>();
   /** New rows added, taken out or created since the page was last told (takeRowEvents). */
   private rowEvents: RowsEvent[] = [];
   /** Held back by the last save, by record id; cleared when resolved or edited away. */
   readonly conflicts = new Map<string, Conflict>();
 
-  readonly columns: readonly GridEditColumn[];
+  private columnList: readonly GridEditColumn[];
 
   /** `columns`: the grid's, in the view's order; each gets `locked` when the API cannot set it. */
   constructor(columns: readonly GridEditColumn[], appColumns: readonly Column[], rows: readonly ViewRow[]) {
@@ -50,18 +59,74 @@ export class GridModel {
     // New rows go last, in the order they are added (the page appends them in the same order).
     this.changeSet.onDidChangeRows((event) => {
       this.rowEvents.push(event);
-      if ('added' in event) this.rowIds.push(event.added);
+      if ('added' in event) this.list(event.added);
       else if ('removed' in event) this.dropRowId(event.removed);
       else {
         const at = this.rowIds.lastIndexOf(event.created);
-        if (at >= 0) this.rowIds[at] = event.recordId;
-        else this.rowIds.push(event.recordId); // taken out while it was being created: shown again, last
+        this.listed.delete(event.created);
+        if (at >= 0) {
+          this.rowIds[at] = event.recordId;
+          this.listed.add(event.recordId);
+        } else this.list(event.recordId); // taken out while it was being created: shown again, last
       }
     });
-    this.columns = columns.map((column) => {
+    this.columnList = this.locked(columns);
+  }
+
+  get columns(): readonly GridEditColumn[] {
+    return this.columnList;
+  }
+
+  /**
+   * The view's columns as its metadata says, once it has arrived (it follows the rows: until then the
+   * columns were the first row's keys). Edits are kept by field, so they stay as they are. False when
+   * they are the same.
+   */
+  replaceColumns(columns: readonly GridEditColumn[]): boolean {
+    const next = this.locked(columns);
+    if (JSON.stringify(next) === JSON.stringify(this.columnList)) return false;
+    this.columnList = next;
+    return true;
+  }
+
+  private locked(columns: readonly GridEditColumn[]): GridEditColumn[] {
+    return columns.map((column) => {
       const locked = this.changeSet.refusal(column.key);
       return locked ? { ...column, locked } : column;
     });
+  }
+
+  /**
+   * More rows of the view arrived: each is added at the end (a row already there is left where it is).
+   * A row a backup restored before it arrived is checked now, as restoreBackup checks the others.
+   * Returns the ids added, in order.
+   */
+  appendRows(rows: readonly ViewRow[]): string[] {
+    const added: string[] = [];
+    for (const row of rows) {
+      const recordId = row.id;
+      if (recordId === undefined || this.listed.has(recordId)) continue;
+      // A copy already held is newer than this read (a save or a refresh of the row before it arrived).
+      if (!this.copies.has(recordId)) this.copies.set(recordId, { ...row.values });
+      this.list(recordId);
+      added.push(recordId);
+      if (this.restoredUnread.delete(recordId)) this.checkRestored(recordId);
+    }
+    return added;
+  }
+
+  /**
+   * The read has ended: pending rows it left out, then new rows, go after the view's rows. Returns the
+   * ids appended, or 'reordered' when rows already listed moved (a new row re-added while the rows were
+   * arriving): then the page starts over.
+   */
+  finishRows(): string[] | 'reordered' {
+    this.restoredUnread.clear();
+    const before = [...this.rowIds];
+    this.keepPendingInSight();
+    this.rowEvents = [];
+    if (before.some((recordId, index) => this.rowIds[index] !== recordId)) return 'reordered';
+    return this.rowIds.slice(before.length);
   }
 
   /**
@@ -69,11 +134,13 @@ export class GridModel {
    * stay; a row with pending edits that the new rows leave out stays in sight after them, and new rows
    * stay last, so nothing pending is hidden.
    */
-  replaceRows(rows: readonly ViewRow[]): void {
+  replaceRows(rows: readonly ViewRow[], { more = false }: { more?: boolean } = {}): void {
     this.rowIds = [];
+    this.listed.clear();
     this.copies.clear();
     this.takeRows(rows);
-    this.keepPendingInSight();
+    // More rows are coming: the pending ones go after them, at finishRows.
+    if (!more) this.keepPendingInSight();
     this.rowEvents = [];
   }
 
@@ -82,15 +149,28 @@ export class GridModel {
    * stays in sight, and a row whose copy moved on since it was read is marked changed on the portal (the
    * grid shows the portal's values beside the restored edits). Returns the edits the columns refuse now.
    */
-  restoreBackup(backup: GridBackup): RefusedCell[] {
+  restoreBackup(backup: GridBackup, { more = false }: { more?: boolean } = {}): RefusedCell[] {
     const refused = restoreBackup(this.changeSet, backup);
     for (const row of this.changeSet.rows()) {
-      const copy = this.copies.get(row.recordId);
-      if (!row.isNew && copy && !row.changedOnPortal && differs(row.asRead, copy)) this.changeSet.portalChanged(row.recordId, copy);
+      if (row.isNew) continue;
+      if (this.copies.has(row.recordId)) this.checkRestored(row.recordId);
+      else if (more) this.restoredUnread.add(row.recordId);
     }
-    this.keepPendingInSight();
+    if (!more) this.keepPendingInSight();
     this.rowEvents = [];
     return refused;
+  }
+
+  /** A restored row whose copy moved on since it was read is marked changed on the portal. */
+  private checkRestored(recordId: string): void {
+    const row = this.changeSet.row(recordId);
+    const copy = this.copies.get(recordId);
+    if (row && !row.isNew && copy && !row.changedOnPortal && differs(row.asRead, copy)) this.changeSet.portalChanged(recordId, copy);
+  }
+
+  private list(recordId: string): void {
+    this.rowIds.push(recordId);
+    this.listed.add(recordId);
   }
 
   /** Pending rows the grid's rows leave out go after them, then the new rows: nothing pending is hidden. */
@@ -98,18 +178,19 @@ export class GridModel {
     const pending = this.changeSet.rows();
     const added = new Set(pending.filter((row) => row.isNew).map((row) => row.recordId));
     this.rowIds = this.rowIds.filter((recordId) => !added.has(recordId));
+    for (const recordId of added) this.listed.delete(recordId);
     for (const row of pending) {
-      if (row.isNew || this.copies.has(row.recordId)) continue;
-      this.rowIds.push(row.recordId);
-      this.copies.set(row.recordId, { ...row.asRead });
+      if (row.isNew || this.listed.has(row.recordId)) continue;
+      this.list(row.recordId);
+      if (!this.copies.has(row.recordId)) this.copies.set(row.recordId, { ...row.asRead });
     }
-    this.rowIds.push(...added);
+    for (const recordId of added) this.list(recordId);
   }
 
   private takeRows(rows: readonly ViewRow[]): void {
     for (const row of rows) {
-      if (row.id === undefined || this.copies.has(row.id)) continue;
-      this.rowIds.push(row.id);
+      if (row.id === undefined || this.listed.has(row.id)) continue;
+      this.list(row.id);
       this.copies.set(row.id, { ...row.values });
     }
   }
@@ -126,11 +207,16 @@ export class GridModel {
 
   /** Every row for the page: [record id, values...] as the grid shows them. */
   initialRows(): string[][] {
-    return this.rowIds.map((recordId) => [recordId, ...this.values(recordId)]);
+    return this.rowArrays(this.rowIds);
+  }
+
+  /** The rows of `recordIds` for the page, as initialRows has them. */
+  rowArrays(recordIds: readonly string[]): string[][] {
+    return recordIds.map((recordId) => [recordId, ...this.values(recordId)]);
   }
 
   hasRow(recordId: string): boolean {
-    return this.copies.has(recordId) || this.changeSet.row(recordId)?.isNew === true;
+    return this.listed.has(recordId) || this.changeSet.row(recordId)?.isNew === true;
   }
 
   /** New rows added, taken out or created (renamed to their record's id) since the last call, in order. */
@@ -251,6 +337,7 @@ export class GridModel {
   private dropRowId(recordId: string): void {
     const at = this.rowIds.lastIndexOf(recordId);
     if (at >= 0) this.rowIds.splice(at, 1);
+    this.listed.delete(recordId);
   }
 
   private values(recordId: string): string[] {

@@ -2,6 +2,9 @@
 // hands them over once the burst has been quiet for a while: one view read for the lot, not one per record.
 // One hand-over at a time: keys arriving while it runs wait for the next.
 
+/** How long an import's or a bulk change's records must stop coming before an open grid reads its view again. */
+export const BULK_QUIET_MS = 500;
+
 export class QuietBatch {
   private readonly pending = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;

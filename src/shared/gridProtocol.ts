@@ -47,6 +47,30 @@ export interface GridInitMessage {
   /** The columns the filters above the grid can name, and the filters the rows were read with. */
   filterColumns: FilterColumn[];
   filters: ViewFilter[];
+  /** How far the rows have arrived (none: all of them). */
+  load?: GridLoadState;
+}
+
+/**
+ * How far the view's rows have arrived: `loading` while more are coming (Cancel stops), `done` when all
+ * are in, `partial` when the read was cancelled or broke off (`message` says how, and how many were read).
+ */
+export interface GridLoadState {
+  state: 'loading' | 'done' | 'partial';
+  /** Rows read so far. */
+  count: number;
+  message?: string;
+}
+
+/** Rows that arrived, appended in this order after the rows the page has: [record id, values...]. */
+export interface GridAppendMessage {
+  type: 'grid/append';
+  rows: string[][];
+}
+
+export interface GridLoadMessage {
+  type: 'grid/load';
+  load: GridLoadState;
 }
 
 /** Rows whose state changed (an edit, undo, a save, a webhook): each replaces the row's values and marks. */
@@ -73,4 +97,4 @@ export interface GridLoadFailedMessage {
   message: string;
 }
 
-export type HostToGridMessage = GridInitMessage | GridRowsMessage | GridNoticeMessage | GridLoadFailedMessage;
+export type HostToGridMessage = GridInitMessage | GridRowsMessage | GridNoticeMessage | GridLoadFailedMessage | GridAppendMessage | GridLoadMessage;

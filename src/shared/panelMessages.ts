@@ -88,8 +88,10 @@ const gridSaveSchema = v.object({ type: v.literal('grid/save') });
 const gridFilterSchema = v.object({ type: v.literal('grid/filter'), filters: v.array(viewFilterSchema) });
 /** Discard every pending change (the host confirms, then reverts the editor: the view is read again). */
 const gridDiscardSchema = v.object({ type: v.literal('grid/discard') });
-/** Read the view again after the grid's rows could not be read (with the backup the grid holds, if any). */
+/** Read the view again after its rows could not be read, or were read partially (pending changes kept). */
 const gridRetrySchema = v.object({ type: v.literal('grid/retry') });
+/** Stop reading the view's rows (the loading line's Cancel): the rows read stay, the grid is marked partial. */
+const gridCancelLoadSchema = v.object({ type: v.literal('grid/cancelLoad') });
 /** Enter on a LookUp cell: open the record it links to. */
 const gridOpenLinkedSchema = v.object({ type: v.literal('grid/openLinked'), recordId: id, field: id });
 /** Add an empty row at the end, created as a record (a draft with Draft mode) at save. */
@@ -159,6 +161,7 @@ export const gridToHostSchema = v.variant('type', [
   gridOpenLinkedSchema,
   gridDiscardSchema,
   gridRetrySchema,
+  gridCancelLoadSchema,
   gridFilterSchema,
   gridBulkSchema,
 ]);

@@ -6,8 +6,9 @@
 // buffers after a forced gc, against the body's size), the panel's JS heap, each memory figure beside what
 // the bare read's parsed answer holds, and the longest main-thread task in the panel while rows arrive
 // (Long Tasks API). At 100,000 and 1,000,000 rows, the view as the tree keeps it with Go to Record's index
-// (their memory together) and at 100,000 Go to Record's keystrokes (support/viewScalingParts.ts); at
-// 1,000,000 the export to CSV (memory sampled with gc forced: the second half must hold no more than the
+// (their memory together) and at 100,000 Go to Record's keystrokes (support/viewScalingParts.ts); per size
+// the editable grid's first rows (support/gridFirstRows.ts, the read then cancelled); at 1,000,000 the
+// export to CSV (memory sampled with gc forced: the second half must hold no more than the
 // first).
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ import { QueryHost } from '../webview/support/queryHost';
 import { repoRoot } from '../webview/support/repo';
 import { mb, median, ms, runBenchmark, type BenchRow } from './support/report';
 import { startTracing } from './support/trace';
+import { gridFirstRows } from './support/gridFirstRows';
 import { bareRead, goToRecord, held, type BareRead } from './support/viewScalingParts';
 
 const APP = '201';
@@ -128,6 +130,10 @@ runBenchmark('view scaling, 1,000 to 1,000,000 rows', ['webview'], async () => {
       if (isMillion && result) rows.push(...(await exportCsv(result, folder)));
       await host.close();
       host.session.dispose();
+      const gridRuns: number[] = [];
+      for (let run = 0; run < size.runs; run += 1) gridRuns.push(await gridFirstRows(browser, server, client, APP, VIEW));
+      const gridFirst = median(gridRuns);
+      rows.push({ measure: `${label}: editable grid, first rows painted`, value: `${ms(gridFirst)} (${(gridFirst / bareMs).toFixed(2)} × bare)`, ...(isMillion ? { target: `≤ ${TARGETS.firstRowsFactor} × bare`, met: gridFirst <= TARGETS.firstRowsFactor * bareMs } : {}) });
       if (size.rows >= 100_000) {
         const goTo = { client, appId: APP, viewId: VIEW, label, bodyBytes, bare: bare[bare.length - 1], memoryFactor: TARGETS.memoryFactor, notes };
         rows.push(...(await goToRecord(size.rows === 100_000 ? { ...goTo, keystrokeMs: TARGETS.keystrokeMs } : goTo)));

@@ -88,6 +88,16 @@ export class GridTable {
     this.setShown(shown);
   }
 
+  /** Rows that arrived while the view is read: appended after the rows the page has, in this order. */
+  append(rows: readonly string[][]): void {
+    for (const row of rows) {
+      this.rowIndex.set(row[0], this.rowIds.length);
+      this.rowIds.push(row[0]);
+      this.values.push(row.slice(1));
+    }
+    this.grid.setRowCount(this.rowIds.length);
+  }
+
   setShown(shown: number[]): void {
     this.shown = shown;
     const specs: GridColumnSpec[] = [{ name: 'Record', width: MARK_WIDTH }, ...shown.map((index) => this.specOf(this.columns[index]))];

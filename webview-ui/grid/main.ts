@@ -2,7 +2,7 @@
 // actions, a line about the active row (a conflict's Compare / Keep mine / Take theirs, a failure's
 // reason, an invalid cell's message), the columns' layout, and the grid. The host owns every change:
 // the page sends what the user did and draws the rows the host sends back.
-import type { GridBlock, GridToHostMessage, HostToGridMessage } from '../../src/shared/protocol';
+import type { GridBlock, GridLoadState, GridToHostMessage, HostToGridMessage } from '../../src/shared/protocol';
 import { channel } from '../common/vscodeApi';
 import { button } from '../components/button';
 import { el } from '../components/dom';
@@ -31,6 +31,14 @@ function timeZone(): string {
 }
 /** How many filters the rows shown were read with. */
 let filtered = 0;
+/** How far the view's rows have arrived (grid/init, grid/load). */
+let load: GridLoadState = { state: 'done', count: 0 };
+/** The notice says the rows are partial (and offers Retry). */
+let partialShown = false;
+// While the rows arrive: stops reading; the rows read stay, marked partial.
+const cancelLoad = button('Cancel', { id: 'grid-cancel-load', title: 'Stop reading the view: the rows read so far stay', onClick: () => host.post({ type: 'grid/cancelLoad' }) });
+cancelLoad.hidden = true;
+const countsLine = el('div', { className: 'row-count-line' }, counts, cancelLoad);
 
 // The Query View's filter builder, above the grid: Run reads the view again with its filters (the same
 // encoding); the pending changes stay, and rows with pending edits stay in sight.
@@ -120,7 +128,9 @@ function bulk(change: 'set-field' | 'delete'): void {
 
 function showCounts(): void {
   const { changed, added, conflicts, invalid } = table.counts();
-  const parts = [`${table.rowCount.toLocaleString()} rows${filtered > 0 ? ` (${filtered} filter${filtered === 1 ? '' : 's'})` : ''}`];
+  const filters = filtered > 0 ? ` (${filtered} filter${filtered === 1 ? '' : 's'})` : '';
+  const rows = load.state === 'loading' ? `Loading… ${load.count.toLocaleString()} rows` : load.state === 'partial' ? `${load.count.toLocaleString()} rows (partial)` : `${table.rowCount.toLocaleString()} rows`;
+  const parts = [`${rows}${filters}`];
   if (changed > 0) parts.push(`${changed} changed`);
   if (added > 0) parts.push(`${added} new`);
   if (invalid > 0) parts.push(`${invalid} with an invalid cell`);
@@ -154,6 +164,26 @@ function showRow(): void {
   rowLine.hide();
 }
 
+/** Reads the view again: after its rows could not be read, or were read partially. */
+const retry = { id: 'grid-retry', label: 'Retry', run: () => host.post({ type: 'grid/retry' }) };
+
+/** The loading line and what waits for the rows: Cancel while they arrive, Retry when they are partial. */
+function applyLoad(next: GridLoadState): void {
+  load = next;
+  cancelLoad.hidden = load.state !== 'loading';
+  addRow.disabled = load.state === 'loading';
+  if (load.state === 'partial') counts.dataset.partial = '';
+  else delete counts.dataset.partial;
+  if (load.state === 'partial') {
+    partialShown = true;
+    notice.show('info', `Partial: ${load.message ?? `only ${load.count.toLocaleString()} rows were read.`}`, [retry]);
+  } else if (partialShown) {
+    partialShown = false;
+    notice.hide();
+  }
+  showCounts();
+}
+
 function applyFrozen(frozen: number): void {
   table.setFrozen(frozen);
 }
@@ -172,6 +202,8 @@ host.onMessage((message) => {
       table.load(message.columns, message.rows, layout.shown);
       applyFrozen(layout.frozen);
       notice.hide();
+      partialShown = false;
+      applyLoad(message.load ?? { state: 'done', count: message.rows.length });
       showRow();
       table.grid.element.focus();
       break;
@@ -186,13 +218,22 @@ host.onMessage((message) => {
       showRow();
       break;
     }
+    case 'grid/append':
+      table.append(message.rows);
+      showCounts();
+      break;
+    case 'grid/load':
+      applyLoad(message.load);
+      break;
     case 'grid/notice':
-      notice.show(message.level, message.message);
+      partialShown = false;
+      // It takes the bar the partial rows had: Retry stays within reach (the count still says partial).
+      notice.show(message.level, message.message, load.state === 'partial' ? [retry] : undefined);
       // A filter run that failed left "Reading the view…" in the counts line; the rows shown are as before.
       showCounts();
       break;
     case 'grid/loadFailed':
-      notice.show('error', message.message, [{ id: 'grid-retry', label: 'Retry', run: () => host.post({ type: 'grid/retry' }) }]);
+      notice.show('error', message.message, [retry]);
       break;
   }
 });
@@ -203,7 +244,7 @@ document.getElementById('root')?.append(
   notice.element,
   rowLine.element,
   columnsPanel.element,
-  counts,
+  countsLine,
   table.grid.element,
 );
 host.post({ type: 'ready' });

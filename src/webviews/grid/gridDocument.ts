@@ -1,28 +1,31 @@
 // A view opened as a grid: VS Code's custom document for it. It holds the grid's model (src/grid/gridModel.ts)
 // and turns each change into what VS Code's editor model expects: every edit, paste, fill or clear is one
-// CustomDocumentEditEvent (Undo/Redo call back into the edit history with that transaction); save sends
-// the changed rows (saveChanges: a bounded number at once, conflicts held back); revert reads the view
-// again; a backup is the change set as JSON (src/grid/backup.ts), restored when VS Code reopens the tab.
+// CustomDocumentEditEvent (Undo/Redo call back into the edit history); save sends the changed rows
+// (gridSave.ts); revert reads the view again; a backup is the change set as JSON (src/grid/backup.ts). The
+// rows arrive in batches (rowsReader.ts): edits work on those arrived, and Cancel keeps the rows read.
 import * as vscode from 'vscode';
-import type { ViewRead } from '../../api/client';
+import type { ViewRow } from '../../api/answers';
 import type { ViewFilter } from '../../api/filters';
 import { isCancellation } from '../../api/errors';
-import type { Column, RecordData } from '../../api/types';
+import type { Column, RecordData, ViewMetadataEntry } from '../../api/types';
+import { provisionalMetadata } from '../../catalog/recordTitles';
 import type { Stores } from '../../catalog/stores';
 import { backupOf, parseBackup, serializeBackup, type GridBackup } from '../../grid/backup';
 import type { CellEdit } from '../../grid/changeSet';
-import { differs, keepMine, takeTheirs } from '../../grid/conflicts';
+import { keepMine, takeTheirs } from '../../grid/conflicts';
 import type { Transaction, TransactionKind } from '../../grid/editHistory';
 import { GridModel, type SaveSummary } from '../../grid/gridModel';
-import { QuietBatch } from '../../grid/quietBatch';
-import { portalRecordStore, type RecordStore } from '../../grid/recordStore';
-import { saveChanges } from '../../grid/saveRunner';
+import { markChangedOnPortal } from '../../grid/changedOnPortal';
+import { BULK_QUIET_MS, QuietBatch } from '../../grid/quietBatch';
+import { portalRecordStore } from '../../grid/recordStore';
+import { saveGrid } from './gridSave';
+import { GridRowsReader } from './rowsReader';
 import { Disposable } from '../../lifecycle';
 import { createLogger } from '../../log';
 import { describeError } from '../../ui/errorBoundary';
 import { viewNameOfPath } from '../../model/recordAddress';
 import type { ViewTarget } from '../../model/targets';
-import type { FilterColumn } from '../../shared/protocol';
+import type { FilterColumn, GridLoadState } from '../../shared/protocol';
 import { filterColumns, gridEditColumns, lookupAppsOf } from '../viewQuery/viewColumns';
 
 const log = createLogger('grid');
@@ -37,11 +40,6 @@ export interface RowsChange {
   readonly renamed: ReadonlyArray<[string, string]>;
 }
 
-/** Rows saved at once: the portal is a shared server, and one slow row must not hold the others. */
-const SAVE_CONCURRENCY = 4;
-/** How long an import's or a bulk change's records must stop coming before an open grid reads its view again. */
-const BULK_QUIET_MS = 500;
-
 export class GridDocument extends Disposable implements vscode.CustomDocument {
   private modelValue: GridModel | undefined;
   /** A backup's text not restored yet (its load failed). */
@@ -52,6 +50,19 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   private readonly reloaded = this._register(new vscode.EventEmitter<void>());
   /** The whole grid was read (again: revert, filters, a bulk change, a load retried after signing in): the page starts over. */
   readonly onDidReload = this.reloaded.event;
+  private readonly rowsArrived = this._register(new vscode.EventEmitter<readonly string[]>());
+  /** More rows of the view arrived, appended in this order. */
+  readonly onDidAppendRows = this.rowsArrived.event;
+  private readonly loadChanged = this._register(new vscode.EventEmitter<GridLoadState>());
+  /** How far the rows have arrived changed. */
+  readonly onDidChangeLoad = this.loadChanged.event;
+  private readonly reader: GridRowsReader;
+  /** The app's columns, as the last read had them. */
+  private appColumns: readonly Column[] = [];
+  /** Webhooks about rows that had not arrived yet: the row is read again when it arrives (deleted: true when it went). */
+  private readonly changedBeforeArrival = new Map<string, boolean>();
+  /** Sees every row read (a bulk change compares its pending rows with the portal's copies). */
+  private rowsObserver: ((rows: readonly ViewRow[]) => void) | undefined;
   appName: string;
   viewName: string;
   /** Bulk changes this grid runs (and reads the view after): the announcements of their records are not news. */
@@ -72,6 +83,8 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     super();
     this.appName = `App ${target.appId}`;
     this.viewName = target.viewName ?? deps.views.get(target.portalId, target.appId, target.viewId)?.name ?? viewNameOfPath(uri.path) ?? `View ${target.viewId}`;
+    this.reader = new GridRowsReader(() => deps.portals.client(target.portalId), target.appId, target.viewId, (state) => this.loadChanged.fire(state));
+    this._register({ dispose: () => this.reader.dispose() });
     const bulk = new QuietBatch(BULK_QUIET_MS, (recordIds) => this.refreshAfterBulkChange(recordIds).then(
       () => undefined,
       (error: unknown) => log.warn(`reading view ${target.viewId} again after an import or a bulk change failed: ${describeError(error)}`),
@@ -83,7 +96,12 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
         // An import or a bulk change run elsewhere: the view read once its burst of records is over (a
         // create may belong in the view too). One this grid runs reads the view itself when it ends.
         if ((change.source === 'import' || change.source === 'bulk') && this.modelValue && this.ownBulkChanges === 0) bulk.add(change.recordId);
-        if (change.origin !== 'webhook' || !this.modelValue?.hasRow(change.recordId)) return;
+        if (change.origin !== 'webhook') return;
+        if (!this.modelValue?.hasRow(change.recordId)) {
+          // The row may still be coming, as the portal had it when the read began: read it again when it comes.
+          if (this.reader.loading) this.changedBeforeArrival.set(change.recordId, change.kind === 'deleted');
+          return;
+        }
         // Not awaited: events come one by one; refreshRow reports its own failure in the log.
         void this.refreshRow(change.recordId, change.kind === 'deleted');
       }),
@@ -97,6 +115,21 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
 
   get isLoaded(): boolean {
     return this.modelValue !== undefined;
+  }
+
+  /** How far the rows have arrived (`loading`: more are coming). */
+  get loadState(): GridLoadState {
+    return this.reader.state;
+  }
+
+  /** Cancel: the read under way stops; the rows read stay, marked partial. */
+  cancelLoad(): void {
+    if (!this.reader.stop()) throw new Error(`The rows of ${this.viewName} are all read: there is nothing to cancel.`);
+  }
+
+  /** Retry: a grid that could not be read is loaded (with the backup it holds); one read partially is read again, its pending changes kept. */
+  retry(): Promise<void> {
+    return this.isLoaded ? this.runFilters(this.filters) : this.load();
   }
 
   /**
@@ -115,22 +148,75 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       this.heldBackup = undefined; // a backup that cannot be restored is not kept
       throw error;
     }
-    const client = this.deps.portals.client(portalId);
-    const [read, appColumns, info] = await Promise.all([client.readView(appId, viewId, this.filters), this.deps.catalog.columns(portalId, appId), this.deps.catalog.app(portalId, appId).catch(() => undefined)]);
+    const [appColumns, info] = await Promise.all([this.deps.catalog.columns(portalId, appId), this.deps.catalog.app(portalId, appId).catch(() => undefined)]);
     if (info?.name) this.appName = info.name;
     this.newRowsAreDrafts = info?.draftMode === true;
-    const lookups = await this.lookupColumns(read, appColumns);
-    const columns = gridEditColumns(appId, read.metadata, (id) => lookups.get(id));
-    this.filterColumns = filterColumns(appId, appColumns, read.metadata, (id) => lookups.get(id));
-    const model = new GridModel(columns, appColumns, read.rows);
-    if (backup) {
-      const refused = model.restoreBackup(backup);
-      if (refused.length > 0) log.warn(`restoring the grid of view ${viewId}: ${refused.length} edits the columns no longer allow were left out`);
-    }
-    this.modelValue = model;
-    this.heldBackup = undefined;
-    log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows, ${columns.length} columns${backup === undefined ? '' : `, ${model.changeSet.size} rows restored from a backup`}`);
-    this.reloaded.fire();
+    this.appColumns = appColumns;
+    await this.readRows(this.filters, (rows, metadata, lookups) => {
+      const columns = gridEditColumns(appId, metadata, (id) => lookups.get(id));
+      this.filterColumns = filterColumns(appId, appColumns, metadata, (id) => lookups.get(id));
+      const model = new GridModel(columns, appColumns, rows);
+      if (backup) {
+        const refused = model.restoreBackup(backup, { more: true });
+        if (refused.length > 0) log.warn(`restoring the grid of view ${viewId}: ${refused.length} edits the columns no longer allow were left out`);
+      }
+      this.modelValue = model;
+      this.heldBackup = undefined;
+      log.info(`view ${viewId} of app ${appId} as a grid: first ${model.rowCount} rows, ${columns.length} columns${backup === undefined ? '' : `, ${model.changeSet.size} rows restored from a backup`}`);
+    });
+  }
+
+  /**
+   * Reads the view's rows as they arrive: `first` takes the first batch (the page then starts over), the
+   * later batches are appended, and at the end the pending rows the read left out go last and the columns
+   * become the metadata's. Resolves once the first rows are shown.
+   */
+  private readRows(filters: readonly ViewFilter[], first: (rows: ViewRow[], metadata: ViewMetadataEntry[], lookups: ReadonlyMap<string, readonly Column[]>) => void): Promise<void> {
+    const { appId, viewId } = this.target;
+    this.changedBeforeArrival.clear();
+    return this.reader.read(filters, {
+      first: async (rows, metadata, live) => {
+        // The metadata follows the rows: until it comes, the columns are the first row's keys.
+        const lookups = metadata ? await this.lookupColumns(metadata, this.appColumns) : new Map([[appId, this.appColumns]]);
+        if (!live()) return;
+        this.rowsObserver?.(rows);
+        first(rows, metadata ?? (rows[0] ? provisionalMetadata(appId, rows[0], [...this.appColumns]) : []), lookups);
+        this.reloaded.fire();
+      },
+      more: (rows) => {
+        this.rowsObserver?.(rows);
+        const added = this.model.appendRows(rows);
+        if (added.length > 0) this.rowsArrived.fire(added);
+        for (const recordId of added) {
+          const deleted = this.changedBeforeArrival.get(recordId);
+          if (deleted === undefined) continue;
+          this.changedBeforeArrival.delete(recordId);
+          // Not awaited: the rows go on arriving; refreshRow reports its own failure in the log.
+          void this.refreshRow(recordId, deleted);
+        }
+      },
+      ended: async (metadata) => {
+        this.changedBeforeArrival.clear();
+        const model = this.model;
+        const finished = model.finishRows();
+        let startOver = finished === 'reordered';
+        // Pending rows the read left out (their marks go with them).
+        if (finished !== 'reordered' && finished.length > 0) this.rowsArrived.fire(finished);
+        if (metadata) {
+          const lookups = await this.lookupColumns(metadata, this.appColumns);
+          const columns = gridEditColumns(appId, metadata, (id) => lookups.get(id));
+          const offered = filterColumns(appId, this.appColumns, metadata, (id) => lookups.get(id));
+          if (model !== this.modelValue) return;
+          if (model.replaceColumns(columns)) startOver = true;
+          if (JSON.stringify(offered) !== JSON.stringify(this.filterColumns)) {
+            this.filterColumns = offered;
+            startOver = true;
+          }
+        }
+        log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows in all`);
+        if (startOver) this.reloaded.fire();
+      },
+    });
   }
 
   /** One user action as one transaction, and one entry of VS Code's undo stack. */
@@ -175,50 +261,8 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
    */
   async save(token: vscode.CancellationToken): Promise<SaveSummary> {
     const model = this.model;
-    // The rows this save sends: a row an invalid cell blocks is not among them.
-    const pending = model.changeSet.savableRows().length;
-    const current = new Map<string, RecordData>();
-    const createdIds: string[] = [];
     const portalStore = portalRecordStore(this.deps.portals.client(this.target.portalId), this.target.appId, { draft: this.newRowsAreDrafts });
-    // The check's read is kept: a saved row takes the portal's copy plus what was sent.
-    const store: RecordStore = {
-      readCurrent: async (recordId, signal) => {
-        const copy = await portalStore.readCurrent(recordId, signal);
-        if (copy) current.set(recordId, copy);
-        return copy;
-      },
-      update: (recordId, fields, signal) => portalStore.update(recordId, fields, signal),
-      create: async (fields, signal) => {
-        const created = await portalStore.create(fields, signal);
-        createdIds.push(created.recordId);
-        return created;
-      },
-    };
-    const summary = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Saving ${pending} changed row${pending === 1 ? '' : 's'} of ${this.viewName}`, cancellable: true },
-      async (progress, progressToken) => {
-        const abort = new AbortController();
-        const cancel = (): void => abort.abort(new vscode.CancellationError());
-        const onSaveCancelled = token.onCancellationRequested(cancel);
-        const onProgressCancelled = progressToken.onCancellationRequested(cancel);
-        let reported = 0;
-        try {
-          const report = await saveChanges(model.changeSet, store, {
-            concurrency: SAVE_CONCURRENCY,
-            signal: abort.signal,
-            onProgress: (step) => {
-              const increment = ((step.done - reported) / Math.max(1, step.total)) * 100;
-              reported = step.done;
-              progress.report({ increment, message: `${step.done} of ${step.total}` });
-            },
-          });
-          return model.afterSave(report, current);
-        } finally {
-          onSaveCancelled.dispose();
-          onProgressCancelled.dispose();
-        }
-      },
-    );
+    const { summary, current, createdIds } = await saveGrid(model, portalStore, `of ${this.viewName}`, token);
     this.changed([...current.keys(), ...createdIds, ...model.markedRowIds()], []);
     for (const recordId of current.keys()) {
       if (!model.changeSet.row(recordId) && !model.conflicts.has(recordId)) this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'updated', origin: 'local' });
@@ -255,43 +299,44 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
    */
   async refreshAfterBulkChange(recordIds: readonly string[]): Promise<number> {
     const { portalId, appId, viewId } = this.target;
-    const client = this.deps.portals.client(portalId);
-    const read = await client.readView(appId, viewId, this.filters);
     const model = this.model;
-    const readNow = new Map(read.rows.map((row) => [row.id ?? '', row.values]));
-    const store = portalRecordStore(client, appId);
-    let marked = 0;
-    for (const recordId of recordIds) {
-      const row = model.changeSet.row(recordId);
-      if (!row || row.isNew) continue;
-      // A row the filters leave out now (or a deleted one): asked for alone; 404 is a record gone.
-      const copy = readNow.get(recordId) ?? (await store.readCurrent(recordId)) ?? 'deleted';
-      if (copy !== 'deleted' && !differs(row.asRead, copy)) continue;
-      model.changeSet.portalChanged(recordId, copy);
-      marked += 1;
+    const wanted = new Set(recordIds.filter((recordId) => model.changeSet.row(recordId)?.isNew === false));
+    const readNow = new Map<string, RecordData>();
+    const note = (rows: readonly ViewRow[]): void => {
+      for (const row of rows) if (row.id !== undefined && wanted.has(row.id)) readNow.set(row.id, row.values);
+    };
+    this.rowsObserver = note;
+    try {
+      await this.runFilters(this.filters);
+      // The pending rows are checked against the whole answer: it is waited for (Cancel ends it early).
+      await this.reader.whenEnded();
+    } finally {
+      if (this.rowsObserver === note) this.rowsObserver = undefined;
     }
-    model.replaceRows(read.rows);
+    const store = portalRecordStore(this.deps.portals.client(portalId), appId);
+    const marked = await markChangedOnPortal(model.changeSet, wanted, readNow, (recordId) => store.readCurrent(recordId));
     log.info(`view ${viewId} of app ${appId} read again after a bulk change of ${recordIds.length} rows: ${model.rowCount} rows, ${marked} with pending edits marked changed on the portal`);
-    this.reloaded.fire();
+    if (marked > 0) this.changed([...wanted], []);
     return marked;
   }
 
   /**
    * The view read again with `filters` (the builder above the grid). The change set and its undo history
    * stay as they are: only the rows shown change, and a row with pending edits that the filters leave out
-   * stays in sight after the others, so nothing pending is hidden.
+   * stays in sight after the others, so nothing pending is hidden. Resolves once the first rows are shown.
    */
   async runFilters(filters: readonly ViewFilter[]): Promise<void> {
-    const read = await this.deps.portals.client(this.target.portalId).readView(this.target.appId, this.target.viewId, filters);
-    this.filters = [...filters];
-    this.model.replaceRows(read.rows);
-    log.info(`view ${this.target.viewId} of app ${this.target.appId} read again with ${filters.length} filter${filters.length === 1 ? '' : 's'}: ${this.model.rowCount} rows`);
-    this.reloaded.fire();
+    const model = this.model;
+    await this.readRows(filters, (rows) => {
+      this.filters = [...filters];
+      model.replaceRows(rows, { more: true });
+      log.info(`view ${this.target.viewId} of app ${this.target.appId} read again with ${filters.length} filter${filters.length === 1 ? '' : 's'}: first ${model.rowCount} rows`);
+    });
   }
 
   /**
-   * Discard: the view is read again; every pending edit goes. The grid keeps its model until the new one
-   * is read. When the read fails, VS Code has already marked the tab clean and dropped its edit stack (it
+   * Discard: the view is read again; every pending edit goes. The grid keeps its model until the new read's
+   * first rows have arrived (a read under way gives way to it). When the read fails before them, VS Code has already marked the tab clean and dropped its edit stack (it
    * does not wait for a revert), so the grid drops its pending changes too and goes on with the rows it had.
    */
   async revert(): Promise<void> {
@@ -341,10 +386,10 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   }
 
   /** The columns of the app and of the Lookup apps the view shows columns of, by app id. */
-  private async lookupColumns(read: ViewRead, appColumns: readonly Column[]): Promise<Map<string, readonly Column[]>> {
+  private async lookupColumns(metadata: readonly ViewMetadataEntry[], appColumns: readonly Column[]): Promise<Map<string, readonly Column[]>> {
     const { portalId, appId } = this.target;
     const lookups = new Map<string, readonly Column[]>([[appId, appColumns]]);
-    for (const lookupApp of lookupAppsOf(appId, read.metadata)) {
+    for (const lookupApp of lookupAppsOf(appId, metadata)) {
       const columns = await this.deps.catalog.columns(portalId, lookupApp).catch(() => undefined);
       if (columns) lookups.set(lookupApp, columns);
     }

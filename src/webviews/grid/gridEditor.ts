@@ -110,6 +110,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
       newRows: document.newRowsAreDrafts ? 'draft' : 'record',
       filterColumns: document.filterColumns,
       filters: document.filters,
+      load: document.loadState,
     };
   }
 
@@ -151,6 +152,8 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
         await vscode.commands.executeCommand('workbench.action.files.save');
         return;
       case 'grid/addRow':
+        // New rows go after the view's rows: while these are arriving, the end is not there yet.
+        if (document.loadState.state === 'loading') throw new Error(`The rows of ${document.viewName} are still arriving: Add Row waits until they are all read (or Cancel the loading).`);
         document.addRow();
         return;
       case 'grid/filter':
@@ -162,7 +165,9 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
       case 'grid/discard':
         return this.discard(document);
       case 'grid/retry':
-        return document.load();
+        return document.retry();
+      case 'grid/cancelLoad':
+        return document.cancelLoad();
       case 'grid/openLinked':
         return openLinkedRecord(this.deps, document, message.recordId, message.field);
       case 'grid/bulk':
@@ -180,8 +185,16 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
    * Pending edits are never overwritten: such rows are marked changed on the portal.
    */
   private async bulkChange(document: GridDocument, change: 'set-field' | 'delete', selected: readonly string[] | undefined, page: GridPage): Promise<void> {
+    // "Every row" is the view's: while its rows are arriving the grid does not have them all yet.
+    if (!selected && document.loadState.state === 'loading') {
+      throw new Error(`The rows of ${document.viewName} are still arriving (${document.loadState.count.toLocaleString('en-US')} so far): a change of every row waits until they are all read. Select rows to change only those.`);
+    }
     const recordIds = (selected ?? document.model.layout([]).rowIds).filter((id) => !isNewRowId(id));
     if (recordIds.length === 0) throw new Error('The rows chosen are new rows: they are no records yet. Remove them with Undo or Discard.');
+    const load = document.loadState;
+    if (!selected && load.state === 'partial') {
+      page.post({ type: 'grid/notice', level: 'info', message: `The grid holds only the ${load.count.toLocaleString('en-US')} rows read (partial): ${change === 'delete' ? 'Delete Rows…' : 'Set Field…'} acts on those, not on the rest of the view. Retry reads them all.` });
+    }
     const { portalId, appId, viewId } = document.target;
     document.ownBulkChanges += 1;
     try {

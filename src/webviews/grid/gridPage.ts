@@ -28,6 +28,8 @@ export class GridPage extends Disposable {
     super();
     this._register(document.onDidChangeRows((change) => this.sendRows(change)));
     this._register(document.onDidReload(() => this.sendInit()));
+    this._register(document.onDidAppendRows((recordIds) => this.sendArrived(recordIds)));
+    this._register(document.onDidChangeLoad((load) => this.post({ type: 'grid/load', load })));
     this._register(panel.webview.onDidReceiveMessage(messageReceiver<GridToHostMessage>(GRID_VIEW_TYPE, gridToHostSchema, (message) => parts.handle(this, message), runReported)));
     this._register(panel.onDidDispose(() => this.dispose()));
   }
@@ -46,6 +48,16 @@ export class GridPage extends Disposable {
     }
     this.post(this.parts.init(document));
     this.sendRows({ changed: document.model.markedRowIds() });
+  }
+
+  /** Rows that arrived, appended after the page's; then the marks of those with any (a restored edit). */
+  private sendArrived(recordIds: readonly string[]): void {
+    const document = this.document;
+    if (!document.isLoaded) return;
+    const model = document.model;
+    this.post({ type: 'grid/append', rows: model.rowArrays(recordIds) });
+    const marked = recordIds.filter((recordId) => model.changeSet.row(recordId) !== undefined || model.conflicts.has(recordId));
+    if (marked.length > 0) this.sendRows({ changed: marked });
   }
 
   sendRows(change: Partial<RowsChange>): void {

@@ -1,0 +1,137 @@
+// The rows of a grid's view read as they arrive (PortalClient.streamView), one read at a time: the first
+// batch is handed over as soon as it is read (the grid paints, and its rows can be edited), the later ones
+// as they come, then how the read ended. A newer read gives up the one under way; stop() (the loading
+// line's Cancel) ends it keeping the rows read, marked partial; an answer that breaks off midway keeps
+// them too, and says how many were read. Each batch becomes rows here (the grid's model keeps objects, one
+// per row: its edits, undo and conflicts work on them), and the answer's bytes are released at the end.
+import type { ViewRow } from '../../api/answers';
+import { PortalError } from '../../api/errors';
+import type { ViewFilter } from '../../api/filters';
+import type { ViewMetadataEntry } from '../../api/types';
+import type { ViewStreamOptions, ViewStreamResult } from '../../api/viewStream';
+import type { GridLoadState } from '../../shared/protocol';
+import { describeError } from '../../ui/failures';
+
+export interface GridRowsSource {
+  streamView(appId: string, viewId: string, filters: readonly ViewFilter[], options: ViewStreamOptions): Promise<ViewStreamResult>;
+}
+
+export interface GridReadSteps {
+  /**
+   * The first rows (none when the view has none); `metadata` when it came with them (a small view's answer
+   * is in at once), else the columns are the rows' keys until ended() says. Called once, before more();
+   * `live` says whether the read is still the grid's (a newer one may have begun while this one waited).
+   */
+  first(rows: ViewRow[], metadata: ViewMetadataEntry[] | undefined, live: () => boolean): Promise<void> | void;
+  more(rows: ViewRow[]): void;
+  /** The read has ended (every row in, or partial); `metadata` when it arrived. */
+  ended(metadata: ViewMetadataEntry[] | undefined): Promise<void> | void;
+}
+
+const number = (count: number): string => count.toLocaleString('en-US');
+
+export class GridRowsReader {
+  private current: { abort: AbortController; stop: AbortController } | undefined;
+  private stateValue: GridLoadState = { state: 'done', count: 0 };
+  private finished: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly source: () => GridRowsSource,
+    private readonly appId: string,
+    private readonly viewId: string,
+    private readonly onState: (state: GridLoadState) => void,
+  ) {}
+
+  get state(): GridLoadState {
+    return this.stateValue;
+  }
+
+  get loading(): boolean {
+    return this.stateValue.state === 'loading';
+  }
+
+  /** Resolves when the read under way has ended, whichever way (at once when none runs). */
+  whenEnded(): Promise<void> {
+    return this.finished;
+  }
+
+  /**
+   * Reads the view with `filters`, giving up the read under way. Resolves once `steps.first` has had the
+   * first rows; rejects when the read fails before any arrived (the grid keeps what it had).
+   */
+  read(filters: readonly ViewFilter[], steps: GridReadSteps): Promise<void> {
+    this.current?.abort.abort();
+    const reading = { abort: new AbortController(), stop: new AbortController() };
+    this.current = reading;
+    const live = (): boolean => this.current === reading;
+    let begun = false;
+    return new Promise<void>((resolve, reject) => {
+      const begin = async (rows: ViewRow[], metadata: ViewMetadataEntry[] | undefined, count: number): Promise<void> => {
+        begun = true;
+        // Before the first rows go in, so that the page starting over with them says they are loading.
+        this.setState({ state: 'loading', count });
+        await steps.first(rows, metadata, live);
+        if (!live()) return reject(new PortalError({ kind: 'cancelled', message: 'A newer read of the view replaced this one.' }));
+        resolve();
+      };
+      this.finished = (async () => {
+        let result: ViewStreamResult;
+        try {
+          result = await this.source().streamView(this.appId, this.viewId, filters, {
+            signal: reading.abort.signal,
+            stop: reading.stop.signal,
+            onBatch: async ({ rows, from, to }) => {
+              if (!live()) return;
+              const arrived = [...rows.rows(from, to)];
+              if (!begun) return begin(arrived, rows.metadata, to);
+              steps.more(arrived);
+              this.setState({ state: 'loading', count: to });
+            },
+          });
+        } catch (error) {
+          if (!live()) return reject(error);
+          this.current = undefined;
+          // The read this one replaced was still loading: its rows stay, and say they are not all.
+          if (this.loading) this.setState({ state: 'partial', count: this.stateValue.count, message: `Stopped after ${number(this.stateValue.count)} rows: the view could not be read again.` });
+          if (!begun) reject(error);
+          return;
+        }
+        if (!live()) {
+          result.rows.release();
+          return;
+        }
+        const count = result.rowsRead;
+        result.rows.release();
+        if (!begun) await begin([], result.metadata, 0);
+        if (!live()) return;
+        const message = result.failure ? `${describeError(result.failure)} Only ${number(count)} rows were read before it broke off.` : result.stopped ? `Cancelled after ${number(count)} rows.` : undefined;
+        await steps.ended(result.metadata);
+        if (!live()) return;
+        this.current = undefined;
+        this.setState(message === undefined ? { state: 'done', count } : { state: 'partial', count, message });
+      })().catch((error: unknown) => {
+        // A step that threw: the rows read stay, and the grid says it could not finish.
+        if (!live()) return;
+        this.current = undefined;
+        this.setState({ state: 'partial', count: this.stateValue.count, message: `${describeError(error)} The grid shows the ${number(this.stateValue.count)} rows read.` });
+        if (!begun) reject(error);
+      });
+    });
+  }
+
+  /** Ends the read under way keeping its rows (marked partial). False when none runs. */
+  stop(): boolean {
+    this.current?.stop.abort();
+    return this.current !== undefined;
+  }
+
+  dispose(): void {
+    this.current?.abort.abort();
+    this.current = undefined;
+  }
+
+  private setState(state: GridLoadState): void {
+    this.stateValue = state;
+    this.onState(state);
+  }
+}

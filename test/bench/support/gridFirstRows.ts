@@ -1,0 +1,49 @@
+// The editable grid's first rows, for viewScaling.bench.ts (issue 19): the built grid page in headless
+// Chromium fed as the custom editor feeds it (GridRowsReader over the real PortalClient, the grid's model
+// built from the first batch, grid/init with "Loading…"), timed from the start of the read to the frame
+// after the first rows went into the page (both clocks are this machine's). The read is then stopped, as Cancel does: the grid keeps its rows as objects (its edits, undo
+// and conflicts work on them), so its whole result and memory at a million rows are not what this measures.
+import type { Browser } from 'playwright-core';
+import type { PortalClient } from '../../../src/api/client';
+import { provisionalMetadata } from '../../../src/catalog/recordTitles';
+import { GridModel } from '../../../src/grid/gridModel';
+import { GridRowsReader } from '../../../src/webviews/grid/rowsReader';
+import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { PanelPage, type PanelServer } from '../../webview/support/panelPage';
+
+/** Milliseconds from the start of the view's read to its first row in the editable grid's page. */
+export async function gridFirstRows(browser: Browser, server: PanelServer, client: PortalClient, appId: string, viewId: string): Promise<number> {
+  const columns = await client.listColumns(appId);
+  const panel = await PanelPage.open(browser, server, 'grid', { viewport: { width: 1280, height: 800 } });
+  try {
+    let model: GridModel | undefined;
+    let paintedAt = Number.NaN;
+    const reader = new GridRowsReader(() => client, appId, viewId, () => undefined);
+    const started = Date.now();
+    await reader.read([], {
+      first: async (rows, metadata) => {
+        const shown = metadata ?? (rows[0] ? provisionalMetadata(appId, rows[0], columns) : []);
+        const grid = new GridModel(gridEditColumns(appId, shown, (id) => (id === appId ? columns : undefined)), columns, rows);
+        model = grid;
+        const init = { type: 'grid/init', viewName: 'All tickets', appName: 'Tickets', portalLabel: 'Bench', columns: [...grid.columns], rows: grid.initialRows(), newRows: 'record', filterColumns: [], filters: [], load: { state: 'loading', count: rows.length } };
+        await panel.send(init);
+        // The page's own clock at the frame after the rows went in: this process is busy reading the rest
+        // of the answer, so a round trip to ask the page would count its queue too.
+        paintedAt = await panel.page.evaluate(() => {
+          const win = globalThis as unknown as { requestAnimationFrame(callback: () => void): number };
+          return new Promise<number>((resolve) => win.requestAnimationFrame(() => setTimeout(() => resolve(Date.now()), 0)));
+        });      },
+      more: (rows) => {
+        model?.appendRows(rows);
+      },
+      ended: () => undefined,
+    });
+    if ((await panel.page.locator('#grid-0-1').count()) !== 1) throw new Error('The grid page shows no first row.');
+    const firstMs = paintedAt - started;
+    reader.stop();
+    await reader.whenEnded();
+    return firstMs;
+  } finally {
+    await panel.close();
+  }
+}

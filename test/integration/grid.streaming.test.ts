@@ -1,0 +1,168 @@
+// A large view opened as an editable grid while its rows arrive (issue 19): the first rows show (and can be
+// edited) while the rest is still coming, with "Loading… N rows" and Cancel; Cancel keeps the rows read,
+// marked partial, with Retry; Retry reads the view again and the pending edit stays. The emulator sends the
+// view slowly (its bytesPerSecond knob); its request log has a request once its answer has ended.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { requestsSince, requestMark } from './support/documents';
+import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
+import { emulatorControl, resetEmulator } from './support/emulator';
+import { emulatorPortal } from './support/explorer';
+import { testApi } from './support/extension';
+import { gridTab, liveGrid } from './support/grid';
+import { waitFor } from './support/wait';
+
+const ROWS = 6_000;
+const VIEW_PATH = '/api/v1/app/201/view/6';
+const VIEW_GET = `GET ${VIEW_PATH}`;
+const PAGE = 'All tickets';
+
+/** The view's reads the emulator has answered to the end since `mark`. */
+async function viewReads(mark: number): Promise<number> {
+  return (await requestsSince(mark)).filter((line) => line.startsWith(VIEW_GET)).length;
+}
+
+describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`, function () {
+  this.timeout(120_000);
+
+  beforeEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await resetEmulator();
+    await emulatorControl('POST', 'config', { bigViewRecords: ROWS });
+  });
+
+  afterEach(async () => {
+    // The grid keeps a pending edit: Revert (the tab's own) before closing, so that closing asks nothing.
+    if (gridTab()?.isDirty) {
+      await emulatorControl('POST', 'config', { bytesPerSecond: 0 });
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await waitFor(() => gridTab()?.isDirty === false, { message: 'the grid reverted' });
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await resetEmulator();
+  });
+
+  async function typeInto(grid: WebviewDom, row: number, column: number, text: string): Promise<void> {
+    await grid.press('.data-grid', 'Control+Home');
+    for (let at = 0; at < row; at += 1) await grid.press('.data-grid', 'ArrowDown');
+    for (let at = 0; at < column; at += 1) await grid.press('.data-grid', 'ArrowRight');
+    await grid.press('.data-grid', 'F2');
+    await grid.press('.cell-editor', 'Control+A');
+    for (const key of text) await driver.press(key === ' ' ? 'Space' : key);
+    await driver.press('Enter');
+  }
+
+  it('shows and edits the first rows while the rest is coming; Cancel keeps them, marked partial; Retry reads again and keeps the edit', async () => {
+    // ~1.6 MB at 100 KB/s: about 16 s for the whole answer.
+    await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });
+    const portalId = await emulatorPortal();
+    const mark = await requestMark();
+    // Not awaited: the editor opens while the rows are still coming.
+    const opening = vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
+    const grid = driver.webview(PAGE);
+    await grid.waitFor('#grid-0-1', { timeoutMs: 30_000 });
+    const loading = await grid.text('#grid-counts');
+    assert.match(loading, /^Loading… [\d,]+ rows/, 'the count says the rows are still arriving');
+    assert.ok(Number(/[\d,]+/.exec(loading)?.[0].replace(/,/g, '')) < ROWS, loading);
+    assert.equal(await viewReads(mark), 0, 'the answer is still coming when the first rows show');
+    await grid.waitFor('#grid-cancel-load', { state: 'visible' });
+
+    // A row that has arrived can be edited meanwhile.
+    await typeInto(grid, 0, 2, 'Early');
+    await waitFor(async () => (await grid.texts('.grid-cell.pending')).length === 1, { message: 'the edit pending' });
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the tab dirty' });
+    await driver.screenshot('grid-loading');
+
+    await grid.click('#grid-cancel-load');
+    let counts = '';
+    await waitFor(async () => /^[\d,]+ rows \(partial\)/.test((counts = await grid.text('#grid-counts'))), { message: 'the read stopped, its rows kept', timeoutMs: 30_000 });
+    const kept = Number(/^[\d,]+/.exec(counts)?.[0].replace(/,/g, ''));
+    assert.ok(kept > 0 && kept < ROWS, counts);
+    assert.match(await grid.text('#grid-notice'), new RegExp(`Cancelled after ${kept.toLocaleString('en-US')} rows`));
+    assert.match(counts, /1 changed/);
+    assert.equal(await grid.text('#grid-0-2'), 'Early', 'the rows read and the edit stay');
+    await grid.waitFor('#grid-cancel-load', { state: 'hidden' });
+    await opening;
+    await driver.screenshot('grid-cancelled');
+
+    await emulatorControl('POST', 'config', { bytesPerSecond: 0 });
+    const retried = await requestMark();
+    await grid.click('#grid-retry');
+    await waitFor(async () => (await grid.text('#grid-counts')).startsWith(`${ROWS.toLocaleString('en-US')} rows`), { message: 'the view read again in full', timeoutMs: 30_000 });
+    assert.match(await grid.text('#grid-counts'), /1 changed/, 'the pending edit survives the reload');
+    assert.equal(await grid.text('#grid-0-2'), 'Early');
+    assert.equal(gridTab()?.isDirty, true);
+    assert.equal(await viewReads(retried), 1, 'Retry reads the view once');
+  });
+
+  it('takes a webhook during loading: a row that arrived is refreshed at once, one still coming is read again when it comes', async () => {
+    await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });
+    const portalId = await emulatorPortal();
+    const opening = vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
+    const grid = driver.webview(PAGE);
+    await grid.waitFor('#grid-0-1', { timeoutMs: 30_000 });
+    const api = await testApi();
+    const live = await liveGrid();
+    assert.ok(live, 'the grid in front');
+    assert.equal(live.loadState.state, 'loading');
+    const subject = live.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
+    const late = String(ROWS - 10);
+    assert.equal(live.model.hasRow(late), false, `record ${late} has not arrived yet`);
+
+    // Someone else changes records 2 and ${late}; the portal's webhooks say so.
+    const client = api.portals.client(portalId);
+    await client.updateRecord('201', '2', { [subject]: 'Changed early' });
+    await client.updateRecord('201', late, { [subject]: 'Changed late' });
+    const mark = await requestMark();
+    api.recordEvents.fire({ portalId, appId: '201', recordId: '2', kind: 'updated', origin: 'webhook' });
+    api.recordEvents.fire({ portalId, appId: '201', recordId: late, kind: 'updated', origin: 'webhook' });
+    await waitFor(async () => (await grid.text('#grid-1-2')) === 'Changed early', { message: 'the row that arrived refreshed' });
+    assert.equal(live.loadState.state, 'loading', 'while the rows were still arriving');
+
+    await emulatorControl('POST', 'config', { bytesPerSecond: 0 });
+    await waitFor(() => live.loadState.state === 'done', { message: 'every row in', timeoutMs: 30_000 });
+    await waitFor(async () => (await requestsSince(mark)).includes(`GET /api/v1/app/201/record/${late} 200`), { message: `record ${late} read again once it arrived` });
+    assert.equal(live.model.changeSet.value(late, subject), 'Changed late');
+    assert.ok(!api.logLines().some((line) => /refreshing row .* failed/.test(line)), 'no refresh failed');
+    await opening;
+  });
+
+  it('keeps the rows read when the answer breaks off midway and says how many; a backup taken while rows arrive keeps the edit', async () => {
+    // ~9 s before the connection breaks, at 100 KB/s.
+    await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });
+    await emulatorControl('POST', 'faults', { path: VIEW_PATH, count: 1, drop_after_bytes: 900_000 });
+    const portalId = await emulatorPortal();
+    const opening = vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
+    const grid = driver.webview(PAGE);
+    await grid.waitFor('#grid-0-1', { timeoutMs: 30_000 });
+    await typeInto(grid, 0, 2, 'Kept');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the tab dirty' });
+
+    // The backup VS Code asks for on hot exit, taken while the rows arrive, and a grid opened from it.
+    const api = await testApi();
+    const live = await liveGrid();
+    assert.ok(live, 'the grid in front');
+    assert.equal(live.loadState.state, 'loading', 'the rows are still arriving');
+    const tab = gridTab();
+    assert.ok(tab && tab.input instanceof vscode.TabInputCustom);
+    const destination = vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-streaming-backup.json');
+    const backup = await api.gridEditor.backupCustomDocument(live, { destination });
+    const restored = await api.gridEditor.openCustomDocument(tab.input.uri, { backupId: backup.id, untitledDocumentData: undefined });
+    const recordId = restored.model.layout([]).rowIds[0];
+    const subject = restored.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
+    assert.equal(restored.model.changeSet.value(recordId, subject), 'Kept', 'the pending edit is back');
+    assert.equal(restored.model.changeSet.isPending(recordId, subject), true);
+    restored.dispose();
+    backup.delete();
+
+    let counts = '';
+    await waitFor(async () => /^[\d,]+ rows \(partial\)/.test((counts = await grid.text('#grid-counts'))), { message: 'the read to break off', timeoutMs: 40_000 });
+    const read = /^[\d,]+/.exec(counts)?.[0] ?? '';
+    assert.ok(Number(read.replace(/,/g, '')) > 200 && Number(read.replace(/,/g, '')) < ROWS, counts);
+    assert.match(await grid.text('#grid-notice'), new RegExp(`^Partial: Reading view 6 of app 201 failed: .* Only ${read} rows were read before it broke off\\.`));
+    assert.equal(await grid.text('#grid-0-2'), 'Kept', 'the rows read and the edit stay');
+    await grid.waitFor('#grid-retry', { state: 'visible' });
+    await opening;
+    await driver.screenshot('grid-broken-off');
+  });
+});
