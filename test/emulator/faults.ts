@@ -1,4 +1,4 @@
-// Injected faults (POST /_emulator/faults): latency, a status code, a dropped connection, a malformed body
+// Injected faults (POST /_emulator/faults): latency, an answer held back, a status code, a dropped connection, a malformed body
 // or a lost answer (the request is applied, then the connection drops before the response), for the next N
 // requests to the portal's API that match a method and a path pattern.
 
@@ -10,6 +10,8 @@ export interface Fault {
   /** Requests still to hit; -1 = every matching request until DELETE /_emulator/faults. */
   remaining: number;
   latency_ms?: number;
+  /** The request is carried out at once, and its answer (as it was then) sent this much later. */
+  answer_delay_ms?: number;
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
@@ -40,7 +42,7 @@ export class Faults {
   add(spec: unknown): Fault {
     if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new FaultError('Send a JSON object describing the fault.');
     const s = spec as Record<string, unknown>;
-    const known = ['path', 'method', 'count', 'latency_ms', 'status', 'body', 'headers', 'drop', 'drop_after_bytes', 'malformed', 'lose_answer'];
+    const known = ['path', 'method', 'count', 'latency_ms', 'answer_delay_ms', 'status', 'body', 'headers', 'drop', 'drop_after_bytes', 'malformed', 'lose_answer'];
     const unknown = Object.keys(s).find((key) => !known.includes(key));
     if (unknown) throw new FaultError(`Unknown fault key ${unknown}; known: ${known.join(', ')}.`);
     const path = optional<string>(s.path, (v) => typeof v === 'string', 'path must be a regular expression as a string.');
@@ -60,6 +62,7 @@ export class Faults {
       method: method?.toUpperCase(),
       remaining: count,
       latency_ms: optional(s.latency_ms, isInteger(0, 600_000), 'latency_ms must be a whole number 0-600000.'),
+      answer_delay_ms: optional(s.answer_delay_ms, isInteger(0, 600_000), 'answer_delay_ms must be a whole number 0-600000.'),
       status: optional(s.status, isInteger(100, 599), 'status must be an HTTP status 100-599.'),
       body: s.body,
       headers: optional(s.headers, (v) => typeof v === 'object' && v !== null && Object.values(v).every((h) => typeof h === 'string'), 'headers must be an object of strings.'),
@@ -69,8 +72,11 @@ export class Faults {
       lose_answer: optional(s.lose_answer, (v) => typeof v === 'boolean', 'lose_answer must be true or false.'),
     };
     const dropsMidway = fault.drop_after_bytes !== undefined;
-    const effects = [fault.latency_ms !== undefined, fault.status !== undefined, fault.drop === true, fault.malformed === true, dropsMidway, fault.lose_answer === true].filter(Boolean).length;
-    if (effects === 0) throw new FaultError('Give at least one of latency_ms, status, drop, drop_after_bytes, malformed, lose_answer.');
+    const effects = [fault.latency_ms !== undefined, fault.answer_delay_ms !== undefined, fault.status !== undefined, fault.drop === true, fault.malformed === true, dropsMidway, fault.lose_answer === true].filter(Boolean).length;
+    if (effects === 0) throw new FaultError('Give at least one of latency_ms, answer_delay_ms, status, drop, drop_after_bytes, malformed, lose_answer.');
+    if (fault.answer_delay_ms !== undefined && (fault.drop || fault.status !== undefined || fault.malformed || fault.lose_answer)) {
+      throw new FaultError('answer_delay_ms holds a normal answer back; do not combine it with drop, status, malformed or lose_answer.');
+    }
     if (dropsMidway && (fault.drop || fault.status !== undefined || fault.malformed)) throw new FaultError('drop_after_bytes cuts a normal answer; do not combine it with drop, status or malformed.');
     if (fault.lose_answer && (fault.drop || fault.status !== undefined || fault.malformed || dropsMidway)) {
       throw new FaultError('lose_answer applies the request and answers nothing; combine it with latency_ms only.');

@@ -45,6 +45,7 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
   const dropAfter = new WeakMap<FastifyRequest, number>();
   const logged = new WeakSet<FastifyRequest>();
   const answerLost = new WeakSet<FastifyRequest>();
+  const answerDelay = new WeakMap<FastifyRequest, number>();
   const logRequest = (request: FastifyRequest, status: number, elapsed: number): void => {
     if (logged.has(request) || isTestInterface(request.url)) return;
     logged.add(request);
@@ -62,8 +63,9 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
     if (!fault) return;
     faultOf.set(
       request,
-      fault.drop ? 'drop' : fault.drop_after_bytes !== undefined ? 'drop-midway' : fault.malformed ? 'malformed' : fault.status !== undefined ? 'status' : fault.lose_answer ? 'lose_answer' : 'latency',
+      fault.drop ? 'drop' : fault.drop_after_bytes !== undefined ? 'drop-midway' : fault.malformed ? 'malformed' : fault.status !== undefined ? 'status' : fault.lose_answer ? 'lose_answer' : fault.answer_delay_ms !== undefined ? 'answer_delay' : 'latency',
     );
+    if (fault.answer_delay_ms !== undefined) answerDelay.set(request, fault.answer_delay_ms);
     if (fault.drop_after_bytes !== undefined) dropAfter.set(request, fault.drop_after_bytes);
     if (fault.latency_ms) await sleep(fault.latency_ms);
     if (fault.lose_answer) answerLost.add(request);
@@ -81,6 +83,14 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
       return reply.code(fault.status).type('application/json; charset=utf-8').send(JSON.stringify(fault.body));
     }
     return undefined;
+  });
+
+  // An answer held back: the route has done its work (read the record as it was then); the answer leaves
+  // later, overtaken by answers to requests that came after it.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    const delay = answerDelay.get(request);
+    if (delay) await sleep(delay);
+    return payload;
   });
 
   // A lost answer: the route has done its work (a record created, changed or trashed); the client sees the

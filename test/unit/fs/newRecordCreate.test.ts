@@ -2,11 +2,10 @@
 // text again must not create a second record. Against the emulator, with its lose_answer fault.
 import * as assert from 'node:assert/strict';
 import type { PortalClient } from '../../../src/api/client';
-import type { Column } from '../../../src/api/types';
 import { createGuarded, NewRecords } from '../../../src/fs/newRecords';
-import { RecordStore } from '../../../src/records/store';
 import { clientFor, injectFault, startPortal, testInterface, type Emulator } from '../api/portal';
 import type { RequestLogEntry } from '../../../src/api/http';
+import { storeOver } from '../records/support';
 
 describe('new record documents: a create whose answer was lost', function () {
   this.timeout(30_000);
@@ -21,12 +20,7 @@ describe('new record documents: a create whose answer was lost', function () {
 
   it('lost answer, saved again: one POST, and the save says the record may exist', async () => {
     await testInterface(emulator, 'POST', 'reset');
-    const store = new RecordStore({
-      client: () => client,
-      columns: (_portalId, appId): Promise<readonly Column[]> => client.listColumns(appId),
-      now: () => Date.now(),
-      log: { debug: () => undefined, info: () => undefined, warn: () => undefined },
-    });
+    const store = storeOver(client);
     const app = { portalId: 'prod', appId: '201' };
     const entry = new NewRecords().add(app, '{}', false, 0);
     const text = '{"f31": "Printer jammed", "f36": "01-02-2026 10:00"}';
