@@ -4,9 +4,10 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedPortal } from './documents/support';
 import { closeAllEditors } from './support/documents';
-import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
+import { BROWSER_TAG, driver } from './support/driver';
 import { testApi } from './support/extension';
 import { clearNotifications } from './support/notifications';
+import { typeInto } from './support/grid';
 import { waitFor } from './support/wait';
 
 const COMPARE_SCHEME = 'portal-grid-compare';
@@ -25,15 +26,6 @@ describe(`the grid's Compare of a conflict ${BROWSER_TAG}`, () => {
     await closeAllEditors();
   });
 
-  async function typeInto(grid: WebviewDom, row: number, column: number, text: string): Promise<void> {
-    await grid.press('.data-grid', 'Control+Home');
-    for (let at = 0; at < row; at += 1) await grid.press('.data-grid', 'ArrowDown');
-    for (let at = 0; at < column; at += 1) await grid.press('.data-grid', 'ArrowRight');
-    await grid.press('.data-grid', 'F2');
-    await grid.press('.cell-editor', 'Control+A');
-    for (const key of text) await driver.press(key);
-    await driver.press('Enter');
-  }
 
   it('shows the portal copy beside mine, and forgets both texts once the diff is closed', async () => {
     await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId: portal(), appId: '102', viewId: '3', viewName: 'All orders' });

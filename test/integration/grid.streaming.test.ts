@@ -5,11 +5,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { requestsSince, requestMark } from './support/documents';
-import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
+import { BROWSER_TAG, driver } from './support/driver';
 import { emulatorControl, resetEmulator } from './support/emulator';
 import { emulatorPortal } from './support/explorer';
 import { testApi } from './support/extension';
-import { gridTab, liveGrid } from './support/grid';
+import { gridTab, liveGrid, typeInto } from './support/grid';
 import { waitFor } from './support/wait';
 
 const ROWS = 6_000;
@@ -42,15 +42,6 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     await resetEmulator();
   });
 
-  async function typeInto(grid: WebviewDom, row: number, column: number, text: string): Promise<void> {
-    await grid.press('.data-grid', 'Control+Home');
-    for (let at = 0; at < row; at += 1) await grid.press('.data-grid', 'ArrowDown');
-    for (let at = 0; at < column; at += 1) await grid.press('.data-grid', 'ArrowRight');
-    await grid.press('.data-grid', 'F2');
-    await grid.press('.cell-editor', 'Control+A');
-    for (const key of text) await driver.press(key === ' ' ? 'Space' : key);
-    await driver.press('Enter');
-  }
 
   it('shows and edits the first rows while the rest is coming; Cancel keeps them, marked partial; Retry reads again and keeps the edit', async () => {
     // ~1.6 MB at 100 KB/s: about 16 s for the whole answer.

@@ -11,7 +11,7 @@ import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';
 import { path } from './support/explorer';
 import { testApi } from './support/extension';
 import { emulatorControl } from './support/emulator';
-import { gridTab, liveGrid } from './support/grid';
+import { gridTab, liveGrid, typeInto } from './support/grid';
 import { clearNotifications, waitForNotification } from './support/notifications';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
@@ -50,16 +50,6 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     return grid;
   }
 
-  /** Types `text` into the cell (row, column) of the page: Ctrl+Home, arrows, type, Enter. */
-  async function typeInto(grid: WebviewDom, row: number, column: number, text: string): Promise<void> {
-    await grid.press('.data-grid', 'Control+Home');
-    for (let at = 0; at < row; at += 1) await grid.press('.data-grid', 'ArrowDown');
-    for (let at = 0; at < column; at += 1) await grid.press('.data-grid', 'ArrowRight');
-    await grid.press('.data-grid', 'F2');
-    await grid.press('.cell-editor', 'Control+A');
-    for (const key of text) await driver.press(key === ' ' ? 'Space' : key);
-    await driver.press('Enter');
-  }
 
   it('edits cells of two rows and a pasted block; Ctrl+S sends one PUT per row with only its changed fields; a conflict is held back and Keep Mine sends mine', async () => {
     const grid = await openGridFromTree();

@@ -135,13 +135,13 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await shot('exported');
   });
 
-  it('survives Developer: Reload Window: the panel comes back with its filter, and runs only when asked', async () => {
-    const shot = screenshots('j-query-reload');
+  /** The Tickets view's Query View from the Portal view's context menu, with the filter Subject contains "toner" typed. */
+  async function queryWithTonerFilter(): Promise<Frame> {
     await closeAllEditors();
     await collapseTree();
     const view = await showView(TICKETS, '6', { expand: false });
     await contextMenu(view, 'Query View…');
-    let frame = await panelFrame('View 6');
+    const frame = await panelFrame('View 6');
     await frame.locator('#add-filter:not([disabled])').waitFor();
     await frame.locator('#add-filter').click();
     await choose(frame.locator('.filter-column').nth(0), 'Subject');
@@ -149,6 +149,12 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await frame.locator('.filter-value input').nth(0).click();
     await page().keyboard.type('toner');
     await page().keyboard.press('Tab');
+    return frame;
+  }
+
+  it('survives Developer: Reload Window: the panel comes back with its filter, and runs only when asked', async () => {
+    const shot = screenshots('j-query-reload');
+    let frame = await queryWithTonerFilter();
     await shot('filter typed');
 
     const mark = await requestMark();
@@ -171,18 +177,7 @@ describe('Journey (e): Query View, as a person uses it', function () {
 
   it('after Developer: Reload Window while the portal cannot be read: says so with Retry, keeps Run off, and the filter survives', async () => {
     const shot = screenshots('j-query-reload-failed');
-    await closeAllEditors();
-    await collapseTree();
-    const view = await showView(TICKETS, '6', { expand: false });
-    await contextMenu(view, 'Query View…');
-    let frame = await panelFrame('View 6');
-    await frame.locator('#add-filter:not([disabled])').waitFor();
-    await frame.locator('#add-filter').click();
-    await choose(frame.locator('.filter-column').nth(0), 'Subject');
-    await choose(frame.locator('.filter-operator').nth(0), 'contains');
-    await frame.locator('.filter-value input').nth(0).click();
-    await page().keyboard.type('toner');
-    await page().keyboard.press('Tab');
+    let frame = await queryWithTonerFilter();
     // Run once: the page keeps that run's id, which the host no longer knows after the reload.
     await frame.locator('#run').click();
     await frame.locator('#row-count', { hasText: /rows?$/ }).waitFor();
