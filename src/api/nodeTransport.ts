@@ -11,11 +11,13 @@
 // module object after load, which a named import's binding would not see.
 import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { pipeline, type Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import type { FetchInitLike, FetchLike, FetchResponseLike, RequestBody } from './http';
 
 const MAX_REDIRECTS = 20;
+/** Some firewalls (web application firewalls' common rules) refuse a request that names no client. */
+const USER_AGENT = 'Portal-Explorer (VS Code extension)';
 /** Headers that carry credentials: dropped when a redirect leads to another origin. */
 const CREDENTIALS = ['authorization', 'cookie', 'proxy-authorization', 'www-authenticate'];
 
@@ -56,11 +58,32 @@ function abortError(signal: AbortSignal): Error {
   return error;
 }
 
+// Lenient as browsers and node-fetch are: a body that ends early or is empty still yields what came.
+const LENIENT = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+
+/** A decoder for "deflate": zlib-wrapped as the standard says, or raw as some servers send it (first byte tells). */
+function deflateDecoder(response: IncomingMessage): Readable {
+  const decoded = new PassThrough();
+  let started = false;
+  response.once('data', (first: Buffer) => {
+    started = true;
+    const decoder = (first[0] & 0x0f) === 0x08 ? zlib.createInflate(LENIENT) : zlib.createInflateRaw(LENIENT);
+    decoder.write(first);
+    pipeline(response, decoder, decoded, () => undefined);
+  });
+  response.once('end', () => {
+    if (!started) decoded.end(); // an empty body
+  });
+  response.once('error', (error) => decoded.destroy(error));
+  return decoded;
+}
+
 /** The answer's body, decoded when the portal compressed it. */
 function decoded(response: IncomingMessage, method: string): Readable {
   const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const empty = method === 'HEAD' || response.statusCode === 204 || response.statusCode === 304;
-  const decoder = empty ? undefined : encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  if (method === 'HEAD' || response.statusCode === 204 || response.statusCode === 304) return response;
+  if (encoding === 'deflate') return deflateDecoder(response);
+  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip(LENIENT) : encoding === 'br' ? zlib.createBrotliDecompress() : undefined;
   if (!decoder) return response;
   // A truncated compressed body would otherwise end quietly: pipeline passes the socket's error on.
   return pipeline(response, decoder, () => undefined);
@@ -76,7 +99,7 @@ interface Attempt {
 /** Sends one request and resolves with its response head; the body is left to the caller. */
 function sendOnce(attempt: Attempt, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const headers: OutgoingHttpHeaders = { 'Accept-Encoding': 'gzip, deflate, br', ...attempt.headers };
+    const headers: OutgoingHttpHeaders = { 'User-Agent': USER_AGENT, 'Accept-Encoding': 'gzip, deflate, br', ...attempt.headers };
     const { body } = attempt;
     const sized = typeof body === 'string' || Buffer.isBuffer(body);
     if (sized) headers['Content-Length'] = Buffer.byteLength(body);

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { PortalError } from '../../../src/api/errors';
 import { send } from '../../../src/api/http';
 import { nodeTransport } from '../../../src/api/nodeTransport';
@@ -78,6 +78,26 @@ describe('nodeTransport (node:http in fetch’s shape)', () => {
     });
     for (const encoding of Object.keys(encoders)) assert.equal((await text(`${server.base}/${encoding}`)).text, json, encoding);
     assert.match(accepted, /gzip/);
+  });
+
+  it('takes what servers send in the wild as node-fetch did: raw deflate, and an empty body labelled compressed', async () => {
+    const json = '{"ok":true}';
+    const server = await start((request, response) => {
+      if (request.url === '/raw') response.writeHead(200, { 'Content-Encoding': 'deflate' }).end(deflateRawSync(Buffer.from(json)));
+      else response.writeHead(200, { 'Content-Encoding': (request.url ?? '').slice('/empty-'.length) }).end();
+    });
+    assert.equal((await text(`${server.base}/raw`)).text, json, 'deflate without its zlib header');
+    for (const encoding of ['gzip', 'deflate']) assert.deepEqual(await text(`${server.base}/empty-${encoding}`), { status: 200, text: '' }, `an empty ${encoding} answer is an empty body`);
+  });
+
+  it('names itself in a User-Agent header (some firewalls refuse requests without one)', async () => {
+    let agent: string | undefined;
+    const server = await start((request, response) => {
+      agent = request.headers['user-agent'];
+      response.end();
+    });
+    await text(`${server.base}/`);
+    assert.match(agent ?? '', /^Portal-Explorer/);
   });
 
   it('follows a redirect on the same origin with the token, and drops the token when it leads elsewhere', async () => {
