@@ -16,6 +16,7 @@ import type { Stores } from '../catalog/stores';
 import { recordTitle } from '../catalog/titleField';
 import type { ViewRowsChange } from '../catalog/viewRows';
 import type { ViewsChange } from '../catalog/views';
+import { BULK_QUIET_MS } from '../grid/quietBatch';
 import { EXPLORER_VIEW_ID } from '../ids';
 import { Disposable } from '../lifecycle';
 import { createLogger } from '../log';
@@ -361,6 +362,13 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     this.pendingApps.set(`${change.portalId}\u0000${change.appId}`, { portalId: change.portalId, appId: change.appId });
     // The batch's last change: only rows read since then surely include every change of the batch.
     this.pendingChangedAt = Date.now();
+    // An import's or a bulk change's records come one after another for as long as it runs: the views are
+    // read once the burst has been quiet, not every RECORD_CHANGE_DELAY_MS while it lasts.
+    const burst = change.source === 'import' || change.source === 'bulk';
+    if (burst && this.pendingTimer) {
+      clearTimeout(this.pendingTimer);
+      this.pendingTimer = undefined;
+    }
     if (this.pendingTimer) return;
     this.pendingTimer = setTimeout(() => {
       const changedAt = this.pendingChangedAt;
@@ -370,6 +378,6 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       // Which rows a change adds to or takes from a view depends on the view's conditions: read again. A read
       // under way runs to its end first (ViewReads.drop), so a trickle of changes cannot keep a big view from loading.
       for (const app of apps) this.parts.rows.drop(app.portalId, app.appId, undefined, { changedAt });
-    }, RECORD_CHANGE_DELAY_MS);
+    }, burst ? BULK_QUIET_MS : RECORD_CHANGE_DELAY_MS);
   }
 }

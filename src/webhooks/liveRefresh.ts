@@ -39,8 +39,15 @@ export class LiveRefresh extends Disposable {
       recordEvents.onDidChange((change) => {
         if (change.origin !== 'local') return;
         const now = Date.now();
-        for (const [key, at] of this.localChanges) if (now - at >= ECHO_MS) this.localChanges.delete(key);
-        this.localChanges.set(recordKey(change), now);
+        // Kept oldest first (a key set again moves to the end), so pruning stops at the first one still
+        // young: an import announcing 10,000 records must not scan the whole map for each of them.
+        for (const [key, at] of this.localChanges) {
+          if (now - at < ECHO_MS) break;
+          this.localChanges.delete(key);
+        }
+        const key = recordKey(change);
+        this.localChanges.delete(key);
+        this.localChanges.set(key, now);
       }),
       vscode.workspace.onDidSaveTextDocument((document) => this.told.delete(document.uri.toString())),
       vscode.workspace.onDidCloseTextDocument((document) => this.told.delete(document.uri.toString())),
