@@ -101,6 +101,17 @@ describe('accessibility of the panels (webview, accessibility tree)', function (
     await assertFocusedSaysWhy(articles, 'f52', 'textbox');
   });
 
+  it('says why a toolkit field is invalid in a Chromium without element reflection (VS Code 1.100 ships Chromium 132)', async () => {
+    const withoutReflection = (): void => {
+      const page = globalThis as unknown as { Element: { prototype: Record<string, unknown> } };
+      delete page.Element.prototype.ariaDescribedByElements;
+    };
+    const orders = await openForm('102', [], { initScript: withoutReflection });
+    const reflects = await orders.page.evaluate(() => 'ariaDescribedByElements' in (globalThis as unknown as { document: { body: object } }).document.body);
+    assert.equal(reflects, false, 'the page has no element reflection');
+    await assertFocusedSaysWhy(orders, 'f11', 'textbox');
+  });
+
   it("the toolkit's text fields are named by their label as read (no \"*\", no currency symbol)", async () => {
     const orders = await openForm('102');
     const textboxes = (await accessibilityTree(orders.page)).filter((node) => node.role === 'textbox').map((node) => node.name);

@@ -62,15 +62,26 @@ function describedByIds(control: HTMLElement, elements: readonly HTMLElement[]):
  * The description of a toolkit text field or area. Its <input>/<textarea> lives in the element's shadow
  * root, and the toolkit copies an aria-describedby id list there, where the page's ids do not resolve. An
  * element reference (ARIA element reflection) set on the inner control may point out to the page's tree,
- * so it is set there. The inner control exists once the element has rendered (on its first connection,
+ * so it is set there (or, where the browser has no element reflection, the text as aria-description). The
+ * inner control exists once the element has rendered (on its first connection,
  * which no event announces): set after the caller's task, on focus, and whenever the field's validity
  * changes; each costs nothing.
  */
+/** Whether the browser has ARIA element reflection (Chromium 135 and later); the DOM types assume it. */
+const reflectsElements = (element: Element): boolean => 'ariaDescribedByElements' in element;
+
 function shadowDescription(control: HTMLElement): { set(elements: readonly HTMLElement[]): void; refresh(): void } {
   let described: readonly HTMLElement[] = [];
   const refresh = (): void => {
     const inner = control.shadowRoot?.querySelector<HTMLElement>('input, textarea');
-    if (inner) inner.ariaDescribedByElements = described.length > 0 ? [...described] : null;
+    if (!inner) return;
+    if (reflectsElements(inner)) inner.ariaDescribedByElements = described.length > 0 ? [...described] : null;
+    else {
+      // Chromium before 135 (VS Code 1.100's) has no element reflection: the text itself, as it reads now.
+      const text = described.map((element) => element.textContent?.trim() ?? '').filter(Boolean).join(' ');
+      if (text) inner.setAttribute('aria-description', text);
+      else inner.removeAttribute('aria-description');
+    }
   };
   control.addEventListener('focusin', refresh);
   return {

@@ -162,6 +162,8 @@ export interface OpenOptions {
   timezoneId?: string;
   /** Receives each message the panel posts (besides recording it), e.g. a host stand-in. */
   onPost?: (message: { type: string }) => void;
+  /** Runs in the page before its own scripts (e.g. to take away a browser feature an older VS Code lacks). */
+  initScript?: () => void;
 }
 
 export interface PosterMessage {
@@ -185,6 +187,7 @@ export class PanelPage {
       await page.exposeFunction('__hostReceive', (message: { type: string }) => onPost(message));
     }
     await page.addInitScript(installVsCodeStandIn);
+    if (options.initScript) await page.addInitScript(options.initScript);
     await page.goto(`${server.origin}/panel/${panel}?theme=${options.theme ?? 'light'}`);
     const handle = new PanelPage(context, page);
     handle.pageErrors = errors;
