@@ -205,7 +205,7 @@ export class RecordStore {
       // sends what differs from it, and still meets a conflict if the portal moves again.
       this.entry(record).base = server.data;
       throw new SaveRefused(
-        `Record ${recordId}: this editor's unsaved text was restored without the copy it started from, so your changes cannot be told from changes made in the portal since. Nothing was sent. Compare it with the portal's copy and keep what should stay, then save again (your text is then sent as it is), or Revert to start from the portal's copy.`,
+        `Record ${recordId}: this editor's unsaved text was restored without the copy it started from, so your changes cannot be told from changes made in the portal since. Nothing was sent. Compare it with the portal's copy (File: Compare Active File with Saved) and keep what should stay, then save again (your text is then sent as it is), or Revert to start from the portal's copy.`,
       );
     }
     if (!checked && checkConflict(base, server)) {
