@@ -16,6 +16,7 @@ import { keepMine, takeTheirs } from '../../grid/conflicts';
 import type { Transaction, TransactionKind } from '../../grid/editHistory';
 import { GridModel, type SaveSummary } from '../../grid/gridModel';
 import { markChangedOnPortal } from '../../grid/changedOnPortal';
+import { finishRead } from '../../grid/finishRead';
 import { BULK_QUIET_MS, QuietBatch } from '../../grid/quietBatch';
 import { portalRecordStore } from '../../grid/recordStore';
 import { saveGrid } from './gridSave';
@@ -198,23 +199,20 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       ended: async (metadata) => {
         this.changedBeforeArrival.clear();
         const model = this.model;
-        const finished = model.finishRows();
-        let startOver = finished === 'reordered';
-        // Pending rows the read left out (their marks go with them).
-        if (finished !== 'reordered' && finished.length > 0) this.rowsArrived.fire(finished);
-        if (metadata) {
-          const lookups = await this.lookupColumns(metadata, this.appColumns);
-          const columns = gridEditColumns(appId, metadata, (id) => lookups.get(id));
-          const offered = filterColumns(appId, this.appColumns, metadata, (id) => lookups.get(id));
-          if (model !== this.modelValue) return;
-          if (model.replaceColumns(columns)) startOver = true;
-          if (JSON.stringify(offered) !== JSON.stringify(this.filterColumns)) {
+        const current = await finishRead(model, {
+          appended: (recordIds) => this.rowsArrived.fire(recordIds),
+          startOver: () => this.reloaded.fire(),
+          columnsChanged: async () => {
+            if (!metadata) return false;
+            const lookups = await this.lookupColumns(metadata, this.appColumns);
+            if (model !== this.modelValue) return undefined;
+            const offered = filterColumns(appId, this.appColumns, metadata, (id) => lookups.get(id));
+            const offeredChanged = JSON.stringify(offered) !== JSON.stringify(this.filterColumns);
             this.filterColumns = offered;
-            startOver = true;
-          }
-        }
-        log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows in all`);
-        if (startOver) this.reloaded.fire();
+            return model.replaceColumns(gridEditColumns(appId, metadata, (id) => lookups.get(id))) || offeredChanged;
+          },
+        });
+        if (current) log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows in all`);
       },
     });
   }

@@ -8,6 +8,7 @@ import { PortalError } from '../../../src/api/errors';
 import { RowStore } from '../../../src/api/rowStore';
 import type { ViewStreamOptions, ViewStreamResult } from '../../../src/api/viewStream';
 import { backupOf } from '../../../src/grid/backup';
+import { finishRead } from '../../../src/grid/finishRead';
 import { GridModel } from '../../../src/grid/gridModel';
 import type { GridLoadState } from '../../../src/shared/protocol';
 import { GridRowsReader } from '../../../src/webviews/grid/rowsReader';
@@ -82,6 +83,24 @@ describe('grid: rows arriving in batches', function () {
     assert.equal(model.hasRow(early), true);
     assert.equal(model.copyOf(early)?.f11, 'Newer');
     assert.deepEqual(model.layout([]).rowIds, ids(rows));
+  });
+
+  it('a read that ends with rows moved tells the page at once, before the columns are looked up (a paste then names the rows it sees)', async () => {
+    const model = new GridModel(columns, portal.columns, rows.slice(0, 2));
+    const added = model.history.addRow().recordId;
+    model.appendRows(rows.slice(2));
+    const told: string[][] = [];
+    let lookedUp: (changed: boolean) => void = () => undefined;
+    const ending = finishRead(model, {
+      appended: () => assert.fail('rows moved: the page starts over instead'),
+      startOver: () => told.push([...model.layout([]).rowIds]),
+      columnsChanged: () => new Promise((resolve) => (lookedUp = resolve)),
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(told, [[...ids(rows), added]], 'the page has the new order while the columns are still being looked up');
+    lookedUp(false);
+    assert.equal(await ending, true);
+    assert.equal(told.length, 1, 'the columns did not change: no second start over');
   });
 
   describe('the reader', () => {
