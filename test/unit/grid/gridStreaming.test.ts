@@ -8,6 +8,7 @@ import { PortalError } from '../../../src/api/errors';
 import { RowStore } from '../../../src/api/rowStore';
 import type { ViewStreamOptions, ViewStreamResult } from '../../../src/api/viewStream';
 import { backupOf } from '../../../src/grid/backup';
+import { readAgainAndMark } from '../../../src/grid/changedOnPortal';
 import { finishRead } from '../../../src/grid/finishRead';
 import { GridModel } from '../../../src/grid/gridModel';
 import type { GridLoadState } from '../../../src/shared/protocol';
@@ -101,6 +102,17 @@ describe('grid: rows arriving in batches', function () {
     lookedUp(false);
     assert.equal(await ending, true);
     assert.equal(told.length, 1, 'the columns did not change: no second start over');
+  });
+
+  it("a refresh after a bulk change that a newer read replaces still marks the pending rows the portal changed", async () => {
+    const model = new GridModel(columns, portal.columns, rows);
+    const edited = ids(rows)[1];
+    model.history.edit('edit', 'Edit', [{ recordId: edited, field: 'f11', value: 'Mine' }]);
+    const theirs = { ...rows[1].values, f18: '99' };
+    const { marked } = await readAgainAndMark(model.changeSet, [edited], () => Promise.reject(new PortalError({ kind: 'cancelled', message: 'A newer read of the view replaced this one.' })), async () => theirs);
+    assert.equal(marked, 1);
+    assert.equal(model.rowState(edited).changedOnPortal, 'changed');
+    await assert.rejects(readAgainAndMark(model.changeSet, [edited], () => Promise.reject(new Error('Broken')), async () => theirs), /Broken/, 'other failures still fail');
   });
 
   describe('the reader', () => {
