@@ -170,6 +170,26 @@ describe('grid: rows arriving in batches', function () {
       ]);
     });
 
+    it('a first step that throws makes the read fail (the grid shows the failure instead of waiting forever)', async () => {
+      const states: GridLoadState[] = [];
+      const reader = new GridRowsReader(() => source([2, 3], 'done'), ORDERS, ALL_ORDERS, (state) => states.push(state));
+      let more = 0;
+      const outcome = await Promise.race([
+        reader.read([], {
+          first: () => {
+            throw new Error('The first rows could not be taken.');
+          },
+          more: () => (more += 1),
+          ended: () => assert.fail('a read whose first step failed does not end as read'),
+        }).then(() => 'resolved', (error: unknown) => (error instanceof Error ? error.message : String(error))),
+        new Promise((resolve) => setTimeout(() => resolve('never settled'), 2000)),
+      ]);
+      assert.equal(outcome, 'The first rows could not be taken.');
+      await reader.whenEnded();
+      assert.equal(more, 0, 'the read stops');
+      assert.equal(reader.loading, false);
+    });
+
     it('a cancelled read and one that broke off keep their rows and say how many were read', async () => {
       assert.deepEqual((await readAll([2, 3], 'stopped')).states.at(-1), { state: 'partial', count: 5, message: 'Cancelled after 5 rows.' });
       const broken = (await readAll([2, 3], 'broken')).states.at(-1);
