@@ -123,9 +123,9 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     return this.reader.state;
   }
 
-  /** Cancel: the read under way stops; the rows read stay, marked partial. */
+  /** Cancel: the read under way stops; the rows read stay, marked partial. Nothing when the read has just ended (a harmless race). */
   cancelLoad(): void {
-    if (!this.reader.stop()) throw new Error(`The rows of ${this.viewName} are all read: there is nothing to cancel.`);
+    this.reader.stop();
   }
 
   /** Retry: a grid that could not be read is loaded (with the backup it holds); one read partially is read again, its pending changes kept. */

@@ -34,6 +34,8 @@ export class GridRowsReader {
   private current: { abort: AbortController; stop: AbortController } | undefined;
   private stateValue: GridLoadState = { state: 'done', count: 0 };
   private finished: Promise<void> = Promise.resolve();
+  /** A read has handed rows over: the grid has rows of its own to keep. */
+  private hasRows = false;
 
   constructor(
     private readonly source: () => GridRowsSource,
@@ -84,6 +86,7 @@ export class GridRowsReader {
           return reject(error);
         }
         if (!live()) return reject(new PortalError({ kind: 'cancelled', message: 'A newer read of the view replaced this one.' }));
+        this.hasRows = true;
         resolve();
       };
       this.finished = (async () => {
@@ -113,6 +116,14 @@ export class GridRowsReader {
         }
         const count = result.rowsRead;
         result.rows.release();
+        if (!begun && result.stopped && this.hasRows) {
+          // Cancel before this read's first rows: the grid keeps the rows it has (the page shows them, and the
+          // Cancel it pressed was theirs), marked partial when they were still arriving.
+          this.current = undefined;
+          const kept = this.stateValue;
+          this.setState(kept.state === 'loading' ? { state: 'partial', count: kept.count, message: `Cancelled after ${number(kept.count)} rows.` } : kept);
+          return reject(new PortalError({ kind: 'cancelled', message: 'The read was cancelled before its first rows.' }));
+        }
         if (!begun) await begin([], result.metadata, 0);
         if (!live()) return;
         const message = result.failure ? `${describeError(result.failure)} Only ${number(count)} rows were read before it broke off.` : result.stopped ? `Cancelled after ${number(count)} rows.` : undefined;

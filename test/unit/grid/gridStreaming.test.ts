@@ -4,7 +4,7 @@
 // says how a read ended (all in, cancelled, broken off) with how many rows were read.
 import * as assert from 'node:assert/strict';
 import type { ViewRow } from '../../../src/api/answers';
-import { PortalError } from '../../../src/api/errors';
+import { isCancellation, PortalError } from '../../../src/api/errors';
 import { RowStore } from '../../../src/api/rowStore';
 import type { ViewStreamOptions, ViewStreamResult } from '../../../src/api/viewStream';
 import { backupOf } from '../../../src/grid/backup';
@@ -188,6 +188,48 @@ describe('grid: rows arriving in batches', function () {
       await reader.whenEnded();
       assert.equal(more, 0, 'the read stops');
       assert.equal(reader.loading, false);
+    });
+
+    it('Cancel before a newer read has its first rows stops that read and keeps the rows of the one it replaced, marked partial', async () => {
+      const states: GridLoadState[] = [];
+      const waitFor = (signal: AbortSignal | undefined): Promise<void> => new Promise((resolve) => signal?.addEventListener('abort', () => resolve()));
+      let reads = 0;
+      const reader = new GridRowsReader(
+        () => ({
+          streamView: async (_appId: string, _viewId: string, _filters: unknown, options: ViewStreamOptions): Promise<ViewStreamResult> => {
+            const store = new RowStore();
+            reads += 1;
+            if (reads === 1) {
+              // Read A: two rows, then it waits until the newer read replaces it.
+              for (const row of rows.slice(0, 2)) {
+                const bytes = Buffer.from(JSON.stringify({ id: row.id, ...row.values }));
+                const at = store.receivedBytes;
+                store.appendBytes(bytes);
+                store.addRow(at, at + bytes.length);
+              }
+              await options.onBatch?.({ rows: store, from: 0, to: 2 });
+              await waitFor(options.signal);
+              throw new PortalError({ kind: 'cancelled', message: 'Replaced.' });
+            }
+            // Read B: Cancel comes before its first rows.
+            await waitFor(options.stop);
+            return { rows: store, rowsRead: 0, metadata: undefined, stopped: true };
+          },
+        }),
+        ORDERS,
+        ALL_ORDERS,
+        (state) => states.push(state),
+      );
+      const firsts: number[] = [];
+      const steps = { first: (arrived: ViewRow[]) => void firsts.push(arrived.length), more: () => undefined, ended: () => undefined };
+      await reader.read([], steps);
+      const again = reader.read([], steps).then(() => 'resolved', (error: unknown) => (isCancellation(error) ? 'cancelled' : String(error)));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(reader.stop(), true);
+      assert.equal(await again, 'cancelled', 'the newer read gives up quietly');
+      await reader.whenEnded();
+      assert.deepEqual(firsts, [2], "the newer read never replaced the grid's rows with none");
+      assert.deepEqual(states.at(-1), { state: 'partial', count: 2, message: 'Cancelled after 2 rows.' });
     });
 
     it('a cancelled read and one that broke off keep their rows and say how many were read', async () => {
