@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ViewRow } from '../../api/answers';
 import type { ViewFilter } from '../../api/filters';
 import { isCancellation } from '../../api/errors';
-import type { Column, RecordData, ViewMetadataEntry } from '../../api/types';
+import type { Column, ViewMetadataEntry } from '../../api/types';
 import { provisionalMetadata } from '../../catalog/recordTitles';
 import type { Stores } from '../../catalog/stores';
 import { backupOf, parseBackup, serializeBackup, type GridBackup } from '../../grid/backup';
@@ -15,7 +15,8 @@ import type { CellEdit } from '../../grid/changeSet';
 import { keepMine, takeTheirs } from '../../grid/conflicts';
 import type { Transaction, TransactionKind } from '../../grid/editHistory';
 import { GridModel, type SaveSummary } from '../../grid/gridModel';
-import { markChangedOnPortal } from '../../grid/changedOnPortal';
+import { readAgainAndMark } from '../../grid/changedOnPortal';
+import { finishRead } from '../../grid/finishRead';
 import { BULK_QUIET_MS, QuietBatch } from '../../grid/quietBatch';
 import { portalRecordStore } from '../../grid/recordStore';
 import { saveGrid } from './gridSave';
@@ -61,8 +62,8 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   private appColumns: readonly Column[] = [];
   /** Webhooks about rows that had not arrived yet: the row is read again when it arrives (deleted: true when it went). */
   private readonly changedBeforeArrival = new Map<string, boolean>();
-  /** Sees every row read (a bulk change compares its pending rows with the portal's copies). */
-  private rowsObserver: ((rows: readonly ViewRow[]) => void) | undefined;
+  /** See every row read (each refresh after a bulk change compares its pending rows with the portal's copies). */
+  private readonly rowsObservers = new Set<(rows: readonly ViewRow[]) => void>();
   appName: string;
   viewName: string;
   /** Bulk changes this grid runs (and reads the view after): the announcements of their records are not news. */
@@ -87,7 +88,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     this._register({ dispose: () => this.reader.dispose() });
     const bulk = new QuietBatch(BULK_QUIET_MS, (recordIds) => this.refreshAfterBulkChange(recordIds).then(
       () => undefined,
-      (error: unknown) => log.warn(`reading view ${target.viewId} again after an import or a bulk change failed: ${describeError(error)}`),
+      (error: unknown) => void (isCancellation(error) || log.warn(`reading view ${target.viewId} again after an import or a bulk change failed: ${describeError(error)}`)),
     ));
     this._register({ dispose: () => bulk.dispose() });
     this._register(
@@ -122,9 +123,9 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     return this.reader.state;
   }
 
-  /** Cancel: the read under way stops; the rows read stay, marked partial. */
+  /** Cancel: the read under way stops; the rows read stay, marked partial. Nothing when the read has just ended (a harmless race). */
   cancelLoad(): void {
-    if (!this.reader.stop()) throw new Error(`The rows of ${this.viewName} are all read: there is nothing to cancel.`);
+    this.reader.stop();
   }
 
   /** Retry: a grid that could not be read is loaded (with the backup it holds); one read partially is read again, its pending changes kept. */
@@ -179,12 +180,12 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
         // The metadata follows the rows: until it comes, the columns are the first row's keys.
         const lookups = metadata ? await this.lookupColumns(metadata, this.appColumns) : new Map([[appId, this.appColumns]]);
         if (!live()) return;
-        this.rowsObserver?.(rows);
+        for (const observe of this.rowsObservers) observe(rows);
         first(rows, metadata ?? (rows[0] ? provisionalMetadata(appId, rows[0], [...this.appColumns]) : []), lookups);
         this.reloaded.fire();
       },
       more: (rows) => {
-        this.rowsObserver?.(rows);
+        for (const observe of this.rowsObservers) observe(rows);
         const added = this.model.appendRows(rows);
         if (added.length > 0) this.rowsArrived.fire(added);
         for (const recordId of added) {
@@ -198,23 +199,20 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       ended: async (metadata) => {
         this.changedBeforeArrival.clear();
         const model = this.model;
-        const finished = model.finishRows();
-        let startOver = finished === 'reordered';
-        // Pending rows the read left out (their marks go with them).
-        if (finished !== 'reordered' && finished.length > 0) this.rowsArrived.fire(finished);
-        if (metadata) {
-          const lookups = await this.lookupColumns(metadata, this.appColumns);
-          const columns = gridEditColumns(appId, metadata, (id) => lookups.get(id));
-          const offered = filterColumns(appId, this.appColumns, metadata, (id) => lookups.get(id));
-          if (model !== this.modelValue) return;
-          if (model.replaceColumns(columns)) startOver = true;
-          if (JSON.stringify(offered) !== JSON.stringify(this.filterColumns)) {
+        const current = await finishRead(model, {
+          appended: (recordIds) => this.rowsArrived.fire(recordIds),
+          startOver: () => this.reloaded.fire(),
+          columnsChanged: async () => {
+            if (!metadata) return false;
+            const lookups = await this.lookupColumns(metadata, this.appColumns);
+            if (model !== this.modelValue) return undefined;
+            const offered = filterColumns(appId, this.appColumns, metadata, (id) => lookups.get(id));
+            const offeredChanged = JSON.stringify(offered) !== JSON.stringify(this.filterColumns);
             this.filterColumns = offered;
-            startOver = true;
-          }
-        }
-        log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows in all`);
-        if (startOver) this.reloaded.fire();
+            return model.replaceColumns(gridEditColumns(appId, metadata, (id) => lookups.get(id))) || offeredChanged;
+          },
+        });
+        if (current) log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows in all`);
       },
     });
   }
@@ -300,23 +298,24 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   async refreshAfterBulkChange(recordIds: readonly string[]): Promise<number> {
     const { portalId, appId, viewId } = this.target;
     const model = this.model;
-    const wanted = new Set(recordIds.filter((recordId) => model.changeSet.row(recordId)?.isNew === false));
-    const readNow = new Map<string, RecordData>();
-    const note = (rows: readonly ViewRow[]): void => {
-      for (const row of rows) if (row.id !== undefined && wanted.has(row.id)) readNow.set(row.id, row.values);
-    };
-    this.rowsObserver = note;
-    try {
-      await this.runFilters(this.filters);
-      // The pending rows are checked against the whole answer: it is waited for (Cancel ends it early).
-      await this.reader.whenEnded();
-    } finally {
-      if (this.rowsObserver === note) this.rowsObserver = undefined;
-    }
     const store = portalRecordStore(this.deps.portals.client(portalId), appId);
-    const marked = await markChangedOnPortal(model.changeSet, wanted, readNow, (recordId) => store.readCurrent(recordId));
+    const { wanted, marked } = await readAgainAndMark(
+      model.changeSet,
+      recordIds,
+      async (observe) => {
+        this.rowsObservers.add(observe);
+        try {
+          await this.runFilters(this.filters);
+          // The pending rows are checked against the whole answer: it is waited for (Cancel ends it early).
+          await this.reader.whenEnded();
+        } finally {
+          this.rowsObservers.delete(observe);
+        }
+      },
+      (recordId) => store.readCurrent(recordId),
+    );
     log.info(`view ${viewId} of app ${appId} read again after a bulk change of ${recordIds.length} rows: ${model.rowCount} rows, ${marked} with pending edits marked changed on the portal`);
-    if (marked > 0) this.changed([...wanted], []);
+    if (marked > 0) this.changed(wanted, []);
     return marked;
   }
 

@@ -34,6 +34,8 @@ export class GridRowsReader {
   private current: { abort: AbortController; stop: AbortController } | undefined;
   private stateValue: GridLoadState = { state: 'done', count: 0 };
   private finished: Promise<void> = Promise.resolve();
+  /** A read has handed rows over: the grid has rows of its own to keep. */
+  private hasRows = false;
 
   constructor(
     private readonly source: () => GridRowsSource,
@@ -68,10 +70,23 @@ export class GridRowsReader {
     return new Promise<void>((resolve, reject) => {
       const begin = async (rows: ViewRow[], metadata: ViewMetadataEntry[] | undefined, count: number): Promise<void> => {
         begun = true;
+        const before = this.stateValue;
         // Before the first rows go in, so that the page starting over with them says they are loading.
         this.setState({ state: 'loading', count });
-        await steps.first(rows, metadata, live);
+        try {
+          await steps.first(rows, metadata, live);
+        } catch (error) {
+          // The read stops here and fails as one that brought no rows: the grid keeps what it had (a first load shows the failure).
+          if (live()) {
+            reading.abort.abort();
+            this.current = undefined;
+            this.setState(before);
+            this.keptPartial('the view could not be read again.');
+          }
+          return reject(error);
+        }
         if (!live()) return reject(new PortalError({ kind: 'cancelled', message: 'A newer read of the view replaced this one.' }));
+        this.hasRows = true;
         resolve();
       };
       this.finished = (async () => {
@@ -91,10 +106,9 @@ export class GridRowsReader {
         } catch (error) {
           if (!live()) return reject(error);
           this.current = undefined;
-          // The read this one replaced was still loading: its rows stay, and say they are not all.
-          if (this.loading) this.setState({ state: 'partial', count: this.stateValue.count, message: `Stopped after ${number(this.stateValue.count)} rows: the view could not be read again.` });
-          if (!begun) reject(error);
-          return;
+          this.keptPartial('the view could not be read again.');
+          // Rejecting a read that has settled already changes nothing.
+          return reject(error);
         }
         if (!live()) {
           result.rows.release();
@@ -102,6 +116,14 @@ export class GridRowsReader {
         }
         const count = result.rowsRead;
         result.rows.release();
+        if (!begun && result.stopped && this.hasRows) {
+          // Cancel before this read's first rows: the grid keeps the rows it has (the page shows them, and the
+          // Cancel it pressed was theirs), marked partial when they were still arriving.
+          this.current = undefined;
+          const kept = this.stateValue;
+          this.setState(kept.state === 'loading' ? { state: 'partial', count: kept.count, message: `Cancelled after ${number(kept.count)} rows.` } : kept);
+          return reject(new PortalError({ kind: 'cancelled', message: 'The read was cancelled before its first rows.' }));
+        }
         if (!begun) await begin([], result.metadata, 0);
         if (!live()) return;
         const message = result.failure ? `${describeError(result.failure)} Only ${number(count)} rows were read before it broke off.` : result.stopped ? `Cancelled after ${number(count)} rows.` : undefined;
@@ -114,7 +136,7 @@ export class GridRowsReader {
         if (!live()) return;
         this.current = undefined;
         this.setState({ state: 'partial', count: this.stateValue.count, message: `${describeError(error)} The grid shows the ${number(this.stateValue.count)} rows read.` });
-        if (!begun) reject(error);
+        reject(error);
       });
     });
   }
@@ -128,6 +150,11 @@ export class GridRowsReader {
   dispose(): void {
     this.current?.abort.abort();
     this.current = undefined;
+  }
+
+  /** The read this one replaced was still loading: its rows stay, and say they are not all. */
+  private keptPartial(why: string): void {
+    if (this.loading) this.setState({ state: 'partial', count: this.stateValue.count, message: `Stopped after ${number(this.stateValue.count)} rows: ${why}` });
   }
 
   private setState(state: GridLoadState): void {

@@ -4,10 +4,12 @@
 // says how a read ended (all in, cancelled, broken off) with how many rows were read.
 import * as assert from 'node:assert/strict';
 import type { ViewRow } from '../../../src/api/answers';
-import { PortalError } from '../../../src/api/errors';
+import { isCancellation, PortalError } from '../../../src/api/errors';
 import { RowStore } from '../../../src/api/rowStore';
 import type { ViewStreamOptions, ViewStreamResult } from '../../../src/api/viewStream';
 import { backupOf } from '../../../src/grid/backup';
+import { readAgainAndMark } from '../../../src/grid/changedOnPortal';
+import { finishRead } from '../../../src/grid/finishRead';
 import { GridModel } from '../../../src/grid/gridModel';
 import type { GridLoadState } from '../../../src/shared/protocol';
 import { GridRowsReader } from '../../../src/webviews/grid/rowsReader';
@@ -84,6 +86,35 @@ describe('grid: rows arriving in batches', function () {
     assert.deepEqual(model.layout([]).rowIds, ids(rows));
   });
 
+  it('a read that ends with rows moved tells the page at once, before the columns are looked up (a paste then names the rows it sees)', async () => {
+    const model = new GridModel(columns, portal.columns, rows.slice(0, 2));
+    const added = model.history.addRow().recordId;
+    model.appendRows(rows.slice(2));
+    const told: string[][] = [];
+    let lookedUp: (changed: boolean) => void = () => undefined;
+    const ending = finishRead(model, {
+      appended: () => assert.fail('rows moved: the page starts over instead'),
+      startOver: () => told.push([...model.layout([]).rowIds]),
+      columnsChanged: () => new Promise((resolve) => (lookedUp = resolve)),
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(told, [[...ids(rows), added]], 'the page has the new order while the columns are still being looked up');
+    lookedUp(false);
+    assert.equal(await ending, true);
+    assert.equal(told.length, 1, 'the columns did not change: no second start over');
+  });
+
+  it("a refresh after a bulk change that a newer read replaces still marks the pending rows the portal changed", async () => {
+    const model = new GridModel(columns, portal.columns, rows);
+    const edited = ids(rows)[1];
+    model.history.edit('edit', 'Edit', [{ recordId: edited, field: 'f11', value: 'Mine' }]);
+    const theirs = { ...rows[1].values, f18: '99' };
+    const { marked } = await readAgainAndMark(model.changeSet, [edited], () => Promise.reject(new PortalError({ kind: 'cancelled', message: 'A newer read of the view replaced this one.' })), async () => theirs);
+    assert.equal(marked, 1);
+    assert.equal(model.rowState(edited).changedOnPortal, 'changed');
+    await assert.rejects(readAgainAndMark(model.changeSet, [edited], () => Promise.reject(new Error('Broken')), async () => theirs), /Broken/, 'other failures still fail');
+  });
+
   describe('the reader', () => {
     /** A source that hands `rows` over in `batches`, then ends as `end` says. */
     function source(batches: number[], end: 'done' | 'stopped' | 'broken') {
@@ -137,6 +168,68 @@ describe('grid: rows arriving in batches', function () {
         { state: 'loading', count: 7 },
         { state: 'done', count: 7 },
       ]);
+    });
+
+    it('a first step that throws makes the read fail (the grid shows the failure instead of waiting forever)', async () => {
+      const states: GridLoadState[] = [];
+      const reader = new GridRowsReader(() => source([2, 3], 'done'), ORDERS, ALL_ORDERS, (state) => states.push(state));
+      let more = 0;
+      const outcome = await Promise.race([
+        reader.read([], {
+          first: () => {
+            throw new Error('The first rows could not be taken.');
+          },
+          more: () => (more += 1),
+          ended: () => assert.fail('a read whose first step failed does not end as read'),
+        }).then(() => 'resolved', (error: unknown) => (error instanceof Error ? error.message : String(error))),
+        new Promise((resolve) => setTimeout(() => resolve('never settled'), 2000)),
+      ]);
+      assert.equal(outcome, 'The first rows could not be taken.');
+      await reader.whenEnded();
+      assert.equal(more, 0, 'the read stops');
+      assert.equal(reader.loading, false);
+    });
+
+    it('Cancel before a newer read has its first rows stops that read and keeps the rows of the one it replaced, marked partial', async () => {
+      const states: GridLoadState[] = [];
+      const waitFor = (signal: AbortSignal | undefined): Promise<void> => new Promise((resolve) => signal?.addEventListener('abort', () => resolve()));
+      let reads = 0;
+      const reader = new GridRowsReader(
+        () => ({
+          streamView: async (_appId: string, _viewId: string, _filters: unknown, options: ViewStreamOptions): Promise<ViewStreamResult> => {
+            const store = new RowStore();
+            reads += 1;
+            if (reads === 1) {
+              // Read A: two rows, then it waits until the newer read replaces it.
+              for (const row of rows.slice(0, 2)) {
+                const bytes = Buffer.from(JSON.stringify({ id: row.id, ...row.values }));
+                const at = store.receivedBytes;
+                store.appendBytes(bytes);
+                store.addRow(at, at + bytes.length);
+              }
+              await options.onBatch?.({ rows: store, from: 0, to: 2 });
+              await waitFor(options.signal);
+              throw new PortalError({ kind: 'cancelled', message: 'Replaced.' });
+            }
+            // Read B: Cancel comes before its first rows.
+            await waitFor(options.stop);
+            return { rows: store, rowsRead: 0, metadata: undefined, stopped: true };
+          },
+        }),
+        ORDERS,
+        ALL_ORDERS,
+        (state) => states.push(state),
+      );
+      const firsts: number[] = [];
+      const steps = { first: (arrived: ViewRow[]) => void firsts.push(arrived.length), more: () => undefined, ended: () => undefined };
+      await reader.read([], steps);
+      const again = reader.read([], steps).then(() => 'resolved', (error: unknown) => (isCancellation(error) ? 'cancelled' : String(error)));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(reader.stop(), true);
+      assert.equal(await again, 'cancelled', 'the newer read gives up quietly');
+      await reader.whenEnded();
+      assert.deepEqual(firsts, [2], "the newer read never replaced the grid's rows with none");
+      assert.deepEqual(states.at(-1), { state: 'partial', count: 2, message: 'Cancelled after 2 rows.' });
     });
 
     it('a cancelled read and one that broke off keep their rows and say how many were read', async () => {
