@@ -86,6 +86,28 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     assert.equal(await viewReads(retried), 1, 'Retry reads the view once');
   });
 
+  it('is not read again from the start when an import elsewhere changes one of its records after Cancel: that row follows', async () => {
+    await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });
+    const portalId = await emulatorPortal();
+    const opening = vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
+    const grid = driver.webview(PAGE);
+    await grid.waitFor('#grid-cancel-load', { state: 'visible', timeoutMs: 30_000 });
+    await grid.click('#grid-cancel-load');
+    await waitFor(async () => /\(partial\)/.test(await grid.text('#grid-counts')), { message: 'the read stopped by the user', timeoutMs: 30_000 });
+    await opening;
+    const live = await liveGrid();
+    assert.ok(live, 'the grid in front');
+    const subject = live.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
+
+    // An import elsewhere in this window changes record 2 (one of the rows read) and announces it.
+    const api = await testApi();
+    await api.portals.client(portalId).updateRecord('201', '2', { [subject]: 'Imported change' });
+    api.recordEvents.fire({ portalId, appId: '201', recordId: '2', kind: 'updated', origin: 'local', source: 'import' });
+    await waitFor(async () => (await grid.text('#grid-1-2')) === 'Imported change', { message: 'the imported row follows', timeoutMs: 30_000 });
+    assert.equal(live.loadState.state, 'partial', 'the view is not read again from its first row, against the Cancel');
+    assert.match(await grid.text('#grid-counts'), /\(partial\)/);
+  });
+
   it('takes a webhook during loading: a row that arrived is refreshed at once, one still coming is read again when it comes', async () => {
     await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });
     const portalId = await emulatorPortal();

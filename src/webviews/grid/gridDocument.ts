@@ -95,9 +95,11 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       deps.recordEvents.onDidChange((change) => {
         if (change.portalId !== target.portalId || change.appId !== target.appId) return;
         // An import or a bulk change run elsewhere: the view read once its burst of records is over (a
-        // create may belong in the view too). One this grid runs reads the view itself when it ends.
-        if ((change.source === 'import' || change.source === 'bulk') && this.modelValue && this.ownBulkChanges === 0) bulk.add(change.recordId);
-        if (change.origin !== 'webhook') return;
+        // create may belong in the view too). One this grid runs reads the view itself when it ends. A
+        // read under way, or one the user stopped (partial), is not started over: its rows follow, as below.
+        const burst = (change.source === 'import' || change.source === 'bulk') && this.modelValue !== undefined && this.ownBulkChanges === 0;
+        if (burst && this.reader.state.state === 'done') return bulk.add(change.recordId);
+        if (change.origin !== 'webhook' && !burst) return;
         if (!this.modelValue?.hasRow(change.recordId)) {
           // The row may still be coming, as the portal had it when the read began: read it again when it comes.
           if (this.reader.loading) this.changedBeforeArrival.set(change.recordId, change.kind === 'deleted');
