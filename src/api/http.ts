@@ -2,10 +2,10 @@
 // AbortSignal, and every failure turned into a PortalError (network, timeout, cancelled, http). The body is
 // read whole, inside the same time limit, so a connection that drops mid-body is a network error too.
 // Requests go through nodeTransport (node:http and node:https in fetch's shape; why not node-fetch is
-// said there), or a FetchLike the caller brings.
+// said there), or a FetchLike the caller brings. The transport is loaded on the first request, so that
+// activation never loads https and zlib for it; the bundle keeps it in a chunk of its own.
 import { PortalError } from './errors';
 import { portalMessageOf, redactSecrets } from './errorBody';
-import { nodeTransport } from './nodeTransport';
 
 /** The response as the client uses it; fetch's Response fits. */
 export interface FetchResponseLike {
@@ -34,7 +34,12 @@ export interface FetchInitLike {
 export type FetchLike = (url: string, init: FetchInitLike) => Promise<FetchResponseLike>;
 
 /** The transport every request goes through unless the caller brings its own (tests record calls so). */
-export const defaultFetch: FetchLike = nodeTransport;
+let transport: Promise<FetchLike> | undefined;
+
+export const defaultFetch: FetchLike = async (url, init) => {
+  transport ??= import('./nodeTransport').then((module) => module.nodeTransport);
+  return (await transport)(url, init);
+};
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 

@@ -6,6 +6,7 @@
 // the real page.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { requestMark } from './support/documents';
 import { BROWSER_TAG, driver } from './support/driver';
 import { emulatorControl } from './support/emulator';
 import { testApi } from './support/extension';
@@ -23,6 +24,12 @@ describe(`panels after a reload ${BROWSER_TAG}`, function () {
   this.timeout(90_000);
   const user = useScriptedPrompter();
   let portalId = '';
+  /** A Query View's kept state: one filter (f34 equals 4) and a run id the reloaded host does not know. */
+  const keptQuery = (): object => ({
+    filters: [{ key: 'f34', operator: 'equals', value: '4', lookupApp: '' }],
+    runId: 2,
+    restore: { portalId, appId: '201', viewId: '6', viewName: 'All tickets' },
+  });
 
   before(async () => {
     await removeAllPortals();
@@ -41,13 +48,8 @@ describe(`panels after a reload ${BROWSER_TAG}`, function () {
   }
 
   it('brings a query panel back with its filters, and runs it when asked', async () => {
-    const before = await emulatorControl<LoggedRequest[]>('GET', 'requests');
-    const mark = before.length === 0 ? 0 : before[before.length - 1].seq;
-    await restore('portal.viewQuery', 'All tickets', {
-      filters: [{ key: 'f34', operator: 'equals', value: '4', lookupApp: '' }],
-      runId: 2,
-      restore: { portalId, appId: '201', viewId: '6', viewName: 'All tickets' },
-    });
+    const mark = await requestMark();
+    await restore('portal.viewQuery', 'All tickets', keptQuery());
     const query = driver.webview('All tickets');
     await query.waitFor('.filter-row', { timeoutMs: 20_000 });
     assert.equal((await query.texts('.filter-row')).length, 1, 'the kept filter row');
@@ -71,13 +73,8 @@ describe(`panels after a reload ${BROWSER_TAG}`, function () {
     await vscode.commands.executeCommand('portal.refreshNode', { portalId, appId: '201' });
     await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/201/', status: 503, count: -1 });
     try {
-      const before = await emulatorControl<LoggedRequest[]>('GET', 'requests');
-      const mark = before.length === 0 ? 0 : before[before.length - 1].seq;
-      await restore('portal.viewQuery', 'All tickets', {
-        filters: [{ key: 'f34', operator: 'equals', value: '4', lookupApp: '' }],
-        runId: 2,
-        restore: { portalId, appId: '201', viewId: '6', viewName: 'All tickets' },
-      });
+      const mark = await requestMark();
+      await restore('portal.viewQuery', 'All tickets', keptQuery());
       const query = driver.webview('All tickets');
       await query.waitFor('#retry-load', { timeoutMs: 20_000 });
       assert.match(await query.text('#query-message'), /could not be loaded/);
