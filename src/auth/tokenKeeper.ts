@@ -3,8 +3,8 @@
 // new client-credentials token); when renewal is refused it records "expired" and throws SignInRequiredError.
 // Another window may renew at the same time: before renewing, and after a refused refresh, the stored
 // record is read again, so a refresh token rotated elsewhere is used rather than declared dead.
-// A renewal belongs to the sign-in it started under: after a sign-out, a new sign-in or dispose() (the
-// portal removed) it stores nothing, so the tokens it brings back are not resurrected.
+// A renewal belongs to the sign-in it started under: after a sign-out, a new sign-in (in this window or
+// another) or dispose() (the portal removed) it stores nothing, so the tokens it brings back are not resurrected.
 // No `vscode` import: the unit tests drive it against the emulator in plain node.
 import type { AccessTokenSource } from '../api/client';
 import { PortalError } from '../api/errors';
@@ -158,11 +158,14 @@ export class TokenKeeper implements AccessTokenSource {
       if (!set) return this.expire(generation, 'there is no refresh token');
       // A portal that does not rotate refresh tokens sends none back: keep the one we have.
       const tokens = tokensFrom({ ...set, refreshToken: set.refreshToken ?? refreshToken }, issued);
+      const elsewhere = await this.changedElsewhere(stored.tokens, generation);
+      if (elsewhere !== undefined) return elsewhere;
       if (!(await this.write({ kind: 'tokens', tokens }, generation))) return this.superseded();
       this.options.log?.(`Renewed the access token of ${id} (${refreshToken ? 'refresh token' : 'client credentials'}).`);
       return tokens.accessToken;
     } catch (error) {
-      if (!isRefusal(error)) throw error;
+      // A sign-out elsewhere (changedElsewhere) is an answer already, not a refusal of the refresh.
+      if (error instanceof SignInRequiredError || !isRefusal(error)) throw error;
       if (generation !== this.generation) return this.superseded();
       // A refused refresh token may have been rotated by another window a moment ago.
       await this.load();
@@ -171,6 +174,28 @@ export class TokenKeeper implements AccessTokenSource {
       const reason = error instanceof PortalError ? (error.portalMessage ?? error.code ?? 'refused') : 'refused';
       return this.expire(generation, `the portal refused to renew the sign-in (${reason})`, error);
     }
+  }
+
+  /**
+   * Another window may have signed out or signed in again while this renewal was under way (this
+   * keeper's generation only knows its own window). Undefined when the stored record is still the one the
+   * renewal started from, or says "expired" (another window's refresh with the same token was refused: the
+   * tokens just issued are the ones that work, so they are stored). Otherwise what to hand out instead.
+   * SecretStorage has no compare-and-set: a change between this read and the write is not seen.
+   */
+  private async changedElsewhere(started: StoredTokens, generation: number): Promise<string | undefined> {
+    const raw = await this.options.secrets.get(secretKeys.tokens(this.connection.id));
+    if (this.disposed || generation !== this.generation) return this.superseded();
+    const now = parseRecord(raw);
+    if (now?.kind === 'expired') return undefined;
+    if (now && now.tokens.accessToken === started.accessToken && now.tokens.refreshToken === started.refreshToken) return undefined;
+    this.writes += 1;
+    this.record = now;
+    if (!now) {
+      this.options.log?.(`Signed out of ${this.connection.id} in another window while renewing: nothing stored.`);
+      throw this.signInRequired('signedOut');
+    }
+    return now.tokens.accessToken;
   }
 
   private async expire(generation: number, reason: string, cause?: unknown): Promise<string> {

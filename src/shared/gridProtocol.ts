@@ -32,6 +32,13 @@ export interface GridRowState {
   isNew?: boolean;
 }
 
+/** How this person arranges a view's grid here: the columns' order, those hidden, and how many are frozen. */
+export interface ColumnLayout {
+  order: string[];
+  hidden: string[];
+  frozen: number;
+}
+
 export interface GridInitMessage {
   type: 'grid/init';
   viewName: string;
@@ -41,7 +48,7 @@ export interface GridInitMessage {
   /** Every row: [record id, value of columns[0], ...]; the rows with pending state follow in grid/rows. */
   rows: string[][];
   /** The page's kept layout of the columns (grid/layout). */
-  layout?: { order: string[]; hidden: string[]; frozen: number };
+  layout?: ColumnLayout;
   /** What a row added in the grid becomes at save: a draft (apps with Draft mode) or a record. */
   newRows: 'draft' | 'record';
   /** The columns the filters above the grid can name, and the filters the rows were read with. */

@@ -232,7 +232,7 @@ export type HostToQueryMessage =
 
 // ---------------------------------------------------------------------------------------------------------
 // The view grid (custom editor portal.grid): in gridProtocol.ts, to keep each file short.
-export type { GridAppendMessage, GridEditColumn, GridInitMessage, GridLoadMessage, GridLoadState, GridLoadFailedMessage, GridNoticeMessage, GridRowState, GridRowsMessage, HostToGridMessage } from './gridProtocol';
+export type { ColumnLayout, GridAppendMessage, GridEditColumn, GridInitMessage, GridLoadMessage, GridLoadState, GridLoadFailedMessage, GridNoticeMessage, GridRowState, GridRowsMessage, HostToGridMessage } from './gridProtocol';
 
 // ---------------------------------------------------------------------------------------------------------
 // The import mapping panel (view type portal.importMapping)

@@ -78,6 +78,7 @@ describe(`panels after a reload ${BROWSER_TAG}`, function () {
       const query = driver.webview('All tickets');
       await query.waitFor('#retry-load', { timeoutMs: 20_000 });
       assert.match(await query.text('#query-message'), /could not be loaded/);
+      assert.equal(await query.text('h1'), 'All tickets', 'the heading names the view before its columns have come');
       assert.equal(await query.evaluate<boolean>(`document.querySelector('#run')?.disabled === true`), true, 'Run is off until the columns are in');
       await driver.screenshot('query-restored-load-failed');
 

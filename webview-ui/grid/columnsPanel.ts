@@ -1,16 +1,12 @@
 // The grid's columns as this person arranges them for this view: shown or hidden, in which order, and how
 // many stay in place on the left while scrolling across (the record column always does). The host keeps
 // the layout per view (grid/layout).
-import type { GridEditColumn } from '../../src/shared/protocol';
+import type { ColumnLayout, GridEditColumn } from '../../src/shared/protocol';
 import { button } from '../components/button';
 import { clear, el } from '../components/dom';
 
-export interface ColumnsLayout {
-  /** Keys in the order shown, hidden ones included. */
-  order: string[];
-  hidden: string[];
-  /** View columns frozen on the left. */
-  frozen: number;
+/** The kept layout (order: hidden keys included; frozen: view columns kept on the left), and what it shows. */
+export interface ColumnsLayout extends ColumnLayout {
   /** Indices into the columns, in the order shown, hidden ones left out. */
   shown: number[];
 }
@@ -27,7 +23,7 @@ export class ColumnsPanel {
   }
 
   /** The kept layout over the view's columns as they are now (columns added since go last, gone ones out). */
-  load(columns: GridEditColumn[], kept?: { order: string[]; hidden: string[]; frozen: number }): ColumnsLayout {
+  load(columns: GridEditColumn[], kept?: ColumnLayout): ColumnsLayout {
     this.columns = columns;
     const keys = columns.map((column) => column.key);
     const known = new Set(keys);

@@ -56,7 +56,8 @@ let sortPending = false;
 let loaded = false;
 
 const results = new Results();
-const title = el('h1', { text: 'View query' });
+// Named at once by the page's <title> (the panel's title, the view's name): the columns, and query/init, may be slow to come.
+const title = el('h1', { text: document.title || 'View query' });
 const subtitle = el('p', { className: 'subtitle' });
 const banner = messageBar('query-message');
 const status = el('p', { id: 'row-count', className: 'row-count', attrs: { role: 'status', 'aria-live': 'polite' } });

@@ -349,6 +349,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       if (model) {
         model.release(model.changeSet.discardAll().released);
         model.conflicts.clear();
+        model.history.clear();
       }
       this.reloaded.fire();
       throw new Error(`${describeError(error)} The grid shows the rows it had, without your changes.`, { cause: error });

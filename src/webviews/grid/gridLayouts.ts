@@ -2,12 +2,8 @@
 // (a layout is about how this person looks at this view here, not about the view).
 import type * as vscode from 'vscode';
 import type { ViewTarget } from '../../model/targets';
+import type { ColumnLayout } from '../../shared/protocol';
 
-export interface GridLayout {
-  order: string[];
-  hidden: string[];
-  frozen: number;
-}
 
 const KEY = 'portal.gridLayouts';
 
@@ -18,14 +14,14 @@ function isStrings(value: unknown): value is string[] {
 export class GridLayouts {
   constructor(private readonly state: vscode.Memento) {}
 
-  get(view: ViewTarget): GridLayout | undefined {
+  get(view: ViewTarget): ColumnLayout | undefined {
     const all = this.state.get<Record<string, unknown>>(KEY, {});
-    const layout = all[this.key(view)] as Partial<GridLayout> | undefined;
+    const layout = all[this.key(view)] as Partial<ColumnLayout> | undefined;
     if (!layout || !isStrings(layout.order) || !isStrings(layout.hidden) || typeof layout.frozen !== 'number') return undefined;
     return { order: layout.order, hidden: layout.hidden, frozen: layout.frozen };
   }
 
-  async set(view: ViewTarget, layout: GridLayout): Promise<void> {
+  async set(view: ViewTarget, layout: ColumnLayout): Promise<void> {
     const all = { ...this.state.get<Record<string, unknown>>(KEY, {}) };
     all[this.key(view)] = layout;
     await this.state.update(KEY, all);

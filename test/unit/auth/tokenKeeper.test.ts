@@ -250,6 +250,48 @@ describe('TokenKeeper against the emulator', () => {
     const next = await keeper.renewAfterUnauthorized(renewed);
     assert.ok(next && next !== renewed, 'the next renewal works with the stored refresh token');
   });
+  it('a sign-out in another window while this one renews leaves no token', async () => {
+    const { held, keeper, tokens } = await signedInWithHeldRenewal();
+    const other = new TokenKeeper({ connection: connection('authorizationCode'), secrets });
+    assert.equal(await other.load(), 'signedIn');
+    const renewal = keeper.renewAfterUnauthorized(tokens.accessToken).then(
+      () => 'renewed',
+      (error: unknown) => (error instanceof SignInRequiredError ? 'sign in' : String(error)),
+    );
+    await held.arrived;
+    await other.signOut();
+    held.release();
+    assert.equal(await renewal, 'sign in', 'the renewal that outlived the other window\'s sign-out hands out no token');
+    assert.equal(await secrets.get(secretKeys.tokens('demo')), undefined, 'the signed-out sign-in was not brought back');
+    assert.equal(keeper.state(), 'signedOut');
+  });
+
+  it('a new sign-in in another window while this one renews is kept, and used here', async () => {
+    const { held, keeper, tokens } = await signedInWithHeldRenewal();
+    const other = new TokenKeeper({ connection: connection('authorizationCode'), secrets });
+    const renewal = keeper.renewAfterUnauthorized(tokens.accessToken);
+    await held.arrived;
+    const fresh = await codeTokens();
+    await other.signedIn(fresh);
+    held.release();
+    assert.equal(await renewal, fresh.accessToken, 'this window uses the other window\'s new sign-in');
+    const stored = JSON.parse((await secrets.get(secretKeys.tokens('demo'))) ?? '{}') as { tokens?: StoredTokens };
+    assert.equal(stored.tokens?.refreshToken, fresh.refreshToken, 'the new sign-in was not overwritten');
+  });
+
+  it('a renewal that succeeds after another window recorded "expired" stores its tokens: the sign-in lives', async () => {
+    const { held, keeper, tokens } = await signedInWithHeldRenewal();
+    const renewal = keeper.renewAfterUnauthorized(tokens.accessToken);
+    await held.arrived;
+    // The other window's refresh with the same (now rotated) token was refused: it recorded "expired".
+    await secrets.store(secretKeys.tokens('demo'), JSON.stringify({ kind: 'expired', reason: 'refused' }));
+    held.release();
+    const renewed = await renewal;
+    assert.ok(renewed && renewed !== tokens.accessToken);
+    const stored = JSON.parse((await secrets.get(secretKeys.tokens('demo'))) ?? '{}') as { kind?: string; tokens?: StoredTokens };
+    assert.equal(stored.kind, 'tokens', 'the working tokens replaced the other window\'s "expired"');
+  });
+
   it('removing the portal (dispose) while a renewal is under way stores nothing again', async () => {
     const { held, keeper, tokens } = await signedInWithHeldRenewal();
     const renewal = keeper.renewAfterUnauthorized(tokens.accessToken).then(
