@@ -10,7 +10,7 @@ import type { ViewRow } from '../api/answers';
 import { isWritable } from '../api/columnKinds';
 import { cancelled } from '../auth/signInUi';
 import { bulkFailuresCsv, previewSetField, runBulkChange, type BulkChange, type BulkResult } from '../import/bulkChange';
-import { summaryText } from '../import/report';
+import { bulkSummaryText } from '../import/report';
 import { viewTargetOf, type ViewTarget } from '../model/targets';
 import { prompter } from '../ui/prompter';
 import { ViewQueryPanel } from '../webviews/viewQueryPanel';
@@ -32,9 +32,14 @@ export function bulkTargetOf(arg: unknown): BulkTarget | undefined {
   return { ...view, recordIds: ids, ...(typeof fields.selected === 'boolean' ? { selected: fields.selected } : {}) };
 }
 
+/** The open Query View of the target's view, if any. */
+function queryOf(target: BulkTarget): ViewQueryPanel | undefined {
+  return ViewQueryPanel.all().find((open) => open.target.portalId === target.portalId && open.target.appId === target.appId && open.target.viewId === target.viewId);
+}
+
 /** The target's rows, with their current values: from an open Query View of the view, else read anew. */
 async function rowsOf(deps: ImportDeps, target: BulkTarget): Promise<ViewRow[]> {
-  const panel = ViewQueryPanel.all().find((open) => open.target.portalId === target.portalId && open.target.appId === target.appId && open.target.viewId === target.viewId);
+  const panel = queryOf(target);
   const wanted = new Set(target.recordIds);
   const stored = panel?.session.result?.rows;
   const held = stored && [...stored.rows()].filter((row) => row.id !== undefined && wanted.has(row.id));
@@ -62,7 +67,7 @@ async function run(deps: ImportDeps, target: BulkTarget, change: BulkChange, row
   const client = deps.portals.client(target.portalId);
   const result = await withRunProgress(title, (signal, onProgress) => runBulkChange({ appId: target.appId, change, rows, writer: client, journalFolder, signal, onProgress, onRecordChanged: announcer(deps, target, 'bulk') }));
   deps.rows.drop(target.portalId, target.appId);
-  const summary = summaryText(result.counts);
+  const summary = bulkSummaryText(result.counts);
   if (result.cancelled) {
     // The message waits for no one: the command is done.
     void prompter().info(`${title} cancelled: ${summary}. Run the same change on the same rows to resume.`);
@@ -71,7 +76,8 @@ async function run(deps: ImportDeps, target: BulkTarget, change: BulkChange, row
   if (result.failures.length === 0) {
     await rm(result.journalPath, { force: true });
     // The message waits for no one: the command is done.
-    void prompter().info(`${title}: ${summary}. Run the query again to see the change.`);
+    // Open documents and grids follow the changed records by themselves; a Query View's result does not.
+    void prompter().info(`${title}: ${summary}.${queryOf(target) ? ' Run the query again to see the change.' : ''}`);
     return result;
   }
   const failuresPath = result.journalPath.replace(/\.portal-journal\.jsonl$/, '.failures.csv');

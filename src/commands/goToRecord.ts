@@ -154,7 +154,7 @@ async function goToRecord(deps: GoToRecordDeps, view: ViewTarget & { viewName: s
     if (!finder?.searching) pick.busy = false;
     const chosen = await done;
     if (!chosen) throw cancelled('Go to Record');
-    await openRecord(view.portalId, view.appId, chosen.recordId);
+    await openRecord(view.portalId, view.appId, chosen.recordId, chosen.label);
   } catch (error) {
     if (closed.signal.aborted) throw cancelled('Go to Record');
     pick.placeholder = describeError(error);

@@ -49,6 +49,20 @@ export function summaryText(counts: OutcomeCounts): string {
   return parts.join(', ');
 }
 
+/**
+ * A bulk change's outcome: only what happened ("3 records updated, 1 failed"). Creates and uncertain
+ * creates cannot happen in a bulk change, so an import's full list would only say "0 created".
+ */
+export function bulkSummaryText(counts: OutcomeCounts): string {
+  const records = (count: number): string => `${number(count)} record${count === 1 ? '' : 's'}`;
+  const parts: string[] = [];
+  if (counts.updated > 0) parts.push(`${records(counts.updated)} updated`);
+  if (counts.deleted > 0) parts.push(`${records(counts.deleted)} moved to trash`);
+  if (counts.unchanged > 0) parts.push(`${number(counts.unchanged)} unchanged`);
+  if (counts.failed > 0) parts.push(`${number(counts.failed)} failed`);
+  return parts.length > 0 ? parts.join(', ') : 'nothing changed';
+}
+
 /** "orders.csv" -> "orders.failures.csv", beside the source or in `folder`. */
 export function failuresPathFor(sourcePath: string, folder?: string): string {
   return companionPath(sourcePath, 'failures', folder);

@@ -185,7 +185,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.notEqual(await grid.text('#grid-0-2'), 'Set in bulk');
     user().answerQuickPick('Title', /Which column/).answerInputBox('Set in bulk', /Set Title/).answerMessage('Set Field', /^Set Title to "Set in bulk" on 1 record\?/);
     await vscode.commands.executeCommand('portal.bulkSetField', { portalId: portal(), appId: '102', viewId: '3', recordIds: ['1'] });
-    await user().waitForMessage(/^Setting Title: 0 created, 1 updated/, { level: 'info', timeoutMs: 30_000 });
+    await user().waitForMessage(/^Setting Title: 1 record updated\./, { level: 'info', timeoutMs: 30_000 });
     await waitFor(async () => (await grid.text('#grid-0-2')) === 'Set in bulk', { message: 'the grid to show the bulk change', timeoutMs: 10_000 });
     assert.equal(gridTab()?.isDirty, false);
   });
@@ -353,7 +353,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     user().answerMessage('Delete', /^Move 2 records to trash\?$/);
     const mark = await requestMark();
     await grid.click('#grid-delete-rows');
-    await user().waitForMessage(/^Deleting 2 records: .*2 deleted/, { level: 'info', timeoutMs: 30_000 });
+    await user().waitForMessage(/^Deleting 2 records: 2 records moved to trash\./, { level: 'info', timeoutMs: 30_000 });
     assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('DELETE')).sort(), ['DELETE /api/v1/app/102/record/6 200', 'DELETE /api/v1/app/102/record/7 200']);
     await waitFor(async () => /^6 rows/.test(await grid.text('#grid-counts')), { message: 'two rows fewer in the grid' });
   });
@@ -372,7 +372,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
       .answerMessage('Set Field', /^Set Quantity to "42" on 2 records\?/);
     const mark = await requestMark();
     await grid.click('#grid-set-field');
-    await user().waitForMessage(/^Setting Quantity: .*2 updated/, { level: 'info', timeoutMs: 30_000 });
+    await user().waitForMessage(/^Setting Quantity: 2 records updated\./, { level: 'info', timeoutMs: 30_000 });
     assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('PUT')).sort(), ['PUT /api/v1/app/102/record/1 200', 'PUT /api/v1/app/102/record/2 200']);
     // Record 2 had no pending edit: it shows the portal's value. Record 1 keeps mine and is marked.
     await waitFor(async () => (await grid.text('#grid-1-9')) === '42', { message: 'record 2 read again' });

@@ -120,7 +120,7 @@ describe(`bulk import and bulk change ${BROWSER_TAG}`, function () {
       .answerInputBox('bulk@example.com', /Set Email/)
       .answerMessage('Set Field', /^Set Email to "bulk@example\.com" on 1 record\?/);
     await vscode.commands.executeCommand('portal.bulkSetField', { portalId, appId: '101', viewId: '1', recordIds: ['1'] });
-    await user().waitForMessage(/^Setting Email: 0 created, 1 updated/, { level: 'info', timeoutMs: 30_000 });
+    await user().waitForMessage(/^Setting Email: 1 record updated\./, { level: 'info', timeoutMs: 30_000 });
     assert.equal((await emulatorControl<EmulatorRecord>('GET', 'records/101/1')).data.f3, 'bulk@example.com');
     await waitFor(() => fieldsOf(document).f3 === 'bulk@example.com', { message: "the record's document to show the bulk change", timeoutMs: 10_000 });
     assert.equal(document.isDirty, false);
@@ -131,7 +131,7 @@ describe(`bulk import and bulk change ${BROWSER_TAG}`, function () {
     const edited = dirty.getText();
     user().answerMessage('Delete', /^Move 1 record to trash\?/);
     await vscode.commands.executeCommand('portal.bulkDeleteRows', { portalId, appId: '101', viewId: '1', recordIds: ['2'] });
-    await user().waitForMessage(/^Deleting 1 record: 0 created, 0 updated, 1 deleted/, { level: 'info', timeoutMs: 30_000 });
+    await user().waitForMessage(/^Deleting 1 record: 1 record moved to trash\./, { level: 'info', timeoutMs: 30_000 });
     assert.equal(dirty.getText(), edited);
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(dirty.uri, new TextEncoder().encode(edited))), /Record 2 was deleted in the portal \(moved to its trash\)/);
   });
@@ -154,7 +154,7 @@ describe(`bulk import and bulk change ${BROWSER_TAG}`, function () {
       .answerMessage('Set Field', new RegExp(`Set Customer since to "01-03-2026" on ${gold.length} records`));
     // No row selected: every row of the result.
     await panel.click('#bulk-set-field');
-    await user().waitForMessage(new RegExp(`^Setting Customer since: 0 created, ${gold.length} updated`), { level: 'info', timeoutMs: 60_000 });
+    await user().waitForMessage(new RegExp(`^Setting Customer since: ${gold.length} records? updated\\.`), { level: 'info', timeoutMs: 60_000 });
     const rejected = user().prompts.find((prompt) => prompt.kind === 'inputBox')?.validationMessages ?? [];
     assert.match(rejected.join(' '), /not a real date/, 'the value is checked like any value');
     for (const id of gold) assert.equal((await emulatorControl<EmulatorRecord>('GET', `records/101/${id}`)).data.f9, '01-03-2026');
@@ -165,7 +165,7 @@ describe(`bulk import and bulk change ${BROWSER_TAG}`, function () {
     assert.equal(await panel.text('#selected-rows'), '2 selected');
     user().answerMessage('Delete', /^Move the 2 selected records to trash\?/);
     await panel.click('#bulk-delete');
-    await user().waitForMessage(/^Deleting 2 records: 0 created, 0 updated, 2 deleted/, { level: 'info', timeoutMs: 60_000 });
+    await user().waitForMessage(/^Deleting 2 records: 2 records moved to trash\./, { level: 'info', timeoutMs: 60_000 });
     const [first, second, ...rest] = gold;
     for (const id of [first, second]) assert.equal((await emulatorControl<EmulatorRecord>('GET', `records/101/${id}`)).trashed, true, `selected record ${id} is in trash`);
     for (const id of rest) assert.equal((await emulatorControl<EmulatorRecord>('GET', `records/101/${id}`)).trashed, false, `record ${id}, not selected, stays`);
@@ -177,7 +177,7 @@ describe(`bulk import and bulk change ${BROWSER_TAG}`, function () {
     await panel.click('#bulk-delete');
     // Two records are left, so this message reads as the first delete's: the wait is for a second one.
     await waitFor(() => user().messagesOf('info').filter((text) => /^Deleting \d+ records?: /.test(text)).length === 2, { message: 'the second delete done', timeoutMs: 60_000 });
-    assert.match(user().messagesOf('info').filter((text) => text.startsWith('Deleting ')).pop() ?? '', new RegExp(`^Deleting ${rest.length} records: .*${rest.length} deleted`));
+    assert.match(user().messagesOf('info').filter((text) => text.startsWith('Deleting ')).pop() ?? '', new RegExp(`^Deleting ${rest.length} records: ${rest.length} records moved to trash\\.`));
     for (const id of gold) assert.equal((await emulatorControl<EmulatorRecord>('GET', `records/101/${id}`)).trashed, true, `record ${id} is in trash`);
     assert.deepEqual((await client.readView('101', '2')).rows, [], 'the view shows none of them');
   });

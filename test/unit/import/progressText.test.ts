@@ -1,7 +1,7 @@
 // What the progress notification of an import or bulk change says: the count (of the total), the rate and
 // the time left, each only once it is known, in words and numbers a person reads at a glance.
 import * as assert from 'node:assert/strict';
-import { progressText } from '../../../src/import/report';
+import { bulkSummaryText, progressText } from '../../../src/import/report';
 import type { RunProgress } from '../../../src/import/runner';
 
 const counts = { created: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, uncertain: 0 };
@@ -29,5 +29,14 @@ describe('import: the progress text', () => {
 
   it('says no time left once every row is done', () => {
     assert.equal(at({ done: 50, total: 50, ratePerSecond: 12, secondsLeft: 0 }), '50 of 50 · 12 rows/s');
+  });
+});
+
+describe('bulk change: the summary', () => {
+  it('says only what happened, in the words of the change', () => {
+    assert.equal(bulkSummaryText({ ...counts, updated: 3 }), '3 records updated');
+    assert.equal(bulkSummaryText({ ...counts, deleted: 2 }), '2 records moved to trash');
+    assert.equal(bulkSummaryText({ ...counts, updated: 1, unchanged: 2, failed: 1 }), '1 record updated, 2 unchanged, 1 failed');
+    assert.equal(bulkSummaryText(counts), 'nothing changed');
   });
 });
