@@ -354,8 +354,12 @@ export class GridModel {
     this.listed.delete(recordId);
   }
 
+  /** As changeSet.value has each cell, with the row's copy fetched once (it may be parsed from the read's bytes). */
   private values(recordId: string): string[] {
-    return this.columns.map((column) => this.changeSet.value(recordId, column.key));
+    const id = this.changeSet.resolve(recordId);
+    const row = this.changeSet.row(id);
+    const copy = row?.asRead ?? this.copies.get(id, true);
+    return this.columns.map((column) => row?.edits.get(column.key) ?? copy?.[column.key] ?? '');
   }
 }
 

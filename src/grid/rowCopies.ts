@@ -22,35 +22,46 @@ export class RowCopies {
   /** Record id -> the row's index in `store`. */
   private indexes = new Map<string, number>();
   private readonly overrides = new Map<string, RecordData>();
-  /** The last copy parsed: a row's cells are asked for one by one (the page's values, a pasted block). */
-  private last: { recordId: string; copy: RecordData } | undefined;
+  /**
+   * Copies parsed during the task under way, dropped at its end: cells are asked for one at a time, and a
+   * fill or a clear over many rows asks a row once per column, so each row is parsed once per action. Such
+   * an action keeps an object per edited row in the change set anyway; when it ends, so does this.
+   */
+  private parsed = new Map<string, RecordData>();
 
   has(recordId: string): boolean {
     return this.overrides.has(recordId) || this.indexes.has(recordId);
   }
 
-  /** The row's copy; parsed from the store unless overridden. Read it, never change it (it may be shared). */
-  get(recordId: string): RecordData | undefined {
+  /**
+   * The row's copy; parsed from the store unless overridden. Read it, never change it (it may be shared).
+   * `once`: the caller reads every cell of it now (a row for the page), so it is not kept for the task.
+   */
+  get(recordId: string, once = false): RecordData | undefined {
+    // Asked once per cell: the copy parsed already comes first (an override is never among them).
+    const known = this.parsed.get(recordId);
+    if (known) return known;
     const override = this.overrides.get(recordId);
     if (override) return override;
     const index = this.indexes.get(recordId);
     if (index === undefined || !this.store) return undefined;
-    if (this.last?.recordId === recordId) return this.last.copy;
     const copy = this.store.row(index).values;
-    this.last = { recordId, copy };
+    if (once) return copy;
+    if (this.parsed.size === 0) queueMicrotask(() => this.parsed.clear());
+    this.parsed.set(recordId, copy);
     return copy;
   }
 
   /** A copy that differs from the read (saved, refreshed, created, restored). */
   set(recordId: string, copy: RecordData): void {
     this.overrides.set(recordId, copy);
-    if (this.last?.recordId === recordId) this.last = undefined;
+    this.parsed.delete(recordId);
   }
 
   delete(recordId: string): void {
     this.overrides.delete(recordId);
     this.indexes.delete(recordId);
-    if (this.last?.recordId === recordId) this.last = undefined;
+    this.parsed.delete(recordId);
   }
 
   /**
@@ -79,7 +90,7 @@ export class RowCopies {
     if (store !== undefined && store === this.store) return;
     this.indexes = new Map();
     this.overrides.clear();
-    this.last = undefined;
+    this.parsed = new Map();
     this.store?.release();
     this.store = store;
   }

@@ -75,6 +75,21 @@ describe('grid: rows kept in the read’s store', function () {
       assert.equal(copies.has('9'), false, 'a closed grid has no copies (and does not read a released store)');
     });
 
+    it('parses a row once per task (a fill asks it once per column), not kept past it, nor over an override', async () => {
+      const { store, read } = storeOf(rows);
+      const copies = new RowCopies();
+      copies.replace(store);
+      read.forEach((each, position) => copies.add(each.id ?? '', each, position, { store, from: 0 }));
+      const first = copies.get('1');
+      assert.equal(copies.get('1'), first, 'the same task: parsed once');
+      assert.notEqual(copies.get('3', true), copies.get('3', true), '`once`: parsed for the caller alone, not kept');
+      copies.set('1', { f1: 'saved' });
+      assert.deepEqual(copies.get('1'), { f1: 'saved' });
+      const second = copies.get('2');
+      await Promise.resolve();
+      assert.notEqual(copies.get('2'), second, 'a later task parses it again');
+    });
+
     it('refuses rows of a store it does not hold', () => {
       const { store, read } = storeOf(rows);
       const copies = new RowCopies();
@@ -109,6 +124,7 @@ describe('grid: rows kept in the read’s store', function () {
       model.history.edit('edit', 'Edit', edit);
       objects.history.edit('edit', 'Edit', edit);
       assert.deepEqual(model.rowState(edited), objects.rowState(edited));
+      assert.deepEqual(model.rowState(edited).values, model.columns.map((column) => model.changeSet.value(edited, column.key)), 'the page shows what the change set says');
       assert.deepEqual(model.copyOf(ids(rows)[2]), rows[2].values);
     });
 
