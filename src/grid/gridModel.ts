@@ -1,6 +1,7 @@
 // One open grid of a view, without `vscode`: the view's rows as read (the grid's copies, in the portal's
-// order), the change set and undo history over them, the conflicts the last save held back, and the row
-// states the page shows. The custom editor (src/webviews/grid/) is a thin adapter on it.
+// order: kept in the read's RowStore and parsed when asked for, rowCopies.ts), the change set and undo
+// history over them, the conflicts the last save held back, and the row states the page shows. The custom
+// editor (src/webviews/grid/) is a thin adapter on it; dispose() when the grid closes.
 //
 // The rows may arrive in batches (the view read as it arrives): appendRows adds each at the end, so a row's
 // position never moves while the page and the host both count positions (a pasted block names rows by
@@ -14,6 +15,7 @@ import type { GridLayout } from './blockEdits';
 import { ChangeSet, type PortalCopy, type RefusedCell, type RowsEvent } from './changeSet';
 import { differs, type Conflict } from './conflicts';
 import { EditHistory } from './editHistory';
+import { RowCopies, type RowsSource } from './rowCopies';
 import type { SaveReport } from './saveRunner';
 
 export interface SaveSummary {
@@ -42,7 +44,8 @@ export class GridModel {
   private readonly listed = new Set<string>();
   /** Rows a backup restored before they arrived: checked against the portal's copy when they do. */
   private readonly restoredUnread = new Set<string>();
-  private readonly copies = new Map<string, RecordData>();
+  /** The rows' copies: parsed on demand from the read's store, objects only where they differ (rowCopies.ts). */
+  private readonly copies = new RowCopies();
   /** New rows added, taken out or created since the page was last told (takeRowEvents). */
   private rowEvents: RowsEvent[] = [];
   /** Held back by the last save, by record id; cleared when resolved or edited away. */
@@ -50,10 +53,15 @@ export class GridModel {
 
   private columnList: readonly GridEditColumn[];
 
-  /** `columns`: the grid's, in the view's order; each gets `locked` when the API cannot set it. */
-  constructor(columns: readonly GridEditColumn[], appColumns: readonly Column[], rows: readonly ViewRow[]) {
+  /**
+   * `columns`: the grid's, in the view's order; each gets `locked` when the API cannot set it. `source`:
+   * the read's store the rows came from (kept, and the copies parsed from it); without it the rows are kept
+   * as objects.
+   */
+  constructor(columns: readonly GridEditColumn[], appColumns: readonly Column[], rows: readonly ViewRow[], source?: RowsSource) {
     this.rowIds = [];
-    this.takeRows(rows);
+    this.copies.replace(source?.store);
+    this.takeRows(rows, source);
     this.changeSet = new ChangeSet(appColumns, (recordId) => this.copies.get(recordId));
     this.history = new EditHistory(this.changeSet);
     // New rows go last, in the order they are added (the page appends them in the same order).
@@ -99,15 +107,16 @@ export class GridModel {
   /**
    * More rows of the view arrived: each is added at the end (a row already there is left where it is).
    * A row a backup restored before it arrived is checked now, as restoreBackup checks the others.
-   * Returns the ids added, in order.
+   * Returns the ids added, in order. `source`: where the rows are in the read's store (the one the grid was
+   * built or last replaced with).
    */
-  appendRows(rows: readonly ViewRow[]): string[] {
+  appendRows(rows: readonly ViewRow[], source?: RowsSource): string[] {
     const added: string[] = [];
-    for (const row of rows) {
+    for (const [position, row] of rows.entries()) {
       const recordId = row.id;
       if (recordId === undefined || this.listed.has(recordId)) continue;
       // A copy already held is newer than this read (a save or a refresh of the row before it arrived).
-      if (!this.copies.has(recordId)) this.copies.set(recordId, { ...row.values });
+      this.copies.add(recordId, row, position, source);
       this.list(recordId);
       added.push(recordId);
       if (this.restoredUnread.delete(recordId)) this.checkRestored(recordId);
@@ -132,13 +141,13 @@ export class GridModel {
   /**
    * The view read again (other filters): its rows replace the grid's. The change set and the undo history
    * stay; a row with pending edits that the new rows leave out stays in sight after them, and new rows
-   * stay last, so nothing pending is hidden.
+   * stay last, so nothing pending is hidden. The previous read's store is released (`source`: the new one).
    */
-  replaceRows(rows: readonly ViewRow[], { more = false }: { more?: boolean } = {}): void {
+  replaceRows(rows: readonly ViewRow[], { more = false, source }: { more?: boolean; source?: RowsSource } = {}): void {
     this.rowIds = [];
     this.listed.clear();
-    this.copies.clear();
-    this.takeRows(rows);
+    this.copies.replace(source?.store);
+    this.takeRows(rows, source);
     // More rows are coming: the pending ones go after them, at finishRows.
     if (!more) this.keepPendingInSight();
     this.rowEvents = [];
@@ -187,12 +196,17 @@ export class GridModel {
     for (const recordId of added) this.list(recordId);
   }
 
-  private takeRows(rows: readonly ViewRow[]): void {
-    for (const row of rows) {
+  private takeRows(rows: readonly ViewRow[], source: RowsSource | undefined): void {
+    for (const [position, row] of rows.entries()) {
       if (row.id === undefined || this.listed.has(row.id)) continue;
       this.list(row.id);
-      this.copies.set(row.id, { ...row.values });
+      this.copies.add(row.id, row, position, source);
     }
+  }
+
+  /** The grid is closed: the read's store is released. */
+  dispose(): void {
+    this.copies.dispose();
   }
 
   get rowCount(): number {
@@ -340,8 +354,12 @@ export class GridModel {
     this.listed.delete(recordId);
   }
 
+  /** As changeSet.value has each cell, with the row's copy fetched once (it may be parsed from the read's bytes). */
   private values(recordId: string): string[] {
-    return this.columns.map((column) => this.changeSet.value(recordId, column.key));
+    const id = this.changeSet.resolve(recordId);
+    const row = this.changeSet.row(id);
+    const copy = row?.asRead ?? this.copies.get(id, true);
+    return this.columns.map((column) => row?.edits.get(column.key) ?? copy?.[column.key] ?? '');
   }
 }
 

@@ -7,7 +7,8 @@
 // the bare read's parsed answer holds, and the longest main-thread task in the panel while rows arrive
 // (Long Tasks API). At 100,000 and 1,000,000 rows, the view as the tree keeps it with Go to Record's index
 // (their memory together) and at 100,000 Go to Record's keystrokes (support/viewScalingParts.ts); per size
-// the editable grid's first rows (support/gridFirstRows.ts, the read then cancelled); at 1,000,000 the
+// the editable grid's first rows (support/gridFirstRows.ts, the read then cancelled) and its host memory
+// after a whole read; at 1,000,000 the
 // export to CSV (memory sampled with gc forced: the second half must hold no more than the
 // first).
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -25,7 +26,7 @@ import { QueryHost } from '../webview/support/queryHost';
 import { repoRoot } from '../webview/support/repo';
 import { mb, median, ms, runBenchmark, type BenchRow } from './support/report';
 import { startTracing } from './support/trace';
-import { gridFirstRows } from './support/gridFirstRows';
+import { gridFirstRows, gridHostMemory } from './support/gridFirstRows';
 import { bareRead, goToRecord, held, type BareRead } from './support/viewScalingParts';
 
 const APP = '201';
@@ -134,6 +135,9 @@ runBenchmark('view scaling, 1,000 to 1,000,000 rows', ['webview'], async () => {
       for (let run = 0; run < size.runs; run += 1) gridRuns.push(await gridFirstRows(browser, server, client, APP, VIEW));
       const gridFirst = median(gridRuns);
       rows.push({ measure: `${label}: editable grid, first rows painted`, value: `${ms(gridFirst)} (${(gridFirst / bareMs).toFixed(2)} × bare)`, ...(isMillion ? { target: `≤ ${TARGETS.firstRowsFactor} × bare`, met: gridFirst <= TARGETS.firstRowsFactor * bareMs } : {}) });
+      const grid = await gridHostMemory(client, APP, VIEW, held);
+      if (grid.rows !== size.rows) notes.push(`${label}: the editable grid read ${count(grid.rows)} rows.`);
+      rows.push({ measure: `${label}: editable grid, host memory for the rows`, value: `${mb(grid.bytes)} (${(grid.bytes / bodyBytes).toFixed(2)} × body; bare ${bareHeld})`, target: `≤ ${TARGETS.memoryFactor} × body`, met: grid.bytes <= TARGETS.memoryFactor * bodyBytes });
       if (size.rows >= 100_000) {
         const goTo = { client, appId: APP, viewId: VIEW, label, bodyBytes, bare: bare[bare.length - 1], memoryFactor: TARGETS.memoryFactor, notes };
         rows.push(...(await goToRecord(size.rows === 100_000 ? { ...goTo, keystrokeMs: TARGETS.keystrokeMs } : goTo)));

@@ -178,4 +178,17 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     await opening;
     await driver.screenshot('grid-broken-off');
   });
+
+  it('gives its rows back when its tab closes', async () => {
+    const portalId = await emulatorPortal();
+    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
+    const grid = driver.webview(PAGE);
+    await waitFor(async () => (await grid.text('#grid-counts')).startsWith(`${ROWS.toLocaleString('en-US')} rows`), { message: 'every row in', timeoutMs: 30_000 });
+    const live = await liveGrid();
+    assert.ok(live, 'the grid in front');
+    const last = live.model.layout([]).rowIds.at(-1) ?? '';
+    assert.ok(live.model.copyOf(last), "the last row's copy, parsed from the read's bytes");
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor(() => live.model.copyOf(last) === undefined, { message: "the grid's rows released with its tab" });
+  });
 });

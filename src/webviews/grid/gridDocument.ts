@@ -15,6 +15,7 @@ import type { CellEdit } from '../../grid/changeSet';
 import { keepMine, takeTheirs } from '../../grid/conflicts';
 import type { Transaction, TransactionKind } from '../../grid/editHistory';
 import { GridModel, type SaveSummary } from '../../grid/gridModel';
+import type { RowsSource } from '../../grid/rowCopies';
 import { readAgainAndMark } from '../../grid/changedOnPortal';
 import { finishRead } from '../../grid/finishRead';
 import { BULK_QUIET_MS, QuietBatch } from '../../grid/quietBatch';
@@ -27,7 +28,7 @@ import { describeError } from '../../ui/errorBoundary';
 import { viewNameOfPath } from '../../model/recordAddress';
 import type { ViewTarget } from '../../model/targets';
 import type { FilterColumn, GridLoadState } from '../../shared/protocol';
-import { filterColumns, gridEditColumns, lookupAppsOf } from '../viewQuery/viewColumns';
+import { columnsByApp, filterColumns, gridEditColumns } from '../viewQuery/viewColumns';
 
 const log = createLogger('grid');
 
@@ -85,7 +86,8 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     this.appName = `App ${target.appId}`;
     this.viewName = target.viewName ?? deps.views.get(target.portalId, target.appId, target.viewId)?.name ?? viewNameOfPath(uri.path) ?? `View ${target.viewId}`;
     this.reader = new GridRowsReader(() => deps.portals.client(target.portalId), target.appId, target.viewId, (state) => this.loadChanged.fire(state));
-    this._register({ dispose: () => this.reader.dispose() });
+    // The read first (an aborted read's store is released by the client), then the rows the model keeps.
+    this._register({ dispose: () => void (this.reader.dispose(), this.modelValue?.dispose()) });
     const bulk = new QuietBatch(BULK_QUIET_MS, (recordIds) => this.refreshAfterBulkChange(recordIds).then(
       () => undefined,
       (error: unknown) => void (isCancellation(error) || log.warn(`reading view ${target.viewId} again after an import or a bulk change failed: ${describeError(error)}`)),
@@ -155,14 +157,15 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     if (info?.name) this.appName = info.name;
     this.newRowsAreDrafts = info?.draftMode === true;
     this.appColumns = appColumns;
-    await this.readRows(this.filters, (rows, metadata, lookups) => {
+    await this.readRows(this.filters, (rows, metadata, lookups, source) => {
       const columns = gridEditColumns(appId, metadata, (id) => lookups.get(id));
       this.filterColumns = filterColumns(appId, appColumns, metadata, (id) => lookups.get(id));
-      const model = new GridModel(columns, appColumns, rows);
+      const model = new GridModel(columns, appColumns, rows, source);
       if (backup) {
         const refused = model.restoreBackup(backup, { more: true });
         if (refused.length > 0) log.warn(`restoring the grid of view ${viewId}: ${refused.length} edits the columns no longer allow were left out`);
       }
+      this.modelValue?.dispose(); // the rows read before (revert): their store goes
       this.modelValue = model;
       this.heldBackup = undefined;
       log.info(`view ${viewId} of app ${appId} as a grid: first ${model.rowCount} rows, ${columns.length} columns${backup === undefined ? '' : `, ${model.changeSet.size} rows restored from a backup`}`);
@@ -174,21 +177,21 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
    * later batches are appended, and at the end the pending rows the read left out go last and the columns
    * become the metadata's. Resolves once the first rows are shown.
    */
-  private readRows(filters: readonly ViewFilter[], first: (rows: ViewRow[], metadata: ViewMetadataEntry[], lookups: ReadonlyMap<string, readonly Column[]>) => void): Promise<void> {
+  private readRows(filters: readonly ViewFilter[], first: (rows: ViewRow[], metadata: ViewMetadataEntry[], lookups: ReadonlyMap<string, readonly Column[]>, source: RowsSource) => void): Promise<void> {
     const { appId, viewId } = this.target;
     this.changedBeforeArrival.clear();
     return this.reader.read(filters, {
-      first: async (rows, metadata, live) => {
+      first: async (rows, metadata, live, source) => {
         // The metadata follows the rows: until it comes, the columns are the first row's keys.
         const lookups = metadata ? await this.lookupColumns(metadata, this.appColumns) : new Map([[appId, this.appColumns]]);
         if (!live()) return;
         for (const observe of this.rowsObservers) observe(rows);
-        first(rows, metadata ?? (rows[0] ? provisionalMetadata(appId, rows[0], [...this.appColumns]) : []), lookups);
+        first(rows, metadata ?? (rows[0] ? provisionalMetadata(appId, rows[0], [...this.appColumns]) : []), lookups, source);
         this.reloaded.fire();
       },
-      more: (rows) => {
+      more: (rows, source) => {
         for (const observe of this.rowsObservers) observe(rows);
-        const added = this.model.appendRows(rows);
+        const added = this.model.appendRows(rows, source);
         if (added.length > 0) this.rowsArrived.fire(added);
         for (const recordId of added) {
           const deleted = this.changedBeforeArrival.get(recordId);
@@ -328,9 +331,9 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
    */
   async runFilters(filters: readonly ViewFilter[]): Promise<void> {
     const model = this.model;
-    await this.readRows(filters, (rows) => {
+    await this.readRows(filters, (rows, _metadata, _lookups, source) => {
       this.filters = [...filters];
-      model.replaceRows(rows, { more: true });
+      model.replaceRows(rows, { more: true, source });
       log.info(`view ${this.target.viewId} of app ${this.target.appId} read again with ${filters.length} filter${filters.length === 1 ? '' : 's'}: first ${model.rowCount} rows`);
     });
   }
@@ -388,13 +391,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   }
 
   /** The columns of the app and of the Lookup apps the view shows columns of, by app id. */
-  private async lookupColumns(metadata: readonly ViewMetadataEntry[], appColumns: readonly Column[]): Promise<Map<string, readonly Column[]>> {
-    const { portalId, appId } = this.target;
-    const lookups = new Map<string, readonly Column[]>([[appId, appColumns]]);
-    for (const lookupApp of lookupAppsOf(appId, metadata)) {
-      const columns = await this.deps.catalog.columns(portalId, lookupApp).catch(() => undefined);
-      if (columns) lookups.set(lookupApp, columns);
-    }
-    return lookups;
+  private lookupColumns(metadata: readonly ViewMetadataEntry[], appColumns: readonly Column[]): Promise<Map<string, readonly Column[]>> {
+    return columnsByApp(this.target.appId, appColumns, metadata, (appId) => this.deps.catalog.columns(this.target.portalId, appId));
   }
 }

@@ -62,3 +62,13 @@ export function gridEditColumns(appId: string, metadata: readonly ViewMetadataEn
     return appColumn ? { ...column, column: appColumn } : column;
   });
 }
+
+/** The columns of the app and of the Lookup apps the view shows columns of, by app id; an app whose columns cannot be read is left out. */
+export async function columnsByApp(appId: string, appColumns: readonly Column[], metadata: readonly ViewMetadataEntry[], columnsOf: (appId: string) => Promise<readonly Column[]>): Promise<Map<string, readonly Column[]>> {
+  const apps = new Map<string, readonly Column[]>([[appId, appColumns]]);
+  for (const lookupApp of lookupAppsOf(appId, metadata)) {
+    const columns = await columnsOf(lookupApp).catch(() => undefined);
+    if (columns) apps.set(lookupApp, columns);
+  }
+  return apps;
+}

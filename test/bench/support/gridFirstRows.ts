@@ -1,8 +1,8 @@
 // The editable grid's first rows, for viewScaling.bench.ts (issue 19): the built grid page in headless
 // Chromium fed as the custom editor feeds it (GridRowsReader over the real PortalClient, the grid's model
 // built from the first batch, grid/init with "Loading…"), timed from the start of the read to the frame
-// after the first rows went into the page (both clocks are this machine's). The read is then stopped, as Cancel does: the grid keeps its rows as objects (its edits, undo
-// and conflicts work on them), so its whole result and memory at a million rows are not what this measures.
+// after the first rows went into the page (both clocks are this machine's). The read is then stopped, as
+// Cancel does. gridHostMemory reads the view whole for the host's memory of the grid's rows.
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
 import { provisionalMetadata } from '../../../src/catalog/recordTitles';
@@ -21,9 +21,9 @@ export async function gridFirstRows(browser: Browser, server: PanelServer, clien
     const reader = new GridRowsReader(() => client, appId, viewId, () => undefined);
     const started = Date.now();
     await reader.read([], {
-      first: async (rows, metadata) => {
+      first: async (rows, metadata, _live, source) => {
         const shown = metadata ?? (rows[0] ? provisionalMetadata(appId, rows[0], columns) : []);
-        const grid = new GridModel(gridEditColumns(appId, shown, (id) => (id === appId ? columns : undefined)), columns, rows);
+        const grid = new GridModel(gridEditColumns(appId, shown, (id) => (id === appId ? columns : undefined)), columns, rows, source);
         model = grid;
         const init = { type: 'grid/init', viewName: 'All tickets', appName: 'Tickets', portalLabel: 'Bench', columns: [...grid.columns], rows: grid.initialRows(), newRows: 'record', filterColumns: [], filters: [], load: { state: 'loading', count: rows.length } };
         await panel.send(init);
@@ -33,8 +33,8 @@ export async function gridFirstRows(browser: Browser, server: PanelServer, clien
           const win = globalThis as unknown as { requestAnimationFrame(callback: () => void): number };
           return new Promise<number>((resolve) => win.requestAnimationFrame(() => setTimeout(() => resolve(Date.now()), 0)));
         });      },
-      more: (rows) => {
-        model?.appendRows(rows);
+      more: (rows, source) => {
+        model?.appendRows(rows, source);
       },
       ended: () => undefined,
     });
@@ -46,4 +46,35 @@ export async function gridFirstRows(browser: Browser, server: PanelServer, clien
   } finally {
     await panel.close();
   }
+}
+
+/**
+ * The extension host's memory for the editable grid's rows (issue 19): the view read whole as the custom
+ * editor reads it (GridRowsReader, the model built from the first batch, later batches appended, the read's
+ * end), then what this process holds after a forced gc, less what it held before, with the model still held.
+ * The page is not fed: its heap is the panel's, not the host's.
+ */
+export async function gridHostMemory(client: PortalClient, appId: string, viewId: string, held: () => number): Promise<{ bytes: number; rows: number }> {
+  const columns = await client.listColumns(appId);
+  const before = held();
+  let model: GridModel | undefined;
+  const reader = new GridRowsReader(() => client, appId, viewId, () => undefined);
+  await reader.read([], {
+    first: (rows, metadata, _live, source) => {
+      const shown = metadata ?? (rows[0] ? provisionalMetadata(appId, rows[0], columns) : []);
+      model = new GridModel(gridEditColumns(appId, shown, (id) => (id === appId ? columns : undefined)), columns, rows, source);
+    },
+    more: (rows, source) => {
+      model?.appendRows(rows, source);
+    },
+    ended: () => {
+      model?.finishRows();
+    },
+  });
+  await reader.whenEnded();
+  const bytes = held() - before;
+  const rows = model?.rowCount ?? 0;
+  reader.dispose();
+  model?.dispose();
+  return { bytes, rows };
 }

@@ -1,0 +1,107 @@
+// The grid's copies of its rows (the portal's values, without pending edits), kept compactly: the view's
+// read stays in its RowStore (the answer's bytes plus two offsets a row, src/api/rowStore.ts), and a row's
+// copy is parsed from it when asked for. Only copies that differ from the read are objects: a row saved,
+// refreshed by a webhook, taken from a conflict, created, or a pending row the read left out (overrides).
+// So a view of 100,000 rows costs about its body's bytes plus an id and a number a row, not one object per
+// row with one property per field.
+//
+// A new read (other filters, Retry, a refresh) replaces the store, and the old one is released; dispose()
+// (the grid's tab closed) releases it too.
+import type { ViewRow } from '../api/answers';
+import type { RowStore } from '../api/rowStore';
+import type { RecordData } from '../api/types';
+
+/** Where a batch of rows came from: the read's store, and the index there of the batch's first row. */
+export interface RowsSource {
+  readonly store: RowStore;
+  readonly from: number;
+}
+
+export class RowCopies {
+  private store: RowStore | undefined;
+  /** Record id -> the row's index in `store`. */
+  private indexes = new Map<string, number>();
+  private readonly overrides = new Map<string, RecordData>();
+  /**
+   * Copies parsed during the task under way, dropped at its end: cells are asked for one at a time, and a
+   * fill or a clear over many rows asks a row once per column, so each row is parsed once per action. Such
+   * an action keeps an object per edited row in the change set anyway; when it ends, so does this.
+   */
+  private parsed = new Map<string, RecordData>();
+
+  has(recordId: string): boolean {
+    return this.overrides.has(recordId) || this.indexes.has(recordId);
+  }
+
+  /**
+   * The row's copy; parsed from the store unless overridden. Read it, never change it (it may be shared).
+   * `once`: the caller reads every cell of it now (a row for the page), so it is not kept for the task.
+   */
+  get(recordId: string, once = false): RecordData | undefined {
+    // Asked once per cell: the copy parsed already comes first (an override is never among them).
+    const known = this.parsed.get(recordId);
+    if (known) return known;
+    const override = this.overrides.get(recordId);
+    if (override) return override;
+    const index = this.indexes.get(recordId);
+    if (index === undefined || !this.store) return undefined;
+    const copy = this.store.row(index).values;
+    if (once) return copy;
+    if (this.parsed.size === 0) queueMicrotask(() => this.parsed.clear());
+    this.parsed.set(recordId, copy);
+    return copy;
+  }
+
+  /** A copy that differs from the read (saved, refreshed, created, restored). */
+  set(recordId: string, copy: RecordData): void {
+    this.overrides.set(recordId, copy);
+    this.parsed.delete(recordId);
+  }
+
+  delete(recordId: string): void {
+    this.overrides.delete(recordId);
+    this.indexes.delete(recordId);
+    this.parsed.delete(recordId);
+  }
+
+  /**
+   * A row of a read arrived: its copy is parsed from `source.store` at `source.from + position` from now on
+   * (unless it has a copy already: a save or a refresh of the row before it arrived is newer than the read).
+   * The store must be the one replace() gave. Without a source (rows not read into a store, as in tests),
+   * the row's copy is an override.
+   */
+  add(recordId: string, row: ViewRow, position: number, source: RowsSource | undefined): void {
+    if (this.has(recordId)) return;
+    if (!source) {
+      this.overrides.set(recordId, { ...row.values });
+      return;
+    }
+    if (source.store !== this.store) throw new Error('These rows belong to a read the grid does not hold.');
+    this.indexes.set(recordId, source.from + position);
+  }
+
+  /**
+   * A new read replaces the rows (`store`: its rows are added as they arrive): every copy goes, and the old
+   * store is released. Rows with pending edits or conflicts need none of it: the change set and the
+   * conflict hold their own copies (as read, mine, the portal's), and a pending row the new read leaves
+   * out takes its copy as read (GridModel.keepPendingInSight).
+   */
+  replace(store: RowStore | undefined): void {
+    if (store !== undefined && store === this.store) return;
+    this.indexes = new Map();
+    this.overrides.clear();
+    this.parsed = new Map();
+    this.store?.release();
+    this.store = store;
+  }
+
+  /** How many copies are objects (not parsed on demand): a test's window on compactness. */
+  get overridden(): number {
+    return this.overrides.size;
+  }
+
+  /** The store's bytes go back; no copy is left. */
+  dispose(): void {
+    this.replace(undefined);
+  }
+}
