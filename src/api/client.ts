@@ -64,7 +64,7 @@ interface Call {
 
 /** Answers smaller than this time a round trip to the portal rather than a transfer. */
 const SMALL_ANSWER_BYTES = 16 * 1024;
-/** Round trips remembered: the median of the last few follows the portal's distance without one slow outlier. */
+/** Round trips remembered: the shortest of the last few is the portal's distance without the queueing of a busy moment. */
 const ROUND_TRIPS_KEPT = 5;
 
 function form(fields: RecordData): { body: string; headers: Record<string, string> } {
@@ -93,13 +93,11 @@ export class PortalClient {
   }
 
   /**
-   * How long a request with a small answer took lately (ms, the median of the last few): about one round
+   * The shortest time a request with a small answer took lately (ms, of the last few): about one round
    * trip to the portal. Undefined before the first. The grid's save weighs a GET per row with it.
    */
   get roundTripMs(): number | undefined {
-    if (this.roundTrips.length === 0) return undefined;
-    const sorted = [...this.roundTrips].sort((a, b) => a - b);
-    return sorted[(sorted.length - 1) >> 1];
+    return this.roundTrips.length === 0 ? undefined : Math.min(...this.roundTrips);
   }
 
   // ------------------------------------------------------------------------------------------------------

@@ -161,7 +161,7 @@ describe('PortalClient against the emulator', function () {
     assert.ok(view.rows.every((row) => typeof row.id === 'string' && typeof row.values.f31 === 'string'));
   });
 
-  it('times its round trip to the portal from the last small answers, not from a view read', async () => {
+  it('times its round trip to the portal from the last few small answers (the shortest), not from a view read', async () => {
     const { client: fresh } = clientFor(emulator);
     assert.equal(fresh.roundTripMs, undefined);
     await configure(emulator, { latencyMs: 80 });

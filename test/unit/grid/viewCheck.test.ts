@@ -24,7 +24,7 @@ function row(edits: Record<string, string>, asRead: RecordData = VIEW_ROW): RowT
 describe('grid: the save checked with one read of the view', () => {
   describe('when the view is read', () => {
     it('reads the view when the rounds of GETs would take longer than one round trip and the view\'s rows', () => {
-      // 5 rows, 4 at once: two rounds of GETs (2 × 10 ms) against 10 ms + 8 rows.
+      // 5 rows, 4 at once: two rounds of GETs (2 × 10 ms) against 10 ms + 8 rows (0.16 ms).
       assert.equal(shouldReadView({ changedRows: 5, viewRows: 8, roundTripMs: 10, concurrency: 4 }), true);
       // 1,000 rows of 100,000 next door (1 ms): 250 ms of GETs against 1 ms + 100,000 rows.
       assert.equal(shouldReadView({ changedRows: 1000, viewRows: 100_000, roundTripMs: 1, concurrency: 4 }), 250 > 1 + 100_000 * VIEW_ROW_MS);
@@ -39,11 +39,11 @@ describe('grid: the save checked with one read of the view', () => {
     });
 
     it('keeps the GETs where the view is large for the rows changed', () => {
-      // 20 rows of 100,000 next door: 5 ms of GETs against 1 s of view.
+      // 20 rows of 100,000 next door: 5 ms of GETs against 2 s of view.
       assert.equal(shouldReadView({ changedRows: 20, viewRows: 100_000, roundTripMs: 1, concurrency: 4 }), false);
-      // The tipping point moves with the distance: 200 ms away, 24 rows (6 rounds) against 200 ms + 1 s.
-      assert.equal(shouldReadView({ changedRows: 24, viewRows: 100_000, roundTripMs: 200, concurrency: 4 }), false);
-      assert.equal(shouldReadView({ changedRows: 28, viewRows: 100_000, roundTripMs: 200, concurrency: 4 }), true);
+      // The tipping point moves with the distance: 200 ms away, 44 rows (11 rounds) against 200 ms + 2 s.
+      assert.equal(shouldReadView({ changedRows: 44, viewRows: 100_000, roundTripMs: 200, concurrency: 4 }), false);
+      assert.equal(shouldReadView({ changedRows: 48, viewRows: 100_000, roundTripMs: 200, concurrency: 4 }), true);
     });
 
     it('assumes a default round trip until the client has timed one', () => {
