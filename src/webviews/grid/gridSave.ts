@@ -77,7 +77,10 @@ export async function saveGrid(model: GridModel, portal: GridPortal, what: strin
             signal: abort.signal,
             viewCheck,
             onProgress: (step) => {
-              if (step.viewRowsRead !== undefined) return progress.report({ message: `checking against the portal: ${step.viewRowsRead.toLocaleString('en-US')} rows of the view read` });
+              if (step.viewRowsRead !== undefined) {
+                const read = step.viewRowsRead > 0 ? `: ${step.viewRowsRead.toLocaleString('en-US')} rows read` : '';
+                return progress.report({ message: `reading the view to check the rows against the portal${read}` });
+              }
               const increment = ((step.done - reported) / Math.max(1, step.total)) * 100;
               reported = step.done;
               progress.report({ increment, message: `${step.done} of ${step.total}` });
