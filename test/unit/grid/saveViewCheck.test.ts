@@ -50,6 +50,19 @@ describe('grid: saving many changed rows checked with one read of the view', fun
   const putBodies = (): Array<[string, Record<string, string>]> =>
     portal.sent.filter((request) => request.method === 'PUT').map((request) => [request.path, Object.fromEntries(new URLSearchParams(request.body ?? ''))]);
 
+  it("a view's rows carry the app's columns under their field_id_in_data, with the values a GET reads (other keys are a Lookup app's)", async () => {
+    // What comparing with the view's copy rests on: for the fields the grid edits, the same keys and values as the GET's.
+    const own = new Set(portal.columns.map((column) => column.field_id_in_data));
+    for (const viewId of ['3', '4', '5']) {
+      const { rows, metadata } = await portal.client.readView(ORDERS, viewId);
+      for (const entry of metadata) assert.equal(own.has(entry.field_id_in_data), entry.app_id === ORDERS, `view ${viewId}: ${entry.field_id_in_data} of app ${entry.app_id}`);
+      for (const row of rows) {
+        const read = (await portal.client.readRecord(ORDERS, row.id ?? '')).data;
+        for (const [key, value] of Object.entries(row.values)) if (own.has(key)) assert.equal(value, read[key], `view ${viewId}, record ${row.id}, ${key}`);
+      }
+    }
+  });
+
   it('sends one view read and one PUT per row of only its changed fields, no GET, and holds back the rows someone else changed', async () => {
     history.edit('paste', 'Paste', [
       { recordId: '1', field: 'f11', value: 'Office chairs, black' },
@@ -85,6 +98,21 @@ describe('grid: saving many changed rows checked with one read of the view', fun
     assert.deepEqual(changeSet.rows().map((row) => row.recordId), ['3', '4']);
     assert.equal((await portalData('3')).f11, 'Toner, cyan', 'nothing sent over their change');
     assert.equal((await portalData('4')).f18, '21');
+  });
+
+  it("invents no conflict when a linked record changes: a LookUp and a Lookup app's columns (l<N>) are no one's edit of the row", async () => {
+    // "Orders with customer details" (view 5) shows Customers' columns as l3, l4, l6 beside the LookUp f13.
+    const details = await portal.client.readView(ORDERS, '5');
+    const rows = new Map(details.rows.map((row) => [row.id ?? '', row.values]));
+    const grid = new ChangeSet(portal.columns, (recordId) => rows.get(recordId));
+    const ids = ['1', '2', '3', '4', '5'];
+    new EditHistory(grid).edit('fill', 'Fill', ids.map((recordId) => ({ recordId, field: 'f11', value: `Linked ${recordId}` })));
+    assert.ok(rows.get('1')?.l3, 'the row shows its customer through l3');
+    await someoneElse.updateRecord('101', '1', { f2: 'Acme Holdings', f3: 'billing@acme.example.com' }); // the customer of orders 1 and 2
+    await testInterface(portal.emulator, 'DELETE', 'requests');
+    const report = await saveChanges(grid, store, { viewCheck: viewCheck({ viewId: '5', viewRows: details.rows.length }) });
+    assert.deepEqual(kinds(report.outcomes), ids.map((id) => [id, 'saved']));
+    assert.deepEqual((await requests()).filter((line) => line.startsWith('GET')), [`GET ${view('5')} 200`]);
   });
 
   it('checks by GET the rows the answer does not hold: deleted, outside the filters', async () => {
