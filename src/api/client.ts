@@ -62,6 +62,11 @@ interface Call {
 }
 
 
+/** Answers smaller than this time a round trip to the portal rather than a transfer. */
+const SMALL_ANSWER_BYTES = 16 * 1024;
+/** Round trips remembered: the shortest of the last few is the portal's distance without the queueing of a busy moment. */
+const ROUND_TRIPS_KEPT = 5;
+
 function form(fields: RecordData): { body: string; headers: Record<string, string> } {
   return { body: new URLSearchParams(fields).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
 }
@@ -72,6 +77,7 @@ export class PortalClient {
   private readonly fetch: FetchLike | undefined;
   private readonly timeoutMs: number;
   private readonly onRequest: ((entry: RequestLogEntry) => void) | undefined;
+  private readonly roundTrips: number[] = [];
 
   constructor(options: PortalClientOptions) {
     this.base = normaliseBaseUrl(options.baseUrl);
@@ -84,6 +90,14 @@ export class PortalClient {
   /** The normalised base URL (no trailing slash, no /api/v1). */
   get baseUrl(): string {
     return this.base.href.replace(/\/$/, '');
+  }
+
+  /**
+   * The shortest time a request with a small answer took lately (ms, of the last few): about one round
+   * trip to the portal. Undefined before the first. The grid's save weighs a GET per row with it.
+   */
+  get roundTripMs(): number | undefined {
+    return this.roundTrips.length === 0 ? undefined : Math.min(...this.roundTrips);
   }
 
   // ------------------------------------------------------------------------------------------------------
@@ -259,12 +273,18 @@ export class PortalClient {
     }
   }
 
+  private noteRoundTrip(ms: number): void {
+    this.roundTrips.push(ms);
+    if (this.roundTrips.length > ROUND_TRIPS_KEPT) this.roundTrips.shift();
+  }
+
   /** One call with the 401 protocol: renew once, retry once, then 'unauthorized'. Resolves only for 2xx. */
   private async call(call: Call, signal: AbortSignal | undefined): Promise<HttpResponse> {
     let token = (await this.token(call, () => this.tokens.accessToken(signal))) ?? '';
     const used: string[] = [token];
     for (let attempt = 1; ; attempt += 1) {
       const body = call.body ? await call.body() : undefined;
+      const started = performance.now();
       const response = await send({
         method: call.method,
         url: apiUrl(this.base, call.segments, call.query),
@@ -277,7 +297,10 @@ export class PortalClient {
         onRequest: this.onRequest,
         readBody: call.readBody,
       });
-      if (isSuccess(response.status)) return response;
+      if (isSuccess(response.status)) {
+        if (!call.readBody && response.body.length < SMALL_ANSWER_BYTES) this.noteRoundTrip(performance.now() - started);
+        return response;
+      }
       if (response.status === 401 && attempt === 1) {
         const renewed = await this.token(call, () => this.tokens.renewAfterUnauthorized(token, signal));
         if (renewed !== undefined) {

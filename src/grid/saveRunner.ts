@@ -1,6 +1,8 @@
 // Saving the grid's changed rows: for each savable row, read the portal's copy (the conflict check), then
-// send one update of only the changed fields. A bounded number of rows at once; progress after each row;
-// cancellable. A row that fails keeps its pending edits and says why: nothing is lost on any failure.
+// send one update of only the changed fields. The portal's copies come from one read of the grid's view
+// when many rows changed (viewCheck.ts: the rule, and why it finds the same conflicts), else, and for any
+// row that read cannot vouch for, from a GET of the row. A bounded number of rows at once; progress after
+// each row; cancellable. A row that fails keeps its pending edits and says why: nothing is lost on any failure.
 //
 // Retries, and why they are safe:
 // - 429 (rate limited): the portal did not do the request. Any step waits for Retry-After (every worker
@@ -12,6 +14,8 @@
 //   blindly: after an uncertain failure the row is checked again. The portal holds my values -> the first
 //   attempt went through, nothing is sent; the portal's copy is still the one read -> the PUT is sent again;
 //   anything else -> a conflict, held back like any other.
+// - The view read changes nothing either: 429 and uncertain failures are retried like a GET. When it still
+//   fails, each row is checked by its own GET (the read only saves requests).
 // - Other 4xx (a value the portal refuses, a duplicate in a Unique column): not retried; the row fails
 //   with the portal's message.
 // - A new row is created with one POST of its fields (createBody: the rules of creating a record). A POST
@@ -25,6 +29,7 @@ import { createBody } from '../records/changes';
 import type { ChangeSet } from './changeSet';
 import { checkRow, type Conflict, type RowToSave, type SaveCheck } from './conflicts';
 import type { RecordStore } from './recordStore';
+import { checkAgainstView, shouldReadView, type ViewCheckSource } from './viewCheck';
 
 export type RowOutcome =
   /** `sent` is what the update carried; {} when the portal already held my values. */
@@ -42,6 +47,8 @@ export interface SaveProgress {
   readonly saved: number;
   readonly conflicts: number;
   readonly failed: number;
+  /** Set while the view is read for the check (no row is sent meanwhile): its rows read so far. */
+  readonly viewRowsRead?: number;
 }
 
 export interface SaveOptions {
@@ -55,6 +62,15 @@ export interface SaveOptions {
   readonly backoffMs?: (attempt: number) => number;
   /** A Retry-After longer than this fails the row instead of holding the save; default 60 s. */
   readonly maxRetryAfterMs?: number;
+  /** The grid's view, to check many rows with one read of it (viewCheck.ts); without it, a GET per row. */
+  readonly viewCheck?: ViewCheckSource;
+  /**
+   * A view's answer checks the rows whose update begins within this long of the read's start; after that
+   * the rows left are checked by a newer read (or GETs): how old a copy may be when a row is compared with
+   * it stays bounded however long the save runs. Default 30 s (about the longest Retry-After already puts
+   * between a row's GET and its update).
+   */
+  readonly viewAnswerMaxAgeMs?: number;
 }
 
 export interface SaveReport {
@@ -64,6 +80,13 @@ export interface SaveReport {
 }
 
 class RowFailure extends Error {}
+
+interface ViewAnswer {
+  readonly copies: ReadonlyMap<string, RecordData>;
+  /** When the read began: the portal's copies are at least this recent. */
+  readonly readAt: number;
+  readonly tookMs: number;
+}
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -93,15 +116,26 @@ class Runner {
   private readonly maxAttempts: number;
   private readonly backoffMs: (attempt: number) => number;
   private readonly maxRetryAfterMs: number;
+  /** The view's answer the rows are checked against; 'failed': they are checked by GET. */
+  private answer: Promise<ViewAnswer | 'failed'> | undefined;
+  /** Rows begun whose check waits for a view's answer: a newer read must bring them too. */
+  private readonly awaitingAnswer = new Set<string>();
 
   constructor(
     private readonly changeSet: ChangeSet,
     private readonly store: RecordStore,
     private readonly options: SaveOptions,
+    /** The existing rows no worker has begun yet. */
+    private readonly notBegun: () => readonly string[],
+    private readonly onViewRows: (rowsRead: number | undefined) => void,
   ) {
     this.maxAttempts = options.maxAttempts ?? 5;
     this.backoffMs = options.backoffMs ?? ((attempt) => Math.min(250 * 2 ** (attempt - 1), 4000));
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+  }
+
+  get concurrency(): number {
+    return Math.max(1, this.options.concurrency ?? 4);
   }
 
   /** Creates the record of a new row. */
@@ -131,7 +165,7 @@ class Runner {
   async saveRow(row: RowToSave): Promise<RowOutcome> {
     const { recordId } = row;
     try {
-      let check = await this.check(row);
+      let check = (await this.checkByView(row)) ?? (await this.check(row));
       for (let attempt = 1; ; attempt += 1) {
         if (check.kind === 'deleted') return { recordId, kind: 'deleted' };
         if (check.kind === 'conflict') return { recordId, kind: 'conflict', conflict: check.conflict };
@@ -172,6 +206,56 @@ class Runner {
     }
   }
 
+  /** The check of the row against the view's answer; undefined when it is to be checked by GET. */
+  private async checkByView(row: RowToSave): Promise<SaveCheck | undefined> {
+    const source = this.options.viewCheck;
+    if (!source) return undefined;
+    this.awaitingAnswer.add(row.recordId);
+    try {
+      const maxAge = this.options.viewAnswerMaxAgeMs ?? 30_000;
+      for (;;) {
+        const held = this.answer;
+        const answer = held && (await held);
+        if (answer === 'failed') return undefined;
+        if (answer && Date.now() - answer.readAt <= maxAge) return checkAgainstView(this.changeSet.columns, row, answer.copies.get(row.recordId));
+        // A read that takes most of the age allowed cannot bring a copy young enough: GETs instead.
+        if (answer && answer.tookMs * 2 > maxAge) return undefined;
+        // Another worker began a newer read while this one waited: that one is awaited.
+        if (this.answer !== held) continue;
+        const wanted = new Set([...this.awaitingAnswer, ...this.notBegun()]);
+        if (!shouldReadView({ changedRows: wanted.size, viewRows: source.viewRows, roundTripMs: source.roundTripMs(), concurrency: this.concurrency })) return undefined;
+        this.answer = this.readView(source, wanted);
+      }
+    } finally {
+      this.awaitingAnswer.delete(row.recordId);
+    }
+  }
+
+  /** One read of the view, retried as a GET is; 'failed' when it cannot be had. */
+  private async readView(source: ViewCheckSource, wanted: ReadonlySet<string>): Promise<ViewAnswer | 'failed'> {
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await this.whenAllowed();
+          const readAt = Date.now();
+          this.onViewRows(0);
+          const copies = await source.read(wanted, this.options.signal, (rowsRead) => this.onViewRows(rowsRead));
+          return { copies, readAt, tookMs: Date.now() - readAt };
+        } catch (error) {
+          if (isCancellation(error) || this.options.signal?.aborted || attempt >= this.maxAttempts) throw error;
+          if (isRateLimited(error)) await this.rateLimited(error);
+          else if (mayHaveBeenDone(error)) await sleep(this.backoffMs(attempt), this.options.signal);
+          else throw error;
+        }
+      }
+    } catch (error) {
+      if (isCancellation(error) || this.options.signal?.aborted) throw error;
+      return 'failed';
+    } finally {
+      this.onViewRows(undefined);
+    }
+  }
+
   private saved(row: RowToSave, current: Readonly<RecordData>, sent: RecordData): RowOutcome {
     // What the grid shows now: an undo (or a cell typed back) while the update was on its way may have put
     // back a value other than the one sent; it is the person's last word, so it stays pending.
@@ -208,10 +292,12 @@ export async function saveChanges(changeSet: ChangeSet, store: RecordStore, opti
   const rows: Array<RowToSave & { isNew: boolean }> = changeSet
     .savableRows()
     .map((row) => ({ recordId: row.recordId, asRead: row.asRead, edits: new Map(row.edits), isNew: row.isNew }));
-  const runner = new Runner(changeSet, store, options);
   const outcomes: RowOutcome[] = new Array(rows.length);
   const progress = { total: rows.length, done: 0, saved: 0, conflicts: 0, failed: 0 };
   let next = 0;
+  const notBegun = (): string[] => rows.slice(next).flatMap((row) => (row.isNew ? [] : [row.recordId]));
+  const onViewRows = (viewRowsRead: number | undefined): void => options.onProgress?.(viewRowsRead === undefined ? { ...progress } : { ...progress, viewRowsRead });
+  const runner = new Runner(changeSet, store, options, notBegun, onViewRows);
   const worker = async (): Promise<void> => {
     while (next < rows.length) {
       const index = next++;

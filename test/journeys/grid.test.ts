@@ -3,7 +3,8 @@
 // block put on the clipboard and pasted with Ctrl+V; another user changes one of the edited rows through
 // the portal's API; Ctrl+S. Against the emulator's request log and record state: every other changed row
 // got exactly one PUT, and each record now holds what it held before plus only the fields changed in the
-// grid; the row someone else changed is held back and shown; Keep Mine sends it with one PUT, and the
+// grid; the rows were checked against one read of the grid's view (five changed rows of eight), not a GET
+// each; the row someone else changed is held back and shown; Keep Mine sends it with one PUT, and the
 // other user's field stays.
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
@@ -95,12 +96,17 @@ describe('Journey (l): a view as an editable grid', function () {
     await notification(/Saved 4 rows of View 3; 1 held back because someone else changed/);
     await grid.locator('.row-conflict').waitFor();
     await shot('saved with one conflict');
-    const puts = (await requestsSince(mark)).filter(isPut);
+    const saveLog = await requestsSince(mark);
+    const puts = saveLog.filter(isPut);
     assert.deepEqual(
       puts.map((request) => `${recordOfPath(request.path)} ${request.status}`).sort(),
       ['1 200', '3 200', '4 200', '5 200'],
       'one PUT for each row saved, none for the row someone else changed',
     );
+    // Five changed rows of eight: checked against one read of the grid's view, answered before any update, not a GET each.
+    const viewRead = saveLog.findIndex((request) => request.method === 'GET' && request.path === `/api/v1/app/${APP}/view/3`);
+    assert.ok(viewRead >= 0 && viewRead < saveLog.findIndex(isPut), 'one read of the view before the updates');
+    assert.deepEqual(saveLog.filter((request) => request.method === 'GET' && request.path.includes('/record/')).map((request) => request.path), [], 'no GET per row');
     for (const [id, fields] of Object.entries({ '1': TYPED['1'], ...PASTED })) {
       const after = await recordState(APP, id);
       assert.deepEqual(withoutLookups(after.data), withoutLookups({ ...before.get(id)?.data, ...fields }), `record ${id} holds its data as before plus only the fields changed in the grid`);

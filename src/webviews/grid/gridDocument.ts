@@ -264,8 +264,8 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
    */
   async save(token: vscode.CancellationToken): Promise<SaveSummary> {
     const model = this.model;
-    const portalStore = portalRecordStore(this.deps.portals.client(this.target.portalId), this.target.appId, { draft: this.newRowsAreDrafts });
-    const { summary, current, createdIds } = await saveGrid(model, portalStore, `of ${this.viewName}`, token);
+    const portal = { client: this.deps.portals.client(this.target.portalId), appId: this.target.appId, viewId: this.target.viewId, filters: this.filters, drafts: this.newRowsAreDrafts };
+    const { summary, current, createdIds } = await saveGrid(model, portal, `of ${this.viewName}`, token);
     this.changed([...current.keys(), ...createdIds, ...model.markedRowIds()], []);
     for (const recordId of current.keys()) {
       if (!model.changeSet.row(recordId) && !model.conflicts.has(recordId)) this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'updated', origin: 'local' });

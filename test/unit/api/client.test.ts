@@ -161,6 +161,26 @@ describe('PortalClient against the emulator', function () {
     assert.ok(view.rows.every((row) => typeof row.id === 'string' && typeof row.values.f31 === 'string'));
   });
 
+  it('times its round trip to the portal from the last few small answers (the shortest), not from a view read', async () => {
+    const { client: fresh } = clientFor(emulator);
+    assert.equal(fresh.roundTripMs, undefined);
+    await configure(emulator, { latencyMs: 80 });
+    try {
+      await fresh.readRecord(ORDERS, '1');
+      assert.ok((fresh.roundTripMs ?? 0) >= 80, `${fresh.roundTripMs} ms`);
+      await configure(emulator, { latencyMs: 0, bytesPerSecond: 200_000 });
+      // Two views' answers of 80 KB, sent slowly (~400 ms each): they time a transfer, not a round trip.
+      await fresh.readView(TICKETS, '6');
+      await fresh.readView(TICKETS, '6');
+      assert.ok((fresh.roundTripMs ?? 0) >= 80 && (fresh.roundTripMs ?? 0) < 300, `${fresh.roundTripMs} ms after the view reads`);
+      await configure(emulator, { bytesPerSecond: 0 });
+      for (let index = 0; index < 3; index += 1) await fresh.listColumns(CUSTOMERS);
+      assert.ok((fresh.roundTripMs ?? 1000) < 80, `${fresh.roundTripMs} ms once the portal is near again`);
+    } finally {
+      await configure(emulator, { latencyMs: 0, bytesPerSecond: 0 });
+    }
+  });
+
   for (const style of ['json', 'empty', 'text'] as const) {
     it(`accepts the "${style}" answer to update, comment and attachment`, async () => {
       await configure(emulator, { writeResponse: style });
