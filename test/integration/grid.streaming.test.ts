@@ -140,6 +140,31 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     await opening;
   });
 
+  it('takes a webhook that comes before a new read\'s first rows: the row is read again when it arrives, not left as the read had it', async () => {
+    const portalId = await emulatorPortal();
+    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
+    const grid = driver.webview(PAGE);
+    await grid.waitFor('#grid-0-1', { timeoutMs: 30_000 });
+    const live = await liveGrid();
+    assert.ok(live, 'the grid in front');
+    await waitFor(() => live.loadState.state === 'done', { message: 'every row in', timeoutMs: 30_000 });
+    const api = await testApi();
+    const subject = live.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
+
+    // The view read again (Retry); the portal carries the read out at once and its answer leaves 3 s later.
+    await emulatorControl('POST', 'faults', { path: VIEW_PATH, count: 1, answer_delay_ms: 3_000 });
+    const again = live.retry();
+    await waitFor(async () => (await emulatorControl<unknown[]>('GET', 'faults')).length === 0, { message: 'the read carried out by the portal' });
+    // Meanwhile someone else changes record 2, and the portal's webhook says so: the answer on its way is older.
+    await api.portals.client(portalId).updateRecord('201', '2', { [subject]: 'Changed while the view was read' });
+    const mark = await requestMark();
+    api.recordEvents.fire({ portalId, appId: '201', recordId: '2', kind: 'updated', origin: 'webhook' });
+    await again;
+    await waitFor(() => live.loadState.state === 'done', { message: 'the new read ended', timeoutMs: 30_000 });
+    await waitFor(async () => (await grid.text('#grid-1-2')) === 'Changed while the view was read', { message: 'the row shows the portal\'s change, not the read\'s older copy' });
+    assert.ok((await requestsSince(mark)).includes('GET /api/v1/app/201/record/2 200'), 'the row was read again');
+  });
+
   it('keeps the rows read when the answer breaks off midway and says how many; a backup taken while rows arrive keeps the edit', async () => {
     // ~9 s before the connection breaks, at 100 KB/s.
     await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });

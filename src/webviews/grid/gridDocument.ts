@@ -102,11 +102,10 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
         const burst = (change.source === 'import' || change.source === 'bulk') && this.modelValue !== undefined && this.ownBulkChanges === 0;
         if (burst && this.reader.state.state === 'done') return bulk.add(change.recordId);
         if (change.origin !== 'webhook' && !burst) return;
-        if (!this.modelValue?.hasRow(change.recordId)) {
-          // The row may still be coming, as the portal had it when the read began: read it again when it comes.
-          if (this.reader.loading) this.changedBeforeArrival.set(change.recordId, change.kind === 'deleted');
-          return;
-        }
+        // A read under way (even before its first rows) brings the row as the portal had it when the read
+        // began: read it again when it comes, whether or not the rows shown now have it.
+        if (this.reader.reading) this.changedBeforeArrival.set(change.recordId, change.kind === 'deleted');
+        if (!this.modelValue?.hasRow(change.recordId)) return;
         // Not awaited: events come one by one; refreshRow reports its own failure in the log.
         void this.refreshRow(change.recordId, change.kind === 'deleted');
       }),
@@ -188,18 +187,13 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
         for (const observe of this.rowsObservers) observe(rows);
         first(rows, metadata ?? (rows[0] ? provisionalMetadata(appId, rows[0], [...this.appColumns]) : []), lookups, source);
         this.reloaded.fire();
+        this.catchUp(rows.flatMap((row) => (row.id === undefined ? [] : [row.id])));
       },
       more: (rows, source) => {
         for (const observe of this.rowsObservers) observe(rows);
         const added = this.model.appendRows(rows, source);
         if (added.length > 0) this.rowsArrived.fire(added);
-        for (const recordId of added) {
-          const deleted = this.changedBeforeArrival.get(recordId);
-          if (deleted === undefined) continue;
-          this.changedBeforeArrival.delete(recordId);
-          // Not awaited: the rows go on arriving; refreshRow reports its own failure in the log.
-          void this.refreshRow(recordId, deleted);
-        }
+        this.catchUp(added);
       },
       ended: async (metadata) => {
         this.changedBeforeArrival.clear();
@@ -220,6 +214,14 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
         if (current) log.info(`view ${viewId} of app ${appId} as a grid: ${model.rowCount} rows in all`);
       },
     });
+  }
+
+  /** Rows that arrived after a webhook said they changed: each is read again (not awaited: refreshRow logs its own failure). */
+  private catchUp(recordIds: readonly string[]): void {
+    for (const recordId of recordIds) {
+      const deleted = this.changedBeforeArrival.get(recordId);
+      if (deleted !== undefined && this.changedBeforeArrival.delete(recordId)) void this.refreshRow(recordId, deleted);
+    }
   }
 
   /** One user action as one transaction, and one entry of VS Code's undo stack. */

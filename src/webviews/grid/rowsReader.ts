@@ -57,6 +57,11 @@ export class GridRowsReader {
     return this.stateValue.state === 'loading';
   }
 
+  /** A read is under way, from its request on (its first rows may not have come yet). */
+  get reading(): boolean {
+    return this.current !== undefined;
+  }
+
   /** Resolves when the read under way has ended, whichever way (at once when none runs). */
   whenEnded(): Promise<void> {
     return this.finished;
