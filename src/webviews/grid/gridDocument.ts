@@ -216,11 +216,11 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     });
   }
 
-  /** Rows that arrived after a webhook said they changed: each is read again (not awaited: refreshRow logs its own failure). */
+  /** Rows that arrived after a webhook said they changed: each is read again, not awaited (rows go on arriving). */
   private catchUp(recordIds: readonly string[]): void {
     for (const recordId of recordIds) {
       const deleted = this.changedBeforeArrival.get(recordId);
-      if (deleted !== undefined && this.changedBeforeArrival.delete(recordId)) void this.refreshRow(recordId, deleted);
+      if (deleted !== undefined && this.changedBeforeArrival.delete(recordId)) void this.refreshRow(recordId, deleted); // logs its own failure
     }
   }
 
