@@ -58,6 +58,8 @@ const FIRST_BATCH_ROWS = 200;
 const BATCH_ROWS = 5_000;
 /** What the tokenizer of the rest of the answer is fed first: the outline up to where "data" ended. */
 const AFTER_DATA = Buffer.from('{"data":[]', 'utf8');
+/** The outline's first slice (growing fourfold): "data" usually begins within the first few bytes. */
+const OUTLINE_SLICE = 256;
 /** A UTF-8 byte order mark. */
 const BOM = [0xef, 0xbb, 0xbf];
 
@@ -112,8 +114,7 @@ export class ViewStreamReader {
         this.rows.appendBytes(bytes);
         let at = 0;
         if (!this.boundaries) {
-          tokenizer.write(bytes);
-          at = this.rowsFrom < 0 ? bytes.length : this.rowsFrom - base;
+          at = this.writeOutline(tokenizer, bytes, base);
           if (this.rowsFrom >= 0) this.startRows();
         }
         if (this.boundaries && this.boundaries.end < 0 && at < bytes.length) {
@@ -179,6 +180,22 @@ export class ViewStreamReader {
       if (generation === this.tokenizer) this.problem ??= invalidResponse(this.action, `it is not JSON (${error.message}).`);
     };
     return tokenizer;
+  }
+
+  /**
+   * Feeds the outline's tokenizer `bytes` until the rows begin, in growing slices; where in `bytes` the rows
+   * begin (their length when they have not). Written whole, a first piece (64 KB) was tokenized to its end,
+   * the rows after "data" included, only for their tokens to be dropped: ~1.5 ms per read, before the first
+   * rows could go out.
+   */
+  private writeOutline(tokenizer: Tokenizer, bytes: Uint8Array, base: number): number {
+    let at = 0;
+    for (let slice = OUTLINE_SLICE; at < bytes.length && this.rowsFrom < 0 && !this.problem; slice *= 4) {
+      const end = Math.min(bytes.length, at + slice);
+      tokenizer.write(bytes.subarray(at, end));
+      at = end;
+    }
+    return this.rowsFrom < 0 ? bytes.length : this.rowsFrom - base;
   }
 
   /** "data" began: the byte loop takes over. */

@@ -134,9 +134,9 @@ export class ViewQuerySession {
           await columnsRead;
           // The metadata follows the rows: until it comes, the columns are the first row's keys.
           this.begin(runId, filters, provisionalMetadata(this.appId, rows.row(0), this.appColumns), rows);
-          await this.post({ type: 'query/result', runId, columns: this.currentColumns() });
-          await this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
-        } else if (!last) await this.post({ type: 'query/progress', runId, count: to }); // the last count comes with 'done'
+          this.send({ type: 'query/result', runId, columns: this.currentColumns() });
+          this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
+        } else if (!last) this.send({ type: 'query/progress', runId, count: to }); // the last count comes with 'done'
       },
     });
     if (stale()) {
@@ -154,17 +154,17 @@ export class ViewQuerySession {
     if (!current?.complete) return false;
     this.lastRunId = runId;
     current.runId = runId;
-    await this.post({ type: 'query/result', runId, columns: current.result.columns });
-    if (this.sortState.sort) await this.post({ type: 'query/sorted', runId, sortVersion: this.sortState.version, sort: this.sortState.sort });
-    await this.sendWindow(runId, this.sortState.version, 0, FIRST_CHUNK_ROWS);
-    await this.post({ type: 'query/done', runId, total: current.result.rows.length, ...(current.result.partial ? { partial: current.result.partial } : {}) });
+    this.send({ type: 'query/result', runId, columns: current.result.columns });
+    if (this.sortState.sort) this.send({ type: 'query/sorted', runId, sortVersion: this.sortState.version, sort: this.sortState.sort });
+    this.sendWindow(runId, this.sortState.version, 0, FIRST_CHUNK_ROWS);
+    this.send({ type: 'query/done', runId, total: current.result.rows.length, ...(current.result.partial ? { partial: current.result.partial } : {}) });
     return true;
   }
 
   /** The grid's rows [start, end) in the current order (clamped to what exists and to MAX_WINDOW_ROWS). */
   async window(runId: number, sortVersion: number, start: number, end: number): Promise<void> {
     if (runId !== this.current?.runId || sortVersion !== this.sortState.version) return; // an answer to an older question
-    await this.sendWindow(runId, sortVersion, start, end);
+    this.sendWindow(runId, sortVersion, start, end);
   }
 
   /** Sorts the whole result (indices only) and tells the grid; undefined goes back to the portal's order. */
@@ -173,7 +173,7 @@ export class ViewQuerySession {
     if (!current?.complete || runId !== current.runId) return;
     const order = exportOrder(current.result.columns, current.result.rows, sort);
     this.sortState = { version: this.sortState.version + 1, sort: order ? sort : undefined, order };
-    await this.post({ type: 'query/sorted', runId, sortVersion: this.sortState.version, ...(this.sortState.sort ? { sort: this.sortState.sort } : {}) });
+    this.send({ type: 'query/sorted', runId, sortVersion: this.sortState.version, ...(this.sortState.sort ? { sort: this.sortState.sort } : {}) });
   }
 
   /**
@@ -245,14 +245,14 @@ export class ViewQuerySession {
   private async finish(runId: number, filters: readonly ViewFilter[], read: ViewStreamResult): Promise<void> {
     if (!this.current || this.current.result.rows !== read.rows) {
       this.begin(runId, filters, read.metadata ?? [], read.rows); // no rows at all
-      await this.post({ type: 'query/result', runId, columns: this.currentColumns() });
+      this.send({ type: 'query/result', runId, columns: this.currentColumns() });
     } else if (read.metadata) {
       const columns = gridColumns(this.appId, read.metadata, (id) => this.columnsOf(id));
       this.lastMetadata = read.metadata;
       if (JSON.stringify(columns) !== JSON.stringify(this.current.result.columns)) {
         this.current.result.columns = columns;
-        await this.post({ type: 'query/result', runId, columns });
-        await this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
+        this.send({ type: 'query/result', runId, columns });
+        this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
       }
     }
     const current = this.current;
@@ -260,10 +260,10 @@ export class ViewQuerySession {
     current.complete = true;
     if (read.failure) current.result.partial = `${describeError(read.failure, READ_FAILED)} ${read.rowsRead.toLocaleString('en-US')} rows were read before it broke off.`;
     else if (read.stopped) current.result.partial = `Cancelled after ${read.rowsRead.toLocaleString('en-US')} rows.`;
-    await this.post({ type: 'query/done', runId, total: read.rows.length, ...(current.result.partial ? { partial: current.result.partial } : {}) });
+    this.send({ type: 'query/done', runId, total: read.rows.length, ...(current.result.partial ? { partial: current.result.partial } : {}) });
   }
 
-  private async sendWindow(runId: number, sortVersion: number, start: number, end: number): Promise<void> {
+  private sendWindow(runId: number, sortVersion: number, start: number, end: number): void {
     const current = this.current;
     if (!current) return;
     const rows = current.result.rows;
@@ -273,7 +273,17 @@ export class ViewQuerySession {
     const order = sortVersion === 0 ? undefined : this.sortState.order;
     const chunk = new Array<string[]>(to - from);
     for (let index = from; index < to; index += 1) chunk[index - from] = rowArray(rows.row(order ? order[index] : index), keys);
-    await this.post({ type: 'query/rows', runId, sortVersion, start: from, rows: chunk });
+    this.send({ type: 'query/rows', runId, sortVersion, start: from, rows: chunk });
+  }
+
+  /**
+   * Hands a message to the page without waiting until it is taken. VS Code delivers a webview's messages in
+   * order, and its postMessage resolves only after a round trip to the workbench: waiting for each held up
+   * the read (a batch's messages are sent before the reader goes on) and the final count behind them. The
+   * one refusal is a page closed meanwhile (Panel.post checks first; a close can come between): nothing to tell.
+   */
+  private send(message: HostToQueryMessage): void {
+    Promise.resolve(this.post(message)).catch(() => undefined);
   }
 
   /** Reads the columns of the Lookup apps the view shows, so their columns can be filtered by kind. */
@@ -287,7 +297,7 @@ export class ViewQuerySession {
       }
     }
     if (metadata.some((entry) => entry.app_id && entry.app_id !== this.appId) && this.appColumns) {
-      await this.post({ type: 'query/columns', columns: filterColumns(this.appId, this.appColumns, metadata, (id) => this.columnsOf(id)) });
+      this.send({ type: 'query/columns', columns: filterColumns(this.appId, this.appColumns, metadata, (id) => this.columnsOf(id)) });
     }
   }
 }

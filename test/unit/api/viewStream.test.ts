@@ -181,6 +181,24 @@ describe('api: reading a view as it arrives (streamView)', () => {
     }
   });
 
+  it('finds the rows after a long outline in one piece (metadata first, a string that looks like "data")', async () => {
+    const { client } = clientFor(emulator);
+    const whole = await client.readView('201', '6');
+    const plain = JSON.parse(Buffer.from(await client.readViewRaw('201', '6')).toString('utf8')) as { data: unknown[]; metadata: unknown[] };
+    // The outline is fed in growing slices until "data" begins: these bytes cross several slices' ends.
+    const body = Buffer.from(JSON.stringify({ note: `${'x'.repeat(300)}"data":[{"id":"0"}]${'é'.repeat(2_000)}`, metadata: plain.metadata, data: plain.data.slice(0, 300) }));
+    const reader = new ViewStreamReader('Reading view 6 of app 201');
+    await reader.read((async function* (): AsyncGenerator<Uint8Array> {
+      yield body;
+    })());
+    const result = reader.result();
+    assert.equal(result.rows.length, 300);
+    assert.deepEqual(result.rows.row(0), whole.rows[0]);
+    assert.deepEqual(result.rows.row(299), whole.rows[299]);
+    assert.deepEqual(result.metadata, whole.metadata);
+    result.rows.release();
+  });
+
   it('refuses an answer with only the start of a byte order mark as not JSON', async () => {
     const reader = new ViewStreamReader('Reading view 6 of app 201');
     async function* pieces(): AsyncGenerator<Uint8Array> {

@@ -97,6 +97,26 @@ describe('ViewQuerySession', () => {
     assert.equal(Number(top[0][2 + keys.indexOf('f39')]), Math.max(...costs), 'the highest cost of the whole result first');
   });
 
+  it('reads on while the page has not taken its messages yet, as VS Code delivers them in order without waiting', async () => {
+    // webview.postMessage resolves only after a round trip to the workbench: a run that waited for each
+    // would hold up the rest of the answer (and the final count) behind it. Here no message is ever taken
+    // until the run has ended: a run that waits never ends, and the test times out.
+    const messages: HostToQueryMessage[] = [];
+    const taken: Array<(ok: boolean) => void> = [];
+    const { client } = clientFor(emulator);
+    const post = (message: HostToQueryMessage): Promise<boolean> => {
+      messages.push(message);
+      return new Promise<boolean>((resolve, reject) => taken.push((ok) => (ok ? resolve(true) : reject(new Error('Webview is disposed')))));
+    };
+    const query = new ViewQuerySession(client, '201', '6', post, shownInPanel(() => undefined));
+    await query.run(1, []);
+    assert.deepEqual(messages.map((message) => message.type), ['query/result', 'query/rows', 'query/done']);
+    // The page closed meanwhile: its messages are refused, and that is no unhandled rejection.
+    for (const take of taken) take(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    query.dispose();
+  });
+
   it('reports a filter the portal refuses, naming its row, in the panel and in one log line', async () => {
     const { session: query, messages, logged } = session();
     await query.run(2, [

@@ -62,7 +62,7 @@ export class GridHost {
   }
 
   async send(message: HostToGridMessage): Promise<void> {
-    await this.panel.send(message);
+    await this.panel.post(message);
   }
 
   async undo(): Promise<void> {

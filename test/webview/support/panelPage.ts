@@ -2,12 +2,14 @@
 // builds (src/webviews/html.ts, with its Content-Security-Policy) served from 127.0.0.1, the theme's
 // --vscode-* variables and body class as VS Code sets them (captured from VS Code 1.139: Default Light
 // Modern, Dark Modern, High Contrast), and a stand-in for acquireVsCodeApi that records what the panel
-// posts and keeps its state across reloads (as VS Code does when a panel is hidden and shown).
+// posts and keeps its state across reloads (as VS Code does when a panel is hidden and shown). The host's
+// messages go in as VS Code's transport sends them (PanelPage.post): queued, in order, each a message event
+// of its own, the host not waiting for the page between two.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { createNonce, panelHtml } from '../../../src/webviews/html';
 import { chromiumLaunchOptions, repoRoot } from './repo';
 
@@ -122,7 +124,10 @@ export interface PageGlobals {
   __posted: PosterMessage[];
   __csp: string[];
   __hostReceive?: (message: unknown) => void;
+  __hostDeliver: (json: string) => void;
   acquireVsCodeApi: () => unknown;
+  addEventListener(type: string, listener: unknown, options?: unknown): void;
+  setTimeout(callback: () => void, ms: number): number;
   sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
   document: { addEventListener(type: 'securitypolicyviolation', listener: (event: ViolationEvent) => void): void };
   postMessage(data: unknown, targetOrigin: string): void;
@@ -137,6 +142,30 @@ function installVsCodeStandIn(): void {
   win.__posted = [];
   win.__csp = [];
   win.document.addEventListener('securitypolicyviolation', (event) => win.__csp.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber} ${event.sample}`));
+  // The host's messages (PanelPage.post), each dispatched as VS Code's webview dispatches it; those that
+  // come before the panel listens wait for it, in order, as VS Code holds them until the page is ready.
+  const held: string[] = [];
+  let listening = false;
+  const dispatch = (json: string): void => {
+    win.dispatchEvent(new win.MessageEvent('message', { data: JSON.parse(json) as unknown }));
+  };
+  const drain = (): void => {
+    const next = held.shift();
+    if (next === undefined) return;
+    dispatch(next);
+    if (held.length > 0) win.setTimeout(drain, 0);
+  };
+  win.__hostDeliver = (json) => {
+    if (!listening || held.length > 0) held.push(json);
+    else dispatch(json);
+  };
+  const addEventListener = win.addEventListener.bind(win);
+  win.addEventListener = (type, listener, options) => {
+    addEventListener(type, listener, options);
+    if (type !== 'message' || listening) return;
+    listening = true;
+    if (held.length > 0) win.setTimeout(drain, 0);
+  };
   let acquired = false;
   win.acquireVsCodeApi = () => {
     if (acquired) throw new Error('acquireVsCodeApi may be called only once');
@@ -172,9 +201,16 @@ export interface PosterMessage {
 }
 
 export class PanelPage {
+  /** What the host posted and the page has not handled yet: settles when the last of it has been. */
+  private delivering: Promise<unknown> = Promise.resolve();
+  /** The first message the page could not take (delivered() rejects with it). */
+  private undelivered: Error | undefined;
+
   private constructor(
     readonly context: BrowserContext,
     readonly page: Page,
+    /** The host's channel into the page: one DevTools session, its commands run in the order they are sent. */
+    private readonly channel: CDPSession,
   ) {}
 
   static async open(browser: Browser, server: PanelServer, panel: string, options: OpenOptions = {}): Promise<PanelPage> {
@@ -188,8 +224,9 @@ export class PanelPage {
     }
     await page.addInitScript(installVsCodeStandIn);
     if (options.initScript) await page.addInitScript(options.initScript);
+    const channel = await context.newCDPSession(page);
     await page.goto(`${server.origin}/panel/${panel}?theme=${options.theme ?? 'light'}`);
-    const handle = new PanelPage(context, page);
+    const handle = new PanelPage(context, page, channel);
     handle.pageErrors = errors;
     await handle.waitForPost('ready');
     return handle;
@@ -218,21 +255,45 @@ export class PanelPage {
   }
 
   /**
-   * A message from the host, delivered as VS Code delivers it: serialized to JSON on the way, and a message
-   * event on the window. (One string crosses to the page; Playwright's own serializer is slow on big arrays.)
-   * By default the event is dispatched at once, so the page has handled it when this resolves; `queued`
-   * posts it instead (window.postMessage), and the page handles it later, as with VS Code's transport.
+   * A message from the host, as webview.postMessage sends it: serialized to JSON, queued behind the ones
+   * before it and dispatched in the page as a message event of its own when the page's thread gets to it.
+   * The host does not wait for the page between two messages (each is one DevTools command, sent at once;
+   * the session runs them in order). Resolves with true once the page has handled it (VS Code's resolves
+   * sooner, when the workbench has passed it on); delivered() waits for all of them.
    */
-  async send(message: object, options: { queued?: boolean } = {}): Promise<void> {
-    await this.page.evaluate(
-      ([json, queued]) => {
-        const win = globalThis as unknown as PageGlobals;
-        const data: unknown = JSON.parse(json);
-        if (queued) win.postMessage(data, '*');
-        else win.dispatchEvent(new win.MessageEvent('message', { data }));
-      },
-      [JSON.stringify(message), options.queued === true] as const,
-    );
+  post(message: object): Promise<boolean> {
+    const expression = `globalThis.__hostDeliver(${JSON.stringify(JSON.stringify(message))})`;
+    const handled = this.channel.send('Runtime.evaluate', { expression }).then(({ exceptionDetails }) => {
+      if (exceptionDetails) throw new Error(`The page refused a message: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+      return true;
+    });
+    const settled = handled.catch((error: unknown) => {
+      this.undelivered ??= error instanceof Error ? error : new Error(String(error));
+    });
+    this.delivering = Promise.all([this.delivering, settled]);
+    return handled;
+  }
+
+  /** Resolves when the page has handled every message posted so far (rejects when one could not be). */
+  async delivered(): Promise<void> {
+    let current: Promise<unknown>;
+    do {
+      current = this.delivering;
+      await current;
+    } while (current !== this.delivering);
+    if (this.undelivered) throw this.undelivered;
+  }
+
+  /**
+   * A message from the host dispatched at once, outside the queue of post(): the page has handled it when
+   * this resolves, for a test that then looks at what it did. (One string crosses to the page; Playwright's
+   * own serializer is slow on big arrays.)
+   */
+  async send(message: object): Promise<void> {
+    await this.page.evaluate((json) => {
+      const win = globalThis as unknown as PageGlobals;
+      win.dispatchEvent(new win.MessageEvent('message', { data: JSON.parse(json) as unknown }));
+    }, JSON.stringify(message));
   }
 
   /** Content-Security-Policy violations the page reported. */

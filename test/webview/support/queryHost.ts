@@ -23,8 +23,6 @@ export class QueryHost {
   private pending: Promise<unknown> = Promise.resolve();
   /** Runs in progress, one after the other. */
   private runs: Promise<unknown> = Promise.resolve();
-  /** Messages on their way to the page, in order. */
-  private delivering: Promise<unknown> = Promise.resolve();
   /** Why the next loads fail, one each (as the host says when the portal cannot be read): then init again. */
   private loadFailures: string[] = [];
   /** How many times the page asked to load again (Retry). */
@@ -39,12 +37,8 @@ export class QueryHost {
       host.pending = host.pending.then(() => host.handle(message as PosterMessage, options, ready)).catch((error: unknown) => console.error('query host:', error));
     };
     host.panel = await PanelPage.open(browser, server, 'viewQuery', { ...options, onPost });
-    // As VS Code's webview.postMessage: the host hands the message over and goes on reading while the page
-    // takes it in (in order); it does not wait for the page to parse and render it.
-    host.session = new ViewQuerySession(client, options.appId, options.viewId, (message: HostToQueryMessage) => {
-      host.delivering = host.delivering.then(() => host.panel.send(message, { queued: true }));
-      return true;
-    }, shownInPanel(() => undefined));
+    // As VS Code's webview.postMessage: queued in order, the page taking each in while the host goes on.
+    host.session = new ViewQuerySession(client, options.appId, options.viewId, (message: HostToQueryMessage) => host.panel.post(message), shownInPanel(() => undefined));
     await readySeen;
     return host;
   }
@@ -59,11 +53,11 @@ export class QueryHost {
         if (message.type === 'retry') this.retries += 1;
         const failure = this.loadFailures.shift();
         if (failure !== undefined) {
-          await this.panel.send({ type: 'query/loadFailed', message: failure } satisfies QueryLoadFailedMessage);
+          await this.panel.post({ type: 'query/loadFailed', message: failure } satisfies QueryLoadFailedMessage);
           ready();
           break;
         }
-        await this.panel.send({
+        await this.panel.post({
           type: 'query/init',
           viewName: options.viewName ?? `View ${options.viewId}`,
           appName: `App ${options.appId}`,
@@ -109,16 +103,14 @@ export class QueryHost {
   /** Waits until the host has handled every message so far (a run included). */
   async settled(): Promise<void> {
     let current: Promise<unknown>;
-    let delivered: Promise<unknown>;
     let runs: Promise<unknown>;
     do {
       current = this.pending;
-      delivered = this.delivering;
       runs = this.runs;
       await runs;
       await current;
-      await delivered;
-    } while (current !== this.pending || delivered !== this.delivering || runs !== this.runs);
+      await this.panel.delivered();
+    } while (current !== this.pending || runs !== this.runs);
   }
 
   async close(): Promise<void> {
