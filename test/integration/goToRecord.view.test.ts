@@ -57,7 +57,8 @@ describe(`Go to Record ${BROWSER_TAG}`, function () {
     await driver.press('Enter');
     const editor = await waitFor(() => {
       const active = vscode.window.activeTextEditor;
-      return active?.document.uri.path.endsWith(`/201/${recordId}.json`) ? active : undefined;
+      // Named for its tab by the record's title (/201/<title> · <id>.json), as from the Portal view.
+      return active && new RegExp(`^/201/.+ · ${recordId}\\.json$`).test(active.document.uri.path) ? active : undefined;
     }, { message: `record ${recordId} to open`, timeoutMs: 30_000 });
     assert.match(editor.document.getText(), /"f31": ".*Laptop.*Lyon/i);
   });
