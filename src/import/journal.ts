@@ -17,7 +17,7 @@ import type { CreateLookup } from './plan';
 export const JOURNAL_VERSION = 1;
 
 /** Lines that need no sync wait for this many to gather, or LINGER_MS, before a write (kick()). */
-const LINGER_LINES = 16;
+const LINGER_LINES = 64;
 const LINGER_MS = 50;
 
 /**

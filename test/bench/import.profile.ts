@@ -5,7 +5,7 @@
 //   node esbuild.mjs && node --cpu-prof --cpu-prof-dir=/tmp/prof out/test/bench/import.profile.js
 // IMPORT_PROFILE_ONLY=import or bare profiles one alone; =parts measures reading and planning, the journal
 // and the client's creates each on its own.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PortalClient } from '../../src/api/client';
@@ -22,6 +22,7 @@ import type { EmulatorProcess } from './support/emulatorProcess';
 const RECORDS = Number(process.env.IMPORT_PROFILE_RECORDS ?? 10_000);
 const CONCURRENCY = Number(process.env.IMPORT_PROFILE_CONCURRENCY ?? 4);
 const APP = '102';
+const GROUP = Number(process.env.IMPORT_PROFILE_GROUP ?? 64);
 const STATUSES = ['New', 'Confirmed', 'Shipped'];
 
 function orders(count: number, prefix: string): string {
@@ -47,9 +48,24 @@ function bareBody(index: number): string {
   }).toString();
 }
 
-async function startEmulatorProcess(): Promise<EmulatorProcess> {
-  const harness = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'emulator.mjs')).href)) as { startEmulator(options: { args?: string[] }): Promise<EmulatorProcess> };
+interface Figures {
+  /** This process's CPU, ms. */
+  cpu: number;
+  seconds: number;
+  /** The emulator's CPU, ms. */
+  emulator: number;
+}
+
+async function startEmulatorProcess(): Promise<EmulatorProcess & { child?: { pid?: number } }> {
+  const harness = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'emulator.mjs')).href)) as { startEmulator(options: { args?: string[] }): Promise<EmulatorProcess & { child?: { pid?: number } }> };
   return harness.startEmulator({ args: ['--quiet', '--big-view-records', '100'] });
+}
+
+/** The emulator process's CPU so far, in ms (Linux: /proc/<pid>/stat, in clock ticks of 10 ms). */
+async function emulatorCpuMs(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return Number.NaN;
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function cpuMs(since: NodeJS.CpuUsage): number {
@@ -65,9 +81,10 @@ async function main(): Promise<void> {
     const token = (await clientCredentials({ baseUrl, clientId, clientSecret })).accessToken;
     const client = new PortalClient({ baseUrl, tokens: { accessToken: async () => token, renewAfterUnauthorized: async () => undefined } });
     const url = `${baseUrl}/api/v1/app/${APP}/record/`;
-    const bare = async (count: number): Promise<{ cpu: number; seconds: number }> => {
+    const bare = async (count: number): Promise<Figures> => {
       let next = 0;
       const cpu = process.cpuUsage();
+      const emulatorBefore = await emulatorCpuMs(emulator.child?.pid);
       const started = performance.now();
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
@@ -79,15 +96,16 @@ async function main(): Promise<void> {
           }
         }),
       );
-      return { cpu: cpuMs(cpu), seconds: (performance.now() - started) / 1000 };
+      return { cpu: cpuMs(cpu), seconds: (performance.now() - started) / 1000, emulator: (await emulatorCpuMs(emulator.child?.pid)) - emulatorBefore };
     };
     await bare(500);
     const columns = await client.listColumns(APP);
-    const importOnce = async (count: number, name: string): Promise<{ cpu: number; seconds: number }> => {
+    const importOnce = async (count: number, name: string): Promise<Figures> => {
       const path = join(folder, `${name}.csv`);
       await writeFile(path, orders(count, name));
       const source = await openSource(path);
       const cpu = process.cpuUsage();
+      const emulatorBefore = await emulatorCpuMs(emulator.child?.pid);
       const started = performance.now();
       const result = await runImport({
         source,
@@ -100,7 +118,7 @@ async function main(): Promise<void> {
         total: count,
       });
       if (result.counts.created !== count) throw new Error(`created ${result.counts.created} of ${count}`);
-      return { cpu: cpuMs(cpu), seconds: (performance.now() - started) / 1000 };
+      return { cpu: cpuMs(cpu), seconds: (performance.now() - started) / 1000, emulator: (await emulatorCpuMs(emulator.child?.pid)) - emulatorBefore };
     };
     await importOnce(500, 'warm');
     const parts = async (): Promise<void> => {
@@ -114,13 +132,13 @@ async function main(): Promise<void> {
       const journal = await Journal.open(join(folder, 'parts.jsonl'), { kind: 'import', appId: APP, source: 'parts.csv', sourceHash: 'x' });
       cpu = process.cpuUsage();
       started = performance.now();
-      for (let row = 0; row < RECORDS; row += 16) {
-        const attempts = Array.from({ length: 16 }, (_, index) => journal.attempt(row + index, { field: 'f11', value: `parts order ${row + index}, oak` }));
+      for (let row = 0; row < RECORDS; row += GROUP) {
+        const attempts = Array.from({ length: GROUP }, (_, index) => journal.attempt(row + index, { field: 'f11', value: `parts order ${row + index}, oak` }));
         await Promise.all(attempts);
-        await Promise.all(Array.from({ length: 16 }, (_, index) => journal.record({ row: row + index, outcome: 'created', recordId: String(row + index) })));
+        await Promise.all(Array.from({ length: GROUP }, (_, index) => journal.record({ row: row + index, outcome: 'created', recordId: String(row + index) })));
       }
       await journal.close();
-      console.log(`journal (16 attempts synced, 16 outcomes): ${((cpuMs(cpu) / RECORDS) * 1000).toFixed(0)} µs CPU per row, ${(performance.now() - started).toFixed(0)} ms`);
+      console.log(`journal (${GROUP} attempts synced, ${GROUP} outcomes): ${((cpuMs(cpu) / RECORDS) * 1000).toFixed(0)} µs CPU per row, ${(performance.now() - started).toFixed(0)} ms`);
       const data = { f11: 'x', f15: '01-01-2026', f16: '01-02-2026 10:30', f17: '1.5', f18: '3', f19: '1', f20: '1,2', f22: 'ada@example.com' };
       cpu = process.cpuUsage();
       started = performance.now();
@@ -137,8 +155,8 @@ async function main(): Promise<void> {
     const only = process.env.IMPORT_PROFILE_ONLY;
     const bareRun = only === 'import' ? undefined : await bare(RECORDS);
     const importRun = only === 'bare' ? undefined : await importOnce(RECORDS, 'profile');
-    const line = (label: string, run: { cpu: number; seconds: number }): string =>
-      `${label}: ${((run.cpu / RECORDS) * 1000).toFixed(0)} µs CPU per row, ${(RECORDS / run.seconds).toFixed(0)} rows/s`;
+    const line = (label: string, run: Figures): string =>
+      `${label}: ${((run.cpu / RECORDS) * 1000).toFixed(0)} µs CPU per row, ${(RECORDS / run.seconds).toFixed(0)} rows/s; emulator ${((run.emulator / RECORDS) * 1000).toFixed(0)} µs per row, busy ${((100 * run.emulator) / (run.seconds * 1000)).toFixed(0)} %`;
     if (bareRun) console.log(line('bare node:http', bareRun));
     if (importRun) console.log(line('import', importRun));
   } finally {
