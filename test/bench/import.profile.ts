@@ -151,6 +151,23 @@ async function main(): Promise<void> {
       console.log(`client.createRecord: ${((cpuMs(cpu) / RECORDS) * 1000).toFixed(0)} µs CPU per row, ${(RECORDS / ((performance.now() - started) / 1000)).toFixed(0)} rows/s`);
     };
     if (process.env.IMPORT_PROFILE_ONLY === 'parts') return await parts();
+    if (process.env.IMPORT_PROFILE_ONLY === 'client') {
+      // The portal client's create against a bare one, in turns, CONCURRENCY at once.
+      const data = { f11: 'x', f15: '01-01-2026', f16: '01-02-2026 10:30', f17: '1.5', f18: '3', f19: '1', f20: '1,2', f22: 'ada@example.com' };
+      const signal = new AbortController().signal;
+      for (let round = 0; round < 3; round += 1) {
+        const bareRun = process.env.IMPORT_PROFILE_BARE === '0' ? { cpu: Number.NaN } : await bare(3000);
+        const cpu = process.cpuUsage();
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: CONCURRENCY }, async () => {
+            for (; next < 3000; next += 1) await client.createRecord(APP, { ...data, f11: `client ${next}` }, {}, signal);
+          }),
+        );
+        console.log(`bare ${((bareRun.cpu / 3000) * 1000).toFixed(0)} µs, client ${((cpuMs(cpu) / 3000) * 1000).toFixed(0)} µs CPU per create`);
+      }
+      return;
+    }
     // IMPORT_PROFILE_ONLY=import (or bare) leaves the other out, for a profile of one alone.
     const only = process.env.IMPORT_PROFILE_ONLY;
     const bareRun = only === 'import' ? undefined : await bare(RECORDS);
