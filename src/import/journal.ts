@@ -353,6 +353,15 @@ export class Journal {
  * break before writing on): it is skipped, and its request is then looked for or sent again.
  */
 function parseLines(text: string): Line[] {
+  // Whole, as one array, in one parse: a resumed run reads every line of the runs before it.
+  const body = text.trimEnd();
+  if (body !== '' && !body.includes('\n\n')) {
+    try {
+      return JSON.parse(`[${body.replaceAll('\n', ',')}]`) as Line[];
+    } catch {
+      // a line cut off by a crash: line by line below
+    }
+  }
   const lines: Line[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
