@@ -107,16 +107,26 @@ async function main(): Promise<void> {
       const cpu = process.cpuUsage();
       const emulatorBefore = await emulatorCpuMs(emulator.child?.pid);
       const started = performance.now();
-      const result = await runImport({
-        source,
-        settings: { appId: APP, mode: 'create', matchField: 'f11', mapping: proposeMapping(source.columns, columns) },
-        columns,
-        writer: client,
-        lookupViewId: '3',
-        journalPath: join(folder, `${name}.journal.jsonl`),
-        concurrency: CONCURRENCY,
-        total: count,
-      });
+      // IMPORT_PROFILE_BLOCKS=5 cancels and resumes the import as the bench does (without its bare blocks).
+      const blocks = Number(process.env.IMPORT_PROFILE_BLOCKS ?? 1);
+      let result;
+      for (let block = 1; ; block += 1) {
+        const controller = new AbortController();
+        const stopAt = Math.round((count * block) / blocks);
+        result = await runImport({
+          source,
+          settings: { appId: APP, mode: 'create', matchField: 'f11', mapping: proposeMapping(source.columns, columns) },
+          columns,
+          writer: client,
+          lookupViewId: '3',
+          journalPath: join(folder, `${name}.journal.jsonl`),
+          concurrency: CONCURRENCY,
+          total: count,
+          signal: controller.signal,
+          onProgress: (progress) => progress.done >= stopAt && stopAt < count && controller.abort(),
+        });
+        if (!result.cancelled) break;
+      }
       if (result.counts.created !== count) throw new Error(`created ${result.counts.created} of ${count}`);
       return { cpu: cpuMs(cpu), seconds: (performance.now() - started) / 1000, emulator: (await emulatorCpuMs(emulator.child?.pid)) - emulatorBefore };
     };
