@@ -238,6 +238,8 @@ export class Journal {
 
   private setOutcome(line: OutcomeEntry): void {
     this.unanswered.delete(line.row);
+    // Only an uncertain row's attempt is asked for again (its look-up): others are not kept for every row.
+    if (line.outcome !== 'uncertain') this.attempts.delete(line.row);
     const previous = this.outcomes.get(line.row);
     if (previous) this.tally[previous.outcome] -= 1;
     this.tally[line.outcome] += 1;
