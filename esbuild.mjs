@@ -162,7 +162,7 @@ const targets = {
       ...filesUnder('test/webview', (n) => n.endsWith('.test.ts')),
       ...filesUnder('test/integration', (n) => n.endsWith('.test.ts') || n === 'index.ts'),
       ...filesUnder('test/journeys', (n) => n.endsWith('.test.ts')),
-      ...filesUnder('test/bench', (n) => n.endsWith('.bench.ts')),
+      ...filesUnder('test/bench', (n) => n.endsWith('.bench.ts') || n.endsWith('.profile.ts')),
     ];
     if (entryPoints.length === 0) return undefined;
     return { ...common, entryPoints, outbase: '.', outdir: 'out', platform: 'node', format: 'cjs', target: 'node20', packages: 'external' };

@@ -42,11 +42,26 @@ class TransportResponse implements FetchResponseLike {
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
 
-  /** The whole body, without the copy arrayBuffer() makes. */
-  async bytes(): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of this.body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  /**
+   * The whole body, without the copy arrayBuffer() makes. Read by its events, not an async iterator:
+   * the iterator's promise per chunk and end-of-stream watch cost more than a short answer (the import
+   * bench). A body that closes before its end (the connection cut, the request aborted) rejects.
+   */
+  bytes(): Promise<Buffer> {
+    const body = this.body;
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let ended = false;
+      body.on('data', (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+      body.once('end', () => {
+        ended = true;
+        resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      });
+      body.once('error', reject);
+      body.once('close', () => {
+        if (!ended) reject(Object.assign(new Error('The answer ended before it was complete.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+      });
+    });
   }
 }
 
@@ -112,8 +127,13 @@ function sendOnce(attempt: Attempt, signal: AbortSignal): Promise<IncomingMessag
       reject(error);
       return;
     }
+    // One listener for the whole exchange (a pair of EventTarget calls is a measurable part of a short
+    // request): before the answer an abort ends the request; once it came, the body still coming (read by
+    // the caller), with the abort's error.
+    let answer: IncomingMessage | undefined;
     const onAbort = (): void => {
-      request.destroy(abortError(signal));
+      if (answer) answer.destroy(abortError(signal));
+      else request.destroy(abortError(signal));
     };
     signal.addEventListener('abort', onAbort, { once: true });
     request.on('error', (error) => {
@@ -121,16 +141,11 @@ function sendOnce(attempt: Attempt, signal: AbortSignal): Promise<IncomingMessag
       reject(error);
     });
     request.on('response', (response) => {
-      // The body is still coming: an abort from now on ends it (read by the caller) with the abort's error.
-      signal.removeEventListener('abort', onAbort);
-      if (signal.aborted) response.destroy(abortError(signal));
-      else {
-        const onBodyAbort = (): void => {
-          response.destroy(abortError(signal));
-        };
-        signal.addEventListener('abort', onBodyAbort, { once: true });
-        response.once('close', () => signal.removeEventListener('abort', onBodyAbort));
-      }
+      answer = response;
+      if (signal.aborted) {
+        signal.removeEventListener('abort', onAbort);
+        response.destroy(abortError(signal));
+      } else response.once('close', () => signal.removeEventListener('abort', onAbort));
       resolve(response);
     });
     if (sized || body === undefined) request.end(body);

@@ -23,9 +23,9 @@ export function normaliseBaseUrl(baseUrl: string): URL {
 
 /** base + /api/v1/ + the segments, each percent-encoded (ids cannot break out of their segment). */
 export function apiUrl(base: URL, segments: readonly string[], query?: Iterable<[string, string]>): URL {
-  const url = new URL(base.href);
   const path = segments.map((segment) => encodeURIComponent(segment)).join('/');
-  url.pathname = `${base.pathname.replace(/\/+$/, '')}${VERSION_PREFIX}/${path}`;
+  // Built as text and parsed once (the base has no query or fragment): this runs for every request.
+  const url = new URL(`${base.href.replace(/\/+$/, '')}${VERSION_PREFIX}/${path}`);
   if (query) for (const [name, value] of query) url.searchParams.append(name, value);
   return url;
 }

@@ -17,7 +17,7 @@ import type { CreateLookup } from './plan';
 export const JOURNAL_VERSION = 1;
 
 /** Lines that need no sync wait for this many to gather, or LINGER_MS, before a write (kick()). */
-const LINGER_LINES = 16;
+const LINGER_LINES = 64;
 const LINGER_MS = 50;
 
 /**
@@ -238,6 +238,8 @@ export class Journal {
 
   private setOutcome(line: OutcomeEntry): void {
     this.unanswered.delete(line.row);
+    // Only an uncertain row's attempt is asked for again (its look-up): others are not kept for every row.
+    if (line.outcome !== 'uncertain') this.attempts.delete(line.row);
     const previous = this.outcomes.get(line.row);
     if (previous) this.tally[previous.outcome] -= 1;
     this.tally[line.outcome] += 1;
@@ -353,6 +355,15 @@ export class Journal {
  * break before writing on): it is skipped, and its request is then looked for or sent again.
  */
 function parseLines(text: string): Line[] {
+  // Whole, as one array, in one parse: a resumed run reads every line of the runs before it.
+  const body = text.trimEnd();
+  if (body !== '' && !body.includes('\n\n')) {
+    try {
+      return JSON.parse(`[${body.replaceAll('\n', ',')}]`) as Line[];
+    } catch {
+      // a line cut off by a crash: line by line below
+    }
+  }
   const lines: Line[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;

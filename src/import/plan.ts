@@ -3,7 +3,7 @@
 // nothing sent; the run executes it. Existing records (upsert) come from a view the person picks, indexed
 // once by record id and by the match column.
 import type { ViewRow } from '../api/client';
-import { checkRecord } from '../api/formats';
+import { checkRecord, missingRequired } from '../api/formats';
 import type { Column, RecordData } from '../api/types';
 import { convertValue, expectedFormat, type ConversionOptions } from './convert';
 import { describeTarget, fieldSources, recordIdSource, type ImportMapping } from './mapping';
@@ -69,6 +69,8 @@ export class RowPlanner {
   private readonly idSource: string | undefined;
   private readonly fieldsBySource = new Map<string, Column>();
   private readonly plannedKeys = new Map<string, number>();
+  /** The fields a create must fill. */
+  private readonly required: readonly string[];
 
   constructor(
     private readonly settings: ImportSettings,
@@ -77,6 +79,7 @@ export class RowPlanner {
   ) {
     this.sources = fieldSources(settings.mapping);
     this.idSource = settings.mode === 'upsert' ? recordIdSource(settings.mapping) : undefined;
+    this.required = missingRequired(columns, {});
     for (const [field, source] of this.sources) {
       const column = columns.find((candidate) => candidate.field_id_in_data === field);
       if (column) this.fieldsBySource.set(source, column);
@@ -143,8 +146,12 @@ export class RowPlanner {
   private create(row: number, data: RecordData): Operation {
     // Else a row with nothing in its mapped columns creates a blank record wherever no column is required.
     if (Object.keys(data).length === 0) return { kind: 'invalid', row, problems: [{ row, column: '(the row)', value: '', message: 'the row has no values for the mapped columns', expected: 'a value in at least one mapped column' }] };
-    const problems = checkRecord(this.columns, data, { creating: true }).map((found) => this.problemOf(row, found.field, data, found.message));
-    if (problems.length > 0) return { kind: 'invalid', row, problems };
+    // Every value passed its column's check in plan() (convertValue): what is left to check is a required
+    // field left empty, and only a row that leaves one is checked whole, for checkRecord's messages.
+    if (this.required.some((field) => (data[field] ?? '') === '')) {
+      const problems = checkRecord(this.columns, data, { creating: true }).map((found) => this.problemOf(row, found.field, data, found.message));
+      if (problems.length > 0) return { kind: 'invalid', row, problems };
+    }
     let lookup: CreateLookup | undefined;
     const field = this.settings.matchField;
     if (field !== undefined && data[field]) {

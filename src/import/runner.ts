@@ -12,16 +12,18 @@
 //   then looked for through a view; found, the row is done with that record; not found, it is sent again.
 //   Without a lookup the row is reported 'uncertain' and not sent again: a person must check it.
 // - The attempt is journalled (and synced) before the create is sent, so a crash or reload in between is
-//   the same case: the resumed run looks for the record first.
+//   the same case: the resumed run looks for the record first. Cancel lets the requests in flight answer
+//   (CANCEL_GRACE_MS) before it cuts them off, so that it leaves none of them to look for.
 // Updates (PUT of the same fields) and deletes (a second delete answers 404) are safe to repeat.
 // Limits: the lookup view must show records whatever their field values (no conditions that hide new
 // records), and a portal still busy with a timed-out create may show it only after the look-up.
 import type { ViewRead } from '../api/client';
-import { isCancellation, isPortalError } from '../api/errors';
+import { isCancellation } from '../api/errors';
 import type { ViewFilter } from '../api/filters';
 import type { Column, RecordData } from '../api/types';
 import type { Journal, Outcome, OutcomeCounts, OutcomeEntry } from './journal';
 import type { CreateLookup, Operation } from './plan';
+import { classify, sleep, type Failure } from './runFailures';
 
 /** The part of the portal client the runner uses; PortalClient fits. */
 export interface RecordWriter {
@@ -74,38 +76,9 @@ export interface RunSummary {
   cancelled: boolean;
 }
 
-type Failure =
-  | { kind: 'cancelled' }
-  | { kind: 'refused'; reason: string; status?: number }
-  /** The portal did not take the request: send it again after `waitMs`. */
-  | { kind: 'not-taken'; reason: string; waitMs?: number }
-  /** The request may have been carried out. */
-  | { kind: 'unknown'; reason: string };
-
-function classify(error: unknown): Failure {
-  if (isCancellation(error)) return { kind: 'cancelled' };
-  if (!isPortalError(error)) return { kind: 'refused', reason: error instanceof Error ? error.message : String(error) };
-  const reason = error.portalMessage ?? error.message;
-  if (error.kind === 'http' && (error.status === 429 || error.status === 503)) return { kind: 'not-taken', reason, waitMs: error.retryAfterMs };
-  if (error.kind === 'http' && (error.status ?? 0) >= 500) return { kind: 'unknown', reason };
-  if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'invalid-response') return { kind: 'unknown', reason: error.message };
-  return { kind: 'refused', reason, status: error.status };
-}
-
 const MAX_DELAY_MS = 30_000;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
+/** How long the requests in flight at a Cancel may take to answer before they are cut off. */
+const CANCEL_GRACE_MS = 2_000;
 
 export async function runOperations(operations: AsyncIterable<Operation>, options: RunOptions): Promise<RunSummary> {
   const run = new Run(options);
@@ -127,28 +100,48 @@ class Run {
     this.baseDelayMs = options.baseDelayMs ?? 250;
   }
 
+  /** Aborted at Cancel (or a failure): no request starts after it, and waits end. */
+  private readonly stopping = new AbortController();
+
   private get signal(): AbortSignal {
     return this.controller.signal;
   }
 
+  private get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
   async start(operations: AsyncIterable<Operation>): Promise<RunSummary> {
     const outer = this.options.signal;
-    const abort = (): void => this.controller.abort(outer?.reason);
-    if (outer?.aborted) abort();
+    // At Cancel the requests in flight are let finish for a moment, their outcomes journalled: cut off,
+    // each would have to be looked for on resume, or, without a key to look by, be reported uncertain.
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const abort = (): void => {
+      this.stopping.abort(outer?.reason);
+      grace ??= setTimeout(() => this.controller.abort(outer?.reason), CANCEL_GRACE_MS);
+    };
+    if (outer?.aborted) {
+      this.stopping.abort(outer.reason);
+      this.controller.abort(outer.reason);
+    }
     outer?.addEventListener('abort', abort, { once: true });
     const iterator = operations[Symbol.asyncIterator]();
     const concurrency = Math.max(1, this.options.concurrency ?? 4);
-    const { take, settled } = this.readAhead(iterator, concurrency * 4, concurrency * 8);
+    // Groups of 16 rows per request at once: a write and a sync per 64 rows at the default cost half the
+    // CPU per row of groups of 16 (test/bench/import.profile.ts, parts), and the 64 rows still buffered
+    // while a group syncs keep the requests going through a slow disk's sync.
+    const { take, settled } = this.readAhead(iterator, concurrency * 16, concurrency * 32);
     let failure: unknown;
     const fail = (error: unknown): void => {
       failure ??= error;
+      this.stopping.abort(error);
       this.controller.abort(error);
     };
     /** Outcomes recorded whose lines are not yet written. */
     const unwritten = new Set<Promise<void>>();
     const worker = async (): Promise<void> => {
       try {
-        for (let operation = await take(); operation && !this.signal.aborted; operation = await take()) {
+        for (let operation = await take(); operation && !this.stopped; operation = await take()) {
           const outcome = await this.execute(operation);
           if (outcome === undefined) return; // cancelled while in flight: no outcome, resumed later
           const { outcome: kind, recordId } = outcome;
@@ -178,6 +171,7 @@ class Run {
       await this.withdrawUnsent();
       while (unwritten.size > 0) await Promise.all(unwritten);
     } finally {
+      clearTimeout(grace);
       outer?.removeEventListener('abort', abort);
       await iterator.return?.();
     }
@@ -228,12 +222,12 @@ class Run {
     const fill = (): Promise<void> =>
       (filling ??= (async () => {
         const group: Operation[] = [];
-        while (!exhausted && buffer.length + group.length < high && !this.signal.aborted) {
+        while (!exhausted && buffer.length + group.length < high && !this.stopped) {
           const next = await iterator.next();
           if (next.done) exhausted = true;
           else group.push(next.value);
         }
-        if (this.signal.aborted) return;
+        if (this.stopped) return;
         // In one turn: the journal takes the group's attempt lines in one write. A row is offered to the
         // workers only once prepared, so a row taken to be sent is never one prepared after it was taken.
         for (const operation of group) this.prepare(operation);
@@ -242,7 +236,7 @@ class Run {
         .catch((error: unknown) => void (failed = { error }))
         .finally(() => (filling = undefined)));
     const take = async (): Promise<Operation | undefined> => {
-      while (buffer.length === 0 && !exhausted && !failed && !this.signal.aborted) await fill();
+      while (buffer.length === 0 && !exhausted && !failed && !this.stopped) await fill();
       if (failed) throw failed.error;
       const operation = buffer.shift();
       // Not awaited: reading ahead runs beside the requests; its failure is kept and thrown at the next take.
@@ -297,15 +291,15 @@ class Run {
 
   /** Every worker holds back while the portal asked to wait. */
   private async gate(): Promise<void> {
-    for (let wait = this.pausedUntil - Date.now(); wait > 0 && !this.signal.aborted; wait = this.pausedUntil - Date.now()) await sleep(wait, this.signal);
-    this.signal.throwIfAborted();
+    for (let wait = this.pausedUntil - Date.now(); wait > 0 && !this.stopped; wait = this.pausedUntil - Date.now()) await sleep(wait, this.stopping.signal);
+    this.stopping.signal.throwIfAborted();
   }
 
   /** Waits before the next attempt: as long as the portal asked (and every worker with it), else a growing delay. */
   private async backOff(failure: Failure, attempt: number): Promise<void> {
     const wait = failure.kind === 'not-taken' ? failure.waitMs ?? this.delay(attempt) : this.delay(attempt);
     if (failure.kind === 'not-taken') this.pausedUntil = Math.max(this.pausedUntil, Date.now() + wait);
-    await sleep(wait, this.signal);
+    await sleep(wait, this.stopping.signal);
   }
 
   private async create(row: number, data: RecordData, lookup: CreateLookup | undefined): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
@@ -327,17 +321,22 @@ class Run {
         // (a create without a look-up would otherwise be reported uncertain on resume, though never sent).
         await this.gate();
         await this.attemptWritten(row, lookup);
+        if (this.stopped) {
+          await journal.withdraw(row); // stopped while the line was written: never sent
+          return undefined;
+        }
         const created = await writer.createRecord(appId, data, { draft: this.options.draft }, this.signal);
         return { row, outcome: 'created', recordId: created.id };
       } catch (error) {
         const failure = classify(error);
-        if (failure.kind === 'cancelled' || this.signal.aborted) return undefined;
+        if (failure.kind === 'cancelled') return undefined;
         if (failure.kind === 'refused') return { row, outcome: 'failed', reason: failure.reason };
         lastReason = failure.reason;
         if (failure.kind === 'unknown') mayExist = true;
         else if (!mayExist) await journal.withdraw(row); // not taken: a stop now leaves nothing to look for
+        if (this.stopped) return undefined;
         await this.backOff(failure, attempt);
-        if (this.signal.aborted) return undefined;
+        if (this.stopped) return undefined;
       }
     }
     if (mayExist && lookup && this.options.lookupView) {
@@ -379,14 +378,15 @@ class Run {
         return { row, outcome: done, recordId };
       } catch (error) {
         const failure = classify(error);
-        if (failure.kind === 'cancelled' || this.signal.aborted) return undefined;
+        if (failure.kind === 'cancelled') return undefined;
         // A delete sent before whose answer was lost: the record is in trash now, so 404 means done.
         if (failure.kind === 'refused' && failure.status === 404 && done === 'deleted' && sentBefore) return { row, outcome: done, recordId };
         if (failure.kind === 'refused') return { row, outcome: 'failed', recordId, reason: failure.reason };
         sentBefore = true;
         lastReason = failure.reason;
+        if (this.stopped) return undefined;
         await this.backOff(failure, attempt);
-        if (this.signal.aborted) return undefined;
+        if (this.stopped) return undefined;
       }
     }
     return { row, outcome: 'failed', recordId, reason: `the portal kept failing (${lastReason})` };

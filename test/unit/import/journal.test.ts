@@ -113,6 +113,7 @@ describe('import: the journal', () => {
     await resumed.close();
     const reopened = await Journal.open(file, JOB);
     assert.equal(reopened.outcomeOf(3)?.recordId, '2');
+    assert.equal(reopened.outcomeOf(2)?.recordId, '1', 'the lines before the cut one are read too');
     await reopened.close();
   });
 

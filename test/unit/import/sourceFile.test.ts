@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openSource, type SourceRow } from '../../../src/import/sourceFile';
+import { loadPapa, openSource, type SourceRow } from '../../../src/import/sourceFile';
 import { decodeText } from '../../../src/import/sourceText';
 import { tempFolder } from './support';
 
@@ -122,6 +122,23 @@ describe('import: reading the source file', () => {
     const { columns, rows } = await rowsOf(await file('boundary-utf16.csv', bytes));
     assert.deepEqual(columns, ['Name', 'City']);
     assert.equal(rows[1].values.Name, '😀 smile');
+  });
+
+  // Read in chunks of 64 KiB: a record, a quoted cell with line breaks and a CRLF cut by a chunk's end
+  // must come out as papaparse reads the whole text at once.
+  it('reads records whose quoted cells and line ends cross the chunks the file is read in, as the whole text parses', async () => {
+    const lines = ['Title,Notes,Amount'];
+    for (let index = 0; index < 12000; index += 1) {
+      lines.push(index % 7 === 0 ? `"Desk ${index}, oak","first line\r\nsecond ""quoted"" line\nthird",${index}` : `Chair ${index},${'n'.repeat(index % 40)},${index}.5`);
+    }
+    const content = `${lines.join('\r\n')}\r\n`;
+    assert.ok(Buffer.byteLength(content) > 4 * 65_536, 'the file spans several chunks');
+    const { rows } = await rowsOf(await file('chunks.csv', content));
+    const Papa = await loadPapa();
+    const whole = Papa.parse<string[]>(content, { delimiter: ',', skipEmptyLines: 'greedy' }).data.slice(1);
+    assert.equal(rows.length, whole.length);
+    rows.forEach((row, index) => assert.deepEqual([row.values.Title, row.values.Notes, row.values.Amount], whole[index], `record ${index + 1}`));
+    assert.equal(rows.at(-1)?.values.Title, 'Chair 11999');
   });
 
   it('refuses UTF-32 (either byte order) with the way out, rather than reading it as UTF-16 or UTF-8', async () => {
