@@ -26,6 +26,7 @@ import { proposeMapping } from '../../src/import/mapping';
 import { openSource } from '../../src/import/sourceFile';
 import { repoRoot } from '../webview/support/repo';
 import { bareRequest } from './support/bareHttp';
+import { bareOrderBody, orders } from './support/importOrders';
 import { mb, runBenchmark } from './support/report';
 
 // BENCH_IMPORT_RECORDS runs a smaller one while working on the import; the table's figures are for 10,000.
@@ -49,34 +50,14 @@ async function startEmulatorProcess(): Promise<EmulatorProcess> {
   return harness.startEmulator({ args: ['--quiet', '--big-view-records', '100'] });
 }
 
-const STATUSES = ['New', 'Confirmed', 'Shipped'];
-
 /** Orders as a spreadsheet exports them: ISO dates, choices by name, e-mail lists. */
-function orders(count: number, prefix: string): string {
-  const lines = ['Title,Order date,Delivery,Amount,Quantity,Status,Tags,Owner'];
-  for (let index = 1; index <= count; index += 1) {
-    const day = String((index % 28) + 1).padStart(2, '0');
-    lines.push(`"${prefix} order ${index}, oak",2026-01-${day},2026-02-${day}T10:30:00Z,${(index % 997) + 0.5},${index % 7},${STATUSES[index % 3]},"Urgent, Gift",ada@example.com`);
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 let bareSent = 0;
 
 /** The fields of the next bare create: the import's orders as the portal takes them. */
 function bareBody(): string {
-  const index = (bareSent += 1);
-  const day = String((index % 28) + 1).padStart(2, '0');
-  return new URLSearchParams({
-    f11: `Bare order ${index}, oak`,
-    f15: `${day}-01-2026`,
-    f16: `${day}-02-2026 10:30`,
-    f17: String((index % 997) + 0.5),
-    f18: String(index % 7),
-    f19: String((index % 3) + 1),
-    f20: '1,2',
-    f22: 'ada@example.com',
-  }).toString();
+  bareSent += 1;
+  return bareOrderBody(bareSent);
 }
 
 type BareCreate = (url: string, token: string, body: string) => Promise<void>;

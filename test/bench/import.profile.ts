@@ -15,6 +15,7 @@ import { Journal } from '../../src/import/journal';
 import { proposeMapping } from '../../src/import/mapping';
 import { openSource } from '../../src/import/sourceFile';
 import { bareRequest } from './support/bareHttp';
+import { bareOrderBody, orders } from './support/importOrders';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../webview/support/repo';
 import type { EmulatorProcess } from './support/emulatorProcess';
@@ -23,30 +24,6 @@ const RECORDS = Number(process.env.IMPORT_PROFILE_RECORDS ?? 10_000);
 const CONCURRENCY = Number(process.env.IMPORT_PROFILE_CONCURRENCY ?? 4);
 const APP = '102';
 const GROUP = Number(process.env.IMPORT_PROFILE_GROUP ?? 64);
-const STATUSES = ['New', 'Confirmed', 'Shipped'];
-
-function orders(count: number, prefix: string): string {
-  const lines = ['Title,Order date,Delivery,Amount,Quantity,Status,Tags,Owner'];
-  for (let index = 1; index <= count; index += 1) {
-    const day = String((index % 28) + 1).padStart(2, '0');
-    lines.push(`"${prefix} order ${index}, oak",2026-01-${day},2026-02-${day}T10:30:00Z,${(index % 997) + 0.5},${index % 7},${STATUSES[index % 3]},"Urgent, Gift",ada@example.com`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-function bareBody(index: number): string {
-  const day = String((index % 28) + 1).padStart(2, '0');
-  return new URLSearchParams({
-    f11: `Bare order ${index}, oak`,
-    f15: `${day}-01-2026`,
-    f16: `${day}-02-2026 10:30`,
-    f17: String((index % 997) + 0.5),
-    f18: String(index % 7),
-    f19: String((index % 3) + 1),
-    f20: '1,2',
-    f22: 'ada@example.com',
-  }).toString();
-}
 
 interface Figures {
   /** This process's CPU, ms. */
@@ -90,7 +67,7 @@ async function main(): Promise<void> {
         Array.from({ length: CONCURRENCY }, async () => {
           for (; next < count; ) {
             next += 1;
-            const answer = await bareRequest('POST', url, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' }, bareBody(next));
+            const answer = await bareRequest('POST', url, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' }, bareOrderBody(next));
             if (answer.status !== 200) throw new Error(`bare create: ${answer.status}`);
             JSON.parse(answer.text);
           }
