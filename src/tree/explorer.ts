@@ -209,10 +209,14 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     if (!rows) return [];
     if ('read' in soon) this.arriving.follow(view, soon.read);
     // VS Code draws a view's item before asking for its children: after a refresh (rows dropped) the item
-    // was drawn without a count, and nothing drew it again once the rows came. Draw it again then.
+    // was drawn without a count, and nothing drew it again once the rows came. Draw it again now, and let
+    // VS Code take that in before these children are handed over: it then drops this fetch and asks again.
+    // Redrawn just after they were handed over, the rows shown kept handles VS Code had let go, and their
+    // inline actions (Publish Draft…) ran with no record.
     if (stored && this.shownCounts.has(view.id) && this.shownCounts.get(view.id) !== rows.length) {
       this.shownCounts.set(view.id, rows.length);
-      setTimeout(() => this.fire(view), 0);
+      this.fire(view);
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
     const metadata = (stored && stored.metadata.length > 0 ? stored.metadata : rows.metadata) ?? this.provisionalMetadata(view, rows);
     const title = await titleColumnOfView(this.parts.catalog, view, this.parts.titles.get(view), { metadata });
