@@ -2,9 +2,13 @@
 // real client, and a change set over the rows of its view "All orders" (3), as the grid will hold them.
 import { PortalClient } from '../../../src/api/client';
 import { defaultFetch, type FetchLike } from '../../../src/api/http';
+import type { ViewRow } from '../../../src/api/answers';
 import type { Column, RecordData } from '../../../src/api/types';
 import { ChangeSet } from '../../../src/grid/changeSet';
 import type { GridLayout } from '../../../src/grid/blockEdits';
+import { EditHistory } from '../../../src/grid/editHistory';
+import { portalRecordStore, type RecordStore } from '../../../src/grid/recordStore';
+import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
 import { CredentialsTokens, startPortal, testInterface, type Emulator } from '../api/portal';
 
 export const ORDERS = '102';
@@ -75,4 +79,28 @@ export async function freshGrid(portal: GridPortal): Promise<{ changeSet: Change
 /** The emulator's request log (API requests only), after `since`. */
 export async function requestLog(emulator: Emulator): Promise<Array<{ method: string; path: string; status: number; fault?: unknown }>> {
   return (await testInterface(emulator, 'GET', 'requests')) as Array<{ method: string; path: string; status: number; fault?: unknown }>;
+}
+
+/** A fresh grid (freshGrid) with what a save needs: its undo history and the record store over the client. */
+export async function freshSave(portal: GridPortal): Promise<{ changeSet: ChangeSet; history: EditHistory; store: RecordStore }> {
+  const { changeSet } = await freshGrid(portal);
+  await testInterface(portal.emulator, 'DELETE', 'requests');
+  return { changeSet, history: new EditHistory(changeSet), store: portalRecordStore(portal.client, ORDERS) };
+}
+
+/** Another user of the portal, with a client of their own. */
+export function someoneElseOn(portal: GridPortal): PortalClient {
+  return new PortalClient({ baseUrl: portal.emulator.baseUrl, tokens: new CredentialsTokens(portal.emulator) });
+}
+
+/** What the portal holds for record `id` of Orders, read through the emulator's test interface. */
+export async function portalData(portal: GridPortal, id: string): Promise<Record<string, string>> {
+  return ((await testInterface(portal.emulator, 'GET', `records/${ORDERS}/${id}`)) as { data: Record<string, string> }).data;
+}
+
+/** "All orders" read anew after a reset, and the grid's columns of it. */
+export async function ordersView(portal: GridPortal): Promise<{ rows: ViewRow[]; columns: ReturnType<typeof gridEditColumns> }> {
+  await testInterface(portal.emulator, 'POST', 'reset');
+  const view = await portal.client.readView(ORDERS, ALL_ORDERS);
+  return { rows: view.rows, columns: gridEditColumns(ORDERS, view.metadata, () => portal.columns) };
 }

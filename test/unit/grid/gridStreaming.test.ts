@@ -13,9 +13,8 @@ import { finishRead } from '../../../src/grid/finishRead';
 import { GridModel } from '../../../src/grid/gridModel';
 import type { GridLoadState } from '../../../src/shared/protocol';
 import { GridRowsReader } from '../../../src/webviews/grid/rowsReader';
-import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
-import { testInterface } from '../api/portal';
-import { ALL_ORDERS, ORDERS, startGridPortal, type GridPortal } from './gridPortal';
+import type { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { ALL_ORDERS, ORDERS, ordersView, startGridPortal, type GridPortal } from './gridPortal';
 
 describe('grid: rows arriving in batches', function () {
   let portal: GridPortal;
@@ -24,10 +23,7 @@ describe('grid: rows arriving in batches', function () {
 
   before(async () => {
     portal = await startGridPortal();
-    await testInterface(portal.emulator, 'POST', 'reset');
-    const view = await portal.client.readView(ORDERS, ALL_ORDERS);
-    rows = view.rows;
-    columns = gridEditColumns(ORDERS, view.metadata, () => portal.columns);
+    ({ rows, columns } = await ordersView(portal));
   });
   after(() => portal.emulator.close());
 

@@ -11,9 +11,8 @@ import type { ViewStreamOptions, ViewStreamResult } from '../../../src/api/viewS
 import { GridModel } from '../../../src/grid/gridModel';
 import { RowCopies } from '../../../src/grid/rowCopies';
 import { GridRowsReader } from '../../../src/webviews/grid/rowsReader';
-import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
-import { testInterface } from '../api/portal';
-import { ALL_ORDERS, ORDERS, startGridPortal, type GridPortal } from './gridPortal';
+import type { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { ALL_ORDERS, ORDERS, ordersView, startGridPortal, type GridPortal } from './gridPortal';
 
 /** A store holding `rows` as the portal sends them (id among the keys), and the rows as the store reads them. */
 function storeOf(rows: readonly ViewRow[]): { store: RowStore; read: ViewRow[] } {
@@ -104,10 +103,7 @@ describe('grid: rows kept in the read’s store', function () {
 
     before(async () => {
       portal = await startGridPortal();
-      await testInterface(portal.emulator, 'POST', 'reset');
-      const view = await portal.client.readView(ORDERS, ALL_ORDERS);
-      rows = view.rows;
-      columns = gridEditColumns(ORDERS, view.metadata, () => portal.columns);
+      ({ rows, columns } = await ordersView(portal));
     });
     after(() => portal.emulator.close());
 

@@ -5,11 +5,11 @@ import * as assert from 'node:assert/strict';
 import { PortalClient } from '../../../src/api/client';
 import type { ChangeSet } from '../../../src/grid/changeSet';
 import { keepMine, takeTheirs } from '../../../src/grid/conflicts';
-import { EditHistory } from '../../../src/grid/editHistory';
+import type { EditHistory } from '../../../src/grid/editHistory';
 import { portalRecordStore, type RecordStore } from '../../../src/grid/recordStore';
 import { saveChanges, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
 import { CredentialsTokens, injectFault, testInterface } from '../api/portal';
-import { freshGrid, ORDERS, requestLog, startGridPortal, type GridPortal } from './gridPortal';
+import { freshSave, ORDERS, portalData, requestLog, someoneElseOn, startGridPortal, type GridPortal } from './gridPortal';
 
 const record = (id: string): string => `/api/v1/app/${ORDERS}/record/${id}`;
 
@@ -23,18 +23,13 @@ describe('grid: saving changed rows', function () {
 
   before(async () => {
     portal = await startGridPortal();
-    someoneElse = new PortalClient({ baseUrl: portal.emulator.baseUrl, tokens: new CredentialsTokens(portal.emulator) });
+    someoneElse = someoneElseOn(portal);
   });
   after(() => portal.emulator.close());
   beforeEach(async () => {
-    ({ changeSet } = await freshGrid(portal));
-    history = new EditHistory(changeSet);
-    store = portalRecordStore(portal.client, ORDERS);
-    await testInterface(portal.emulator, 'DELETE', 'requests');
+    ({ changeSet, history, store } = await freshSave(portal));
   });
 
-  const portalData = async (id: string): Promise<Record<string, string>> =>
-    ((await testInterface(portal.emulator, 'GET', `records/${ORDERS}/${id}`)) as { data: Record<string, string> }).data;
   /** The fields each PUT carried, by record path, as the client sent them. */
   const putBodies = (): Array<[string, Record<string, string>]> =>
     portal.sent.filter((request) => request.method === 'PUT').map((request) => [request.path, Object.fromEntries(new URLSearchParams(request.body ?? ''))]);
@@ -43,7 +38,7 @@ describe('grid: saving changed rows', function () {
   const kinds = (outcomes: readonly RowOutcome[]): Array<[string, string]> => outcomes.map((outcome) => [outcome.recordId, outcome.kind]);
 
   it('sends one update per row with only its changed fields, and holds back rows changed on the portal', async () => {
-    const before3 = await portalData('3');
+    const before3 = await portalData(portal, '3');
     history.edit('paste', 'Paste', [
       { recordId: '1', field: 'f11', value: 'Office chairs, black' },
       { recordId: '1', field: 'f18', value: '12' },
@@ -88,8 +83,8 @@ describe('grid: saving changed rows', function () {
     const again = await saveChanges(changeSet, store);
     assert.deepEqual(kinds(again.outcomes), [['3', 'saved']]);
     assert.deepEqual(putBodies(), [[record('3'), { f18: '30' }]]);
-    assert.deepEqual(await portalData('3'), { ...before3, f11: 'Toner, cyan', f18: '30' });
-    assert.equal((await portalData('4')).f18, '21');
+    assert.deepEqual(await portalData(portal, '3'), { ...before3, f11: 'Toner, cyan', f18: '30' });
+    assert.equal((await portalData(portal, '4')).f18, '21');
     assert.equal(changeSet.isDirty, false);
   });
 
@@ -147,7 +142,7 @@ describe('grid: saving changed rows', function () {
     assert.deepEqual(forRow('1'), ['GET 503', 'GET 503', 'GET 200', 'PUT 200']);
     assert.deepEqual(forRow('2'), ['GET 200', 'PUT 503', 'GET 200', 'PUT 200'], 'checked again before the PUT is resent');
     assert.deepEqual(forRow('3'), ['GET 200', 'PUT 0', 'GET 200', 'PUT 200']);
-    for (const edit of edits) assert.equal((await portalData(edit.recordId)).f18, edit.value);
+    for (const edit of edits) assert.equal((await portalData(portal, edit.recordId)).f18, edit.value);
   });
 
   it('does not resend an update the portal did before its answer was lost', async () => {
@@ -159,7 +154,7 @@ describe('grid: saving changed rows', function () {
     // The log is in the order answers went out: the slow PUT's comes after the first GET's.
     const forRow = (await requestLog(portal.emulator)).filter((entry) => entry.path === record('1')).map((entry) => entry.method);
     assert.deepEqual(forRow.sort(), ['GET', 'GET', 'PUT'], 'the re-check found my value: no second PUT');
-    assert.equal((await portalData('1')).f18, '77');
+    assert.equal((await portalData(portal, '1')).f18, '77');
   });
 
   it('holds back, instead of resending, an update that someone else overtook after it failed', async () => {
@@ -174,7 +169,7 @@ describe('grid: saving changed rows', function () {
     });
     await overtaken;
     assert.deepEqual(kinds(report.outcomes), [['1', 'conflict']]);
-    assert.equal((await portalData('1')).f18, '99');
+    assert.equal((await portalData(portal, '1')).f18, '99');
     assert.deepEqual(await successfulPuts(), [record('1')], 'only someone else\'s update went through');
     assert.equal(changeSet.value('1', 'f18'), '77');
   });
@@ -214,12 +209,12 @@ describe('grid: saving changed rows', function () {
     assert.deepEqual(changeSet.rows().map((row) => row.recordId).sort(), cancelled.sort(), 'every row not saved is still pending');
     const again = await saveChanges(changeSet, store);
     assert.ok(again.outcomes.every((outcome) => outcome.kind === 'saved'));
-    for (const id of ids) assert.equal((await portalData(id)).f18, '33');
+    for (const id of ids) assert.equal((await portalData(portal, id)).f18, '33');
     assert.equal(changeSet.isDirty, false);
   });
 
   it('an undo while the row\'s update is on its way is kept: the cell is pending with its old value, and the next save sends it', async () => {
-    const asRead = (await portalData('1')).f18;
+    const asRead = (await portalData(portal, '1')).f18;
     history.edit('edit', 'Edit', [{ recordId: '2', field: 'f18', value: '12' }]);
     history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '11' }]);
     const undoing: RecordStore = {
@@ -231,12 +226,12 @@ describe('grid: saving changed rows', function () {
     };
     const report = await saveChanges(changeSet, undoing, { concurrency: 1 });
     assert.deepEqual(kinds(report.outcomes), [['2', 'saved'], ['1', 'saved']]);
-    assert.equal((await portalData('1')).f18, '11', 'the update went out before the undo');
+    assert.equal((await portalData(portal, '1')).f18, '11', 'the update went out before the undo');
     assert.equal(changeSet.value('1', 'f18'), asRead, 'the grid shows what the undo put back');
     assert.equal(changeSet.isPending('1', 'f18'), true, 'pending, to be sent');
     assert.equal(changeSet.isPending('2', 'f18'), false, 'the undo reached the last step only');
     await saveChanges(changeSet, store);
-    assert.equal((await portalData('1')).f18, asRead);
+    assert.equal((await portalData(portal, '1')).f18, asRead);
     assert.equal(changeSet.isDirty, false);
   });
 });

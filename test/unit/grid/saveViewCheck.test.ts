@@ -3,16 +3,16 @@
 // user's change still held back; rows the answer cannot vouch for checked by their own GET; the read
 // retried, given up for GETs, read again when old, and cancelled with nothing sent.
 import * as assert from 'node:assert/strict';
-import { PortalClient } from '../../../src/api/client';
+import type { PortalClient } from '../../../src/api/client';
 import type { ViewFilter } from '../../../src/api/filters';
 import type { RecordData } from '../../../src/api/types';
 import { ChangeSet } from '../../../src/grid/changeSet';
 import { EditHistory } from '../../../src/grid/editHistory';
-import { portalRecordStore, type RecordStore } from '../../../src/grid/recordStore';
+import type { RecordStore } from '../../../src/grid/recordStore';
 import { saveChanges, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
 import { readViewCopies, type ViewCheckSource } from '../../../src/grid/viewCheck';
-import { CredentialsTokens, injectFault, testInterface } from '../api/portal';
-import { ALL_ORDERS, freshGrid, ORDERS, requestLog, startGridPortal, type GridPortal } from './gridPortal';
+import { injectFault, testInterface } from '../api/portal';
+import { ALL_ORDERS, freshGrid, freshSave, ORDERS, portalData, requestLog, someoneElseOn, startGridPortal, type GridPortal } from './gridPortal';
 
 const record = (id: string): string => `/api/v1/app/${ORDERS}/record/${id}`;
 const view = (id: string): string => `/api/v1/app/${ORDERS}/view/${id}`;
@@ -26,14 +26,11 @@ describe('grid: saving many changed rows checked with one read of the view', fun
 
   before(async () => {
     portal = await startGridPortal();
-    someoneElse = new PortalClient({ baseUrl: portal.emulator.baseUrl, tokens: new CredentialsTokens(portal.emulator) });
+    someoneElse = someoneElseOn(portal);
   });
   after(() => portal.emulator.close());
   beforeEach(async () => {
-    ({ changeSet } = await freshGrid(portal));
-    history = new EditHistory(changeSet);
-    store = portalRecordStore(portal.client, ORDERS);
-    await testInterface(portal.emulator, 'DELETE', 'requests');
+    ({ changeSet, history, store } = await freshSave(portal));
   });
 
   /** The grid's view as the save reads it: "All orders" (8 rows) unless told, with the client's round trip. */
@@ -42,8 +39,6 @@ describe('grid: saving many changed rows checked with one read of the view', fun
     roundTripMs: () => portal.client.roundTripMs,
     read: (wanted, signal, onRows) => readViewCopies(portal.client, { appId: ORDERS, viewId: options.viewId ?? ALL_ORDERS, filters: options.filters ?? [] }, wanted, signal, onRows),
   });
-  const portalData = async (id: string): Promise<Record<string, string>> =>
-    ((await testInterface(portal.emulator, 'GET', `records/${ORDERS}/${id}`)) as { data: Record<string, string> }).data;
   const kinds = (outcomes: readonly RowOutcome[]): Array<[string, string]> => outcomes.map((outcome) => [outcome.recordId, outcome.kind]);
   /** The API requests since the test began, as "METHOD path status". */
   const requests = async (): Promise<string[]> => (await requestLog(portal.emulator)).map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
@@ -96,8 +91,8 @@ describe('grid: saving many changed rows checked with one read of the view', fun
     ]);
     assert.equal(conflicts[0].current.f11, 'Toner, cyan');
     assert.deepEqual(changeSet.rows().map((row) => row.recordId), ['3', '4']);
-    assert.equal((await portalData('3')).f11, 'Toner, cyan', 'nothing sent over their change');
-    assert.equal((await portalData('4')).f18, '21');
+    assert.equal((await portalData(portal, '3')).f11, 'Toner, cyan', 'nothing sent over their change');
+    assert.equal((await portalData(portal, '4')).f18, '21');
   });
 
   it("invents no conflict when a linked record changes: a LookUp and a Lookup app's columns (l<N>) are no one's edit of the row", async () => {
@@ -133,7 +128,7 @@ describe('grid: saving many changed rows checked with one read of the view', fun
     // "Open orders" (view 4) shows no Quantity (f18); these rows were read with it (as a GET of an earlier save brings it in).
     const open = await portal.client.readView(ORDERS, '4');
     const rows = new Map<string, RecordData>();
-    for (const row of open.rows) rows.set(row.id ?? '', { ...row.values, f18: (await portalData(row.id ?? '')).f18 });
+    for (const row of open.rows) rows.set(row.id ?? '', { ...row.values, f18: (await portalData(portal, row.id ?? '')).f18 });
     const grid = new ChangeSet(portal.columns, (recordId) => rows.get(recordId));
     const ids = [...rows.keys()].slice(0, 5);
     new EditHistory(grid).edit('fill', 'Fill', ids.map((recordId) => ({ recordId, field: 'f11', value: `Open ${recordId}` })));
