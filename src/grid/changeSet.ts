@@ -189,11 +189,18 @@ export class ChangeSet {
 
   /** The value the cell shows: the pending edit, else the row's copy. */
   value(recordId: string, field: string): string {
+    return this.values(recordId, [field])[0];
+  }
+
+  /**
+   * The row's value of each field, as value() has it, the row's copy fetched once: `copyOf` (default: the
+   * grid's) may parse it from the read's bytes.
+   */
+  values(recordId: string, fields: readonly string[], copyOf: RowCopySource = this.copyOf): string[] {
     const id = this.resolve(recordId);
     const row = this.rowsById.get(id);
-    const pending = row?.edits.get(field);
-    if (pending !== undefined) return pending;
-    return (row?.asRead ?? this.copyOf(id))?.[field] ?? '';
+    const copy = row?.asRead ?? copyOf(id);
+    return fields.map((field) => row?.edits.get(field) ?? copy?.[field] ?? '');
   }
 
   isPending(recordId: string, field: string): boolean {

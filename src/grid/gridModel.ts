@@ -354,12 +354,13 @@ export class GridModel {
     this.listed.delete(recordId);
   }
 
-  /** As changeSet.value has each cell, with the row's copy fetched once (it may be parsed from the read's bytes). */
+  /** The row's cells for the page: its copy read once and not kept for the task (every cell is read now). */
   private values(recordId: string): string[] {
-    const id = this.changeSet.resolve(recordId);
-    const row = this.changeSet.row(id);
-    const copy = row?.asRead ?? this.copies.get(id, true);
-    return this.columns.map((column) => row?.edits.get(column.key) ?? copy?.[column.key] ?? '');
+    return this.changeSet.values(
+      recordId,
+      this.columns.map((column) => column.key),
+      (id) => this.copies.get(id, true),
+    );
   }
 }
 
