@@ -89,8 +89,7 @@ export class RefreshQueue {
     while (this.reads < this.concurrency && this.waiting.size > 0) {
       const view = this.options.view;
       const byView = view ? [...this.waiting].flatMap(([recordId, way]) => (way === 'any' ? [recordId] : [])) : [];
-      const worthIt = view && byView.length > 1 && shouldReadView({ changedRows: byView.length, viewRows: view.viewRows, roundTripMs: view.roundTripMs(), concurrency: this.concurrency });
-      if (view && worthIt) this.begin(byView, (recordIds) => this.readView(view, recordIds));
+      if (view && byView.length > 1 && shouldReadView({ changedRows: byView.length, viewRows: view.viewRows, roundTripMs: view.roundTripMs(), concurrency: this.concurrency })) this.begin(byView, (recordIds) => this.readView(view, recordIds));
       else this.begin([this.waiting.keys().next().value as string], ([recordId]) => this.readRecord(recordId));
     }
   }

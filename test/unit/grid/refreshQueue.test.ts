@@ -165,6 +165,19 @@ describe('grid: the queue of row refreshes after webhooks', () => {
     assert.deepEqual(failures, []);
   });
 
+  it('sends nothing when the pause after a 429 ends after the grid closed', async () => {
+    start({ rateLimitWaitMs: 50 });
+    for (const recordId of ids(1, 6)) queue.add(recordId);
+    await settle();
+    portal.get('1').reject(rateLimited(undefined));
+    await settle();
+    queue.dispose();
+    for (const get of portal.gets.splice(0)) get.resolve(copyOf(get.recordId));
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    assert.deepEqual(portal.gets, [], 'no read after the pause');
+    assert.deepEqual(refreshed, []);
+  });
+
   it('reads many waiting records with one read of the view when the save\'s rule says it is cheaper; rows the answer lacks by their own GET', async () => {
     // 8 rows in the view, 50 ms away: 16 records' GETs take 4 rounds (200 ms), the view one round and its rows.
     start({ view: portal.view(8, 50) });
