@@ -20,6 +20,8 @@ import { readAgainAndMark } from '../../grid/changedOnPortal';
 import { finishRead } from '../../grid/finishRead';
 import { BULK_QUIET_MS, QuietBatch } from '../../grid/quietBatch';
 import { portalRecordStore } from '../../grid/recordStore';
+import type { RefreshQueue } from '../../grid/refreshQueue';
+import { gridRefreshQueue } from './gridRefresh';
 import { saveGrid } from './gridSave';
 import { GridRowsReader } from './rowsReader';
 import { Disposable } from '../../lifecycle';
@@ -63,6 +65,8 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   private appColumns: readonly Column[] = [];
   /** Webhooks about rows that had not arrived yet: the row is read again when it arrives (deleted: true when it went). */
   private readonly changedBeforeArrival = new Map<string, boolean>();
+  /** Rows read again after webhooks: a few at once, many with one read of the view (gridRefresh.ts). */
+  private readonly refreshes: RefreshQueue;
   /** See every row read (each refresh after a bulk change compares its pending rows with the portal's copies). */
   private readonly rowsObservers = new Set<(rows: readonly ViewRow[]) => void>();
   appName: string;
@@ -93,6 +97,9 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       (error: unknown) => void (isCancellation(error) || log.warn(`reading view ${target.viewId} again after an import or a bulk change failed: ${describeError(error)}`)),
     ));
     this._register({ dispose: () => bulk.dispose() });
+    this.refreshes = this._register(
+      gridRefreshQueue({ ...target, client: () => deps.portals.client(target.portalId), filters: () => this.filters, model: () => this.modelValue, changed: (ids, gone) => this.changed(ids, gone) }, log),
+    );
     this._register(
       deps.recordEvents.onDidChange((change) => {
         if (change.portalId !== target.portalId || change.appId !== target.appId) return;
@@ -106,8 +113,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
         // began: read it again when it comes, whether or not the rows shown now have it.
         if (this.reader.reading) this.changedBeforeArrival.set(change.recordId, change.kind === 'deleted');
         if (!this.modelValue?.hasRow(change.recordId)) return;
-        // Not awaited: events come one by one; refreshRow reports its own failure in the log.
-        void this.refreshRow(change.recordId, change.kind === 'deleted');
+        this.refreshes.add(change.recordId, change.kind === 'deleted');
       }),
     );
   }
@@ -216,11 +222,11 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     });
   }
 
-  /** Rows that arrived after a webhook said they changed: each is read again, not awaited (rows go on arriving). */
+  /** Rows that arrived after a webhook said they changed: each is read again (rows go on arriving). */
   private catchUp(recordIds: readonly string[]): void {
     for (const recordId of recordIds) {
       const deleted = this.changedBeforeArrival.get(recordId);
-      if (deleted !== undefined && this.changedBeforeArrival.delete(recordId)) void this.refreshRow(recordId, deleted); // logs its own failure
+      if (deleted !== undefined && this.changedBeforeArrival.delete(recordId)) this.refreshes.add(recordId, deleted);
     }
   }
 
@@ -379,17 +385,6 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     }
     const ids = [...recordIds, ...added, ...renamed.map(([, recordId]) => recordId)].map((id) => model.changeSet.resolve(id));
     this.rowsChanged.fire({ changed: [...new Set(ids)].filter((id) => model.hasRow(id)), removed: gone, added, renamed });
-  }
-
-  /** A webhook said the record changed: read it, and let the model take it or mark the row. */
-  private async refreshRow(recordId: string, deleted: boolean): Promise<void> {
-    try {
-      const copy = deleted ? 'deleted' : ((await portalRecordStore(this.deps.portals.client(this.target.portalId), this.target.appId).readCurrent(recordId)) ?? 'deleted');
-      const { changed, removed } = this.model.portalChanged(recordId, copy);
-      this.changed(changed, removed);
-    } catch (error) {
-      if (!isCancellation(error)) log.warn(`refreshing row ${recordId} of view ${this.target.viewId} failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
   }
 
   /** The columns of the app and of the Lookup apps the view shows columns of, by app id. */
