@@ -13,7 +13,7 @@ import type { Column, RecordData } from '../api/types';
 import type { GridEditColumn, GridRowState } from '../shared/protocol';
 import { restoreBackup, type GridBackup } from './backup';
 import type { GridLayout } from './blockEdits';
-import { ChangeSet, type PortalCopy, type RefusedCell, type RowsEvent } from './changeSet';
+import { ChangeSet, type PendingRow, type PortalCopy, type RefusedCell, type RowsEvent } from './changeSet';
 import { differs, type Conflict } from './conflicts';
 import { EditHistory } from './editHistory';
 import { RowCopies, type RowsSource } from './rowCopies';
@@ -151,17 +151,20 @@ export class GridModel {
    * (`source`: the new one).
    */
   replaceRows(rows: readonly ViewRow[], { more = false, source }: { more?: boolean; source?: RowsSource } = {}): void {
-    const shown = new Map(this.rowIds.map((recordId, index) => [recordId, index]));
+    const shown = this.rowIds;
     this.rowIds = [];
     this.listed.clear();
     this.pinned.clear();
     this.copies.replace(source?.store);
-    const order = (recordId: string): number => shown.get(recordId) ?? shown.size;
-    for (const row of this.changeSet.rows().sort((a, b) => order(a.recordId) - order(b.recordId))) {
+    // A fill may leave many rows pending: their copy as read is shared, not copied (neither changes it).
+    const pin = (row: PendingRow | undefined): void => {
+      if (!row || this.listed.has(row.recordId)) return;
       this.list(row.recordId);
       this.pinned.add(row.recordId);
-      if (!row.isNew) this.copies.pin(row.recordId, { ...row.asRead });
-    }
+      if (!row.isNew) this.copies.pin(row.recordId, row.asRead);
+    };
+    for (const recordId of shown) pin(this.changeSet.row(recordId));
+    for (const row of this.changeSet.rows()) pin(row);
     this.takeRows(rows, source);
     // More rows are coming: the pending ones go after them, at finishRows.
     if (!more) this.keepPendingInSight();
