@@ -5,14 +5,15 @@
 //
 // The rows may arrive in batches (the view read as it arrives): appendRows adds each at the end, so a row's
 // position never moves while the page and the host both count positions (a pasted block names rows by
-// them); rows that belong after the view's rows (pending rows the read left out, new rows) are put there
-// once, by finishRows, when the read has ended.
+// them). A read again (filters, Retry, a refresh) shows the rows with pending edits and the new rows
+// first, from its first rows on (pinned), and the rows it reaches after them, so nothing pending is hidden
+// while it runs and nothing moves when it reaches or ends without a pinned row.
 import type { ViewRow } from '../api/answers';
 import type { Column, RecordData } from '../api/types';
 import type { GridEditColumn, GridRowState } from '../shared/protocol';
 import { restoreBackup, type GridBackup } from './backup';
 import type { GridLayout } from './blockEdits';
-import { ChangeSet, type PortalCopy, type RefusedCell, type RowsEvent } from './changeSet';
+import { ChangeSet, type PendingRow, type PortalCopy, type RefusedCell, type RowsEvent } from './changeSet';
 import { differs, type Conflict } from './conflicts';
 import { EditHistory } from './editHistory';
 import { RowCopies, type RowsSource } from './rowCopies';
@@ -44,6 +45,8 @@ export class GridModel {
   private readonly listed = new Set<string>();
   /** Rows a backup restored before they arrived: checked against the portal's copy when they do. */
   private readonly restoredUnread = new Set<string>();
+  /** The pending and new rows the last read again found (replaceRows), shown first. */
+  private readonly pinned = new Set<string>();
   /** The rows' copies: parsed on demand from the read's store, objects only where they differ (rowCopies.ts). */
   private readonly copies = new RowCopies();
   /** New rows added, taken out or created since the page was last told (takeRowEvents). */
@@ -114,20 +117,22 @@ export class GridModel {
     const added: string[] = [];
     for (const [position, row] of rows.entries()) {
       const recordId = row.id;
-      if (recordId === undefined || this.listed.has(recordId)) continue;
-      // A copy already held is newer than this read (a save or a refresh of the row before it arrived).
+      if (recordId === undefined) continue;
+      // A copy already held is newer than this read (a save or a refresh of the row before it arrived); a
+      // pinned row takes the read's copy in place, and is not added twice.
       this.copies.add(recordId, row, position, source);
+      if (this.restoredUnread.delete(recordId)) this.checkRestored(recordId);
+      if (this.listed.has(recordId)) continue;
       this.list(recordId);
       added.push(recordId);
-      if (this.restoredUnread.delete(recordId)) this.checkRestored(recordId);
     }
     return added;
   }
 
   /**
-   * The read has ended: pending rows it left out, then new rows, go after the view's rows. Returns the
-   * ids appended, or 'reordered' when rows already listed moved (a new row re-added while the rows were
-   * arriving): then the page starts over.
+   * The read has ended: pending rows it left out that were not pinned, then new rows added meanwhile, go
+   * after the view's rows (pinned rows stay where they are). Returns the ids appended, or 'reordered' when
+   * rows already listed moved (a new row re-added while the rows were arriving): then the page starts over.
    */
   finishRows(): string[] | 'reordered' {
     this.restoredUnread.clear();
@@ -140,13 +145,26 @@ export class GridModel {
 
   /**
    * The view read again (other filters): its rows replace the grid's. The change set and the undo history
-   * stay; a row with pending edits that the new rows leave out stays in sight after them, and new rows
-   * stay last, so nothing pending is hidden. The previous read's store is released (`source`: the new one).
+   * stay, and the rows with pending edits and the new rows come first, in the order they were shown, with
+   * their copies as read until the new rows bring them: nothing pending is hidden while more rows arrive,
+   * and no row moves when they do (the page appends them). The previous read's store is released
+   * (`source`: the new one).
    */
   replaceRows(rows: readonly ViewRow[], { more = false, source }: { more?: boolean; source?: RowsSource } = {}): void {
+    const shown = this.rowIds;
     this.rowIds = [];
     this.listed.clear();
+    this.pinned.clear();
     this.copies.replace(source?.store);
+    // A fill may leave many rows pending: their copy as read is shared, not copied (neither changes it).
+    const pin = (row: PendingRow | undefined): void => {
+      if (!row || this.listed.has(row.recordId)) return;
+      this.list(row.recordId);
+      this.pinned.add(row.recordId);
+      if (!row.isNew) this.copies.pin(row.recordId, row.asRead);
+    };
+    for (const recordId of shown) pin(this.changeSet.row(recordId));
+    for (const row of this.changeSet.rows()) pin(row);
     this.takeRows(rows, source);
     // More rows are coming: the pending ones go after them, at finishRows.
     if (!more) this.keepPendingInSight();
@@ -182,10 +200,10 @@ export class GridModel {
     this.listed.add(recordId);
   }
 
-  /** Pending rows the grid's rows leave out go after them, then the new rows: nothing pending is hidden. */
+  /** Pending rows the grid's rows leave out go after them, then the new rows not pinned: nothing pending is hidden. */
   private keepPendingInSight(): void {
     const pending = this.changeSet.rows();
-    const added = new Set(pending.filter((row) => row.isNew).map((row) => row.recordId));
+    const added = new Set(pending.filter((row) => row.isNew && !this.pinned.has(row.recordId)).map((row) => row.recordId));
     this.rowIds = this.rowIds.filter((recordId) => !added.has(recordId));
     for (const recordId of added) this.listed.delete(recordId);
     for (const row of pending) {
@@ -198,8 +216,8 @@ export class GridModel {
 
   private takeRows(rows: readonly ViewRow[], source: RowsSource | undefined): void {
     for (const [position, row] of rows.entries()) {
-      if (row.id === undefined || this.listed.has(row.id)) continue;
-      this.list(row.id);
+      if (row.id === undefined) continue;
+      if (!this.listed.has(row.id)) this.list(row.id);
       this.copies.add(row.id, row, position, source);
     }
   }
@@ -352,6 +370,7 @@ export class GridModel {
     const at = this.rowIds.lastIndexOf(recordId);
     if (at >= 0) this.rowIds.splice(at, 1);
     this.listed.delete(recordId);
+    this.pinned.delete(recordId);
   }
 
   /** The row's cells for the page: its copy read once and not kept for the task (every cell is read now). */

@@ -1,7 +1,8 @@
 // The grid's copies of its rows (the portal's values, without pending edits), kept compactly: the view's
 // read stays in its RowStore (the answer's bytes plus two offsets a row, src/api/rowStore.ts), and a row's
 // copy is parsed from it when asked for. Only copies that differ from the read are objects: a row saved,
-// refreshed by a webhook, taken from a conflict, created, or a pending row the read left out (overrides).
+// refreshed by a webhook, taken from a conflict, created, or a pending row the read left out (overrides);
+// and a pending row pinned in sight while a new read runs, until the read brings it (pinned).
 // So a view of 100,000 rows costs about its body's bytes plus an id and a number a row, not one object per
 // row with one property per field.
 //
@@ -22,6 +23,8 @@ export class RowCopies {
   /** Record id -> the row's index in `store`. */
   private indexes = new Map<string, number>();
   private readonly overrides = new Map<string, RecordData>();
+  /** Overrides that are only the previous read's copy of a pinned row: the new read's copy replaces them. */
+  private readonly pinned = new Set<string>();
   /**
    * Copies parsed during the task under way, dropped at its end: cells are asked for one at a time, and a
    * fill or a clear over many rows asks a row once per column, so each row is parsed once per action. Such
@@ -55,23 +58,37 @@ export class RowCopies {
   /** A copy that differs from the read (saved, refreshed, created, restored). */
   set(recordId: string, copy: RecordData): void {
     this.overrides.set(recordId, copy);
+    this.pinned.delete(recordId);
     this.parsed.delete(recordId);
+  }
+
+  /**
+   * A pending row kept in sight while a new read runs: `copy` (the previous read's) stands until the new
+   * read brings the row (add), or for good when it does not.
+   */
+  pin(recordId: string, copy: RecordData): void {
+    this.set(recordId, copy);
+    this.pinned.add(recordId);
   }
 
   delete(recordId: string): void {
     this.overrides.delete(recordId);
+    this.pinned.delete(recordId);
     this.indexes.delete(recordId);
     this.parsed.delete(recordId);
   }
 
   /**
    * A row of a read arrived: its copy is parsed from `source.store` at `source.from + position` from now on
-   * (unless it has a copy already: a save or a refresh of the row before it arrived is newer than the read).
-   * The store must be the one replace() gave. Without a source (rows not read into a store, as in tests),
-   * the row's copy is an override.
+   * (unless it has a copy already: a save or a refresh of the row before it arrived is newer than the read;
+   * a pinned copy is older, and goes). The store must be the one replace() gave. Without a source (rows not
+   * read into a store, as in tests), the row's copy is an override.
    */
   add(recordId: string, row: ViewRow, position: number, source: RowsSource | undefined): void {
-    if (this.has(recordId)) return;
+    if (this.pinned.delete(recordId)) {
+      this.overrides.delete(recordId);
+      this.parsed.delete(recordId);
+    } else if (this.has(recordId)) return;
     if (!source) {
       this.overrides.set(recordId, { ...row.values });
       return;
@@ -83,13 +100,14 @@ export class RowCopies {
   /**
    * A new read replaces the rows (`store`: its rows are added as they arrive): every copy goes, and the old
    * store is released. Rows with pending edits or conflicts need none of it: the change set and the
-   * conflict hold their own copies (as read, mine, the portal's), and a pending row the new read leaves
-   * out takes its copy as read (GridModel.keepPendingInSight).
+   * conflict hold their own copies (as read, mine, the portal's), and a pending row is pinned with its copy
+   * as read until the new read brings it (GridModel.replaceRows).
    */
   replace(store: RowStore | undefined): void {
     if (store !== undefined && store === this.store) return;
     this.indexes = new Map();
     this.overrides.clear();
+    this.pinned.clear();
     this.parsed = new Map();
     this.store?.release();
     this.store = store;

@@ -1,7 +1,8 @@
 // A large view opened as an editable grid while its rows arrive (issue 19): the first rows show (and can be
 // edited) while the rest is still coming, with "Loading… N rows" and Cancel; Cancel keeps the rows read,
-// marked partial, with Retry; Retry reads the view again and the pending edit stays. The emulator sends the
-// view slowly (its bytesPerSecond knob); its request log has a request once its answer has ended.
+// marked partial, with Retry; Retry reads the view again and the pending edit stays, in sight while it does.
+// The emulator sends the view slowly (its bytesPerSecond knob); its request log has a request once its
+// answer has ended.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { requestsSince, requestMark } from './support/documents';
@@ -163,6 +164,41 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     await waitFor(() => live.loadState.state === 'done', { message: 'the new read ended', timeoutMs: 30_000 });
     await waitFor(async () => (await grid.text('#grid-1-2')) === 'Changed while the view was read', { message: 'the row shows the portal\'s change, not the read\'s older copy' });
     assert.ok((await requestsSince(mark)).includes('GET /api/v1/app/201/record/2 200'), 'the row was read again');
+  });
+
+  it('keeps a pending edit in sight, first, while the view is read again slowly; the read does not show the row twice', async () => {
+    const portalId = await emulatorPortal();
+    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
+    const grid = driver.webview(PAGE);
+    await grid.waitFor('#grid-0-1', { timeoutMs: 30_000 });
+    const live = await liveGrid();
+    assert.ok(live, 'the grid in front');
+    await waitFor(() => live.loadState.state === 'done', { message: 'every row in', timeoutMs: 30_000 });
+    const subject = live.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
+    // A pending edit of a row near the end of the view (as a paste down there makes it).
+    const late = String(ROWS - 10);
+    live.edit('edit', 'Edit', [{ recordId: late, field: subject, value: 'Still here' }]);
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the tab dirty' });
+
+    // Read again (as Retry and Run do) at 100 KB/s: about 16 s before the read reaches that row.
+    await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });
+    const mark = await requestMark();
+    await live.retry();
+    await waitFor(async () => (await grid.text('#grid-counts')).startsWith('Loading…'), { message: 'the page shows the read under way' });
+    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Still here', { message: 'the pending row in sight, first, while the rows arrive' });
+    assert.deepEqual(await grid.texts('.grid-cell.pending'), ['Still here'], 'with its pending mark');
+    assert.match(await grid.text('#grid-counts'), /^Loading… [\d,]+ rows · 1 changed$/);
+    assert.equal(live.loadState.state, 'loading', 'the read has not reached the row');
+    assert.equal(await viewReads(mark), 0, 'the answer is still coming');
+    await driver.screenshot('grid-pinned-while-reading');
+
+    await emulatorControl('POST', 'config', { bytesPerSecond: 0 });
+    await waitFor(async () => (await grid.text('#grid-counts')).startsWith(`${ROWS.toLocaleString('en-US')} rows`), { message: 'the read ended', timeoutMs: 30_000 });
+    assert.equal(live.model.rowCount, ROWS, 'the row the read reached is shown once');
+    assert.equal(await grid.text('#grid-0-2'), 'Still here', 'where it was');
+    assert.deepEqual(await grid.texts('.grid-cell.pending'), ['Still here']);
+    assert.match(await grid.text('#grid-counts'), /· 1 changed$/);
+    assert.equal(gridTab()?.isDirty, true);
   });
 
   it('keeps the rows read when the answer breaks off midway and says how many; a backup taken while rows arrive keeps the edit', async () => {

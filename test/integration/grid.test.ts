@@ -302,7 +302,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await waitFor(() => gridTab()?.isDirty === true, { message: 'an edit after the failed Discard' });
   });
 
-  it('the filters above the grid read the view again with them; a pending row they leave out stays in sight', async () => {
+  it('the filters above the grid read the view again with them; a pending row they leave out stays in sight, first', async () => {
     const grid = await openGrid();
     await typeInto(grid, 0, 2, 'Pending');
     await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
@@ -315,7 +315,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.deepEqual((await requestsSince(mark)).filter((line) => line.includes('/view/')), ['GET /api/v1/app/102/view/3 200']);
     const document = await liveGrid();
     assert.deepEqual(document?.filters, [{ column: '10', operator: 'equals', value: '5003' }]);
-    assert.deepEqual(document?.model.layout([]).rowIds, ['3', '1'], 'record 3 (order 5003), then the pending row');
+    assert.deepEqual(document?.model.layout([]).rowIds, ['1', '3'], 'the pending row, pinned first, then record 3 (order 5003)');
     assert.equal(gridTab()?.isDirty, true, 'the pending edit stays');
   });
 

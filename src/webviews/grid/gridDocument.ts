@@ -334,8 +334,8 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
 
   /**
    * The view read again with `filters` (the builder above the grid). The change set and its undo history
-   * stay as they are: only the rows shown change, and a row with pending edits that the filters leave out
-   * stays in sight after the others, so nothing pending is hidden. Resolves once the first rows are shown.
+   * stay as they are: only the rows shown change; the pending and new rows stay in sight, first, from the
+   * first rows on (GridModel.replaceRows). Resolves once the first rows are shown.
    */
   async runFilters(filters: readonly ViewFilter[]): Promise<void> {
     const model = this.model;

@@ -1,7 +1,8 @@
 // The editable grid while its rows arrive (issue 19): the model takes batches at its end (a row's position
-// never moves, since the page names rows by position), puts pending rows the read left out last once the
-// read has ended, checks a backup's rows as they arrive; the reader hands the first batch over at once and
-// says how a read ended (all in, cancelled, broken off) with how many rows were read.
+// never moves, since the page names rows by position), keeps pending and new rows in sight, first, from a
+// new read's first rows on (they used to vanish until the read ended), checks a backup's rows as they
+// arrive; the reader hands the first batch over at once and says how a read ended (all in, cancelled,
+// broken off) with how many rows were read.
 import * as assert from 'node:assert/strict';
 import type { ViewRow } from '../../../src/api/answers';
 import { isCancellation, PortalError } from '../../../src/api/errors';
@@ -11,9 +12,12 @@ import { backupOf } from '../../../src/grid/backup';
 import { readAgainAndMark } from '../../../src/grid/changedOnPortal';
 import { finishRead } from '../../../src/grid/finishRead';
 import { GridModel } from '../../../src/grid/gridModel';
+import { portalRecordStore } from '../../../src/grid/recordStore';
+import { saveChanges } from '../../../src/grid/saveRunner';
 import type { GridLoadState } from '../../../src/shared/protocol';
 import { GridRowsReader } from '../../../src/webviews/grid/rowsReader';
 import type { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { testInterface } from '../api/portal';
 import { ALL_ORDERS, ORDERS, ordersView, startGridPortal, type GridPortal } from './gridPortal';
 
 describe('grid: rows arriving in batches', function () {
@@ -39,17 +43,98 @@ describe('grid: rows arriving in batches', function () {
     assert.deepEqual(model.finishRows(), [], 'nothing left out');
   });
 
-  it('a read again with more to come: a pending row it leaves out goes last only when the read has ended', () => {
+  it('a read again with more to come: pending and new rows stay in sight from its first rows on, first, and are not shown twice when it reaches them', () => {
     const model = new GridModel(columns, portal.columns, rows);
-    const left = ids(rows)[2];
-    model.history.edit('edit', 'Edit', [{ recordId: left, field: 'f11', value: 'Kept' }]);
-    const others = rows.filter((row) => row.id !== left);
-    model.replaceRows(others.slice(0, 4), { more: true });
-    assert.equal(model.hasRow(left), false, 'not among the rows while they arrive (they would move)');
-    model.appendRows(others.slice(4));
-    assert.deepEqual(model.finishRows(), [left]);
-    assert.deepEqual(model.layout([]).rowIds, [...ids(others), left]);
-    assert.equal(model.changeSet.value(left, 'f11'), 'Kept');
+    const title = columns.findIndex((column) => column.key === 'f11');
+    const [, , left, , , reached] = ids(rows);
+    model.history.edit('edit', 'Edit', [
+      { recordId: reached, field: 'f11', value: 'Mine' },
+      { recordId: left, field: 'f11', value: 'Kept' },
+    ]);
+    const added = model.history.addRow().recordId;
+    model.history.edit('edit', 'Edit', [{ recordId: added, field: 'f11', value: 'New' }]);
+    model.takeRowEvents();
+    // The new read: `left` is no longer in the view, and someone else changed another field of `reached`.
+    const others = rows.filter((row) => row.id !== left).map((row) => (row.id === reached ? { ...row, values: { ...row.values, f18: '77' } } : row));
+    model.replaceRows(others.slice(0, 2), { more: true });
+    const pinned = [left, reached, added];
+    assert.deepEqual(model.layout([]).rowIds, [...pinned, ...ids(others.slice(0, 2))], 'in the order they had, before the first rows');
+    for (const recordId of pinned) assert.deepEqual(model.rowState(recordId).pending, [title], `${recordId} shows its pending mark`);
+    assert.equal(model.rowState(left).values[title], 'Kept');
+    assert.equal(model.rowState(added).isNew, true);
+
+    assert.deepEqual(model.appendRows(others.slice(2)), ids(others.slice(2)).filter((id) => id !== reached), 'the row the read reached is not added twice');
+    assert.equal(model.copyOf(reached)?.f18, '77', "the row's copy is the new read's, taken in place");
+    assert.equal(model.rowState(reached).values[title], 'Mine');
+    assert.deepEqual(model.finishRows(), [], 'at the end no row moves and none is appended: the page goes on as it is');
+    assert.deepEqual(model.layout([]).rowIds, [...pinned, ...ids(others).filter((id) => id !== reached)]);
+    assert.equal(model.changeSet.value(left, 'f11'), 'Kept', 'the row the read left out keeps its edits');
+    assert.deepEqual(model.copyOf(left), rows[2].values, 'and its copy as read');
+    assert.equal(model.rowState(left).changedOnPortal, undefined, 'left out by the filters is not a change on the portal');
+  });
+
+  it('undo, redo and save work on a pinned row while the read goes on; Cancel keeps it', async () => {
+    const model = new GridModel(columns, portal.columns, rows);
+    const late = ids(rows)[6];
+    const transaction = model.history.edit('edit', 'Edit', [{ recordId: late, field: 'f11', value: 'Mine' }]).transaction;
+    assert.ok(transaction);
+    model.replaceRows(rows.slice(0, 2), { more: true });
+    assert.equal(model.hasRow(late), true, 'pinned from the first rows on');
+
+    model.history.undo(transaction);
+    assert.equal(model.changeSet.isDirty, false, 'undone: clean');
+    assert.equal(model.hasRow(late), true, 'the row stays where it is');
+    assert.equal(model.rowState(late).values[columns.findIndex((column) => column.key === 'f11')], rows[6].values.f11);
+    model.history.redo(transaction);
+    assert.equal(model.changeSet.isDirty, true, 'redone: dirty');
+    assert.equal(model.changeSet.value(late, 'f11'), 'Mine');
+
+    const report = await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS));
+    assert.equal(model.afterSave(report, new Map()).saved, 1);
+    assert.equal(model.changeSet.isDirty, false);
+    model.appendRows(rows.slice(2, 5));
+    // Cancel: the read ends with the rows it has; the row it never reached stays, with its saved copy.
+    assert.deepEqual(model.finishRows(), []);
+    assert.deepEqual(model.layout([]).rowIds, [late, ...ids(rows.slice(0, 5))]);
+    assert.equal(model.copyOf(late)?.f11, 'Mine', 'the saved copy, not the older one the read began with');
+    await testInterface(portal.emulator, 'POST', 'reset');
+  });
+
+  it('after a bulk change, a pinned row the read ended without (the record deleted) stays in sight with its edits, marked deleted on the portal', async () => {
+    const model = new GridModel(columns, portal.columns, rows);
+    const gone = ids(rows)[3];
+    model.history.edit('edit', 'Edit', [{ recordId: gone, field: 'f11', value: 'Mine' }]);
+    await portal.client.deleteRecord(ORDERS, gone);
+    const { marked } = await readAgainAndMark(
+      model.changeSet,
+      [gone],
+      async (observe) => {
+        const after = rows.filter((row) => row.id !== gone);
+        model.replaceRows(after.slice(0, 2), { more: true });
+        assert.equal(model.hasRow(gone), true, 'in sight while the rows arrive');
+        observe(after);
+        model.appendRows(after.slice(2));
+        model.finishRows();
+      },
+      (recordId) => portalRecordStore(portal.client, ORDERS).readCurrent(recordId),
+    );
+    assert.equal(marked, 1);
+    assert.equal(model.layout([]).rowIds[0], gone, 'still first');
+    assert.equal(model.rowState(gone).changedOnPortal, 'deleted');
+    assert.equal(model.changeSet.value(gone, 'f11'), 'Mine');
+    await testInterface(portal.emulator, 'POST', 'reset');
+  });
+
+  it('a save during the read is newer than the copy the read brings of that row', async () => {
+    const model = new GridModel(columns, portal.columns, rows);
+    const late = ids(rows)[6];
+    model.history.edit('edit', 'Edit', [{ recordId: late, field: 'f11', value: 'Saved' }]);
+    model.replaceRows(rows.slice(0, 2), { more: true });
+    model.afterSave(await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS)), new Map());
+    model.appendRows(rows.slice(2));
+    assert.equal(model.copyOf(late)?.f11, 'Saved');
+    assert.deepEqual(model.finishRows(), []);
+    await testInterface(portal.emulator, 'POST', 'reset');
   });
 
   it("a backup's row that arrives after the backup was restored is checked then: marked when the portal's copy moved on", () => {

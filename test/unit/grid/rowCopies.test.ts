@@ -57,6 +57,20 @@ describe('grid: rows kept in the read’s store', function () {
       assert.equal(copies.overridden, 2);
     });
 
+    it('a pinned copy (a pending row kept in sight while a read runs) is an object only until the read brings the row', () => {
+      const { store, read } = storeOf(rows);
+      const copies = new RowCopies();
+      copies.replace(store);
+      copies.pin('2', { f1: 'as read before' });
+      copies.pin('3', { f1: 'as read before' });
+      copies.set('3', { f1: 'saved meanwhile' });
+      assert.deepEqual(copies.get('2'), { f1: 'as read before' }, 'shown until the read reaches it');
+      read.forEach((each, position) => copies.add(each.id ?? '', each, position, { store, from: 0 }));
+      assert.deepEqual(copies.get('2'), { f1: 'b' }, "the read's copy, in place of the pinned one");
+      assert.deepEqual(copies.get('3'), { f1: 'saved meanwhile' }, 'a save during the read is newer than it');
+      assert.equal(copies.overridden, 1, 'only the saved copy is still an object');
+    });
+
     it('a new read releases the old store and drops every copy; dispose releases the last', () => {
       const old = storeOf(rows);
       const copies = new RowCopies();
@@ -134,7 +148,7 @@ describe('grid: rows kept in the read’s store', function () {
       model.replaceRows(second.read, { source: { store: second.store, from: 0 } });
       assert.equal(first.store.isReleased, true, 'the old read’s bytes go');
       assert.equal(second.store.isReleased, false);
-      assert.equal(model.layout([]).rowIds.at(-1), edited, 'the pending row stays in sight, last');
+      assert.equal(model.layout([]).rowIds[0], edited, 'the pending row stays in sight, first');
       assert.deepEqual(model.copyOf(edited), asRead);
       assert.equal(model.changeSet.value(edited, 'f11'), 'Mine');
       model.dispose();
