@@ -247,6 +247,11 @@ export class GridModel {
     return recordIds.map((recordId) => [recordId, ...this.values(recordId)]);
   }
 
+  /** Whether the row shown is still the previous read's copy, which the read under way will replace. */
+  awaitsNewCopy(recordId: string): boolean {
+    return this.copies.isPinned(recordId);
+  }
+
   hasRow(recordId: string): boolean {
     return this.listed.has(recordId) || this.changeSet.row(recordId)?.isNew === true;
   }

@@ -36,6 +36,11 @@ export class RowCopies {
     return this.overrides.has(recordId) || this.indexes.has(recordId);
   }
 
+  /** Whether the row's copy is still the previous read's, pinned until the new read brings the row. */
+  isPinned(recordId: string): boolean {
+    return this.pinned.has(recordId);
+  }
+
   /**
    * The row's copy; parsed from the store unless overridden. Read it, never change it (it may be shared).
    * `once`: the caller reads every cell of it now (a row for the page), so it is not kept for the task.

@@ -201,6 +201,36 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     assert.equal(gridTab()?.isDirty, true);
   });
 
+  it('shows the new read\'s copy of a row kept in sight once the read reaches it, when its edit was typed back meanwhile', async () => {
+    const portalId = await emulatorPortal();
+    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
+    const grid = driver.webview(PAGE);
+    await grid.waitFor('#grid-0-1', { timeoutMs: 30_000 });
+    const live = await liveGrid();
+    assert.ok(live, 'the grid in front');
+    await waitFor(() => live.loadState.state === 'done', { message: 'every row in', timeoutMs: 30_000 });
+    const subject = live.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
+    const late = String(ROWS - 10);
+    const asRead = live.model.changeSet.value(late, subject);
+    live.edit('edit', 'Edit', [{ recordId: late, field: subject, value: 'Mine for now' }]);
+    // Someone else changes that record's subject (no webhook): the grid learns it from the next read.
+    const api = await testApi();
+    await api.portals.client(portalId).updateRecord('201', late, { [subject]: 'Theirs' });
+
+    await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });
+    await live.retry();
+    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Mine for now', { message: 'the pending row in sight, first, while the rows arrive' });
+    // The edit typed back while the read has not reached the row: nothing pending, the row shows its copy as read.
+    live.edit('edit', 'Edit', [{ recordId: late, field: subject, value: asRead }]);
+    await waitFor(async () => (await grid.text('#grid-0-2')) === asRead, { message: 'the row as read before' });
+    assert.equal(live.loadState.state, 'loading', 'the read has not reached the row');
+
+    await emulatorControl('POST', 'config', { bytesPerSecond: 0 });
+    await waitFor(() => live.loadState.state === 'done', { message: 'the read ended', timeoutMs: 30_000 });
+    assert.equal(live.model.changeSet.value(late, subject), 'Theirs', 'the model took the new copy');
+    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Theirs', { message: 'the page shows the new copy, not the one the read replaced' });
+  });
+
   it('keeps the rows read when the answer breaks off midway and says how many; a backup taken while rows arrive keeps the edit', async () => {
     // ~9 s before the connection breaks, at 100 KB/s.
     await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });

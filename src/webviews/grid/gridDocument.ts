@@ -197,8 +197,11 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       },
       more: (rows, source) => {
         for (const observe of this.rowsObservers) observe(rows);
+        // A row kept in sight shows the previous read's copy until now (when nothing pending covers it): redrawn.
+        const reached = rows.flatMap((row) => (row.id !== undefined && this.model.awaitsNewCopy(row.id) ? [row.id] : []));
         const added = this.model.appendRows(rows, source);
         if (added.length > 0) this.rowsArrived.fire(added);
+        if (reached.length > 0) this.changed(reached, []);
         this.catchUp(added);
       },
       ended: async (metadata) => {
