@@ -17,24 +17,9 @@ import { ChangeSet, type PendingRow, type PortalCopy, type RefusedCell, type Row
 import { differs, type Conflict } from './conflicts';
 import { EditHistory } from './editHistory';
 import { RowCopies, type RowsSource } from './rowCopies';
-import type { SaveReport } from './saveRunner';
+import type { SaveReport, SaveSummary } from './saveRunner';
 
-export interface SaveSummary {
-  /** Rows saved, new rows created among them. */
-  readonly saved: number;
-  /** New rows created (counted in `saved` too). */
-  readonly created: number;
-  readonly conflicts: number;
-  readonly failed: number;
-  readonly deleted: number;
-  readonly blocked: number;
-  readonly cancelled: number;
-  /**
-   * Rows still pending for none of the reasons above: typed into while the save ran. They keep the tab
-   * dirty (VS Code marks every edit up to the save's end as saved when the save succeeds).
-   */
-  readonly unsent: number;
-}
+export type { SaveSummary } from './saveRunner';
 
 export class GridModel {
   readonly changeSet: ChangeSet;
@@ -152,19 +137,11 @@ export class GridModel {
    */
   replaceRows(rows: readonly ViewRow[], { more = false, source }: { more?: boolean; source?: RowsSource } = {}): void {
     const shown = this.rowIds;
-    this.rowIds = [];
-    this.listed.clear();
+    this.unlistAll();
     this.pinned.clear();
     this.copies.replace(source?.store);
-    // A fill may leave many rows pending: their copy as read is shared, not copied (neither changes it).
-    const pin = (row: PendingRow | undefined): void => {
-      if (!row || this.listed.has(row.recordId)) return;
-      this.list(row.recordId);
-      this.pinned.add(row.recordId);
-      if (!row.isNew) this.copies.pin(row.recordId, row.asRead);
-    };
-    for (const recordId of shown) pin(this.changeSet.row(recordId));
-    for (const row of this.changeSet.rows()) pin(row);
+    for (const recordId of shown) this.pin(this.changeSet.row(recordId));
+    for (const row of this.changeSet.rows()) this.pin(row);
     this.takeRows(rows, source);
     // More rows are coming: the pending ones go after them, at finishRows.
     if (!more) this.keepPendingInSight();
@@ -178,11 +155,17 @@ export class GridModel {
    */
   restoreBackup(backup: GridBackup, { more = false }: { more?: boolean } = {}): RefusedCell[] {
     const refused = restoreBackup(this.changeSet, backup);
+    // More rows are coming: the restored rows not among the first go first, as a read again pins them.
+    const first = more ? this.rowIds : [];
+    if (more) this.unlistAll();
     for (const row of this.changeSet.rows()) {
-      if (row.isNew) continue;
-      if (this.copies.has(row.recordId)) this.checkRestored(row.recordId);
-      else if (more) this.restoredUnread.add(row.recordId);
+      if (!row.isNew && this.copies.has(row.recordId)) this.checkRestored(row.recordId);
+      else if (more) {
+        if (!row.isNew) this.restoredUnread.add(row.recordId);
+        this.pin(row);
+      }
     }
+    for (const recordId of first) if (!this.listed.has(recordId)) this.list(recordId);
     if (!more) this.keepPendingInSight();
     this.rowEvents = [];
     return refused;
@@ -195,9 +178,22 @@ export class GridModel {
     if (row && !row.isNew && copy && !row.changedOnPortal && differs(row.asRead, copy)) this.changeSet.portalChanged(recordId, copy);
   }
 
+  /** Lists a pending or new row ahead of the rows to come, with its copy as read (shared, not copied: a fill may leave many pending). */
+  private pin(row: PendingRow | undefined): void {
+    if (!row || this.listed.has(row.recordId)) return;
+    this.list(row.recordId);
+    this.pinned.add(row.recordId);
+    if (!row.isNew) this.copies.pin(row.recordId, row.asRead);
+  }
+
   private list(recordId: string): void {
     this.rowIds.push(recordId);
     this.listed.add(recordId);
+  }
+
+  private unlistAll(): void {
+    this.rowIds = [];
+    this.listed.clear();
   }
 
   /** Pending rows the grid's rows leave out go after them, then the new rows not pinned: nothing pending is hidden. */

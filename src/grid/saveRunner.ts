@@ -281,6 +281,24 @@ class Runner {
   }
 }
 
+/** What the grid says of a save (GridModel.afterSave). */
+export interface SaveSummary {
+  /** Rows saved, new rows created among them. */
+  readonly saved: number;
+  /** New rows created (counted in `saved` too). */
+  readonly created: number;
+  readonly conflicts: number;
+  readonly failed: number;
+  readonly deleted: number;
+  readonly blocked: number;
+  readonly cancelled: number;
+  /**
+   * Rows still pending for none of the reasons above: typed into while the save ran. They keep the tab
+   * dirty (VS Code marks every edit up to the save's end as saved when the save succeeds).
+   */
+  readonly unsent: number;
+}
+
 /**
  * Saves every row of the change set that has pending edits and no invalid cell. Saved rows take the
  * portal's copy and leave the change set (edits typed meanwhile stay pending); conflicts and deleted rows

@@ -137,7 +137,7 @@ describe('grid: rows arriving in batches', function () {
     await testInterface(portal.emulator, 'POST', 'reset');
   });
 
-  it("a backup's row that arrives after the backup was restored is checked then: marked when the portal's copy moved on", () => {
+  it("a backup's row still to come is in sight, first, from the first rows on, and checked when it arrives: marked when the portal's copy moved on", () => {
     const before = new GridModel(columns, portal.columns, rows);
     const [, , , moved, same] = ids(rows);
     before.history.edit('edit', 'Edit', [
@@ -147,13 +147,16 @@ describe('grid: rows arriving in batches', function () {
     const backup = backupOf(before.changeSet, ORDERS, ALL_ORDERS);
     const model = new GridModel(columns, portal.columns, rows.slice(0, 2));
     model.restoreBackup(backup, { more: true });
-    assert.equal(model.hasRow(moved), false);
+    // In sight from the first rows on, first (a reload's restored edits do not vanish while the rows arrive).
+    assert.deepEqual(model.layout([]).rowIds, [moved, same, ...ids(rows.slice(0, 2))]);
+    assert.equal(model.rowState(moved).values[columns.findIndex((column) => column.key === 'f18')], '5');
     const later = rows.slice(2).map((row) => (row.id === moved ? { ...row, values: { ...row.values, f11: 'Changed by someone' } } : row));
-    model.appendRows(later);
+    assert.deepEqual(model.appendRows(later), ids(later).filter((id) => id !== moved && id !== same), 'not shown twice');
     assert.equal(model.rowState(moved).changedOnPortal, 'changed');
     assert.equal(model.rowState(same).changedOnPortal, undefined);
     assert.equal(model.changeSet.value(moved, 'f18'), '5', 'the restored edit stays');
     assert.deepEqual(model.finishRows(), []);
+    assert.deepEqual(model.layout([]).rowIds, [moved, same, ...ids(rows).filter((id) => id !== moved && id !== same)], 'nothing moves at the end');
   });
 
   it('a row given a newer copy before it arrived (saved, refreshed) keeps that copy when it arrives', () => {
