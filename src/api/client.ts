@@ -19,7 +19,7 @@ import {
   type RequestLogEntry,
 } from './http';
 import type { Column, RecordData, Site } from './types';
-import { apiUrl, normaliseBaseUrl } from './urls';
+import { apiAddress, apiPrefix, normaliseBaseUrl } from './urls';
 import { ViewStreamReader, type ViewStreamOptions, type ViewStreamResult } from './viewStream';
 
 export type { CreatedRecord, RecordRead, ViewRead, ViewRow } from './answers';
@@ -73,6 +73,8 @@ function form(fields: RecordData): { body: string; headers: Record<string, strin
 
 export class PortalClient {
   private readonly base: URL;
+  /** "…/api/v1/" of the base, computed once: every request's address starts with it. */
+  private readonly prefix: string;
   private readonly tokens: AccessTokenSource;
   private readonly fetch: FetchLike | undefined;
   private readonly timeoutMs: number;
@@ -81,6 +83,7 @@ export class PortalClient {
 
   constructor(options: PortalClientOptions) {
     this.base = normaliseBaseUrl(options.baseUrl);
+    this.prefix = apiPrefix(this.base);
     this.tokens = options.tokens;
     this.fetch = options.fetch;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -284,11 +287,13 @@ export class PortalClient {
     const used: string[] = [token];
     for (let attempt = 1; ; attempt += 1) {
       const body = call.body ? await call.body() : undefined;
+      const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+      if (body) Object.assign(headers, body.headers);
       const started = performance.now();
       const response = await send({
         method: call.method,
-        url: apiUrl(this.base, call.segments, call.query),
-        headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...body?.headers },
+        url: apiAddress(this.prefix, call.segments, call.query),
+        headers,
         body: body?.body,
         signal,
         timeoutMs: call.timeoutMs ?? this.timeoutMs,
