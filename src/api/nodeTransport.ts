@@ -52,13 +52,14 @@ class TransportResponse implements FetchResponseLike {
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let ended = false;
+      // on, not once: each comes once anyway, and once's wrapper per listener is garbage per request.
       body.on('data', (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
-      body.once('end', () => {
+      body.on('end', () => {
         ended = true;
         resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
       });
-      body.once('error', reject);
-      body.once('close', () => {
+      body.on('error', reject);
+      body.on('close', () => {
         if (!ended) reject(Object.assign(new Error('The answer ended before it was complete.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
       });
     });
