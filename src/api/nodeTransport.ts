@@ -13,7 +13,7 @@ import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeader
 import https from 'node:https';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import type { FetchInitLike, FetchLike, FetchResponseLike, RequestBody } from './http';
+import type { FetchInitLike, FetchLike, FetchResponseLike, RequestBody, StopSwitch, TransportInit } from './http';
 
 const MAX_REDIRECTS = 20;
 /** Some firewalls (web application firewalls' common rules) refuse a request that names no client. */
@@ -52,13 +52,14 @@ class TransportResponse implements FetchResponseLike {
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let ended = false;
+      // on, not once: each comes once anyway, and once's wrapper per listener is garbage per request.
       body.on('data', (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
-      body.once('end', () => {
+      body.on('end', () => {
         ended = true;
         resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
       });
-      body.once('error', reject);
-      body.once('close', () => {
+      body.on('error', reject);
+      body.on('close', () => {
         if (!ended) reject(Object.assign(new Error('The answer ended before it was complete.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
       });
     });
@@ -112,8 +113,12 @@ interface Attempt {
 }
 
 /** Sends one request and resolves with its response head; the body is left to the caller. */
-function sendOnce(attempt: Attempt, signal: AbortSignal): Promise<IncomingMessage> {
+function sendOnce(attempt: Attempt, stop: StopSwitch): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
+    if (stop.reason) {
+      reject(stop.reason);
+      return;
+    }
     const headers: OutgoingHttpHeaders = { 'User-Agent': USER_AGENT, 'Accept-Encoding': 'gzip, deflate, br', ...attempt.headers };
     const { body } = attempt;
     const sized = typeof body === 'string' || Buffer.isBuffer(body);
@@ -127,25 +132,18 @@ function sendOnce(attempt: Attempt, signal: AbortSignal): Promise<IncomingMessag
       reject(error);
       return;
     }
-    // One listener for the whole exchange (a pair of EventTarget calls is a measurable part of a short
-    // request): before the answer an abort ends the request; once it came, the body still coming (read by
-    // the caller), with the abort's error.
+    // One switch for the whole exchange: before the answer a stop ends the request; once it came, the body
+    // still coming (read by the caller), with the stop's error. It is never unset: once the exchange is
+    // over, destroying what is already closed does nothing, and the switch is dropped with the request.
     let answer: IncomingMessage | undefined;
-    const onAbort = (): void => {
-      if (answer) answer.destroy(abortError(signal));
-      else request.destroy(abortError(signal));
+    stop.onStop = (reason) => {
+      if (answer) answer.destroy(reason);
+      else request.destroy(reason);
     };
-    signal.addEventListener('abort', onAbort, { once: true });
-    request.on('error', (error) => {
-      signal.removeEventListener('abort', onAbort);
-      reject(error);
-    });
+    request.on('error', reject);
     request.on('response', (response) => {
       answer = response;
-      if (signal.aborted) {
-        signal.removeEventListener('abort', onAbort);
-        response.destroy(abortError(signal));
-      } else response.once('close', () => signal.removeEventListener('abort', onAbort));
+      if (stop.reason) response.destroy(stop.reason);
       resolve(response);
     });
     if (sized || body === undefined) request.end(body);
@@ -195,12 +193,14 @@ function isRedirect(status: number | undefined): status is 301 | 302 | 303 | 307
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
-/** fetch's shape over node:http and node:https. */
-export const nodeTransport: FetchLike = async (url: string, init: FetchInitLike) => {
-  init.signal.throwIfAborted();
+/**
+ * One request over node:http or node:https, following redirects, stopped through `stop` (http.ts sets
+ * it from its time limit and the caller's signal). The answer's body is left to the caller.
+ */
+export async function nodeRequest(url: string, init: TransportInit, stop: StopSwitch): Promise<FetchResponseLike & { body: Readable }> {
   let attempt: Attempt = { url: new URL(url), method: init.method, headers: init.headers, body: init.body };
   for (let hops = 0; ; hops += 1) {
-    const response = await sendOnce(attempt, init.signal);
+    const response = await sendOnce(attempt, stop);
     const location = response.headers.location;
     if (!isRedirect(response.statusCode) || location === undefined || init.redirect === 'manual') {
       return new TransportResponse(response.statusCode ?? 0, response.statusMessage ?? '', response.headers, decoded(response, attempt.method));
@@ -214,5 +214,25 @@ export const nodeTransport: FetchLike = async (url: string, init: FetchInitLike)
     }
     if (next.url.protocol !== 'http:' && next.url.protocol !== 'https:') throw new TypeError(`The request was redirected to a ${next.url.protocol} address, which is not followed.`);
     attempt = next;
+  }
+}
+
+/** fetch's shape over node:http and node:https (nodeRequest stopped by an AbortSignal). */
+export const nodeTransport: FetchLike = async (url: string, init: FetchInitLike) => {
+  const { signal } = init;
+  signal.throwIfAborted();
+  const stop: StopSwitch = { reason: undefined, onStop: undefined };
+  const onAbort = (): void => {
+    stop.reason = abortError(signal);
+    stop.onStop?.(stop.reason);
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const response = await nodeRequest(url, init, stop);
+    response.body.once('close', () => signal.removeEventListener('abort', onAbort));
+    return response;
+  } catch (error) {
+    signal.removeEventListener('abort', onAbort);
+    throw error;
   }
 };

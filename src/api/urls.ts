@@ -23,9 +23,22 @@ export function normaliseBaseUrl(baseUrl: string): URL {
 
 /** base + /api/v1/ + the segments, each percent-encoded (ids cannot break out of their segment). */
 export function apiUrl(base: URL, segments: readonly string[], query?: Iterable<[string, string]>): URL {
-  const path = segments.map((segment) => encodeURIComponent(segment)).join('/');
-  // Built as text and parsed once (the base has no query or fragment): this runs for every request.
-  const url = new URL(`${base.href.replace(/\/+$/, '')}${VERSION_PREFIX}/${path}`);
-  if (query) for (const [name, value] of query) url.searchParams.append(name, value);
-  return url;
+  return new URL(apiAddress(apiPrefix(base), segments, query));
+}
+
+/** The text every API address of a base starts with ("…/api/v1/"), for apiAddress. */
+export function apiPrefix(base: URL): string {
+  return `${base.href.replace(/\/+$/, '')}${VERSION_PREFIX}/`;
+}
+
+/**
+ * apiUrl as text, from apiPrefix's text: what the client sends, built without parsing a URL per request
+ * (the base was checked once; the transport parses the address anyway).
+ */
+export function apiAddress(prefix: string, segments: readonly string[], query?: Iterable<[string, string]>): string {
+  let address = prefix;
+  for (let index = 0; index < segments.length; index += 1) address += (index === 0 ? '' : '/') + encodeURIComponent(segments[index]);
+  if (!query) return address;
+  const search = new URLSearchParams([...query]).toString();
+  return search ? `${address}?${search}` : address;
 }

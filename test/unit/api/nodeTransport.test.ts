@@ -4,6 +4,7 @@
 // are covered by every other client test, which runs against the emulator.
 import * as assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { getEventListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { PortalError } from '../../../src/api/errors';
@@ -163,6 +164,19 @@ describe('nodeTransport (node:http in fetch’s shape)', () => {
     const sending = send({ method: 'GET', url: new URL(`${server.base}/slow`), action: 'Reading view 3', signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     await assert.rejects(sending, (error: unknown) => error instanceof PortalError && error.kind === 'cancelled');
+  });
+
+  it('leaves nothing on the caller’s signal once a request is over, answered or failed (an import sends thousands under one)', async () => {
+    const server = await start((request, response) => {
+      if (request.url === '/fails') response.socket?.destroy();
+      else response.end('{}');
+    });
+    const signal = new AbortController().signal;
+    for (let index = 0; index < 3; index += 1) {
+      assert.equal((await send({ method: 'GET', url: `${server.base}/`, action: 'Reading record 7', signal })).status, 200);
+    }
+    await assert.rejects(send({ method: 'GET', url: `${server.base}/fails`, action: 'Reading record 8', signal }), (error: unknown) => error instanceof PortalError && error.kind === 'network');
+    assert.equal(getEventListeners(signal, 'abort').length, 0);
   });
 
   it('reports an answer cut short by the connection as a network failure, not as a short body', async () => {
