@@ -37,7 +37,17 @@ export function apiPrefix(base: URL): string {
  */
 export function apiAddress(prefix: string, segments: readonly string[], query?: Iterable<[string, string]>): string {
   let address = prefix;
-  for (let index = 0; index < segments.length; index += 1) address += (index === 0 ? '' : '/') + encodeURIComponent(segments[index]);
+  for (let index = 0; index < segments.length; index += 1) {
+    const segment = segments[index];
+    // Percent-encoding cannot keep these in their segment: a URL parser reads "..", "%2e%2e" and the
+    // like as a step up, so record ".." of app 101 would be GET /api/v1/app/101/. An empty segment is
+    // only the trailing slash of an address that ends with one (create: …/record/).
+    if (segment === '.' || segment === '..' || (segment === '' && index < segments.length - 1)) {
+      const role = index > 0 ? `${segments[index - 1]} id` : 'address segment';
+      throw new PortalError({ kind: 'invalid-input', code: 'invalid_id', message: `"${segment}" is not a valid ${role}.` });
+    }
+    address += (index === 0 ? '' : '/') + encodeURIComponent(segment);
+  }
   if (!query) return address;
   const search = new URLSearchParams([...query]).toString();
   return search ? `${address}?${search}` : address;

@@ -259,4 +259,16 @@ describe('PortalClient errors against the emulator', function () {
       }
     });
   });
+
+  it('refuses an id that is a path step ("." or ".."), which would reach another address: nothing is sent', async () => {
+    const { client, requests } = setup();
+    for (const recordId of ['..', '.']) {
+      const error = await rejectsWith(client.readRecord(CUSTOMERS, recordId), { kind: 'invalid-input' });
+      assert.match(error.message, /is not a valid record id/);
+    }
+    await rejectsWith(client.updateRecord('..', '1', { f2: 'x' }), { kind: 'invalid-input' });
+    await rejectsWith(client.readRecord('', '1'), { kind: 'invalid-input' });
+    assert.deepEqual(requests, [], 'no request went out');
+    assert.equal((await client.readRecord(CUSTOMERS, '1')).data.f2 !== undefined, true, 'an ordinary id still works');
+  });
 });
