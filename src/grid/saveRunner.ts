@@ -1,7 +1,8 @@
 // Saving the grid's changed rows: for each savable row, read the portal's copy (the conflict check), then
 // send one update of only the changed fields. The portal's copies come from one read of the grid's view
-// when many rows changed (viewCheck.ts: the rule, and why it finds the same conflicts), else, and for any
-// row that read cannot vouch for, from a GET of the row. A bounded number of rows at once; progress after
+// when many rows changed (viewCheck.ts: the rule, and why it finds the same conflicts; a row is sent as
+// soon as its copy has come, while the rest of the answer arrives), else, and for any row that read
+// cannot vouch for, from a GET of the row. A bounded number of rows at once; progress after
 // each row; cancellable. A row that fails keeps its pending edits and says why: nothing is lost on any failure.
 //
 // Retries, and why they are safe:
@@ -29,7 +30,7 @@ import { createBody } from '../records/changes';
 import type { ChangeSet } from './changeSet';
 import { checkRow, type Conflict, type RowToSave, type SaveCheck } from './conflicts';
 import type { RecordStore } from './recordStore';
-import { checkAgainstView, shouldReadView, type ViewCheckSource } from './viewCheck';
+import { checkAgainstView, shouldReadView, ViewAnswer, type ViewCheckSource } from './viewCheck';
 
 export type RowOutcome =
   /** `sent` is what the update carried; {} when the portal already held my values. */
@@ -47,7 +48,7 @@ export interface SaveProgress {
   readonly saved: number;
   readonly conflicts: number;
   readonly failed: number;
-  /** Set while the view is read for the check (no row is sent meanwhile): its rows read so far. */
+  /** Set while the view is read for the check: its rows read so far (rows whose copies came are sent meanwhile). */
   readonly viewRowsRead?: number;
 }
 
@@ -81,13 +82,6 @@ export interface SaveReport {
 
 class RowFailure extends Error {}
 
-interface ViewAnswer {
-  readonly copies: ReadonlyMap<string, RecordData>;
-  /** When the read began: the portal's copies are at least this recent. */
-  readonly readAt: number;
-  readonly tookMs: number;
-}
-
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -116,8 +110,11 @@ class Runner {
   private readonly maxAttempts: number;
   private readonly backoffMs: (attempt: number) => number;
   private readonly maxRetryAfterMs: number;
-  /** The view's answer the rows are checked against; 'failed': they are checked by GET. */
-  private answer: Promise<ViewAnswer | 'failed'> | undefined;
+  /** The view's answer the rows are checked against, as its rows arrive. */
+  private answer: ViewAnswer | undefined;
+  /** The view reads on their way, and what stops them once every row is done (the rest of an answer is not needed). */
+  private readonly reads = new Set<Promise<void>>();
+  private readonly stopReads = new AbortController();
   /** Rows begun whose check waits for a view's answer: a newer read must bring them too. */
   private readonly awaitingAnswer = new Set<string>();
 
@@ -214,46 +211,64 @@ class Runner {
     try {
       const maxAge = this.options.viewAnswerMaxAgeMs ?? 30_000;
       for (;;) {
-        const held = this.answer;
-        const answer = held && (await held);
-        if (answer === 'failed') return undefined;
-        if (answer && Date.now() - answer.readAt <= maxAge) return checkAgainstView(this.changeSet.columns, row, answer.copies.get(row.recordId));
-        // A read that takes most of the age allowed cannot bring a copy young enough: GETs instead.
-        if (answer && answer.tookMs * 2 > maxAge) return undefined;
-        // Another worker began a newer read while this one waited: that one is awaited.
-        if (this.answer !== held) continue;
+        const answer = this.answer;
+        if (answer) {
+          // As soon as the row has come (or the read ended without it: then by GET, as a row the answer
+          // does not hold, or all of them when the read could not be had).
+          const copy = answer.wanted.has(row.recordId) ? await answer.copyOf(row.recordId) : undefined;
+          if (copy === undefined) return undefined;
+          if (Date.now() - answer.readAt <= maxAge) return checkAgainstView(this.changeSet.columns, row, copy);
+          // A read that takes most of the age allowed cannot bring a copy young enough: GETs instead.
+          if (answer.reading || answer.tookMs * 2 > maxAge) return undefined;
+          // Another worker began a newer read while this one waited: that one is awaited.
+          if (this.answer !== answer) continue;
+        }
         const wanted = new Set([...this.awaitingAnswer, ...this.notBegun()]);
         if (!shouldReadView({ changedRows: wanted.size, viewRows: source.viewRows, roundTripMs: source.roundTripMs(), concurrency: this.concurrency })) return undefined;
-        this.answer = this.readView(source, wanted);
+        this.answer = new ViewAnswer(wanted);
+        // Not awaited here: the rows' checks wait on the answer's copies, the read ends it however it goes,
+        // and finish() stops and awaits it.
+        const read = this.readView(source, this.answer);
+        this.reads.add(read);
+        void read.finally(() => this.reads.delete(read)); // readView never rejects
       }
     } finally {
       this.awaitingAnswer.delete(row.recordId);
     }
   }
 
-  /** One read of the view, retried as a GET is; 'failed' when it cannot be had. */
-  private async readView(source: ViewCheckSource, wanted: ReadonlySet<string>): Promise<ViewAnswer | 'failed'> {
+  /** One read of the view into `answer`, retried as a GET is; never rejects (the rows not brought are checked by GET). */
+  private async readView(source: ViewCheckSource, answer: ViewAnswer): Promise<void> {
+    const started = Date.now();
     try {
       for (let attempt = 1; ; attempt += 1) {
         try {
           await this.whenAllowed();
-          const readAt = Date.now();
+          answer.began();
           this.onViewRows(0);
-          const copies = await source.read(wanted, this.options.signal, (rowsRead) => this.onViewRows(rowsRead));
-          return { copies, readAt, tookMs: Date.now() - readAt };
+          const signal = this.options.signal ? AbortSignal.any([this.options.signal, this.stopReads.signal]) : this.stopReads.signal;
+          const copies = await source.read(answer.wanted, signal, (rowsRead) => this.onViewRows(rowsRead), (recordId, copy) => answer.take(recordId, copy));
+          for (const [recordId, copy] of copies) if (!answer.copies.has(recordId)) answer.take(recordId, copy);
+          return;
         } catch (error) {
-          if (isCancellation(error) || this.options.signal?.aborted || attempt >= this.maxAttempts) throw error;
+          if (isCancellation(error) || this.options.signal?.aborted || this.stopReads.signal.aborted || attempt >= this.maxAttempts) throw error;
           if (isRateLimited(error)) await this.rateLimited(error);
           else if (mayHaveBeenDone(error)) await sleep(this.backoffMs(attempt), this.options.signal);
           else throw error;
         }
       }
-    } catch (error) {
-      if (isCancellation(error) || this.options.signal?.aborted) throw error;
-      return 'failed';
+    } catch {
+      // Cancelled, or the read could not be had: its rows' checks go on by GET (where a cancel stops them).
     } finally {
+      answer.end(Date.now() - started);
       this.onViewRows(undefined);
     }
+  }
+
+  /** Every row is done: a view read still on its way is stopped, and its end awaited (no progress after the save). */
+  async finish(): Promise<void> {
+    this.stopReads.abort();
+    await Promise.all([...this.reads]);
   }
 
   private saved(row: RowToSave, current: Readonly<RecordData>, sent: RecordData): RowOutcome {
@@ -314,7 +329,13 @@ export async function saveChanges(changeSet: ChangeSet, store: RecordStore, opti
   const progress = { total: rows.length, done: 0, saved: 0, conflicts: 0, failed: 0 };
   let next = 0;
   const notBegun = (): string[] => rows.slice(next).flatMap((row) => (row.isNew ? [] : [row.recordId]));
-  const onViewRows = (viewRowsRead: number | undefined): void => options.onProgress?.(viewRowsRead === undefined ? { ...progress } : { ...progress, viewRowsRead });
+  // While the view is read for the check, every report says how far (rows are saved meanwhile).
+  let viewRowsRead: number | undefined;
+  const report = (): void => options.onProgress?.(viewRowsRead === undefined ? { ...progress } : { ...progress, viewRowsRead });
+  const onViewRows = (rowsRead: number | undefined): void => {
+    viewRowsRead = rowsRead;
+    report();
+  };
   const runner = new Runner(changeSet, store, options, notBegun, onViewRows);
   const worker = async (): Promise<void> => {
     while (next < rows.length) {
@@ -327,11 +348,12 @@ export async function saveChanges(changeSet: ChangeSet, store: RecordStore, opti
       if (outcome.kind === 'saved' || outcome.kind === 'created') progress.saved += 1;
       else if (outcome.kind === 'conflict' || outcome.kind === 'deleted') progress.conflicts += 1;
       else if (outcome.kind === 'failed') progress.failed += 1;
-      options.onProgress?.({ ...progress });
+      report();
     }
   };
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, rows.length));
   await Promise.all(Array.from({ length: concurrency }, worker));
+  await runner.finish();
   return { outcomes, blocked };
 }
 

@@ -78,10 +78,61 @@ export interface ViewCheckSource {
   roundTripMs(): number | undefined;
   /**
    * Reads the view once; the copies of the `wanted` records it holds, by record id (others are left out
-   * as they arrive: memory for the rows wanted only). `onRows` says how many rows were read so far.
+   * as they arrive: memory for the rows wanted only). `onRows` says how many rows were read so far;
+   * `onCopy`, when given, takes each wanted copy as soon as its row has come.
    */
-  read(wanted: ReadonlySet<string>, signal: AbortSignal | undefined, onRows: (rowsRead: number) => void): Promise<Map<string, RecordData>>;
+  read(wanted: ReadonlySet<string>, signal: AbortSignal | undefined, onRows: (rowsRead: number) => void, onCopy?: (recordId: string, copy: RecordData) => void): Promise<Map<string, RecordData>>;
 }
+
+/**
+ * One read of the view for the save's check, as its rows arrive: a row can be compared with its copy (and
+ * sent) as soon as that copy has come, while the rest of the answer is on its way. Far from the portal the
+ * read and the updates then overlap instead of following each other.
+ */
+export class ViewAnswer {
+  readonly copies = new Map<string, RecordData>();
+  /** When the read's first attempt began: every copy is at least this recent (NaN before it began). */
+  readAt = Number.NaN;
+  /** How long the read took, once it has ended. */
+  tookMs = 0;
+  private ended = false;
+  private readonly waiting = new Map<string, Array<() => void>>();
+
+  constructor(readonly wanted: ReadonlySet<string>) {}
+
+  get reading(): boolean {
+    return !this.ended;
+  }
+
+  began(): void {
+    if (Number.isNaN(this.readAt)) this.readAt = Date.now();
+  }
+
+  take(recordId: string, copy: RecordData): void {
+    this.copies.set(recordId, copy);
+    for (const wake of this.waiting.get(recordId) ?? []) wake();
+    this.waiting.delete(recordId);
+  }
+
+  /** The read is over, whether it brought every row, broke off, failed or was cancelled: nobody waits any more. */
+  end(tookMs: number): void {
+    this.ended = true;
+    this.tookMs = tookMs;
+    for (const wakes of this.waiting.values()) for (const wake of wakes) wake();
+    this.waiting.clear();
+  }
+
+  /** The record's copy once its row has come; undefined when the read ended without it. */
+  async copyOf(recordId: string): Promise<RecordData | undefined> {
+    if (!this.copies.has(recordId) && !this.ended) {
+      await new Promise<void>((resolve) => this.waiting.set(recordId, [...(this.waiting.get(recordId) ?? []), resolve]));
+    }
+    return this.copies.get(recordId);
+  }
+}
+
+/** How the check's read hands its rows over: small batches, so that the first rows' updates start early. */
+export const CHECK_BATCHES = { firstBatchRows: 50, batchRows: 500 };
 
 /** What readViewCopies needs of the portal client. */
 export interface ViewStreamSource {
@@ -99,12 +150,18 @@ export async function readViewCopies(
   wanted: ReadonlySet<string>,
   signal: AbortSignal | undefined,
   onRows: (rowsRead: number) => void,
+  { onCopy, batches }: { onCopy?: (recordId: string, copy: RecordData) => void; batches?: { firstBatchRows: number; batchRows: number } } = {},
 ): Promise<Map<string, RecordData>> {
   const copies = new Map<string, RecordData>();
   const result = await source.streamView(view.appId, view.viewId, view.filters, {
     signal,
+    ...batches,
     onBatch: ({ rows, from, to }) => {
-      for (const row of rows.rows(from, to)) if (row.id !== undefined && wanted.has(row.id)) copies.set(row.id, row.values);
+      for (const row of rows.rows(from, to)) {
+        if (row.id === undefined || !wanted.has(row.id)) continue;
+        copies.set(row.id, row.values);
+        onCopy?.(row.id, row.values);
+      }
       onRows(to);
     },
   });

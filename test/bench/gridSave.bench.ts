@@ -15,7 +15,7 @@ import { ChangeSet } from '../../src/grid/changeSet';
 import { EditHistory } from '../../src/grid/editHistory';
 import { portalRecordStore } from '../../src/grid/recordStore';
 import { saveChanges } from '../../src/grid/saveRunner';
-import { readViewCopies, type ViewCheckSource } from '../../src/grid/viewCheck';
+import { CHECK_BATCHES, readViewCopies, type ViewCheckSource } from '../../src/grid/viewCheck';
 import { startEmulatorProcess } from './support/emulatorProcess';
 import { bareRequest } from './support/bareHttp';
 import { mb, median, runBenchmark } from './support/report';
@@ -102,9 +102,9 @@ runBenchmark('grid save, 1,000 changed rows', [], async () => {
     const viewCheck = (force: boolean): ViewCheckSource => ({
       viewRows: view.rows.length,
       roundTripMs: () => (force ? 60_000 : client.roundTripMs),
-      read: (wanted, signal, onRows) => {
+      read: (wanted, signal, onRows, onCopy) => {
         viewReads += 1;
-        return readViewCopies(client, { appId: APP, viewId: VIEW, filters: [] }, wanted, signal, onRows);
+        return readViewCopies(client, { appId: APP, viewId: VIEW, filters: [] }, wanted, signal, onRows, { onCopy, batches: CHECK_BATCHES });
       },
     });
     const store = portalRecordStore(client, APP);

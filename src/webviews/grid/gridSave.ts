@@ -9,7 +9,7 @@ import type { RecordData } from '../../api/types';
 import type { GridModel, SaveSummary } from '../../grid/gridModel';
 import { portalRecordStore, type RecordStore } from '../../grid/recordStore';
 import { saveChanges } from '../../grid/saveRunner';
-import { readViewCopies, type ViewCheckSource } from '../../grid/viewCheck';
+import { CHECK_BATCHES, readViewCopies, type ViewCheckSource } from '../../grid/viewCheck';
 
 /** Rows saved at once: the portal is a shared server, and one slow row must not hold the others. */
 const SAVE_CONCURRENCY = 4;
@@ -43,8 +43,8 @@ export async function saveGrid(model: GridModel, portal: GridPortal, what: strin
     const viewCheck: ViewCheckSource = {
       viewRows: model.rowCount,
       roundTripMs: () => portal.client.roundTripMs,
-      read: async (wanted, signal, onRows) => {
-        const copies = await readViewCopies(portal.client, { appId: portal.appId, viewId: portal.viewId, filters }, wanted, signal, onRows);
+      read: async (wanted, signal, onRows, onCopy) => {
+        const copies = await readViewCopies(portal.client, { appId: portal.appId, viewId: portal.viewId, filters }, wanted, signal, onRows, { onCopy, batches: CHECK_BATCHES });
         for (const [recordId, copy] of copies) current.set(recordId, copy);
         return copies;
       },
@@ -77,13 +77,11 @@ export async function saveGrid(model: GridModel, portal: GridPortal, what: strin
             signal: abort.signal,
             viewCheck,
             onProgress: (step) => {
-              if (step.viewRowsRead !== undefined) {
-                const read = step.viewRowsRead > 0 ? `: ${step.viewRowsRead.toLocaleString('en-US')} rows read` : '';
-                return progress.report({ message: `reading the view to check the rows against the portal${read}` });
-              }
               const increment = ((step.done - reported) / Math.max(1, step.total)) * 100;
               reported = step.done;
-              progress.report({ increment, message: `${step.done} of ${step.total}` });
+              const rowsRead = step.viewRowsRead ? `: ${step.viewRowsRead.toLocaleString('en-US')} rows read` : '';
+              const reading = step.viewRowsRead === undefined ? '' : ` · reading the view to check the rows against the portal${rowsRead}`;
+              progress.report({ increment, message: `${step.done} of ${step.total}${reading}` });
             },
           });
           return model.afterSave(report, current);

@@ -11,7 +11,7 @@ import { EditHistory } from '../../../src/grid/editHistory';
 import type { RecordStore } from '../../../src/grid/recordStore';
 import { saveChanges, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
 import { readViewCopies, type ViewCheckSource } from '../../../src/grid/viewCheck';
-import { injectFault, testInterface } from '../api/portal';
+import { configure, injectFault, testInterface } from '../api/portal';
 import { ALL_ORDERS, freshGrid, freshSave, ORDERS, portalData, requestLog, someoneElseOn, startGridPortal, type GridPortal } from './gridPortal';
 
 const record = (id: string): string => `/api/v1/app/${ORDERS}/record/${id}`;
@@ -34,10 +34,11 @@ describe('grid: saving many changed rows checked with one read of the view', fun
   });
 
   /** The grid's view as the save reads it: "All orders" (8 rows) unless told, with the client's round trip. */
-  const viewCheck = (options: { viewId?: string; filters?: ViewFilter[]; viewRows?: number } = {}): ViewCheckSource => ({
+  const viewCheck = (options: { viewId?: string; filters?: ViewFilter[]; viewRows?: number; batches?: { firstBatchRows: number; batchRows: number } } = {}): ViewCheckSource => ({
     viewRows: options.viewRows ?? 8,
     roundTripMs: () => portal.client.roundTripMs,
-    read: (wanted, signal, onRows) => readViewCopies(portal.client, { appId: ORDERS, viewId: options.viewId ?? ALL_ORDERS, filters: options.filters ?? [] }, wanted, signal, onRows),
+    read: (wanted, signal, onRows, onCopy) =>
+      readViewCopies(portal.client, { appId: ORDERS, viewId: options.viewId ?? ALL_ORDERS, filters: options.filters ?? [] }, wanted, signal, onRows, { onCopy, batches: options.batches }),
   });
   const kinds = (outcomes: readonly RowOutcome[]): Array<[string, string]> => outcomes.map((outcome) => [outcome.recordId, outcome.kind]);
   /** The API requests since the test began, as "METHOD path status". */
@@ -211,5 +212,23 @@ describe('grid: saving many changed rows checked with one read of the view', fun
     assert.equal(changeSet.rows().length, 5);
     assert.deepEqual((await requests()).filter((line) => !line.includes('/view/')), [], 'nothing but the view read');
     assert.equal(portal.sent.filter((request) => request.method === 'PUT').length, 0);
+  });
+
+  it('sends a row as soon as the read has brought its copy, before the rest of the answer has come', async () => {
+    history.edit('fill', 'Fill', ['1', '2', '3', '4', '5', '6'].map((recordId) => ({ recordId, field: 'f18', value: '44' })));
+    // A portal far away: the view's answer arrives a kilobyte a second, a row or a few at a time.
+    await configure(portal.emulator, { bytesPerSecond: 1024 });
+    const progress: SaveProgress[] = [];
+    try {
+      // A row a batch (the grid's batches hold hundreds: 8 rows would be one).
+      const report = await saveChanges(changeSet, store, { viewCheck: viewCheck({ batches: { firstBatchRows: 1, batchRows: 1 } }), onProgress: (step) => progress.push(step) });
+      assert.deepEqual(kinds(report.outcomes), ['1', '2', '3', '4', '5', '6'].map((recordId) => [recordId, 'saved']));
+    } finally {
+      await configure(portal.emulator, { bytesPerSecond: 0 });
+    }
+    const savedWhileReading = progress.filter((step) => step.viewRowsRead !== undefined && step.saved > 0);
+    assert.ok(savedWhileReading.length > 0, `rows saved while the view was still read: ${JSON.stringify(progress)}`);
+    assert.deepEqual((await requests()).filter((line) => line.startsWith('GET') && line.includes('/record/')), [], 'no GET per row');
+    assert.equal(putBodies().length, 6);
   });
 });
