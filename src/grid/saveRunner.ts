@@ -122,8 +122,8 @@ class Runner {
     private readonly changeSet: ChangeSet,
     private readonly store: RecordStore,
     private readonly options: SaveOptions,
-    /** The existing rows no worker has begun yet. */
-    private readonly notBegun: () => readonly string[],
+    /** The existing rows no worker has begun yet: how many (asked before every row), and which. */
+    private readonly notBegun: { count(): number; ids(): readonly string[] },
     private readonly onViewRows: (rowsRead: number | undefined) => void,
   ) {
     this.maxAttempts = options.maxAttempts ?? 5;
@@ -223,8 +223,10 @@ class Runner {
           // Another worker began a newer read while this one waited: that one is awaited.
           if (this.answer !== answer) continue;
         }
-        const wanted = new Set([...this.awaitingAnswer, ...this.notBegun()]);
-        if (!shouldReadView({ changedRows: wanted.size, viewRows: source.viewRows, roundTripMs: source.roundTripMs(), concurrency: this.concurrency })) return undefined;
+        // Counted, not listed: every row asks, and a list of the rows left per row was quadratic in a big save.
+        const changedRows = this.awaitingAnswer.size + this.notBegun.count();
+        if (!shouldReadView({ changedRows, viewRows: source.viewRows, roundTripMs: source.roundTripMs(), concurrency: this.concurrency })) return undefined;
+        const wanted = new Set([...this.awaitingAnswer, ...this.notBegun.ids()]);
         this.answer = new ViewAnswer(wanted);
         // Not awaited here: the rows' checks wait on the answer's copies, the read ends it however it goes,
         // and finish() stops and awaits it.
@@ -328,7 +330,8 @@ export async function saveChanges(changeSet: ChangeSet, store: RecordStore, opti
   const outcomes: RowOutcome[] = new Array(rows.length);
   const progress = { total: rows.length, done: 0, saved: 0, conflicts: 0, failed: 0 };
   let next = 0;
-  const notBegun = (): string[] => rows.slice(next).flatMap((row) => (row.isNew ? [] : [row.recordId]));
+  let existingLeft = rows.filter((row) => !row.isNew).length;
+  const notBegun = { count: () => existingLeft, ids: () => rows.slice(next).flatMap((row) => (row.isNew ? [] : [row.recordId])) };
   // While the view is read for the check, every report says how far (rows are saved meanwhile).
   let viewRowsRead: number | undefined;
   const report = (): void => options.onProgress?.(viewRowsRead === undefined ? { ...progress } : { ...progress, viewRowsRead });
@@ -341,6 +344,7 @@ export async function saveChanges(changeSet: ChangeSet, store: RecordStore, opti
     while (next < rows.length) {
       const index = next++;
       const row = rows[index];
+      if (!row.isNew) existingLeft -= 1;
       const outcome = options.signal?.aborted ? ({ recordId: row.recordId, kind: 'cancelled' } as const) : row.isNew ? await runner.createRow(row) : await runner.saveRow(row);
       outcomes[index] = outcome;
       settle(changeSet, outcome);
