@@ -23,6 +23,18 @@ async function viewReads(mark: number): Promise<number> {
   return (await requestsSince(mark)).filter((line) => line.startsWith(VIEW_GET)).length;
 }
 
+/** The view opened as a grid, every row in: the portal, the page, and the grid's document. */
+async function openWhole(): Promise<{ portalId: string; grid: ReturnType<typeof driver.webview>; live: NonNullable<Awaited<ReturnType<typeof liveGrid>>> }> {
+  const portalId = await emulatorPortal();
+  await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
+  const grid = driver.webview(PAGE);
+  await grid.waitFor('#grid-0-1', { timeoutMs: 30_000 });
+  const live = await liveGrid();
+  assert.ok(live, 'the grid in front');
+  await waitFor(() => live.loadState.state === 'done', { message: 'every row in', timeoutMs: 30_000 });
+  return { portalId, grid, live };
+}
+
 describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`, function () {
   this.timeout(120_000);
 
@@ -142,13 +154,7 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
   });
 
   it('takes a webhook that comes before a new read\'s first rows: the row is read again when it arrives, not left as the read had it', async () => {
-    const portalId = await emulatorPortal();
-    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
-    const grid = driver.webview(PAGE);
-    await grid.waitFor('#grid-0-1', { timeoutMs: 30_000 });
-    const live = await liveGrid();
-    assert.ok(live, 'the grid in front');
-    await waitFor(() => live.loadState.state === 'done', { message: 'every row in', timeoutMs: 30_000 });
+    const { portalId, grid, live } = await openWhole();
     const api = await testApi();
     const subject = live.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
 
@@ -167,13 +173,7 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
   });
 
   it('keeps a pending edit in sight, first, while the view is read again slowly; the read does not show the row twice', async () => {
-    const portalId = await emulatorPortal();
-    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
-    const grid = driver.webview(PAGE);
-    await grid.waitFor('#grid-0-1', { timeoutMs: 30_000 });
-    const live = await liveGrid();
-    assert.ok(live, 'the grid in front');
-    await waitFor(() => live.loadState.state === 'done', { message: 'every row in', timeoutMs: 30_000 });
+    const { grid, live } = await openWhole();
     const subject = live.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
     // A pending edit of a row near the end of the view (as a paste down there makes it).
     const late = String(ROWS - 10);
@@ -202,13 +202,7 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
   });
 
   it('shows the new read\'s copy of a row kept in sight once the read reaches it, when its edit was typed back meanwhile', async () => {
-    const portalId = await emulatorPortal();
-    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
-    const grid = driver.webview(PAGE);
-    await grid.waitFor('#grid-0-1', { timeoutMs: 30_000 });
-    const live = await liveGrid();
-    assert.ok(live, 'the grid in front');
-    await waitFor(() => live.loadState.state === 'done', { message: 'every row in', timeoutMs: 30_000 });
+    const { portalId, grid, live } = await openWhole();
     const subject = live.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
     const late = String(ROWS - 10);
     const asRead = live.model.changeSet.value(late, subject);
