@@ -319,15 +319,14 @@ export class GridModel {
   }
 
   /** After a save: saved rows take what the portal now holds; conflicts are kept for Compare / Keep mine / Take theirs. */
-  afterSave(report: SaveReport, sentCopies: ReadonlyMap<string, RecordData>): SaveSummary {
+  afterSave(report: SaveReport): SaveSummary {
     const count = { saved: 0, created: 0, conflicts: 0, failed: 0, deleted: 0, cancelled: 0 };
     for (const outcome of report.outcomes) {
       switch (outcome.kind) {
         case 'saved': {
           count.saved += 1;
           this.conflicts.delete(outcome.recordId);
-          const current = sentCopies.get(outcome.recordId) ?? {};
-          this.copies.set(outcome.recordId, { ...this.copies.get(outcome.recordId), ...current, ...outcome.sent });
+          this.copies.set(outcome.recordId, { ...this.copies.get(outcome.recordId), ...outcome.current, ...outcome.sent });
           break;
         }
         case 'created':

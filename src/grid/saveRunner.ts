@@ -33,8 +33,11 @@ import type { RecordStore } from './recordStore';
 import { checkAgainstView, shouldReadView, ViewAnswer, type ViewCheckSource } from './viewCheck';
 
 export type RowOutcome =
-  /** `sent` is what the update carried; {} when the portal already held my values. */
-  | { readonly recordId: string; readonly kind: 'saved'; readonly sent: RecordData }
+  /**
+   * `sent` is what the update carried ({} when the portal already held my values); `current` the portal's
+   * copy the row was checked against: with `sent` on top, what the portal holds now.
+   */
+  | { readonly recordId: string; readonly kind: 'saved'; readonly sent: RecordData; readonly current: Readonly<RecordData> }
   /** A new row (`recordId` its placeholder) created as record `created`; `copy` is the portal's copy. */
   | { readonly recordId: string; readonly kind: 'created'; readonly created: string; readonly sent: RecordData; readonly copy: RecordData }
   | { readonly recordId: string; readonly kind: 'conflict'; readonly conflict: Conflict }
@@ -281,7 +284,7 @@ class Runner {
     const base = { ...current, ...sent };
     this.changeSet.rebase(row.recordId, base);
     this.changeSet.keepAgainst(base, live.filter((cell) => cell.value !== (base[cell.field] ?? '')));
-    return { recordId: row.recordId, kind: 'saved', sent };
+    return { recordId: row.recordId, kind: 'saved', sent, current };
   }
 
   private async rateLimited(error: unknown): Promise<void> {

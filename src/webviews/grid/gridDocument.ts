@@ -276,9 +276,9 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   async save(token: vscode.CancellationToken): Promise<SaveSummary> {
     const model = this.model;
     const portal = { client: this.deps.portals.client(this.target.portalId), appId: this.target.appId, viewId: this.target.viewId, filters: this.filters, drafts: this.newRowsAreDrafts };
-    const { summary, current, createdIds } = await saveGrid(model, portal, `of ${this.viewName}`, token);
-    this.changed([...current.keys(), ...createdIds, ...model.markedRowIds()], []);
-    for (const recordId of current.keys()) {
+    const { summary, savedIds, createdIds } = await saveGrid(model, portal, `of ${this.viewName}`, token);
+    this.changed([...savedIds, ...createdIds, ...model.markedRowIds()], []);
+    for (const recordId of savedIds) {
       if (!model.changeSet.row(recordId) && !model.conflicts.has(recordId)) this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'updated', origin: 'local' });
     }
     for (const recordId of createdIds) this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'created', origin: 'local' });

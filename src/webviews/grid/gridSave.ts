@@ -1,13 +1,12 @@
 // A grid's save with VS Code's progress (Cancel): the changed rows sent through saveChanges (a bounded
-// number at once, conflicts held back, checked with one read of the grid's view when many changed), the
-// conflict check's reads of the portal's copies kept (a saved row takes the portal's copy plus what was
-// sent), and the records created noted.
+// number at once, conflicts held back, checked with one read of the grid's view when many changed), then
+// the model told what happened (a saved row takes the portal's copy it was checked against plus what was
+// sent), and the records saved and created named for the grid and the open documents.
 import * as vscode from 'vscode';
 import type { PortalClient } from '../../api/client';
 import type { ViewFilter } from '../../api/filters';
-import type { RecordData } from '../../api/types';
 import type { GridModel, SaveSummary } from '../../grid/gridModel';
-import { portalRecordStore, type RecordStore } from '../../grid/recordStore';
+import { portalRecordStore } from '../../grid/recordStore';
 import { saveChanges } from '../../grid/saveRunner';
 import { CHECK_BATCHES, readViewCopies, type ViewCheckSource } from '../../grid/viewCheck';
 
@@ -16,8 +15,8 @@ const SAVE_CONCURRENCY = 4;
 
 export interface GridSaved {
   readonly summary: SaveSummary;
-  /** The portal's copies the conflict check read, by record id. */
-  readonly current: ReadonlyMap<string, RecordData>;
+  /** The records updated. */
+  readonly savedIds: readonly string[];
   /** The records created from new rows. */
   readonly createdIds: readonly string[];
 }
@@ -35,35 +34,14 @@ export interface GridPortal {
 export async function saveGrid(model: GridModel, portal: GridPortal, what: string, token: vscode.CancellationToken): Promise<GridSaved> {
     // The rows this save sends: a row an invalid cell blocks is not among them.
     const pending = model.changeSet.savableRows().length;
-    const current = new Map<string, RecordData>();
-    const createdIds: string[] = [];
-    const portalStore = portalRecordStore(portal.client, portal.appId, { draft: portal.drafts });
+    const store = portalRecordStore(portal.client, portal.appId, { draft: portal.drafts });
     const filters = [...portal.filters];
-    // The view's answer is kept as the GET's is (a later GET of a row, after an uncertain failure, replaces it).
     const viewCheck: ViewCheckSource = {
       viewRows: model.rowCount,
       roundTripMs: () => portal.client.roundTripMs,
-      read: async (wanted, signal, onRows, onCopy) => {
-        const copies = await readViewCopies(portal.client, { appId: portal.appId, viewId: portal.viewId, filters }, wanted, signal, onRows, { onCopy, batches: CHECK_BATCHES });
-        for (const [recordId, copy] of copies) current.set(recordId, copy);
-        return copies;
-      },
+      read: (wanted, signal, onRows, onCopy) => readViewCopies(portal.client, { appId: portal.appId, viewId: portal.viewId, filters }, wanted, signal, onRows, { onCopy, batches: CHECK_BATCHES }),
     };
-    // The check's read is kept: a saved row takes the portal's copy plus what was sent.
-    const store: RecordStore = {
-      readCurrent: async (recordId, signal) => {
-        const copy = await portalStore.readCurrent(recordId, signal);
-        if (copy) current.set(recordId, copy);
-        return copy;
-      },
-      update: (recordId, fields, signal) => portalStore.update(recordId, fields, signal),
-      create: async (fields, signal) => {
-        const created = await portalStore.create(fields, signal);
-        createdIds.push(created.recordId);
-        return created;
-      },
-    };
-    const summary = await vscode.window.withProgress(
+    const report = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Saving ${pending} changed row${pending === 1 ? '' : 's'} ${what}`, cancellable: true },
       async (progress, progressToken) => {
         const abort = new AbortController();
@@ -72,7 +50,7 @@ export async function saveGrid(model: GridModel, portal: GridPortal, what: strin
         const onProgressCancelled = progressToken.onCancellationRequested(cancel);
         let reported = 0;
         try {
-          const report = await saveChanges(model.changeSet, store, {
+          return await saveChanges(model.changeSet, store, {
             concurrency: SAVE_CONCURRENCY,
             signal: abort.signal,
             viewCheck,
@@ -84,12 +62,14 @@ export async function saveGrid(model: GridModel, portal: GridPortal, what: strin
               progress.report({ increment, message: `${step.done} of ${step.total}${reading}` });
             },
           });
-          return model.afterSave(report, current);
         } finally {
           onSaveCancelled.dispose();
           onProgressCancelled.dispose();
         }
       },
     );
-    return { summary, current, createdIds };
+    const summary = model.afterSave(report);
+    const savedIds = report.outcomes.flatMap((outcome) => (outcome.kind === 'saved' ? [outcome.recordId] : []));
+    const createdIds = report.outcomes.flatMap((outcome) => (outcome.kind === 'created' ? [outcome.created] : []));
+    return { summary, savedIds, createdIds };
 }

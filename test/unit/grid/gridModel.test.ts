@@ -83,7 +83,7 @@ describe('grid: the model of an open grid', function () {
     ]);
     await portal.client.updateRecord(ORDERS, '2', { f18: '99' });
     const report = await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS));
-    const summary = model.afterSave(report, new Map());
+    const summary = model.afterSave(report);
     assert.deepEqual([summary.saved, summary.conflicts], [1, 1]);
     assert.equal(model.rowState('1').pending.length, 0);
     assert.equal(model.rowState('1').values[index('f11')], 'Desks', 'the saved value stays shown');
@@ -105,7 +105,7 @@ describe('grid: the model of an open grid', function () {
         await real.update(recordId, fields, signal);
       },
     });
-    const summary = model.afterSave(await saving, new Map());
+    const summary = model.afterSave(await saving);
     assert.deepEqual([summary.saved, summary.unsent], [1, 2]);
     assert.deepEqual(model.markedRowIds().sort(), ['1', '2']);
   });
@@ -117,7 +117,7 @@ describe('grid: the model of an open grid', function () {
       { recordId: '3', field: 'f17', value: 'lots' },
     ]);
     await portal.client.updateRecord(ORDERS, '2', { f18: '99' });
-    const summary = model.afterSave(await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS)), new Map());
+    const summary = model.afterSave(await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS)));
     assert.deepEqual([summary.saved, summary.conflicts, summary.blocked, summary.unsent], [1, 1, 1, 0]);
   });
 });

@@ -115,7 +115,7 @@ describe('grid: new rows', function () {
     fill('1', { f18: '4' });
     const edit = model.history.edit('edit', 'Edit', [{ recordId, field: 'f18', value: '7' }]).transaction;
     const report = await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS, { draft: true }));
-    const summary = model.afterSave(report, new Map());
+    const summary = model.afterSave(report);
     assert.equal(summary.created, 1);
     assert.equal(summary.saved, 2, 'the new row and record 1');
     const created = report.outcomes.find((outcome) => outcome.kind === 'created');
@@ -175,7 +175,7 @@ describe('grid: new rows', function () {
     const saving = saveChanges(model.changeSet, slowAnswer, { signal: controller.signal });
     await posted;
     controller.abort();
-    model.afterSave(await saving, new Map());
+    model.afterSave(await saving);
     await saveChanges(model.changeSet, slowAnswer);
     assert.equal(posts, 1, 'one create sent');
     const created = (await requestLog(portal.emulator)).filter((entry) => entry.method === 'POST' && entry.status === 200);
@@ -214,7 +214,7 @@ describe('grid: new rows', function () {
         return created;
       },
     });
-    model.afterSave(report, new Map());
+    model.afterSave(report);
     const created = report.outcomes.find((outcome) => outcome.kind === 'created');
     assert.ok(created?.kind === 'created');
     assert.equal(model.changeSet.resolve(recordId), created.created, 'the placeholder names the record');

@@ -74,7 +74,7 @@ export class GridHost {
   /** Saves as the custom editor does (without VS Code's progress), and redraws the rows. */
   async save(store: RecordStore): Promise<SaveSummary> {
     const report = await saveChanges(this.model.changeSet, store);
-    const summary = this.model.afterSave(report, new Map());
+    const summary = this.model.afterSave(report);
     await this.sendRows(this.model.markedRowIds());
     return summary;
   }
