@@ -18,6 +18,8 @@ const RECENT_LIMIT = 2000;
 
 let channel: vscode.LogOutputChannel | undefined;
 const recent: string[] = [];
+/** Lines logged since the extension host started: a mark that stays right once old lines leave `recent`. */
+let logged = 0;
 
 const SECRET_PATTERNS: Array<[RegExp, string]> = [
   [/(authorization\s*[:=]\s*)(bearer|basic)\s+[^\s,;"']+/gi, '$1$2 <redacted>'],
@@ -48,6 +50,16 @@ export function recentLogLines(): readonly string[] {
   return recent;
 }
 
+/** Where the log is now, for recentLogLinesSince (an index into `recent` goes wrong once it is full). */
+export function logMark(): number {
+  return logged;
+}
+
+/** The lines logged after `mark` (those still kept). */
+export function recentLogLinesSince(mark: number): readonly string[] {
+  return recent.slice(Math.max(0, recent.length - (logged - mark)));
+}
+
 /**
  * The log line of one HTTP request to a portal: `GET /api/v1/app/101/record/1 200 12 ms`. Only the
  * method, the path (never the query string), the status and the time: no header, body or token.
@@ -65,6 +77,7 @@ export function createLogger(name: string): Logger {
   const write = (level: keyof Logger, message: string): void => {
     const line = redact(`[${name}] ${message}`);
     recent.push(`${level}: ${line}`);
+    logged += 1;
     if (recent.length > RECENT_LIMIT) recent.splice(0, recent.length - RECENT_LIMIT);
     channel?.[level](line);
   };

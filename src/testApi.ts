@@ -8,7 +8,7 @@ import type { Portals } from './auth/portals';
 import type { Features } from './features';
 import type { Lazy } from './lazy';
 import { setPreparedObserver, toolsContextValues, type PreparedObserver } from './lazyTools';
-import { recentLogLines } from './log';
+import { logMark, recentLogLines, recentLogLinesSince } from './log';
 import type { ExplorerNode } from './tree/nodes';
 import { setPrompter, type Prompter } from './ui/prompter';
 import type { EventsNode } from './webhooks/eventsTree';
@@ -40,6 +40,9 @@ export interface PortalExplorerTestApi extends TestApiCore, Omit<Features, 'comm
   setPrompter(next: Prompter): Prompter;
   /** Lines written to the "Portal Explorer" log channel, oldest first. */
   logLines(): readonly string[];
+  /** Where the log is now; logLinesSince(mark) gives the lines after it (an index into logLines() goes wrong once it is full). */
+  logMark(): number;
+  logLinesSince(mark: number): readonly string[];
   /** The extension's context, to inspect global state and secrets. */
   readonly context: vscode.ExtensionContext;
   /** Sees (and is awaited for) each language model tool's prepared invocation before VS Code confirms it. */
@@ -66,6 +69,8 @@ export function createTestApi(context: vscode.ExtensionContext, core: TestApiCor
     setToolPreparedObserver: setPreparedObserver,
     toolsContext: toolsContextValues,
     logLines: recentLogLines,
+    logMark,
+    logLinesSince: recentLogLinesSince,
     context,
     ...core,
     ready: async () => {

@@ -325,15 +325,15 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await grid.fill('.filter-value input', '5003');
     await emulatorControl('POST', 'faults', { path: '/view/3$', count: 1, status: 400, body: { error: 'The filter is refused.' } });
     const api = await testApi();
-    const before = api.logLines().length;
+    const before = api.logMark();
     const counts = await grid.text('#grid-counts');
     await grid.click('#grid-run');
     let notice = '';
     await waitFor(async () => /^The filters could not be run: /.test((notice = await grid.text('#grid-notice .message-text'))), { message: 'the refusal beside the filters' });
     const shown = /^The filters could not be run: (.*) The grid shows the rows it had\.$/.exec(notice)?.[1];
     assert.ok(shown, notice);
-    const logged = api.logLines().slice(before).filter((line) => line.includes(shown));
-    assert.equal(logged.length, 1, JSON.stringify(api.logLines().slice(before)));
+    const logged = api.logLinesSince(before).filter((line) => line.includes(shown));
+    assert.equal(logged.length, 1, JSON.stringify(api.logLinesSince(before)));
     assert.ok(logged[0].endsWith(`portal.grid grid/filter: ${shown}`), `the error boundary's line: ${logged[0]}`);
     assert.equal(await grid.text('#grid-counts'), counts, 'the grid keeps the rows it had');
   });

@@ -107,14 +107,14 @@ describe(`panels after a reload ${BROWSER_TAG}`, function () {
 
   it('closes a panel whose saved state says nothing usable, with one log line and no message', async () => {
     const api = await testApi();
-    const lines = api.logLines().length;
+    const lines = api.logMark();
     const panel = vscode.window.createWebviewPanel('portal.viewQuery', 'Old panel', vscode.ViewColumn.Active, { enableScripts: true });
     let closed = false;
     panel.onDidDispose(() => (closed = true));
     await api.panelSerializer.deserializeWebviewPanel(panel, { filters: [], runId: 0 });
     await waitFor(() => closed, { message: 'the panel closed' });
-    const logged = api.logLines().slice(lines).filter((line) => line.includes('kept no state'));
-    assert.equal(logged.length, 1, JSON.stringify(api.logLines().slice(lines)));
+    const logged = api.logLinesSince(lines).filter((line) => line.includes('kept no state'));
+    assert.equal(logged.length, 1, JSON.stringify(api.logLinesSince(lines)));
     assert.deepEqual(user().messages, []);
   });
 });

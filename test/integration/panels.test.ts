@@ -185,9 +185,9 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     await vscode.commands.executeCommand('portal.runSavedQuery', { ...view, viewName: 'Open tickets', queryName: 'To close' });
     const query = driver.webview('Open tickets');
     await waitFor(async () => /^[\d,]+ rows?$/.test(await query.text('#row-count', { timeoutMs: 20_000 })), { message: 'the saved query to run', timeoutMs: 60_000 });
-    const before = api.logLines().length;
+    const before = api.logMark();
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    await waitFor(() => api.logLines().slice(before).some((line) => line.includes('closed the query of view 7 of app 201: its rows are let go')), { message: 'the closed panel to let go of its rows' });
+    await waitFor(() => api.logLinesSince(before).some((line) => line.includes('closed the query of view 7 of app 201: its rows are let go')), { message: 'the closed panel to let go of its rows' });
     await api.savedQueries.delete(view, 'To close');
   });
 

@@ -103,11 +103,11 @@ describe('webhooks', function () {
     const taken = Number(new URL(emulator().base_url).port);
     try {
       await setWebhookSetting('port', taken);
-      const linesBefore = api.logLines().length;
+      const linesBefore = api.logMark();
       await vscode.commands.executeCommand('portal.startWebhookReceiver');
       const shown = await user().waitForMessage(/port is in use/, { level: 'error' });
       assert.match(shown.message, new RegExp(`127\\.0\\.0\\.1:${taken}.*portal\\.webhooks\\.port`));
-      assert.equal(api.logLines().slice(linesBefore).filter((line) => line.includes('port is in use')).length, 1, 'one log line');
+      assert.equal(api.logLinesSince(linesBefore).filter((line) => line.includes('port is in use')).length, 1, 'one log line');
       assert.equal(api.webhooks.state().kind, 'failed');
       assert.equal(api.webhookStatusBar.visible, true);
       assert.equal(api.webhookStatusBar.item.text, '$(warning) Webhooks');
@@ -161,13 +161,13 @@ describe('webhooks', function () {
     const api = await testApi();
     await startReceiver(portalId);
     const taken = Number(new URL(emulator().base_url).port);
-    const linesBefore = api.logLines().length;
+    const linesBefore = api.logMark();
     try {
       await setWebhookSetting('port', taken);
       const shown = await user().waitForMessage(/port is in use/, { level: 'error' });
       assert.match(shown.message, new RegExp(`127\\.0\\.0\\.1:${taken}`));
       assert.equal(api.webhooks.state().kind, 'failed');
-      assert.equal(api.logLines().slice(linesBefore).filter((line) => line.includes('port is in use')).length, 1, 'one log line');
+      assert.equal(api.logLinesSince(linesBefore).filter((line) => line.includes('port is in use')).length, 1, 'one log line');
       assert.equal(user().messages.filter((message) => /port is in use/.test(message.message)).length, 1, 'one message');
     } finally {
       await setWebhookSetting('port', 0);

@@ -136,7 +136,7 @@ describe(`record actions: comments ${BROWSER_TAG}`, function () {
     // A portal that does not say which apps have the comments plugin: only its answer tells.
     await emulatorControl('POST', 'config', { appFlags: false });
     const api = await testApi();
-    const linesBefore = api.logLines().length;
+    const linesBefore = api.logMark();
     api.catalog.refresh();
     const opened = await vscode.commands.executeCommand<string>('portal.addComment', { portalId: portal(), appId: '202', recordId: '2' });
     assert.ok(opened, 'the editor opens: the portal did not say the plugin is off');
@@ -151,7 +151,7 @@ describe(`record actions: comments ${BROWSER_TAG}`, function () {
     assert.ok(isShown(opened), 'the comment editor stays open');
     assert.equal(vscode.workspace.textDocuments.find((document) => document.uri.toString() === opened)?.getText(), text);
     assert.deepEqual((await storedRecord('202', '2')).comments, []);
-    const logged = api.logLines().slice(linesBefore).filter((line) => line.includes('portal.sendComment'));
+    const logged = api.logLinesSince(linesBefore).filter((line) => line.includes('portal.sendComment'));
     assert.equal(logged.length, 1, 'one log line');
     assert.match(logged[0], /comments plugin/i, 'the portal\'s own words are in the log');
     assert.ok(!logged[0].includes('Section 2'), 'the comment is not');

@@ -19,12 +19,12 @@ describe('the request log', () => {
 
   it('has one line per request, token calls included, with no query, token, secret or value', async () => {
     const api = await testApi();
-    const before = api.logLines().length;
+    const before = api.logMark();
     const document = await openRecord(portal(), '102', '2');
     await setField(document, 'f11', 'Logged but never written down');
     await document.save();
     await waitFor(async () => (await emulatorRecord('102', '2')).data.f11 === 'Logged but never written down', { message: 'the save to reach the portal' });
-    const lines = api.logLines().slice(before);
+    const lines = api.logLinesSince(before);
     const requests = lines.filter((line) => line.startsWith('info: [http] '));
     for (const line of requests) assert.match(line, REQUEST_LINE, 'method, path without query, status, duration');
     const paths = requests.map((line) => REQUEST_LINE.exec(line)?.slice(2, 5).join(' '));
@@ -32,10 +32,10 @@ describe('the request log', () => {
     assert.ok(paths.includes('PUT /api/v1/app/102/record/2 200'), 'the update is logged');
 
     // A token renewal is a request too: sign out and in again (client credentials: a token call).
-    const beforeSignIn = api.logLines().length;
+    const beforeSignIn = api.logMark();
     await api.portals.signOut(portal());
     await api.portals.signIn(portal());
-    const tokenLines = api.logLines().slice(beforeSignIn).filter((line) => REQUEST_LINE.test(line));
+    const tokenLines = api.logLinesSince(beforeSignIn).filter((line) => REQUEST_LINE.test(line));
     assert.ok(tokenLines.some((line) => line.endsWith(' ms') && line.includes(`[http] ${portal()}: POST /api/v1/oauth2/token 200 `)), `the token call is logged: ${tokenLines.join(' | ')}`);
 
     const stored = await api.context.secrets.get(`portal.tokens.${portal()}`);
