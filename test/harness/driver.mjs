@@ -8,6 +8,15 @@ import { join } from 'node:path';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
+/**
+ * A Playwright error on one line, with its call log (what it waited for and what it found): the first line
+ * alone says only "Timeout exceeded", not whether the element was missing, hidden or covered.
+ */
+function callLog(message) {
+  // eslint-disable-next-line no-control-regex -- the call log's terminal colours
+  return message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((line) => line.trim()).filter(Boolean).slice(0, 12).join(' / ');
+}
+
 function slug(text) {
   return String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) || 'screenshot';
 }
@@ -148,7 +157,7 @@ export async function startDriver({ page: currentPage, screenshotDir, log = () =
       Promise.resolve()
         .then(() => ops[name](raw ? JSON.parse(raw) : {}))
         .then((result) => reply(200, { result: result ?? null }))
-        .catch((error) => reply(500, { error: `${name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` }));
+        .catch((error) => reply(500, { error: `${name}: ${error instanceof Error ? callLog(error.message) : String(error)}` }));
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
