@@ -95,6 +95,9 @@ describe('Journey (l): a view as an editable grid', function () {
     await page().keyboard.press('Control+S');
     await notification(/Saved 4 rows of View 3; 1 held back because someone else changed/);
     await grid.locator('.row-conflict').waitFor();
+    // The save is over: its progress (with its Cancel) goes, not left on screen beside the outcome. VS Code
+    // keeps a progress notification up for at least 800 ms, so the screenshots after were taken beside it.
+    await page().locator('.notifications-toasts .notification-list-item-message', { hasText: /^Saving 5 changed rows/ }).waitFor({ state: 'detached', timeout: 15_000 });
     await shot('saved with one conflict');
     const saveLog = await requestsSince(mark);
     const puts = saveLog.filter(isPut);
