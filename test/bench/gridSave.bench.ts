@@ -16,7 +16,7 @@ import { EditHistory } from '../../src/grid/editHistory';
 import { portalRecordStore } from '../../src/grid/recordStore';
 import { saveChanges } from '../../src/grid/saveRunner';
 import { CHECK_BATCHES, readViewCopies, type ViewCheckSource } from '../../src/grid/viewCheck';
-import { startEmulatorProcess } from './support/emulatorProcess';
+import { PINNED, startEmulatorProcess } from './support/emulatorProcess';
 import { bareRequest } from './support/bareHttp';
 import { mb, median, runBenchmark } from './support/report';
 
@@ -191,6 +191,7 @@ runBenchmark('grid save, 1,000 changed rows', [], async () => {
       ],
       notes: [
         `${CONCURRENCY} requests at once everywhere; median of ${ROUNDS} rounds of ${ROWS.toLocaleString('en-US')} records each; far away one round of ${FAR_ROWS}.`,
+        ...(PINNED ? ['BENCH_PIN=1: the emulator on core 1, this process on core 0 (each side its own core, as with a portal on another machine).'] : []),
         `rounds: bare PUT ${putRates.map((value) => value.toFixed(0)).join(', ')}; bare GET + PUT ${checkedRates.map((value) => value.toFixed(0)).join(', ')}; grid ${gridRates.map((value) => value.toFixed(0)).join(', ')}; grid, view read forced ${forcedRates.map((value) => value.toFixed(0)).join(', ')} /s.`,
         `The grid's save chose the view read in ${gridViewReads.filter((count) => count > 0).length} of ${ROUNDS} rounds next door (client round trip ${nearRoundTrip?.toFixed(1) ?? '?'} ms after them), and ${farGridReads} read${farGridReads === 1 ? '' : 's'} ${FAR_MS} ms away.`,
         `Next door a GET costs about what a PUT does and a read of the view's ${view.rows.length.toLocaleString('en-US')} rows about ${readMs.toFixed(0)} ms (${((readMs / view.rows.length) * 1000).toFixed(1)} µs a row; viewCheck.ts counts 20): for ${ROWS.toLocaleString('en-US')} rows the GETs are cheaper, so the checked save stays near the bare GET + PUT rate and cannot reach 0.8 × PUT-only. Far away each round of GETs costs a round trip, and one view read replaces them all.`,

@@ -16,7 +16,6 @@
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { PortalClient } from '../../src/api/client';
@@ -25,8 +24,8 @@ import { clientCredentials } from '../../src/api/oauth';
 import { runImport } from '../../src/import/importRun';
 import { proposeMapping } from '../../src/import/mapping';
 import { openSource } from '../../src/import/sourceFile';
-import { repoRoot } from '../webview/support/repo';
 import { bareRequest } from './support/bareHttp';
+import { PINNED, startEmulatorProcess } from './support/emulatorProcess';
 import { bareOrderBody, orders } from './support/importOrders';
 import { mb, median, runBenchmark } from './support/report';
 
@@ -42,18 +41,6 @@ const APP = '102';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
-
-interface EmulatorProcess {
-  info: { base_url: string; client_id: string; client_secret: string };
-  stop(): Promise<void>;
-}
-
-async function startEmulatorProcess(): Promise<EmulatorProcess> {
-  const harness = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'emulator.mjs')).href)) as { startEmulator(options: { args?: string[] }): Promise<EmulatorProcess> };
-  return harness.startEmulator({ args: ['--quiet', '--big-view-records', '100'] });
-}
-
-/** Orders as a spreadsheet exports them: ISO dates, choices by name, e-mail lists. */
 
 let bareSent = 0;
 
@@ -188,7 +175,7 @@ async function reset(baseUrl: string): Promise<void> {
 }
 
 runBenchmark('bulk import, 10,000 records', [], async () => {
-  const emulator = await startEmulatorProcess();
+  const emulator = await startEmulatorProcess(['--big-view-records', '100']);
   const folder = await mkdtemp(join(tmpdir(), 'portal-import-bench-'));
   try {
     const { base_url: baseUrl, client_id: clientId, client_secret: clientSecret } = emulator.info;
@@ -243,6 +230,7 @@ runBenchmark('bulk import, 10,000 records', [], async () => {
         `The import reads CSV (ISO dates and date-times, choices by name, decimals), converts and checks every value, and journals each row (attempt lines synced in groups before their creates go out); ${CONCURRENCY} requests at once.`,
         `rounds of ${RECORDS.toLocaleString('en-US')} records, alternating: import ${imports.map((run) => run.rate.toFixed(0)).join(', ')}; bare node:http ${bares.map((bare) => bare.rate.toFixed(0)).join(', ')} records/s (medians compared); node-fetch and fetch measured once on ${OTHERS.toLocaleString('en-US')} records.`,
         `the first import, ${SMALL.toLocaleString('en-US')} rows (it warms the import up): ${small.rate.toFixed(0)} records/s.`,
+        ...(PINNED ? ['BENCH_PIN=1: the emulator on core 1, this process on core 0 (each side its own core, as with a portal on another machine).'] : []),
       ],
     };
   } finally {

@@ -16,9 +16,7 @@ import { proposeMapping } from '../../src/import/mapping';
 import { openSource } from '../../src/import/sourceFile';
 import { bareRequest } from './support/bareHttp';
 import { bareOrderBody, orders } from './support/importOrders';
-import { pathToFileURL } from 'node:url';
-import { repoRoot } from '../webview/support/repo';
-import type { EmulatorProcess } from './support/emulatorProcess';
+import { startEmulatorProcess } from './support/emulatorProcess';
 
 const RECORDS = Number(process.env.IMPORT_PROFILE_RECORDS ?? 10_000);
 const CONCURRENCY = Number(process.env.IMPORT_PROFILE_CONCURRENCY ?? 4);
@@ -31,11 +29,6 @@ interface Figures {
   seconds: number;
   /** The emulator's CPU, ms. */
   emulator: number;
-}
-
-async function startEmulatorProcess(): Promise<EmulatorProcess & { child?: { pid?: number } }> {
-  const harness = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'emulator.mjs')).href)) as { startEmulator(options: { args?: string[] }): Promise<EmulatorProcess & { child?: { pid?: number } }> };
-  return harness.startEmulator({ args: ['--quiet', '--big-view-records', '100'] });
 }
 
 /** The emulator process's CPU so far, in ms (Linux: /proc/<pid>/stat, in clock ticks of 10 ms). */
@@ -51,7 +44,7 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 }
 
 async function main(): Promise<void> {
-  const emulator = await startEmulatorProcess();
+  const emulator = await startEmulatorProcess(['--big-view-records', '100']);
   const folder = await mkdtemp(join(tmpdir(), 'portal-import-profile-'));
   try {
     const { base_url: baseUrl, client_id: clientId, client_secret: clientSecret } = emulator.info;
