@@ -58,22 +58,27 @@ function unwatch(caller: AbortSignal, exchange: Exchange): void {
   watches.delete(caller);
 }
 
-/**
- * One request's stop switch, time limit and watch on the caller's signal in one object: it is its timer's
- * argument, so that a request allocates no closure for it (each request's garbage showed in profiles of the
- * grid's save as collections).
- */
+/** One request's stop switch, time limit and watch on the caller's signal in one object. */
 export class Exchange implements StopSwitch {
   reason: Error | undefined = undefined;
   onStop: ((reason: Error) => void) | undefined = undefined;
   timedOut = false;
   private timer: ReturnType<typeof setTimeout>;
+  /**
+   * The timer's callback, not expire() with this as its argument: Node keeps a timer's arguments in an
+   * array made at one place for every setTimeout of the process, which V8 comes to allocate straight in the
+   * old generation once some timers there lived long (pretenuring). Dead there, each such array kept its
+   * exchange, and with it the whole request, alive through young collections: measured under one signal
+   * after a burst of long-lived allocations (reading and planning an import), 78 MB promoted instead of
+   * 47 MB, 70 µs CPU per create instead of 51 (IMPORT_PROFILE_ONLY=client, --trace-gc-nvp).
+   */
+  private readonly expired = (): void => expire(this);
 
   constructor(
     readonly caller: AbortSignal | undefined,
     private readonly timeoutMs: number,
   ) {
-    this.timer = setTimeout(expire, timeoutMs, this);
+    this.timer = setTimeout(this.expired, timeoutMs);
     if (caller) watch(caller, this);
   }
 
@@ -86,7 +91,7 @@ export class Exchange implements StopSwitch {
   /** The time limit starts again (a streamed body's next piece came). */
   rearm(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(expire, this.timeoutMs, this);
+    this.timer = setTimeout(this.expired, this.timeoutMs);
   }
 
   end(): void {
