@@ -97,6 +97,8 @@ export class Exchange implements StopSwitch {
   end(): void {
     clearTimeout(this.timer);
     if (this.caller) unwatch(this.caller, this);
+    // The transport's switch holds the request: nothing stops it any more.
+    this.onStop = undefined;
   }
 }
 
