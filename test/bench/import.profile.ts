@@ -3,6 +3,7 @@
 // import.bench.ts does) in one run, and prints the import process's CPU (process.cpuUsage) per row beside
 // that of bare node:http creates of the same records. Run it under --cpu-prof to see where the time goes:
 //   node esbuild.mjs && node --cpu-prof --cpu-prof-dir=/tmp/prof out/test/bench/import.profile.js
+// IMPORT_PROFILE_WARM=10000 warms both sides up with that many rows first (JIT: the figures fall by a third).
 // IMPORT_PROFILE_ONLY=import or bare profiles one alone; =parts measures reading and planning, the journal
 // and the client's creates each on its own; =client the client's creates in turns with bare ones.
 // Under --trace-gc-nvp, what young collections promote (promoted=) shows objects kept alive too long: each
@@ -61,6 +62,23 @@ function mainThreadMs(): number {
   }
   const fields = text.split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Starts the inspector's CPU profiler in this process; the function it gives stops it and returns the profile. */
+async function startCpuProfile(): Promise<() => Promise<unknown>> {
+  const { Session } = await import('node:inspector');
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params: object = {}): Promise<unknown> =>
+    new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    session.disconnect();
+    return profile;
+  };
 }
 
 function cpuMs(since: NodeJS.CpuUsage): number {
@@ -127,7 +145,7 @@ async function main(): Promise<void> {
       if (result.counts.created !== count) throw new Error(`created ${result.counts.created} of ${count}`);
       return { cpu: cpuMs(cpu), main: mainThreadMs() - mainBefore, seconds: (performance.now() - started) / 1000, emulator: (await emulatorCpuMs(emulator.child?.pid)) - emulatorBefore };
     };
-    await importOnce(500, 'warm');
+    await importOnce(Number(process.env.IMPORT_PROFILE_WARM ?? 500), 'warm');
     const parts = async (): Promise<void> => {
       const path = join(folder, 'parts.csv');
       await writeFile(path, orders(RECORDS, 'parts'));
@@ -178,7 +196,10 @@ async function main(): Promise<void> {
     // IMPORT_PROFILE_ONLY=import (or bare) leaves the other out, for a profile of one alone.
     const only = process.env.IMPORT_PROFILE_ONLY;
     const bareRun = only === 'import' ? undefined : await bare(RECORDS);
+    // IMPORT_PROFILE_CPU=<file>: a CPU profile of the measured import alone, without start-up and warm-up.
+    const profiling = process.env.IMPORT_PROFILE_CPU ? await startCpuProfile() : undefined;
     const importRun = only === 'bare' ? undefined : await importOnce(RECORDS, 'profile');
+    if (profiling) await writeFile(process.env.IMPORT_PROFILE_CPU as string, JSON.stringify(await profiling()));
     const line = (label: string, run: Figures): string =>
       `${label}: ${((run.cpu / RECORDS) * 1000).toFixed(0)} µs CPU per row (main thread ${(((run.main ?? Number.NaN) / RECORDS) * 1000).toFixed(0)}), ${(RECORDS / run.seconds).toFixed(0)} rows/s; emulator ${((run.emulator / RECORDS) * 1000).toFixed(0)} µs per row, busy ${((100 * run.emulator) / (run.seconds * 1000)).toFixed(0)} %`;
     if (bareRun) console.log(line('bare node:http', bareRun));
