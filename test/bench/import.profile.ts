@@ -3,7 +3,8 @@
 // import.bench.ts does) in one run, and prints the import process's CPU (process.cpuUsage) per row beside
 // that of bare node:http creates of the same records. Run it under --cpu-prof to see where the time goes:
 //   node esbuild.mjs && node --cpu-prof --cpu-prof-dir=/tmp/prof out/test/bench/import.profile.js
-// IMPORT_PROFILE_WARM=10000 warms both sides up with that many rows first (JIT: the figures fall by a third).
+// IMPORT_PROFILE_WARM=10000 warms both sides up with that many rows first (JIT: the figures fall by a third);
+// IMPORT_PROFILE_GC=1 makes a full collection before each measured part, as the bench does (see there).
 // IMPORT_PROFILE_ONLY=import or bare profiles one alone; =parts measures reading and planning, the journal
 // and the client's creates each on its own; =client the client's creates in turns with bare ones.
 // Under --trace-gc-nvp, what young collections promote (promoted=) shows objects kept alive too long: each
@@ -21,6 +22,8 @@ import { openSource } from '../../src/import/sourceFile';
 import { bareRequest } from './support/bareHttp';
 import { bareOrderBody, orders } from './support/importOrders';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { repoRoot } from '../webview/support/repo';
 import type { EmulatorProcess } from './support/emulatorProcess';
 
@@ -62,6 +65,12 @@ function mainThreadMs(): number {
   }
   const fields = text.split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** A full collection on demand, as the bench makes one (node:v8's flag, then gc from a fresh context). */
+function fullCollection(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
 }
 
 /** Starts the inspector's CPU profiler in this process; the function it gives stops it and returns the profile. */
@@ -195,7 +204,12 @@ async function main(): Promise<void> {
     }
     // IMPORT_PROFILE_ONLY=import (or bare) leaves the other out, for a profile of one alone.
     const only = process.env.IMPORT_PROFILE_ONLY;
+    // IMPORT_PROFILE_GC=1: a full collection before each measured part, as the bench does. After it V8
+    // optimizes about 150 functions again (--trace-opt), and both sides cost a third to a half more.
+    const collect = process.env.IMPORT_PROFILE_GC === '1' ? fullCollection() : () => undefined;
+    collect();
     const bareRun = only === 'import' ? undefined : await bare(RECORDS);
+    collect();
     // IMPORT_PROFILE_CPU=<file>: a CPU profile of the measured import alone, without start-up and warm-up.
     const profiling = process.env.IMPORT_PROFILE_CPU ? await startCpuProfile() : undefined;
     const importRun = only === 'bare' ? undefined : await importOnce(RECORDS, 'profile');
