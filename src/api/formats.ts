@@ -188,8 +188,23 @@ function isMultiSelect(column: Column): boolean {
   return column.choice_type === '2';
 }
 
+/** The ids of a column's choices, by its list of choices: an import checks every row's cell against the same list. */
+const choiceIds = new WeakMap<readonly unknown[], ReadonlySet<string>>();
+const NO_CHOICES: ReadonlySet<string> = new Set();
+
+function idsOf(column: Column): ReadonlySet<string> {
+  const list = column.choices;
+  if (!Array.isArray(list)) return NO_CHOICES;
+  let ids = choiceIds.get(list);
+  if (!ids) {
+    ids = new Set(list.map((choice) => String(choice.id)));
+    choiceIds.set(list, ids);
+  }
+  return ids;
+}
+
 function checkChoice(column: Column, value: string): string | undefined {
-  const ids = new Set((Array.isArray(column.choices) ? column.choices : []).map((choice) => String(choice.id)));
+  const ids = idsOf(column);
   // Ids exactly as the portal lists them: no spaces, in a multi-select no spaces after the commas either.
   const given = isMultiSelect(column) ? value.split(',') : [value];
   const wrong = given.filter((id) => !ids.has(id));

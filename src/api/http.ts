@@ -6,6 +6,7 @@
 // activation never loads https and zlib for it; the bundle keeps it in a chunk of its own.
 import { PortalError } from './errors';
 import { portalMessageOf, redactSecrets } from './errorBody';
+import { Exchange } from './exchange';
 import type * as NodeTransportModule from './nodeTransport';
 
 /** The response as the client uses it; fetch's Response fits. */
@@ -168,14 +169,6 @@ function failure(error: unknown, request: HttpRequest, signals: { readonly calle
   });
 }
 
-/** Why a stopped request failed, for the transport; failure() tells timeout from cancel by the flags. */
-function stopReason(caller: AbortSignal | undefined): Error {
-  if (caller?.reason instanceof Error) return caller.reason;
-  const error = new Error(caller ? 'The request was aborted.' : 'The request took too long.');
-  error.name = 'AbortError';
-  return error;
-}
-
 /** A caller's FetchLike takes an AbortSignal: the switch drives one. */
 function viaFetch(fetch: FetchLike, url: string, init: TransportInit, stop: StopSwitch): Promise<FetchResponseLike> {
   const controller = new AbortController();
@@ -184,54 +177,6 @@ function viaFetch(fetch: FetchLike, url: string, init: TransportInit, stop: Stop
 }
 
 const ACCEPT = 'application/json, text/plain;q=0.9, */*;q=0.8';
-const ONCE = { once: true } as const;
-
-/**
- * One request's stop switch, time limit and watch on the caller's signal in one object: it is itself the
- * signal's listener (EventTarget calls handleEvent) and its timer's argument, so that a request allocates
- * no closures for them (each request's garbage showed in profiles of the grid's save as collections).
- */
-class Exchange implements StopSwitch {
-  reason: Error | undefined = undefined;
-  onStop: ((reason: Error) => void) | undefined = undefined;
-  timedOut = false;
-  private timer: ReturnType<typeof setTimeout>;
-
-  constructor(
-    readonly caller: AbortSignal | undefined,
-    private readonly timeoutMs: number,
-  ) {
-    this.timer = setTimeout(expire, timeoutMs, this);
-    caller?.addEventListener('abort', this, ONCE);
-  }
-
-  /** The caller's signal aborted. */
-  handleEvent(): void {
-    this.halt(stopReason(this.caller));
-  }
-
-  halt(reason: Error): void {
-    if (this.reason) return;
-    this.reason = reason;
-    this.onStop?.(reason);
-  }
-
-  /** The time limit starts again (a streamed body's next piece came). */
-  rearm(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(expire, this.timeoutMs, this);
-  }
-
-  end(): void {
-    clearTimeout(this.timer);
-    this.caller?.removeEventListener('abort', this);
-  }
-}
-
-function expire(exchange: Exchange): void {
-  exchange.timedOut = true;
-  exchange.halt(stopReason(undefined));
-}
 
 /**
  * Sends one request and reads its whole body. Resolves for every HTTP status (callers decide what a status

@@ -48,21 +48,55 @@ class TransportResponse implements FetchResponseLike {
    * bench). A body that closes before its end (the connection cut, the request aborted) rejects.
    */
   bytes(): Promise<Buffer> {
-    const body = this.body;
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let ended = false;
-      // on, not once: each comes once anyway, and once's wrapper per listener is garbage per request.
-      body.on('data', (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
-      body.on('end', () => {
-        ended = true;
-        resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-      });
-      body.on('error', reject);
-      body.on('close', () => {
-        if (!ended) reject(Object.assign(new Error('The answer ended before it was complete.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-      });
-    });
+    return new Promise((resolve, reject) => void new BodyRead(this.body, resolve, reject));
+  }
+}
+
+/**
+ * What the listeners of one request hold, let go of once it is settled. Node keeps listeners in arrays and
+ * objects that V8 may allocate straight in the old generation (pretenuring, see exchange.ts); dead there,
+ * they keep what a listener holds alive through young collections until a full one. A closure over the
+ * request's scope would hold the whole request (its answer, the caller's frames awaiting it); these hold
+ * nothing once it is over.
+ */
+class BodyRead {
+  private chunks: Buffer[] | undefined = [];
+
+  constructor(
+    body: Readable,
+    private resolve: ((bytes: Buffer) => void) | undefined,
+    private reject: ((error: unknown) => void) | undefined,
+  ) {
+    // on, not once: each comes once anyway, and once's wrapper per listener is garbage per request.
+    body.on('data', this.data);
+    body.on('end', this.end);
+    body.on('error', this.failed);
+    body.on('close', this.closed);
+  }
+
+  private readonly data = (chunk: Buffer | string): void => void this.chunks?.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+
+  private readonly end = (): void => {
+    const { chunks, resolve } = this;
+    this.release();
+    if (chunks && resolve) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  };
+
+  private readonly failed = (error: unknown): void => {
+    const { reject } = this;
+    this.release();
+    reject?.(error);
+  };
+
+  /** After the end it is over already; before it, the body was cut short. */
+  private readonly closed = (): void => {
+    if (this.reject) this.failed(Object.assign(new Error('The answer ended before it was complete.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+  };
+
+  private release(): void {
+    this.chunks = undefined;
+    this.resolve = undefined;
+    this.reject = undefined;
   }
 }
 
@@ -112,6 +146,47 @@ interface Attempt {
   body?: RequestBody;
 }
 
+/** How a stop ends the exchange: the request before its answer came, the answer (its body still coming) after. */
+class Halt {
+  answer: IncomingMessage | undefined = undefined;
+  constructor(private readonly request: ClientRequest) {}
+  readonly stop = (reason: Error): void => {
+    if (this.answer) this.answer.destroy(reason);
+    else this.request.destroy(reason);
+  };
+}
+
+/** What the request's listeners hold until its answer (or failure) came, and nothing after (see BodyRead). */
+class Answering {
+  constructor(
+    private resolve: ((response: IncomingMessage) => void) | undefined,
+    private reject: ((error: unknown) => void) | undefined,
+    private stop: StopSwitch | undefined,
+    private halt: Halt | undefined,
+  ) {}
+
+  readonly failed = (error: unknown): void => {
+    const { reject } = this;
+    this.release();
+    reject?.(error);
+  };
+
+  readonly answered = (response: IncomingMessage): void => {
+    const { resolve, stop, halt } = this;
+    this.release();
+    if (halt) halt.answer = response;
+    if (stop?.reason) response.destroy(stop.reason);
+    resolve?.(response);
+  };
+
+  private release(): void {
+    this.resolve = undefined;
+    this.reject = undefined;
+    this.stop = undefined;
+    this.halt = undefined;
+  }
+}
+
 /** Sends one request and resolves with its response head; the body is left to the caller. */
 function sendOnce(attempt: Attempt, stop: StopSwitch): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -133,19 +208,13 @@ function sendOnce(attempt: Attempt, stop: StopSwitch): Promise<IncomingMessage> 
       return;
     }
     // One switch for the whole exchange: before the answer a stop ends the request; once it came, the body
-    // still coming (read by the caller), with the stop's error. It is never unset: once the exchange is
-    // over, destroying what is already closed does nothing, and the switch is dropped with the request.
-    let answer: IncomingMessage | undefined;
-    stop.onStop = (reason) => {
-      if (answer) answer.destroy(reason);
-      else request.destroy(reason);
-    };
-    request.on('error', reject);
-    request.on('response', (response) => {
-      answer = response;
-      if (stop.reason) response.destroy(stop.reason);
-      resolve(response);
-    });
+    // still coming (read by the caller), with the stop's error. Once the exchange is over, destroying what
+    // is already closed does nothing; send() (http.ts) drops the switch then.
+    const halt = new Halt(request);
+    stop.onStop = halt.stop;
+    const answering = new Answering(resolve, reject, stop, halt);
+    request.on('error', answering.failed);
+    request.on('response', answering.answered);
     if (sized || body === undefined) request.end(body);
     else streamBody(body, request);
   });

@@ -3,8 +3,13 @@
 // import.bench.ts does) in one run, and prints the import process's CPU (process.cpuUsage) per row beside
 // that of bare node:http creates of the same records. Run it under --cpu-prof to see where the time goes:
 //   node esbuild.mjs && node --cpu-prof --cpu-prof-dir=/tmp/prof out/test/bench/import.profile.js
+// IMPORT_PROFILE_WARM=10000 warms both sides up with that many rows first (JIT: the figures fall by a third);
+// IMPORT_PROFILE_GC=1 makes a full collection before each measured part, as the bench does (see there).
 // IMPORT_PROFILE_ONLY=import or bare profiles one alone; =parts measures reading and planning, the journal
-// and the client's creates each on its own.
+// and the client's creates each on its own; =client the client's creates in turns with bare ones.
+// Under --trace-gc-nvp, what young collections promote (promoted=) shows objects kept alive too long: each
+// request's objects were promoted until the client stopped holding them through listeners and timers.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +21,8 @@ import { proposeMapping } from '../../src/import/mapping';
 import { openSource } from '../../src/import/sourceFile';
 import { bareRequest } from './support/bareHttp';
 import { bareOrderBody, orders } from './support/importOrders';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { startEmulatorProcess } from './support/emulatorProcess';
 
 const RECORDS = Number(process.env.IMPORT_PROFILE_RECORDS ?? 10_000);
@@ -26,6 +33,8 @@ const GROUP = Number(process.env.IMPORT_PROFILE_GROUP ?? 64);
 interface Figures {
   /** This process's CPU, ms. */
   cpu: number;
+  /** Of which the main thread's (Linux: /proc/thread-self/stat), ms; the rest is GC, the compiler and the thread pool. */
+  main?: number;
   seconds: number;
   /** The emulator's CPU, ms. */
   emulator: number;
@@ -36,6 +45,42 @@ async function emulatorCpuMs(pid: number | undefined): Promise<number> {
   if (pid === undefined) return Number.NaN;
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The main thread's CPU so far, in ms (Linux: /proc/thread-self/stat, in clock ticks of 10 ms). */
+function mainThreadMs(): number {
+  // Read in this thread: an asynchronous read would run in the thread pool and read a thread of it.
+  let text = ') ';
+  try {
+    text = readFileSync('/proc/thread-self/stat', 'utf8');
+  } catch {
+    // not Linux: no figure
+  }
+  const fields = text.split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** A full collection on demand, as the bench makes one (node:v8's flag, then gc from a fresh context). */
+function fullCollection(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/** Starts the inspector's CPU profiler in this process; the function it gives stops it and returns the profile. */
+async function startCpuProfile(): Promise<() => Promise<unknown>> {
+  const { Session } = await import('node:inspector');
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params: object = {}): Promise<unknown> =>
+    new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    session.disconnect();
+    return profile;
+  };
 }
 
 function cpuMs(since: NodeJS.CpuUsage): number {
@@ -53,6 +98,7 @@ async function main(): Promise<void> {
     const url = `${baseUrl}/api/v1/app/${APP}/record/`;
     const bare = async (count: number): Promise<Figures> => {
       let next = 0;
+      const mainBefore = mainThreadMs();
       const cpu = process.cpuUsage();
       const emulatorBefore = await emulatorCpuMs(emulator.child?.pid);
       const started = performance.now();
@@ -66,7 +112,7 @@ async function main(): Promise<void> {
           }
         }),
       );
-      return { cpu: cpuMs(cpu), seconds: (performance.now() - started) / 1000, emulator: (await emulatorCpuMs(emulator.child?.pid)) - emulatorBefore };
+      return { cpu: cpuMs(cpu), main: mainThreadMs() - mainBefore, seconds: (performance.now() - started) / 1000, emulator: (await emulatorCpuMs(emulator.child?.pid)) - emulatorBefore };
     };
     await bare(500);
     const columns = await client.listColumns(APP);
@@ -74,6 +120,7 @@ async function main(): Promise<void> {
       const path = join(folder, `${name}.csv`);
       await writeFile(path, orders(count, name));
       const source = await openSource(path);
+      const mainBefore = mainThreadMs();
       const cpu = process.cpuUsage();
       const emulatorBefore = await emulatorCpuMs(emulator.child?.pid);
       const started = performance.now();
@@ -98,9 +145,9 @@ async function main(): Promise<void> {
         if (!result.cancelled) break;
       }
       if (result.counts.created !== count) throw new Error(`created ${result.counts.created} of ${count}`);
-      return { cpu: cpuMs(cpu), seconds: (performance.now() - started) / 1000, emulator: (await emulatorCpuMs(emulator.child?.pid)) - emulatorBefore };
+      return { cpu: cpuMs(cpu), main: mainThreadMs() - mainBefore, seconds: (performance.now() - started) / 1000, emulator: (await emulatorCpuMs(emulator.child?.pid)) - emulatorBefore };
     };
-    await importOnce(500, 'warm');
+    await importOnce(Number(process.env.IMPORT_PROFILE_WARM ?? 500), 'warm');
     const parts = async (): Promise<void> => {
       const path = join(folder, 'parts.csv');
       await writeFile(path, orders(RECORDS, 'parts'));
@@ -150,10 +197,18 @@ async function main(): Promise<void> {
     }
     // IMPORT_PROFILE_ONLY=import (or bare) leaves the other out, for a profile of one alone.
     const only = process.env.IMPORT_PROFILE_ONLY;
+    // IMPORT_PROFILE_GC=1: a full collection before each measured part, as the bench does. After it V8
+    // optimizes about 150 functions again (--trace-opt), and both sides cost a third to a half more.
+    const collect = process.env.IMPORT_PROFILE_GC === '1' ? fullCollection() : () => undefined;
+    collect();
     const bareRun = only === 'import' ? undefined : await bare(RECORDS);
+    collect();
+    // IMPORT_PROFILE_CPU=<file>: a CPU profile of the measured import alone, without start-up and warm-up.
+    const profiling = process.env.IMPORT_PROFILE_CPU ? await startCpuProfile() : undefined;
     const importRun = only === 'bare' ? undefined : await importOnce(RECORDS, 'profile');
+    if (profiling) await writeFile(process.env.IMPORT_PROFILE_CPU as string, JSON.stringify(await profiling()));
     const line = (label: string, run: Figures): string =>
-      `${label}: ${((run.cpu / RECORDS) * 1000).toFixed(0)} µs CPU per row, ${(RECORDS / run.seconds).toFixed(0)} rows/s; emulator ${((run.emulator / RECORDS) * 1000).toFixed(0)} µs per row, busy ${((100 * run.emulator) / (run.seconds * 1000)).toFixed(0)} %`;
+      `${label}: ${((run.cpu / RECORDS) * 1000).toFixed(0)} µs CPU per row (main thread ${(((run.main ?? Number.NaN) / RECORDS) * 1000).toFixed(0)}), ${(RECORDS / run.seconds).toFixed(0)} rows/s; emulator ${((run.emulator / RECORDS) * 1000).toFixed(0)} µs per row, busy ${((100 * run.emulator) / (run.seconds * 1000)).toFixed(0)} %`;
     if (bareRun) console.log(line('bare node:http', bareRun));
     if (importRun) console.log(line('import', importRun));
   } finally {

@@ -166,6 +166,35 @@ describe('nodeTransport (node:http in fetch’s shape)', () => {
     await assert.rejects(sending, (error: unknown) => error instanceof PortalError && error.kind === 'cancelled');
   });
 
+  it('cancels every request under way under one signal, each as a cancellation, and the signal keeps nothing after', async () => {
+    let waiting = 0;
+    let allWaiting: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (allWaiting = resolve));
+    const server = await start((request, response) => {
+      if (request.url === '/quick') {
+        response.end('{}');
+        return;
+      }
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.write('{"rows":[');
+      waiting += 1;
+      if (waiting === 3) allWaiting();
+    });
+    const controller = new AbortController();
+    const { signal } = controller;
+    assert.equal((await send({ method: 'GET', url: `${server.base}/quick`, action: 'Reading record 1', signal })).status, 200);
+    const sending = [2, 3, 4].map((record) => send({ method: 'GET', url: `${server.base}/slow/${record}`, action: `Reading record ${record}`, signal }));
+    await arrived;
+    assert.equal(getEventListeners(signal, 'abort').length, 1, 'one listener for the requests under way, not one each');
+    controller.abort();
+    const outcomes = await Promise.allSettled(sending);
+    assert.deepEqual(
+      outcomes.map((outcome) => (outcome.status === 'rejected' && outcome.reason instanceof PortalError ? outcome.reason.kind : outcome.status)),
+      ['cancelled', 'cancelled', 'cancelled'],
+    );
+    assert.equal(getEventListeners(signal, 'abort').length, 0);
+  });
+
   it('leaves nothing on the caller’s signal once a request is over, answered or failed (an import sends thousands under one)', async () => {
     const server = await start((request, response) => {
       if (request.url === '/fails') response.socket?.destroy();
