@@ -203,6 +203,7 @@ runBenchmark('bulk import, 10,000 records', [], async () => {
     bareRates.sort((a, b) => b.rate - a.rate);
     await reset(baseUrl);
     const resumed = await timedImport(client, folder, RECORDS, `Import ${RECORDS} resumed`, { stops: 1 });
+    if (resumed.resumes !== 1) throw new Error(`The import to cancel halfway was resumed ${resumed.resumes} times, not once.`);
     await reset(baseUrl);
     const held = await timedImport(client, folder, RECORDS, `Import ${RECORDS} memory`, { heap: true });
 
