@@ -4,7 +4,7 @@
 // that of bare node:http creates of the same records. Run it under --cpu-prof to see where the time goes:
 //   node esbuild.mjs && node --cpu-prof --cpu-prof-dir=/tmp/prof out/test/bench/import.profile.js
 // IMPORT_PROFILE_WARM=10000 warms both sides up with that many rows first (JIT: the figures fall by a third);
-// IMPORT_PROFILE_GC=1 makes a full collection before each measured part, as the bench does (see there).
+// IMPORT_PROFILE_GC=1 makes a full collection before each measured part, as the bench did until it ran straight.
 // IMPORT_PROFILE_ONLY=import or bare profiles one alone; =parts measures reading and planning, the journal
 // and the client's creates each on its own; =client the client's creates in turns with bare ones.
 // Under --trace-gc-nvp, what young collections promote (promoted=) shows objects kept alive too long: each
@@ -60,7 +60,7 @@ function mainThreadMs(): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** A full collection on demand, as the bench makes one (node:v8's flag, then gc from a fresh context). */
+/** A full collection on demand, as the bench makes one before measuring the heap (node:v8's flag, then gc from a fresh context). */
 function fullCollection(): () => void {
   setFlagsFromString('--expose-gc');
   return runInNewContext('gc') as () => void;
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
       const cpu = process.cpuUsage();
       const emulatorBefore = await emulatorCpuMs(emulator.child?.pid);
       const started = performance.now();
-      // IMPORT_PROFILE_BLOCKS=5 cancels and resumes the import as the bench does (without its bare blocks).
+      // IMPORT_PROFILE_BLOCKS=5 cancels and resumes the import as the bench did (without its bare blocks).
       const blocks = Number(process.env.IMPORT_PROFILE_BLOCKS ?? 1);
       let result;
       for (let block = 1; ; block += 1) {
@@ -197,7 +197,7 @@ async function main(): Promise<void> {
     }
     // IMPORT_PROFILE_ONLY=import (or bare) leaves the other out, for a profile of one alone.
     const only = process.env.IMPORT_PROFILE_ONLY;
-    // IMPORT_PROFILE_GC=1: a full collection before each measured part, as the bench does. After it V8
+    // IMPORT_PROFILE_GC=1: a full collection before each measured part, as the bench did. After it V8
     // optimizes about 150 functions again (--trace-opt), and both sides cost a third to a half more.
     const collect = process.env.IMPORT_PROFILE_GC === '1' ? fullCollection() : () => undefined;
     collect();
