@@ -23,6 +23,7 @@ import type { ViewFilter } from '../api/filters';
 import type { Column, RecordData } from '../api/types';
 import type { Journal, Outcome, OutcomeCounts, OutcomeEntry } from './journal';
 import type { CreateLookup, Operation } from './plan';
+import { readAhead } from './readAhead';
 import { classify, sleep, type Failure } from './runFailures';
 
 /** The part of the portal client the runner uses; PortalClient fits. */
@@ -130,36 +131,42 @@ class Run {
     // Groups of 16 rows per request at once: a write and a sync per 64 rows at the default cost half the
     // CPU per row of groups of 16 (test/bench/import.profile.ts, parts), and the 64 rows still buffered
     // while a group syncs keep the requests going through a slow disk's sync.
-    const { take, settled } = this.readAhead(iterator, concurrency * 16, concurrency * 32);
+    const { take, settled } = readAhead(iterator, concurrency * 16, concurrency * 32, {
+      prepare: (operation) => this.prepare(operation),
+      stopped: () => this.stopped,
+    });
     let failure: unknown;
     const fail = (error: unknown): void => {
       failure ??= error;
       this.stopping.abort(error);
       this.controller.abort(error);
     };
-    /** Outcomes recorded whose lines are not yet written. */
+    /** Writes of outcome lines under way: the lines of one write share a promise, followed once. */
     const unwritten = new Set<Promise<void>>();
+    let lastWrite: Promise<void> | undefined;
+    const follow = (write: Promise<void>): void => {
+      // Progress once the write's lines are written: the rows they record count as done from then on.
+      const followed = write
+        .then(() => this.options.onProgress?.(this.progress()))
+        .catch(fail)
+        .finally(() => unwritten.delete(followed));
+      unwritten.add(followed);
+    };
     const worker = async (): Promise<void> => {
       try {
-        for (let operation = await take(); operation && !this.stopped; operation = await take()) {
+        for (;;) {
+          const ready = take();
+          const operation = ready instanceof Promise ? await ready : ready;
+          if (!operation || this.stopped) return;
           const outcome = await this.execute(operation);
           if (outcome === undefined) return; // cancelled while in flight: no outcome, resumed later
           const { outcome: kind, recordId } = outcome;
           if ((kind === 'created' || kind === 'updated' || kind === 'deleted') && recordId !== undefined) this.options.onRecordChanged?.({ recordId, kind });
           // The worker goes on to its next request while the line is written: an outcome line is not
-          // synced, and one lost costs the resumed run a look-up, never a duplicate. The row counts as
-          // done (its event) once its line is written; lines are written in order, so one event per
-          // outcome, in order, counts rising (taken now).
-          const recorded = this.options.journal.record(outcome);
+          // synced, and one lost costs the resumed run a look-up, never a duplicate.
+          const written = this.options.journal.record(outcome);
           this.finishedHere += 1;
-          const progress = this.progress();
-          const written = recorded
-            .then(() => {
-              if (progress) this.options.onProgress?.(progress);
-            })
-            .catch(fail)
-            .finally(() => unwritten.delete(written));
-          unwritten.add(written);
+          if (written !== lastWrite) follow((lastWrite = written));
         }
       } catch (error) {
         fail(error);
@@ -169,6 +176,7 @@ class Run {
       await Promise.all(Array.from({ length: concurrency }, worker));
       await settled();
       await this.withdrawUnsent();
+      await this.options.journal.settle().catch(fail);
       while (unwritten.size > 0) await Promise.all(unwritten);
     } finally {
       clearTimeout(grace);
@@ -179,10 +187,10 @@ class Run {
     return { counts: this.options.journal.counts(), cancelled: outer?.aborted === true };
   }
 
-  private progress(): RunProgress | undefined {
-    const { journal, total, onProgress } = this.options;
-    if (!onProgress) return undefined;
-    const counts = journal.counts();
+  /** The rows whose outcome lines are written, earlier runs' included. */
+  private progress(): RunProgress {
+    const { journal, total } = this.options;
+    const counts = journal.writtenCounts();
     const done = Object.values(counts).reduce((sum, count) => sum + count, 0);
     const seconds = (performance.now() - this.startedAt) / 1000;
     const ratePerSecond = seconds > 0 ? this.finishedHere / seconds : 0;
@@ -206,48 +214,6 @@ class Run {
       case 'delete':
         return this.repeatable(row, 'deleted', operation.recordId, (signal) => this.options.writer.deleteRecord(this.options.appId, operation.recordId, signal));
     }
-  }
-
-  /**
-   * The operations, read ahead of the workers with their attempt lines written (prepare()): the journal
-   * syncs many lines at once while requests are out, instead of one sync per request. Once no more than
-   * `low` are left, the next rows up to `high` are read and prepared together, so that one write and one
-   * sync carry the attempt lines of `high - low` rows.
-   */
-  private readAhead(iterator: AsyncIterator<Operation>, low: number, high: number): { take: () => Promise<Operation | undefined>; settled: () => Promise<void> } {
-    const buffer: Operation[] = [];
-    let exhausted = false;
-    let filling: Promise<void> | undefined;
-    let failed: { error: unknown } | undefined;
-    const fill = (): Promise<void> =>
-      (filling ??= (async () => {
-        const group: Operation[] = [];
-        while (!exhausted && buffer.length + group.length < high && !this.stopped) {
-          const next = await iterator.next();
-          if (next.done) exhausted = true;
-          else group.push(next.value);
-        }
-        if (this.stopped) return;
-        // In one turn: the journal takes the group's attempt lines in one write. A row is offered to the
-        // workers only once prepared, so a row taken to be sent is never one prepared after it was taken.
-        for (const operation of group) this.prepare(operation);
-        buffer.push(...group);
-      })()
-        .catch((error: unknown) => void (failed = { error }))
-        .finally(() => (filling = undefined)));
-    const take = async (): Promise<Operation | undefined> => {
-      while (buffer.length === 0 && !exhausted && !failed && !this.stopped) await fill();
-      if (failed) throw failed.error;
-      const operation = buffer.shift();
-      // Not awaited: reading ahead runs beside the requests; its failure is kept and thrown at the next take.
-      if (buffer.length <= low) void fill();
-      return operation;
-    };
-    // Once the workers are done: no row is prepared after this.
-    const settled = async (): Promise<void> => {
-      while (filling) await filling;
-    };
-    return { take, settled };
   }
 
   /**
@@ -289,6 +255,11 @@ class Run {
     return Math.min(MAX_DELAY_MS, this.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
   }
 
+  /** Whether a request must wait at the gate (an import's every create asks: no promise when it need not). */
+  private held(): boolean {
+    return this.stopped || this.pausedUntil > Date.now();
+  }
+
   /** Every worker holds back while the portal asked to wait. */
   private async gate(): Promise<void> {
     for (let wait = this.pausedUntil - Date.now(); wait > 0 && !this.stopped; wait = this.pausedUntil - Date.now()) await sleep(wait, this.stopping.signal);
@@ -319,7 +290,7 @@ class Run {
         }
         // Wait first, then journal: a run cancelled while the portal asks to wait leaves no attempt behind
         // (a create without a look-up would otherwise be reported uncertain on resume, though never sent).
-        await this.gate();
+        if (this.held()) await this.gate();
         await this.attemptWritten(row, lookup);
         if (this.stopped) {
           await journal.withdraw(row); // stopped while the line was written: never sent
