@@ -9,7 +9,9 @@
 // whose lines nobody awaits is never an unhandled rejection; whoever awaits one still sees the failure.
 import type { FileHandle } from 'node:fs/promises';
 
-const LINGER_LINES = 64;
+/** As many as an import's attempt lines are written with at the default (the runner's read-ahead): the
+ * outcome lines then go out with them, one write for both. */
+const LINGER_LINES = 256;
 const LINGER_MS = 50;
 
 class Settled {
