@@ -4,7 +4,7 @@
 // result is acceptable is decided by the one rule book, src/api/formats.ts (checkValue), so a value the
 // import accepts is one the record document and the form accept, with the same message when it is not.
 import { columnKind } from '../api/columnKinds';
-import { DATE, DATE_TIME, checkValue, formatDateTime, formatHint, formatUsers, isRealDate } from '../api/formats';
+import { DATE, DATE_TIME, checkerFor, formatDateTime, formatHint, formatUsers, isRealDate } from '../api/formats';
 import type { Column } from '../api/types';
 import { zonedToUtc } from './zonedTime';
 
@@ -19,6 +19,9 @@ export interface ConversionOptions {
 
 export type Conversion = { value: string; problem?: undefined; expected?: undefined } | { value?: undefined; problem: string; expected: string };
 
+/** convertValue() for one column and options: what depends only on them is resolved once, not per cell. */
+export type Converter = (raw: string) => Conversion;
+
 const pad = (value: number | string, width: number): string => String(value).padStart(width, '0');
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -29,6 +32,7 @@ const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:
  * a date that way. Midnight at another offset is another day in UTC, so it is not taken for a date.
  */
 const ZERO_TIME = /[T ]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?$/i;
+const NOT_DIGITS = /[^\d]/g;
 
 /**
  * "2026-11-21" -> "21-11-2026", and a date written as midnight ("2026-11-21T00:00:00Z", "21-11-2026 00:00")
@@ -48,9 +52,10 @@ function convertDate(text: string): string {
 function convertDateTime(text: string, timeZone: string): string {
   let clock: { year: number; month: number; day: number; hours: number; minutes: number; seconds: number } | undefined;
   let offset: string | undefined;
+  // Each form is tried only when the one before did not match (a file's cells are all of one form).
   const api = DATE_TIME.exec(text);
-  const iso = ISO_DATE_TIME.exec(text);
-  const isoDate = ISO_DATE.exec(text);
+  const iso = api ? null : ISO_DATE_TIME.exec(text);
+  const isoDate = api || iso ? null : ISO_DATE.exec(text);
   if (api) clock = { day: +api[1], month: +api[2], year: +api[3], hours: +api[4], minutes: +api[5], seconds: 0 };
   else if (iso) {
     clock = { year: +iso[1], month: +iso[2], day: +iso[3], hours: +iso[4], minutes: +iso[5], seconds: +(iso[6] ?? 0) };
@@ -65,7 +70,7 @@ function convertDateTime(text: string, timeZone: string): string {
   if (offset === undefined) instant = zonedToUtc(clock, timeZone);
   else {
     const sign = offset === 'Z' || offset === 'z' ? 0 : offset.startsWith('-') ? -1 : 1;
-    const digits = offset.replace(/[^\d]/g, '');
+    const digits = sign === 0 ? '' : offset.replace(NOT_DIGITS, '');
     const minutes = sign === 0 ? 0 : sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2)));
     instant = new Date(Date.UTC(clock.year, clock.month - 1, clock.day, clock.hours, clock.minutes, clock.seconds) - minutes * 60_000);
   }
@@ -160,36 +165,54 @@ export function expectedFormat(column: Column, options: ConversionOptions = {}):
 
 /** The value to send for `raw`, or why it cannot be sent and what was expected. */
 export function convertValue(column: Column, raw: string, options: ConversionOptions = {}): Conversion {
-  const trimmed = raw.trim();
-  let value: string;
+  return converterFor(column, options)(raw);
+}
+
+/** convertValue() for every cell of `column`: its kind, check and choices looked up once. */
+export function converterFor(column: Column, options: ConversionOptions = {}): Converter {
+  const rewrite = rewriterFor(column, options);
+  const check = checkerFor(column);
+  return (raw) => {
+    const value = rewrite(raw);
+    const problem = check(value);
+    if (problem === undefined) return { value };
+    return { problem: value === raw ? problem : `${problem} (read from "${raw}")`, expected: expectedFormat(column, options) };
+  };
+}
+
+const SHORT_DURATION = /^\d:\d{2}$/;
+const LIST_SEPARATORS = /[,;]/;
+
+/** What conversion rewrites a cell of `column` to, by its kind; the check then judges the result. */
+function rewriterFor(column: Column, options: ConversionOptions): (raw: string) => string {
   switch (columnKind(column)) {
     case 'text':
     case 'multiline':
-      value = raw; // as typed: leading spaces and line breaks may be meant
-      break;
+      return (raw) => raw; // as typed: leading spaces and line breaks may be meant
     case 'date':
-      value = convertDate(trimmed);
-      break;
-    case 'datetime':
-      value = convertDateTime(trimmed, options.timeZone ?? 'UTC');
-      break;
+      return (raw) => convertDate(raw.trim());
+    case 'datetime': {
+      const timeZone = options.timeZone ?? 'UTC';
+      return (raw) => convertDateTime(raw.trim(), timeZone);
+    }
     case 'duration':
-      value = /^\d:\d{2}$/.test(trimmed) ? `0${trimmed}` : trimmed;
-      break;
+      return (raw) => {
+        const trimmed = raw.trim();
+        return SHORT_DURATION.test(trimmed) ? `0${trimmed}` : trimmed;
+      };
     case 'number':
-    case 'currency':
-      value = convertNumber(trimmed, options.decimalSeparator ?? '.');
-      break;
+    case 'currency': {
+      const separator = options.decimalSeparator ?? '.';
+      return (raw) => convertNumber(raw.trim(), separator);
+    }
     case 'choice':
-      value = trimmed === '' ? '' : convertChoice(column, trimmed);
-      break;
+      return (raw) => {
+        const trimmed = raw.trim();
+        return trimmed === '' ? '' : convertChoice(column, trimmed);
+      };
     case 'user':
-      value = formatUsers(trimmed.split(/[,;]/));
-      break;
+      return (raw) => formatUsers(raw.trim().split(LIST_SEPARATORS));
     default:
-      value = trimmed;
+      return (raw) => raw.trim();
   }
-  const problem = checkValue(column, value);
-  if (problem === undefined) return { value };
-  return { problem: value === raw ? problem : `${problem} (read from "${raw}")`, expected: expectedFormat(column, options) };
 }
