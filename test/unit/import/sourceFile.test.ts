@@ -141,6 +141,27 @@ describe('import: reading the source file', () => {
     assert.equal(rows.at(-1)?.values.Title, 'Chair 11999');
   });
 
+  // The chunks are parsed up to their last LF: lines ending in CR alone (no LF at all), a last line
+  // without a line break, and cells holding the other line ends must still come out as the whole text parses.
+  for (const [name, lineEnd, last] of [['CR', '\r', '\r'], ['LF', '\n', ''], ['CRLF', '\r\n', '']] as const) {
+    it(`reads a file over 64 KiB with ${name} line ends${last === '' ? ' and none after its last line' : ''}, as the whole text parses`, async () => {
+      const lines = ['Title,Notes,Amount'];
+      for (let index = 0; index < 9000; index += 1) {
+        lines.push(index % 5 === 0 ? `"Desk ${index}, oak","one\ntwo\rthree\r\nfour ""q""",${index}` : `Chair ${index},${'n'.repeat(index % 50)},"${index}.5"`);
+      }
+      const content = `${lines.join(lineEnd)}${last}`;
+      assert.ok(content.length > 4 * 65_536, 'the file spans several chunks');
+      const { rows } = await rowsOf(await file(`ends-${name}.csv`, content));
+      const Papa = await loadPapa();
+      const whole = Papa.parse<string[]>(content, { delimiter: ',', skipEmptyLines: 'greedy' }).data.slice(1);
+      assert.equal(rows.length, 9000);
+      assert.equal(whole.length, 9000);
+      rows.forEach((row, index) => {
+        assert.deepEqual([row.row, row.values.Title, row.values.Notes, row.values.Amount], [index + 2, ...whole[index]], `record ${index + 1}`);
+      });
+    });
+  }
+
   it('refuses UTF-32 (either byte order) with the way out, rather than reading it as UTF-16 or UTF-8', async () => {
     const le = Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x00]), Buffer.from('N\0\0\0\n\0\0\0', 'latin1')]);
     const be = Buffer.concat([Buffer.from([0x00, 0x00, 0xfe, 0xff]), Buffer.from('\0\0\0N\0\0\0\n', 'latin1')]);
