@@ -2,7 +2,7 @@
 // byte-order mark names, JSON arrays and {data: [...]}, and row numbers a person can find. (Memory is
 // the benchmark's: test/bench/import.bench.ts.)
 import * as assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { readdir, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadPapa, openSource, type SourceRow } from '../../../src/import/sourceFile';
 import { decodeText } from '../../../src/import/sourceText';
@@ -161,6 +161,28 @@ describe('import: reading the source file', () => {
       });
     });
   }
+
+  it('closes the file when a loop over the rows stops early', async function () {
+    if (process.platform !== 'linux') this.skip(); // open files are read from /proc/self/fd
+    const lines = ['Title,Amount', ...Array.from({ length: 20_000 }, (_, index) => `Chair ${index},${index}.5`)];
+    const path = await file('early.csv', `${lines.join('\n')}\n`);
+    const openOnIt = async (): Promise<number> => {
+      let count = 0;
+      for (const fd of await readdir('/proc/self/fd')) if ((await readlink(`/proc/self/fd/${fd}`).catch(() => '')) === path) count += 1;
+      return count;
+    };
+    const source = await openSource(path);
+    let seen = 0;
+    for await (const row of source.rows()) {
+      assert.equal(row.row, 2);
+      assert.equal(await openOnIt(), 1, 'the file is open while its rows are read');
+      seen += 1;
+      break;
+    }
+    assert.equal(seen, 1);
+    for (let tries = 0; tries < 50 && (await openOnIt()) > 0; tries += 1) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(await openOnIt(), 0, 'closed after the loop stopped');
+  });
 
   it('refuses UTF-32 (either byte order) with the way out, rather than reading it as UTF-16 or UTF-8', async () => {
     const le = Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x00]), Buffer.from('N\0\0\0\n\0\0\0', 'latin1')]);
