@@ -197,13 +197,29 @@ export function convertValue(column: Column, raw: string, options: ConversionOpt
 export function converterFor(column: Column, options: ConversionOptions = {}): Converter {
   const rewrite = rewriterFor(column, options);
   const check = checkerFor(column);
-  return (raw) => {
+  const convert = (raw: string): Conversion => {
     const value = rewrite(raw);
     const problem = check(value);
     if (problem === undefined) return { value };
     return { problem: value === raw ? problem : `${problem} (read from "${raw}")`, expected: expectedFormat(column, options) };
   };
+  const kind = columnKind(column);
+  if (kind !== 'choice' && kind !== 'user' && kind !== 'date') return convert;
+  // Choices and owners repeat a handful of cells down a file: each distinct cell is converted and checked
+  // once (the result depends on the cell alone). Bounded, for a file of all different cells.
+  const known = new Map<string, Conversion>();
+  return (raw) => {
+    let conversion = known.get(raw);
+    if (conversion === undefined) {
+      conversion = convert(raw);
+      if (known.size < KNOWN_CELLS) known.set(raw, conversion);
+    }
+    return conversion;
+  };
 }
+
+/** How many distinct cells a choice or user column's converter keeps the conversion of. */
+const KNOWN_CELLS = 1000;
 
 const SHORT_DURATION = /^\d:\d{2}$/;
 

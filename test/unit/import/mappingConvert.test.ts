@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { checkValue } from '../../../src/api/formats';
 import type { Column } from '../../../src/api/types';
-import { convertNumber, convertValue, detectDecimalSeparator } from '../../../src/import/convert';
+import { convertNumber, convertValue, converterFor, detectDecimalSeparator } from '../../../src/import/convert';
 import { mappingProblems, proposeMapping, setTarget, type ImportMapping } from '../../../src/import/mapping';
 import { timeZoneProblem } from '../../../src/import/zonedTime';
 import { clientFor, startPortal, type Emulator } from '../api/portal';
@@ -151,6 +151,24 @@ describe('import: mapping and conversion', () => {
       const unknown = convertValue(choice, 'Pending');
       assert.equal(unknown.problem, checkValue(choice, 'Pending'));
       assert.match(unknown.expected ?? '', /a choice id: 1 Open, 2 Closed/);
+    });
+
+    it('a column converter gives every repeated cell the conversion a first one gets, problems too, past the cells it keeps', () => {
+      // Choice, user and date converters keep each distinct cell's conversion (up to a bound): a repeat must
+      // come out as convertValue() makes it, whether the cell was kept or came after the bound.
+      const cases: Array<[Column, string[]]> = [
+        [multiChoice, ['Open', ' open ', 'Closed; 1', 'Pending', 'Open', ' Pending', 'Closed; 1', ' open ', 'Pending']],
+        [choice, ['2', 'Closed', '7', '2', '7', 'Closed']],
+        [byField('f22'), ['ada@example.com', 'ada', 'ada@example.com;grace@example.com', 'ada', 'ada@example.com']],
+        [byField('f15'), ['2026-11-21', '31-02-2026', '2026-11-21', '31-02-2026']],
+      ];
+      for (const [col, cells] of cases) {
+        const convert = converterFor(col);
+        for (const cell of cells) assert.deepEqual(convert(cell), convertValue(col, cell), `${col.type_name} ${JSON.stringify(cell)}`);
+      }
+      const convert = converterFor(byField('f15'));
+      const days = Array.from({ length: 1500 }, (_, index) => new Date(Date.UTC(2020, 0, 1 + index)).toISOString().slice(0, 10));
+      for (const day of [...days, ...days, '2026-02-30']) assert.deepEqual(convert(day), convertValue(byField('f15'), day), day);
     });
 
     it('users from an e-mail list with spaces or semicolons; durations h:mm padded', () => {
