@@ -160,6 +160,8 @@ class CsvRows implements AsyncIterableIterator<SourceRow> {
   private records: readonly string[][] = [];
   private position = 0;
   private row = 0;
+  private ended = false;
+  private reading: Promise<void> | undefined;
 
   constructor(
     private readonly chunks: AsyncGenerator<string[][]>,
@@ -175,16 +177,30 @@ class CsvRows implements AsyncIterableIterator<SourceRow> {
         const source = this.row === 1 ? undefined : csvRow(this.row, cells, this.columns); // row 1: the header
         if (source) return { value: source, done: false };
       }
-      const chunk = await this.chunks.next();
-      if (chunk.done) return { value: undefined, done: true };
-      this.records = chunk.value;
-      this.position = 0;
+      if (this.ended) return { value: undefined, done: true };
+      // Calls that overlap (for await never makes them) wait for the same chunk, then take its rows in turn.
+      this.reading ??= this.chunks.next().then(
+        (chunk) => {
+          this.reading = undefined;
+          if (chunk.done) this.ended = true;
+          else {
+            this.records = chunk.value;
+            this.position = 0;
+          }
+        },
+        (error: unknown) => {
+          this.reading = undefined;
+          throw error;
+        },
+      );
+      await this.reading;
     }
   }
 
   /** Leaving a loop over the rows early closes the file. */
   async return(): Promise<IteratorResult<SourceRow, undefined>> {
     this.records = [];
+    this.ended = true;
     await this.chunks.return(undefined);
     return { value: undefined, done: true };
   }

@@ -184,6 +184,21 @@ describe('import: reading the source file', () => {
     assert.equal(await openOnIt(), 0, 'closed after the loop stopped');
   });
 
+  it('hands out every row once, in order, to calls of next() that overlap', async () => {
+    const lines = ['Title,Amount', ...Array.from({ length: 20_000 }, (_, index) => `"Chair ${index}, oak",${index}.5`)];
+    const path = await file('overlap.csv', `${lines.join('\n')}\n`);
+    const { rows: expected } = await rowsOf(path);
+    const iterator = (await openSource(path)).rows();
+    const got: SourceRow[] = [];
+    for (;;) {
+      const batch = await Promise.all(Array.from({ length: 7 }, () => iterator.next()));
+      for (const next of batch) if (!next.done) got.push(next.value);
+      if (batch.some((next) => next.done)) break;
+    }
+    assert.equal(got.length, 20_000);
+    assert.deepEqual(got, expected);
+  });
+
   it('refuses UTF-32 (either byte order) with the way out, rather than reading it as UTF-16 or UTF-8', async () => {
     const le = Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x00]), Buffer.from('N\0\0\0\n\0\0\0', 'latin1')]);
     const be = Buffer.concat([Buffer.from([0x00, 0x00, 0xfe, 0xff]), Buffer.from('\0\0\0N\0\0\0\n', 'latin1')]);
