@@ -160,8 +160,8 @@ class CsvRows implements AsyncIterableIterator<SourceRow> {
   private records: readonly string[][] = [];
   private position = 0;
   private row = 0;
-  private ended = false;
-  private reading: Promise<void> | undefined;
+  /** The next chunk being read: true when there was none. */
+  private reading: Promise<boolean> | undefined;
 
   constructor(
     private readonly chunks: AsyncGenerator<string[][]>,
@@ -177,30 +177,29 @@ class CsvRows implements AsyncIterableIterator<SourceRow> {
         const source = this.row === 1 ? undefined : csvRow(this.row, cells, this.columns); // row 1: the header
         if (source) return { value: source, done: false };
       }
-      if (this.ended) return { value: undefined, done: true };
       // Calls that overlap (for await never makes them) wait for the same chunk, then take its rows in turn.
+      // At the end each finds the chunks done (a finished generator says so again): no flag of our own,
+      // whose one change at the end of the first file made V8 drop the code that had inlined this.
       this.reading ??= this.chunks.next().then(
         (chunk) => {
           this.reading = undefined;
-          if (chunk.done) this.ended = true;
-          else {
-            this.records = chunk.value;
-            this.position = 0;
-          }
+          if (chunk.done) return true;
+          this.records = chunk.value;
+          this.position = 0;
+          return false;
         },
         (error: unknown) => {
           this.reading = undefined;
           throw error;
         },
       );
-      await this.reading;
+      if (await this.reading) return { value: undefined, done: true };
     }
   }
 
   /** Leaving a loop over the rows early closes the file. */
   async return(): Promise<IteratorResult<SourceRow, undefined>> {
     this.records = [];
-    this.ended = true;
     await this.chunks.return(undefined);
     return { value: undefined, done: true };
   }
@@ -212,9 +211,8 @@ class CsvRows implements AsyncIterableIterator<SourceRow> {
 
 /**
  * Record `cells` as a row, or undefined for a blank line or one of only delimiters (",,," from a
- * spreadsheet: no record, but a row number). Apart from the generator above, which V8 compiles again at
- * the start of a new read of a file (what it does once per read cannot have been seen before): this,
- * what every row costs, stays compiled.
+ * spreadsheet: no record, but a row number). A small function of its own, which stays compiled whatever
+ * happens to the code that reads the chunks.
  */
 function csvRow(row: number, cells: readonly string[], columns: readonly string[]): SourceRow | undefined {
   if (isBlank(cells)) return undefined;
