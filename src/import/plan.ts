@@ -214,6 +214,55 @@ export interface DryRunResult {
   failingRows: number;
 }
 
+/**
+ * The operations of `rows` for the runner, planned as it asks for them; a row `skip` takes (one an
+ * earlier run finished) is not planned. An iterator rather than an async generator, as the rows are
+ * (sourceFile's CsvRows): V8 compiled such a generator again in every run, and each row cost it turns of
+ * the microtask queue. Calls of next() that overlap are served in turn, as a generator's would be.
+ */
+export class PlannedRows implements AsyncIterableIterator<Operation> {
+  /** Calls of next() not finished yet, and the last one's answer: an overlapping call waits for it. */
+  private calls = 0;
+  private last: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly rows: AsyncIterator<SourceRow>,
+    private readonly planner: RowPlanner,
+    private readonly skip: (row: SourceRow) => boolean,
+  ) {}
+
+  next(): Promise<IteratorResult<Operation, undefined>> {
+    this.calls += 1;
+    const next = this.calls > 1 ? this.last.then(() => this.step(), () => this.step()) : this.step();
+    this.last = next;
+    return next;
+  }
+
+  // A method, not a closure per instance: each run's would be another call target to V8, which then
+  // dropped the compiled next() at the start of every run (--trace-deopt: wrong call target).
+  private async step(): Promise<IteratorResult<Operation, undefined>> {
+    try {
+      for (;;) {
+        const next = await this.rows.next();
+        if (next.done) return { value: undefined, done: true };
+        if (!this.skip(next.value)) return { value: this.planner.plan(next.value), done: false };
+      }
+    } finally {
+      this.calls -= 1;
+    }
+  }
+
+  /** Stopping early (a cancelled run) closes the source. */
+  async return(): Promise<IteratorResult<Operation, undefined>> {
+    await this.rows.return?.();
+    return { value: undefined, done: true };
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
+
 /** Plans every row and sends nothing. */
 export async function dryRun(rows: AsyncIterable<SourceRow>, planner: RowPlanner, signal?: AbortSignal): Promise<DryRunResult> {
   const result: DryRunResult = { rows: 0, creates: 0, updates: 0, unchanged: 0, problems: [], failingRows: 0 };
