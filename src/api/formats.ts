@@ -143,22 +143,18 @@ function splitList(text: string): string[] {
 // E-mail: a dot-atom local part (at most 64 characters) and a domain of at least two labels whose last is
 // letters only; 254 characters at most. Stricter than "contains an @", looser than RFC 5322's quoted forms,
 // which no portal user types.
-const EMAIL_LOCAL_ATOM = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+$/;
-const DOMAIN_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+// Whole parts, not atoms and labels one by one: an import checks the owner of every row (one split, one
+// array and a test per atom cost more than the check). The local part is dot-separated atoms, none empty;
+// the domain is labels and a last one of letters only (2-63: a label is at most 63 characters).
+const EMAIL_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const EMAIL_DOMAIN = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 // Phone: "any alphanumeric string", with the separators people type (emulator README: phone).
 const PHONE = /^[A-Za-z0-9 +()./-]+$/;
 
 export function isEmail(text: string): boolean {
   const at = text.lastIndexOf('@');
   if (text.length > 254 || at < 1 || at > 64) return false;
-  const local = text.slice(0, at).split('.');
-  const domain = text.slice(at + 1).split('.');
-  return (
-    local.every((atom) => EMAIL_LOCAL_ATOM.test(atom)) &&
-    domain.length >= 2 &&
-    domain.every((label) => DOMAIN_LABEL.test(label)) &&
-    /^[A-Za-z]{2,}$/.test(domain[domain.length - 1])
-  );
+  return EMAIL_LOCAL.test(text.slice(0, at)) && EMAIL_DOMAIN.test(text.slice(at + 1));
 }
 
 export function isPhone(text: string): boolean {
@@ -203,10 +199,25 @@ function idsOf(column: Column): ReadonlySet<string> {
   return ids;
 }
 
+/** Whether every item is a choice id and none comes twice (lists are short: pairs compared, no Set built). */
+function knownOnce(items: readonly string[], ids: ReadonlySet<string>): boolean {
+  for (let index = 0; index < items.length; index += 1) {
+    if (!ids.has(items[index])) return false;
+    for (let earlier = 0; earlier < index; earlier += 1) if (items[earlier] === items[index]) return false;
+  }
+  return true;
+}
+
 function checkChoice(column: Column, value: string): string | undefined {
   const ids = idsOf(column);
   // Ids exactly as the portal lists them: no spaces, in a multi-select no spaces after the commas either.
-  const given = isMultiSelect(column) ? value.split(',') : [value];
+  const given = isMultiSelect(column) ? value.split(',') : undefined;
+  // The usual case (every row of an import) without the arrays the message below is built from.
+  if (given === undefined ? ids.has(value) : knownOnce(given, ids)) return undefined;
+  return choiceProblem(column, value, given ?? [value], ids);
+}
+
+function choiceProblem(column: Column, value: string, given: readonly string[], ids: ReadonlySet<string>): string | undefined {
   const wrong = given.filter((id) => !ids.has(id));
   if (wrong.length > 0) {
     const shown = wrong.map((id) => (id === '' ? '(empty item)' : excerpt(id))).join(', ');
@@ -218,9 +229,9 @@ function checkChoice(column: Column, value: string): string | undefined {
 }
 
 function checkUsers(value: string): string | undefined {
-  const wrong = value.split(',').filter((item) => !isEmail(item));
-  if (wrong.length === 0) return undefined;
-  const first = wrong[0] === '' ? 'an empty item' : wrong[0].trim() !== wrong[0] && isEmail(wrong[0].trim()) ? `"${wrong[0]}" (no spaces after the commas)` : excerpt(wrong[0]);
+  const wrong = value.split(',').find((item) => !isEmail(item));
+  if (wrong === undefined) return undefined;
+  const first = wrong === '' ? 'an empty item' : wrong.trim() !== wrong && isEmail(wrong.trim()) ? `"${wrong}" (no spaces after the commas)` : excerpt(wrong);
   return `expected comma-separated e-mail addresses, got ${first}`;
 }
 
@@ -245,13 +256,18 @@ const CHECKS: Record<ColumnKind, (value: string, column: Column) => string | und
     }
     return `expected an amount like 1200.50 (no currency symbol), got ${excerpt(value)}`;
   },
+  // One match each, not a test then parseDate()/parseDateTime() matching again and building a Date: the
+  // same verdict (a real date; hours 00-23, minutes 00-59) for every date of an import.
   date: (value) => {
-    if (!DATE.test(value)) return `expected DD-MM-YYYY, got ${excerpt(value)}`;
-    return parseDate(value) ? undefined : `not a real date: ${value} (expected DD-MM-YYYY)`;
+    const match = DATE.exec(value);
+    if (!match) return `expected DD-MM-YYYY, got ${excerpt(value)}`;
+    return isRealDate({ day: Number(match[1]), month: Number(match[2]), year: Number(match[3]) }) ? undefined : `not a real date: ${value} (expected DD-MM-YYYY)`;
   },
   datetime: (value) => {
-    if (!DATE_TIME.test(value)) return `expected DD-MM-YYYY hh:mm (UTC), got ${excerpt(value)}`;
-    return parseDateTime(value) ? undefined : `not a real date and time: ${value} (expected DD-MM-YYYY hh:mm, 24-hour, UTC)`;
+    const match = DATE_TIME.exec(value);
+    if (!match) return `expected DD-MM-YYYY hh:mm (UTC), got ${excerpt(value)}`;
+    const real = isRealDate({ day: Number(match[1]), month: Number(match[2]), year: Number(match[3]) }) && parseHoursMinutes(match[4], match[5]) !== undefined;
+    return real ? undefined : `not a real date and time: ${value} (expected DD-MM-YYYY hh:mm, 24-hour, UTC)`;
   },
   duration: (value) => {
     if (!HOURS_MINUTES.test(value)) return `expected hh:mm, got ${excerpt(value)}`;
@@ -269,8 +285,14 @@ const CHECKS: Record<ColumnKind, (value: string, column: Column) => string | und
  * every writable kind (it clears the field); whether a field is required is checked by missingRequired().
  */
 export function checkValue(column: Column, value: string): string | undefined {
-  if (value === '' && isWritable(column)) return undefined;
-  return CHECKS[columnKind(column)](value, column);
+  return checkerFor(column)(value);
+}
+
+/** checkValue() for `column`, its kind looked up once: an import checks a column's cell in every row. */
+export function checkerFor(column: Column): (value: string) => string | undefined {
+  const check = CHECKS[columnKind(column)];
+  const clears = isWritable(column);
+  return (value) => (value === '' && clears ? undefined : check(value, column));
 }
 
 /** A short description of the expected format, for placeholders and hovers. */

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import type { Column } from '../api/types';
 import { Journal, type JournalSettings, type OutcomeEntry } from './journal';
 import { fieldSources, recordIdSource } from './mapping';
-import { RowPlanner, dryRun, indexExisting, type DryRunResult, type ExistingRecords, type ImportSettings, type Operation } from './plan';
+import { PlannedRows, RowPlanner, dryRun, indexExisting, type DryRunResult, type ExistingRecords, type ImportSettings } from './plan';
 import { failuresPathFor, uncertainPathFor, writeFailuresFile } from './report';
 import { runOperations, type RecordWriter, type RunOptions, type RunProgress, type RunSummary } from './runner';
 import { hashFile, type ImportSource } from './sourceFile';
@@ -81,14 +81,13 @@ export async function runImport(job: ImportJob): Promise<ImportResult> {
   const journal = await Journal.open(job.journalPath, { kind: 'import', appId: settings.appId, source: basename(source.path), sourceHash, settings: journalSettings(settings) });
   try {
     const planner = new RowPlanner(settings, job.columns, job.existing);
-    async function* operations(): AsyncGenerator<Operation> {
-      for await (const row of source.rows(job.signal)) {
-        // Finished rows are not planned again, but the planner must see every key the file creates.
-        if (journal.isFinished(row.row)) planner.finished(row, journal.outcomeOf(row.row)?.outcome === 'created');
-        else yield planner.plan(row);
-      }
-    }
-    const summary = await runOperations(operations(), {
+    // Finished rows are not planned again, but the planner must see every key the file creates.
+    const operations = new PlannedRows(source.rows(job.signal), planner, (row) => {
+      if (!journal.isFinished(row.row)) return false;
+      planner.finished(row, journal.outcomeOf(row.row)?.outcome === 'created');
+      return true;
+    });
+    const summary = await runOperations(operations, {
       appId: settings.appId,
       writer: job.writer,
       journal,

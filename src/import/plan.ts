@@ -5,7 +5,7 @@
 import type { ViewRow } from '../api/client';
 import { checkRecord, missingRequired } from '../api/formats';
 import type { Column, RecordData } from '../api/types';
-import { convertValue, expectedFormat, type ConversionOptions } from './convert';
+import { convertValue, converterFor, expectedFormat, type ConversionOptions, type Converter } from './convert';
 import { describeTarget, fieldSources, recordIdSource, type ImportMapping } from './mapping';
 import type { SourceRow } from './sourceFile';
 
@@ -68,6 +68,8 @@ export class RowPlanner {
   private readonly sources: Map<string, string>;
   private readonly idSource: string | undefined;
   private readonly fieldsBySource = new Map<string, Column>();
+  /** fieldsBySource as the rows are planned: in the same order, each with its column's converter made once. */
+  private readonly fed: ReadonlyArray<{ readonly source: string; readonly field: string; readonly convert: Converter }>;
   private readonly plannedKeys = new Map<string, number>();
   /** The fields a create must fill. */
   private readonly required: readonly string[];
@@ -84,6 +86,7 @@ export class RowPlanner {
       const column = columns.find((candidate) => candidate.field_id_in_data === field);
       if (column) this.fieldsBySource.set(source, column);
     }
+    this.fed = [...this.fieldsBySource].map(([source, column]) => ({ source, field: column.field_id_in_data, convert: converterFor(column, settings.conversion) }));
   }
 
   plan(source: SourceRow): Operation {
@@ -91,18 +94,24 @@ export class RowPlanner {
     if (source.problem) return { kind: 'invalid', row, problems: [{ row, column: '(the row)', value: '', message: `the row ${source.problem}`, expected: '' }] };
     const problems: RowProblem[] = [];
     const data: RecordData = {};
-    for (const [sourceColumn, column] of this.fieldsBySource) {
-      const raw = source.values[sourceColumn] ?? '';
+    const { values } = source;
+    let filled = 0;
+    for (let index = 0; index < this.fed.length; index += 1) {
+      const { source: sourceColumn, field, convert } = this.fed[index];
+      const raw = values[sourceColumn] ?? '';
       // An empty cell, or one of only spaces, is left out: sent, it would be "" and clear the field on update.
       if (raw.trim() === '') continue;
-      const converted = convertValue(column, raw, this.settings.conversion);
+      const converted = convert(raw);
       if (converted.problem !== undefined) problems.push({ row, column: sourceColumn, value: raw, message: converted.problem, expected: converted.expected });
-      else data[column.field_id_in_data] = converted.value;
+      else {
+        data[field] = converted.value;
+        filled += 1;
+      }
     }
     if (problems.length > 0) return { kind: 'invalid', row, problems };
     const existing = this.findExisting(source, data, problems);
     if (problems.length > 0) return { kind: 'invalid', row, problems };
-    return existing ? this.update(row, existing, data) : this.create(row, data);
+    return existing ? this.update(row, existing, data) : this.create(row, data, filled);
   }
 
   /**
@@ -143,12 +152,13 @@ export class RowPlanner {
     return matches[0];
   }
 
-  private create(row: number, data: RecordData): Operation {
+  /** `filled`: how many fields `data` has (each mapped field is set once), so as not to count its keys again. */
+  private create(row: number, data: RecordData, filled: number): Operation {
     // Else a row with nothing in its mapped columns creates a blank record wherever no column is required.
-    if (Object.keys(data).length === 0) return { kind: 'invalid', row, problems: [{ row, column: '(the row)', value: '', message: 'the row has no values for the mapped columns', expected: 'a value in at least one mapped column' }] };
+    if (filled === 0) return { kind: 'invalid', row, problems: [{ row, column: '(the row)', value: '', message: 'the row has no values for the mapped columns', expected: 'a value in at least one mapped column' }] };
     // Every value passed its column's check in plan() (convertValue): what is left to check is a required
     // field left empty, and only a row that leaves one is checked whole, for checkRecord's messages.
-    if (this.required.some((field) => (data[field] ?? '') === '')) {
+    if (this.leavesRequired(data)) {
       const problems = checkRecord(this.columns, data, { creating: true }).map((found) => this.problemOf(row, found.field, data, found.message));
       if (problems.length > 0) return { kind: 'invalid', row, problems };
     }
@@ -163,6 +173,11 @@ export class RowPlanner {
       lookup = { field, value: data[field] };
     }
     return { kind: 'create', row, data, lookup };
+  }
+
+  private leavesRequired(data: RecordData): boolean {
+    for (const field of this.required) if ((data[field] ?? '') === '') return true;
+    return false;
   }
 
   private update(row: number, existing: ViewRow, data: RecordData): Operation {
@@ -197,6 +212,55 @@ export interface DryRunResult {
   /** Every problem of every row that would fail, in row order. */
   problems: RowProblem[];
   failingRows: number;
+}
+
+/**
+ * The operations of `rows` for the runner, planned as it asks for them; a row `skip` takes (one an
+ * earlier run finished) is not planned. An iterator rather than an async generator, as the rows are
+ * (sourceFile's CsvRows): V8 compiled such a generator again in every run, and each row cost it turns of
+ * the microtask queue. Calls of next() that overlap are served in turn, as a generator's would be.
+ */
+export class PlannedRows implements AsyncIterableIterator<Operation> {
+  /** Calls of next() not finished yet, and the last one's answer: an overlapping call waits for it. */
+  private calls = 0;
+  private last: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly rows: AsyncIterator<SourceRow>,
+    private readonly planner: RowPlanner,
+    private readonly skip: (row: SourceRow) => boolean,
+  ) {}
+
+  next(): Promise<IteratorResult<Operation, undefined>> {
+    this.calls += 1;
+    const next = this.calls > 1 ? this.last.then(() => this.step(), () => this.step()) : this.step();
+    this.last = next;
+    return next;
+  }
+
+  // A method, not a closure per instance: each run's would be another call target to V8, which then
+  // dropped the compiled next() at the start of every run (--trace-deopt: wrong call target).
+  private async step(): Promise<IteratorResult<Operation, undefined>> {
+    try {
+      for (;;) {
+        const next = await this.rows.next();
+        if (next.done) return { value: undefined, done: true };
+        if (!this.skip(next.value)) return { value: this.planner.plan(next.value), done: false };
+      }
+    } finally {
+      this.calls -= 1;
+    }
+  }
+
+  /** Stopping early (a cancelled run) closes the source. */
+  async return(): Promise<IteratorResult<Operation, undefined>> {
+    await this.rows.return?.();
+    return { value: undefined, done: true };
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
 }
 
 /** Plans every row and sends nothing. */

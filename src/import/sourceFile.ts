@@ -40,7 +40,7 @@ export interface ImportSource {
   /** The source columns in file order: the header of a CSV or TSV, the keys of the first JSON records. */
   readonly columns: readonly string[];
   /** The rows, read from the file anew; stop early by breaking the loop or aborting `signal`. */
-  rows(signal?: AbortSignal): AsyncGenerator<SourceRow>;
+  rows(signal?: AbortSignal): AsyncIterableIterator<SourceRow>;
 }
 
 export class SourceFormatError extends Error {
@@ -116,7 +116,7 @@ export async function openSource(path: string, options: SourceOptions = {}): Pro
   if (!header) throw new SourceFormatError(`${path} is empty: an import file starts with a header row naming its columns.`);
   const delimiter = preview.meta.delimiter;
   const columns = columnNames(header);
-  return { path, format, delimiter, columns, rows: (signal) => csvRows(path, delimiter, columns, signal) };
+  return { path, format, delimiter, columns, rows: (signal) => new CsvRows(csvRecords(path, delimiter, signal), columns) };
 }
 
 /** papaparse's own chunk parser (what its streamers drive), exported but not in its types. */
@@ -136,32 +136,96 @@ async function* csvRecords(path: string, delimiter: string, signal?: AbortSignal
   let base = 0;
   for await (const chunk of text(path, signal)) {
     const aggregate = partial + chunk;
-    const results = parser.parse(aggregate, base, true);
+    // Up to the last line break only (the rest waits, as an unfinished line does): where 64 KiB end is
+    // chance, and a chunk cut just after a closing quote or inside a line took paths of the parser that
+    // no chunk had taken before, so V8 dropped its optimized code and compiled it again in most reads.
+    // A file whose lines end in CR alone has no LF: its chunks are parsed whole, as before.
+    const end = aggregate.lastIndexOf('\n') + 1;
+    const results = parser.parse(end > 0 ? aggregate.substring(0, end) : aggregate, base, true);
     partial = aggregate.substring(results.meta.cursor - base);
     base = results.meta.cursor;
     yield results.data;
   }
-  yield parser.parse(partial, base, false).data;
+  // An empty rest (a file ending in a line break) has no record: not parsed, which took a path of its own too.
+  if (partial !== '') yield parser.parse(partial, base, false).data;
 }
 
-async function* csvRows(path: string, delimiter: string, columns: readonly string[], signal?: AbortSignal): AsyncGenerator<SourceRow> {
-  let row = 0;
-  for await (const records of csvRecords(path, delimiter, signal)) {
-    for (const cells of records) {
-      row += 1;
-      if (row === 1) continue; // the header
-      // A blank line, or one of only delimiters (",,," from a spreadsheet): no record, but a row number.
-      if (cells.every((cell) => cell.trim() === '')) continue;
-      const values: Record<string, string> = {};
-      for (let index = 0; index < columns.length; index += 1) values[columns[index]] = cells[index] ?? '';
-      if (cells.length <= columns.length) {
-        yield { row, values };
-        continue;
+/**
+ * The records as rows, numbered (the header is row 1). An iterator rather than an async generator: V8
+ * compiled the generator again at the start of every read of a file (its first steps ran before it had
+ * feedback, --trace-deopt: Insufficient type feedback for call), and each of its rows cost two turns of
+ * the microtask queue; next() hands out a parsed chunk's rows one by one and awaits only the next chunk.
+ */
+class CsvRows implements AsyncIterableIterator<SourceRow> {
+  private records: readonly string[][] = [];
+  private position = 0;
+  private row = 0;
+  /** The next chunk being read: true when there was none. */
+  private reading: Promise<boolean> | undefined;
+
+  constructor(
+    private readonly chunks: AsyncGenerator<string[][]>,
+    private readonly columns: readonly string[],
+  ) {}
+
+  async next(): Promise<IteratorResult<SourceRow, undefined>> {
+    for (;;) {
+      while (this.position < this.records.length) {
+        const cells = this.records[this.position];
+        this.position += 1;
+        this.row += 1;
+        const source = this.row === 1 ? undefined : csvRow(this.row, cells, this.columns); // row 1: the header
+        if (source) return { value: source, done: false };
       }
-      const extra = cells.slice(columns.length);
-      yield extra.some((cell) => cell !== '') ? { row, values, extra, problem: `has ${cells.length} cells, the header names ${columns.length}: check the quotes and delimiters of this row` } : { row, values };
+      // Calls that overlap (for await never makes them) wait for the same chunk, then take its rows in turn.
+      // At the end each finds the chunks done (a finished generator says so again): no flag of our own,
+      // whose one change at the end of the first file made V8 drop the code that had inlined this.
+      this.reading ??= this.chunks.next().then(
+        (chunk) => {
+          this.reading = undefined;
+          if (chunk.done) return true;
+          this.records = chunk.value;
+          this.position = 0;
+          return false;
+        },
+        (error: unknown) => {
+          this.reading = undefined;
+          throw error;
+        },
+      );
+      if (await this.reading) return { value: undefined, done: true };
     }
   }
+
+  /** Leaving a loop over the rows early closes the file. */
+  async return(): Promise<IteratorResult<SourceRow, undefined>> {
+    this.records = [];
+    await this.chunks.return(undefined);
+    return { value: undefined, done: true };
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
+
+/**
+ * Record `cells` as a row, or undefined for a blank line or one of only delimiters (",,," from a
+ * spreadsheet: no record, but a row number). A small function of its own, which stays compiled whatever
+ * happens to the code that reads the chunks.
+ */
+function csvRow(row: number, cells: readonly string[], columns: readonly string[]): SourceRow | undefined {
+  if (isBlank(cells)) return undefined;
+  const values: Record<string, string> = {};
+  for (let index = 0; index < columns.length; index += 1) values[columns[index]] = cells[index] ?? '';
+  if (cells.length <= columns.length) return { row, values };
+  const extra = cells.slice(columns.length);
+  return extra.some((cell) => cell !== '') ? { row, values, extra, problem: `has ${cells.length} cells, the header names ${columns.length}: check the quotes and delimiters of this row` } : { row, values };
+}
+
+function isBlank(cells: readonly string[]): boolean {
+  for (const cell of cells) if (cell.trim() !== '') return false;
+  return true;
 }
 
 /** A JSON value as a cell: strings as they are, numbers and booleans as text, lists joined by commas. */

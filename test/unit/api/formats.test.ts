@@ -50,6 +50,34 @@ describe('value formats', () => {
       assert.match(checkValue(multiChoice, '1,7') ?? '', /not one of the choices: 7 \(/);
     });
 
+    it('gives the same messages from the one-pass checks an import makes per cell', () => {
+      // Dates and date-times are matched once, choices and users checked without building the message's
+      // lists first, e-mail parts by whole-part patterns: these are the verdicts and words they had before.
+      const dateTime = column('Date & Time', '5');
+      const users = column('User', '11');
+      const email = column('Email', '6');
+      const cases: Array<[Column, string, string | undefined]> = [
+        [dateTime, '31-04-2026 10:00', 'not a real date and time: 31-04-2026 10:00 (expected DD-MM-YYYY hh:mm, 24-hour, UTC)'],
+        [dateTime, '30-04-2026 24:00', 'not a real date and time: 30-04-2026 24:00 (expected DD-MM-YYYY hh:mm, 24-hour, UTC)'],
+        [dateTime, '21-11-2026 14:05 ', 'expected DD-MM-YYYY hh:mm (UTC), got 21-11-2026 14:05 '],
+        [column('Date', '4'), '31-04-2026', 'not a real date: 31-04-2026 (expected DD-MM-YYYY)'],
+        [multiChoice, '1,2,1', 'names a choice twice: 1,2,1'],
+        [multiChoice, '1,,2', 'not one of the choices: (empty item) (choices: 1 Open, 2 Closed)'],
+        [multiChoice, '1, 2', 'not one of the choices:  2 (no spaces around the ids) (choices: 1 Open, 2 Closed)'],
+        [choice, '1 ', 'not one of the choices: 1  (no spaces around the ids) (choices: 1 Open, 2 Closed)'],
+        [users, 'ann@example.com, bob@example.org', 'expected comma-separated e-mail addresses, got " bob@example.org" (no spaces after the commas)'],
+        [users, 'ann@example.com,,bob@example.org', 'expected comma-separated e-mail addresses, got an empty item'],
+        [users, 'ann@example.com,bob,carl', 'expected comma-separated e-mail addresses, got bob'],
+        [email, `a@b.${'c'.repeat(63)}`, undefined],
+        [email, `a@b.${'c'.repeat(64)}`, `expected an e-mail address like name@example.com, got a@b.${'c'.repeat(35)}…`],
+        [email, `${'a'.repeat(64)}@example.com`, undefined],
+        [email, `${'a'.repeat(65)}@example.com`, `expected an e-mail address like name@example.com, got ${'a'.repeat(39)}…`],
+        [email, 'ann@example.com.', 'expected an e-mail address like name@example.com, got ann@example.com.'],
+        [email, 'ann.@example.com', 'expected an e-mail address like name@example.com, got ann.@example.com'],
+      ];
+      for (const [col, value, message] of cases) assert.equal(checkValue(col, value), message, `${col.type_name} ${JSON.stringify(value)}`);
+    });
+
     it('keeps a long value short in the message', () => {
       const message = checkValue(column('Email', '6'), 'x'.repeat(500)) ?? '';
       assert.ok(message.length < 120, message);

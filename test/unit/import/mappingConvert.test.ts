@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { checkValue } from '../../../src/api/formats';
 import type { Column } from '../../../src/api/types';
-import { convertNumber, convertValue, detectDecimalSeparator } from '../../../src/import/convert';
+import { convertNumber, convertValue, converterFor, detectDecimalSeparator } from '../../../src/import/convert';
 import { mappingProblems, proposeMapping, setTarget, type ImportMapping } from '../../../src/import/mapping';
 import { timeZoneProblem } from '../../../src/import/zonedTime';
 import { clientFor, startPortal, type Emulator } from '../api/portal';
@@ -85,6 +85,13 @@ describe('import: mapping and conversion', () => {
       assert.deepEqual(convertValue(delivery, '2026-11-21T14:05:59Z'), { value: '21-11-2026 14:05' });
       assert.deepEqual(convertValue(delivery, '2026-11-21T14:05+01:00'), { value: '21-11-2026 13:05' });
       assert.deepEqual(convertValue(delivery, '21-11-2026 14:05'), { value: '21-11-2026 14:05' });
+      // UTC written every way (written out without a Date): the wall clock as it is, seconds dropped.
+      for (const text of ['2026-11-21T14:05', '2026-11-21 14:05:59.5+00:00', '2026-11-21T14:05-0000', '2026-11-21t14:05:30z']) {
+        assert.deepEqual(convertValue(delivery, text), { value: '21-11-2026 14:05' }, text);
+      }
+      assert.deepEqual(convertValue(delivery, '2026-11-21'), { value: '21-11-2026 00:00' });
+      assert.deepEqual(convertValue(delivery, '0100-01-02T03:04Z'), { value: '02-01-0100 03:04' });
+      assert.deepEqual(convertValue(delivery, '2026-11-21T23:30:00-00:30'), { value: '22-11-2026 00:00' }, 'a half-hour offset');
       assert.deepEqual(convertValue(delivery, '21-11-2026 14:05', { timeZone: 'Europe/Berlin' }), { value: '21-11-2026 13:05' });
       assert.deepEqual(convertValue(delivery, '2026-07-01 00:30', { timeZone: 'Europe/Berlin' }), { value: '30-06-2026 22:30' }, 'summer time');
       assert.deepEqual(convertValue(delivery, '2026-03-08 02:30', { timeZone: 'America/New_York' }), { value: '08-03-2026 07:30' }, 'a skipped hour');
@@ -139,14 +146,36 @@ describe('import: mapping and conversion', () => {
       assert.deepEqual(convertValue(choice, 'open'), { value: '1' });
       assert.deepEqual(convertValue(choice, '2'), { value: '2' });
       assert.deepEqual(convertValue(multiChoice, 'Closed; 1'), { value: '2,1' });
+      assert.deepEqual(convertValue(multiChoice, ' OPEN ,closed'), { value: '1,2' });
+      assert.match(convertValue(multiChoice, 'Open;;Closed').problem ?? '', /not one of the choices: \(empty item\)/);
       const unknown = convertValue(choice, 'Pending');
       assert.equal(unknown.problem, checkValue(choice, 'Pending'));
       assert.match(unknown.expected ?? '', /a choice id: 1 Open, 2 Closed/);
     });
 
+    it('a column converter gives every repeated cell the conversion a first one gets, problems too, past the cells it keeps', () => {
+      // Choice, user and date converters keep each distinct cell's conversion (up to a bound): a repeat must
+      // come out as convertValue() makes it, whether the cell was kept or came after the bound.
+      const cases: Array<[Column, string[]]> = [
+        [multiChoice, ['Open', ' open ', 'Closed; 1', 'Pending', 'Open', ' Pending', 'Closed; 1', ' open ', 'Pending']],
+        [choice, ['2', 'Closed', '7', '2', '7', 'Closed']],
+        [byField('f22'), ['ada@example.com', 'ada', 'ada@example.com;grace@example.com', 'ada', 'ada@example.com']],
+        [byField('f15'), ['2026-11-21', '31-02-2026', '2026-11-21', '31-02-2026']],
+      ];
+      for (const [col, cells] of cases) {
+        const convert = converterFor(col);
+        for (const cell of cells) assert.deepEqual(convert(cell), convertValue(col, cell), `${col.type_name} ${JSON.stringify(cell)}`);
+      }
+      const convert = converterFor(byField('f15'));
+      const days = Array.from({ length: 1500 }, (_, index) => new Date(Date.UTC(2020, 0, 1 + index)).toISOString().slice(0, 10));
+      for (const day of [...days, ...days, '2026-02-30']) assert.deepEqual(convert(day), convertValue(byField('f15'), day), day);
+    });
+
     it('users from an e-mail list with spaces or semicolons; durations h:mm padded', () => {
       const owner = byField('f22');
       assert.deepEqual(convertValue(owner, 'ada@example.com; grace@example.com'), { value: 'ada@example.com,grace@example.com' });
+      assert.deepEqual(convertValue(owner, ' ada@example.com '), { value: 'ada@example.com' });
+      assert.deepEqual(convertValue(owner, ';ada@example.com;;grace@example.com,'), { value: 'ada@example.com,grace@example.com' });
       assert.equal(convertValue(owner, 'ada').problem, `${checkValue(owner, 'ada')}`);
       assert.deepEqual(convertValue(byField('f21'), '1:30'), { value: '01:30' });
       assert.deepEqual(convertValue(column('Text Field', '0'), '  keep  '), { value: '  keep  ' });

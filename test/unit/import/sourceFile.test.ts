@@ -2,7 +2,7 @@
 // byte-order mark names, JSON arrays and {data: [...]}, and row numbers a person can find. (Memory is
 // the benchmark's: test/bench/import.bench.ts.)
 import * as assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { readdir, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadPapa, openSource, type SourceRow } from '../../../src/import/sourceFile';
 import { decodeText } from '../../../src/import/sourceText';
@@ -139,6 +139,64 @@ describe('import: reading the source file', () => {
     assert.equal(rows.length, whole.length);
     rows.forEach((row, index) => assert.deepEqual([row.values.Title, row.values.Notes, row.values.Amount], whole[index], `record ${index + 1}`));
     assert.equal(rows.at(-1)?.values.Title, 'Chair 11999');
+  });
+
+  // The chunks are parsed up to their last LF: lines ending in CR alone (no LF at all), a last line
+  // without a line break, and cells holding the other line ends must still come out as the whole text parses.
+  for (const [name, lineEnd, last] of [['CR', '\r', '\r'], ['LF', '\n', ''], ['CRLF', '\r\n', '']] as const) {
+    it(`reads a file over 64 KiB with ${name} line ends${last === '' ? ' and none after its last line' : ''}, as the whole text parses`, async () => {
+      const lines = ['Title,Notes,Amount'];
+      for (let index = 0; index < 9000; index += 1) {
+        lines.push(index % 5 === 0 ? `"Desk ${index}, oak","one\ntwo\rthree\r\nfour ""q""",${index}` : `Chair ${index},${'n'.repeat(index % 50)},"${index}.5"`);
+      }
+      const content = `${lines.join(lineEnd)}${last}`;
+      assert.ok(content.length > 4 * 65_536, 'the file spans several chunks');
+      const { rows } = await rowsOf(await file(`ends-${name}.csv`, content));
+      const Papa = await loadPapa();
+      const whole = Papa.parse<string[]>(content, { delimiter: ',', skipEmptyLines: 'greedy' }).data.slice(1);
+      assert.equal(rows.length, 9000);
+      assert.equal(whole.length, 9000);
+      rows.forEach((row, index) => {
+        assert.deepEqual([row.row, row.values.Title, row.values.Notes, row.values.Amount], [index + 2, ...whole[index]], `record ${index + 1}`);
+      });
+    });
+  }
+
+  it('closes the file when a loop over the rows stops early', async function () {
+    if (process.platform !== 'linux') this.skip(); // open files are read from /proc/self/fd
+    const lines = ['Title,Amount', ...Array.from({ length: 20_000 }, (_, index) => `Chair ${index},${index}.5`)];
+    const path = await file('early.csv', `${lines.join('\n')}\n`);
+    const openOnIt = async (): Promise<number> => {
+      let count = 0;
+      for (const fd of await readdir('/proc/self/fd')) if ((await readlink(`/proc/self/fd/${fd}`).catch(() => '')) === path) count += 1;
+      return count;
+    };
+    const source = await openSource(path);
+    let seen = 0;
+    for await (const row of source.rows()) {
+      assert.equal(row.row, 2);
+      assert.equal(await openOnIt(), 1, 'the file is open while its rows are read');
+      seen += 1;
+      break;
+    }
+    assert.equal(seen, 1);
+    for (let tries = 0; tries < 50 && (await openOnIt()) > 0; tries += 1) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(await openOnIt(), 0, 'closed after the loop stopped');
+  });
+
+  it('hands out every row once, in order, to calls of next() that overlap', async () => {
+    const lines = ['Title,Amount', ...Array.from({ length: 20_000 }, (_, index) => `"Chair ${index}, oak",${index}.5`)];
+    const path = await file('overlap.csv', `${lines.join('\n')}\n`);
+    const { rows: expected } = await rowsOf(path);
+    const iterator = (await openSource(path)).rows();
+    const got: SourceRow[] = [];
+    for (;;) {
+      const batch = await Promise.all(Array.from({ length: 7 }, () => iterator.next()));
+      for (const next of batch) if (!next.done) got.push(next.value);
+      if (batch.some((next) => next.done)) break;
+    }
+    assert.equal(got.length, 20_000);
+    assert.deepEqual(got, expected);
   });
 
   it('refuses UTF-32 (either byte order) with the way out, rather than reading it as UTF-16 or UTF-8', async () => {
