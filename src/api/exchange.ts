@@ -11,6 +11,18 @@ function stopReason(caller: AbortSignal | undefined): Error {
 }
 
 /**
+ * A signal's `aborted` and its listeners, through the standard getter and methods rather than a lookup on
+ * the signal itself: on Node 20 every AbortSignal has a map of its own, and a lookup that V8 inlined into
+ * send() was optimized for one signal, then thrown away at the first request under the next (Watch).
+ */
+const abortedGetter = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')?.get;
+const { addEventListener, removeEventListener } = EventTarget.prototype;
+
+function isAborted(signal: AbortSignal): boolean {
+  return abortedGetter ? abortedGetter.call(signal) === true : signal.aborted;
+}
+
+/**
  * The exchanges under way under one caller's signal, halted by one listener for all of them instead of
  * one per request. Not for the cost of adding a listener alone: Node's EventTarget keeps its listeners in
  * a linked list whose removed entries still point at the next one. Once one removed entry had lived long
@@ -19,10 +31,17 @@ function stopReason(caller: AbortSignal | undefined): Error {
  * once promoted about 5 kB per request, collected only by full collections (test/bench/import.profile.ts,
  * IMPORT_PROFILE_ONLY=client under --trace-gc-nvp). The listener goes once nothing is under way, so a
  * signal keeps nothing after its requests.
+ *
+ * Whether the caller aborted is kept here too, read once from the signal: on Node 20 every AbortSignal
+ * has a map of its own, so code reading `aborted` for each request was optimized for one caller's signal
+ * and thrown away at the first request under the next (--trace-deopt, "wrong map" in send() at each run
+ * of an import).
  */
 class Watch {
   readonly exchanges = new Set<Exchange>();
+  aborted: boolean;
   readonly listener = (): void => {
+    this.aborted = true;
     for (const exchange of this.exchanges) {
       try {
         exchange.halt(stopReason(this.caller));
@@ -36,26 +55,28 @@ class Watch {
   };
 
   constructor(private readonly caller: AbortSignal) {
-    caller.addEventListener('abort', this.listener, { once: true });
+    this.aborted = isAborted(caller);
+    if (!this.aborted) addEventListener.call(caller, 'abort', this.listener, { once: true });
+  }
+
+  /** Ends the request's watch; the last one under way takes the listener off the signal. */
+  forget(exchange: Exchange): void {
+    if (!this.exchanges.delete(exchange) || this.exchanges.size > 0) return;
+    removeEventListener.call(this.caller, 'abort', this.listener);
+    watches.delete(this.caller);
   }
 }
 
 const watches = new WeakMap<AbortSignal, Watch>();
 
-function watch(caller: AbortSignal, exchange: Exchange): void {
+function watch(caller: AbortSignal, exchange: Exchange): Watch {
   let watching = watches.get(caller);
   if (!watching) {
     watching = new Watch(caller);
     watches.set(caller, watching);
   }
   watching.exchanges.add(exchange);
-}
-
-function unwatch(caller: AbortSignal, exchange: Exchange): void {
-  const watching = watches.get(caller);
-  if (!watching?.exchanges.delete(exchange) || watching.exchanges.size > 0) return;
-  caller.removeEventListener('abort', watching.listener);
-  watches.delete(caller);
+  return watching;
 }
 
 /** One request's stop switch, time limit and watch on the caller's signal in one object. */
@@ -73,13 +94,19 @@ export class Exchange implements StopSwitch {
    * 47 MB, 70 µs CPU per create instead of 51 (IMPORT_PROFILE_ONLY=client, --trace-gc-nvp).
    */
   private readonly expired = (): void => expire(this);
+  private readonly watching: Watch | undefined;
 
   constructor(
     readonly caller: AbortSignal | undefined,
     private readonly timeoutMs: number,
   ) {
     this.timer = setTimeout(this.expired, timeoutMs);
-    if (caller) watch(caller, this);
+    this.watching = caller ? watch(caller, this) : undefined;
+  }
+
+  /** Whether the caller's signal was aborted (before this request, or since). */
+  get callerAborted(): boolean {
+    return this.watching?.aborted === true;
   }
 
   halt(reason: Error): void {
@@ -96,7 +123,7 @@ export class Exchange implements StopSwitch {
 
   end(): void {
     clearTimeout(this.timer);
-    if (this.caller) unwatch(this.caller, this);
+    this.watching?.forget(this);
     // The transport's switch holds the request: nothing stops it any more.
     this.onStop = undefined;
   }

@@ -185,11 +185,14 @@ const ACCEPT = 'application/json, text/plain;q=0.9, */*;q=0.8';
 export async function send(request: HttpRequest): Promise<HttpResponse> {
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const caller = request.signal;
-  if (caller?.aborted) throw failure(caller.reason, request, { caller, timedOut: false }, timeoutMs);
   // Stopped by the time limit or by the caller through one switch. Not AbortSignal.any(): that costs
   // twice as much per request and keeps a reference in the caller's signal until a collection, and an
   // import sends thousands of requests under one signal.
   const exchange = new Exchange(caller, timeoutMs);
+  if (exchange.callerAborted) {
+    exchange.end();
+    throw failure(caller?.reason, request, { caller, timedOut: false }, timeoutMs);
+  }
   const started = Date.now();
   let status: number | 'error' = 'error';
   try {

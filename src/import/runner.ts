@@ -108,8 +108,20 @@ class Run {
     return this.controller.signal;
   }
 
+  /**
+   * Whether `stopping` was aborted, kept here rather than read from its signal: on Node 20 every
+   * AbortSignal has a map of its own, so code optimized reading one run's signal was thrown away at the
+   * next run's first row (--trace-deopt: "wrong map" in the runner's worker, create and this getter).
+   */
+  private halted = false;
+
   private get stopped(): boolean {
-    return this.stopping.signal.aborted;
+    return this.halted;
+  }
+
+  private halt(reason: unknown): void {
+    this.halted = true;
+    this.stopping.abort(reason);
   }
 
   async start(operations: AsyncIterable<Operation>): Promise<RunSummary> {
@@ -118,11 +130,11 @@ class Run {
     // each would have to be looked for on resume, or, without a key to look by, be reported uncertain.
     let grace: ReturnType<typeof setTimeout> | undefined;
     const abort = (): void => {
-      this.stopping.abort(outer?.reason);
+      this.halt(outer?.reason);
       grace ??= setTimeout(() => this.controller.abort(outer?.reason), CANCEL_GRACE_MS);
     };
     if (outer?.aborted) {
-      this.stopping.abort(outer.reason);
+      this.halt(outer.reason);
       this.controller.abort(outer.reason);
     }
     outer?.addEventListener('abort', abort, { once: true });
@@ -139,7 +151,7 @@ class Run {
     let failure: unknown;
     const fail = (error: unknown): void => {
       failure ??= error;
-      this.stopping.abort(error);
+      this.halt(error);
       this.controller.abort(error);
     };
     /** Writes of outcome lines under way: the lines of one write share a promise, followed once. */
