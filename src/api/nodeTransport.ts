@@ -9,9 +9,10 @@
 // origin), gzip/deflate/br answers, streamed uploads, abort by signal, and the system error codes.
 // The modules themselves, their `request` looked up at each call: VS Code's proxy support replaces it on the
 // module object after load, which a named import's binding would not see.
-import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
 import https from 'node:https';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { urlToHttpOptions } from 'node:url';
 import zlib from 'node:zlib';
 import type { FetchInitLike, FetchLike, FetchResponseLike, RequestBody, StopSwitch, TransportInit } from './http';
 
@@ -140,10 +141,38 @@ function decoded(response: IncomingMessage, method: string): Readable {
 }
 
 interface Attempt {
-  url: URL;
+  address: Address;
   method: string;
   headers: Record<string, string>;
   body?: RequestBody;
+}
+
+/** An address parsed, and what http.request makes of it (urlToHttpOptions), both read-only. */
+interface Address {
+  readonly url: URL;
+  readonly options: Readonly<RequestOptions>;
+}
+
+/**
+ * Addresses parsed, by text: an import sends every create to one address, and parsing it again for each
+ * (the URL, then http.request's own conversion of it) cost about 1.5 us per request of the 65 an import
+ * spends (test/bench/import.profile.ts). Bounded: the addresses of updates name each record.
+ */
+const addresses = new Map<string, Address>();
+const KEPT_ADDRESSES = 64;
+
+function addressOf(url: URL): Address {
+  return { url, options: urlToHttpOptions(url) };
+}
+
+function parsedAddress(text: string): Address {
+  let address = addresses.get(text);
+  if (!address) {
+    address = addressOf(new URL(text));
+    if (addresses.size >= KEPT_ADDRESSES) addresses.clear();
+    addresses.set(text, address);
+  }
+  return address;
 }
 
 /** How a stop ends the exchange: the request before its answer came, the answer (its body still coming) after. */
@@ -201,8 +230,8 @@ function sendOnce(attempt: Attempt, stop: StopSwitch): Promise<IncomingMessage> 
     else if (body === undefined && (attempt.method === 'POST' || attempt.method === 'PUT')) headers['Content-Length'] = 0;
     let request: ClientRequest;
     try {
-      const options = { method: attempt.method, headers };
-      request = attempt.url.protocol === 'https:' ? https.request(attempt.url, options) : http.request(attempt.url, options);
+      const options: RequestOptions = { ...attempt.address.options, method: attempt.method, headers };
+      request = attempt.address.url.protocol === 'https:' ? https.request(options) : http.request(options);
     } catch (error) {
       reject(error);
       return;
@@ -249,13 +278,13 @@ function streamBody(body: AsyncIterable<Uint8Array>, request: ClientRequest): vo
 
 /** Where a redirect leads, and what is sent there (fetch's rules: 303, and 301/302 after a POST, become a GET). */
 function redirected(attempt: Attempt, status: number, location: string): Attempt {
-  const url = new URL(location, attempt.url);
-  const elsewhere = url.origin !== attempt.url.origin;
+  const url = new URL(location, attempt.address.url);
+  const elsewhere = url.origin !== attempt.address.url.origin;
   const becomesGet = status === 303 ? attempt.method !== 'HEAD' : (status === 301 || status === 302) && attempt.method === 'POST';
   const kept = (name: string): boolean => !(elsewhere && CREDENTIALS.includes(name.toLowerCase())) && !(becomesGet && name.toLowerCase().startsWith('content-'));
   const headers = Object.fromEntries(Object.entries(attempt.headers).filter(([name]) => kept(name)));
-  if (!becomesGet) return { url, method: attempt.method, headers, body: attempt.body };
-  return { url, method: attempt.method === 'HEAD' ? 'HEAD' : 'GET', headers };
+  if (!becomesGet) return { address: addressOf(url), method: attempt.method, headers, body: attempt.body };
+  return { address: addressOf(url), method: attempt.method === 'HEAD' ? 'HEAD' : 'GET', headers };
 }
 
 function isRedirect(status: number | undefined): status is 301 | 302 | 303 | 307 | 308 {
@@ -267,7 +296,7 @@ function isRedirect(status: number | undefined): status is 301 | 302 | 303 | 307
  * it from its time limit and the caller's signal). The answer's body is left to the caller.
  */
 export async function nodeRequest(url: string, init: TransportInit, stop: StopSwitch): Promise<FetchResponseLike & { body: Readable }> {
-  let attempt: Attempt = { url: new URL(url), method: init.method, headers: init.headers, body: init.body };
+  let attempt: Attempt = { address: parsedAddress(url), method: init.method, headers: init.headers, body: init.body };
   for (let hops = 0; ; hops += 1) {
     const response = await sendOnce(attempt, stop);
     const location = response.headers.location;
@@ -275,13 +304,13 @@ export async function nodeRequest(url: string, init: TransportInit, stop: StopSw
       return new TransportResponse(response.statusCode ?? 0, response.statusMessage ?? '', response.headers, decoded(response, attempt.method));
     }
     response.resume(); // the redirect's own body is not wanted; reading it frees the connection
-    if (init.redirect === 'error') throw new TypeError(`The request to ${attempt.url.origin} was redirected, and redirects are refused here.`);
-    if (hops >= MAX_REDIRECTS) throw new TypeError(`The request to ${attempt.url.origin} was redirected more than ${MAX_REDIRECTS} times.`);
+    if (init.redirect === 'error') throw new TypeError(`The request to ${attempt.address.url.origin} was redirected, and redirects are refused here.`);
+    if (hops >= MAX_REDIRECTS) throw new TypeError(`The request to ${attempt.address.url.origin} was redirected more than ${MAX_REDIRECTS} times.`);
     const next = redirected(attempt, response.statusCode, location);
     if (next.body !== undefined && typeof next.body !== 'string' && !Buffer.isBuffer(next.body)) {
-      throw new TypeError(`The request to ${attempt.url.origin} was redirected, and a streamed upload cannot be sent twice.`);
+      throw new TypeError(`The request to ${attempt.address.url.origin} was redirected, and a streamed upload cannot be sent twice.`);
     }
-    if (next.url.protocol !== 'http:' && next.url.protocol !== 'https:') throw new TypeError(`The request was redirected to a ${next.url.protocol} address, which is not followed.`);
+    if (next.address.url.protocol !== 'http:' && next.address.url.protocol !== 'https:') throw new TypeError(`The request was redirected to a ${next.address.url.protocol} address, which is not followed.`);
     attempt = next;
   }
 }
