@@ -6,7 +6,7 @@
 import { columnKind } from '../api/columnKinds';
 import { DATE, DATE_TIME, checkerFor, formatDateTime, formatHint, formatUsers, isRealDate } from '../api/formats';
 import type { Column } from '../api/types';
-import { zonedToUtc } from './zonedTime';
+import { utcMs, zonedToUtc } from './zonedTime';
 
 export type DecimalSeparator = '.' | ',';
 
@@ -68,20 +68,24 @@ function convertDateTime(text: string, timeZone: string): string {
     return clock ? wallClockText(clock) : text;
   }
   if (offset === undefined && timeZone === 'UTC' && api) return text;
-  // A time in UTC is written as it is, without a Date and Intl (an import converts one per row). Years
-  // 0-99 still go through Date.UTC, which reads them as 1900-1999: what they always became.
+  // A time in UTC is written as it is, without a Date and Intl (an import converts one per row).
   const inUtc = offset === undefined ? timeZone === 'UTC' : ZERO_OFFSET.test(offset);
-  if (inUtc && clock.year >= 100) return wallClockText(clock);
+  if (inUtc) return wallClockText(clock);
   let instant: Date;
   if (offset === undefined) instant = zonedToUtc(clock, timeZone);
   else {
-    const sign = offset === 'Z' || offset === 'z' ? 0 : offset.startsWith('-') ? -1 : 1;
-    const digits = sign === 0 ? '' : offset.replace(NOT_DIGITS, '');
-    const minutes = sign === 0 ? 0 : sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2)));
-    instant = new Date(Date.UTC(clock.year, clock.month - 1, clock.day, clock.hours, clock.minutes, clock.seconds) - minutes * 60_000);
+    const sign = offset.startsWith('-') ? -1 : 1;
+    const digits = offset.replace(NOT_DIGITS, '');
+    const minutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2)));
+    instant = new Date(utcMs(clock.year, clock.month, clock.day, clock.hours, clock.minutes, clock.seconds) - minutes * 60_000);
   }
+  const year = instant.getUTCFullYear();
+  if (year < 1 || year > 9999) throw new OutOfRange('it falls outside the years 0001-9999 in UTC, which the portal cannot hold');
   return formatDateTime(instant);
 }
+
+/** A cell that reads well but names what the portal cannot hold: a problem of its row (converterFor). */
+class OutOfRange extends RangeError {}
 
 /** The API's "DD-MM-YYYY hh:mm" of a wall clock's parts (seconds dropped, as the API has minutes only). */
 function wallClockText(clock: { year: number; month: number; day: number; hours: number; minutes: number }): string {
@@ -198,7 +202,13 @@ export function converterFor(column: Column, options: ConversionOptions = {}): C
   const rewrite = rewriterFor(column, options);
   const check = checkerFor(column);
   const convert = (raw: string): Conversion => {
-    const value = rewrite(raw);
+    let value: string;
+    try {
+      value = rewrite(raw);
+    } catch (error) {
+      if (error instanceof OutOfRange) return { problem: `"${raw}": ${error.message}`, expected: expectedFormat(column, options) };
+      throw error;
+    }
     const problem = check(value);
     if (problem === undefined) return { value };
     return { problem: value === raw ? problem : `${problem} (read from "${raw}")`, expected: expectedFormat(column, options) };

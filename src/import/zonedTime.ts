@@ -10,6 +10,18 @@ export interface WallClock {
   seconds?: number;
 }
 
+/** 400 Gregorian years, in ms: the calendar repeats itself after them. */
+const FOUR_CENTURIES_MS = 146_097 * 86_400_000;
+
+/**
+ * Date.UTC of a wall clock, years 0-99 included: Date.UTC reads those as 1900-1999, so they are computed
+ * 400 years later (the same calendar, leap days alike) and moved back.
+ */
+export function utcMs(year: number, month: number, day: number, hours: number, minutes: number, seconds = 0): number {
+  if (year >= 100) return Date.UTC(year, month - 1, day, hours, minutes, seconds);
+  return Date.UTC(year + 400, month - 1, day, hours, minutes, seconds) - FOUR_CENTURIES_MS;
+}
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
@@ -40,12 +52,12 @@ export function timeZoneProblem(timeZone: string): string | undefined {
   }
 }
 
-/** The zone's offset from UTC at the instant `utcMs`, in milliseconds (east positive). */
-function offsetAt(utcMs: number, timeZone: string): number {
+/** The zone's offset from UTC at the instant `instant` (ms), in milliseconds (east positive). */
+function offsetAt(instant: number, timeZone: string): number {
   const parts: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(new Date(utcMs))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
-  return asUtc - Math.floor(utcMs / 1000) * 1000;
+  for (const part of formatter(timeZone).formatToParts(new Date(instant))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  const asUtc = utcMs(parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second);
+  return asUtc - Math.floor(instant / 1000) * 1000;
 }
 
 /**
@@ -54,7 +66,7 @@ function offsetAt(utcMs: number, timeZone: string): number {
  * either side are the two a change near this time switches between (east or west of UTC alike).
  */
 export function zonedToUtc(clock: WallClock, timeZone: string): Date {
-  const local = Date.UTC(clock.year, clock.month - 1, clock.day, clock.hours, clock.minutes, clock.seconds ?? 0);
+  const local = utcMs(clock.year, clock.month, clock.day, clock.hours, clock.minutes, clock.seconds);
   const before = offsetAt(local - 86_400_000, timeZone);
   const after = offsetAt(local + 86_400_000, timeZone);
   // The readings that show this wall clock: none in a skipped hour, two in a repeated one.

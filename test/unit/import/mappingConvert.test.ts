@@ -103,6 +103,23 @@ describe('import: mapping and conversion', () => {
       assert.match(timeZoneProblem('Mars/Olympus') ?? '', /unknown time zone/);
     });
 
+    it('date-times of years 1-99 keep their year, and one that leaves the years 0001-9999 in UTC is a problem of its row', () => {
+      const delivery = byField('f16');
+      // Date.UTC reads years 0-99 as 1900-1999.
+      assert.deepEqual(convertValue(delivery, '0050-01-01T10:00+01:00'), { value: '01-01-0050 09:00' });
+      assert.deepEqual(convertValue(delivery, '0050-01-01T10:00Z'), { value: '01-01-0050 10:00' });
+      // Etc/GMT-1 is UTC+1 all year (a city's zone that far back is its local mean time: Berlin's +0:53:28).
+      assert.deepEqual(convertValue(delivery, '0048-02-29 10:00', { timeZone: 'Etc/GMT-1' }), { value: '29-02-0048 09:00' }, 'a leap day, in a time zone');
+      assert.deepEqual(convertValue(delivery, '0004-02-29T00:30+01:00'), { value: '28-02-0004 23:30' }, 'year 4 is a leap year');
+      // Past 9999 (or before 0001, the formats' first year) once in UTC: the row fails with why, the import goes on.
+      for (const text of ['9999-12-31T23:30:00-05:00', '0001-01-01T00:30+01:00']) {
+        const conversion = convertValue(delivery, text);
+        assert.equal(conversion.value, undefined, text);
+        assert.match(conversion.problem ?? '', /outside the years 0001-9999 in UTC/, text);
+        assert.match(conversion.expected ?? '', /ISO 8601/);
+      }
+    });
+
     it('date-times in the hours a clock skips or repeats, east of UTC too: the offset before, the first of two', () => {
       const delivery = byField('f16');
       const cases: Array<[string, string, string, string]> = [
