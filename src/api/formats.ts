@@ -188,7 +188,7 @@ function isMultiSelect(column: Column): boolean {
 const choiceIds = new WeakMap<readonly unknown[], ReadonlySet<string>>();
 const NO_CHOICES: ReadonlySet<string> = new Set();
 
-function idsOf(column: Column): ReadonlySet<string> {
+export function choiceIdsOf(column: Column): ReadonlySet<string> {
   const list = column.choices;
   if (!Array.isArray(list)) return NO_CHOICES;
   let ids = choiceIds.get(list);
@@ -209,7 +209,7 @@ function knownOnce(items: readonly string[], ids: ReadonlySet<string>): boolean 
 }
 
 function checkChoice(column: Column, value: string): string | undefined {
-  const ids = idsOf(column);
+  const ids = choiceIdsOf(column);
   // Ids exactly as the portal lists them: no spaces, in a multi-select no spaces after the commas either.
   const given = isMultiSelect(column) ? value.split(',') : undefined;
   // The usual case (every row of an import) without the arrays the message below is built from.

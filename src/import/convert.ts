@@ -4,7 +4,7 @@
 // result is acceptable is decided by the one rule book, src/api/formats.ts (checkValue), so a value the
 // import accepts is one the record document and the form accept, with the same message when it is not.
 import { columnKind } from '../api/columnKinds';
-import { DATE, DATE_TIME, checkerFor, formatDateTime, formatHint, formatUsers, isRealDate } from '../api/formats';
+import { DATE, DATE_TIME, checkerFor, choiceIdsOf, formatDateTime, formatHint, formatUsers, isRealDate } from '../api/formats';
 import type { Column } from '../api/types';
 import { utcMs, zonedToUtc } from './zonedTime';
 
@@ -145,7 +145,7 @@ function choiceIndex(column: Column): ChoiceIndex {
       const name = choice.name.trim().toLowerCase();
       byName.set(name, byName.has(name) ? undefined : String(choice.id));
     }
-    index = { ids: new Set(list.map((choice) => String(choice.id))), byName };
+    index = { ids: choiceIdsOf(column), byName };
     choiceIndexes.set(column, index);
   }
   return index;
@@ -194,25 +194,15 @@ export function expectedFormat(column: Column, options: ConversionOptions = {}):
 
 /** The value to send for `raw`, or why it cannot be sent and what was expected. */
 export function convertValue(column: Column, raw: string, options: ConversionOptions = {}): Conversion {
-  return converterFor(column, options)(raw);
+  return cellConverter(column, options)(raw);
 }
 
-/** convertValue() for every cell of `column`: its kind, check and choices looked up once. */
+/**
+ * convertValue() for every cell of `column`: its kind, check and choices looked up once, and for the
+ * kinds whose cells repeat down a file, each distinct cell converted once.
+ */
 export function converterFor(column: Column, options: ConversionOptions = {}): Converter {
-  const rewrite = rewriterFor(column, options);
-  const check = checkerFor(column);
-  const convert = (raw: string): Conversion => {
-    let value: string;
-    try {
-      value = rewrite(raw);
-    } catch (error) {
-      if (error instanceof OutOfRange) return { problem: `"${raw}": ${error.message}`, expected: expectedFormat(column, options) };
-      throw error;
-    }
-    const problem = check(value);
-    if (problem === undefined) return { value };
-    return { problem: value === raw ? problem : `${problem} (read from "${raw}")`, expected: expectedFormat(column, options) };
-  };
+  const convert = cellConverter(column, options);
   const kind = columnKind(column);
   if (kind !== 'choice' && kind !== 'user' && kind !== 'date') return convert;
   // Choices and owners repeat a handful of cells down a file: each distinct cell is converted and checked
@@ -225,6 +215,23 @@ export function converterFor(column: Column, options: ConversionOptions = {}): C
       if (known.size < KNOWN_CELLS) known.set(raw, conversion);
     }
     return conversion;
+  };
+}
+
+function cellConverter(column: Column, options: ConversionOptions): Converter {
+  const rewrite = rewriterFor(column, options);
+  const check = checkerFor(column);
+  return (raw: string): Conversion => {
+    let value: string;
+    try {
+      value = rewrite(raw);
+    } catch (error) {
+      if (error instanceof OutOfRange) return { problem: `"${raw}": ${error.message}`, expected: expectedFormat(column, options) };
+      throw error;
+    }
+    const problem = check(value);
+    if (problem === undefined) return { value };
+    return { problem: value === raw ? problem : `${problem} (read from "${raw}")`, expected: expectedFormat(column, options) };
   };
 }
 

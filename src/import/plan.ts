@@ -126,7 +126,9 @@ export class RowPlanner {
     if (!created || field === undefined || sourceColumn === undefined || !column) return;
     const raw = source.values[sourceColumn] ?? '';
     if (raw.trim() === '') return;
-    const key = convertValue(column, raw, this.settings.conversion).value;
+    // The column's converter made for plan(): a resumed run passes here once per row finished before.
+    const convert = this.fed.find((fed) => fed.source === sourceColumn)?.convert;
+    const key = (convert ? convert(raw) : convertValue(column, raw, this.settings.conversion)).value;
     if (key && !this.plannedKeys.has(key)) this.plannedKeys.set(key, source.row);
   }
 
