@@ -140,11 +140,9 @@ class Run {
     outer?.addEventListener('abort', abort, { once: true });
     const iterator = operations[Symbol.asyncIterator]();
     const concurrency = Math.max(1, this.options.concurrency ?? 4);
-    // Groups of 48 rows per request at once: a sync costs the machine as much CPU as 2 or 3 creates
-    // (a 64-line write and its fdatasync, 110 us against 45 us per bare create, the import profile and a
-    // plain fs test), so one sync per 192 rows at the default keeps it under 1 % of a row's work. The 64
-    // rows still buffered while a group syncs keep the requests going through a slow disk's sync.
-    const { take, settled } = readAhead(iterator, concurrency * 16, concurrency * 64, {
+    // A group's attempt lines are written and synced together, its rows read ahead of the requests (how
+    // many: readAhead.ts).
+    const { take, settled } = readAhead(iterator, concurrency, {
       prepare: (operation) => this.prepare(operation),
       stopped: () => this.stopped,
     });
