@@ -16,6 +16,7 @@ import {
   checkBelongs,
   JOURNAL_VERSION,
   JournalMismatchError,
+  lineText,
   parseLines,
   type AttemptLine,
   type HeaderLine,
@@ -201,6 +202,6 @@ export class Journal {
 
   private append(line: Line, durable: boolean): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`The journal ${this.path} is closed.`));
-    return this.lines.append(JSON.stringify(line), durable);
+    return this.lines.append(lineText(line), durable);
   }
 }

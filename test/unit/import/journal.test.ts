@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Journal, JournalMismatchError, journalPathFor } from '../../../src/import/journal';
 import type { ViewRead } from '../../../src/api/client';
 import type { Operation } from '../../../src/import/plan';
+import { lineText, type Line } from '../../../src/import/journalLines';
 import { runOperations, type RecordWriter } from '../../../src/import/runner';
 import { tempFolder } from './support';
 
@@ -14,6 +15,25 @@ describe('import: the journal', () => {
   const folder = tempFolder();
   let count = 0;
   const path = (): string => join(folder.path, `journal-${(count += 1)}.jsonl`);
+
+  it("writes each row's lines as JSON.stringify would, whatever their text holds", () => {
+    const awkward = 'a "quoted", back\\slashed\nline\ttab \u0001 é 😀 \ud800 end';
+    const lines: Exclude<Line, { type: 'header' }>[] = [
+      { type: 'attempt', row: 1 },
+      { type: 'attempt', row: 12, lookup: { field: 'f11', value: 'Order 12, oak' } },
+      { type: 'attempt', row: 13, lookup: { field: 'f11', value: awkward } },
+      { type: 'withdrawn', row: 14 },
+      { type: 'outcome', row: 15, outcome: 'created', recordId: '1234' },
+      { type: 'outcome', row: 16, outcome: 'failed', reason: awkward },
+      { type: 'outcome', row: 17, outcome: 'uncertain', recordId: '7', reason: 'records 7, 8 all have f11 = x' },
+      { type: 'outcome', row: 18, outcome: 'unchanged' },
+    ];
+    for (const line of lines) {
+      const text = lineText(line);
+      assert.equal(text, JSON.stringify(line), `row ${line.row}`);
+      assert.deepEqual(JSON.parse(text), line);
+    }
+  });
 
   it('records attempts and outcomes as JSON lines, and a reopened journal resumes the same run', async () => {
     const file = path();
