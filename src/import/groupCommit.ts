@@ -10,9 +10,10 @@
 import type { FileHandle } from 'node:fs/promises';
 
 /**
- * Each write is a trip to the thread pool, and its wake-ups cost the machine more than the write: outcome
- * lines linger up to 1,024 rows (or LINGER_MS) unless a group of attempt lines takes them along. Measured
- * in the import bench's alternating rounds: 0.82 × the emulator's rate with 256, 0.88 × with 1,024.
+ * Each write is a trip to the thread pool, which costs the machine more than the write's call: outcome
+ * lines linger up to 1,024 rows (or LINGER_MS) unless a group of attempt lines takes them along. In one
+ * run of imports alternating with bare creates (see readAhead.ts): 0.82 × the bare rate with 256 rows,
+ * 0.88 × with 1,024.
  */
 const LINGER_LINES = 1024;
 const LINGER_MS = 50;

@@ -22,10 +22,10 @@ const SYNC_EVERY_MS = 50;
 
 /**
  * Rows per group: what the workers take in SYNC_EVERY_MS, from 48 to 240 per request at once. A sync costs
- * the machine far more than its fdatasync call (the thread pool's and the disk's work beside the requests,
- * on cores the portal shares next door): 52 syncs of
- * 192 rows per 10,000 creates held the import to 0.77 × the emulator's rate, 13 of 768 rows to 0.87 ×,
- * no sync at all to 0.85 × (the import bench's rounds, alternating in one process). Fewer rows at a slow
+ * the machine far more than its fdatasync call (the work beside the requests, in the thread pool and the
+ * disk, on the cores a portal next door shares). Measured in imports alternating with bare creates in one
+ * process (a scratch harness beside the import bench): 52 syncs of 192 rows per 10,000 creates ran at
+ * 0.77 × the bare rate, 13 of 768 rows at 0.87 ×, no journal at all at 0.85 ×. Fewer rows at a slow
  * portal: after a crash, the resumed run looks for each row whose attempt line was written ahead.
  */
 export function groupSize(concurrency: number, taken: number, seconds: number): number {
