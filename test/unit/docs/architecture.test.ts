@@ -1,8 +1,8 @@
 // The architecture doc (src/README.md) is where a newcomer learns the source tree, so its table of folders
 // must be the tree as it is (issue 31): every entry of `ls src` has a row, and no row names what is gone.
 import * as assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { repoRoot } from '../../webview/support/repo';
 import { readRepoFile } from '../support/manifest';
 
@@ -39,5 +39,17 @@ describe('the architecture doc, src/README.md', () => {
 
   it('has the floors, a glossary, how a request flows and the size of a file as guidance', () => {
     for (const title of ['Floors', 'Glossary', 'How a request flows', 'Small files']) section(doc(), title);
+  });
+});
+
+describe('the developer docs', () => {
+  it('link only to files of the repository that exist', () => {
+    const broken = ['src/README.md', 'test/README.md', 'test/bench/README.md'].flatMap((doc) =>
+      [...readRepoFile(doc).matchAll(/\]\(((?!https?:|#)[^)#]+)(#[^)]*)?\)/g)]
+        .map((match) => join(dirname(doc), match[1]))
+        .filter((target) => !existsSync(join(repoRoot(), target)))
+        .map((target) => `${doc}: ${target}`),
+    );
+    assert.deepEqual(broken, []);
   });
 });
