@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The floors of src/, lowest first: a file imports from its own floor and those below, never from above
- * (README, "Where things are"). `folders` are folders of src/, `files` files at its root (without .ts).
+ * (src/README.md, "Floors"). `folders` are folders of src/, `files` files at its root (without .ts).
  */
 const FLOORS = [
   { what: 'the ground floor', folders: ['api', 'model', 'settings'], files: ['lifecycle', 'ids', 'log'] },
@@ -30,7 +30,7 @@ function downhill() {
   const blocks = [];
   FLOORS.slice(0, -1).forEach((floor, index) => {
     const above = FLOORS.slice(index + 1).flatMap((higher) => [...higher.folders, ...(higher.files ?? [])]);
-    const message = `Downhill only: ${floor.what} (src/: ${[...floor.folders, ...(floor.files ?? [])].join(', ')}) imports nothing from above it (${above.join(', ')}). See the README, "Where things are".`;
+    const message = `Downhill only: ${floor.what} (src/: ${[...floor.folders, ...(floor.files ?? [])].join(', ')}) imports nothing from above it (${above.join(', ')}). See src/README.md, "Floors".`;
     const block = (files, up) => {
       // esquery's regex takes no `/`: \x2F is one.
       const specifier = (slash) => `^${up ? `(\\.\\.${slash}){${up}}` : `\\.${slash}`}(${above.join('|')})(${slash}|$)`;

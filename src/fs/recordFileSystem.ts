@@ -5,7 +5,7 @@
 // New records' documents: newRecordFiles.ts; the apps' JSON Schemas: schemaFiles.ts. Addresses:
 // src/model/recordAddress.ts. The clock is passed in.
 //
-// Requests, as VS Code calls this provider (observed in code-server 1.139; README "Records as documents"):
+// Requests, as VS Code calls this provider (observed in code-server 1.139; src/README.md "How a request flows"):
 // - open:  readFile + stat at once, stat again ~1 s later  -> 1 GET of the record (columns: once per app)
 // - save:  stat (the conflict check), writeFile, stat     -> 1 GET + 1 PUT of the changed fields
 // A copy of the record is reused only within FRESH_MS of reading it (concurrent calls share one GET), so

@@ -6,7 +6,7 @@
 // - 429 and 503 say the portal did not take the request (RFC 9110: "not able to handle it now"): every
 //   worker waits (Retry-After when given, else a growing delay) and the request is sent again. This trusts
 //   that a 503 is the portal's own; a proxy answering 503 after passing the create on would defeat it
-//   (README "Importing and changing many records", test/emulator/README.md).
+//   (src/README.md "How a request flows", test/emulator/README.md).
 // - Any other 5xx, a dropped connection, a time-out or an unreadable 2xx may come after the portal created
 //   the record. The row's lookup (its value in the unique column chosen as the key) is
 //   then looked for through a view; found, the row is done with that record; not found, it is sent again.

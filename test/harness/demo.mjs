@@ -33,7 +33,7 @@ export function linkExtension(profile) {
 }
 
 /**
- * The pre-configured portal connection (a demo and development feature, README "npm start"): the
+ * The pre-configured portal connection (a demo and development feature, test/README.md "Trying it: npm start"): the
  * extension reads this file once on activation, connects the emulator with the client credentials flow
  * and signs in; the secret then lives in SecretStorage, like that of any portal added by hand.
  */

@@ -25,7 +25,7 @@ export function writeRunnerExtension(profile) {
   return dir;
 }
 
-/** The emulator as the pre-configured portal (README, npm start), read by the extension on activation. */
+/** The emulator as the pre-configured portal (test/README.md, "Trying it: npm start"), read by the extension on activation. */
 export function writeConnectionFile(profile, info) {
   const file = join(profile.userData, 'portal-connection.json');
   const connection = { label: 'Demo portal', baseUrl: info.base_url, clientId: info.client_id, clientSecret: info.client_secret, flow: 'clientCredentials' };

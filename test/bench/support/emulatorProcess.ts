@@ -1,7 +1,7 @@
 // The emulator in a process of its own for a benchmark, as a portal would be: the harness's CLI start.
 // BENCH_PIN=1 (Linux, with taskset) gives the emulator a core of its own and this process the other:
 // on a 2-core machine, a client's CPU then no longer takes time from the portal it measures, as with a
-// portal on another machine. The figures of the README's tables are measured without it.
+// portal on another machine. The figures of test/bench/README.md are measured without it.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

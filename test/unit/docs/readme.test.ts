@@ -1,7 +1,14 @@
-// The README's tables of commands and settings say what package.json contributes, so they cannot drift:
-// one row per command (category: title, id) and per setting (id, default), and nothing else.
+// The README is for users (issue 31): small enough to read, with the two commands a newcomer needs, and its
+// tables of commands and settings say what package.json contributes, so they cannot drift: one row per
+// command (category: title, id) and per setting (id, default), and nothing else.
 import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../webview/support/repo';
 import { manifest, readRepoFile, repoFileSize } from '../support/manifest';
+
+/** The most the README may weigh: what a user reads on the Marketplace page, not a developer guide. */
+const MAX_README_BYTES = 15 * 1024;
 
 /** The text of the README's "## <title>" section. */
 function section(readme: string, title: string): string {
@@ -28,6 +35,21 @@ function rows(text: string): string[][] {
 describe('the README', () => {
   const readme = readRepoFile('README.md');
   const contributes = manifest().contributes;
+
+  it(`stays at ${MAX_README_BYTES / 1024} KB or less, the developer docs kept beside the code`, () => {
+    assert.ok(repoFileSize('README.md') <= MAX_README_BYTES, `README.md is ${repoFileSize('README.md')} bytes`);
+  });
+
+  it('shows npm start and npm test, and what each does', () => {
+    assert.match(readme, /^npm start +# .*emulator.*browser/m);
+    assert.match(readme, /^npm test +# .*every suite.*total: N passed, N failed/m);
+  });
+
+  it('links only to files of the repository that exist', () => {
+    const links = [...readme.matchAll(/\]\(((?!https?:|#)[^)]+)\)/g)].map((match) => match[1]);
+    assert.ok(links.some((link) => link === 'src/README.md'), 'the architecture doc is linked');
+    assert.deepEqual(links.filter((link) => !existsSync(join(repoRoot(), link))), []);
+  });
 
   it('lists every command with its title and id, and no other', () => {
     const listed = rows(section(readme, 'Commands')).map(([command]) => command);

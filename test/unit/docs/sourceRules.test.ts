@@ -1,12 +1,11 @@
-// Rules of the source tree that no compiler checks: files stay small, and every promise left to run on its
-// own (`void promise`) says why in a comment on the line above (or on its own line); lint (type-checked
-// no-floating-promises) makes sure no other promise is left unhandled.
+// A rule of the source tree that no compiler checks: every promise left to run on its own (`void promise`)
+// says why in a comment on the line above (or on its own line); lint (type-checked no-floating-promises)
+// makes sure no other promise is left unhandled. A file's size is guidance, not a test (issue 31): see
+// src/README.md, "Small files".
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { repoRoot } from '../../webview/support/repo';
-
-const MAX_LINES = 400;
 
 function sourceFiles(dir: string, extensions: readonly string[] = ['.ts']): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -25,13 +24,6 @@ const codeOf = (line: string): string => line.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"
 const isVoid = (line: string): boolean => VOID_OPERATOR.test(codeOf(line));
 
 describe('source rules', () => {
-  it(`keeps every file of src/, webview-ui/ and test/ at ${MAX_LINES} lines or fewer`, () => {
-    const long = allCode()
-      .map((file) => ({ file: relative(repoRoot(), file), lines: readFileSync(file, 'utf8').trimEnd().split('\n').length }))
-      .filter((entry) => entry.lines > MAX_LINES);
-    assert.deepEqual(long, []);
-  });
-
   it('says why each promise left to run on its own may do so, in the tests too', () => {
     const unexplained: string[] = [];
     for (const file of allCode()) {
