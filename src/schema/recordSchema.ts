@@ -9,6 +9,7 @@
 import { columnKind, isWritable, kindName } from '../api/columnKinds';
 import { formatHint } from '../api/formats';
 import type { Choice, Column } from '../api/types';
+import { escapeMarkdown } from '../shared/markdown';
 
 /** The subset of JSON Schema (draft-07 plus VS Code's JSON language extensions) this builder writes. */
 export interface JsonSchema {
@@ -75,10 +76,6 @@ function describe(column: Column, writable: boolean, required: boolean): { descr
     .filter(Boolean)
     .join('\n\n');
   return { description: plain, markdownDescription: markdown };
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 
 /**

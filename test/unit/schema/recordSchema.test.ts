@@ -42,7 +42,7 @@ describe('the JSON Schema of an app\'s records', () => {
     assert.equal(f11.title, 'Title');
     assert.equal(f11.completionDetail, 'Title');
     assert.match(f11.markdownDescription ?? '', /\*\*Title\*\* · Text Field · `f11` · required/);
-    assert.match(f11.markdownDescription ?? '', /Format: any text/);
+    assert.match(f11.markdownDescription ?? '', /Format\\: any text/, 'punctuation escaped');
     assert.match(f11.markdownDescription ?? '', /What was ordered/);
     assert.match(f11.description ?? '', /^Title \(Text Field, required\)\nFormat: any text\nWhat was ordered$/);
     assert.match(property(schema, 'f15').description ?? '', /Format: DD-MM-YYYY/);
