@@ -126,3 +126,14 @@ export function buildRecordSchema(columns: readonly Column[], options: RecordSch
     properties,
   };
 }
+
+/**
+ * The hover of a field's name in a record document (an inlay hint's tooltip), as Markdown: the portal's
+ * name and description escaped (a name like `[Approved](https://e)` must not read as a link), each line of
+ * the description on its own line.
+ */
+export function fieldHoverMarkdown(column: Column): string {
+  const head = `**${escapeMarkdown(column.field_name || column.field_id_in_data)}** · ${escapeMarkdown(kindLabel(column))} · ${escapeMarkdown(column.field_id_in_data)}`;
+  const about = column.field_description ? column.field_description.split(/\r?\n/).map(escapeMarkdown).join('  \n') : '';
+  return about ? `${head}\n\n${about}` : head;
+}
