@@ -244,6 +244,22 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.equal((await emulatorRecord('102', '1')).data.f11, 'Office chairs', 'nothing was sent');
   });
 
+  it('tells which edits of a backup were left out because a column no longer allows them, and restores the rest', async () => {
+    await openGrid();
+    const tab = gridTab();
+    assert.ok(tab && tab.input instanceof vscode.TabInputCustom);
+    const api = await testApi();
+    // A backup written while Order no. (f10) could be edited, say; it is an Auto Number now.
+    const destination = vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-dropped.json');
+    const rows = [{ recordId: '1', asRead: {}, edits: { f10: '77', f11: 'Kept' }, changedOnPortal: null }];
+    await vscode.workspace.fs.writeFile(destination, new TextEncoder().encode(JSON.stringify({ version: 1, appId: '102', viewId: '3', rows })));
+    const restored = await api.gridEditor.openCustomDocument(tab.input.uri, { backupId: destination.toString(), untitledDocumentData: undefined });
+    await user().waitForMessage(/^Restoring the unsaved changes of All orders left out 1 edit that the app's columns no longer allow: record 1, Order no\. \(f10\): "77" \(read-only/, { level: 'warn' });
+    assert.equal(restored.model.changeSet.value('1', 'f11'), 'Kept', 'the edit still allowed is restored');
+    restored.dispose();
+    await vscode.workspace.fs.delete(destination);
+  });
+
   it('a grid whose rows could not be read offers Retry, and keeps a backup it could not restore for the next one', async () => {
     await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/102/view/3', status: 500, count: 1 });
     await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId: portal(), appId: '102', viewId: '3', viewName: 'All orders' });
