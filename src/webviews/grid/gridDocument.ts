@@ -167,15 +167,10 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       const columns = gridEditColumns(appId, metadata, (id) => lookups.get(id));
       this.filterColumns = filterColumns(appId, appColumns, metadata, (id) => lookups.get(id));
       const model = new GridModel(columns, appColumns, rows, source);
-      if (backup) {
-        const refused = model.restoreBackup(backup, { more: true });
-        const dropped = droppedEditsMessage(refused, appColumns, this.viewName);
-        if (dropped !== undefined) {
-          // The log has the count only (values stay out of it); the user is told each edit, with its value.
-          log.warn(`restoring the grid of view ${viewId}: ${refused.length} edits the columns no longer allow were left out`);
-          tell('warn', dropped);
-        }
-      }
+      const dropped = backup && droppedEditsMessage(model.restoreBackup(backup, { more: true }), appColumns, this.viewName);
+      // The user is told each edit left out, with its value; the log keeps no values.
+      if (dropped) log.warn(`restoring the grid of view ${viewId}: edits the columns no longer allow were left out`);
+      if (dropped) tell('warn', dropped);
       this.modelValue?.dispose(); // the rows read before (revert): their store goes
       this.modelValue = model;
       this.heldBackup = undefined;
