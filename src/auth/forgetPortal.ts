@@ -39,6 +39,7 @@ export async function forgetPortal(id: string, stores: { secrets: SecretStore; s
   await stores.secrets.delete(secretKeys.tokens(id));
   await stores.secrets.delete(secretKeys.clientSecret(id));
   await stores.secrets.delete(secretKeys.webhookSecret(id));
+  await stores.secrets.delete(secretKeys.webhookUnsigned(id));
   for (const key of Object.values(PER_APP_STATE_KEYS)) await without(stores.state, key, (portalId) => portalId === id);
   await without(stores.state, SAVED_QUERIES_KEY, (viewKey) => ofPortal(viewKey, id));
 }

@@ -7,6 +7,11 @@ export const secretKeys = {
   tokens: (connectionId: string): string => `${SECRET_PREFIX}tokens.${connectionId}`,
   /** The webhook Secret Key (src/webhooks/secrets.ts); here so that removing a portal deletes it too. */
   webhookSecret: (connectionId: string): string => `${SECRET_PREFIX}webhookSecret.${connectionId}`,
+  /**
+   * "true" when the user accepts unsigned webhook deliveries for the portal (no Secret Key). Not a secret,
+   * but kept beside the Secret Key, where no workspace setting reaches, and forgotten with the portal.
+   */
+  webhookUnsigned: (connectionId: string): string => `${SECRET_PREFIX}webhookUnsigned.${connectionId}`,
 };
 
 /** The connection a secret key belongs to, or undefined for a key that is not ours. */

@@ -62,7 +62,12 @@ async function announce(parts: WebhookCommandParts, started: boolean): Promise<v
   const [connection] = connections;
   const url = service.payloadUrl(connection.id) ?? '';
   const hasSecret = (await secrets.get(connection.id)) !== undefined;
-  const secretNote = hasSecret ? ' Deliveries must be signed with its Secret Key.' : ' No Secret Key is set: unsigned deliveries are accepted.';
+  const unsigned = !hasSecret && (await secrets.acceptsUnsigned(connection.id));
+  const secretNote = hasSecret
+    ? ' Deliveries must be signed with its Secret Key.'
+    : unsigned
+      ? ' No Secret Key is set, and you accept unsigned deliveries for this portal: any program on this machine can send it events.'
+      : ' No Secret Key is set: unsigned deliveries are refused until you set one.';
   const actions = hasSecret ? [COPY] : [COPY, SET_SECRET];
   // Not awaited: the command ends now; the offer stays up until the user answers.
   void prompter()
@@ -79,21 +84,29 @@ async function setSecret(parts: WebhookCommandParts, arg: unknown): Promise<bool
   if (id === undefined) return undefined;
   const label = labelOf(parts.portals, id);
   const had = (await parts.secrets.get(id)) !== undefined;
+  const unsigned = !had && (await parts.secrets.acceptsUnsigned(id));
   const value = await prompter().inputBox({
     title: `Webhook Secret Key for "${label}"`,
-    prompt: `The Secret Key entered for the webhook in ${WHERE}.${had ? ' Leave empty to remove the one set.' : ''}`,
+    prompt: `The Secret Key entered for the webhook in ${WHERE}.${had ? ' Leave empty to remove the one set.' : unsigned ? ' Leave empty to stop accepting unsigned deliveries.' : ''}`,
     password: true,
     ignoreFocusOut: true,
     validateInput: (text) => (text !== text.trim() ? 'The Secret Key has spaces at its start or end: copy it again without them.' : undefined),
   });
   if (value === undefined) return undefined;
   if (value === '') {
+    if (unsigned) {
+      await parts.service.acceptUnsigned(id, false);
+      tell('info', `Unsigned webhook deliveries for "${label}" are refused again.`);
+      return false;
+    }
     if (!had) return undefined;
     await parts.secrets.delete(id);
-    tell('info', `The webhook Secret Key for "${label}" is removed: its deliveries are accepted unsigned.`);
+    tell('info', `The webhook Secret Key for "${label}" is removed: its unsigned deliveries are refused unless you accept them.`);
     return false;
   }
   await parts.secrets.set(id, value);
+  // The receiver's status stops warning of this portal's unsigned deliveries.
+  await parts.service.acceptUnsigned(id, false);
   tell('info', `The webhook Secret Key for "${label}" is saved: deliveries without its valid signature are refused.`);
   return true;
 }

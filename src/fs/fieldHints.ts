@@ -6,7 +6,7 @@ import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
 import { Disposable } from '../lifecycle';
 import { parseAddress } from '../model/recordAddress';
-import { kindLabel } from '../schema/recordSchema';
+import { fieldHoverMarkdown } from '../schema/recordSchema';
 import { documentFields } from './documentFields';
 
 function choiceNames(column: Column, value: string): string | undefined {
@@ -38,7 +38,7 @@ export class FieldHints extends Disposable implements vscode.InlayHintsProvider 
       const writable = isWritable(column);
       const name = new vscode.InlayHint(keyEnd, `${column.field_name || column.field_id_in_data}${writable ? '' : ' (read-only)'}`, vscode.InlayHintKind.Type);
       name.paddingLeft = true;
-      name.tooltip = new vscode.MarkdownString(`**${column.field_name}** · ${kindLabel(column)} · \`${column.field_id_in_data}\`${column.field_description ? `\n\n${column.field_description}` : ''}`);
+      name.tooltip = new vscode.MarkdownString(fieldHoverMarkdown(column));
       hints.push(name);
       if (columnKind(column) === 'choice' && typeof field.value === 'string') {
         const chosen = choiceNames(column, field.value);

@@ -2,7 +2,7 @@
 // restore. Versioned: a later format must not be misread by this code, nor this one lost by a later code.
 // Everything read back is checked (a backup is a file on disk; anything may be in it) and the restored
 // edits pass the rules again, since the app's columns may have changed in the meantime.
-import type { RecordData } from '../api/types';
+import type { Column, RecordData } from '../api/types';
 import type { ChangeSet, PortalCopy, RefusedCell } from './changeSet';
 
 export const BACKUP_VERSION = 1;
@@ -91,4 +91,23 @@ export function restoreBackup(changeSet: ChangeSet, backup: GridBackup): Refused
     refused.push(...changeSet.restoreRow(row.recordId, row.asRead, row.edits, changed, row.isNew === true));
   }
   return refused;
+}
+
+/** The most left-out edits one message lists: a notification of pages is read by no one. */
+const MAX_DROPPED_LISTED = 20;
+
+/**
+ * What the user is told when a restore left edits out (`refused`, from restoreBackup): each edit with its
+ * record, field, value and why, so that none is lost without a word. Undefined when none was.
+ */
+export function droppedEditsMessage(refused: readonly RefusedCell[], columns: readonly Column[], gridName: string): string | undefined {
+  if (refused.length === 0) return undefined;
+  const names = new Map(columns.map((column) => [column.field_id_in_data, column.field_name]));
+  const listed = refused.slice(0, MAX_DROPPED_LISTED).map((cell) => {
+    const name = names.get(cell.field);
+    return `record ${cell.recordId}, ${name ? `${name} (${cell.field})` : cell.field}: ${JSON.stringify(cell.value)} (${cell.message})`;
+  });
+  const more = refused.length > MAX_DROPPED_LISTED ? `; and ${refused.length - MAX_DROPPED_LISTED} more` : '';
+  const count = refused.length === 1 ? '1 edit' : `${refused.length} edits`;
+  return `Restoring the unsaved changes of ${gridName} left out ${count} that the app's columns no longer allow: ${listed.join('; ')}${more}.`;
 }

@@ -9,6 +9,7 @@
 import { columnKind, isWritable, kindName } from '../api/columnKinds';
 import { formatHint } from '../api/formats';
 import type { Choice, Column } from '../api/types';
+import { escapeMarkdown } from '../shared/markdown';
 
 /** The subset of JSON Schema (draft-07 plus VS Code's JSON language extensions) this builder writes. */
 export interface JsonSchema {
@@ -77,10 +78,6 @@ function describe(column: Column, writable: boolean, required: boolean): { descr
   return { description: plain, markdownDescription: markdown };
 }
 
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}
-
 /**
  * Choices are offered by name, inserting their id: snippets labelled with the names. An enum would check
  * as well, but VS Code's completion lists an enum by its values ("3"), the name only beside the focused
@@ -128,4 +125,15 @@ export function buildRecordSchema(columns: readonly Column[], options: RecordSch
     description: `A record${app}, keyed by field_id_in_data. Every value is a string; read-only fields are shown and never sent.`,
     properties,
   };
+}
+
+/**
+ * The hover of a field's name in a record document (an inlay hint's tooltip), as Markdown: the portal's
+ * name and description escaped (a name like `[Approved](https://e)` must not read as a link), each line of
+ * the description on its own line.
+ */
+export function fieldHoverMarkdown(column: Column): string {
+  const head = `**${escapeMarkdown(column.field_name || column.field_id_in_data)}** · ${escapeMarkdown(kindLabel(column))} · ${escapeMarkdown(column.field_id_in_data)}`;
+  const about = column.field_description ? column.field_description.split(/\r?\n/).map(escapeMarkdown).join('  \n') : '';
+  return about ? `${head}\n\n${about}` : head;
 }

@@ -9,6 +9,11 @@ import { isIP } from 'node:net';
 
 interface Common<T> {
   readonly default: T;
+  /**
+   * `application` or `machine`: only the user's own settings set it (VS Code ignores a workspace's value),
+   * for what a cloned repository's .vscode/settings.json must not turn on. Unset: VS Code's default.
+   */
+  readonly scope?: UserScope;
   /** The value to use for whatever the configuration holds. */
   normalize(value: unknown): T;
 }
@@ -32,6 +37,13 @@ export interface TextSetting extends Common<string> {
 
 export interface FlagSetting extends Common<boolean> {
   readonly type: 'boolean';
+}
+
+export type UserScope = 'application' | 'machine';
+
+/** The setting read from the user's settings only (see Common.scope). */
+function userOnly<D extends SettingDefinition>(definition: D, scope: UserScope): D & { readonly scope: UserScope } {
+  return { ...definition, scope };
 }
 
 export type SettingDefinition = IntegerSetting | ChoiceSetting<string> | TextSetting | FlagSetting;
@@ -102,7 +114,8 @@ export const SETTINGS = {
   'attachments.maxUploadBytes': integer(25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   /** Fixed, so the Payload URL pasted into the portal survives restarts; 0 picks a free port. */
   'webhooks.port': integer(37321, 0, 65535),
-  'webhooks.bindAddress': text('127.0.0.1', { pattern: IP_ADDRESS, trim: true, accept: (value) => isIP(value) !== 0 }),
+  /** Machine: where the receiver listens is the user's choice, never a workspace's (it opens a port to others). */
+  'webhooks.bindAddress': userOnly(text('127.0.0.1', { pattern: IP_ADDRESS, trim: true, accept: (value) => isIP(value) !== 0 }), 'machine'),
   'webhooks.maxBodyBytes': integer(1024 * 1024, 1024, 64 * 1024 * 1024),
   'webhooks.eventHeader': text('X-Portal-Event', { pattern: HEADER_NAME, trim: true }),
   'webhooks.deliveryHeader': text('X-Portal-Delivery', { pattern: HEADER_NAME, trim: true }),
@@ -111,9 +124,13 @@ export const SETTINGS = {
   'webhooks.signatureAlgorithm': choice(['sha256', 'sha1'], 'sha256'),
   'webhooks.signatureEncoding': choice(['hex', 'base64'], 'hex'),
   'webhooks.maxEvents': integer(200, 1, 10_000),
-  'webhooks.autoStart': flag(false),
-  /** Offers the agent's tools that create, update and comment on records (each still asks first). */
-  'agent.allowChanges': flag(false),
+  /** Machine: a workspace must not open a port as soon as it is opened. */
+  'webhooks.autoStart': userOnly(flag(false), 'machine'),
+  /**
+   * Offers the agent's tools that create, update and comment on records (each still asks first).
+   * Application: a repository's settings must not let an agent (steered by that repository's text) write.
+   */
+  'agent.allowChanges': userOnly(flag(false), 'application'),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

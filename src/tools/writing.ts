@@ -9,11 +9,24 @@ import { RecordConflict, RecordGone, type RecordStore } from '../records/store';
 import { changeLines, conflictSentence, givenFields, planCreate, planUpdate, quoted, type FieldChange, type UpdatePlan } from './changes';
 import { appTitle, recordIdOf, targetOf, type AppInput, type RecordInput, type Target } from './reading';
 import { fieldLabel } from './resolve';
+import { escapeMarkdown, markdownFence } from '../shared/markdown';
 
 export interface Confirmation {
   readonly title: string;
+  /** Markdown (VS Code renders a confirmation's string so): built by confirmationMessage only. */
   readonly message: string;
 }
+
+/**
+ * A confirmation's Markdown: the sentences escaped, what is sent in a fenced block, so that a value or a
+ * comment such as `[Approved](https://e)` or `ok<!-- rest -->` reads as the whole text that is sent.
+ */
+function confirmationMessage(lead: string, sent: readonly string[], after: readonly string[] = []): string {
+  return [escapeMarkdown(lead), markdownFence(sent.join('\n')), ...after.filter(Boolean).map(escapeMarkdown)].join('\n\n');
+}
+
+/** Controls that reorder the text shown around them: a comment with them would read otherwise than it is sent. */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /** What prepare() worked out: the confirmation to show and how to send, or why nothing will be sent. */
 export type Plan =
@@ -107,7 +120,7 @@ export function prepareUpdate(host: ToolHost, records: RecordStore, input: Updat
       target: found,
       confirmation: {
         title: `Change record ${id} of ${app.name}?`,
-        message: [`Portal Explorer will send these changes to record ${id} of ${appTitle(found)}:`, ...lines, already, 'No other field is sent.'].filter(Boolean).join('\n'),
+        message: confirmationMessage(`Portal Explorer will send these changes to record ${id} of ${appTitle(found)}:`, lines, [already, 'No other field is sent.']),
       },
       send: async (sendSignal) => {
         sendSignal?.throwIfAborted();
@@ -143,7 +156,7 @@ export function prepareCreate(host: ToolHost, input: CreateInput, signal?: Abort
       target: found,
       confirmation: {
         title: `Create a ${kind} in ${app.name}?`,
-        message: [`Portal Explorer will create a ${kind} in ${appTitle(found)} with these fields:`, ...changeLines(changes, true, true), 'Fields left out stay empty or take their default.'].join('\n'),
+        message: confirmationMessage(`Portal Explorer will create a ${kind} in ${appTitle(found)} with these fields:`, changeLines(changes, true, true), ['Fields left out stay empty or take their default.']),
       },
       send: async (sendSignal) => {
         const body = Object.fromEntries(changes.map((change) => [change.column.field_id_in_data, change.after]));
@@ -169,6 +182,9 @@ export function prepareComment(host: ToolHost, input: CommentInput, signal?: Abo
   const check = (): void => {
     recordIdOf(input);
     if (comment.trim() === '') throw new ToolRefusal('The comment is empty: give its text as "comment". Nothing was sent.');
+    if (BIDI_CONTROLS.test(comment)) {
+      throw new ToolRefusal('The comment holds invisible characters that reorder the text around them (bidirectional controls such as U+202E), so the confirmation would read otherwise than what is sent. Remove them. Nothing was sent.');
+    }
     if (comment.length > MAX_COMMENT_CHARS) throw new ToolRefusal(`The comment has ${comment.length} characters; at most ${MAX_COMMENT_CHARS} are sent by this tool. Shorten it. Nothing was sent.`);
   };
   return planned(host, input, checking, signal, (found) => {
@@ -180,7 +196,7 @@ export function prepareComment(host: ToolHost, input: CommentInput, signal?: Abo
       target: found,
       confirmation: {
         title: `Comment on record ${id} of ${app.name}?`,
-        message: `Portal Explorer will add this comment to record ${id} of ${appTitle(found)}:\n\n${comment}`,
+        message: confirmationMessage(`Portal Explorer will add this comment to record ${id} of ${appTitle(found)}:`, [comment]),
       },
       send: async (sendSignal) => {
         await host.client(portal.id).addComment(app.appId, id, comment, sendSignal);

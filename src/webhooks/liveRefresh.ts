@@ -3,7 +3,9 @@
 // document without unsaved changes reloads from the portal. A document WITH unsaved changes is never
 // touched: the user is told once (until it is saved, reverted or closed) that the portal's copy moved,
 // and the save will then meet the documents' conflict check. A "deleted" event is acted on only after a
-// read confirms the portal no longer has the record (confirmedChange).
+// read confirms the portal no longer has the record (confirmedChange). Every event goes through the pacer
+// (eventPacer.ts): a record's events coalesced, a bounded number of records acted on per window, so no
+// sender can make this window read without bound.
 import * as vscode from 'vscode';
 import type { WebhookPayload } from '../api/webhookPayload';
 import type { Portals } from '../auth/portals';
@@ -13,6 +15,7 @@ import type { Logger } from '../log';
 import { portalRecordStore } from '../grid/recordStore';
 import { isSameRecord } from '../model/recordUri';
 import { tell } from '../ui/prompter';
+import { EventPacer, WEBHOOK_PACE } from './eventPacer';
 import { confirmedChange, recordChangeOf } from './recordChange';
 
 /**
@@ -28,6 +31,7 @@ export class LiveRefresh extends Disposable {
   /** Dirty documents already told about, by URI; forgotten when saved, reverted or closed. */
   private readonly told = new Set<string>();
   private readonly localChanges = new Map<string, number>();
+  private readonly pacer: EventPacer<{ portalId: string; payload: WebhookPayload; kind: RecordChangeKind }>;
 
   constructor(
     private readonly recordEvents: RecordEvents,
@@ -35,6 +39,12 @@ export class LiveRefresh extends Disposable {
     private readonly log: Logger,
   ) {
     super();
+    this.pacer = new EventPacer(
+      WEBHOOK_PACE,
+      (_key, event) => this.actPaced(event.portalId, event.payload, event.kind),
+      (count) => this.log.warn(`${count} webhook events were not acted on: too many records were waiting to be refreshed. They are listed in the Webhook Events view.`),
+    );
+    this._register({ dispose: () => this.pacer.dispose() });
     this._registerAll(
       recordEvents.onDidChange((change) => {
         if (change.origin !== 'local') return;
@@ -57,13 +67,21 @@ export class LiveRefresh extends Disposable {
     );
   }
 
-  /** Acts on an accepted delivery (a "deleted" one after a read); returns the change it names, if any. */
+  /**
+   * Acts on an accepted delivery, at the pacer's pace (a "deleted" one after a read); returns the change it
+   * names, if any.
+   */
   handle(portalId: string, payload: WebhookPayload): RecordChangeKind | undefined {
     const kind = recordChangeOf(payload.event);
     if (kind === undefined) return undefined;
+    this.pacer.push(recordKey({ portalId, appId: payload.app_id, recordId: payload.record_id }), { portalId, payload, kind });
+    return kind;
+  }
+
+  private actPaced(portalId: string, payload: WebhookPayload, kind: RecordChangeKind): void {
     if (kind !== 'deleted') {
       this.act(portalId, payload, kind);
-      return kind;
+      return;
     }
     const read = (): Promise<unknown> => portalRecordStore(this.portals.client(portalId), payload.app_id).readCurrent(payload.record_id);
     // Not awaited: the delivery is answered already.
@@ -73,7 +91,6 @@ export class LiveRefresh extends Disposable {
         this.act(portalId, payload, confirmed);
       })
       .catch((error: unknown) => this.log.error(`Acting on the deletion of record ${payload.record_id}: ${error instanceof Error ? error.message : String(error)}`));
-    return kind;
   }
 
   private act(portalId: string, payload: WebhookPayload, kind: RecordChangeKind): void {

@@ -3,9 +3,11 @@
 // app and a record but not the portal; it also selects that connection's Secret Key.
 //
 // Per request, in this order: the path and method; the connection; the body's size (413 past the limit,
-// without keeping it); the signature over the RAW bytes when a Secret Key is set (401); JSON (400); the
-// payload. The answer goes out before anyone hears of the delivery, and nothing a sender does can throw out
+// without keeping it); the signature over the RAW bytes when a Secret Key is set, else whether the user
+// turned unsigned deliveries on for that portal (401); JSON (400); the payload; whether it repeats one
+// accepted lately (202, not acted on). The answer goes out before anyone hears of the delivery, and nothing a sender does can throw out
 // of the handler. No `vscode` import: unit-tested in plain node.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseWebhookPayload, type WebhookPayload } from '../api/webhookPayload';
@@ -22,8 +24,13 @@ export interface RequestSettings {
 }
 
 export interface PortalRoute {
-  /** The connection's Secret Key for webhooks; undefined: unsigned deliveries are accepted. */
+  /** The connection's Secret Key for webhooks; undefined: none set. */
   readonly secret: string | undefined;
+  /**
+   * Without a Secret Key: whether the user turned on unsigned deliveries for this portal (off by default:
+   * any process on the machine could otherwise drive reads with the user's token).
+   */
+  readonly acceptUnsigned: boolean;
 }
 
 export interface ReceiverOptions {
@@ -35,7 +42,17 @@ export interface ReceiverOptions {
   readonly route: (connectionId: string) => Promise<PortalRoute | undefined>;
   /** Called once per request after it was answered; must not throw (errors are swallowed). */
   readonly onDelivery: (delivery: Delivery) => void;
+  /** How long an accepted delivery's id and body are remembered, so that a repeat is not acted on; default REPEAT_WINDOW_MS. */
+  readonly repeatWindowMs?: number;
 }
+
+/**
+ * A delivery accepted within this time before, by the same id or with the same bytes, is a repeat (a
+ * retry, or a replay by someone who saw it): answered, shown, not acted on again.
+ */
+export const REPEAT_WINDOW_MS = 5 * 60 * 1000;
+/** The most deliveries remembered for that: the oldest are forgotten first, so a flood cannot grow it. */
+const REPEATS_KEPT = 10_000;
 
 /** accepted: a payload this extension understood; ignored: JSON, but not about a record; refused: 4xx. */
 export type Verdict = 'accepted' | 'ignored' | 'refused';
@@ -49,6 +66,8 @@ export interface Delivery {
   readonly reason?: string;
   /** Whether a Secret Key was set and the signature checked out. */
   readonly signed: boolean;
+  /** Refused because it was unsigned, no Secret Key is set and the user did not turn unsigned deliveries on. */
+  readonly unsignedRefused?: true;
   /** From the payload, else the event header. */
   readonly event: string | undefined;
   readonly deliveryId: string | undefined;
@@ -96,11 +115,45 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The deliveries accepted lately, by key, oldest first; each remembered for `windowMs`. */
+class RecentDeliveries {
+  private readonly seen = new Map<string, number>();
+
+  constructor(private readonly windowMs: number) {}
+
+  /** When any of `keys` was accepted within the window, that time and which key; else undefined. */
+  find(keys: readonly string[], now: number): { at: number; key: string } | undefined {
+    this.forgetOld(now);
+    for (const key of keys) {
+      const at = this.seen.get(key);
+      if (at !== undefined) return { at, key };
+    }
+    return undefined;
+  }
+
+  remember(keys: readonly string[], now: number): void {
+    for (const key of keys) {
+      this.seen.delete(key);
+      this.seen.set(key, now);
+    }
+    while (this.seen.size > REPEATS_KEPT) this.seen.delete(this.seen.keys().next().value as string);
+  }
+
+  private forgetOld(now: number): void {
+    for (const [key, at] of this.seen) {
+      if (now - at < this.windowMs) break;
+      this.seen.delete(key);
+    }
+  }
+}
+
 export class WebhookReceiver {
   private readonly server: Server;
   private port = 0;
+  private readonly recent: RecentDeliveries;
 
   private constructor(private readonly options: ReceiverOptions) {
+    this.recent = new RecentDeliveries(options.repeatWindowMs ?? REPEAT_WINDOW_MS);
     this.server = createServer((request, response) => {
       this.handle(request, response).catch(() => {
         // A bug of ours must not leave the sender waiting, nor reach the extension host.
@@ -210,6 +263,11 @@ export class WebhookReceiver {
       const verdict = verifySignature(route.secret, raw, request.headers[settings.scheme.header], settings.scheme);
       if (!verdict.valid) return refuse(401, verdict.message, false);
       signed = true;
+    } else if (!route.acceptUnsigned) {
+      const reason = 'The delivery is not signed: no Secret Key is set for this portal, and unsigned deliveries are off. Set the Secret Key in VS Code (Portal: Set Webhook Secret Key…) and in the portal, or turn unsigned deliveries on for this portal.';
+      sendJson(response, 401, { error: reason });
+      report({ verdict: 'refused', status: 401, reason, signed: false, unsignedRefused: true });
+      return;
     }
 
     let parsed: unknown;
@@ -229,6 +287,19 @@ export class WebhookReceiver {
       report({ verdict: 'ignored', status: 202, reason: error instanceof Error ? error.message : 'Not a record event.', signed, body: parsed });
       return;
     }
+    // Keyed by connection: the same bytes to two portals are two deliveries.
+    const keys = [`${connectionId}\u0000body\u0000${createHash('sha256').update(raw).digest('hex')}`];
+    if (payload.delivery_id) keys.push(`${connectionId}\u0000id\u0000${payload.delivery_id}`);
+    const now = Date.now();
+    const repeat = this.recent.find(keys, now);
+    if (repeat) {
+      sendJson(response, 202);
+      const same = repeat.key.includes('\u0000id\u0000') ? 'same delivery id' : 'same body';
+      const reason = `A repeat of a delivery accepted ${Math.round((now - repeat.at) / 1000)} s ago (${same}): not acted on again.`;
+      report({ verdict: 'ignored', status: 202, reason, signed, body: payload.raw, event: payload.event, deliveryId: payload.delivery_id });
+      return;
+    }
+    this.recent.remember(keys, now);
     sendJson(response, 204);
     report({ verdict: 'accepted', status: 204, signed, payload, body: payload.raw, event: payload.event, deliveryId: payload.delivery_id });
   }

@@ -52,8 +52,10 @@ export class WebhookService extends Disposable {
   private transition: Promise<unknown> = Promise.resolve();
   private failure: string | undefined;
   private readonly tally: DeliveryCounts = { accepted: 0, ignored: 0, refused: 0 };
-  /** Connections whose unsigned deliveries the user was warned about since the receiver started. */
-  private readonly warnedUnsigned = new Set<string>();
+  /** Connections whose refused unsigned deliveries the user was told about since the receiver started. */
+  private readonly toldRefusedUnsigned = new Set<string>();
+  /** Connections without a Secret Key whose unsigned deliveries the user accepts (the status warns of them). */
+  private readonly unsignedAccepted = new Set<string>();
   private knownPortals: Set<string>;
   private readonly stateChanged = new vscode.EventEmitter<void>();
   /** The receiver started, stopped or failed, or a delivery was counted. */
@@ -86,6 +88,32 @@ export class WebhookService extends Disposable {
     return this.tally;
   }
 
+  /** The labels of the portals whose unsigned deliveries are accepted, as last looked up. */
+  unsignedPortals(): string[] {
+    return [...this.unsignedAccepted].map((id) => this.parts.portals.get(id)?.label ?? id);
+  }
+
+  /**
+   * The user accepts `connectionId`'s deliveries without a signature (while it has no Secret Key): any
+   * process on this machine can then send it events. Said in the status while the receiver runs.
+   */
+  async acceptUnsigned(connectionId: string, accept: boolean): Promise<void> {
+    await this.parts.secrets.setAcceptUnsigned(connectionId, accept);
+    await this.lookUpRoute(connectionId);
+  }
+
+  /** The route of a delivery's path; keeps the status's list of portals taking unsigned deliveries current. */
+  private async lookUpRoute(connectionId: string): Promise<{ secret: string | undefined; acceptUnsigned: boolean } | undefined> {
+    if (!this.parts.portals.get(connectionId)) return undefined;
+    const secret = await this.parts.secrets.get(connectionId);
+    const acceptUnsigned = secret === undefined && (await this.parts.secrets.acceptsUnsigned(connectionId));
+    const before = this.unsignedAccepted.has(connectionId);
+    if (acceptUnsigned) this.unsignedAccepted.add(connectionId);
+    else this.unsignedAccepted.delete(connectionId);
+    if (before !== acceptUnsigned) this.stateChanged.fire();
+    return { secret, acceptUnsigned };
+  }
+
   /** Where the portal delivers for this connection, while the receiver runs. */
   payloadUrl(connectionId: string): string | undefined {
     if (!this.receiver) return undefined;
@@ -105,7 +133,7 @@ export class WebhookService extends Disposable {
           host: bindAddress,
           port,
           settings: () => this.settings,
-          route: async (connectionId) => (this.parts.portals.get(connectionId) ? { secret: await this.parts.secrets.get(connectionId) } : undefined),
+          route: (connectionId) => this.lookUpRoute(connectionId),
           onDelivery: (delivery) => this.onDelivery(delivery),
         });
       } catch (error) {
@@ -121,7 +149,9 @@ export class WebhookService extends Disposable {
       }
       this.receiver = receiver;
       this.failure = undefined;
-      this.warnedUnsigned.clear();
+      this.toldRefusedUnsigned.clear();
+      this.unsignedAccepted.clear();
+      for (const connection of this.parts.portals.list()) await this.lookUpRoute(connection.id);
       this.tally.accepted = this.tally.ignored = this.tally.refused = 0;
       await vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, true);
       this.parts.log.info(`The webhook receiver listens on ${urlHost(bindAddress)}:${receiver.listeningPort} (deliveries to /portal/<connection id>).`);
@@ -189,7 +219,7 @@ export class WebhookService extends Disposable {
         body: delivery.body,
         bytes: delivery.bytes,
       });
-      if (verdict !== 'refused' && !delivery.signed) this.warnUnsigned(connectionId);
+      if (delivery.unsignedRefused) this.offerUnsignedChoices(connectionId);
       if (delivery.payload) {
         try {
           this.parts.liveRefresh.handle(connectionId, delivery.payload);
@@ -201,17 +231,28 @@ export class WebhookService extends Disposable {
     this.stateChanged.fire();
   }
 
-  private warnUnsigned(connectionId: string): void {
-    if (this.warnedUnsigned.has(connectionId)) return;
-    this.warnedUnsigned.add(connectionId);
+  /**
+   * Unsigned deliveries were refused because the portal has no Secret Key and the user did not accept them:
+   * offered once per start, the two ways to take them.
+   */
+  private offerUnsignedChoices(connectionId: string): void {
+    if (this.toldRefusedUnsigned.has(connectionId)) return;
+    this.toldRefusedUnsigned.add(connectionId);
     const label = this.parts.portals.get(connectionId)?.label ?? connectionId;
-    const message = `Webhook events for "${label}" are accepted without a signature: no Secret Key is set. Anyone who can reach the receiver can send events. Set the same Secret Key here and in the portal's Webhook Settings.`;
-    this.parts.log.warn(`No Secret Key for ${connectionId}: unsigned webhook events are accepted.`);
-    const action = 'Set Secret Key';
+    const message = `Webhook events for "${label}" were refused: they are not signed, and no Secret Key is set for this portal. Set the same Secret Key here and in the portal's Webhook Settings, or accept unsigned events for this portal (then any program on this machine can send events that make Portal Explorer read records with your sign-in).`;
+    const setKey = 'Set Secret Key';
+    const accept = 'Accept Unsigned';
     // Not awaited: the delivery is answered now; the offer stays up until the user answers.
     void prompter()
-      .warn(message, {}, action)
-      .then((choice) => (choice === action ? vscode.commands.executeCommand(this.parts.setSecretCommand, connectionId) : undefined))
+      .warn(message, {}, setKey, accept)
+      .then(async (choice) => {
+        if (choice === setKey) await vscode.commands.executeCommand(this.parts.setSecretCommand, connectionId);
+        if (choice === accept) {
+          await this.acceptUnsigned(connectionId, true);
+          this.parts.log.warn(`Unsigned webhook events for ${connectionId} are accepted, as the user chose.`);
+          tell('info', `Unsigned webhook events for "${label}" are accepted until you set its Secret Key (Portal: Set Webhook Secret Key…).`);
+        }
+      })
       .then(undefined, () => undefined);
   }
 
@@ -237,7 +278,7 @@ export class WebhookService extends Disposable {
     this.knownPortals = now;
     for (const id of removed) {
       try {
-        await this.parts.secrets.delete(id);
+        await this.parts.secrets.forget(id);
       } catch (error) {
         this.parts.log.warn(`Forgetting the webhook Secret Key of the removed portal ${id}: ${error instanceof Error ? error.message : String(error)}`);
       }

@@ -36,13 +36,17 @@ export class WebhookStatusBar extends Disposable {
     const { accepted, ignored, refused } = service.counts();
     const received = accepted + ignored;
     switch (state.kind) {
-      case 'running':
+      case 'running': {
+        const unsigned = service.unsignedPortals();
+        // A warning while any portal takes unsigned deliveries: anyone on the machine can send those events.
+        const warning = unsigned.length > 0 ? ` Unsigned deliveries are accepted for ${unsigned.map((label) => `"${label}"`).join(', ')}: any program on this machine can send those events. Set a Secret Key to end that.` : '';
         item.text = `$(radio-tower) Webhooks: ${received}${refused > 0 ? ` $(error) ${refused}` : ''}`;
-        item.tooltip = `Webhook receiver listening on ${state.host}:${state.port}: ${received} event${received === 1 ? '' : 's'} received, ${refused} refused since it started. Click to show the Webhook Events.`;
+        item.tooltip = `Webhook receiver listening on ${state.host}:${state.port}: ${received} event${received === 1 ? '' : 's'} received, ${refused} refused since it started.${warning} Click to show the Webhook Events.`;
         item.command = commands.showEvents;
-        item.backgroundColor = undefined;
+        item.backgroundColor = unsigned.length > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
         this.show(true);
         return;
+      }
       case 'failed':
         item.text = '$(warning) Webhooks';
         item.tooltip = `${state.message} Click to try again.`;

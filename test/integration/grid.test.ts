@@ -209,7 +209,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await waitFor(() => api.logLines().some((line) => /saved view 3: .*"blocked":1/.test(line)), { message: 'the save to end', timeoutMs: 20_000 });
   });
 
-  it('Revert discards the pending edits; a backup puts them back into a grid opened from it', async () => {
+  it('Revert discards the pending edits; a backup puts them back into a grid opened from it, saying which it left out', async () => {
     const grid = await openGrid();
     await typeInto(grid, 0, 2, 'Reverted');
     await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
@@ -229,6 +229,13 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.equal(restored.model.changeSet.isPending(recordId, 'f11'), true);
     restored.dispose();
     backup.delete();
+    // One written while Order no. (f10) could be edited: an Auto Number now, so that edit is left out, and said.
+    const rows = [{ recordId: '1', asRead: {}, edits: { f10: '77', f11: 'Kept' }, changedOnPortal: null }];
+    await vscode.workspace.fs.writeFile(destination, new TextEncoder().encode(JSON.stringify({ version: 1, appId: '102', viewId: '3', rows })));
+    const dropping = await api.gridEditor.openCustomDocument(uri, { backupId: destination.toString(), untitledDocumentData: undefined });
+    await user().waitForMessage(/^Restoring the unsaved changes of All orders left out 1 edit that the app's columns no longer allow: record 1, Order no\. \(f10\): "77" \(read-only/, { level: 'warn' });
+    assert.equal(dropping.model.changeSet.value('1', 'f11'), 'Kept', 'the edit still allowed is restored');
+    dropping.dispose();
 
     // A backup that cannot be read: said once (through the one error boundary), and the grid opens without it.
     const missing = vscode.Uri.joinPath(api.context.globalStorageUri, 'no-such-grid-backup.json');

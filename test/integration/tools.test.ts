@@ -120,12 +120,13 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     assert.equal(prepared.length, 1);
     assert.deepEqual(prepared[0].prepared.confirmation, {
       title: 'Change record 2 of Orders?',
+      // Markdown, as VS Code renders it: the sentences escaped, what is sent in a fence.
       message: [
-        'Portal Explorer will send these changes to record 2 of Orders (app 102) on portal "Emulator":',
-        '- f19 (Status): "Shipped" → "Delivered"',
-        'Already holding the value asked for (not sent): f18 (Quantity).',
-        'No other field is sent.',
-      ].join('\n'),
+        'Portal Explorer will send these changes to record 2 of Orders \\(app 102\\) on portal \\"Emulator\\"\\:',
+        '```\n- f19 (Status): "Shipped" → "Delivered"\n```',
+        'Already holding the value asked for \\(not sent\\)\\: f18 \\(Quantity\\)\\.',
+        'No other field is sent\\.',
+      ].join('\n\n'),
     });
     assert.ok(prepared[0].requestsBefore.every((line) => line.startsWith('GET ')), `before the confirmation: ${prepared[0].requestsBefore.join(', ')}`);
     const after = (await requestsSince(start)).slice(prepared[0].requestsBefore.length);
@@ -167,14 +168,18 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     assert.deepEqual(prepared[0].prepared.confirmation, {
       title: 'Create a record in Orders?',
       message: [
-        'Portal Explorer will create a record in Orders (app 102) on portal "Emulator" with these fields:',
-        '- f11 (Title): "Desk lamps\\nfor the north wing"',
-        '- f15 (Order date): "05-02-2026"',
-        '- f17 (Amount): "230"',
-        '- f19 (Status): "Confirmed"',
-        '- f20 (Tags): "Fragile, Urgent"',
-        'Fields left out stay empty or take their default.',
-      ].join('\n'),
+        'Portal Explorer will create a record in Orders \\(app 102\\) on portal \\"Emulator\\" with these fields\\:',
+        [
+          '```',
+          '- f11 (Title): "Desk lamps\\nfor the north wing"',
+          '- f15 (Order date): "05-02-2026"',
+          '- f17 (Amount): "230"',
+          '- f19 (Status): "Confirmed"',
+          '- f20 (Tags): "Fragile, Urgent"',
+          '```',
+        ].join('\n'),
+        'Fields left out stay empty or take their default\\.',
+      ].join('\n\n'),
     });
     assert.ok(prepared[0].requestsBefore.every((line) => line.startsWith('GET ')), `before the confirmation: ${prepared[0].requestsBefore.join(', ')}`);
     assert.deepEqual((await requestsSince(start)).slice(prepared[0].requestsBefore.length), ['POST /api/v1/app/102/record/ 200']);
@@ -187,7 +192,7 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     const comment = 'Checked by the agent.\nThe address is confirmed.';
     assert.equal(await invoke('portal_addComment', { app: 'Customers', record: '2', comment }), 'Added the comment (47 characters) to record 2 of Customers (app 101) on portal "Emulator".');
     assert.equal(prepared[0].prepared.confirmation?.title, 'Comment on record 2 of Customers?');
-    assert.equal(prepared[0].prepared.confirmation?.message, `Portal Explorer will add this comment to record 2 of Customers (app 101) on portal "Emulator":\n\n${comment}`);
+    assert.equal(prepared[0].prepared.confirmation?.message, `Portal Explorer will add this comment to record 2 of Customers \\(app 101\\) on portal \\"Emulator\\"\\:\n\n\`\`\`\n${comment}\n\`\`\``);
     assert.ok(prepared[0].requestsBefore.every((line) => line.startsWith('GET ')), `before the confirmation: ${prepared[0].requestsBefore.join(', ')}`);
     assert.deepEqual((await requestsSince(start)).slice(prepared[0].requestsBefore.length), ['POST /api/v1/app/101/record/2/comment 200']);
     assert.equal((await emulatorRecord('101', '2')).comments.at(-1)?.comment, comment);
@@ -210,7 +215,7 @@ describe('language model tools through vscode.lm.invokeTool', function () {
       cancel.cancel();
     });
     await assert.rejects(invoke('portal_addComment', { app: 'Customers', record: '1', comment: 'Never sent.' }, cancel.token), (error: Error) => error.name === 'Canceled' || /cancel/i.test(error.message));
-    assert.equal(prepared[0].prepared.confirmation?.message, 'Portal Explorer will add this comment to record 1 of Customers (app 101) on portal "Emulator":\n\nNever sent.');
+    assert.equal(prepared[0].prepared.confirmation?.message, 'Portal Explorer will add this comment to record 1 of Customers \\(app 101\\) on portal \\"Emulator\\"\\:\n\n```\nNever sent.\n```');
     assert.deepEqual(await requestsSince(start), prepared[0].requestsBefore, 'nothing after the confirmation');
     assert.ok((await requestsSince(start)).every((line) => line.startsWith('GET ')));
   });

@@ -17,6 +17,7 @@ import { removePortal } from './support/portals';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
 import {
+  acceptUnsigned,
   deliver,
   finishedDeliveries,
   payload,
@@ -26,6 +27,7 @@ import {
   sign,
   startReceiver,
   stopReceiver,
+  unsignedKey,
   useFreePortReceiver,
   waitForWebhookEvent,
   webhookEvents,
@@ -72,6 +74,7 @@ describe('webhooks', function () {
     await freshExplorer(portalId);
     const api = await testApi();
     await api.context.secrets.delete(`portal.webhookSecret.${portalId}`);
+    await acceptUnsigned(portalId, false);
     await vscode.commands.executeCommand('portal.clearWebhookEvents');
   });
 
@@ -144,6 +147,7 @@ describe('webhooks', function () {
 
   it('moves to a new port when the port setting changes while it runs', async () => {
     const api = await testApi();
+    await acceptUnsigned(portalId);
     const before = await startReceiver(portalId);
     const port = await freePort();
     try {
@@ -299,6 +303,7 @@ describe('webhooks', function () {
   });
 
   it('refuses a 10 MB body with 413 and a body that is not JSON with 400, and goes on working', async () => {
+    await acceptUnsigned(portalId);
     const url = await startReceiver(portalId);
     const big = Buffer.alloc(10 * 1024 * 1024, 0x20);
     const answer = await deliver(url, big);
@@ -311,18 +316,44 @@ describe('webhooks', function () {
     assert.equal((await testApi()).webhooks.state().kind, 'running');
   });
 
-  it('warns once that a portal without a Secret Key accepts unsigned events', async () => {
+  it('refuses unsigned events of a portal without a Secret Key until the user accepts them, then warns in its status', async () => {
+    const api = await testApi();
     const url = await startReceiver(portalId);
     await registerEmulatorWebhook(url);
-    const client = (await testApi()).portals.client(portalId);
+    const client = api.portals.client(portalId);
     await client.updateRecord('101', '1', { f4: '555 0102' });
     await client.updateRecord('101', '2', { f4: '555 0103' });
-    await finishedDeliveries(2);
-    await waitFor(async () => (await webhookEvents()).length === 2, { message: 'two events' });
-    const warning = await user().waitForMessage(/accepted without a signature/, { level: 'warn' });
-    assert.deepEqual(warning.actions, ['Set Secret Key']);
-    assert.equal(user().messagesOf('warn').filter((message) => /without a signature/.test(message)).length, 1);
-    assert.ok((await webhookEvents()).every((event) => event.verdict === 'accepted' && !event.signed));
+    assert.deepEqual((await finishedDeliveries(2)).map((delivery) => delivery.status), [401, 401], 'refused: no Secret Key, unsigned not accepted');
+    const offer = await user().waitForMessage(/were refused: they are not signed, and no Secret Key is set/, { level: 'warn' });
+    assert.deepEqual(offer.actions, ['Set Secret Key', 'Accept Unsigned']);
+    assert.equal(user().messagesOf('warn').filter((message) => /were refused: they are not signed/.test(message)).length, 1, 'said once');
+    assert.equal(api.webhookStatusBar.item.backgroundColor, undefined, 'no unsigned portal yet');
+
+    // The user accepts them (as answering "Accept Unsigned" does): taken, and the status warns.
+    await api.webhooks.acceptUnsigned(portalId, true);
+    assert.equal(await api.context.secrets.get(unsignedKey(portalId)), 'true');
+    assert.equal((await deliver(url, payload('record.updated', '3'))).status, 204);
+    assert.deepEqual(api.webhooks.unsignedPortals(), ['Emulator']);
+    assert.match(String(api.webhookStatusBar.item.tooltip), /Unsigned deliveries are accepted for "Emulator": any program on this machine can send those events/);
+    assert.equal((api.webhookStatusBar.item.backgroundColor as { id?: string } | undefined)?.id, 'statusBarItem.warningBackground');
+
+    // A Secret Key set ends it: unsigned refused again, no warning.
+    await setSecretThroughCommand(user(), portalId, WEBHOOK_SECRET);
+    assert.equal(await api.context.secrets.get(unsignedKey(portalId)), undefined);
+    assert.equal((await deliver(url, payload('record.updated', '4'))).status, 401);
+    assert.deepEqual(api.webhooks.unsignedPortals(), []);
+    assert.equal(api.webhookStatusBar.item.backgroundColor, undefined);
+  });
+
+  it('ignores a repeated delivery: the same body again is answered 202 and not acted on', async () => {
+    await acceptUnsigned(portalId);
+    const url = await startReceiver(portalId);
+    const body = payload('record.updated', '5');
+    assert.equal((await deliver(url, body)).status, 204);
+    assert.equal((await deliver(url, body)).status, 202);
+    const events = await webhookEvents();
+    assert.deepEqual(events.map((event) => [event.verdict, event.status]), [['ignored', 202], ['accepted', 204]]);
+    assert.match(events[0].reason ?? '', /^A repeat of a delivery accepted \d+ s ago/);
   });
 
   it('follows the signature header setting without a restart', async () => {
@@ -333,6 +364,8 @@ describe('webhooks', function () {
     assert.equal((await deliver(url, body, { 'x-portal-signature': sign(body) })).status, 401);
     assert.equal((await deliver(url, body, { 'X-Other-Signature': sign(body) })).status, 204);
     await setWebhookSetting('signatureHeader', undefined);
-    assert.equal((await deliver(url, body, { 'x-portal-signature': sign(body) })).status, 204);
+    // Another body: the same one again would be a repeat (202, not acted on).
+    const next = payload('record.updated', '5');
+    assert.equal((await deliver(url, next, { 'x-portal-signature': sign(next) })).status, 204);
   });
 });

@@ -1,15 +1,17 @@
 // Journey (g): live changes by webhook. Start the receiver from the palette, copy the Payload URL from its
-// message, register it in the portal (the emulator's test interface stands for the portal's Webhook
-// Settings page), then another user changes a record: the open document and the tree follow, and the
-// walkthrough's "Set up a webhook" step is checked.
+// message, set a Secret Key, register the URL with the same key in the portal (the emulator's test
+// interface stands for the portal's Webhook Settings page), then another user changes a record: the open
+// document and the tree follow, and the walkthrough's "Set up a webhook" step is checked.
 import * as assert from 'node:assert/strict';
 import { changeRecordAsAnotherUser, emulatorCall } from './support/emulator';
 import { collapseTree, openRecordRow, rowAt, showView } from './support/tree';
 import { openWalkthrough, waitForStepChecked } from './support/walkthrough';
-import { clickNotificationButton, closeAllEditors, freshStart, notification, pick, runCommand, showPortalView } from './support/workbench';
+import { answerInput, clickNotificationButton, closeAllEditors, freshStart, notification, pick, runCommand, showPortalView } from './support/workbench';
 import { page, screenshots } from './support/world';
 
 const ORDERS = ['Demo portal', 'Operations', 'Orders'];
+
+const SECRET = 'whsec-journey-g-7d1e';
 
 describe('Journey (g): a change in the portal arrives by webhook', function () {
   this.timeout(240_000);
@@ -39,7 +41,14 @@ describe('Journey (g): a change in the portal arrives by webhook', function () {
     const payloadUrl = await page().evaluate<string>('navigator.clipboard.readText()');
     assert.match(payloadUrl, /^http:\/\/127\.0\.0\.1:\d+\/portal\/demo-portal$/);
     await shot('receiver started, URL copied');
-    await emulatorCall('POST', 'webhooks', { app_id: '102', payload_url: payloadUrl });
+    // Unsigned deliveries are refused by default: the same Secret Key here and in the portal's webhook.
+    await runCommand('Portal: Set Webhook Secret Key…');
+    const keyInput = page().locator('.quick-input-widget:visible');
+    await keyInput.waitFor();
+    if (!(await keyInput.filter({ hasText: /Secret Key/ }).isVisible())) await pick(/portal/i, 'Demo portal');
+    await answerInput(/Secret Key/, SECRET);
+    await notification(/Secret Key for "Demo portal" is saved/);
+    await emulatorCall('POST', 'webhooks', { app_id: '102', payload_url: payloadUrl, secret: SECRET });
 
     await collapseTree();
     const view = await showView(ORDERS, '3');

@@ -10,7 +10,7 @@ import { isCancellation } from '../../api/errors';
 import type { Column, ViewMetadataEntry } from '../../api/types';
 import { provisionalMetadata } from '../../catalog/recordTitles';
 import type { Stores } from '../../catalog/stores';
-import { backupOf, parseBackup, serializeBackup, type GridBackup } from '../../grid/backup';
+import { backupOf, droppedEditsMessage, parseBackup, serializeBackup, type GridBackup } from '../../grid/backup';
 import type { CellEdit } from '../../grid/changeSet';
 import { keepMine, takeTheirs } from '../../grid/conflicts';
 import type { Transaction, TransactionKind } from '../../grid/editHistory';
@@ -27,6 +27,7 @@ import { GridRowsReader } from './rowsReader';
 import { Disposable } from '../../lifecycle';
 import { createLogger } from '../../log';
 import { describeError } from '../../ui/errorBoundary';
+import { tell } from '../../ui/prompter';
 import { viewNameOfPath } from '../../model/recordAddress';
 import type { ViewTarget } from '../../model/targets';
 import type { FilterColumn, GridLoadState } from '../../shared/protocol';
@@ -166,10 +167,10 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       const columns = gridEditColumns(appId, metadata, (id) => lookups.get(id));
       this.filterColumns = filterColumns(appId, appColumns, metadata, (id) => lookups.get(id));
       const model = new GridModel(columns, appColumns, rows, source);
-      if (backup) {
-        const refused = model.restoreBackup(backup, { more: true });
-        if (refused.length > 0) log.warn(`restoring the grid of view ${viewId}: ${refused.length} edits the columns no longer allow were left out`);
-      }
+      const dropped = backup && droppedEditsMessage(model.restoreBackup(backup, { more: true }), appColumns, this.viewName);
+      // The user is told each edit left out, with its value; the log keeps no values.
+      if (dropped) log.warn(`restoring the grid of view ${viewId}: edits the columns no longer allow were left out`);
+      if (dropped) tell('warn', dropped);
       this.modelValue?.dispose(); // the rows read before (revert): their store goes
       this.modelValue = model;
       this.heldBackup = undefined;

@@ -47,6 +47,19 @@ export function useFreePortReceiver(...otherSettings: string[]): void {
   });
 }
 
+/** Where the service keeps a portal's "Accept Unsigned" choice (src/auth/secretKeys.ts). */
+export const unsignedKey = (portalId: string): string => `portal.webhookUnsigned.${portalId}`;
+
+/**
+ * The user's choice that a portal without a Secret Key takes unsigned deliveries (off by default), as the
+ * "Accept Unsigned" answer to the receiver's warning stores it; false takes it back.
+ */
+export async function acceptUnsigned(portalId: string, accept = true): Promise<void> {
+  const api = await testApi();
+  if (accept) await api.context.secrets.store(unsignedKey(portalId), 'true');
+  else await api.context.secrets.delete(unsignedKey(portalId));
+}
+
 /** "Portal: Set Webhook Secret Key…" for the portal, the user typing `secret` ('' removes it). */
 export async function setSecretThroughCommand(user: ScriptedPrompter, portalId: string, secret: string): Promise<void> {
   user.answerInputBox(secret, /Secret Key/);

@@ -17,6 +17,23 @@ describe('attachment file names and sizes', () => {
     assert.equal(safeFileName('name. ', 'x'), 'name');
   });
 
+  it('replaces controls that reorder or hide characters, so a name reads as what it is', () => {
+    assert.equal(safeFileName('invoice\u202Efdp.exe', 'x'), 'invoice_fdp.exe');
+    for (const control of ['\u202A', '\u202B', '\u202C', '\u202D', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C', '\u200B', '\uFEFF']) {
+      assert.equal(safeFileName(`a${control}b.txt`, 'x'), 'a_b.txt', `U+${control.codePointAt(0)?.toString(16)}`);
+    }
+  });
+
+  it('never proposes a name Windows reserves for a device, with or without an extension', () => {
+    for (const name of ['CON', 'con.txt', 'NUL', 'nul.tar.gz', 'PRN.pdf', 'AUX', 'COM1', 'com9.log', 'LPT1.txt', 'lpt9', 'COM\u00B9']) {
+      const safe = safeFileName(name, 'x');
+      assert.equal(safe, `_${name}`, name);
+    }
+    assert.equal(safeFileName('CONTRACT.pdf', 'x'), 'CONTRACT.pdf');
+    assert.equal(safeFileName('null.txt', 'x'), 'null.txt');
+    assert.equal(safeFileName('COM10.txt', 'x'), 'COM10.txt');
+  });
+
   it('shortens a very long name and keeps its extension', () => {
     const long = `${'a'.repeat(300)}.pdf`;
     const safe = safeFileName(long, 'x');

@@ -1,7 +1,7 @@
 // The pending changes written for the custom editor's backup and read back: everything survives (invalid
 // cells, marks), a damaged or newer backup is refused with a message and restores nothing.
 import * as assert from 'node:assert/strict';
-import { backupOf, parseBackup, restoreBackup, serializeBackup } from '../../../src/grid/backup';
+import { backupOf, droppedEditsMessage, parseBackup, restoreBackup, serializeBackup } from '../../../src/grid/backup';
 import { ChangeSet } from '../../../src/grid/changeSet';
 import { EditHistory } from '../../../src/grid/editHistory';
 import { freshGrid, startGridPortal, type GridPortal } from './gridPortal';
@@ -45,6 +45,25 @@ describe('grid: backup of pending changes', function () {
     const refused = restoreBackup(changeSet, parseBackup(text));
     assert.deepEqual(refused.map((cell) => [cell.field, cell.message]), [['f10', 'read-only (Auto Number): it cannot be set through the API']]);
     assert.deepEqual(Object.fromEntries(changeSet.row('1')?.edits ?? []), { f18: '3' });
+  });
+
+  it('says which restored edits were left out, with their values, so the user can enter them again', async () => {
+    const { changeSet } = await freshGrid(portal);
+    const text = JSON.stringify({
+      version: 1,
+      appId: '102',
+      viewId: '3',
+      rows: [
+        { recordId: '1', asRead: { f10: '5001' }, edits: { f10: '1', f18: '3' }, changedOnPortal: null },
+        { recordId: '2', asRead: { f10: '5002' }, edits: { f10: 'seven\nlines' }, changedOnPortal: null },
+      ],
+    });
+    const refused = restoreBackup(changeSet, parseBackup(text));
+    assert.equal(
+      droppedEditsMessage(refused, portal.columns, 'All orders'),
+      'Restoring the unsaved changes of All orders left out 2 edits that the app\'s columns no longer allow: record 1, Order no. (f10): "1" (read-only (Auto Number): it cannot be set through the API); record 2, Order no. (f10): "seven\\nlines" (read-only (Auto Number): it cannot be set through the API).',
+    );
+    assert.equal(droppedEditsMessage([], portal.columns, 'All orders'), undefined, 'nothing to say when every edit was restored');
   });
 
   it('refuses a backup of another version or a damaged one, saying why', () => {

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { Column } from '../../../src/api/types';
 import { fieldPattern, matchesFieldPattern } from '../../../src/schema/fieldPatterns';
-import { buildRecordSchema, patternMessage, type JsonSchema } from '../../../src/schema/recordSchema';
+import { buildRecordSchema, fieldHoverMarkdown, patternMessage, type JsonSchema } from '../../../src/schema/recordSchema';
+import { readableText } from '../support/markdownText';
 import { choice, column, multiChoice, VALUE_CASES } from '../api/valueCases';
 
 function keyed(key: string, base: Column, extra: Partial<Column> = {}): Column {
@@ -42,7 +43,7 @@ describe('the JSON Schema of an app\'s records', () => {
     assert.equal(f11.title, 'Title');
     assert.equal(f11.completionDetail, 'Title');
     assert.match(f11.markdownDescription ?? '', /\*\*Title\*\* · Text Field · `f11` · required/);
-    assert.match(f11.markdownDescription ?? '', /Format: any text/);
+    assert.match(f11.markdownDescription ?? '', /Format\\: any text/, 'punctuation escaped');
     assert.match(f11.markdownDescription ?? '', /What was ordered/);
     assert.match(f11.description ?? '', /^Title \(Text Field, required\)\nFormat: any text\nWhat was ordered$/);
     assert.match(property(schema, 'f15').description ?? '', /Format: DD-MM-YYYY/);
@@ -117,5 +118,13 @@ describe('the JSON Schema of an app\'s records', () => {
     const multi = { ...odd, choice_type: '2' };
     assert.ok(matchesFieldPattern(multi, false, 'a.b,x-y'));
     assert.ok(!matchesFieldPattern(multi, false, 'axb'));
+  });
+
+  it("shows a field's name and description in its hover as they are, whatever Markdown they hold", () => {
+    const notes = keyed('f30', column('Multiline', '1'), { field_name: '[Approved](https://e) *notes*', field_description: 'Kept <!-- hidden --> here\nsecond `line` & <b>more</b>' });
+    const shown = readableText(fieldHoverMarkdown(notes));
+    assert.ok(shown.includes('[Approved](https://e) *notes*'), shown);
+    assert.ok(shown.includes('Kept <!-- hidden --> here\nsecond `line` & <b>more</b>'), shown);
+    assert.ok(shown.includes('f30'), shown);
   });
 });

@@ -19,6 +19,7 @@ describe('settings', () => {
       const property: ConfigurationProperty = contributed[id] ?? {};
       assert.equal(property.type, definition.type);
       assert.deepEqual(property.default, definition.default);
+      assert.equal(property.scope, definition.scope, `${id}: the scope package.json gives it`);
       const description = property.markdownDescription ?? property.description ?? '';
       assert.ok(description.length >= 30, `${id} has a description of a sentence or more`);
       switch (definition.type) {
@@ -41,6 +42,14 @@ describe('settings', () => {
       }
     });
   }
+
+  it('that a cloned repository could use to write or listen are the user\'s alone, never a workspace\'s', () => {
+    const userOnly = Object.entries(defined)
+      .filter(([, definition]) => definition.scope === 'application' || definition.scope === 'machine')
+      .map(([key]) => key)
+      .sort();
+    assert.deepEqual(userOnly, ['agent.allowChanges', 'webhooks.autoStart', 'webhooks.bindAddress']);
+  });
 
   it('read as their default when unset or when the value fails validation', () => {
     for (const [key, definition] of Object.entries(defined)) {

@@ -12,6 +12,7 @@ export interface ConfigurationProperty {
   enumDescriptions?: string[];
   pattern?: string;
   maxLength?: number;
+  scope?: string;
   description?: string;
   markdownDescription?: string;
 }

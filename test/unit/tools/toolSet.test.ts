@@ -8,6 +8,7 @@ import type { ToolHost, ToolPortal } from '../../../src/tools/host';
 import { TOOL_NAMES } from '../../../src/tools/names';
 import { PortalTools } from '../../../src/tools/toolSet';
 import { clientFor, CredentialsTokens, startPortal, testInterface, type Emulator } from '../api/portal';
+import { readableText } from '../support/markdownText';
 
 interface Logged {
   seq: number;
@@ -148,12 +149,13 @@ describe('language model tools against the emulator', function () {
     const prepared = await tools.prepare(TOOL_NAMES.updateRecord, { app: 'Orders', record: '2', fields: { Status: 'Delivered', Title: before.f11 } });
     assert.deepEqual(prepared.confirmation, {
       title: 'Change record 2 of Orders?',
+      // Markdown: the sentences escaped, what is sent in a fence (the test below reads it rendered).
       message: [
-        'Portal Explorer will send these changes to record 2 of Orders (app 102) on portal "Emulator":',
-        '- f19 (Status): "Shipped" → "Delivered"',
-        'Already holding the value asked for (not sent): f11 (Title).',
-        'No other field is sent.',
-      ].join('\n'),
+        'Portal Explorer will send these changes to record 2 of Orders \\(app 102\\) on portal \\"Emulator\\"\\:',
+        '```\n- f19 (Status): "Shipped" → "Delivered"\n```',
+        'Already holding the value asked for \\(not sent\\)\\: f11 \\(Title\\)\\.',
+        'No other field is sent\\.',
+      ].join('\n\n'),
     });
     const prepareRequests = await since(start);
     assert.ok(prepareRequests.every((line) => line.startsWith('GET ')), `only reads before the confirmation: ${prepareRequests.join(', ')}`);
@@ -286,7 +288,7 @@ describe('language model tools against the emulator', function () {
     assert.equal((await record('102', id)).f20, '4,1', 'choice names sent as ids, in the order given');
     const comment = { app: 'Orders', record: id, comment: 'Created by the agent.\nPlease check the amount.' };
     const confirm = await tools.prepare(TOOL_NAMES.addComment, comment);
-    assert.equal(confirm.confirmation?.message, `Portal Explorer will add this comment to record ${id} of Orders (app 102) on portal "Emulator":\n\nCreated by the agent.\nPlease check the amount.`);
+    assert.equal(confirm.confirmation?.message, `Portal Explorer will add this comment to record ${id} of Orders \\(app 102\\) on portal \\"Emulator\\"\\:\n\n\`\`\`\nCreated by the agent.\nPlease check the amount.\n\`\`\``);
     const start = await mark();
     assert.equal(await tools.invoke(TOOL_NAMES.addComment, comment), `Added the comment (46 characters) to record ${id} of Orders (app 102) on portal "Emulator".`);
     assert.deepEqual(await since(start), [`POST /api/v1/app/102/record/${id}/comment 200`]);
@@ -340,5 +342,24 @@ describe('language model tools against the emulator', function () {
     } finally {
       client = signedIn;
     }
+  });
+  it('shows in each confirmation, as a person reads its Markdown, exactly the text that is sent', async () => {
+    const tricks = ['[Approved](https://e)', 'ok<!-- rest -->', '**all** `fine` &amp; <b>x</b>', '```\nclosed early\n```'];
+    for (const trick of tricks) {
+      const updating = await tools.prepare(TOOL_NAMES.updateRecord, { app: 'Orders', record: '2', fields: { Title: trick } });
+      const shownUpdate = readableText(updating.confirmation?.message ?? '');
+      assert.ok(shownUpdate.includes(`→ ${JSON.stringify(trick)}`), `update of ${JSON.stringify(trick)} reads:\n${shownUpdate}`);
+      const creating = await tools.prepare(TOOL_NAMES.createRecord, { app: 'Orders', fields: { Title: trick, 'Order date': '05-02-2026', Amount: '1' } });
+      const shownCreate = readableText(creating.confirmation?.message ?? '');
+      assert.ok(shownCreate.includes(`- f11 (Title): ${JSON.stringify(trick)}`), `create with ${JSON.stringify(trick)} reads:\n${shownCreate}`);
+      const comment = `Looks good.\n${trick}\nThanks`;
+      const commenting = await tools.prepare(TOOL_NAMES.addComment, { app: 'Orders', record: '2', comment });
+      const shownComment = readableText(commenting.confirmation?.message ?? '');
+      assert.ok(shownComment.includes(comment), `comment with ${JSON.stringify(trick)} reads:\n${shownComment}`);
+    }
+    const reordering = { app: 'Orders', record: '2', comment: 'Paid invoice\u202Efdp.exe' };
+    const refused = await tools.prepare(TOOL_NAMES.addComment, reordering);
+    assert.equal(refused.confirmation, undefined, 'a comment that reads reordered is not offered for confirmation');
+    assert.match(await tools.invoke(TOOL_NAMES.addComment, reordering), /^The comment holds invisible characters that reorder the text/);
   });
 });

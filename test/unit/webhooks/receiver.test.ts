@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { computeSignature, type SignatureScheme } from '../../../src/api/webhookSignature';
 import { WEBHOOK_DEFAULTS } from '../../../src/webhooks/config';
-import { WebhookReceiver, type Delivery, type RequestSettings } from '../../../src/webhooks/receiver';
+import { WebhookReceiver, type Delivery, type PortalRoute, type RequestSettings } from '../../../src/webhooks/receiver';
 
 const SECRET = 'whsec-unit-3c9a';
 
@@ -56,6 +56,13 @@ function sendChunked(port: number, path: string, chunk: Buffer, times: number): 
 const payload = (recordId: string, extra = ''): string =>
   `{"event":"record.updated","app_id":"101","record_id":"${recordId}","data":{"f2":"Acme \u00e9"},"occurred_at":"2026-11-21T10:00:00Z","delivery_id":"d-${recordId}"${extra}}`;
 
+/** signed: a Secret Key; open: none, unsigned turned on by the user; closed: none, unsigned left off (the default). */
+const ROUTES: Record<string, PortalRoute | undefined> = {
+  signed: { secret: SECRET, acceptUnsigned: false },
+  open: { secret: undefined, acceptUnsigned: true },
+  closed: { secret: undefined, acceptUnsigned: false },
+};
+
 describe('the webhook receiver', () => {
   let receiver: WebhookReceiver;
   let port: number;
@@ -68,7 +75,7 @@ describe('the webhook receiver', () => {
       host: '127.0.0.1',
       port: 0,
       settings: () => settings,
-      route: async (id) => (id === 'signed' ? { secret: SECRET } : id === 'open' ? { secret: undefined } : undefined),
+      route: async (id) => ROUTES[id],
       onDelivery: (delivery) => {
         deliveries.push(delivery);
         if (failListener) throw new Error('listener failure');
@@ -136,6 +143,51 @@ describe('the webhook receiver', () => {
     const delivery = await lastDelivery();
     assert.equal(delivery.verdict, 'accepted');
     assert.equal(delivery.signed, false);
+  });
+
+  it('refuses unsigned deliveries with 401 for a portal without a Secret Key unless the user turned them on for it', async () => {
+    const answer = await send(port, '/portal/closed', payload('90'));
+    assert.equal(answer.status, 401);
+    assert.match(JSON.parse(answer.text).error as string, /no Secret Key is set for this portal, and unsigned deliveries are off/);
+    const delivery = await lastDelivery();
+    assert.equal(delivery.verdict, 'refused');
+    assert.equal(delivery.unsignedRefused, true, 'the service can offer the two ways to take them');
+    assert.equal(delivery.payload, undefined);
+    assert.equal(delivery.body, undefined, 'a refused body is not kept');
+  });
+
+  it('ignores a repeat of a delivery it accepted (same delivery id, or same body) within the window, answering 202', async () => {
+    const first = payload('91');
+    assert.equal((await send(port, '/portal/open', first)).status, 204);
+    assert.equal((await lastDelivery()).verdict, 'accepted');
+    const repeats: Array<[string, string, Record<string, string>]> = [
+      ['the same body', first, {}],
+      ['the same delivery id in another body', payload('92').replace('"d-92"', '"d-91"'), {}],
+    ];
+    for (const [name, body, headers] of repeats) {
+      deliveries.length = 0;
+      const answer = await send(port, '/portal/open', body, headers);
+      assert.equal(answer.status, 202, name);
+      const delivery = await lastDelivery();
+      assert.equal(delivery.verdict, 'ignored', name);
+      assert.equal(delivery.payload, undefined, `${name}: not acted on`);
+      assert.match(delivery.reason ?? '', /^A repeat of a delivery accepted \d+ s ago \((same delivery id|same body)\): not acted on again\.$/, name);
+    }
+    deliveries.length = 0;
+    assert.equal((await send(port, '/portal/signed', first, { 'x-portal-signature': computeSignature(SECRET, first) })).status, 204, 'another portal\'s delivery is its own');
+  });
+
+  it('takes a delivery again once the repeat window has passed', async () => {
+    const short = await WebhookReceiver.start({ host: '127.0.0.1', port: 0, settings: () => settings, route: async (id) => ROUTES[id], onDelivery: () => undefined, repeatWindowMs: 50 });
+    try {
+      const body = payload('93');
+      assert.equal((await send(short.listeningPort, '/portal/open', body)).status, 204);
+      assert.equal((await send(short.listeningPort, '/portal/open', body)).status, 202);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      assert.equal((await send(short.listeningPort, '/portal/open', body)).status, 204);
+    } finally {
+      await short.close();
+    }
   });
 
   it('checks the scheme of the settings in force at each request: sha1, base64, no prefix, another header', async () => {
