@@ -38,9 +38,9 @@ export function linkExtension(profile) {
  * and signs in; the secret then lives in SecretStorage, like that of any portal added by hand. It names
  * the emulator's views too (the API cannot list them): the demo's apps come with their views.
  */
-export function writeDemoConnection(profile, info, label = 'Demo portal') {
+export function writeDemoConnection(profile, info, { label = 'Demo portal', withViews = true } = {}) {
   const file = join(profile.userData, 'portal-connection.json');
-  const views = (info.views ?? []).map((view) => ({ appId: view.app_id, viewId: view.view_id, name: view.name }));
+  const views = withViews ? (info.views ?? []).map((view) => ({ appId: view.app_id, viewId: view.view_id, name: view.name })) : [];
   const connection = { label, baseUrl: info.base_url, clientId: info.client_id, clientSecret: info.client_secret, flow: 'clientCredentials', views };
   writeFileSync(file, `${JSON.stringify(connection, null, 2)}\n`, { mode: 0o600 });
   return file;
