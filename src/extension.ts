@@ -81,8 +81,11 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
 
   // Everything else, built on first use, once the portals are read.
   const features: Lazy<Features> = new Lazy(async () => {
-    const [{ createFeatures }] = await Promise.all([import('./features'), portals.ready(), preconfigured]);
-    return createFeatures({ context, portals, explorerView });
+    const [{ createFeatures }, , imported] = await Promise.all([import('./features'), portals.ready(), preconfigured]);
+    const built = createFeatures({ context, portals, explorerView });
+    // The demo's views, added with its portal (npm start): the tree then lists them rather than "No views yet".
+    if (imported) for (const view of imported.views) await built.views.add(imported.portalId, view.appId, { viewId: view.viewId, name: view.name });
+    return built;
   });
 
   // The views: the Portal explorer (files dropped on a record become its attachments) and Webhook Events.

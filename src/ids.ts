@@ -17,7 +17,7 @@ export const ATTACHMENT_SCHEME = 'portal-attachment';
 /** Webhook payloads as read-only documents (src/webhooks/payloadDocuments.ts). */
 export const PAYLOAD_SCHEME = 'portal-webhook';
 
-/** The view grid: a custom editor on a view's address (portal://<portal>/<app>/views/<…> · <view>.grid). */
+/** The view grid: a custom editor on a view's address (portal://<portal>/<app>/views/<…> · <view>). */
 export const GRID_VIEW_TYPE = 'portal.grid';
 /** The two sides of a grid conflict's Compare, as read-only JSON documents. */
 export const GRID_COMPARE_SCHEME = 'portal-grid-compare';

@@ -17,14 +17,17 @@ export function imagePage(image: { fileName: string; dataUri: string; size: numb
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'nonce-${nonce}';">
 <title>${name}</title>
 <style nonce="${nonce}">
-  body { display: flex; flex-direction: column; align-items: center; justify-content: center; min-height: 95vh; margin: 0; }
+  body { margin: 0; background: var(--vscode-editor-background); color: var(--vscode-foreground); }
+  main { display: flex; flex-direction: column; align-items: center; justify-content: center; min-height: 95vh; }
   img { max-width: 100%; max-height: 85vh; image-rendering: auto; background: repeating-conic-gradient(#8883 0% 25%, transparent 0% 50%) 50% / 16px 16px; }
-  p { color: var(--vscode-descriptionForeground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
+  h1 { margin: 1em 0; font-weight: normal; color: var(--vscode-descriptionForeground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); overflow-wrap: anywhere; }
 </style>
 </head>
 <body>
+<main>
 <img src="${escapeHtml(image.dataUri)}" alt="${name}">
-<p>${name} · ${escapeHtml(formatBytes(image.size))}</p>
+<h1>${name} · ${escapeHtml(formatBytes(image.size))}</h1>
+</main>
 </body>
 </html>`;
 }

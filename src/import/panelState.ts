@@ -3,7 +3,8 @@
 // run from the panel's options. The host panel (src/webviews/importPanel.ts) only moves these around.
 import { columnKind } from '../api/columnKinds';
 import type { Column } from '../api/types';
-import type { ImportColumnRow, ImportOptions, ImportPreview, ImportProblemRow, ImportTargetOption, ImportTargetValue } from '../shared/protocol';
+import { choiceText } from '../shared/gridValues';
+import { choiceOptions, type ImportColumnRow, type ImportOptions, type ImportPreview, type ImportProblemRow, type ImportTargetOption, type ImportTargetValue } from '../shared/protocol';
 import { convertValue, detectDecimalSeparator } from './convert';
 import { fieldSources, mappingProblems, readOnlyReason, type ColumnTarget, type ImportMapping } from './mapping';
 import type { ImportSettings, RowProblem } from './plan';
@@ -85,6 +86,12 @@ export function importSettings(appId: string, mapping: ImportMapping, options: I
   };
 }
 
+/** A choice as the file named it, with the id that is sent ("High (3)"): ids alone mean nothing to the reader. */
+function choiceShown(column: Column, ids: string): string {
+  const names = choiceText(choiceOptions(column), ids);
+  return names === ids ? ids : `${names} (${ids})`;
+}
+
 /** The first rows as they will be sent: each fed column's converted value, or why it cannot be sent. */
 export function previewOf(sample: readonly SourceRow[], mapping: ImportMapping, columns: readonly Column[], options: ImportOptions): ImportPreview {
   const fed = [...fieldSources(mapping)].flatMap(([field, source]) => {
@@ -103,7 +110,8 @@ export function previewOf(sample: readonly SourceRow[], mapping: ImportMapping, 
         const raw = row.values[source] ?? '';
         if (raw.trim() === '') return { value: '' }; // left out, as the run leaves it (plan.ts)
         const converted = convertValue(column, raw, conversion);
-        return converted.problem === undefined ? { value: converted.value } : { value: raw, problem: converted.problem };
+        if (converted.problem !== undefined) return { value: raw, problem: converted.problem };
+        return { value: columnKind(column) === 'choice' ? choiceShown(column, converted.value) : converted.value };
       }),
     })),
   };

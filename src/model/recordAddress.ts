@@ -7,9 +7,11 @@
 //                                                     all a new record's document needs, so that one VS Code
 //                                                     restores after a reload saves as it would have
 //   /<app_id>/schema/record.json                      the JSON Schema of the app's records (read-only)
-//   /<app_id> <app name>/views/<view name> — <app name> · <view_id>.grid
+//   /<app_id> <app name>/views/<view name> — <app name> · <view_id>
 //                                                     a view as an editable grid (the custom editor
-//                                                     portal.grid; no file system reads it)
+//                                                     portal.grid, which claims portal:/*/views/*; no file
+//                                                     system reads it). No extension: it would show in
+//                                                     the tab. Older versions ended it in .grid, still read
 // VS Code names a tab by the address's last segment (a label formatter cannot change that), so a record's
 // address carries its title; and where two tabs look alike VS Code describes them by their folders, so
 // the app's segment carries its name (and the label formatter of package.json adds the portal). Names are
@@ -50,8 +52,9 @@ const RECORD_SEGMENT = /^(?:.* · )?([^/\\?#\s]+)\.json$/;
 const NAMES_SEPARATOR = ' · ';
 const MAX_NAME = 60;
 const NEW_NAME = /^new-(record|draft)-(\d+)\.json$/;
-/** A view's grid segment: its id, after its names and " · " when named. */
-const VIEW_SEGMENT = /^(?:.* · )?([^/\\?#\s]+)\.grid$/;
+/** A view's grid segment: its id after its names and " · "; or, as older versions wrote it, ending in .grid. */
+const VIEW_SEGMENT = /^.* · ([^/\\?#\s.]+)$/;
+const OLDER_VIEW_SEGMENT = /^(?:.* · )?([^/\\?#\s]+)\.grid$/;
 
 /** A non-empty id without the characters that would break a URI path segment or a storage key. */
 export function isId(value: unknown): value is string {
@@ -73,7 +76,7 @@ export function parseDocumentPath(path: string): DocumentPath | undefined {
   if (second === SCHEMA_FOLDER && third === SCHEMA_FILE) return { kind: 'schema', appId };
   const created = second === NEW_FOLDER ? NEW_NAME.exec(third) : null;
   if (created) return { kind: 'new', appId, name: third, n: Number(created[2]), draft: created[1] === 'draft' };
-  const viewId = second === VIEWS_FOLDER ? VIEW_SEGMENT.exec(third)?.[1] : undefined;
+  const viewId = second === VIEWS_FOLDER ? (VIEW_SEGMENT.exec(third) ?? OLDER_VIEW_SEGMENT.exec(third))?.[1] : undefined;
   if (viewId !== undefined) return { kind: 'view', appId, viewId };
   return undefined;
 }
@@ -133,7 +136,7 @@ export function recordNamesOf(arg: unknown): RecordNames {
   return { title: typeof title === 'string' ? title : undefined, appName: typeof appName === 'string' ? appName : undefined };
 }
 
-/** The names a view's grid address carries, for its tab: "<view> — <app> · <view_id>.grid". */
+/** The names a view's grid address carries, for its tab: "<view> — <app> · <view_id>". */
 export interface ViewNames {
   readonly viewName?: string;
   readonly appName?: string;
@@ -144,13 +147,13 @@ export function viewGridPath(view: { readonly appId: string; readonly viewId: st
   const appName = segmentText(names.appName);
   const viewName = segmentText(names.viewName) || `View ${view.viewId}`;
   const title = appName === '' ? viewName : `${viewName} — ${appName}`;
-  return `/${view.appId}${appName === '' ? '' : ` ${appName}`}/${VIEWS_FOLDER}/${title}${NAMES_SEPARATOR}${view.viewId}.grid`;
+  return `/${view.appId}${appName === '' ? '' : ` ${appName}`}/${VIEWS_FOLDER}/${title}${NAMES_SEPARATOR}${view.viewId}`;
 }
 
 /** The view's name a grid's address carries (decoration, for titles only), or undefined. */
 export function viewNameOfPath(path: string): string | undefined {
   const segment = path.split('/').pop() ?? '';
-  const named = /^(.*) · [^/\\?#\s]+\.grid$/.exec(segment)?.[1];
+  const named = /^(.*) · [^/\\?#\s]+$/.exec(segment)?.[1];
   const name = named?.split(' — ')[0]?.trim();
   return name === '' ? undefined : name;
 }

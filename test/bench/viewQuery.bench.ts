@@ -64,7 +64,7 @@ runBenchmark('view query, 100,000 rows', ['webview'], async () => {
     }
 
     // Scroll through the whole result, and page with the keyboard.
-    const scroller = page.locator('.grid-scroller');
+    const scroller = page.locator('.data-grid');
     for (let step = 0; step <= 40; step += 1) {
       await scroller.evaluate((element, fraction) => {
         const target = element as unknown as { scrollTop: number; scrollHeight: number };

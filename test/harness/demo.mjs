@@ -35,11 +35,13 @@ export function linkExtension(profile) {
 /**
  * The pre-configured portal connection (a demo and development feature, test/README.md "Trying it: npm start"): the
  * extension reads this file once on activation, connects the emulator with the client credentials flow
- * and signs in; the secret then lives in SecretStorage, like that of any portal added by hand.
+ * and signs in; the secret then lives in SecretStorage, like that of any portal added by hand. It names
+ * the emulator's views too (the API cannot list them): the demo's apps come with their views.
  */
-export function writeDemoConnection(profile, info, label = 'Demo portal') {
+export function writeDemoConnection(profile, info, { label = 'Demo portal', withViews = true } = {}) {
   const file = join(profile.userData, 'portal-connection.json');
-  const connection = { label, baseUrl: info.base_url, clientId: info.client_id, clientSecret: info.client_secret, flow: 'clientCredentials' };
+  const views = withViews ? (info.views ?? []).map((view) => ({ appId: view.app_id, viewId: view.view_id, name: view.name })) : [];
+  const connection = { label, baseUrl: info.base_url, clientId: info.client_id, clientSecret: info.client_secret, flow: 'clientCredentials', views };
   writeFileSync(file, `${JSON.stringify(connection, null, 2)}\n`, { mode: 0o600 });
   return file;
 }

@@ -17,7 +17,7 @@ import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
 
 /** The tab's title; the page's is the view's name (the driver finds a custom editor's webview by it). */
-const TITLE = 'All orders — Orders · 3.grid';
+const TITLE = 'All orders — Orders · 3';
 const PAGE = 'All orders';
 
 describe(`a view as an editable grid ${BROWSER_TAG}`, () => {

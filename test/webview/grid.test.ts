@@ -253,10 +253,10 @@ describe('the view grid (webview)', function () {
     const page = panel.page;
     for (const column of [0, 1, 2]) assert.match((await page.locator(`#grid-h-${column}`).getAttribute('class')) ?? '', /\bfrozen\b/, `header ${column} is frozen`);
     assert.doesNotMatch((await page.locator('#grid-h-3').getAttribute('class')) ?? '', /\bfrozen\b/);
-    await page.locator('.grid-scroller').evaluate((scroller) => {
+    await page.locator('.data-grid').evaluate((scroller) => {
       (scroller as unknown as { scrollLeft: number }).scrollLeft = 600;
     });
-    await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(selector: string): { scrollLeft: number } | null } }).document.querySelector('.grid-scroller')?.scrollLeft === 600);
+    await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(selector: string): { scrollLeft: number } | null } }).document.querySelector('.data-grid')?.scrollLeft === 600);
     for (const column of [0, 1, 2]) {
       const [head, body] = await lefts(page, column);
       assert.equal(head, body, `the header of frozen column ${column} stays above its cells`);

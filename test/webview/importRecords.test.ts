@@ -2,63 +2,21 @@
 // the emulator's columns: the mapping with ignored columns and why, the preview as it will be sent, the
 // dropdowns and options posting their changes, the dry-run report, the theme and the CSP.
 import * as assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Column } from '../../src/api/types';
-import { dryRunImport } from '../../src/import/importRun';
-import { proposeMapping } from '../../src/import/mapping';
-import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, optionWarnings, previewOf, problemRow, sampleRows, targetOptions } from '../../src/import/panelState';
-import { openSource } from '../../src/import/sourceFile';
+import { optionWarnings } from '../../src/import/panelState';
 import type { ImportDryRunMessage, ImportInitMessage } from '../../src/shared/protocol';
 import { choose } from './support/actions';
+import { importFixture } from './support/importFixture';
 import { PanelPage, THEMES } from './support/panelPage';
 import { usePanelEnvironment } from './support/suite';
 
-const CSV = [
-  'Name,Email,Tier,Customer since,Remarks,Customer no',
-  'Acme,acme@example.com,Gold,2026-01-05,first,',
-  'Bad date Ltd,bad@example.com,Gold,31-02-2026,,',
-  'Bad tier Ltd,tier@example.com,Platinum,2026-01-05,,',
-  ',noname@example.com,Silver,2026-01-06,,',
-  'Globex,globex@example.com,Silver,06-01-2026,,',
-].join('\n');
-
 describe('the import mapping panel (webview)', function () {
   const environment = usePanelEnvironment();
-  let folder = '';
-  let columns: Column[] = [];
   let init: ImportInitMessage;
   let dryRun: ImportDryRunMessage;
   let panel: PanelPage | undefined;
 
   before(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'portal-import-panel-'));
-    const path = join(folder, 'customers.csv');
-    await writeFile(path, `${CSV}\n`);
-    columns = await environment().client.listColumns('101');
-    const source = await openSource(path);
-    const mapping = proposeMapping(source.columns, columns);
-    const sample = await sampleRows(source);
-    const options = defaultOptions(sample, mapping, columns, 'Europe/Paris', '1');
-    init = {
-      type: 'import/init',
-      appName: 'Customers',
-      portalLabel: 'Demo portal',
-      fileName: 'customers.csv',
-      formatLabel: 'CSV (delimiter ,)',
-      targets: targetOptions(columns),
-      uniqueColumns: keyOptions(columns),
-      views: [{ value: '1', label: 'All customers (view 1)' }],
-      offerDraft: false,
-      state: { type: 'import/state', mapping: mappingRows(mapping), preview: previewOf(sample, mapping, columns, options), problems: optionProblems(mapping, columns, options), warnings: optionWarnings(options, 'customers.uncertain.csv'), options },
-    };
-    const result = await dryRunImport({ source, settings: importSettings('101', mapping, options), columns });
-    dryRun = { type: 'import/dryRunResult', ...result, problems: result.problems.map(problemRow), totalProblems: result.problems.length };
-  });
-
-  after(async () => {
-    await rm(folder, { recursive: true, force: true });
+    ({ init, dryRun } = await importFixture(environment().client));
   });
 
   afterEach(async () => {
@@ -92,6 +50,7 @@ describe('the import mapping panel (webview)', function () {
     assert.equal(header[0], 'Row');
     const row2 = await page.locator('#import-preview tbody tr').nth(0).locator('td').allTextContents();
     assert.ok(row2.includes('05-01-2026'), `the ISO date is sent as DD-MM-YYYY: ${row2.join(' | ')}`);
+    assert.ok(row2.includes('Gold (3)'), `a choice shows its name with the id sent: ${row2.join(' | ')}`);
     const row3 = await page.locator('#import-preview tbody tr').nth(1).locator('td.problem').allTextContents();
     assert.equal(row3.length, 1);
     assert.match(row3[0], /31-02-2026 ⚠ .*not a real date/);

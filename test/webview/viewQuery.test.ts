@@ -263,7 +263,7 @@ describe('the view query panel (webview)', function () {
     let most = 0;
     for (const fraction of [0, 0.1, 0.33, 0.5, 0.9, 1]) {
       await page.evaluate((at) => {
-        const scroller = document.querySelector('.grid-scroller');
+        const scroller = document.querySelector('.data-grid');
         if (scroller) scroller.scrollTop = at * scroller.scrollHeight;
       }, fraction);
       await page.waitForTimeout(120);

@@ -18,6 +18,7 @@ const OVERSCAN = 12;
 
 export class DataGrid {
   readonly element: HTMLElement;
+  /** The grid itself: the element that scrolls is the one the keyboard focuses, so Tab reaches all of it. */
   private readonly scroller: HTMLElement;
   private readonly header: HTMLElement;
   private readonly body: HTMLElement;
@@ -36,9 +37,15 @@ export class DataGrid {
 
   constructor(private readonly options: DataGridOptions) {
     this.header = el('div', { className: 'grid-row grid-header', attrs: { role: 'row', 'aria-rowindex': '1' } });
+    this.header.hidden = true;
     this.body = el('div', { className: 'grid-body' });
-    this.scroller = el('div', { className: 'grid-scroller' }, el('div', { attrs: { role: 'rowgroup' }, className: 'grid-head' }, this.header), el('div', { attrs: { role: 'rowgroup' } }, this.body));
-    this.element = el('div', { className: 'data-grid', attrs: { role: 'grid', tabindex: '0', 'aria-label': options.label, 'aria-readonly': options.editable ? 'false' : 'true', 'aria-multiselectable': options.editable ? 'true' : undefined } }, this.scroller);
+    this.element = el(
+      'div',
+      { className: 'data-grid', attrs: { role: 'grid', tabindex: '0', 'aria-label': options.label, 'aria-readonly': options.editable ? 'false' : 'true', 'aria-multiselectable': options.editable ? 'true' : undefined } },
+      el('div', { attrs: { role: 'rowgroup' }, className: 'grid-head' }, this.header),
+      el('div', { attrs: { role: 'rowgroup' } }, this.body),
+    );
+    this.scroller = this.element;
     this.element.addEventListener('keydown', (event) => this.onKey(event));
     this.element.addEventListener('focus', () => this.showActive());
     this.scroller.addEventListener('click', (event) => this.onClick(event));
@@ -149,6 +156,8 @@ export class DataGrid {
 
   private renderHeader(): void {
     clear(this.header);
+    // No columns yet (before the first run): a row with no cells is no row to a screen reader.
+    this.header.hidden = this.columns.length === 0;
     this.columns.forEach((column, index) => {
       const sorted = this.sort?.column === index ? this.sort.direction : undefined;
       const cell = el(
@@ -203,11 +212,13 @@ export class DataGrid {
     const row = el('div', { className: 'grid-row', attrs: { role: 'row', 'aria-rowindex': String(index + 2) } });
     row.dataset.row = String(index);
     this.columns.forEach((column, columnIndex) => {
+      const text = this.cell(index, columnIndex);
+      // A value wider than its column ends in an ellipsis: the tooltip shows it whole.
       const cell = el('div', {
         className: `grid-cell${column.numeric ? ' numeric' : ''}`,
         id: this.cellId(index, columnIndex),
-        text: this.cell(index, columnIndex),
-        attrs: { role: 'gridcell', 'aria-colindex': String(columnIndex + 1) },
+        text,
+        attrs: { role: 'gridcell', 'aria-colindex': String(columnIndex + 1), title: text === '' ? undefined : text },
       });
       cell.dataset.column = String(columnIndex);
       this.options.decorate?.(index, columnIndex, cell);
@@ -316,8 +327,12 @@ export class DataGrid {
     }
     const left = this.columns.slice(0, column).reduce((sum, spec) => sum + spec.width, 0);
     const width = this.columns[column]?.width ?? 0;
-    if (left < this.scroller.scrollLeft) this.scroller.scrollLeft = left;
-    else if (left + width > this.scroller.scrollLeft + this.scroller.clientWidth) this.scroller.scrollLeft = left + width - this.scroller.clientWidth;
+    // A column that scrolls is brought in to the right of the frozen ones, not under them.
+    const frozen = this.options.frozenWidth?.() ?? 0;
+    const start = left < frozen ? left : left - frozen;
+    if (start < this.scroller.scrollLeft) this.scroller.scrollLeft = start;
+    // Wider than the room left: its start shows (the narrow side bar), not its end with the start covered.
+    else if (left + width > this.scroller.scrollLeft + this.scroller.clientWidth) this.scroller.scrollLeft = Math.min(start, left + width - this.scroller.clientWidth);
     // The scroll event comes a frame later; render now so the active cell exists at once.
     this.renderRows();
     this.renderRowsFor(row);

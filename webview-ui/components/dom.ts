@@ -20,6 +20,11 @@ export function el(tag: string, options: ElementOptions = {}, ...children: Array
   return element;
 }
 
+/** A wide table in a box of its own that scrolls across: reachable by the keyboard (a tab stop) and named for it. */
+export function scrollRegion(label: string, content: HTMLElement): HTMLElement {
+  return el('div', { className: 'table-scroll', attrs: { role: 'region', tabindex: '0', 'aria-label': label } }, content);
+}
+
 export function clear(node: Node): void {
   while (node.firstChild) node.firstChild.remove();
 }

@@ -30,6 +30,8 @@ export interface DataGridOptions {
   onKey?(event: KeyboardEvent): boolean;
   /** The active cell or the selection changed. */
   onSelect?(): void;
+  /** Pixels of columns frozen on the left (sticky over what scrolls under them): the active cell is kept clear of them. */
+  frozenWidth?(): number;
 }
 
 /** A block of cells, display indices, inclusive. */

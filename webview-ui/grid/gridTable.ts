@@ -63,6 +63,7 @@ export class GridTable {
       decorate: (row, column, cell) => this.decorate(row, column, cell),
       onKey: (event) => this.onKey(event),
       onSelect: () => host.selected(),
+      frozenWidth: () => this.offsets[this.frozen + 1] ?? 0,
     });
     this.grid.element.addEventListener('copy', (event) => {
       event.preventDefault();
@@ -253,6 +254,8 @@ export class GridTable {
       if (spec?.locked) {
         cell.classList.add('locked');
         cell.title = `${spec.name}: ${spec.locked}`;
+        // The ⊘ before the name is drawn, not read: the header's name says it.
+        cell.setAttribute('aria-label', `${spec.name} (read-only)`);
       }
       return;
     }
@@ -272,7 +275,11 @@ export class GridTable {
       cell.setAttribute('aria-readonly', 'true');
       cell.title = spec.kind === 'lookup' ? `${spec.locked}. Enter opens the record it links to.` : spec.locked;
     }
-    if (state?.pending.includes(index)) cell.classList.add('pending');
+    if (state?.pending.includes(index)) {
+      cell.classList.add('pending');
+      // Said in words as well as by the cell's colour and weight (an invalid cell's message replaces it).
+      cell.title = 'Changed, not saved yet';
+    }
     const problem = state?.problems.find(([at]) => at === index)?.[1];
     if (problem) {
       cell.classList.add('invalid');

@@ -4,7 +4,7 @@
 import type { HostToImportMessage, ImportDryRunMessage, ImportInitMessage, ImportOptions, ImportStateMessage, ImportTargetValue, ImportToHostMessage } from '../../src/shared/protocol';
 import { channel } from '../common/vscodeApi';
 import { button } from '../components/button';
-import { clear, el } from '../components/dom';
+import { clear, el, scrollRegion } from '../components/dom';
 import { dropdown, textField, type Input, type Option } from '../components/inputs';
 import { messageBar } from '../components/messageBar';
 import { registerToolkit } from '../components/toolkit';
@@ -35,13 +35,13 @@ root.append(
   el('header', {}, title, subtitle),
   banner.element,
   el('h2', { text: 'Columns' }),
-  el('table', { id: 'import-mapping', className: 'import-table' }, el('thead', {}, el('tr', {}, el('th', { text: 'File column' }), el('th', { text: 'App column' }), el('th', { text: 'Note' }))), mappingBody),
+  scrollRegion('Columns', el('table', { id: 'import-mapping', className: 'import-table' }, el('thead', {}, el('tr', {}, el('th', { text: 'File column' }), el('th', { text: 'App column' }), el('th', { text: 'Note' }))), mappingBody)),
   el('h2', { text: 'Options' }),
   optionsArea,
   problemsList,
   warningsList,
   el('h2', { text: 'Preview: the first rows as they will be sent' }),
-  previewTable,
+  scrollRegion('Preview', previewTable),
   el('div', { className: 'toolbar' }, dryRunButton, importButton),
   report,
 );
@@ -132,7 +132,7 @@ function renderReport(result: ImportDryRunMessage): void {
   for (const problem of result.problems) body.append(el('tr', {}, ...[String(problem.row), problem.column, problem.value, problem.expected, problem.message].map((text) => el('td', { text }))));
   table.append(body);
   const more = result.totalProblems > result.problems.length ? el('p', { text: `The first ${result.problems.length} of ${result.totalProblems} problems; the export holds them all.` }) : undefined;
-  report.append(table, ...(more ? [more] : []), el('div', { className: 'toolbar' }, button('Export the List…', { id: 'export-problems', onClick: () => host.post({ type: 'import/exportProblems' }) })));
+  report.append(scrollRegion('Rows that would fail', table), ...(more ? [more] : []), el('div', { className: 'toolbar' }, button('Export the List…', { id: 'export-problems', onClick: () => host.post({ type: 'import/exportProblems' }) })));
 }
 
 host.onMessage((message) => {

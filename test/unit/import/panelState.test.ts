@@ -108,6 +108,14 @@ describe('import: what the mapping panel shows', () => {
     assert.match(result.problems[0].message, /required: Name must have a value/);
   });
 
+  it('previews a choice by the name the file wrote, with the id that will be sent', async () => {
+    const { source, sample } = await sourceOf('tiers.csv', 'Name,Tier\nAcme,Gold\nGlobex,bronze\nInitech,Platinum\n');
+    const preview = previewOf(sample, proposeMapping(source.columns, customers), customers, { mode: 'create', draft: 'published', decimalSeparator: '.', timeZone: 'UTC' });
+    assert.deepEqual(preview.columns, ['Name', 'Tier']);
+    assert.deepEqual(preview.rows.map((row) => row.cells[1].value), ['Gold (3)', 'Bronze (1)', 'Platinum']);
+    assert.match(preview.rows[2].cells[1].problem ?? '', /not one of the choices/);
+  });
+
   it('an unknown time zone blocks the run and names itself; the preview still shows, read in UTC', async () => {
     const { source, sample } = await sourceOf('zone.csv', 'Title,Order date,Amount,Delivery\nDesks,2026-11-21,12,2026-11-21 14:05\n');
     const mapping = proposeMapping(source.columns, orders);

@@ -1,7 +1,7 @@
 // A built panel (dist/webview/<panel>.js) in headless Chromium, as VS Code shows it: the page the host
 // builds (src/webviews/html.ts, with its Content-Security-Policy) served from 127.0.0.1, the theme's
 // --vscode-* variables and body class as VS Code sets them (captured from VS Code 1.139: Default Light
-// Modern, Dark Modern, High Contrast), and a stand-in for acquireVsCodeApi that records what the panel
+// Modern, Dark Modern, High Contrast, High Contrast Light), and a stand-in for acquireVsCodeApi that records what the panel
 // posts and keeps its state across reloads (as VS Code does when a panel is hidden and shown). The host's
 // messages go in as VS Code's transport sends them (PanelPage.post): queued, in order, each a message event
 // of its own, the host not waiting for the page between two.
@@ -13,8 +13,8 @@ import { chromium, type Browser, type BrowserContext, type CDPSession, type Page
 import { createNonce, panelHtml } from '../../../src/webviews/html';
 import { chromiumLaunchOptions, repoRoot } from './repo';
 
-export type ThemeName = 'light' | 'dark' | 'high-contrast';
-export const THEMES: readonly ThemeName[] = ['light', 'dark', 'high-contrast'];
+export type ThemeName = 'light' | 'dark' | 'high-contrast' | 'high-contrast-light';
+export const THEMES: readonly ThemeName[] = ['light', 'dark', 'high-contrast', 'high-contrast-light'];
 
 interface ThemeFixture {
   bodyClass: string;
@@ -25,6 +25,18 @@ interface ThemeFixture {
 
 function theme(name: ThemeName): ThemeFixture {
   return JSON.parse(readFileSync(join(repoRoot(), 'test', 'webview', 'support', 'themes', `${name}.json`), 'utf8')) as ThemeFixture;
+}
+
+/**
+ * A page the host writes whole (the image viewer's), with what VS Code adds around it: the theme's styles
+ * ahead of the page's own Content-Security-Policy (VS Code's webview puts them in before the page's markup)
+ * and the body class.
+ */
+export function themedHtml(html: string, themeName: ThemeName): string {
+  const fixture = theme(themeName);
+  return html
+    .replace('<head>', `<head>\n<style>${fixture.defaultStyles}\nhtml { ${fixture.variables} }</style>`)
+    .replace('<body>', `<body class="${fixture.bodyClass}" data-vscode-theme-kind="${fixture.kind}">`);
 }
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json' };
@@ -188,6 +200,8 @@ function installVsCodeStandIn(): void {
 export interface OpenOptions {
   theme?: ThemeName;
   viewport?: { width: number; height: number };
+  /** Device pixels per CSS pixel: 2 with half the viewport is the page at 200% zoom. */
+  deviceScaleFactor?: number;
   timezoneId?: string;
   /** Receives each message the panel posts (besides recording it), e.g. a host stand-in. */
   onPost?: (message: { type: string }) => void;
@@ -214,7 +228,7 @@ export class PanelPage {
   ) {}
 
   static async open(browser: Browser, server: PanelServer, panel: string, options: OpenOptions = {}): Promise<PanelPage> {
-    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1100, height: 800 }, timezoneId: options.timezoneId ?? 'UTC', locale: 'en-US' });
+    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1100, height: 800 }, deviceScaleFactor: options.deviceScaleFactor ?? 1, timezoneId: options.timezoneId ?? 'UTC', locale: 'en-US' });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
