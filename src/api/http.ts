@@ -144,6 +144,12 @@ const NETWORK_REASONS: Record<string, string> = {
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the connection closed before the answer was complete',
 };
 
+/** The transport's codes for a redirect it did not follow (nodeTransport.ts), and the PortalError's code. */
+const REFUSED_REDIRECTS: Record<string, string> = {
+  ERR_CROSS_ORIGIN_REDIRECT: 'cross_origin_redirect',
+  ERR_REDIRECT_REFUSED: 'redirect_refused',
+};
+
 /** Turns what fetch or the body read threw into a PortalError. */
 function failure(error: unknown, request: HttpRequest, signals: { readonly caller?: AbortSignal; readonly timedOut: boolean }, timeoutMs: number): PortalError {
   if (error instanceof PortalError) return error;
@@ -159,6 +165,17 @@ function failure(error: unknown, request: HttpRequest, signals: { readonly calle
     });
   }
   const code = errorCode(error);
+  const refused = code === undefined ? undefined : REFUSED_REDIRECTS[code];
+  if (refused && error instanceof Error) {
+    const status = (error as { status?: unknown }).status;
+    return new PortalError({
+      kind: 'http',
+      status: typeof status === 'number' ? status : undefined,
+      code: refused,
+      message: `${request.action} failed: ${error.message}`,
+      cause: error,
+    });
+  }
   const reason = (code && NETWORK_REASONS[code]) ?? (code ? `network error ${code}` : 'the connection failed');
   return new PortalError({
     kind: 'network',
