@@ -42,6 +42,11 @@ export interface PortalClientOptions {
   /** Per request, body included; default 30000. */
   timeoutMs?: number;
   onRequest?: (entry: RequestLogEntry) => void;
+  /**
+   * The most of an answer read whole, decompressed (http.ts's default unless given); asked at each call,
+   * so a changed setting counts at once. A streamed view read keeps to its own bounds (viewStream.ts).
+   */
+  maxAnswerBytes?: () => number;
 }
 
 interface Call {
@@ -96,6 +101,7 @@ export class PortalClient {
   private readonly fetch: FetchLike | undefined;
   private readonly timeoutMs: number;
   private readonly onRequest: ((entry: RequestLogEntry) => void) | undefined;
+  private readonly maxAnswerBytes: (() => number) | undefined;
   private readonly roundTrips: number[] = [];
 
   constructor(options: PortalClientOptions) {
@@ -105,6 +111,7 @@ export class PortalClient {
     this.fetch = options.fetch;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.onRequest = options.onRequest;
+    this.maxAnswerBytes = options.maxAnswerBytes;
   }
 
   /** The normalised base URL (no trailing slash, no /api/v1). */
@@ -306,6 +313,7 @@ export class PortalClient {
         action: call.action,
         onRequest: this.onRequest,
         readBody: call.readBody,
+        maxAnswerBytes: this.maxAnswerBytes?.(),
       });
       if (isSuccess(response.status)) {
         if (!call.readBody && response.body.length < SMALL_ANSWER_BYTES) this.noteRoundTrip(performance.now() - started);

@@ -14,7 +14,7 @@ import https from 'node:https';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import zlib from 'node:zlib';
-import type { FetchInitLike, FetchLike, FetchResponseLike, RequestBody, StopSwitch, TransportInit } from './http';
+import { answerTooLarge, type FetchInitLike, type FetchLike, type FetchResponseLike, type RequestBody, type StopSwitch, type TransportInit } from './http';
 
 const MAX_REDIRECTS = 20;
 /** Some firewalls (web application firewalls' common rules) refuse a request that names no client. */
@@ -46,10 +46,17 @@ class TransportResponse implements FetchResponseLike {
   /**
    * The whole body, without the copy arrayBuffer() makes. Read by its events, not an async iterator:
    * the iterator's promise per chunk and end-of-stream watch cost more than a short answer (the import
-   * bench). A body that closes before its end (the connection cut, the request aborted) rejects.
+   * bench). A body that closes before its end (the connection cut, the request aborted) rejects. Beyond
+   * `maxBytes`, decoded (a small gzip body may inflate to gigabytes), the connection is closed and it
+   * rejects: a declared length says so before anything is read.
    */
-  bytes(): Promise<Buffer> {
-    return new Promise((resolve, reject) => void new BodyRead(this.body, resolve, reject));
+  bytes(maxBytes = Number.POSITIVE_INFINITY): Promise<Buffer> {
+    const declared = this.headers.get('content-encoding') ? null : this.headers.get('content-length');
+    if (declared !== null && Number(declared) > maxBytes) {
+      this.body.destroy();
+      return Promise.reject(answerTooLarge(maxBytes));
+    }
+    return new Promise((resolve, reject) => void new BodyRead(this.body, maxBytes, resolve, reject));
   }
 }
 
@@ -62,12 +69,16 @@ class TransportResponse implements FetchResponseLike {
  */
 class BodyRead {
   private chunks: Buffer[] | undefined = [];
+  private size = 0;
+  private body: Readable | undefined;
 
   constructor(
     body: Readable,
+    private readonly maxBytes: number,
     private resolve: ((bytes: Buffer) => void) | undefined,
     private reject: ((error: unknown) => void) | undefined,
   ) {
+    this.body = body;
     // on, not once: each comes once anyway, and once's wrapper per listener is garbage per request.
     body.on('data', this.data);
     body.on('end', this.end);
@@ -75,7 +86,18 @@ class BodyRead {
     body.on('close', this.closed);
   }
 
-  private readonly data = (chunk: Buffer | string): void => void this.chunks?.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  private readonly data = (chunk: Buffer | string): void => {
+    const piece = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    this.size += piece.length;
+    if (this.size <= this.maxBytes) {
+      this.chunks?.push(piece);
+      return;
+    }
+    const { body } = this;
+    this.failed(answerTooLarge(this.maxBytes));
+    // Closes the connection too: the decoder's pipeline takes the socket down with it.
+    body?.destroy();
+  };
 
   private readonly end = (): void => {
     const { chunks, resolve } = this;
@@ -96,6 +118,7 @@ class BodyRead {
 
   private release(): void {
     this.chunks = undefined;
+    this.body = undefined;
     this.resolve = undefined;
     this.reject = undefined;
   }

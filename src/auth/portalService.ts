@@ -12,6 +12,7 @@ import { PortalError } from '../api/errors';
 import { normaliseBaseUrl } from '../api/urls';
 import { Disposable } from '../lifecycle';
 import { createLogger, requestLogger, type Logger } from '../log';
+import { setting } from '../settings/settings';
 import { newConnectionId } from './connectionIds';
 import { ConnectionStore } from './connectionStore';
 import { forgetPortal } from './forgetPortal';
@@ -139,6 +140,7 @@ export class PortalService extends Disposable implements Portals {
         baseUrl: keeper.connection.baseUrl,
         tokens: keeper,
         onRequest: requestLogger(this.requestLog, id),
+        maxAnswerBytes: () => setting('http.maxAnswerBytes'),
       });
       this.clients.set(id, client);
     }
