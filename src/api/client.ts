@@ -19,7 +19,7 @@ import {
   type RequestLogEntry,
 } from './http';
 import type { Column, RecordData, Site } from './types';
-import { apiAddress, apiPrefix, normaliseBaseUrl } from './urls';
+import { apiAddress, apiPrefix, portalBase } from './urls';
 import { ViewStreamReader, type ViewStreamOptions, type ViewStreamResult } from './viewStream';
 
 export type { CreatedRecord, RecordRead, ViewRead, ViewRow } from './answers';
@@ -47,6 +47,8 @@ export interface PortalClientOptions {
    * so a changed setting counts at once. A streamed view read keeps to its own bounds (viewStream.ts).
    */
   maxAnswerBytes?: () => number;
+  /** The user confirmed plain http:// for this portal; without it such a base URL is refused (urls.ts, portalBase). */
+  allowPlainHttp?: boolean;
 }
 
 interface Call {
@@ -105,7 +107,7 @@ export class PortalClient {
   private readonly roundTrips: number[] = [];
 
   constructor(options: PortalClientOptions) {
-    this.base = normaliseBaseUrl(options.baseUrl);
+    this.base = portalBase(options.baseUrl, options.allowPlainHttp);
     this.prefix = apiPrefix(this.base);
     this.tokens = options.tokens;
     this.fetch = options.fetch;
