@@ -1,6 +1,6 @@
 // A development and demo convenience: when the environment variable PORTAL_EXPLORER_CONNECTION_FILE names
-// a JSON file {label, baseUrl, clientId, clientSecret, flow?}, that portal is connected on activation
-// (client credentials unless the file says otherwise) and signed in, so `npm start` opens on a connected
+// a JSON file {label, baseUrl, clientId, clientSecret, flow?, allowPlainHttp?}, that portal is connected on
+// activation (client credentials unless the file says otherwise) and signed in, so `npm start` opens on a connected
 // portal. The file is read, not trusted as the source of truth: the connection then lives in global state
 // and SecretStorage like any other, and once imported it is not imported again, so a user who removes it
 // keeps it removed.
@@ -18,7 +18,7 @@ type ConnectionFile = Omit<NewConnection, 'id'>;
 
 function parse(text: string): ConnectionFile {
   const value = JSON.parse(text) as Record<string, unknown>;
-  const { label, baseUrl, clientId, clientSecret, flow } = value;
+  const { label, baseUrl, clientId, clientSecret, flow, allowPlainHttp } = value;
   if (typeof baseUrl !== 'string' || typeof clientId !== 'string' || typeof clientSecret !== 'string') {
     throw new Error('it needs the strings "baseUrl", "clientId" and "clientSecret"');
   }
@@ -28,6 +28,8 @@ function parse(text: string): ConnectionFile {
     clientId,
     clientSecret,
     flow: flow === 'authorizationCode' ? 'authorizationCode' : 'clientCredentials',
+    // Plain http:// to another machine only when the file says so: nobody is asked at activation.
+    ...(allowPlainHttp === true ? { allowPlainHttp } : {}),
   };
 }
 
