@@ -19,7 +19,7 @@ import {
   type RequestLogEntry,
 } from './http';
 import type { Column, RecordData, Site } from './types';
-import { apiAddress, apiPrefix, normaliseBaseUrl } from './urls';
+import { apiAddress, apiPrefix, portalBase } from './urls';
 import { ViewStreamReader, type ViewStreamOptions, type ViewStreamResult } from './viewStream';
 
 export type { CreatedRecord, RecordRead, ViewRead, ViewRow } from './answers';
@@ -42,6 +42,13 @@ export interface PortalClientOptions {
   /** Per request, body included; default 30000. */
   timeoutMs?: number;
   onRequest?: (entry: RequestLogEntry) => void;
+  /**
+   * The most of an answer read whole, decompressed (http.ts's default unless given); asked at each call,
+   * so a changed setting counts at once. A streamed view read keeps to its own bounds (viewStream.ts).
+   */
+  maxAnswerBytes?: () => number;
+  /** The user confirmed plain http:// for this portal; without it such a base URL is refused (urls.ts, portalBase). */
+  allowPlainHttp?: boolean;
 }
 
 interface Call {
@@ -96,15 +103,17 @@ export class PortalClient {
   private readonly fetch: FetchLike | undefined;
   private readonly timeoutMs: number;
   private readonly onRequest: ((entry: RequestLogEntry) => void) | undefined;
+  private readonly maxAnswerBytes: (() => number) | undefined;
   private readonly roundTrips: number[] = [];
 
   constructor(options: PortalClientOptions) {
-    this.base = normaliseBaseUrl(options.baseUrl);
+    this.base = portalBase(options.baseUrl, options.allowPlainHttp);
     this.prefix = apiPrefix(this.base);
     this.tokens = options.tokens;
     this.fetch = options.fetch;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.onRequest = options.onRequest;
+    this.maxAnswerBytes = options.maxAnswerBytes;
   }
 
   /** The normalised base URL (no trailing slash, no /api/v1). */
@@ -306,6 +315,7 @@ export class PortalClient {
         action: call.action,
         onRequest: this.onRequest,
         readBody: call.readBody,
+        maxAnswerBytes: this.maxAnswerBytes?.(),
       });
       if (isSuccess(response.status)) {
         if (!call.readBody && response.body.length < SMALL_ANSWER_BYTES) this.noteRoundTrip(performance.now() - started);

@@ -15,8 +15,11 @@ export interface FetchResponseLike {
   readonly statusText: string;
   readonly headers: { get(name: string): string | null };
   arrayBuffer(): Promise<ArrayBuffer>;
-  /** The whole body as a Buffer, where the transport has it without a copy. */
-  bytes?(): Promise<Buffer>;
+  /**
+   * The whole body as a Buffer, where the transport has it without a copy. Beyond `maxBytes` (counted
+   * after decompression) it stops reading and rejects with an error of code ERR_ANSWER_TOO_LARGE.
+   */
+  bytes?(maxBytes?: number): Promise<Buffer>;
   /** The body as it arrives (a Node stream); used when the caller reads it as a stream. */
   readonly body?: AsyncIterable<Uint8Array | string> | null;
 }
@@ -66,6 +69,12 @@ function loadTransport(): Promise<NodeTransport> {
 export const defaultFetch: FetchLike = async (url, init) => (loaded ?? (await loadTransport())).nodeTransport(url, init);
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * The most of an answer read whole, decompressed (the setting portal.http.maxAnswerBytes): far above any
+ * answer of the portal's (a view of 100,000 rows is some 30 MB), and far below what would run the
+ * extension host out of memory.
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -96,6 +105,8 @@ export interface HttpRequest {
    * million-row view may take longer than any fixed limit while it keeps arriving.
    */
   readBody?: (body: AsyncIterable<Uint8Array | string>) => Promise<void>;
+  /** The most of an answer read whole, after decompression; DEFAULT_MAX_ANSWER_BYTES unless given. */
+  maxAnswerBytes?: number;
 }
 
 export interface HttpResponse {
@@ -144,6 +155,24 @@ const NETWORK_REASONS: Record<string, string> = {
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the connection closed before the answer was complete',
 };
 
+/** The transport's codes for a redirect it did not follow (nodeTransport.ts), and the PortalError's code. */
+const REFUSED_REDIRECTS: Record<string, string> = {
+  ERR_CROSS_ORIGIN_REDIRECT: 'cross_origin_redirect',
+  ERR_REDIRECT_REFUSED: 'redirect_refused',
+};
+
+const MB = 1024 * 1024;
+
+function sizeText(bytes: number): string {
+  if (bytes >= MB) return `${Math.round((bytes / MB) * 10) / 10} MB`;
+  return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+}
+
+/** What a transport's bytes() and send() fail with when an answer is beyond its bound. */
+export function answerTooLarge(maxBytes: number): Error {
+  return Object.assign(new Error(`The answer is larger than ${maxBytes} bytes.`), { code: 'ERR_ANSWER_TOO_LARGE', maxBytes });
+}
+
 /** Turns what fetch or the body read threw into a PortalError. */
 function failure(error: unknown, request: HttpRequest, signals: { readonly caller?: AbortSignal; readonly timedOut: boolean }, timeoutMs: number): PortalError {
   if (error instanceof PortalError) return error;
@@ -159,6 +188,26 @@ function failure(error: unknown, request: HttpRequest, signals: { readonly calle
     });
   }
   const code = errorCode(error);
+  if (code === 'ERR_ANSWER_TOO_LARGE') {
+    const maxBytes = (error as { maxBytes?: unknown }).maxBytes;
+    return new PortalError({
+      kind: 'invalid-response',
+      code: 'answer_too_large',
+      message: `${request.action} failed: the portal's answer is larger than ${typeof maxBytes === 'number' ? sizeText(maxBytes) : 'the limit'}, the most the extension reads at once (setting portal.http.maxAnswerBytes). Nothing of it was kept.`,
+      cause: error,
+    });
+  }
+  const refused = code === undefined ? undefined : REFUSED_REDIRECTS[code];
+  if (refused && error instanceof Error) {
+    const status = (error as { status?: unknown }).status;
+    return new PortalError({
+      kind: 'http',
+      status: typeof status === 'number' ? status : undefined,
+      code: refused,
+      message: `${request.action} failed: ${error.message}`,
+      cause: error,
+    });
+  }
   const reason = (code && NETWORK_REASONS[code]) ?? (code ? `network error ${code}` : 'the connection failed');
   return new PortalError({
     kind: 'network',
@@ -206,7 +255,10 @@ export async function send(request: HttpRequest): Promise<HttpResponse> {
       await request.readBody(rearming(response.body, exchange));
       return { status: response.status, headers: response.headers, body: Buffer.alloc(0) };
     }
-    const body = response.bytes ? await response.bytes() : Buffer.from(await response.arrayBuffer());
+    const maxBytes = request.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    // A caller's own fetch has no bound of its own: checked once the body is in, at least.
+    const body = response.bytes ? await response.bytes(maxBytes) : Buffer.from(await response.arrayBuffer());
+    if (body.length > maxBytes) throw answerTooLarge(maxBytes);
     return { status: response.status, headers: response.headers, body };
   } catch (error) {
     status = 'error';

@@ -5,8 +5,8 @@
 // 3–3.5 × the CPU of node:http per request, and made the import and the grid's save CPU-bound in the
 // extension host. Node's own fetch (undici) costs even more per request here, and a bundled undici would
 // bypass VS Code's proxy support, which patches the http and https modules this file goes through.
-// What node-fetch did for us is kept: redirects (the Authorization header never follows to another
-// origin), gzip/deflate/br answers, streamed uploads, abort by signal, and the system error codes.
+// What node-fetch did for us is kept: redirects (to another origin only a read follows, without the
+// Authorization header), gzip/deflate/br answers, streamed uploads, abort by signal, and the system error codes.
 // The modules themselves, their `request` looked up at each call: VS Code's proxy support replaces it on the
 // module object after load, which a named import's binding would not see.
 import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
@@ -14,7 +14,7 @@ import https from 'node:https';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import zlib from 'node:zlib';
-import type { FetchInitLike, FetchLike, FetchResponseLike, RequestBody, StopSwitch, TransportInit } from './http';
+import { answerTooLarge, type FetchInitLike, type FetchLike, type FetchResponseLike, type RequestBody, type StopSwitch, type TransportInit } from './http';
 
 const MAX_REDIRECTS = 20;
 /** Some firewalls (web application firewalls' common rules) refuse a request that names no client. */
@@ -46,10 +46,17 @@ class TransportResponse implements FetchResponseLike {
   /**
    * The whole body, without the copy arrayBuffer() makes. Read by its events, not an async iterator:
    * the iterator's promise per chunk and end-of-stream watch cost more than a short answer (the import
-   * bench). A body that closes before its end (the connection cut, the request aborted) rejects.
+   * bench). A body that closes before its end (the connection cut, the request aborted) rejects. Beyond
+   * `maxBytes`, decoded (a small gzip body may inflate to gigabytes), the connection is closed and it
+   * rejects: a declared length says so before anything is read.
    */
-  bytes(): Promise<Buffer> {
-    return new Promise((resolve, reject) => void new BodyRead(this.body, resolve, reject));
+  bytes(maxBytes = Number.POSITIVE_INFINITY): Promise<Buffer> {
+    const declared = this.headers.get('content-encoding') ? null : this.headers.get('content-length');
+    if (declared !== null && Number(declared) > maxBytes) {
+      this.body.destroy();
+      return Promise.reject(answerTooLarge(maxBytes));
+    }
+    return new Promise((resolve, reject) => void new BodyRead(this.body, maxBytes, resolve, reject));
   }
 }
 
@@ -62,12 +69,16 @@ class TransportResponse implements FetchResponseLike {
  */
 class BodyRead {
   private chunks: Buffer[] | undefined = [];
+  private size = 0;
+  private body: Readable | undefined;
 
   constructor(
     body: Readable,
+    private readonly maxBytes: number,
     private resolve: ((bytes: Buffer) => void) | undefined,
     private reject: ((error: unknown) => void) | undefined,
   ) {
+    this.body = body;
     // on, not once: each comes once anyway, and once's wrapper per listener is garbage per request.
     body.on('data', this.data);
     body.on('end', this.end);
@@ -75,7 +86,18 @@ class BodyRead {
     body.on('close', this.closed);
   }
 
-  private readonly data = (chunk: Buffer | string): void => void this.chunks?.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  private readonly data = (chunk: Buffer | string): void => {
+    const piece = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    this.size += piece.length;
+    if (this.size <= this.maxBytes) {
+      this.chunks?.push(piece);
+      return;
+    }
+    const { body } = this;
+    this.failed(answerTooLarge(this.maxBytes));
+    // Closes the connection too: the decoder's pipeline takes the socket down with it.
+    body?.destroy();
+  };
 
   private readonly end = (): void => {
     const { chunks, resolve } = this;
@@ -96,6 +118,7 @@ class BodyRead {
 
   private release(): void {
     this.chunks = undefined;
+    this.body = undefined;
     this.resolve = undefined;
     this.reject = undefined;
   }
@@ -277,8 +300,7 @@ function streamBody(body: AsyncIterable<Uint8Array>, request: ClientRequest): vo
 }
 
 /** Where a redirect leads, and what is sent there (fetch's rules: 303, and 301/302 after a POST, become a GET). */
-function redirected(attempt: Attempt, status: number, location: string): Attempt {
-  const url = new URL(location, attempt.address.url);
+function redirected(attempt: Attempt, status: number, url: URL): Attempt {
   const elsewhere = url.origin !== attempt.address.url.origin;
   const becomesGet = status === 303 ? attempt.method !== 'HEAD' : (status === 301 || status === 302) && attempt.method === 'POST';
   const kept = (name: string): boolean => !(elsewhere && CREDENTIALS.includes(name.toLowerCase())) && !(becomesGet && name.toLowerCase().startsWith('content-'));
@@ -291,6 +313,17 @@ function isRedirect(status: number | undefined): status is 301 | 302 | 303 | 307
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
+/** Reads and GETs may follow to another origin (the credentials stay behind); nothing else may. */
+const FOLLOWS_ELSEWHERE = new Set(['GET', 'HEAD']);
+
+/**
+ * A redirect not followed, as http.ts reports it (PortalError code `redirect_refused`, or
+ * `cross_origin_redirect` for ERR_CROSS_ORIGIN_REDIRECT). The message is the reason, to follow "… failed: ".
+ */
+function refusedRedirect(status: number, reason: string, code: 'ERR_REDIRECT_REFUSED' | 'ERR_CROSS_ORIGIN_REDIRECT' = 'ERR_REDIRECT_REFUSED'): Error {
+  return Object.assign(new Error(reason), { code, status });
+}
+
 /**
  * One request over node:http or node:https, following redirects, stopped through `stop` (http.ts sets
  * it from its time limit and the caller's signal). The answer's body is left to the caller.
@@ -300,18 +333,37 @@ export async function nodeRequest(url: string, init: TransportInit, stop: StopSw
   for (let hops = 0; ; hops += 1) {
     const response = await sendOnce(attempt, stop);
     const location = response.headers.location;
-    if (!isRedirect(response.statusCode) || location === undefined || init.redirect === 'manual') {
-      return new TransportResponse(response.statusCode ?? 0, response.statusMessage ?? '', response.headers, decoded(response, attempt.method));
+    const status = response.statusCode;
+    if (!isRedirect(status) || location === undefined || init.redirect === 'manual') {
+      return new TransportResponse(status ?? 0, response.statusMessage ?? '', response.headers, decoded(response, attempt.method));
     }
     response.resume(); // the redirect's own body is not wanted; reading it frees the connection
-    if (init.redirect === 'error') throw new TypeError(`The request to ${attempt.address.url.origin} was redirected, and redirects are refused here.`);
-    if (hops >= MAX_REDIRECTS) throw new TypeError(`The request to ${attempt.address.url.origin} was redirected more than ${MAX_REDIRECTS} times.`);
-    const next = redirected(attempt, response.statusCode, location);
-    if (next.body !== undefined && typeof next.body !== 'string' && !Buffer.isBuffer(next.body)) {
-      throw new TypeError(`The request to ${attempt.address.url.origin} was redirected, and a streamed upload cannot be sent twice.`);
+    const from = attempt.address.url.origin;
+    if (init.redirect === 'error') throw refusedRedirect(status, `the portal at ${from} redirected the request (HTTP ${status}), and redirects are refused here.`);
+    if (hops >= MAX_REDIRECTS) throw refusedRedirect(status, `the portal at ${from} redirected the request more than ${MAX_REDIRECTS} times.`);
+    let next: URL;
+    try {
+      next = new URL(location, attempt.address.url);
+    } catch {
+      throw refusedRedirect(status, `the portal at ${from} redirected the request (HTTP ${status}) to an address that is not a URL.`);
     }
-    if (next.address.url.protocol !== 'http:' && next.address.url.protocol !== 'https:') throw new TypeError(`The request was redirected to a ${next.address.url.protocol} address, which is not followed.`);
-    attempt = next;
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') throw refusedRedirect(status, `the portal at ${from} redirected the request to a ${next.protocol} address, which is not followed.`);
+    const followed = redirected(attempt, status, next);
+    // A sign-in's form (the client secret, a refresh token or a code) or a record's change is meant for this
+    // portal alone: following it elsewhere would hand it to whoever answers there, whatever the status
+    // says. The original method decides, not the redirected one: a POST turned into a GET by 303 would
+    // still land the other server's answer (a token, say) in the caller's hands as if the portal sent it.
+    if (next.origin !== from && (!FOLLOWS_ELSEWHERE.has(init.method) || followed.body !== undefined)) {
+      throw refusedRedirect(
+        status,
+        `the portal at ${from} redirected the request (HTTP ${status}) to ${next.origin}, another server. A sign-in or a change is never sent on to another server, so nothing was sent there; check the portal's address.`,
+        'ERR_CROSS_ORIGIN_REDIRECT',
+      );
+    }
+    if (followed.body !== undefined && typeof followed.body !== 'string' && !Buffer.isBuffer(followed.body)) {
+      throw refusedRedirect(status, `the portal at ${from} redirected the request (HTTP ${status}), and a streamed upload cannot be sent twice.`);
+    }
+    attempt = followed;
   }
 }
 

@@ -4,7 +4,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { PortalError } from './errors';
 import { httpError, invalidResponse, isSuccess, parseJsonBody, send, type FetchLike, type RequestLogEntry } from './http';
-import { apiUrl, normaliseBaseUrl } from './urls';
+import { apiUrl, portalBase } from './urls';
 
 export interface TokenSet {
   accessToken: string;
@@ -44,6 +44,8 @@ export interface AuthorizeUrlOptions {
   redirectUri?: string;
   state: string;
   pkce?: Pick<Pkce, 'challenge' | 'method'>;
+  /** The user confirmed plain http:// for this portal (urls.ts, portalBase). */
+  allowPlainHttp?: boolean;
 }
 
 /** The address to open in the browser for step 1 of the authorization code flow. */
@@ -55,7 +57,7 @@ export function authorizeUrl(options: AuthorizeUrlOptions): string {
   ];
   if (options.redirectUri) query.push(['redirect_uri', options.redirectUri]);
   if (options.pkce) query.push(['code_challenge', options.pkce.challenge], ['code_challenge_method', options.pkce.method]);
-  return apiUrl(normaliseBaseUrl(options.baseUrl), ['oauth2', 'authorize'], query).href;
+  return apiUrl(portalBase(options.baseUrl, options.allowPlainHttp), ['oauth2', 'authorize'], query).href;
 }
 
 function sameText(a: string, b: string): boolean {
@@ -116,6 +118,8 @@ export interface TokenCallOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   onRequest?: (entry: RequestLogEntry) => void;
+  /** The user confirmed plain http:// for this portal (urls.ts, portalBase). */
+  allowPlainHttp?: boolean;
 }
 
 export interface ExchangeCodeOptions extends TokenCallOptions {
@@ -172,9 +176,10 @@ async function tokenCall(
   headers: Record<string, string> = {},
 ): Promise<TokenSet> {
   const secrets = [options.clientSecret, ...moreSecrets];
+  const url = apiUrl(portalBase(options.baseUrl, options.allowPlainHttp), ['oauth2', 'token']);
   const response = await send({
     method: 'POST',
-    url: apiUrl(normaliseBaseUrl(options.baseUrl), ['oauth2', 'token']),
+    url,
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
     body: form.toString(),
     signal: options.signal,

@@ -52,3 +52,41 @@ export function apiAddress(prefix: string, segments: readonly string[], query?: 
   const search = new URLSearchParams([...query]).toString();
   return search ? `${address}?${search}` : address;
 }
+
+/** True for addresses only this machine can reach (127.0.0.0/8, ::1, and 127.x mapped into IPv6). */
+export function isLoopbackAddress(address: string): boolean {
+  const mapped = /^::ffff:(.+)$/i.exec(address)?.[1];
+  if (mapped !== undefined) {
+    // The URL parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
+    return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(mapped) || /^7f[0-9a-f]{2}:[0-9a-f]{1,4}$/i.test(mapped);
+  }
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address) || address === '::1';
+}
+
+/** A URL's hostname that is this machine: a loopback address, or localhost and its subdomains (RFC 6761). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return host === 'localhost' || host.endsWith('.localhost') || isLoopbackAddress(host);
+}
+
+/** Whether a portal at this base URL would get the client secret, codes and tokens in clear text. */
+export function exposesInClearText(base: URL): boolean {
+  return base.protocol === 'http:' && !isLoopbackHost(base.hostname);
+}
+
+/**
+ * The base URL normalised, refused when it is plain http:// to another machine and the user has not
+ * confirmed that for this portal (the connection's allowPlainHttp): every call that carries a secret, a
+ * code or a token starts here, so none leaves in clear text unasked.
+ */
+export function portalBase(baseUrl: string, allowPlainHttp = false): URL {
+  const base = normaliseBaseUrl(baseUrl);
+  if (!allowPlainHttp && exposesInClearText(base)) {
+    throw new PortalError({
+      kind: 'invalid-input',
+      code: 'plain_http',
+      message: `The portal address ${base.origin} is not encrypted (http://, not https://): the client secret, the sign-in codes and tokens, and every record read or written would cross the network in clear text, for anyone on the way to read or change. Use the portal's https:// address, or confirm plain http:// for this portal when VS Code asks (adding it, or signing in to it).`,
+    });
+  }
+  return base;
+}

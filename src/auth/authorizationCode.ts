@@ -23,6 +23,8 @@ export interface AuthorizationCodeOptions {
   fetch?: FetchLike;
   /** Called once per token request (the request log). */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** The user confirmed plain http:// for this portal (api/urls.ts, portalBase). */
+  allowPlainHttp?: boolean;
 }
 
 function minutes(ms: number): string {
@@ -50,7 +52,7 @@ export async function authorizationCodeSignIn(options: AuthorizationCodeOptions)
   const pkce = createPkce();
   const receiver = await options.openReceiver(state);
   try {
-    const url = authorizeUrl({ baseUrl: options.baseUrl, clientId: options.clientId, redirectUri: receiver.redirectUri, state, pkce });
+    const url = authorizeUrl({ baseUrl: options.baseUrl, clientId: options.clientId, redirectUri: receiver.redirectUri, state, pkce, allowPlainHttp: options.allowPlainHttp });
     if (!(await options.openBrowser(url))) {
       throw new PortalError({ kind: 'cancelled', message: 'Sign-in was cancelled: the browser was not opened.' });
     }
@@ -69,6 +71,7 @@ export async function authorizationCodeSignIn(options: AuthorizationCodeOptions)
         code,
         redirectUri: receiver.redirectUri,
         codeVerifier: pkce.verifier,
+        allowPlainHttp: options.allowPlainHttp,
         fetch: options.fetch,
         signal,
         onRequest: options.onRequest,
@@ -99,6 +102,7 @@ export async function verifyClient(options: {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
+  allowPlainHttp?: boolean;
   fetch?: FetchLike;
   signal?: AbortSignal;
   onRequest?: (entry: RequestLogEntry) => void;

@@ -19,11 +19,11 @@ function connectionsOf(value: unknown): PortalConnection[] {
   const result: PortalConnection[] = [];
   for (const item of value) {
     if (typeof item !== 'object' || item === null) continue;
-    const { id, label, baseUrl, clientId, flow } = item as Record<string, unknown>;
+    const { id, label, baseUrl, clientId, flow, allowPlainHttp } = item as Record<string, unknown>;
     if (typeof id !== 'string' || !isConnectionId(id) || seen.has(id)) continue;
     if (typeof label !== 'string' || typeof baseUrl !== 'string' || typeof clientId !== 'string' || !isFlow(flow)) continue;
     seen.add(id);
-    result.push(Object.freeze({ id, label, baseUrl, clientId, flow }));
+    result.push(Object.freeze({ id, label, baseUrl, clientId, flow, ...(allowPlainHttp === true ? { allowPlainHttp } : {}) }));
   }
   return result;
 }
@@ -36,8 +36,14 @@ export class ConnectionStore {
   }
 
   async add(connection: PortalConnection): Promise<void> {
-    const { id, label, baseUrl, clientId, flow } = connection;
-    await this.state.update(CONNECTIONS_KEY, [...this.list().filter((known) => known.id !== id), { id, label, baseUrl, clientId, flow }]);
+    const { id, label, baseUrl, clientId, flow, allowPlainHttp } = connection;
+    const stored = { id, label, baseUrl, clientId, flow, ...(allowPlainHttp ? { allowPlainHttp } : {}) };
+    // A connection stored again (its confirmation added) keeps its place in the lists.
+    const list: PortalConnection[] = this.list();
+    const index = list.findIndex((known) => known.id === id);
+    if (index >= 0) list[index] = stored;
+    else list.push(stored);
+    await this.state.update(CONNECTIONS_KEY, list);
   }
 
   async remove(id: string): Promise<void> {

@@ -9,15 +9,16 @@
 import * as vscode from 'vscode';
 import { PortalClient } from '../api/client';
 import { PortalError } from '../api/errors';
-import { normaliseBaseUrl } from '../api/urls';
+import { exposesInClearText, normaliseBaseUrl, portalBase } from '../api/urls';
 import { Disposable } from '../lifecycle';
 import { createLogger, requestLogger, type Logger } from '../log';
+import { setting } from '../settings/settings';
 import { newConnectionId } from './connectionIds';
 import { ConnectionStore } from './connectionStore';
 import { forgetPortal } from './forgetPortal';
 import type { PortalConnection, Portals, SignInState } from './portals';
 import { connectionOfKey, secretKeys } from './secretKeys';
-import type { SignInRequest, SignInUi } from './signInUi';
+import { cancelled, confirmPlainHttp, type SignInRequest, type SignInUi } from './signInUi';
 import { tokensFrom } from './storedTokens';
 import { TokenKeeper } from './tokenKeeper';
 
@@ -138,7 +139,9 @@ export class PortalService extends Disposable implements Portals {
       client = new PortalClient({
         baseUrl: keeper.connection.baseUrl,
         tokens: keeper,
+        allowPlainHttp: keeper.connection.allowPlainHttp,
         onRequest: requestLogger(this.requestLog, id),
+        maxAnswerBytes: () => setting('http.maxAnswerBytes'),
       });
       this.clients.set(id, client);
     }
@@ -163,7 +166,9 @@ export class PortalService extends Disposable implements Portals {
    */
   async add(request: NewConnection): Promise<PortalConnection> {
     await this.firstLoad;
-    const baseUrl = normaliseBaseUrl(request.baseUrl).href.replace(/\/$/, '');
+    // Refused here already when plain http:// to another machine was not confirmed (Add Portal asks).
+    const base = portalBase(request.baseUrl, request.allowPlainHttp);
+    const baseUrl = base.href.replace(/\/$/, '');
     const clientId = request.clientId.trim();
     const label = request.label.trim();
     // The same portal and client may be connected twice under two names (with two flows, say: the demo's
@@ -185,6 +190,7 @@ export class PortalService extends Disposable implements Portals {
       baseUrl,
       clientId,
       flow: request.flow,
+      ...(exposesInClearText(base) ? { allowPlainHttp: true as const } : {}),
     });
     try {
       await this.store.add(connection);
@@ -214,7 +220,16 @@ export class PortalService extends Disposable implements Portals {
 
   async signIn(id: string): Promise<void> {
     await this.firstLoad;
-    const keeper = this.keeperOf(id);
+    let keeper = this.keeperOf(id);
+    const base = normaliseBaseUrl(keeper.connection.baseUrl);
+    if (!keeper.connection.allowPlainHttp && exposesInClearText(base)) {
+      // A connection added before plain http:// was asked about: asked once now, and remembered with it
+      // (the keeper and client made anew for the changed connection).
+      if (!(await confirmPlainHttp(keeper.connection.label, base))) throw cancelled('Signing in');
+      await this.store.add({ ...keeper.connection, allowPlainHttp: true });
+      await this.reload();
+      keeper = this.keeperOf(id);
+    }
     const { connection } = keeper;
     const clientSecret = await this.context.secrets.get(secretKeys.clientSecret(id));
     if (!clientSecret) {

@@ -12,6 +12,8 @@ export interface PortalConnection {
   readonly baseUrl: string;
   readonly clientId: string;
   readonly flow: AuthFlow;
+  /** The user confirmed once that this portal may be used over plain http:// (set only for such a portal). */
+  readonly allowPlainHttp?: true;
 }
 
 export type SignInState = 'signedIn' | 'signedOut' | 'expired';

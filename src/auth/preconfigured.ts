@@ -1,7 +1,7 @@
 // A development and demo convenience: when the environment variable PORTAL_EXPLORER_CONNECTION_FILE names
-// a JSON file {label, baseUrl, clientId, clientSecret, flow?}, that portal is connected on activation
-// (client credentials unless the file says otherwise) and signed in, so `npm start` opens on a connected
-// portal. The file is read, not trusted as the source of truth: the connection then lives in global state
+// a JSON file {label, baseUrl, clientId, clientSecret, flow?, allowPlainHttp?, views?}, that portal is
+// connected on activation (client credentials unless the file says otherwise) and signed in, so `npm start`
+// opens on a connected portal. The file is read, not trusted as the source of truth: the connection then lives in global state
 // and SecretStorage like any other, and once imported it is not imported again, so a user who removes it
 // keeps it removed. The file may name views of the portal's apps ("views": [{appId, viewId, name}]): the
 // API cannot list views, so without them a newcomer meets "No views yet" and a question about an id they
@@ -47,7 +47,7 @@ function viewsOf(value: unknown): PreconfiguredView[] {
 /** The file's text, checked: what is missing or malformed is named. */
 export function parseConnectionFile(text: string): ConnectionFile {
   const value = JSON.parse(text) as Record<string, unknown>;
-  const { label, baseUrl, clientId, clientSecret, flow, views } = value;
+  const { label, baseUrl, clientId, clientSecret, flow, allowPlainHttp, views } = value;
   if (typeof baseUrl !== 'string' || typeof clientId !== 'string' || typeof clientSecret !== 'string') {
     throw new Error('it needs the strings "baseUrl", "clientId" and "clientSecret"');
   }
@@ -57,6 +57,8 @@ export function parseConnectionFile(text: string): ConnectionFile {
     clientId,
     clientSecret,
     flow: flow === 'authorizationCode' ? 'authorizationCode' : 'clientCredentials',
+    // Plain http:// to another machine only when the file says so: nobody is asked at activation.
+    ...(allowPlainHttp === true ? { allowPlainHttp } : {}),
     views: viewsOf(views),
   };
 }

@@ -23,6 +23,8 @@ export interface SignInRequest {
   clientId: string;
   clientSecret: string;
   flow: AuthFlow;
+  /** The user confirmed plain http:// for this portal (confirmPlainHttp). */
+  allowPlainHttp?: boolean;
 }
 
 export interface SignInUiOptions {
@@ -53,7 +55,8 @@ export class SignInUi {
         const cancel = abortSignalOf(token);
         try {
           const onRequest = requestLogger(this.requestLog, request.id ?? request.label);
-          const common = { baseUrl: request.baseUrl, clientId: request.clientId, clientSecret: request.clientSecret, signal: cancel.signal, onRequest };
+          const { baseUrl, clientId, clientSecret, allowPlainHttp } = request;
+          const common = { baseUrl, clientId, clientSecret, allowPlainHttp, signal: cancel.signal, onRequest };
           if (request.flow === 'clientCredentials') return await clientCredentials(common);
           progress.report({ message: 'checking the client id and secret…' });
           await verifyClient(common);
@@ -81,6 +84,25 @@ export class SignInUi {
 }
 
 export const DEFAULT_SIGN_IN_TIMEOUT_MS = SIGN_IN_TIMEOUT_MS;
+
+const USE_PLAIN_HTTP = 'Use http:// Anyway';
+
+/**
+ * Asks once per portal whether it may be used over plain http:// to another machine (api/urls.ts,
+ * exposesInClearText), saying what would travel in clear text. Resolves true only when the user chose so.
+ */
+export async function confirmPlainHttp(label: string, base: URL): Promise<boolean> {
+  const answer = await prompter().warn(
+    `The portal "${label}" is at ${base.origin}, without encryption (http://, not https://).`,
+    {
+      modal: true,
+      detail:
+        "Its client secret, the sign-in codes, the access and refresh tokens, and every record read or written would cross the network in clear text: anyone on the way (the Wi-Fi, a proxy) could read them, sign in as this application and change records. Use the portal's https:// address if it has one. VS Code asks this once for this portal.",
+    },
+    USE_PLAIN_HTTP,
+  );
+  return answer === USE_PLAIN_HTTP;
+}
 
 /** A cancelled PortalError, for a question the user dismissed. */
 export function cancelled(what: string): PortalError {

@@ -143,10 +143,10 @@ export class TokenKeeper implements AccessTokenSource {
     if (stored.kind === 'expired') throw this.signInRequired('expired');
     if (stored.tokens.accessToken !== rejected && !needsRenewal(stored.tokens, this.now())) return stored.tokens.accessToken;
 
-    const { baseUrl, clientId, flow, id } = this.connection;
+    const { baseUrl, clientId, flow, id, allowPlainHttp } = this.connection;
     const clientSecret = await this.options.secrets.get(secretKeys.clientSecret(id));
     if (!clientSecret) return this.expire(generation, 'the client secret is missing from this machine');
-    const common = { baseUrl, clientId, clientSecret, fetch: this.options.fetch, timeoutMs: this.options.timeoutMs, onRequest: this.options.onRequest };
+    const common = { baseUrl, clientId, clientSecret, allowPlainHttp, fetch: this.options.fetch, timeoutMs: this.options.timeoutMs, onRequest: this.options.onRequest };
     const refreshToken = stored.tokens.refreshToken;
     try {
       const issued = this.now();

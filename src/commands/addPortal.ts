@@ -4,10 +4,10 @@
 // answer filled in, the secret too: nothing is retyped.
 import type * as vscode from 'vscode';
 import { isCancellation } from '../api/errors';
-import { normaliseBaseUrl } from '../api/urls';
+import { exposesInClearText, normaliseBaseUrl } from '../api/urls';
 import type { AuthFlow, PortalConnection } from '../auth/portals';
 import type { NewConnection, PortalService } from '../auth/portalService';
-import { cancelled } from '../auth/signInUi';
+import { cancelled, confirmPlainHttp } from '../auth/signInUi';
 import { createLogger } from '../log';
 import { describeError } from '../ui/errorBoundary';
 import { prompter, tell } from '../ui/prompter';
@@ -92,6 +92,14 @@ export async function addPortal(portals: PortalService): Promise<string> {
   let previous: Partial<NewConnection> = {};
   for (;;) {
     const details = await askDetails(previous);
+    if (exposesInClearText(normaliseBaseUrl(details.baseUrl))) {
+      // Declined: the details are asked again, all filled in, to change the address to https://.
+      if (!(await confirmPlainHttp(details.label, normaliseBaseUrl(details.baseUrl)))) {
+        previous = details;
+        continue;
+      }
+      details.allowPlainHttp = true;
+    }
     let connection: PortalConnection;
     try {
       connection = await portals.add(details);

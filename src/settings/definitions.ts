@@ -6,6 +6,7 @@
 // one of the choices, not matching the pattern), typed into settings.json by hand, takes the default
 // rather than breaking a feature.
 import { isIP } from 'node:net';
+import { DEFAULT_MAX_ANSWER_BYTES } from '../api/http';
 
 interface Common<T> {
   readonly default: T;
@@ -126,6 +127,11 @@ export const SETTINGS = {
   'webhooks.maxEvents': integer(200, 1, 10_000),
   /** Machine: a workspace must not open a port as soon as it is opened. */
   'webhooks.autoStart': userOnly(flag(false), 'machine'),
+  /**
+   * Answers read whole (not a streamed view read), counted decompressed: 1 MB to 2 GB. Machine: the bound
+   * protects this machine's memory, which a repository's settings must not raise.
+   */
+  'http.maxAnswerBytes': userOnly(integer(DEFAULT_MAX_ANSWER_BYTES, 1024 * 1024, 2 * 1024 * 1024 * 1024), 'machine'),
   /**
    * Offers the agent's tools that create, update and comment on records (each still asks first).
    * Application: a repository's settings must not let an agent (steered by that repository's text) write.

@@ -55,10 +55,7 @@ export function normalizeWebhookSettings(get: (key: WebhookKey) => unknown): Web
 
 export const WEBHOOK_DEFAULTS: WebhookSettings = Object.freeze(normalizeWebhookSettings(() => undefined));
 
-/** True for addresses only this machine can reach (127.0.0.0/8, ::1). */
-export function isLoopbackAddress(address: string): boolean {
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address) || address === '::1' || address === '::ffff:127.0.0.1';
-}
+export { isLoopbackAddress } from '../api/urls';
 
 /** The host part of a URL for a bind address: a wildcard address is reached through loopback. */
 export function urlHost(bindAddress: string): string {

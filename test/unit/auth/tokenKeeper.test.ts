@@ -7,26 +7,13 @@ import { PortalError } from '../../../src/api/errors';
 import { clientCredentials, refresh } from '../../../src/api/oauth';
 import { defaultFetch, type FetchLike } from '../../../src/api/http';
 import type { PortalConnection } from '../../../src/auth/portals';
-import { secretKeys, type SecretStore } from '../../../src/auth/secretKeys';
+import { secretKeys } from '../../../src/auth/secretKeys';
 import { SignInRequiredError } from '../../../src/model/signInRequired';
 import { tokensFrom, type StoredTokens } from '../../../src/auth/storedTokens';
 import { TokenKeeper } from '../../../src/auth/tokenKeeper';
 import { startPortal, testInterface, type Emulator } from '../api/portal';
+import { MapSecrets } from '../support/secrets';
 import { signInWithCode } from './browser';
-
-/** SecretStorage's interface over a Map, shared by "windows" like the real one is. */
-class MapSecrets implements SecretStore {
-  readonly values = new Map<string, string>();
-  async get(key: string): Promise<string | undefined> {
-    return this.values.get(key);
-  }
-  async store(key: string, value: string): Promise<void> {
-    this.values.set(key, value);
-  }
-  async delete(key: string): Promise<void> {
-    this.values.delete(key);
-  }
-}
 
 /**
  * The real fetch, but the token endpoint's answer is held (after the portal acted on the request, e.g.

@@ -43,12 +43,12 @@ describe('settings', () => {
     });
   }
 
-  it('that a cloned repository could use to write or listen are the user\'s alone, never a workspace\'s', () => {
+  it('that a cloned repository could use to write, listen or lift a bound are the user\'s alone, never a workspace\'s', () => {
     const userOnly = Object.entries(defined)
       .filter(([, definition]) => definition.scope === 'application' || definition.scope === 'machine')
       .map(([key]) => key)
       .sort();
-    assert.deepEqual(userOnly, ['agent.allowChanges', 'webhooks.autoStart', 'webhooks.bindAddress']);
+    assert.deepEqual(userOnly, ['agent.allowChanges', 'http.maxAnswerBytes', 'webhooks.autoStart', 'webhooks.bindAddress']);
   });
 
   it('read as their default when unset or when the value fails validation', () => {
