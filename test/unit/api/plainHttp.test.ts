@@ -8,7 +8,7 @@ import { PortalClient } from '../../../src/api/client';
 import { PortalError } from '../../../src/api/errors';
 import { authorizeUrl, clientCredentials, exchangeCode, refresh } from '../../../src/api/oauth';
 import { exposesInClearText, isLoopbackHost, portalBase } from '../../../src/api/urls';
-import { NON_LOOPBACK_ADDRESS, startOtherHost, type OtherHost } from '../support/otherHost';
+import { OTHER_HOST_NAME, startOtherHost, type OtherHost } from '../support/otherHost';
 
 function refusesPlainHttp(host: string): (error: unknown) => boolean {
   return (error: unknown) => {
@@ -50,10 +50,10 @@ describe('plain http:// portals (issue 30)', () => {
     assert.throws(() => new PortalClient({ baseUrl: 'http://portal.example.com', tokens: { accessToken: async () => 't', renewAfterUnauthorized: async () => undefined } }), refusesPlainHttp('portal.example.com'));
   });
 
-  (NON_LOOPBACK_ADDRESS ? describe : describe.skip)(`against a server on this machine's address ${NON_LOOPBACK_ADDRESS ?? '(none)'}`, () => {
+  describe(`against a server at this machine's host name (${OTHER_HOST_NAME})`, () => {
     let other: OtherHost;
     before(async () => {
-      other = await startOtherHost(NON_LOOPBACK_ADDRESS ?? '', (request, response) => {
+      other = await startOtherHost((request, response) => {
         response.setHeader('Content-Type', 'application/json');
         if ((request.url ?? '').endsWith('/oauth2/token')) response.end(JSON.stringify({ access_token: 'a', expires_in: 60, token_type: 'Bearer', scope: null }));
         else response.end(JSON.stringify([]));

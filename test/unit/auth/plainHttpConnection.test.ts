@@ -10,7 +10,7 @@ import type { PortalConnection } from '../../../src/auth/portals';
 import { secretKeys } from '../../../src/auth/secretKeys';
 import { tokensFrom } from '../../../src/auth/storedTokens';
 import { TokenKeeper } from '../../../src/auth/tokenKeeper';
-import { NON_LOOPBACK_ADDRESS, startOtherHost, type OtherHost } from '../support/otherHost';
+import { OTHER_HOST_NAME, startOtherHost, type OtherHost } from '../support/otherHost';
 import { MapSecrets } from '../support/secrets';
 
 /** Global state's interface over a Map. */
@@ -44,10 +44,10 @@ describe('a plain http:// connection (issue 30)', () => {
     );
   });
 
-  (NON_LOOPBACK_ADDRESS ? describe : describe.skip)(`its token renewals, against a server on ${NON_LOOPBACK_ADDRESS ?? '(none)'}`, () => {
+  describe(`its token renewals, against a server at ${OTHER_HOST_NAME}`, () => {
     let host: OtherHost;
     before(async () => {
-      host = await startOtherHost(NON_LOOPBACK_ADDRESS ?? '', (_request, response) => {
+      host = await startOtherHost((_request, response) => {
         response.setHeader('Content-Type', 'application/json');
         response.end(JSON.stringify({ access_token: 'renewed', expires_in: 3600, token_type: 'Bearer', scope: null, refresh_token: 'next' }));
       });
