@@ -126,7 +126,7 @@ async function runImportWithProgress(
   const actions = (Object.keys(files) as Array<keyof typeof files>).filter((action) => files[action] !== undefined);
   const failed = result.failuresPath ? ` The failed rows are in ${basename(result.failuresPath)}: fix them and import that file.` : '';
   const uncertain = result.uncertainPath
-    ? ` ${result.uncertain.length} may have been created though the portal's answer was lost; with no key column and view to look them up by, they were not sent again. They are in ${basename(result.uncertainPath)}: check the app for each before importing any again.`
+    ? ` ${result.uncertain.length} may have been created though the portal's answer was lost; they could not be looked up (no key column and view, or the portal refused the look-up), so they were not sent again. They are in ${basename(result.uncertainPath)}: check the app for each before importing any again.`
     : '';
   // The panel gets the summary now; a button, if clicked later, opens its file on its own.
   void prompter()

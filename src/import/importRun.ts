@@ -106,7 +106,8 @@ export async function runImport(job: ImportJob): Promise<ImportResult> {
       await writeFailuresFile(source, journal, failuresPath);
     }
     const uncertain = journal.entries().filter((entry) => entry.outcome === 'uncertain');
-    // Never silently lost: rows nobody could look for (no key or view) are listed for a person to check.
+    // Never silently lost: rows nobody could look for (no key or view, a look-up refused) are listed for a
+    // person to check; their attempt lines stay, so the next run looks them up before sending anything.
     let uncertainPath: string | undefined;
     if (!summary.cancelled && uncertain.length > 0) {
       uncertainPath = uncertainPathFor(source.path, job.failuresFolder);

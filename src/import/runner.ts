@@ -8,8 +8,9 @@
 //   request is sent again.
 // - May have been done (5xx, 503 included, a dropped connection, a time-out) or taken (an unreadable 2xx):
 //   the row's lookup (its value in the unique column chosen as the key) is then looked for through a
-//   view; found, the row is done with that record; not found, it is sent again. Without a lookup the row
-//   is reported 'uncertain' and not sent again: a person must check it.
+//   view; found, the row is done with that record; not found, it is sent again. Without a lookup, or when
+//   the look-up itself is refused (sign-in expired, 403, the view deleted), the row is reported
+//   'uncertain' and not sent again: its attempt line stays, the next run looks it up before sending.
 // - The attempt is journalled (and synced) before the create is sent, so a crash or reload in between is
 //   the same case: the resumed run looks for the record first. Cancel lets the requests in flight answer
 //   (CANCEL_GRACE_MS) before it cuts them off, so that it leaves none of them to look for.
@@ -294,7 +295,16 @@ class Run {
           if (!lookup || !this.options.lookupView) {
             return { row, outcome: 'uncertain', reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}); with no key column to look for it, it was not sent again: check the app` };
           }
-          const found = await this.find(lookup);
+          const found = await this.find(lookup).catch((error: unknown) => classifyFailure(error));
+          if (!Array.isArray(found)) {
+            if (found.verdict === 'cancelled') return undefined;
+            // Failed or sent again, the row would be created a second time by a resumed run or the failures file.
+            return {
+              row,
+              outcome: 'uncertain',
+              reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}), and it could not be looked up (${found.reason}): it was not sent again; importing the file again looks it up first`,
+            };
+          }
           if (found.length === 1) return { row, outcome: 'created', recordId: found[0] };
           if (found.length > 1) return { row, outcome: 'uncertain', reason: `records ${found.join(', ')} all have ${lookup.field} = ${lookup.value}` };
           mayExist = false;
