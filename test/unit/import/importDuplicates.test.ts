@@ -1,13 +1,14 @@
-// Zero duplicates, zero lost rows, counted in the emulator: creates whose answer is lost and whose look-up
-// is then refused, a create answered 503, a crash between an attempt line and its outcome, and a
+// Zero duplicates, zero lost rows, counted in the emulator: two runs of one journal at once, creates whose
+// answer is lost and whose look-up is then refused, a create answered 503, a crash between an attempt line and its outcome, and a
 // journal line torn by a crash. Each case ends with every row of the file created exactly once.
 import * as assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { PortalClient } from '../../../src/api/client';
 import type { Column } from '../../../src/api/types';
 import { journalSettings } from '../../../src/import/importRun';
 import { Journal } from '../../../src/import/journal';
+import { JournalBusyError } from '../../../src/import/journalLock';
 import { proposeMapping } from '../../../src/import/mapping';
 import { hashFile, openSource } from '../../../src/import/sourceFile';
 import { clientFor, injectFault, startPortal, testInterface, type Emulator } from '../api/portal';
@@ -39,6 +40,27 @@ describe('import: no duplicate and no lost row (fault suite)', function () {
     assert.equal(names.length, count, 'records of the file');
     assert.equal(new Set(names).size, count, 'no name twice');
   }
+
+  it('refuses a second run of the same journal while the first runs: 50 rows, 50 creates', async () => {
+    const path = join(folder.path, 'twice.csv');
+    await writeFile(path, customersCsv(50, 1, 'Twice'));
+    // Slow creates: the first run is still going when the second starts.
+    await injectFault(emulator, { path: '/record/$', method: 'POST', latency_ms: 20, count: -1 });
+    const first = importFile(path, client, columns, { matchField: 'f2', concurrency: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const second = importFile(path, client, columns, { matchField: 'f2', concurrency: 2 });
+    await assert.rejects(second, (error: unknown) => {
+      assert.ok(error instanceof JournalBusyError, String(error));
+      assert.match(error.message, /is running in this window since/);
+      return true;
+    });
+    const result = await first;
+    assert.deepEqual([result.counts.created, result.counts.failed, result.counts.uncertain], [50, 0, 0]);
+    await createdOnce('Twice', 50);
+    // The refused run left the journal and its lock alone; the first run's end let go of the lock.
+    await stat(result.journalPath);
+    await assert.rejects(stat(`${result.journalPath}.lock`), { code: 'ENOENT' });
+  });
 
   it('keeps a lost create whose look-up is refused uncertain, and the resumed run finds it instead of creating it again', async () => {
     const path = join(folder.path, 'refused.csv');
