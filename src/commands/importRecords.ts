@@ -106,7 +106,7 @@ function refuse(target: AppTarget, sourcePath: string, holder: LockHolder): neve
   const here = heldHere(holder);
   const actions = here ? ['Show It'] : [];
   void prompter()
-    .warn(`An import of ${basename(sourcePath)} is already running ${whereHeld(holder)}. Wait for it to end or cancel it; then import the file again to resume.`, {}, ...actions)
+    .warn(`An import of ${basename(sourcePath)} is already running ${whereHeld(holder)}. Wait for it to end, or cancel it and import the file again to resume.`, {}, ...actions)
     .then((answer) => {
       if (answer === 'Show It' && !ImportPanel.reveal(target, sourcePath)) void prompter().info('Its panel is closed; its progress is in the notifications (the bell in the status bar).');
     });

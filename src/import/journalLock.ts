@@ -56,7 +56,7 @@ export class JournalBusyError extends Error {
     readonly journalPath: string,
     readonly holder: LockHolder,
   ) {
-    super(`Another run of the journal ${journalPath} is running ${whereHeld(holder)}: wait for it to end or cancel it, then start again to resume.`);
+    super(`Another run of the journal ${journalPath} is running ${whereHeld(holder)}: wait for it to end, or cancel it and start again to resume.`);
     this.name = 'JournalBusyError';
   }
 }
@@ -132,9 +132,12 @@ export class JournalLock {
         const handle = await open(path, 'wx');
         try {
           await handle.writeFile(JSON.stringify(holder));
-        } finally {
-          await handle.close();
+        } catch (error) {
+          // An empty lock would hold the journal for STALE_MS: none is better than that.
+          await handle.close().finally(() => unlink(path).catch(() => undefined));
+          throw error;
         }
+        await handle.close();
         return new JournalLock(journalPath, holder);
       } catch (error) {
         if (errno(error) !== 'EEXIST') throw error;
