@@ -81,21 +81,25 @@ export async function openImport(deps: ImportDeps, arg: unknown): Promise<Import
   });
 }
 
-async function runImportWithProgress(
+/** What a run of the panel's settings needs. */
+type ImportRun = [
   deps: ImportDeps,
   target: AppTarget,
   source: ImportSource,
   settings: ImportSettings,
   options: ImportOptions,
   readExistingRecords: (options: ImportOptions) => Promise<Awaited<ReturnType<typeof readExisting>> | undefined>,
-): Promise<string | undefined> {
+];
+
+async function runImportWithProgress(...run: ImportRun): Promise<string | undefined> {
+  const [deps, target, source] = run;
   const { journalPath, outputFolder } = await importPlaces(source.path, deps.storageFolder);
   const lock = await JournalLock.acquire(journalPath).catch((error: unknown) => {
     if (error instanceof JournalBusyError) refuse(target, source.path, error.holder);
     throw error;
   });
   try {
-    return await runLocked(deps, target, source, settings, options, readExistingRecords, { journalPath, outputFolder, lock });
+    return await runLocked({ journalPath, outputFolder, lock }, ...run);
   } finally {
     await lock.release();
   }
@@ -114,13 +118,8 @@ function refuse(target: AppTarget, sourcePath: string, holder: LockHolder): neve
 }
 
 async function runLocked(
-  deps: ImportDeps,
-  target: AppTarget,
-  source: ImportSource,
-  settings: ImportSettings,
-  options: ImportOptions,
-  readExistingRecords: (options: ImportOptions) => Promise<Awaited<ReturnType<typeof readExisting>> | undefined>,
   { journalPath, outputFolder, lock }: { journalPath: string; outputFolder: string | undefined; lock: JournalLock },
+  ...[deps, target, source, settings, options, readExistingRecords]: ImportRun
 ): Promise<string | undefined> {
   const name = basename(source.path);
   if (await exists(journalPath)) {
