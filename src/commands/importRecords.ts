@@ -1,7 +1,11 @@
 // "Portal: Import Records…": an app (from the tree, or picked), a CSV/TSV/JSON file, the mapping panel;
 // then the run: the journal beside the file (or in the extension's storage when that folder cannot be
 // written), Resume / Start over when an unfinished run of the same file is found, progress with Cancel,
-// and a summary with the failures file.
+// and a summary with the failures file. While a run of the file goes on (in this window or another),
+// starting it again is refused, saying where it runs: the journal's lock (journalLock.ts) is held from
+// the Resume question to the journal's removal, so that neither Start Over nor the end of one run removes
+// the journal under another.
+
 import { rm, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
@@ -9,6 +13,7 @@ import { cancelled } from '../auth/signInUi';
 import type { Stores } from '../catalog/stores';
 import { journalSettings, readExisting, runImport } from '../import/importRun';
 import { readJournalJob, settingsDifferences } from '../import/journal';
+import { heldHere, JournalBusyError, JournalLock, journalHolder, whereHeld, type LockHolder } from '../import/journalLock';
 import { importPlaces } from '../import/places';
 import { sampleRows } from '../import/panelState';
 import type { ImportSettings } from '../import/plan';
@@ -48,6 +53,9 @@ export async function openImport(deps: ImportDeps, arg: unknown): Promise<Import
   });
   const file = picked?.[0];
   if (!file) throw cancelled('Import Records');
+  // Before the panel: a new one would close the panel of the run that goes on.
+  const holder = await journalHolder((await importPlaces(file.fsPath, deps.storageFolder)).journalPath);
+  if (holder) refuse(target, file.fsPath, holder);
   const [source, columns, info] = await Promise.all([
     openSource(file.fsPath),
     deps.catalog.columns(target.portalId, target.appId),
@@ -73,16 +81,47 @@ export async function openImport(deps: ImportDeps, arg: unknown): Promise<Import
   });
 }
 
-async function runImportWithProgress(
+/** What a run of the panel's settings needs. */
+type ImportRun = [
   deps: ImportDeps,
   target: AppTarget,
   source: ImportSource,
   settings: ImportSettings,
   options: ImportOptions,
   readExistingRecords: (options: ImportOptions) => Promise<Awaited<ReturnType<typeof readExisting>> | undefined>,
+];
+
+async function runImportWithProgress(...run: ImportRun): Promise<string | undefined> {
+  const [deps, target, source] = run;
+  const { journalPath, outputFolder } = await importPlaces(source.path, deps.storageFolder);
+  const lock = await JournalLock.acquire(journalPath).catch((error: unknown) => {
+    if (error instanceof JournalBusyError) refuse(target, source.path, error.holder);
+    throw error;
+  });
+  try {
+    return await runLocked({ journalPath, outputFolder, lock }, ...run);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Says where the run of the file goes on, offers to show it when it is in this window, and stops. */
+function refuse(target: AppTarget, sourcePath: string, holder: LockHolder): never {
+  const here = heldHere(holder);
+  const actions = here ? ['Show It'] : [];
+  void prompter()
+    .warn(`An import of ${basename(sourcePath)} is already running ${whereHeld(holder)}. Wait for it to end, or cancel it and import the file again to resume.`, {}, ...actions)
+    .then((answer) => {
+      if (answer === 'Show It' && !ImportPanel.reveal(target, sourcePath)) void prompter().info('Its panel is closed; its progress is in the notifications (the bell in the status bar).');
+    });
+  throw cancelled('Import Records');
+}
+
+async function runLocked(
+  { journalPath, outputFolder, lock }: { journalPath: string; outputFolder: string | undefined; lock: JournalLock },
+  ...[deps, target, source, settings, options, readExistingRecords]: ImportRun
 ): Promise<string | undefined> {
   const name = basename(source.path);
-  const { journalPath, outputFolder } = await importPlaces(source.path, deps.storageFolder);
   if (await exists(journalPath)) {
     // A journal resumes only with the settings it started with: otherwise its rows would be made two ways.
     const earlier = await readJournalJob(journalPath);
@@ -110,7 +149,7 @@ async function runImportWithProgress(
     let total = 0;
     for await (const _row of source.rows(signal)) total += 1;
     const onRecordChanged = announcer(deps, target, 'import');
-    return runImport({ source, settings, columns, writer: client, existing, lookupViewId: options.viewId, journalPath, failuresFolder: outputFolder, total, signal, onProgress, onRecordChanged });
+    return runImport({ source, settings, columns, writer: client, existing, lookupViewId: options.viewId, journalPath, lock, failuresFolder: outputFolder, total, signal, onProgress, onRecordChanged });
   });
   // The tree's rows of this app's views are read again when next shown (also for creates whose answer was lost).
   deps.rows.drop(target.portalId, target.appId);
@@ -126,7 +165,7 @@ async function runImportWithProgress(
   const actions = (Object.keys(files) as Array<keyof typeof files>).filter((action) => files[action] !== undefined);
   const failed = result.failuresPath ? ` The failed rows are in ${basename(result.failuresPath)}: fix them and import that file.` : '';
   const uncertain = result.uncertainPath
-    ? ` ${result.uncertain.length} may have been created though the portal's answer was lost; with no key column and view to look them up by, they were not sent again. They are in ${basename(result.uncertainPath)}: check the app for each before importing any again.`
+    ? ` ${result.uncertain.length} may have been created though the portal's answer was lost; they could not be looked up (no key column and view, or the portal refused the look-up), so they were not sent again. They are in ${basename(result.uncertainPath)}: check the app for each before importing any again.`
     : '';
   // The panel gets the summary now; a button, if clicked later, opens its file on its own.
   void prompter()

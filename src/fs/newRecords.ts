@@ -5,7 +5,7 @@
 // (which would leave its own address unknown, and its next save creating a second record). Pure (no vscode import).
 import { newRecordPath, parseDocumentPath } from '../model/recordAddress';
 import type { AppTarget } from '../model/targets';
-import { mayHaveBeenDone } from '../api/uncertain';
+import { mayHaveBeenDone } from '../records/failures';
 import { SaveRefused } from '../records/store';
 
 export interface NewRecord {

@@ -6,9 +6,11 @@
 // each row; cancellable. A row that fails keeps its pending edits and says why: nothing is lost on any failure.
 //
 // Retries, and why they are safe:
-// - 429 (rate limited): the portal did not do the request. Any step waits for Retry-After (every worker
+// What a failure says about the request is decided once (src/records/failures.ts: 'not taken' and 'may
+// have been done' below are its verdicts).
+// - 429 (rate limited, not taken): the portal did not do the request. Any step waits for Retry-After (every worker
 //   waits, not only the one refused) and sends it again.
-// - 5xx, dropped connections, time-outs: the check's GET changes nothing, so it is sent again. The update's
+// - 5xx (503 included), dropped connections, time-outs (may have been done): the check's GET changes nothing, so it is sent again. The update's
 //   PUT is idempotent in itself (the same fields with the same values leave the record the same however
 //   often they are applied), but between a first attempt that may have been applied and a retry, someone
 //   else may have changed those fields, and a blind retry would overwrite them. So a PUT is never resent
@@ -20,13 +22,13 @@
 // - Other 4xx (a value the portal refuses, a duplicate in a Unique column): not retried; the row fails
 //   with the portal's message.
 // - A new row is created with one POST of its fields (createBody: the rules of creating a record). A POST
-//   is not idempotent: it is sent again only after a 429 (not done); after an uncertain failure (an answer
+//   is not idempotent: it is sent again only when not taken; after an uncertain failure (an answer
 //   that cannot be read included) the row fails and says that the record may exist, so that the person
 //   looks before saving it again. Once sent, a POST is not aborted by a cancel: its answer is awaited.
 import { isCancellation, isPortalError } from '../api/errors';
 import type { RecordData } from '../api/types';
-import { mayHaveBeenDone } from '../api/uncertain';
 import { createBody } from '../records/changes';
+import { mayHaveBeenDone, notTaken } from '../records/failures';
 import type { ChangeSet } from './changeSet';
 import { checkRow, type Conflict, type RowToSave, type SaveCheck } from './conflicts';
 import type { RecordStore } from './recordStore';
@@ -104,8 +106,9 @@ function reasonOf(error: unknown): string {
   return error instanceof Error && error.message ? error.message : String(error);
 }
 
+/** Not taken (a 429 above all): every worker waits, then the request is sent again as it is. */
 function isRateLimited(error: unknown): boolean {
-  return isPortalError(error) && error.kind === 'http' && error.status === 429;
+  return notTaken(error);
 }
 
 class Runner {

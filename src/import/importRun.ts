@@ -3,6 +3,7 @@
 import { basename } from 'node:path';
 import type { Column } from '../api/types';
 import { Journal, type JournalSettings, type OutcomeEntry } from './journal';
+import type { JournalLock } from './journalLock';
 import { fieldSources, recordIdSource } from './mapping';
 import { PlannedRows, RowPlanner, dryRun, indexExisting, type DryRunResult, type ExistingRecords, type ImportSettings } from './plan';
 import { failuresPathFor, uncertainPathFor, writeFailuresFile } from './report';
@@ -23,6 +24,8 @@ export interface ImportJob {
    */
   lookupViewId?: string;
   journalPath: string;
+  /** The journal's lock when the caller holds it (and releases it); else the run takes it. */
+  lock?: JournalLock;
   /** Where the failures file (and the uncertain rows' file) goes; default beside the source. */
   failuresFolder?: string;
   concurrency?: number;
@@ -78,7 +81,7 @@ export function journalSettings(settings: ImportSettings): JournalSettings {
 export async function runImport(job: ImportJob): Promise<ImportResult> {
   const { source, settings } = job;
   const sourceHash = await hashFile(source.path, job.signal);
-  const journal = await Journal.open(job.journalPath, { kind: 'import', appId: settings.appId, source: basename(source.path), sourceHash, settings: journalSettings(settings) });
+  const journal = await Journal.open(job.journalPath, { kind: 'import', appId: settings.appId, source: basename(source.path), sourceHash, settings: journalSettings(settings) }, job.lock);
   try {
     const planner = new RowPlanner(settings, job.columns, job.existing);
     // Finished rows are not planned again, but the planner must see every key the file creates.
@@ -106,7 +109,8 @@ export async function runImport(job: ImportJob): Promise<ImportResult> {
       await writeFailuresFile(source, journal, failuresPath);
     }
     const uncertain = journal.entries().filter((entry) => entry.outcome === 'uncertain');
-    // Never silently lost: rows nobody could look for (no key or view) are listed for a person to check.
+    // Never silently lost: rows nobody could look for (no key or view, a look-up refused) are listed for a
+    // person to check; their attempt lines stay, so the next run looks them up before sending anything.
     let uncertainPath: string | undefined;
     if (!summary.cancelled && uncertain.length > 0) {
       uncertainPath = uncertainPathFor(source.path, job.failuresFolder);

@@ -9,9 +9,13 @@
 // soon after they are recorded (a row counts as done once its line is written): losing the last ones to
 // a crash or a power cut costs a look-up on resume, never a duplicate. Lines from concurrent requests are
 // written and synced together (group commit, groupCommit.ts), so syncing does not serialise the requests.
+//
+// One run at a time: a journal is opened under its lock (journalLock.ts), taken here unless the caller
+// holds it already (the command, which also removes the journal under it), let go at close.
 import { randomBytes } from 'node:crypto';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { GroupCommit } from './groupCommit';
+import { JournalLock } from './journalLock';
 import {
   checkBelongs,
   JOURNAL_VERSION,
@@ -63,6 +67,8 @@ export class Journal {
     /** True when the journal existed: a run is being resumed. */
     readonly resumed: boolean,
     earlier: readonly Line[],
+    /** The lock this journal took, let go at close; none when the caller holds one. */
+    private readonly ownLock: JournalLock | undefined,
   ) {
     for (const line of earlier) {
       if (line.type === 'attempt') this.noteAttempt(line);
@@ -75,8 +81,21 @@ export class Journal {
     });
   }
 
-  /** Opens the journal of `job` at `path`, resuming the run recorded there, or starts a new one. */
-  static async open(path: string, job: JournalJob): Promise<Journal> {
+  /**
+   * Opens the journal of `job` at `path`, resuming the run recorded there, or starts a new one. Refused
+   * (JournalBusyError) while another run holds it, unless `lock` is that run's: the caller's, kept by it.
+   */
+  static async open(path: string, job: JournalJob, lock?: JournalLock): Promise<Journal> {
+    const ownLock = lock ? undefined : await JournalLock.acquire(path);
+    try {
+      return await Journal.openLocked(path, job, ownLock);
+    } catch (error) {
+      await ownLock?.release();
+      throw error;
+    }
+  }
+
+  private static async openLocked(path: string, job: JournalJob, ownLock: JournalLock | undefined): Promise<Journal> {
     let text: string | undefined;
     try {
       text = await readFile(path, 'utf8');
@@ -93,7 +112,7 @@ export class Journal {
     // A line cut off by a crash is ended, so the next one does not run into it.
     if (text !== undefined && text !== '' && !text.endsWith('\n')) await handle.write('\n');
     const runId = header?.type === 'header' ? header.runId : randomBytes(6).toString('hex');
-    const journal = new Journal(path, handle, runId, header?.type === 'header', lines.slice(1));
+    const journal = new Journal(path, handle, runId, header?.type === 'header', lines.slice(1), ownLock);
     if (!journal.resumed) {
       const first: HeaderLine = { type: 'header', version: JOURNAL_VERSION, ...job, runId, startedAt: new Date().toISOString() };
       await journal.append(first, true);
@@ -195,9 +214,13 @@ export class Journal {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.lines.settle();
-    this.closed = true;
-    await this.handle.close();
+    try {
+      await this.lines.settle();
+    } finally {
+      this.closed = true;
+      await this.handle.close();
+      await this.ownLock?.release();
+    }
   }
 
   private append(line: Line, durable: boolean): Promise<void> {

@@ -3,14 +3,14 @@
 // cannot duplicate.
 //
 // The API has no idempotency key, so a create is the one request that must not simply be sent again:
-// - 429 and 503 say the portal did not take the request (RFC 9110: "not able to handle it now"): every
-//   worker waits (Retry-After when given, else a growing delay) and the request is sent again. This trusts
-//   that a 503 is the portal's own; a proxy answering 503 after passing the create on would defeat it
-//   (src/README.md "How a request flows", test/emulator/README.md).
-// - Any other 5xx, a dropped connection, a time-out or an unreadable 2xx may come after the portal created
-//   the record. The row's lookup (its value in the unique column chosen as the key) is
-//   then looked for through a view; found, the row is done with that record; not found, it is sent again.
-//   Without a lookup the row is reported 'uncertain' and not sent again: a person must check it.
+// - What a failure says about the request is decided in one place (src/records/failures.ts, where 503 is
+//   argued). Not taken (429): every worker waits (Retry-After when given, else a growing delay) and the
+//   request is sent again.
+// - May have been done (5xx, 503 included, a dropped connection, a time-out) or taken (an unreadable 2xx):
+//   the row's lookup (its value in the unique column chosen as the key) is then looked for through a
+//   view; found, the row is done with that record; not found, it is sent again. Without a lookup, or when
+//   the look-up itself is refused (sign-in expired, 403, the view deleted), the row is reported
+//   'uncertain' and not sent again: its attempt line stays, the next run looks it up before sending.
 // - The attempt is journalled (and synced) before the create is sent, so a crash or reload in between is
 //   the same case: the resumed run looks for the record first. Cancel lets the requests in flight answer
 //   (CANCEL_GRACE_MS) before it cuts them off, so that it leaves none of them to look for.
@@ -24,7 +24,8 @@ import type { Column, RecordData } from '../api/types';
 import type { Journal, Outcome, OutcomeCounts, OutcomeEntry } from './journal';
 import type { CreateLookup, Operation } from './plan';
 import { readAhead } from './readAhead';
-import { classify, sleep, type Failure } from './runFailures';
+import { classifyFailure, type Failure } from '../records/failures';
+import { sleep } from './runFailures';
 
 /** The part of the portal client the runner uses; PortalClient fits. */
 export interface RecordWriter {
@@ -279,8 +280,8 @@ class Run {
 
   /** Waits before the next attempt: as long as the portal asked (and every worker with it), else a growing delay. */
   private async backOff(failure: Failure, attempt: number): Promise<void> {
-    const wait = failure.kind === 'not-taken' ? failure.waitMs ?? this.delay(attempt) : this.delay(attempt);
-    if (failure.kind === 'not-taken') this.pausedUntil = Math.max(this.pausedUntil, Date.now() + wait);
+    const wait = failure.waitMs ?? this.delay(attempt);
+    if (failure.verdict === 'not-taken' || failure.waitMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + wait);
     await sleep(wait, this.stopping.signal);
   }
 
@@ -294,7 +295,16 @@ class Run {
           if (!lookup || !this.options.lookupView) {
             return { row, outcome: 'uncertain', reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}); with no key column to look for it, it was not sent again: check the app` };
           }
-          const found = await this.find(lookup);
+          const found = await this.find(lookup).catch((error: unknown) => classifyFailure(error));
+          if (!Array.isArray(found)) {
+            if (found.verdict === 'cancelled') return undefined;
+            // Failed or sent again, the row would be created a second time by a resumed run or the failures file.
+            return {
+              row,
+              outcome: 'uncertain',
+              reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}), and it could not be looked up (${found.reason}): it was not sent again; importing the file again looks it up first`,
+            };
+          }
           if (found.length === 1) return { row, outcome: 'created', recordId: found[0] };
           if (found.length > 1) return { row, outcome: 'uncertain', reason: `records ${found.join(', ')} all have ${lookup.field} = ${lookup.value}` };
           mayExist = false;
@@ -310,11 +320,11 @@ class Run {
         const created = await writer.createRecord(appId, data, { draft: this.options.draft }, this.signal);
         return { row, outcome: 'created', recordId: created.id };
       } catch (error) {
-        const failure = classify(error);
-        if (failure.kind === 'cancelled') return undefined;
-        if (failure.kind === 'refused') return { row, outcome: 'failed', reason: failure.reason };
+        const failure = classifyFailure(error);
+        if (failure.verdict === 'cancelled') return undefined;
+        if (failure.verdict === 'refused') return { row, outcome: 'failed', reason: failure.reason };
         lastReason = failure.reason;
-        if (failure.kind === 'unknown') mayExist = true;
+        if (failure.verdict !== 'not-taken') mayExist = true;
         else if (!mayExist) await journal.withdraw(row); // not taken: a stop now leaves nothing to look for
         if (this.stopped) return undefined;
         await this.backOff(failure, attempt);
@@ -341,8 +351,8 @@ class Run {
         // "equals" compares text case-insensitively: keep the exact matches (all, when the view hides the field).
         return read.rows.filter((row) => row.values[lookup.field] === undefined || row.values[lookup.field] === lookup.value).flatMap((row) => (row.id ? [row.id] : []));
       } catch (error) {
-        const failure = classify(error);
-        if (failure.kind === 'cancelled' || failure.kind === 'refused' || attempt >= this.maxAttempts) throw error;
+        const failure = classifyFailure(error);
+        if (failure.verdict === 'cancelled' || failure.verdict === 'refused' || attempt >= this.maxAttempts) throw error;
         await this.backOff(failure, attempt);
       }
     }
@@ -359,11 +369,11 @@ class Run {
         await send(this.signal);
         return { row, outcome: done, recordId };
       } catch (error) {
-        const failure = classify(error);
-        if (failure.kind === 'cancelled') return undefined;
+        const failure = classifyFailure(error);
+        if (failure.verdict === 'cancelled') return undefined;
         // A delete sent before whose answer was lost: the record is in trash now, so 404 means done.
-        if (failure.kind === 'refused' && failure.status === 404 && done === 'deleted' && sentBefore) return { row, outcome: done, recordId };
-        if (failure.kind === 'refused') return { row, outcome: 'failed', recordId, reason: failure.reason };
+        if (failure.verdict === 'refused' && failure.status === 404 && done === 'deleted' && sentBefore) return { row, outcome: done, recordId };
+        if (failure.verdict === 'refused') return { row, outcome: 'failed', recordId, reason: failure.reason };
         sentBefore = true;
         lastReason = failure.reason;
         if (this.stopped) return undefined;

@@ -14,6 +14,7 @@ import type { Column, RecordData } from '../api/types';
 import { recordKey, recordPath } from '../model/recordAddress';
 import type { AppTarget, RecordTarget } from '../model/targets';
 import { createBody, describeProblems, updateBody } from './changes';
+import { classifyFailure } from './failures';
 
 /** How long a copy read from the portal stands for "now". */
 export const FRESH_MS = 300;
@@ -100,7 +101,7 @@ export function portalFailure(error: unknown, portalLabel: string): string {
   const advice =
     error.code === 'unauthorized'
       ? ` Sign in to "${portalLabel}" (Portal: Sign In), then save again: your text is kept.`
-      : error.kind === 'network' || error.kind === 'timeout' || (error.status ?? 0) >= 500
+      : ['not-taken', 'may-have-been-done'].includes(classifyFailure(error).verdict)
         ? ' Your text is kept: save again when the portal answers.'
         : '';
   return `${error.message}${portal}${advice}`;

@@ -38,14 +38,25 @@ export interface ImportPanelSetup {
   run: (settings: ImportSettings, options: ImportOptions) => Promise<string | undefined>;
 }
 
+function panelKey(target: AppTarget, sourcePath: string): string {
+  return JSON.stringify([target.portalId, target.appId, sourcePath]);
+}
+
 export class ImportPanel {
   private static readonly open = new OpenPanels<ImportPanel>();
 
   /** A new panel for the file and app; one open for them already closes (its mapping is the old file's). */
   static show(setup: ImportPanelSetup): ImportPanel {
-    const key = JSON.stringify([setup.target.portalId, setup.target.appId, setup.source.path]);
+    const key = panelKey(setup.target, setup.source.path);
     ImportPanel.open.get(key)?.panel.dispose();
     return ImportPanel.open.add(key, new ImportPanel(setup));
+  }
+
+  /** Brings the panel of the file and app to the front; false when none is open in this window. */
+  static reveal(target: AppTarget, sourcePath: string): boolean {
+    const open = ImportPanel.open.get(panelKey(target, sourcePath));
+    open?.panel.reveal();
+    return open !== undefined;
   }
 
   readonly panel: Panel<ImportToHostMessage, HostToImportMessage>;

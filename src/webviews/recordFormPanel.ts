@@ -4,7 +4,7 @@
 import type * as vscode from 'vscode';
 import { isPortalError } from '../api/errors';
 import { checkRecord } from '../api/formats';
-import { mayHaveBeenDone } from '../api/uncertain';
+import { mayHaveBeenDone } from '../records/failures';
 import type { Column, RecordData } from '../api/types';
 import type { Stores } from '../catalog/stores';
 import { PANEL_VIEW_TYPES } from '../ids';

@@ -3,7 +3,9 @@
 // panel Dry Run lists the three rows (row, column, value, expected) and sends nothing; Import creates the
 // rest (the emulator's records counted, its request log read). Then a longer file under a slow portal
 // (the emulator's latency fault): cancelled halfway from the progress notification's Cancel, imported
-// again, Resume chosen in VS Code's dialog, and every row ends created exactly once.
+// again, Resume chosen in VS Code's dialog, and every row ends created exactly once. Last, Import Records…
+// started again on a file whose import goes on: refused with a message that says where it runs, its
+// Show It brings the running import's panel back, and that run alone creates every row, once.
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,11 +27,16 @@ const customersNamed = async (text: string): Promise<number> => (await namesWith
 
 const creates = (requests: readonly LoggedRequest[]): LoggedRequest[] => requests.filter((request) => request.method === 'POST' && request.path === CREATE);
 
-/** Import Records… from the palette: Customers picked, `name` chosen in the open dialog; the mapping panel's frame. */
-async function openImport(name: string): Promise<Frame> {
+/** Import Records… from the palette: Customers picked, `name` chosen in the open dialog. */
+async function startImport(name: string): Promise<void> {
   await runCommand('Portal: Import Records…');
   await pick(/Which app\?/, 'Customers');
   await answerFileDialog(/Import records from/, (value) => value.endsWith('/workspace/'), name, join(world().profile.workspace, name), 'Import');
+}
+
+/** Import Records… of `name`: the mapping panel's frame. */
+async function openImport(name: string): Promise<Frame> {
+  await startImport(name);
   const frame = await panelFrame(`Import ${name}`);
   await frame.locator('#import-mapping tbody tr').first().waitFor();
   await frame.locator('#import:not([disabled])').waitFor();
@@ -139,5 +146,37 @@ describe('Journey (k): bulk import, with a dry run, cancelled and resumed', func
     const names = await namesWith('Resumed');
     assert.equal(names.length, count, 'the portal holds as many records as the file has rows');
     assert.deepEqual([...new Set(names)].sort(), Array.from({ length: count }, (_, index) => `Resumed ${index + 1}`).sort(), 'each row once');
+  });
+
+  it('Import Records… started again on a file whose import goes on is refused, saying where it runs: each row created once', async () => {
+    const shot = screenshots('k-import-twice');
+    await closeAllEditors();
+    await clearNotifications();
+    const count = 200;
+    writeFileSync(join(world().profile.workspace, 'twice-customers.csv'), `${HEADER}\n${Array.from({ length: count }, (_, index) => line(index + 1, 'Twice')).join('\n')}\n`);
+    // So slow (four creates a second and a half) that the run still goes on when the command is run again.
+    await emulatorCall('POST', 'faults', { method: 'POST', path: `^${CREATE}$`, count: -1, latency_ms: 1500 });
+    const mark = await requestMark();
+    const frame = await openImport('twice-customers.csv');
+    await frame.locator('#import').click();
+    await notification(/Importing twice-customers\.csv/);
+    await eventually(async () => creates(await requestsSince(mark)).length, (done) => done >= 4, 'the first creates answered', 60_000);
+
+    await startImport('twice-customers.csv');
+    await notification(/^An import of twice-customers\.csv is already running in this window since \d/, 30_000);
+    await shot('second import refused');
+    await clickNotificationButton(/^An import of twice-customers\.csv is already running/, 'Show It');
+    // The running import's panel, still open: the refusal closed nothing.
+    await page().locator('.part.editor .tabs-container .tab.active', { hasText: 'Import twice-customers.csv' }).waitFor();
+    await frame.locator('#import[disabled]').waitFor();
+    await shot('the running import shown');
+
+    await emulatorCall('DELETE', 'faults');
+    await notification(new RegExp(`^Imported twice-customers\\.csv: ${count} created, 0 updated, 0 skipped \\(unchanged\\), 0 failed\\.`), 90_000);
+    const posts = creates(await requestsSince(mark));
+    assert.equal(posts.length, count, `one create per row: ${posts.length} sent`);
+    const names = await namesWith('Twice');
+    assert.equal(names.length, count);
+    assert.equal(new Set(names).size, count, 'each row once');
   });
 });
