@@ -109,9 +109,11 @@ async function runImportWithProgress(...run: ImportRun): Promise<string | undefi
 function refuse(target: AppTarget, sourcePath: string, holder: LockHolder): never {
   const here = heldHere(holder);
   const actions = here ? ['Show It'] : [];
+  // Not awaited: the command ends now (as cancelled, so the boundary adds nothing); the warning stays.
   void prompter()
     .warn(`An import of ${basename(sourcePath)} is already running ${whereHeld(holder)}. Wait for it to end, or cancel it and import the file again to resume.`, {}, ...actions)
     .then((answer) => {
+      // A last word after the user's answer; nothing waits for it.
       if (answer === 'Show It' && !ImportPanel.reveal(target, sourcePath)) void prompter().info('Its panel is closed; its progress is in the notifications (the bell in the status bar).');
     });
   throw cancelled('Import Records');
