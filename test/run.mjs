@@ -26,11 +26,12 @@ const SUITES = {
 };
 /**
  * The suites of a full run, in two lanes that run side by side, each suite after the one before it in its
- * lane: the two longest (one code-server each) in the first; the rest, then tsc and eslint, in the second.
+ * lane, balanced by their durations: the two long code-server suites, one in each. tsc and eslint fill a
+ * lane's wait for an install, else run at the end of the lane that ends first.
  */
 const LANES = [
-  ['integration', 'journeys'],
-  ['unit', 'webview', 'packaged'],
+  ['integration', 'packaged'],
+  ['unit', 'webview', 'journeys'],
 ];
 const DEFAULT_SUITES = LANES.flat();
 /** setup.mjs modes, in the order they are installed: Chromium alone first, as the webview suite needs no more. */
@@ -85,6 +86,7 @@ async function main() {
   // One setup.mjs at a time (apt-get holds dpkg's lock), each mode as soon as the one before is done.
   const modes = SETUP_ORDER.filter((mode) => toRun.some((name) => SUITES[name].needs === mode));
   const prepared = {};
+  const preparationsEnded = new Set();
   let chain = Promise.resolve(true);
   for (const mode of modes) {
     chain = chain.then(async (ready) => {
@@ -94,6 +96,7 @@ async function main() {
       return code === 0;
     });
     prepared[mode] = chain;
+    void chain.then(() => preparationsEnded.add(mode));
   }
   // Alone, a suite waits for its preparation; in a full run, the preparation goes on during npm ci.
   if (!everything) await chain;
@@ -132,16 +135,16 @@ async function main() {
       const { code } = await task(title, ['npm', 'run', '--silent', script], { live: false, minutes: 10 });
       if (code !== 0) problems.push(`${title} failed (exit code ${code})`);
     };
+    const checks = [() => check('Type-checking (tsc)', 'check-types'), () => check('Linting (eslint)', 'lint')];
     const lane = async (names, live) => {
-      for (const name of names.filter((n) => toRun.includes(n))) await runSuite(name, live);
+      for (const name of names.filter((n) => toRun.includes(n))) {
+        const needs = SUITES[name].needs;
+        while (checks.length > 0 && needs && !preparationsEnded.has(needs)) await checks.shift()();
+        await runSuite(name, live);
+      }
+      while (checks.length > 0) await checks.shift()();
     };
-    await Promise.all([
-      lane(LANES[0], true),
-      lane(LANES[1], false).then(async () => {
-        await check('Type-checking (tsc)', 'check-types');
-        await check('Linting (eslint)', 'lint');
-      }),
-    ]);
+    await Promise.all([lane(LANES[0], true), lane(LANES[1], false)]);
   } else {
     for (const name of toRun) await runSuite(name, true);
   }
