@@ -11,23 +11,23 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './harness/config.mjs';
 import { packageVsix } from './harness/packaged.mjs';
-import { build, ensureDependencies, run } from './harness/steps.mjs';
+import { build, ensureDependencies, run, step } from './harness/steps.mjs';
 import { createTerminal } from './harness/terminal.mjs';
 
 process.chdir(ROOT);
 
 const SUITES = {
   unit: { command: ['node', 'test/runMocha.mjs', 'unit', 'out/test/unit', '--timeout', '20000'], minutes: 10, sources: 'test/unit' },
-  webview: { command: ['node', 'test/runMocha.mjs', 'webview', 'out/test/webview', '--timeout', '30000'], minutes: 10, needs: 'webview', sources: 'test/webview' },
-  integration: { command: ['node', 'test/harness/runIntegration.mjs'], minutes: 25, needs: 'integration', sources: 'test/integration' },
-  packaged: { command: ['node', 'test/harness/runIntegration.mjs', '--packaged'], minutes: 10, needs: 'integration', sources: 'test/integration/packaged' },
-  journeys: { command: ['node', 'test/runMocha.mjs', 'journeys', 'out/test/journeys', '--timeout', '240000'], minutes: 20, needs: 'integration', sources: 'test/journeys' },
-  electron: { command: ['node', 'test/harness/runElectron.mjs'], minutes: 25, needs: 'electron', sources: 'test/integration' },
+  webview: { command: ['node', 'test/runMocha.mjs', 'webview', 'out/test/webview', '--timeout', '30000'], minutes: 10, needs: 'webview', dist: true, sources: 'test/webview' },
+  integration: { command: ['node', 'test/harness/runIntegration.mjs'], minutes: 25, needs: 'integration', dist: true, sources: 'test/integration' },
+  packaged: { command: ['node', 'test/harness/runIntegration.mjs', '--packaged'], minutes: 10, needs: 'integration', dist: true, sources: 'test/integration/packaged' },
+  journeys: { command: ['node', 'test/runMocha.mjs', 'journeys', 'out/test/journeys', '--timeout', '240000'], minutes: 20, needs: 'integration', dist: true, sources: 'test/journeys' },
+  electron: { command: ['node', 'test/harness/runElectron.mjs'], minutes: 25, needs: 'electron', dist: true, sources: 'test/integration' },
 };
 /**
  * The suites of a full run, in two lanes that run side by side, each suite after the one before it in its
  * lane, balanced by their durations: the two long code-server suites, one in each. tsc and eslint fill a
- * lane's wait for an install, else run at the end of the lane that ends first.
+ * lane's wait for an install or the build of dist/, else run at the end of the lane that ends first.
  */
 const LANES = [
   ['integration', 'packaged'],
@@ -103,20 +103,34 @@ async function main() {
 
   await ensureDependencies();
   const commands = Object.fromEntries(Object.entries(SUITES).map(([name, suite]) => [name, suite.command]));
-  if (everything && toRun.includes('packaged')) {
-    // Packaged before the development build: the packaged suite then runs beside the others without
-    // rebuilding dist/ (for production) under them.
-    console.log(`\n▶ Packaging (npm run package)`);
-    const vsix = await packageVsix().catch((error) => {
-      console.error(`✘ Packaging failed: ${error instanceof Error ? error.message : error}`);
-      process.exit(1);
-    });
-    commands.packaged = [...commands.packaged, `--vsix=${vsix}`];
+  /** Resolves once dist/ holds the development build (and the .vsix is made, in a full run). */
+  let distReady = Promise.resolve();
+  let distEnded = true;
+  if (everything) {
+    await step('Building the tests and the emulator (esbuild)', ['node', 'esbuild.mjs', '--only', 'tests,emulator']);
+    // The .vsix is packaged before the development build of dist/, so that the packaged suite runs beside
+    // the others without rebuilding dist/ (for production) under them; the unit suite needs no dist/ and
+    // starts at once.
+    distEnded = false;
+    distReady = (async () => {
+      if (toRun.includes('packaged')) {
+        console.log('\n▶ Packaging (npm run package)');
+        const vsix = await packageVsix().catch((error) => {
+          console.error(`✘ Packaging failed: ${error instanceof Error ? error.message : error}`);
+          process.exit(1);
+        });
+        commands.packaged = [...commands.packaged, `--vsix=${vsix}`];
+      }
+      await step('Building the extension and the panels (esbuild)', ['node', 'esbuild.mjs', '--only', 'extension,webview']);
+      distEnded = true;
+    })();
+  } else {
+    await build();
   }
-  await build();
 
   async function runSuite(name, live) {
     const suite = SUITES[name];
+    if (suite.dist) await distReady;
     if (suite.needs && !(await prepared[suite.needs])) {
       problems.push(`the ${name} suite did not run: its preparation failed`);
       return;
@@ -138,8 +152,9 @@ async function main() {
     const checks = [() => check('Type-checking (tsc)', 'check-types'), () => check('Linting (eslint)', 'lint')];
     const lane = async (names, live) => {
       for (const name of names.filter((n) => toRun.includes(n))) {
-        const needs = SUITES[name].needs;
-        while (checks.length > 0 && needs && !preparationsEnded.has(needs)) await checks.shift()();
+        const suite = SUITES[name];
+        const waits = () => (suite.needs && !preparationsEnded.has(suite.needs)) || (suite.dist && !distEnded);
+        while (checks.length > 0 && waits()) await checks.shift()();
         await runSuite(name, live);
       }
       while (checks.length > 0) await checks.shift()();
