@@ -26,8 +26,9 @@ const SUITES = {
 };
 /**
  * The suites of a full run, in two lanes that run side by side, each suite after the one before it in its
- * lane, balanced by their durations: the two long code-server suites, one in each. tsc and eslint fill a
- * lane's wait for an install or the build of dist/, else run at the end of the lane that ends first.
+ * lane, balanced by their durations: the two long code-server suites, one in each. tsc and eslint run at
+ * the end of the lane that ends first, beside a code-server suite (which mostly waits): beside the unit or
+ * webview suite their CPU made timing-sensitive tests miss their limits.
  */
 const LANES = [
   ['integration', 'packaged'],
@@ -86,7 +87,6 @@ async function main() {
   // One setup.mjs at a time (apt-get holds dpkg's lock), each mode as soon as the one before is done.
   const modes = SETUP_ORDER.filter((mode) => toRun.some((name) => SUITES[name].needs === mode));
   const prepared = {};
-  const preparationsEnded = new Set();
   let chain = Promise.resolve(true);
   for (const mode of modes) {
     chain = chain.then(async (ready) => {
@@ -96,7 +96,6 @@ async function main() {
       return code === 0;
     });
     prepared[mode] = chain;
-    void chain.then(() => preparationsEnded.add(mode));
   }
   // Alone, a suite waits for its preparation; in a full run, the preparation goes on during npm ci.
   if (!everything) await chain;
@@ -105,13 +104,11 @@ async function main() {
   const commands = Object.fromEntries(Object.entries(SUITES).map(([name, suite]) => [name, suite.command]));
   /** Resolves once dist/ holds the development build (and the .vsix is made, in a full run). */
   let distReady = Promise.resolve();
-  let distEnded = true;
   if (everything) {
     await step('Building the tests and the emulator (esbuild)', ['node', 'esbuild.mjs', '--only', 'tests,emulator']);
     // The .vsix is packaged before the development build of dist/, so that the packaged suite runs beside
     // the others without rebuilding dist/ (for production) under them; the unit suite needs no dist/ and
     // starts at once.
-    distEnded = false;
     distReady = (async () => {
       if (toRun.includes('packaged')) {
         console.log('\n▶ Packaging (npm run package)');
@@ -122,7 +119,6 @@ async function main() {
         commands.packaged = [...commands.packaged, `--vsix=${vsix}`];
       }
       await step('Building the extension and the panels (esbuild)', ['node', 'esbuild.mjs', '--only', 'extension,webview']);
-      distEnded = true;
     })();
   } else {
     await build();
@@ -151,12 +147,7 @@ async function main() {
     };
     const checks = [() => check('Type-checking (tsc)', 'check-types'), () => check('Linting (eslint)', 'lint')];
     const lane = async (names, live) => {
-      for (const name of names.filter((n) => toRun.includes(n))) {
-        const suite = SUITES[name];
-        const waits = () => (suite.needs && !preparationsEnded.has(suite.needs)) || (suite.dist && !distEnded);
-        while (checks.length > 0 && waits()) await checks.shift()();
-        await runSuite(name, live);
-      }
+      for (const name of names.filter((n) => toRun.includes(n))) await runSuite(name, live);
       while (checks.length > 0) await checks.shift()();
     };
     await Promise.all([lane(LANES[0], true), lane(LANES[1], false)]);
