@@ -1,7 +1,8 @@
 // The one way every suite calls the portal emulator's test interface (/_emulator/..., test/emulator/README.md),
 // which is not part of the portal's API: unit and webview tests hold an in-process emulator (startPortal in
-// ./portal.ts), the integration and journey suites get one from the harness. No imports: it is bundled into
-// the extension host's tests as well as plain node's.
+// ./portal.ts), the integration and journey suites get one from the harness. No value imports: it is bundled into
+// the extension host's tests as well as plain node's (a type import leaves nothing in a bundle).
+import type { Fault as EmulatorFault } from '../emulator/faults';
 
 /** Where the emulator listens: its base URL, an in-process emulator, or the harness's start line. */
 export type EmulatorAddress = string | { readonly baseUrl: string } | { readonly base_url: string };
@@ -24,21 +25,8 @@ export async function emulatorControl<T = unknown>(at: EmulatorAddress, method: 
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** The body of POST /_emulator/faults. */
-export interface Fault {
-  path?: string;
-  method?: string;
-  count?: number;
-  latency_ms?: number;
-  answer_delay_ms?: number;
-  status?: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  drop?: boolean;
-  drop_after_bytes?: number;
-  malformed?: boolean;
-  lose_answer?: boolean;
-}
+/** The body of POST /_emulator/faults: the emulator's fault as asked for (`count` requests to hit). */
+export type Fault = Omit<EmulatorFault, 'id' | 'remaining'> & { count?: number };
 
 export function injectFault(at: EmulatorAddress, fault: Fault): Promise<unknown> {
   return emulatorControl(at, 'POST', 'faults', fault);
