@@ -19,6 +19,7 @@ import { CHECK_BATCHES, readViewCopies, type ViewCheckSource } from '../../src/g
 import { PINNED, startEmulatorProcess } from './support/emulatorProcess';
 import { bareRequest } from './support/bareHttp';
 import { mb, median, runBenchmark } from './support/report';
+import { configure } from '../support/emulator';
 
 const APP = '201';
 const VIEW = '6';
@@ -154,7 +155,7 @@ runBenchmark('grid save, 1,000 changed rows', [], async () => {
     }
 
     // Far away: the emulator answers every request 200 ms late; one round of each, fewer rows.
-    await fetch(`${baseUrl}/_emulator/config`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ latencyMs: FAR_MS }) });
+    await configure(baseUrl, { latencyMs: FAR_MS });
     const far = (kind: number): string[] => fresh(ROUNDS, kind, FAR_ROWS);
     const farPut = rate(await timed(FAR_ROWS, (index) => send('PUT', far(0)[index])), FAR_ROWS);
     const farChecked = rate(await timed(FAR_ROWS, async (index) => {

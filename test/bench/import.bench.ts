@@ -27,6 +27,7 @@ import { openSource } from '../../src/import/sourceFile';
 import { bareRequest } from './support/bareHttp';
 import { PINNED, startEmulatorProcess } from './support/emulatorProcess';
 import { bareOrderBody, orders } from './support/importOrders';
+import { resetEmulator } from '../support/emulator';
 import { mb, median, runBenchmark } from './support/report';
 
 // BENCH_IMPORT_RECORDS runs a smaller one while working on the import; the table's figures are for 10,000.
@@ -170,11 +171,6 @@ function micro(ms: number): string {
   return `${(ms * 1000).toFixed(0)} µs`;
 }
 
-async function reset(baseUrl: string): Promise<void> {
-  const response = await fetch(`${baseUrl}/_emulator/reset`, { method: 'POST' });
-  if (!response.ok) throw new Error(`Resetting the emulator answered ${response.status}.`);
-}
-
 runBenchmark('bulk import, 10,000 records', [], async () => {
   const emulator = await startEmulatorProcess(['--big-view-records', '100']);
   const folder = await mkdtemp(join(tmpdir(), 'portal-import-bench-'));
@@ -186,7 +182,7 @@ runBenchmark('bulk import, 10,000 records', [], async () => {
     // The emulator warmed up, and the bare clients with it: after 6,000 creates its rate still rose by a
     // third over the rounds. The first import below warms the import up.
     for (const name of Object.keys(BARE_CLIENTS)) await bareCreates(BARE_CLIENTS[name], baseUrl, token, name === 'node:http' ? RECORDS : 500);
-    await reset(baseUrl);
+    await resetEmulator(baseUrl);
     // The first import, of a smaller file, warms the import up as the creates above warmed the bare clients.
     const small = await timedImport(client, folder, SMALL, `Import ${SMALL}`, { heap: true });
 
@@ -194,7 +190,7 @@ runBenchmark('bulk import, 10,000 records', [], async () => {
     const imports: ImportRunFigures[] = [];
     const bares: BareFigures[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
-      await reset(baseUrl);
+      await resetEmulator(baseUrl);
       const importFirst = round % 2 === 1;
       if (!importFirst) bares.push(await bareCreates(BARE_CLIENTS['node:http'], baseUrl, token, RECORDS));
       imports.push(await timedImport(client, folder, RECORDS, `Import ${RECORDS} round ${round + 1}`));
@@ -203,10 +199,10 @@ runBenchmark('bulk import, 10,000 records', [], async () => {
     const bareRates: (BareFigures & { name: string })[] = [{ name: 'node:http', rate: median(bares.map((bare) => bare.rate)), cpuPerRecord: median(bares.map((bare) => bare.cpuPerRecord)) }];
     for (const name of Object.keys(BARE_CLIENTS).filter((other) => other !== 'node:http')) bareRates.push({ name, ...(await bareCreates(BARE_CLIENTS[name], baseUrl, token, OTHERS)) });
     bareRates.sort((a, b) => b.rate - a.rate);
-    await reset(baseUrl);
+    await resetEmulator(baseUrl);
     const resumed = await timedImport(client, folder, RECORDS, `Import ${RECORDS} resumed`, { stops: 1 });
     if (resumed.resumes !== 1) throw new Error(`The import to cancel halfway was resumed ${resumed.resumes} times, not once.`);
-    await reset(baseUrl);
+    await resetEmulator(baseUrl);
     const held = await timedImport(client, folder, RECORDS, `Import ${RECORDS} memory`, { heap: true });
 
     const large = { rate: median(imports.map((run) => run.rate)), cpuPerRecord: median(imports.map((run) => run.cpuPerRecord)), fileBytes: held.fileBytes, heapGrowth: held.heapGrowth };

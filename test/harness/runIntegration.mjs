@@ -8,8 +8,9 @@
 // installs it into the profile with `code-server --install-extension`, opens the workbench without
 // extensionDevelopmentPath, with the emulator connected through PORTAL_EXPLORER_CONNECTION_FILE (as
 // `npm start` does), and runs test/integration/packaged (its own entry point) in the extension host;
-// ends with `packaged: N passed, N failed`.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// ends with `packaged: N passed, N failed`. `--vsix=<file>` tests a .vsix that `npm run package` made
+// before (npm test makes it before the development build, so that no suite sees dist/ rebuilt under it).
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODE_SERVER_ENTRY, RESULTS, ROOT, SCREENSHOTS } from './config.mjs';
 import { launchBrowser, newWorkbenchPage } from './browser.mjs';
@@ -23,6 +24,7 @@ import { findChromium } from './setup.mjs';
 const LIMIT_MINUTES = Number(process.env.PORTAL_TEST_TIMEOUT_MINUTES ?? 15);
 const VERBOSE = process.env.PORTAL_TEST_VERBOSE === '1';
 const PACKAGED = process.argv.includes('--packaged');
+const PREBUILT_VSIX = process.argv.find((arg) => arg.startsWith('--vsix='))?.slice('--vsix='.length);
 const SUITE = PACKAGED ? 'packaged' : 'integration';
 const LOGS = join(RESULTS, 'logs', ...(PACKAGED ? ['packaged'] : []));
 const SHOTS = PACKAGED ? join(SCREENSHOTS, 'packaged') : SCREENSHOTS;
@@ -73,10 +75,13 @@ function countsFrom(lines) {
 
 async function main() {
   const chromium = preconditions();
-  rmSync(SHOTS, { recursive: true, force: true });
+  // The packaged suite's folder sits inside the integration suite's, and npm test runs the two side by side.
+  if (PACKAGED) rmSync(SHOTS, { recursive: true, force: true });
+  else for (const name of existsSync(SHOTS) ? readdirSync(SHOTS) : []) if (name !== 'packaged') rmSync(join(SHOTS, name), { recursive: true, force: true });
   mkdirSync(LOGS, { recursive: true });
-  if (PACKAGED) say('packaging the extension (npm run package)');
-  const vsix = PACKAGED ? await packageVsix() : undefined;
+  if (PREBUILT_VSIX && !existsSync(PREBUILT_VSIX)) throw new Error(`--vsix=${PREBUILT_VSIX}: no such file.`);
+  if (PACKAGED && !PREBUILT_VSIX) say('packaging the extension (npm run package)');
+  const vsix = PACKAGED ? (PREBUILT_VSIX ?? (await packageVsix())) : undefined;
 
   const emulator = await startEmulator({ logFile: join(LOGS, 'emulator.log') });
   const env = { PORTAL_EMULATOR: JSON.stringify(emulator.info) };

@@ -7,15 +7,19 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './config.mjs';
 
-/** Runs a command, copying its output through; resolves with its exit code and output (never rejects). */
-export function run(command, { minutes = 10, env = {}, cwd = ROOT } = {}) {
+/**
+ * Runs a command, copying its output through (or handing each chunk to `onOutput(chunk, isError)`);
+ * resolves with its exit code and output (never rejects).
+ */
+export function run(command, { minutes = 10, env = {}, cwd = ROOT, onOutput } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command[0], command.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const copy = (stream, target) =>
       stream.on('data', (chunk) => {
         output += chunk;
-        target.write(chunk);
+        if (onOutput) onOutput(String(chunk), target === process.stderr);
+        else target.write(chunk);
       });
     copy(child.stdout, process.stdout);
     copy(child.stderr, process.stderr);

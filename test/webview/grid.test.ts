@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { portalRecordStore } from '../../src/grid/recordStore';
 import { ORDERS } from '../emulator/seed';
+import { injectFault, resetEmulator } from '../support/emulator';
 import { choose } from './support/actions';
 import { GridHost } from './support/gridHost';
 import { usePanelEnvironment } from './support/suite';
@@ -220,7 +221,7 @@ describe('the view grid (webview)', function () {
     assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^9 rows$/);
     const record = await environment().client.readRecord(ORDERS, created);
     assert.deepEqual([record.draft, record.data.f11, record.data.f15, record.data.f17], [true, 'Plants for the lobby', '03-03-2026', '120.50']);
-    await fetch(`${environment().emulator.baseUrl}/_emulator/reset`, { method: 'POST' });
+    await resetEmulator(environment().emulator);
   });
 
   it('a row taken out (undo of Add Row) leaves the marks of the other rows as they were', async () => {
@@ -321,7 +322,7 @@ describe('the view grid (webview)', function () {
     const page = panel.page;
     await replaceIn(page, 1, COLUMN.title, 'Kept');
     await page.waitForSelector(`#grid-1-${COLUMN.title}.pending`);
-    await fetch(`${environment().emulator.baseUrl}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'GET', path: `^/api/v1/app/${ORDERS}/view/3`, status: 500, count: 1 }) });
+    await injectFault(environment().emulator, { method: 'GET', path: `^/api/v1/app/${ORDERS}/view/3`, status: 500, count: 1 });
     await page.locator('#grid-add-filter').click();
     await choose(page.locator('.filter-column').first(), 'Quantity');
     await choose(page.locator('.filter-operator').first(), 'greater than');
@@ -359,7 +360,7 @@ describe('the view grid (webview)', function () {
     await page.locator('#grid-8-0', { hasText: new RegExp(`^${created}$`) }).waitFor();
     assert.equal(await cell(page, 8, COLUMN.title).textContent(), required.f11);
     assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^9 rows$/);
-    await fetch(`${environment().emulator.baseUrl}/_emulator/reset`, { method: 'POST' });
+    await resetEmulator(environment().emulator);
   });
 
   it('screenshots in light, dark and high contrast', async () => {

@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { QueryRunMessage } from '../../src/shared/protocol';
+import { configure, emulatorControl, injectFault, resetEmulator } from '../support/emulator';
 import { choose } from './support/actions';
 import { THEMES, type PageDocument, type PageGlobals } from './support/panelPage';
 import { QueryHost } from './support/queryHost';
@@ -45,12 +46,11 @@ describe('the view query panel (webview)', function () {
   }
 
   async function requestsSince(seq: number): Promise<RequestLogEntry[]> {
-    const response = await fetch(`${environment().emulator.baseUrl}/_emulator/requests?since=${seq}`);
-    return (await response.json()) as RequestLogEntry[];
+    return emulatorControl<RequestLogEntry[]>(environment().emulator, 'GET', `requests?since=${seq}`);
   }
 
   async function lastSeq(): Promise<number> {
-    const all = (await (await fetch(`${environment().emulator.baseUrl}/_emulator/requests`)).json()) as Array<{ seq: number }>;
+    const all = await emulatorControl<Array<{ seq: number }>>(environment().emulator, 'GET', 'requests');
     return all.length > 0 ? all[all.length - 1].seq : 0;
   }
 
@@ -178,13 +178,8 @@ describe('the view query panel (webview)', function () {
     assert.equal((await panel.posted()).slice(before).filter((message) => message.type === 'query/run').length, 0, 'nothing sent');
   });
 
-  async function emulatorCall(path: string, body: unknown): Promise<void> {
-    const response = await fetch(`${environment().emulator.baseUrl}/_emulator/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    assert.equal(response.status, 200, await response.text());
-  }
-
   it('shows "Loading… N rows" with Cancel while rows arrive; Cancel keeps them, marked partial', async () => {
-    await emulatorCall('config', { bytesPerSecond: 60_000 }); // 2,000 rows (~520 KB) in about 9 s
+    await configure(environment().emulator, { bytesPerSecond: 60_000 }); // 2,000 rows (~520 KB) in about 9 s
     try {
       const { panel } = await open('6', '201', { viewport: { width: 1100, height: 560 }, viewName: 'All tickets' });
       const page = panel.page;
@@ -203,12 +198,12 @@ describe('the view query panel (webview)', function () {
       assert.equal(await page.locator('#export-csv').evaluate((element) => (element as unknown as { disabled: boolean }).disabled), false, 'what arrived can be exported');
       await panel.screenshot('viewQuery-cancelled');
     } finally {
-      await emulatorCall('reset', {});
+      await resetEmulator(environment().emulator);
     }
   });
 
   it('keeps sorting and export off while rows arrive, and turns them on once all are in', async () => {
-    await emulatorCall('config', { bytesPerSecond: 80_000 }); // 2,000 rows (~520 KB) in about 6 s
+    await configure(environment().emulator, { bytesPerSecond: 80_000 }); // 2,000 rows (~520 KB) in about 6 s
     try {
       const { panel } = await open('6', '201', { viewport: { width: 1100, height: 560 }, viewName: 'All tickets' });
       const page = panel.page;
@@ -238,12 +233,12 @@ describe('the view query panel (webview)', function () {
       await page.waitForFunction(() => document.querySelector('.grid-columnheader[aria-sort="ascending"]') !== null);
       assert.equal((await panel.posted()).filter((message) => message.type === 'query/sort').length, 1);
     } finally {
-      await emulatorCall('reset', {});
+      await resetEmulator(environment().emulator);
     }
   });
 
   it('keeps the rows read when the connection drops midway, and says how many', async () => {
-    await emulatorCall('faults', { path: '/view/', drop_after_bytes: 200_000 });
+    await injectFault(environment().emulator, { path: '/view/', drop_after_bytes: 200_000 });
     const { panel } = await open('6', '201', { viewport: { width: 1100, height: 560 }, viewName: 'All tickets' });
     const page = panel.page;
     await page.click('#run');

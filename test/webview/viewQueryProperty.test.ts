@@ -9,6 +9,7 @@
 //   QUERY_PROPERTY_SEED=<seed> MOCHA_GREP="shows is what it sends" node test/run.mjs webview
 import * as assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
+import { emulatorControl } from '../support/emulator';
 import { choose } from './support/actions';
 import type { PageDocument } from './support/panelPage';
 import { QueryHost } from './support/queryHost';
@@ -172,12 +173,12 @@ describe('the view query panel: a property (webview)', function () {
   }
 
   async function lastSeq(): Promise<number> {
-    const all = (await (await fetch(`${environment().emulator.baseUrl}/_emulator/requests`)).json()) as Array<{ seq: number }>;
+    const all = await emulatorControl<Array<{ seq: number }>>(environment().emulator, 'GET', 'requests');
     return all.length > 0 ? all[all.length - 1].seq : 0;
   }
 
   async function viewRequestsSince(seq: number): Promise<Array<{ query: string; status: number }>> {
-    const log = (await (await fetch(`${environment().emulator.baseUrl}/_emulator/requests?since=${seq}`)).json()) as Array<{ path: string; query: string; status: number }>;
+    const log = await emulatorControl<Array<{ path: string; query: string; status: number }>>(environment().emulator, 'GET', `requests?since=${seq}`);
     return log.filter((entry) => entry.path === `/api/v1/app/${APP}/view/${VIEW}`);
   }
 

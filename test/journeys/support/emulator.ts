@@ -1,5 +1,6 @@
 // The emulator's test interface over HTTP (test/emulator/README.md): what the journeys read to check what
 // reached the portal (its request log, a record's state), and the reset that gives each journey the seed.
+import { emulatorControl } from '../../support/emulator';
 import { world } from './world';
 
 export interface LoggedRequest {
@@ -19,15 +20,9 @@ export interface RecordState {
   attachments: { id: string; file_name: string; content_type: string; size: number }[];
 }
 
-export async function emulatorCall<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${world().emulator.info.base_url}/_emulator/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} /_emulator/${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
+/** This world's emulator through the one test-interface call of test/support. */
+export function emulatorCall<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  return emulatorControl<T>(world().emulator.info, method, path, body);
 }
 
 /** The seed again, and an empty request log. */

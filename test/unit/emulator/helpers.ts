@@ -1,6 +1,6 @@
 // Helpers of the emulator's own tests: start one on port 0, get tokens, call it over real HTTP.
 import type { EmulatorOptions, RunningEmulator } from '../../emulator/index';
-import { startEmulator } from '../../emulator/index';
+import { resetEmulator, startPortal } from '../../support/portal';
 
 export interface Answer {
   status: number;
@@ -14,7 +14,7 @@ export interface Answer {
 export function useEmulator(options: EmulatorOptions = {}): { readonly emulator: RunningEmulator } {
   const holder: { emulator?: RunningEmulator } = {};
   before(async () => {
-    holder.emulator = await startEmulator({ port: 0, quiet: true, bigViewRecords: 500, ...options });
+    holder.emulator = await startPortal({ bigViewRecords: 500, ...options });
   });
   after(async () => {
     await holder.emulator?.close();
@@ -35,7 +35,7 @@ export function useSeededEmulator(options: EmulatorOptions = {}): { readonly emu
   const running = useEmulator(options);
   let token = '';
   beforeEach(async () => {
-    await call(running.emulator, 'POST', '/_emulator/reset');
+    await resetEmulator(running.emulator);
     token = await clientToken(running.emulator);
   });
   return {

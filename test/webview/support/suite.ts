@@ -3,7 +3,7 @@
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
 import { launchChromium, PanelServer } from './panelPage';
-import { startPortal, type Emulator } from './portal';
+import { clientFor, startPortal, type Emulator } from '../../support/portal';
 
 export interface PanelEnvironment {
   browser: Browser;
@@ -16,7 +16,8 @@ export function usePanelEnvironment(options: { bigViewRecords?: number } = {}): 
   let environment: PanelEnvironment | undefined;
   let parts: Partial<PanelEnvironment> = {};
   before(async () => {
-    const { emulator, client } = await startPortal(options);
+    const emulator = await startPortal({ bigViewRecords: options.bigViewRecords ?? 500 });
+    const { client } = clientFor(emulator);
     parts = { emulator, client };
     const server = new PanelServer();
     parts.server = server;
