@@ -1,4 +1,5 @@
-// What a failed request of a run means (sent again, looked for, or refused) and the waits between attempts.
+// What a failed request of a run means (sent again, looked for, or refused); the waits between attempts are
+// records/retry.ts's.
 import { isCancellation, isPortalError } from '../api/errors';
 
 export type Failure =
@@ -17,17 +18,4 @@ export function classify(error: unknown): Failure {
   if (error.kind === 'http' && (error.status ?? 0) >= 500) return { kind: 'unknown', reason };
   if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'invalid-response') return { kind: 'unknown', reason: error.message };
   return { kind: 'refused', reason, status: error.status };
-}
-
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
