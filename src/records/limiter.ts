@@ -82,6 +82,8 @@ export class PortalLimiter implements RequestGate {
   private lastCutAt = Number.NEGATIVE_INFINITY;
   private lastPushBackAt = Number.NEGATIVE_INFINITY;
   private pushBacks = 0;
+  /** When the window was last full (a grant filled it, or a request had to queue). */
+  private fullAt = Number.NEGATIVE_INFINITY;
   /** When recent answers came, oldest first from `answersHead`. */
   private readonly answers: number[] = [];
   private answersHead = 0;
@@ -97,6 +99,7 @@ export class PortalLimiter implements RequestGate {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.waiting.length === 0 && this.free()) return this.grant();
     return new Promise<RequestPermit>((resolve, reject) => {
+      this.fullAt = this.clock.now();
       const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
       if (signal) {
         waiter.onAbort = () => {
@@ -163,20 +166,21 @@ export class PortalLimiter implements RequestGate {
 
   private grant(): RequestPermit {
     this.inFlight += 1;
-    const startedWith = Math.floor(this.window);
+    const startedAt = this.clock.now();
+    if (this.inFlight >= Math.floor(this.window)) this.fullAt = startedAt;
     let released = false;
     return {
       release: (answer) => {
         if (released) return;
         released = true;
         this.inFlight -= 1;
-        this.learn(answer, startedWith);
+        this.learn(answer, startedAt);
         this.drain();
       },
     };
   }
 
-  private learn(answer: RequestAnswer, startedWith: number): void {
+  private learn(answer: RequestAnswer, startedAt: number): void {
     const now = this.clock.now();
     if (answer.status === 429 || answer.status === 503) {
       this.pushBacks += 1;
@@ -196,8 +200,9 @@ export class PortalLimiter implements RequestGate {
     }
     this.fastest = Math.min(this.fastest, roundTrip);
     if (roundTrip > this.fastest * STRETCHED + STRETCH_SLACK_MS) this.cut(now, 0.8);
-    // Grows only while the window is used: a job that keeps 3 in flight says nothing of whether 30 would do.
-    else if (startedWith >= Math.floor(this.window) && this.inFlight + 1 >= Math.floor(this.window)) this.window = Math.min(this.maxInFlight, this.window + 1 / this.window);
+    // Grows only while the window is used (full at some time of this request): a job that keeps 3 in
+    // flight says nothing of whether 30 would do.
+    else if (this.fullAt >= startedAt) this.window = Math.min(this.maxInFlight, this.window + 1 / this.window);
   }
 
   /** Shrinks the window, once per round trip (the answers of one round all tell of the same moment). */
