@@ -17,6 +17,7 @@
 // Updates (PUT of the same fields) and deletes (a second delete answers 404) are safe to repeat.
 // Limits: the lookup view must show records whatever their field values (no conditions that hide new
 // records), and a portal still busy with a timed-out create may show it only after the look-up.
+import { setMaxListeners } from 'node:events';
 import type { ViewRead } from '../api/client';
 import { isCancellation } from '../api/errors';
 import type { ViewFilter } from '../api/filters';
@@ -96,13 +97,20 @@ export interface RunSummary {
 /** How long the requests in flight at a Cancel may take to answer before they are cut off. */
 const CANCEL_GRACE_MS = 2_000;
 
+/** Every worker's wait listens to it: more than Node's 10 listeners is the rule, not a leak. */
+function stoppable(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
 export async function runOperations(operations: AsyncIterable<Operation>, options: RunOptions): Promise<RunSummary> {
   const run = new Run(options);
   return run.start(operations);
 }
 
 class Run {
-  private readonly controller = new AbortController();
+  private readonly controller = stoppable();
   private finishedHere = 0;
   private readonly startedAt = performance.now();
   private readonly maxAttempts: number;
@@ -121,7 +129,7 @@ class Run {
   }
 
   /** Aborted at Cancel (or a failure): no request starts after it, and waits end. */
-  private readonly stopping = new AbortController();
+  private readonly stopping = stoppable();
 
   private get signal(): AbortSignal {
     return this.controller.signal;
