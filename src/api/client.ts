@@ -4,13 +4,15 @@
 import { acceptDeleteResponse, acceptWriteResponse, columnsOf, createdOf, recordOf, sitesOf, viewOf, type CreatedRecord, type RecordRead, type ViewRead } from './answers';
 import { countingStream, encodeAttachment, fileNameOf, type AttachmentOptions, type AttachmentUpload, type DownloadedAttachment } from './attachments';
 import { fieldNamedIn, withField } from './errorBody';
-import { PortalError, isCancellation } from './errors';
+import { PortalError, isCancellation, isPortalError } from './errors';
+import type { RequestGate, RequestPermit } from './gate';
 import { filterQuery, type ViewFilter } from './filters';
 import {
   DEFAULT_TIMEOUT_MS,
   httpError,
   isSuccess,
   parseJsonBody,
+  retryAfterMs,
   send,
   type FetchLike,
   type HttpMethod,
@@ -49,6 +51,11 @@ export interface PortalClientOptions {
   maxAnswerBytes?: () => number;
   /** The user confirmed plain http:// for this portal; without it such a base URL is refused (urls.ts, portalBase). */
   allowPlainHttp?: boolean;
+  /**
+   * What every request passes first: the portal's limiter (records/limiter.ts), shared by every client of
+   * the portal, which holds requests while the portal asked to wait and bounds how many are in flight.
+   */
+  gate?: RequestGate;
 }
 
 interface Call {
@@ -105,8 +112,10 @@ export class PortalClient {
   private readonly onRequest: ((entry: RequestLogEntry) => void) | undefined;
   private readonly maxAnswerBytes: (() => number) | undefined;
   private readonly roundTrips: number[] = [];
+  private readonly gate: RequestGate | undefined;
 
   constructor(options: PortalClientOptions) {
+    this.gate = options.gate;
     this.base = portalBase(options.baseUrl, options.allowPlainHttp);
     this.prefix = apiPrefix(this.base);
     this.tokens = options.tokens;
@@ -303,22 +312,40 @@ export class PortalClient {
       const body = built instanceof Promise ? await built : built;
       const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
       if (body) Object.assign(headers, body.headers);
+      let permit: RequestPermit | undefined;
+      if (this.gate) {
+        const granted = this.gate.acquire(signal);
+        try {
+          permit = granted instanceof Promise ? await granted : granted;
+        } catch (error) {
+          // The gate rejects only when the caller's signal aborts.
+          throw error instanceof PortalError ? error : new PortalError({ kind: 'cancelled', message: `${call.action} was cancelled.`, cause: error });
+        }
+      }
       const started = performance.now();
-      const response = await send({
-        method: call.method,
-        url: apiAddress(this.prefix, call.segments, call.query),
-        headers,
-        body: body?.body,
-        signal,
-        timeoutMs: call.timeoutMs ?? this.timeoutMs,
-        fetch: this.fetch,
-        action: call.action,
-        onRequest: this.onRequest,
-        readBody: call.readBody,
-        maxAnswerBytes: this.maxAnswerBytes?.(),
-      });
+      let response: HttpResponse;
+      try {
+        response = await send({
+          method: call.method,
+          url: apiAddress(this.prefix, call.segments, call.query),
+          headers,
+          body: body?.body,
+          signal,
+          timeoutMs: call.timeoutMs ?? this.timeoutMs,
+          fetch: this.fetch,
+          action: call.action,
+          onRequest: this.onRequest,
+          readBody: call.readBody,
+          maxAnswerBytes: this.maxAnswerBytes?.(),
+        });
+      } catch (error) {
+        permit?.release({ status: isPortalError(error) && error.kind === 'http' ? error.status : undefined });
+        throw error;
+      }
+      const roundTripMs = !call.readBody && response.body.length < SMALL_ANSWER_BYTES ? performance.now() - started : undefined;
+      permit?.release({ status: response.status, retryAfterMs: response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after')) : undefined, roundTripMs });
       if (isSuccess(response.status)) {
-        if (!call.readBody && response.body.length < SMALL_ANSWER_BYTES) this.noteRoundTrip(performance.now() - started);
+        if (roundTripMs !== undefined) this.noteRoundTrip(roundTripMs);
         return response;
       }
       if (response.status === 401 && attempt === 1) {

@@ -12,6 +12,7 @@ import { PortalError } from '../api/errors';
 import { exposesInClearText, normaliseBaseUrl, portalBase } from '../api/urls';
 import { Disposable } from '../lifecycle';
 import { createLogger, requestLogger, type Logger } from '../log';
+import { PortalLimiter } from '../records/limiter';
 import { setting } from '../settings/settings';
 import { newConnectionId } from './connectionIds';
 import { ConnectionStore } from './connectionStore';
@@ -37,6 +38,8 @@ export class PortalService extends Disposable implements Portals {
   private readonly store: ConnectionStore;
   private readonly keepers = new Map<string, TokenKeeper>();
   private readonly clients = new Map<string, PortalClient>();
+  /** By portal (base URL): every connection to a portal, and every job on it, shares its limits. */
+  private readonly limiters = new Map<string, PortalLimiter>();
   private connections: PortalConnection[] = [];
   private snapshot = '';
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
@@ -142,10 +145,25 @@ export class PortalService extends Disposable implements Portals {
         allowPlainHttp: keeper.connection.allowPlainHttp,
         onRequest: requestLogger(this.requestLog, id),
         maxAnswerBytes: () => setting('http.maxAnswerBytes'),
+        gate: this.limiter(id),
       });
       this.clients.set(id, client);
     }
     return client;
+  }
+
+  /**
+   * The limiter every request to the connection's portal passes (its client's gate): the many-request jobs
+   * take it too, for its pause and its rate. Its bounds are the settings when the portal was first used.
+   */
+  limiter(id: string): PortalLimiter {
+    const baseUrl = this.keeperOf(id).connection.baseUrl;
+    let limiter = this.limiters.get(baseUrl);
+    if (!limiter) {
+      limiter = new PortalLimiter({ maxInFlight: setting('requests.maxInFlight'), maxRetryAfterMs: setting('requests.maxRetryAfterSeconds') * 1000 });
+      this.limiters.set(baseUrl, limiter);
+    }
+    return limiter;
   }
 
   active(): PortalConnection | undefined {

@@ -2,6 +2,7 @@
 // sign-in state, and one PortalClient per connection whose tokens are looked after here.
 import type * as vscode from 'vscode';
 import type { PortalClient } from '../api/client';
+import type { PortalLimiter } from '../records/limiter';
 
 export type AuthFlow = 'authorizationCode' | 'clientCredentials';
 
@@ -30,6 +31,8 @@ export interface Portals {
   /** One PortalClient per connection (cached). Its token source refreshes ahead of expiry and once after a 401;
    *  when the user must sign in again it throws PortalError { kind: 'http', status: 401, code: 'unauthorized' }. */
   client(id: string): PortalClient;
+  /** The limiter of the connection's portal, which its client's requests pass: jobs take it for its pause and rate. */
+  limiter(id: string): PortalLimiter;
   /** Interactive sign-in (the connection's flow); rejects with a cancellation when the user cancels. */
   signIn(id: string): Promise<void>;
   signOut(id: string): Promise<void>;

@@ -65,7 +65,7 @@ async function run(deps: ImportDeps, target: BulkTarget, change: BulkChange, row
   const journalFolder = join(deps.storageFolder, 'bulk');
   await mkdir(journalFolder, { recursive: true });
   const client = deps.portals.client(target.portalId);
-  const result = await withRunProgress(title, (signal, onProgress) => runBulkChange({ appId: target.appId, change, rows, writer: client, journalFolder, signal, onProgress, onRecordChanged: announcer(deps, target, 'bulk') }));
+  const result = await withRunProgress(title, (signal, onProgress) => runBulkChange({ appId: target.appId, change, rows, writer: client, limiter: deps.portals.limiter(target.portalId), journalFolder, signal, onProgress, onRecordChanged: announcer(deps, target, 'bulk') }));
   deps.rows.drop(target.portalId, target.appId);
   const summary = bulkSummaryText(result.counts);
   if (result.cancelled) {

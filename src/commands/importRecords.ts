@@ -151,7 +151,7 @@ async function runLocked(
     let total = 0;
     for await (const _row of source.rows(signal)) total += 1;
     const onRecordChanged = announcer(deps, target, 'import');
-    return runImport({ source, settings, columns, writer: client, existing, lookupViewId: options.viewId, journalPath, lock, failuresFolder: outputFolder, total, signal, onProgress, onRecordChanged });
+    return runImport({ source, settings, columns, writer: client, limiter: deps.portals.limiter(target.portalId), existing, lookupViewId: options.viewId, journalPath, lock, failuresFolder: outputFolder, total, signal, onProgress, onRecordChanged });
   });
   // The tree's rows of this app's views are read again when next shown (also for creates whose answer was lost).
   deps.rows.drop(target.portalId, target.appId);

@@ -29,6 +29,8 @@ import { isCancellation, isPortalError } from '../api/errors';
 import type { RecordData } from '../api/types';
 import { createBody } from '../records/changes';
 import { mayHaveBeenDone, notTaken } from '../records/failures';
+import { PortalLimiter } from '../records/limiter';
+import { backoffMs, retryPolicy, sleep, type RetryPolicy } from '../records/retry';
 import type { ChangeSet } from './changeSet';
 import { checkRow, type Conflict, type RowToSave, type SaveCheck } from './conflicts';
 import type { RecordStore } from './recordStore';
@@ -60,11 +62,13 @@ export interface SaveProgress {
 export interface SaveOptions {
   /** Rows in flight at once; default 4. */
   readonly concurrency?: number;
+  /** The portal's limiter (its client's gate): the save's 429 pause is the portal's, shared with every job on it. */
+  readonly limiter?: PortalLimiter;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: SaveProgress) => void;
-  /** Attempts per step (a 429 or an uncertain failure uses one); default 5. */
+  /** Attempts per step (a 429 or an uncertain failure uses one); default the retry policy's (records/retry.ts). */
   readonly maxAttempts?: number;
-  /** Wait before retrying a 5xx or a dropped connection, by attempt (1, 2, ...); default 250 ms doubling. */
+  /** Wait before retrying a 5xx or a dropped connection, by attempt (1, 2, ...); default the retry policy's backoff. */
   readonly backoffMs?: (attempt: number) => number;
   /** A Retry-After longer than this fails the row instead of holding the save; default 60 s. */
   readonly maxRetryAfterMs?: number;
@@ -87,21 +91,6 @@ export interface SaveReport {
 
 class RowFailure extends Error {}
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }, ms);
-    const abort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', abort, { once: true });
-  });
-}
-
 function reasonOf(error: unknown): string {
   return error instanceof Error && error.message ? error.message : String(error);
 }
@@ -112,7 +101,8 @@ function isRateLimited(error: unknown): boolean {
 }
 
 class Runner {
-  private pausedUntil = 0;
+  /** Where the pause a 429 asks for is kept: the portal's limiter when given. */
+  private readonly pace: PortalLimiter;
   private readonly maxAttempts: number;
   private readonly backoffMs: (attempt: number) => number;
   private readonly maxRetryAfterMs: number;
@@ -132,9 +122,11 @@ class Runner {
     private readonly notBegun: { count(): number; ids(): readonly string[] },
     private readonly onViewRows: (rowsRead: number | undefined) => void,
   ) {
-    this.maxAttempts = options.maxAttempts ?? 5;
-    this.backoffMs = options.backoffMs ?? ((attempt) => Math.min(250 * 2 ** (attempt - 1), 4000));
+    const policy: RetryPolicy = retryPolicy({ maxAttempts: options.maxAttempts });
+    this.maxAttempts = policy.maxAttempts;
+    this.backoffMs = options.backoffMs ?? ((attempt) => backoffMs(policy, attempt));
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+    this.pace = options.limiter ?? new PortalLimiter({ maxRetryAfterMs: this.maxRetryAfterMs });
   }
 
   get concurrency(): number {
@@ -293,13 +285,13 @@ class Runner {
   private async rateLimited(error: unknown): Promise<void> {
     const wait = (isPortalError(error) ? error.retryAfterMs : undefined) ?? this.backoffMs(1);
     if (wait > this.maxRetryAfterMs) throw new RowFailure(`${reasonOf(error)} The portal asked to wait ${Math.ceil(wait / 1000)} s; save again later.`);
-    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + wait);
+    this.pace.pause(wait);
     await this.whenAllowed();
   }
 
   /** Every request waits while the portal has asked us to (a 429's Retry-After). */
   private async whenAllowed(): Promise<void> {
-    for (let wait = this.pausedUntil - Date.now(); wait > 0; wait = this.pausedUntil - Date.now()) await sleep(wait, this.options.signal);
+    await this.pace.whenOpen(this.options.signal);
     this.options.signal?.throwIfAborted();
   }
 }
@@ -361,7 +353,7 @@ export async function saveChanges(changeSet: ChangeSet, store: RecordStore, opti
       report();
     }
   };
-  const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, rows.length));
+  const concurrency = Math.max(1, Math.min(options.concurrency ?? options.limiter?.maxInFlight ?? 4, rows.length));
   await Promise.all(Array.from({ length: concurrency }, worker));
   await runner.finish();
   return { outcomes, blocked };

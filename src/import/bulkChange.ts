@@ -72,7 +72,8 @@ export interface BulkJob {
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
   onRecordChanged?: RunOptions['onRecordChanged'];
-  baseDelayMs?: number;
+  limiter?: RunOptions['limiter'];
+  retry?: RunOptions['retry'];
 }
 
 export interface BulkResult extends RunSummary {
@@ -101,7 +102,8 @@ export async function runBulkChange(job: BulkJob): Promise<BulkResult> {
       signal: job.signal,
       onProgress: job.onProgress,
       onRecordChanged: job.onRecordChanged,
-      baseDelayMs: job.baseDelayMs,
+      limiter: job.limiter,
+      retry: job.retry,
     });
     return { ...summary, journalPath, resumed: journal.resumed, failures: journal.entries().filter((entry) => entry.outcome === 'failed') };
   } finally {

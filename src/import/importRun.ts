@@ -34,8 +34,10 @@ export interface ImportJob {
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
   onRecordChanged?: RunOptions['onRecordChanged'];
-  /** Delays of the runner's retries; tests shorten them. */
-  baseDelayMs?: number;
+  /** The portal's limiter (PortalService.limiter), which the writer's requests pass. */
+  limiter?: RunOptions['limiter'];
+  /** The runner's retries; tests shorten them. */
+  retry?: RunOptions['retry'];
 }
 
 export interface ImportResult extends RunSummary {
@@ -101,7 +103,8 @@ export async function runImport(job: ImportJob): Promise<ImportResult> {
       signal: job.signal,
       onProgress: job.onProgress,
       onRecordChanged: job.onRecordChanged,
-      baseDelayMs: job.baseDelayMs,
+      limiter: job.limiter,
+      retry: job.retry,
     });
     let failuresPath: string | undefined;
     if (!summary.cancelled && summary.counts.failed > 0) {

@@ -33,11 +33,16 @@ function duration(seconds: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-/** What the progress notification says: "120 of 2,000 · 45 rows/s · about 42 s left". */
+/**
+ * What the progress notification says: "120 of 2,000 · 45 rows/s · about 42 s left", and when the portal
+ * pushes back, "the portal asked to wait 42 s" or "the portal is limiting us to ~40 requests/s".
+ */
 export function progressText(progress: RunProgress): string {
   const parts = [progress.total === undefined ? number(progress.done) : `${number(progress.done)} of ${number(progress.total)}`];
   if (progress.ratePerSecond > 0) parts.push(`${progress.ratePerSecond >= 10 ? number(Math.round(progress.ratePerSecond)) : progress.ratePerSecond.toFixed(1)} rows/s`);
   if (progress.secondsLeft !== undefined && progress.done !== progress.total) parts.push(`about ${duration(progress.secondsLeft)} left`);
+  if (progress.waitingSeconds !== undefined) parts.push(`the portal asked to wait ${duration(progress.waitingSeconds)}`);
+  else if (progress.limited && progress.requestsPerSecond !== undefined && progress.requestsPerSecond > 0) parts.push(`the portal is limiting us to ~${number(Math.round(progress.requestsPerSecond))} requests/s`);
   return parts.join(' · ');
 }
 

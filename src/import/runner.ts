@@ -17,6 +17,7 @@
 // Updates (PUT of the same fields) and deletes (a second delete answers 404) are safe to repeat.
 // Limits: the lookup view must show records whatever their field values (no conditions that hide new
 // records), and a portal still busy with a timed-out create may show it only after the look-up.
+import { setMaxListeners } from 'node:events';
 import type { ViewRead } from '../api/client';
 import { isCancellation } from '../api/errors';
 import type { ViewFilter } from '../api/filters';
@@ -25,7 +26,8 @@ import type { Journal, Outcome, OutcomeCounts, OutcomeEntry } from './journal';
 import type { CreateLookup, Operation } from './plan';
 import { readAhead } from './readAhead';
 import { classifyFailure, type Failure } from '../records/failures';
-import { sleep } from './runFailures';
+import { PortalLimiter } from '../records/limiter';
+import { retryPolicy, retryWaitMs, sleep, type RetryPolicy } from '../records/retry';
 
 /** The part of the portal client the runner uses; PortalClient fits. */
 export interface RecordWriter {
@@ -44,14 +46,29 @@ export interface RunProgress {
   ratePerSecond: number;
   /** Estimated from the rate; undefined until the total and a rate are known. */
   secondsLeft: number | undefined;
+  /** Set while every request waits because the portal asked to (Retry-After, capped): seconds left. */
+  waitingSeconds?: number;
+  /** The portal's requests per second lately and whether it pushed back (then that rate is about its limit). */
+  requestsPerSecond?: number;
+  limited?: boolean;
+  /** Requests in flight to the portal, this run's and any other job's. */
+  inFlight?: number;
 }
 
 export interface RunOptions {
   appId: string;
   writer: RecordWriter;
   journal: Journal;
-  /** Requests at once; default 4. */
+  /**
+   * Requests at once at most; default the limiter's most (it adapts below that), or 4 without one.
+   */
   concurrency?: number;
+  /**
+   * The portal's limiter, which the writer's requests pass (PortalClient's gate): the run waits on its
+   * pause before journalling a create, and reports its rate. Without one, a limiter of the run's own
+   * holds only the run's pauses.
+   */
+  limiter?: PortalLimiter;
   /** Create records as drafts (apps with Draft mode). */
   draft?: boolean;
   /** The view through which a create whose answer was lost is looked for, with the app's columns. */
@@ -62,9 +79,8 @@ export interface RunOptions {
   onProgress?: (progress: RunProgress) => void;
   /** Called once per record this run created, updated or deleted, as soon as the portal said so. */
   onRecordChanged?: (change: RecordChanged) => void;
-  /** Attempts per request before a row fails (default 8); delays grow from baseDelayMs (default 250). */
-  maxAttempts?: number;
-  baseDelayMs?: number;
+  /** The retries (records/retry.ts); tests shorten them. */
+  retry?: Partial<RetryPolicy>;
 }
 
 /** A record a run changed: the callers announce it so that open documents and views follow. */
@@ -78,9 +94,15 @@ export interface RunSummary {
   cancelled: boolean;
 }
 
-const MAX_DELAY_MS = 30_000;
 /** How long the requests in flight at a Cancel may take to answer before they are cut off. */
 const CANCEL_GRACE_MS = 2_000;
+
+/** Every worker's wait listens to it: more than Node's 10 listeners is the rule, not a leak. */
+function stoppable(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
 
 export async function runOperations(operations: AsyncIterable<Operation>, options: RunOptions): Promise<RunSummary> {
   const run = new Run(options);
@@ -88,22 +110,26 @@ export async function runOperations(operations: AsyncIterable<Operation>, option
 }
 
 class Run {
-  private readonly controller = new AbortController();
-  private pausedUntil = 0;
+  private readonly controller = stoppable();
   private finishedHere = 0;
   private readonly startedAt = performance.now();
   private readonly maxAttempts: number;
   /** Attempt lines written ahead of their request, by row. */
   private readonly prepared = new Map<number, Promise<void>>();
-  private readonly baseDelayMs: number;
+  private readonly retry: RetryPolicy;
+  private readonly concurrency: number;
+  /** Where the portal's pause is kept: shared with every job on the portal when the caller gave its limiter. */
+  private readonly pace: PortalLimiter;
 
   constructor(private readonly options: RunOptions) {
-    this.maxAttempts = options.maxAttempts ?? 8;
-    this.baseDelayMs = options.baseDelayMs ?? 250;
+    this.retry = retryPolicy(options.retry);
+    this.maxAttempts = this.retry.maxAttempts;
+    this.concurrency = Math.max(1, options.concurrency ?? options.limiter?.maxInFlight ?? 4);
+    this.pace = options.limiter ?? new PortalLimiter({ maxInFlight: this.concurrency, initialInFlight: this.concurrency, maxRetryAfterMs: this.retry.maxRetryAfterMs });
   }
 
   /** Aborted at Cancel (or a failure): no request starts after it, and waits end. */
-  private readonly stopping = new AbortController();
+  private readonly stopping = stoppable();
 
   private get signal(): AbortSignal {
     return this.controller.signal;
@@ -140,7 +166,7 @@ class Run {
     }
     outer?.addEventListener('abort', abort, { once: true });
     const iterator = operations[Symbol.asyncIterator]();
-    const concurrency = Math.max(1, this.options.concurrency ?? 4);
+    const concurrency = this.concurrency;
     // A group's attempt lines are written and synced together, its rows read ahead of the requests (how
     // many: readAhead.ts).
     const { take, settled } = readAhead(iterator, concurrency, {
@@ -207,7 +233,10 @@ class Run {
     const seconds = (performance.now() - this.startedAt) / 1000;
     const ratePerSecond = seconds > 0 ? this.finishedHere / seconds : 0;
     const secondsLeft = total !== undefined && ratePerSecond > 0 ? Math.max(0, total - done) / ratePerSecond : undefined;
-    return { done, total, counts, ratePerSecond, secondsLeft };
+    const portal = this.pace.state();
+    const progress: RunProgress = { done, total, counts, ratePerSecond, secondsLeft, requestsPerSecond: portal.ratePerSecond, limited: portal.limited, inFlight: portal.inFlight };
+    if (portal.pausedMs > 0) progress.waitingSeconds = Math.ceil(portal.pausedMs / 1000);
+    return progress;
   }
 
   private async execute(operation: Operation): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
@@ -263,26 +292,29 @@ class Run {
     return ahead ?? this.options.journal.attempt(row, lookup);
   }
 
-  private delay(attempt: number): number {
-    return Math.min(MAX_DELAY_MS, this.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
-  }
-
   /** Whether a request must wait at the gate (an import's every create asks: no promise when it need not). */
   private held(): boolean {
-    return this.stopped || this.pausedUntil > Date.now();
+    return this.stopped || this.pace.pausedMs() > 0;
   }
 
-  /** Every worker holds back while the portal asked to wait. */
+  /** Every worker holds back while the portal asked to wait (Cancel ends the wait: it throws then). */
   private async gate(): Promise<void> {
-    for (let wait = this.pausedUntil - Date.now(); wait > 0 && !this.stopped; wait = this.pausedUntil - Date.now()) await sleep(wait, this.stopping.signal);
+    await this.pace.whenOpen(this.stopping.signal);
     this.stopping.signal.throwIfAborted();
   }
 
-  /** Waits before the next attempt: as long as the portal asked (and every worker with it), else a growing delay. */
+  /**
+   * Waits before the next attempt: as long as the portal asked, up to the cap (and every request to the
+   * portal with it), else a growing delay. A stop ends the wait; the callers look at `stopped` then.
+   */
   private async backOff(failure: Failure, attempt: number): Promise<void> {
-    const wait = failure.waitMs ?? this.delay(attempt);
-    if (failure.verdict === 'not-taken' || failure.waitMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + wait);
-    await sleep(wait, this.stopping.signal);
+    // A 503 may have been done, yet its Retry-After is the portal's word on when to come back: kept too.
+    const wait = retryWaitMs(this.retry, attempt, failure.waitMs);
+    if (failure.verdict === 'not-taken' || failure.waitMs !== undefined) {
+      this.pace.pause(wait);
+      this.options.onProgress?.(this.progress());
+    }
+    await sleep(wait, this.stopping.signal).catch(() => undefined);
   }
 
   private async create(row: number, data: RecordData, lookup: CreateLookup | undefined): Promise<Omit<OutcomeEntry, 'type'> | undefined> {

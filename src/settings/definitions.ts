@@ -111,6 +111,10 @@ export const SETTINGS = {
   'auth.redirectMode': choice(['uriHandler', 'loopback'], 'uriHandler'),
   'auth.loopbackPort': integer(0, 0, 65535),
   'tree.pageSize': integer(100, 10, 1000),
+  /** Requests in flight to one portal at most, all jobs together; below it the limiter adapts (records/limiter.ts). */
+  'requests.maxInFlight': integer(32, 1, 256),
+  /** The longest Retry-After obeyed, in seconds (records/retry.ts). */
+  'requests.maxRetryAfterSeconds': integer(300, 1, 3600),
   /** The emulator's limit (25 MB); a real portal's is not documented. */
   'attachments.maxUploadBytes': integer(25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   /** Fixed, so the Payload URL pasted into the portal survives restarts; 0 picks a free port. */

@@ -20,6 +20,10 @@ export const USAGE = `Usage: npm run emulator -- [options]
   --seed N                  seed of the generated records (default 1)
   --latency MS              wait before answering every API and OAuth request (default 0)
   --bytes-per-second N      send response bodies at most this fast (default 0: no limit)
+  --rate-limit N            API requests per second per client, beyond it 429 + Retry-After (default 0: none)
+  --rate-burst N            requests at once above the rate (default 0: one second's worth)
+  --max-in-flight N         API requests of one client at once, beyond it --over-limit-status (default 0: none)
+  --over-limit-status S     what a request over --max-in-flight answers: 429 (default) or 503
   --client-id ID            the demo client's id
   --client-secret SECRET    the demo client's secret
   --redirect-uri URI        one more registered redirect URI of the demo client (repeatable)
@@ -57,6 +61,10 @@ export function parseCommandLine(args: string[]): { options: EmulatorOptions; he
         seed: { type: 'string' },
         latency: { type: 'string' },
         'bytes-per-second': { type: 'string' },
+        'rate-limit': { type: 'string' },
+        'rate-burst': { type: 'string' },
+        'max-in-flight': { type: 'string' },
+        'over-limit-status': { type: 'string' },
         'client-id': { type: 'string' },
         'client-secret': { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
@@ -83,6 +91,10 @@ export function parseCommandLine(args: string[]): { options: EmulatorOptions; he
     seed: whole('seed', values.seed),
     latencyMs: whole('latency', values.latency),
     bytesPerSecond: whole('bytes-per-second', values['bytes-per-second']),
+    rateLimit: whole('rate-limit', values['rate-limit']),
+    rateBurst: whole('rate-burst', values['rate-burst']),
+    maxInFlight: whole('max-in-flight', values['max-in-flight']),
+    overLimitStatus: whole('over-limit-status', values['over-limit-status']) as EmulatorOptions['overLimitStatus'],
     clientId: values['client-id'],
     clientSecret: values['client-secret'],
     redirectUris: values['redirect-uri'],

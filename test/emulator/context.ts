@@ -5,6 +5,7 @@ import type { Client } from './clients';
 import { demoRedirectUris } from './clients';
 import { ApiError } from './errors';
 import { Faults } from './faults';
+import { Admissions } from './pacing';
 import { OAuthState } from './oauthState';
 import type { ResolvedOptions, RuntimeConfig } from './options';
 import { runtimeConfigOf } from './options';
@@ -19,6 +20,7 @@ export class Context {
   readonly oauth = new OAuthState();
   readonly faults = new Faults();
   readonly requests = new RequestLog();
+  readonly admissions = new Admissions();
   readonly webhooks: Webhooks;
   baseUrl = '';
   private readonly pendingEvents = new WeakMap<FastifyRequest, EventPayload[]>();
@@ -49,6 +51,7 @@ export class Context {
     this.store.reset();
     this.oauth.reset(this.demoClient());
     this.faults.clear();
+    this.admissions.clear();
     this.requests.clear();
     this.webhooks.clear();
   }
@@ -56,6 +59,13 @@ export class Context {
   /** One line on stderr (stdout carries only the startup line), unless quiet. */
   print(line: string): void {
     if (!this.config.quiet) process.stderr.write(`[emulator] ${line}\n`);
+  }
+
+  /** Who a request comes from, for the limits per client: its token's client, else its address. */
+  clientOf(request: FastifyRequest): string {
+    const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
+    const client = match ? this.oauth.clientOfToken(match[1]) : undefined;
+    return client !== undefined ? `client:${client}` : `address:${request.ip}`;
   }
 
   /** Throws invalid_token unless the request carries a valid access token. */

@@ -10,6 +10,8 @@ export type ApiErrorCode =
   | 'missing_required_field'
   | 'duplicate_value'
   | 'invalid_filter'
+  | 'rate_limited'
+  | 'too_many_requests'
   | 'invalid_request'
   | 'invalid_token'
   | 'comments_disabled'

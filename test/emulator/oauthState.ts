@@ -139,6 +139,11 @@ export class OAuthState {
     return response;
   }
 
+  /** The client a valid access token was issued to. */
+  clientOfToken(token: string): string | undefined {
+    return this.accessTokens.get(token)?.client_id;
+  }
+
   checkAccessToken(token: string): TokenCheck {
     const found = this.accessTokens.get(token);
     if (!found) return 'unknown';

@@ -3,6 +3,8 @@
 
 export type ErrorStyle = 'nested' | 'flat' | 'text';
 export type WriteResponse = 'json' | 'empty' | 'text';
+/** What a request over --max-in-flight answers (README.md: 429 by default, as the request was not taken). */
+export type OverLimitStatus = 429 | 503;
 
 export interface EmulatorOptions {
   /** 0 = any free port. */
@@ -33,6 +35,14 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** Send response bodies at most this fast, in bytes per second; 0 = as fast as possible (default 0). */
   bytesPerSecond?: number;
+  /** API requests per second per client (a token bucket); beyond it 429 with Retry-After; 0 = no limit (default 0). */
+  rateLimit?: number;
+  /** Requests a client may send at once above the rate, the bucket's size; 0 = as many as one second's rate (default 0). */
+  rateBurst?: number;
+  /** API requests of one client in flight at once; beyond it `overLimitStatus`; 0 = no limit (default 0). */
+  maxInFlight?: number;
+  /** The status beyond maxInFlight: 429 (default) or 503, both with Retry-After: 1. */
+  overLimitStatus?: OverLimitStatus;
   /** Seed of the generator of the big app's records (default 1). */
   seed?: number;
   /** No console output. */
@@ -59,6 +69,10 @@ export interface RuntimeConfig {
   bigViewRecords: number;
   latencyMs: number;
   bytesPerSecond: number;
+  rateLimit: number;
+  rateBurst: number;
+  maxInFlight: number;
+  overLimitStatus: OverLimitStatus;
   quiet: boolean;
 }
 
@@ -88,6 +102,10 @@ const DEFAULTS: ResolvedOptions = {
   bigViewRecords: 100_000,
   latencyMs: 0,
   bytesPerSecond: 0,
+  rateLimit: 0,
+  rateBurst: 0,
+  maxInFlight: 0,
+  overLimitStatus: 429,
   seed: 1,
   quiet: false,
   clientId: DEFAULT_CLIENT_ID,
@@ -109,6 +127,10 @@ const RUNTIME_KEYS: ReadonlyArray<keyof RuntimeConfig> = [
   'bigViewRecords',
   'latencyMs',
   'bytesPerSecond',
+  'rateLimit',
+  'rateBurst',
+  'maxInFlight',
+  'overLimitStatus',
   'quiet',
 ];
 
@@ -136,6 +158,10 @@ const CHECKS: Record<keyof ResolvedOptions, [Check, string]> = {
   bigViewRecords: [wholeNumber(0, 10_000_000), 'a whole number 0-10000000'],
   latencyMs: [wholeNumber(0, 600_000), 'a whole number of milliseconds 0-600000'],
   bytesPerSecond: [wholeNumber(0), 'a whole number of bytes per second >= 0 (0: no limit)'],
+  rateLimit: [wholeNumber(0, 1_000_000), 'a whole number of requests per second 0-1000000 (0: no limit)'],
+  rateBurst: [wholeNumber(0, 1_000_000), 'a whole number of requests 0-1000000 (0: one second of the rate)'],
+  maxInFlight: [wholeNumber(0, 100_000), 'a whole number of requests 0-100000 (0: no limit)'],
+  overLimitStatus: [(v) => v === 429 || v === 503, '429 or 503'],
   seed: [wholeNumber(0, 0xffffffff), 'a whole number 0-4294967295'],
   quiet: [isBoolean, 'true or false'],
   clientId: [nonEmptyString, 'a non-empty string'],

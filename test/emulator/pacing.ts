@@ -63,3 +63,69 @@ export function pacedBody(payload: unknown, pacing: Pacing): Readable {
 export function needsPacing(pacing: Pacing): boolean {
   return (pacing.bytesPerSecond ?? 0) > 0 || pacing.dropAfterBytes !== undefined;
 }
+
+// How requests are let in when a knob asks for it: a distant portal that limits each client to a rate
+// (a token bucket of `rateBurst` requests, refilled at `rateLimit` per second) and to a number of requests
+// at once (`maxInFlight`). A request refused answers 429, or `overLimitStatus` beyond the requests at once,
+// with Retry-After in whole seconds (RFC 9110 allows no less than 1).
+
+export interface AdmissionConfig {
+  rateLimit: number;
+  rateBurst: number;
+  maxInFlight: number;
+  overLimitStatus: number;
+}
+
+export type Admission = { admitted: true; release: () => void } | { admitted: false; status: number; retryAfterSeconds: number; why: 'rate' | 'in-flight' };
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class Admissions {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly inFlight = new Map<string, number>();
+  /** What the buckets were filled for: a new rate or burst starts them full again. */
+  private filledFor = '';
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  admit(client: string, config: AdmissionConfig): Admission {
+    const busy = this.inFlight.get(client) ?? 0;
+    if (config.maxInFlight > 0 && busy >= config.maxInFlight) return { admitted: false, status: config.overLimitStatus, retryAfterSeconds: 1, why: 'in-flight' };
+    if (config.rateLimit > 0) {
+      const burst = config.rateBurst > 0 ? config.rateBurst : config.rateLimit;
+      const key = `${config.rateLimit}/${burst}`;
+      if (key !== this.filledFor) {
+        this.buckets.clear();
+        this.filledFor = key;
+      }
+      const now = this.now();
+      const bucket = this.buckets.get(client) ?? { tokens: burst, at: now };
+      bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * config.rateLimit);
+      bucket.at = now;
+      this.buckets.set(client, bucket);
+      if (bucket.tokens < 1) return { admitted: false, status: 429, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / config.rateLimit)), why: 'rate' };
+      bucket.tokens -= 1;
+    }
+    this.inFlight.set(client, busy + 1);
+    let released = false;
+    return {
+      admitted: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        const left = (this.inFlight.get(client) ?? 1) - 1;
+        if (left > 0) this.inFlight.set(client, left);
+        else this.inFlight.delete(client);
+      },
+    };
+  }
+
+  /** Every client's bucket full again and nothing in flight counted (the test interface's reset). */
+  clear(): void {
+    this.buckets.clear();
+    this.filledFor = '';
+  }
+}

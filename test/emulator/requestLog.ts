@@ -11,7 +11,7 @@ export interface LoggedRequest {
   status: number;
   duration_ms: number;
   /** The kind of fault injected into this request, if any. */
-  fault?: 'latency' | 'status' | 'drop' | 'drop-midway' | 'malformed' | 'lose_answer' | 'answer_delay';
+  fault?: 'latency' | 'status' | 'drop' | 'drop-midway' | 'malformed' | 'lose_answer' | 'answer_delay' | 'rate_limit' | 'max_in_flight';
   time: string;
 }
 

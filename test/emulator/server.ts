@@ -18,6 +18,8 @@ import { registerViews } from './routes/views';
 
 const TEST_PREFIX = '/_emulator/';
 const isTestInterface = (url: string): boolean => url.startsWith(TEST_PREFIX) || url === '/_emulator';
+/** The requests --rate-limit and --max-in-flight count: the data API, not OAuth. */
+const isLimited = (url: string): boolean => url.startsWith('/api/') && !url.startsWith('/api/v1/oauth2/');
 
 /** What a malformed-body fault answers: JSON cut off in the middle. */
 const MALFORMED_BODY = '{"data": [{"id": "1", "f1": "trunc';
@@ -57,8 +59,20 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (isTestInterface(request.url)) return;
+    // A portal that limits each client: only its data API (signing in is not counted), decided on arrival;
+    // a request is in flight from then to the end of its answer, the distance included.
+    const admission = isLimited(request.url) && (ctx.config.rateLimit > 0 || ctx.config.maxInFlight > 0) ? ctx.admissions.admit(ctx.clientOf(request), ctx.config) : undefined;
+    if (admission?.admitted) reply.raw.once('close', admission.release);
     // The distance to the portal: every answer's first byte waits this long.
     if (ctx.config.latencyMs > 0) await sleep(ctx.config.latencyMs);
+    if (admission) {
+      if (!admission.admitted) {
+        faultOf.set(request, admission.why === 'rate' ? 'rate_limit' : 'max_in_flight');
+        reply.header('Retry-After', String(admission.retryAfterSeconds));
+        const message = admission.why === 'rate' ? `Rate limit of ${ctx.config.rateLimit} requests per second exceeded.` : `More than ${ctx.config.maxInFlight} requests at once.`;
+        return sendApiError(reply, ctx.config.errorStyle, new ApiError(admission.status, admission.why === 'rate' ? 'rate_limited' : 'too_many_requests', message));
+      }
+    }
     const fault = ctx.faults.take(request.method, splitUrl(request.url).path);
     if (!fault) return;
     faultOf.set(

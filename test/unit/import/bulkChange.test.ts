@@ -49,7 +49,7 @@ describe('import: bulk change', function () {
     await injectFault(emulator, { path: '/record/\\d+$', method: 'PUT', status: 503, count: 2 });
     await injectFault(emulator, { path: '/record/\\d+$', method: 'PUT', lose_answer: true, count: 2 });
     const announced: Array<{ recordId: string; kind: string }> = [];
-    const result = await runBulkChange({ appId: '101', change: { kind: 'set-field', field: 'f6', value: preview.value as string }, rows: all, writer: client, journalFolder: folder.path, baseDelayMs: 10, onRecordChanged: (change) => announced.push(change) });
+    const result = await runBulkChange({ appId: '101', change: { kind: 'set-field', field: 'f6', value: preview.value as string }, rows: all, writer: client, journalFolder: folder.path, retry: { baseDelayMs: 10 }, onRecordChanged: (change) => announced.push(change) });
     assert.deepEqual([result.counts.updated, result.counts.unchanged, result.counts.failed], [preview.changes, preview.unchanged, 0]);
     const changed = all.filter((row) => row.values.f6 !== '3').map((row) => `updated ${row.id}`);
     assert.deepEqual(announced.map((change) => `${change.kind} ${change.recordId}`).sort(), changed.sort(), 'each record updated announced once, the unchanged ones not');
@@ -66,7 +66,7 @@ describe('import: bulk change', function () {
     await client.deleteRecord('101', picked[3].id as string); // someone else was quicker
     await injectFault(emulator, { path: '/record/\\d+$', method: 'DELETE', lose_answer: true, count: 1 });
     const announced: Array<{ recordId: string; kind: string }> = [];
-    const result = await runBulkChange({ appId: '101', change: { kind: 'delete' }, rows: picked, writer: client, journalFolder: folder.path, baseDelayMs: 10, onRecordChanged: (change) => announced.push(change) });
+    const result = await runBulkChange({ appId: '101', change: { kind: 'delete' }, rows: picked, writer: client, journalFolder: folder.path, retry: { baseDelayMs: 10 }, onRecordChanged: (change) => announced.push(change) });
     assert.deepEqual([result.counts.deleted, result.counts.failed], [3, 1]);
     // Each record moved to trash is announced (open documents and views follow); the one gone already is not.
     assert.deepEqual(

@@ -34,10 +34,10 @@ export async function importFile(
   path: string,
   client: RecordWriter,
   columns: readonly Column[],
-  options: Partial<ImportSettings> & Partial<Pick<ImportJob, 'signal' | 'onProgress' | 'onRecordChanged' | 'lookupViewId' | 'existing' | 'concurrency' | 'journalPath' | 'total' | 'failuresFolder'>> = {},
+  options: Partial<ImportSettings> & Partial<Pick<ImportJob, 'signal' | 'onProgress' | 'onRecordChanged' | 'lookupViewId' | 'existing' | 'concurrency' | 'journalPath' | 'total' | 'failuresFolder' | 'retry' | 'limiter'>> = {},
 ): Promise<ImportResult> {
   const source = await openSource(path);
-  const { signal, onProgress, onRecordChanged, lookupViewId, existing, concurrency, journalPath, total, failuresFolder, ...settings } = options;
+  const { signal, onProgress, onRecordChanged, lookupViewId, existing, concurrency, journalPath, total, failuresFolder, retry, limiter, ...settings } = options;
   return runImport({
     source,
     settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, columns), ...settings },
@@ -52,6 +52,7 @@ export async function importFile(
     onProgress,
     onRecordChanged,
     total,
-    baseDelayMs: 20,
+    retry: { baseDelayMs: 20, ...retry },
+    limiter,
   });
 }

@@ -19,6 +19,12 @@ describe('import: the progress text', () => {
     assert.equal(at({ done: 7, ratePerSecond: 3 }), '7 · 3.0 rows/s', 'no total (still counting): no "of", no time left');
   });
 
+  it('says when the portal pushes back: the wait it asked for, else the rate it allows', () => {
+    assert.equal(at({ done: 120, total: 2000, ratePerSecond: 45.4, secondsLeft: 41.8, waitingSeconds: 42 }), '120 of 2,000 · 45 rows/s · about 42 s left · the portal asked to wait 42 s');
+    assert.equal(at({ done: 120, total: 2000, ratePerSecond: 40.2, secondsLeft: 47, limited: true, requestsPerSecond: 40.4 }), '120 of 2,000 · 40 rows/s · about 47 s left · the portal is limiting us to ~40 requests/s');
+    assert.equal(at({ done: 120, total: 2000, ratePerSecond: 40.2, secondsLeft: 47, limited: false, requestsPerSecond: 40.4 }), '120 of 2,000 · 40 rows/s · about 47 s left', 'nothing while it does not');
+  });
+
   it('rounds the time left to seconds, minutes, or hours and minutes', () => {
     assert.match(at({ done: 1, total: 9, ratePerSecond: 20, secondsLeft: 0.2 }), /about 1 s left$/, 'never "0 s"');
     assert.match(at({ done: 1, total: 9, ratePerSecond: 20, secondsLeft: 59.4 }), /about 59 s left$/);

@@ -1,0 +1,70 @@
+// The one retry policy of the jobs that send many requests (import, bulk change, the grid's save): how
+// many attempts a request gets, the wait between them, and how long a portal's Retry-After is obeyed;
+// and the one sleep they wait with. Which failures are retried is the classification's business, not
+// this file's: it only says how long to wait once a failure is to be retried.
+
+export interface RetryPolicy {
+  /** Attempts per request before it fails. */
+  readonly maxAttempts: number;
+  /** The first wait after a failure without Retry-After; it doubles per attempt up to maxDelayMs. */
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /**
+   * The longest Retry-After obeyed. A portal may ask for days (`Retry-After: 99999999`), and a wait
+   * above setTimeout's limit would fire at once and turn the retries into a hot loop; beyond the cap the
+   * request is tried again after the cap, and fails as any other once its attempts are spent.
+   */
+  readonly maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({ maxAttempts: 8, baseDelayMs: 250, maxDelayMs: 30_000, maxRetryAfterMs: 5 * 60_000 });
+
+/** The default policy with `overrides` (undefined keys keep the default). */
+export function retryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
+  const policy = { ...DEFAULT_RETRY_POLICY };
+  for (const key of Object.keys(policy) as Array<keyof RetryPolicy>) {
+    const value = overrides[key];
+    if (value !== undefined && Number.isFinite(value) && value >= 0) policy[key] = key === 'maxAttempts' ? Math.max(1, Math.floor(value)) : value;
+  }
+  return Object.freeze(policy);
+}
+
+/**
+ * The wait after the `attempt`th failure (1, 2, ...) without a Retry-After: doubling, capped, and
+ * jittered over its upper half, so that workers refused at the same moment do not all come back together.
+ */
+export function backoffMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+  return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (Math.max(1, attempt) - 1)) * (0.5 + random() / 2);
+}
+
+/** The wait before the next attempt: what the portal asked for (up to the cap), else the backoff. */
+export function retryWaitMs(policy: RetryPolicy, attempt: number, askedMs: number | undefined, random?: () => number): number {
+  if (askedMs !== undefined && Number.isFinite(askedMs)) return Math.min(Math.max(0, askedMs), policy.maxRetryAfterMs);
+  if (askedMs !== undefined) return policy.maxRetryAfterMs;
+  return backoffMs(policy, attempt, random);
+}
+
+/** setTimeout's longest delay: above it Node fires the timer at once (TimeoutOverflowWarning). */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Waits `ms`, or until `signal` aborts: then it rejects with the signal's reason (as node:timers/promises
+ * does), so a cancelled wait never looks like one that ran its course.
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const abort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', abort);
+        resolve();
+      },
+      Math.min(LONGEST_TIMER_MS, Math.max(0, Number.isFinite(ms) ? ms : LONGEST_TIMER_MS)),
+    );
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}

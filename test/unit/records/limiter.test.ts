@@ -1,0 +1,192 @@
+// The portal's limiter with a fake clock: it grows while answers stay fast, shrinks on 429/503 and on
+// stretched round trips, is shared by every job on the portal, and holds one pause for a Retry-After.
+import * as assert from 'node:assert/strict';
+import type { RequestPermit } from '../../../src/api/gate';
+import { PortalLimiter, type LimiterClock } from '../../../src/records/limiter';
+import { backoffMs, retryPolicy, retryWaitMs, sleep } from '../../../src/records/retry';
+
+class FakeClock implements LimiterClock {
+  private time = 0;
+  private timers: Array<{ at: number; callback: () => void; id: number }> = [];
+  private nextId = 1;
+  now(): number {
+    return this.time;
+  }
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.push({ at: this.time + ms, callback, id });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timers = this.timers.filter((timer) => timer.id !== handle);
+  }
+  /** Moves time on, running the timers due, and lets the promises they settle run. */
+  async advance(ms: number): Promise<void> {
+    const until = this.time + ms;
+    for (;;) {
+      const due = this.timers.filter((timer) => timer.at <= until).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      this.timers = this.timers.filter((timer) => timer !== due);
+      this.time = due.at;
+      due.callback();
+      await settle();
+    }
+    this.time = until;
+    await settle();
+  }
+}
+
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Takes every permit free now (those given at once); the rest stay queued. */
+function takeFree(limiter: PortalLimiter, count: number): RequestPermit[] {
+  const permits: RequestPermit[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const permit = limiter.acquire();
+    if (permit instanceof Promise) {
+      permit.then(
+        (late) => late.release({ status: 200 }),
+        () => undefined,
+      );
+      break;
+    }
+    permits.push(permit);
+  }
+  return permits;
+}
+
+/** One round of `limit` requests answered `status` after `roundTripMs`. */
+async function round(limiter: PortalLimiter, clock: FakeClock, roundTripMs: number, status = 200): Promise<void> {
+  const permits = takeFree(limiter, limiter.state().limit);
+  await clock.advance(roundTripMs);
+  for (const permit of permits) permit.release({ status, roundTripMs });
+}
+
+describe('records: the portal limiter', () => {
+  it('grows by about one per round while answers stay fast, up to its most', async () => {
+    const clock = new FakeClock();
+    const limiter = new PortalLimiter({ maxInFlight: 12, initialInFlight: 4, clock });
+    const limits: number[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      await round(limiter, clock, 200);
+      limits.push(limiter.state().limit);
+    }
+    assert.deepEqual(limits.slice(1, 5), [5, 6, 7, 8], 'about one more per round');
+    assert.equal(limits.at(-1), 12, 'bounded by maxInFlight');
+  });
+
+  it('does not grow while the jobs do not use the window', async () => {
+    const clock = new FakeClock();
+    const limiter = new PortalLimiter({ maxInFlight: 32, initialInFlight: 4, clock });
+    for (let index = 0; index < 20; index += 1) {
+      const [permit] = takeFree(limiter, 1);
+      await clock.advance(50);
+      permit.release({ status: 200, roundTripMs: 50 });
+    }
+    assert.equal(limiter.state().limit, 4);
+  });
+
+  it('halves at once on a 429 or a 503, once for a burst of them', async () => {
+    const clock = new FakeClock();
+    const limiter = new PortalLimiter({ maxInFlight: 32, initialInFlight: 16, clock });
+    await round(limiter, clock, 100);
+    const before = limiter.state().limit;
+    await round(limiter, clock, 100, 429);
+    assert.equal(limiter.state().limit, Math.floor(before / 2), 'every answer of the round was a 429: halved once');
+    await round(limiter, clock, 100, 503);
+    assert.equal(limiter.state().limit, Math.floor(Math.floor(before / 2) / 2));
+    assert.equal(limiter.state().limited, true, 'reported as the portal limiting us');
+    assert.ok(limiter.state().pushBacks > 0);
+  });
+
+  it('shrinks when round trips stretch to twice the fastest', async () => {
+    const clock = new FakeClock();
+    const limiter = new PortalLimiter({ maxInFlight: 32, initialInFlight: 20, clock });
+    await round(limiter, clock, 200);
+    const before = limiter.state().limit;
+    await round(limiter, clock, 600);
+    assert.ok(limiter.state().limit < before, `${limiter.state().limit} < ${before}`);
+    assert.equal(limiter.state().limited, false, 'stretched is not refused');
+  });
+
+  it('is shared: two jobs together never have more in flight than its limit', async () => {
+    const clock = new FakeClock();
+    const limiter = new PortalLimiter({ maxInFlight: 6, initialInFlight: 6, clock });
+    let inFlight = 0;
+    let most = 0;
+    const job = async (requests: number): Promise<void> => {
+      for (let index = 0; index < requests; index += 1) {
+        const permit = await limiter.acquire();
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await sleepOn(clock, 10);
+        inFlight -= 1;
+        permit.release({ status: 200, roundTripMs: 10 });
+      }
+    };
+    const jobs = Promise.all([...Array.from({ length: 6 }, () => job(5)), ...Array.from({ length: 6 }, () => job(5))]);
+    for (let step = 0; step < 200 && most === 0; step += 1) await clock.advance(1);
+    for (let step = 0; step < 200; step += 1) await clock.advance(5);
+    await jobs;
+    assert.equal(most, 6, 'twelve workers of two jobs, six at once');
+  });
+
+  it('holds every request for one Retry-After pause, capped, and lets a cancel out of it', async () => {
+    const clock = new FakeClock();
+    const limiter = new PortalLimiter({ maxInFlight: 8, initialInFlight: 4, maxRetryAfterMs: 60_000, clock });
+    const [refused] = takeFree(limiter, 1);
+    refused.release({ status: 429, retryAfterMs: 99_999_999_000 });
+    assert.equal(limiter.pausedMs(), 60_000, 'capped');
+    const started: string[] = [];
+    const a = Promise.resolve(limiter.acquire()).then((permit) => started.push('a') && permit);
+    const b = Promise.resolve(limiter.acquire()).then((permit) => started.push('b') && permit);
+    const cancel = new AbortController();
+    const c = Promise.resolve(limiter.acquire(cancel.signal)).catch((error: unknown) => error);
+    const open = limiter.whenOpen();
+    await clock.advance(30_000);
+    assert.deepEqual(started, [], 'nothing starts during the pause');
+    cancel.abort();
+    assert.equal(((await c) as Error).name, 'AbortError');
+    await clock.advance(30_000);
+    await open;
+    assert.deepEqual(started.sort(), ['a', 'b'], 'both go once it ends');
+    for (const permit of await Promise.all([a, b])) (permit as RequestPermit).release({ status: 200 });
+    assert.equal(limiter.state().inFlight, 0);
+  });
+
+  it('reports the rate of answers', async () => {
+    const clock = new FakeClock();
+    const limiter = new PortalLimiter({ maxInFlight: 4, initialInFlight: 4, clock });
+    for (let index = 0; index < 25; index += 1) await round(limiter, clock, 100);
+    // 4 answers per 100 ms (over a window that begins at the first answer: a little more).
+    const rate = limiter.state().ratePerSecond;
+    assert.ok(rate >= 38 && rate <= 44, String(rate));
+  });
+});
+
+describe('records: the retry policy', () => {
+  it('caps the wait a portal asks for, however long, and backs off with jitter without one', () => {
+    const policy = retryPolicy({ maxRetryAfterMs: 300_000 });
+    assert.equal(retryWaitMs(policy, 1, 99_999_999_000), 300_000);
+    assert.equal(retryWaitMs(policy, 1, 42_000), 42_000);
+    assert.equal(retryWaitMs(policy, 1, Number.POSITIVE_INFINITY), 300_000);
+    assert.equal(backoffMs(policy, 1, () => 0), 125);
+    assert.equal(backoffMs(policy, 3, () => 1), 1000);
+    assert.equal(backoffMs(policy, 20, () => 1), 30_000, 'capped at maxDelayMs');
+    assert.deepEqual(retryPolicy({ maxAttempts: 0 }).maxAttempts, 1);
+  });
+
+  it('sleep rejects with the reason when cancelled, and never fires a too-long timer at once', async () => {
+    const controller = new AbortController();
+    const long = sleep(2 ** 40, controller.signal);
+    const raced = await Promise.race([long.then(() => 'fired'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 30))]);
+    assert.equal(raced, 'waiting');
+    controller.abort();
+    await assert.rejects(long, { name: 'AbortError' });
+  });
+});
+
+/** Waits `ms` of the fake clock. */
+function sleepOn(clock: FakeClock, ms: number): Promise<void> {
+  return new Promise((resolve) => clock.setTimeout(resolve, ms));
+}
