@@ -106,7 +106,7 @@ export async function openSource(path: string, options: SourceOptions = {}): Pro
   const format = options.format ?? formatOfPath(path);
   if (format === 'json') {
     const columns = await jsonColumns(path);
-    return { path, format, delimiter: undefined, columns, rows: (signal) => jsonRows(path, signal) };
+    return { path, format, delimiter: undefined, columns, rows: (signal) => jsonRows(path, columns, signal) };
   }
   const Papa = await loadPapa();
   // Whole decoded chunks, not a byte range: a range's end can fall inside a character, which a decoder
@@ -294,10 +294,14 @@ function countLines(text: string): number {
   return count;
 }
 
-/** The record's cells by column name. */
+/** The record's cells by column name (a column named __proto__ is set as the others are: see setCell). */
 function valuesOf(cells: readonly string[], columns: readonly string[]): Record<string, string> {
   const values: Record<string, string> = {};
-  for (let index = 0; index < columns.length; index += 1) values[columns[index]] = cells[index] ?? '';
+  for (let index = 0; index < columns.length; index += 1) {
+    const column = columns[index];
+    if (column === '__proto__') setCell(values, column, cells[index] ?? '');
+    else values[column] = cells[index] ?? '';
+  }
   return values;
 }
 
@@ -355,17 +359,37 @@ async function firstMeaningful(chunks: AsyncGenerator<string>): Promise<string |
   return undefined;
 }
 
-async function* jsonRows(path: string, signal?: AbortSignal): AsyncGenerator<SourceRow> {
+/**
+ * The records as rows. Every source column is a key of each row's values ("" where the record lacks it):
+ * a missing "constructor" would otherwise be read from the object's prototype (a function, not text).
+ */
+async function* jsonRows(path: string, columns: readonly string[], signal?: AbortSignal): AsyncGenerator<SourceRow> {
   for await (const { index, value } of jsonElements(path, signal)) {
     const row = index + 1;
+    const values: Record<string, string> = {};
+    for (const column of columns) setCell(values, column, '');
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      yield { row, values: {}, problem: 'is not an object of column names and values' };
+      yield { row, values, problem: 'is not an object of column names and values' };
       continue;
     }
-    const values: Record<string, string> = {};
-    for (const [key, cell] of Object.entries(value)) values[key] = cellOf(cell);
-    yield { row, values };
+    let problem: string | undefined;
+    for (const [key, cell] of Object.entries(value)) {
+      try {
+        setCell(values, key, cellOf(cell));
+      } catch (error) {
+        // JSON.stringify of a value nested thousands deep overflows the stack: that row is refused, not the run.
+        if (!(error instanceof RangeError)) throw error;
+        problem ??= `has a value in "${key}" nested too deeply to write as text`;
+      }
+    }
+    yield problem ? { row, values, problem } : { row, values };
   }
+}
+
+/** Sets a cell; a column named __proto__ is a key like any other (assigned, it would set the prototype). */
+function setCell(values: Record<string, string>, key: string, value: string): void {
+  if (key === '__proto__') Object.defineProperty(values, key, { value, enumerable: true, writable: true, configurable: true });
+  else values[key] = value;
 }
 
 async function jsonColumns(path: string): Promise<string[]> {

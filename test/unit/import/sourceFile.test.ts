@@ -210,8 +210,8 @@ describe('import: reading the source file', () => {
   it('reads JSON as an array of records or as {data: [...]}, values as text', async () => {
     const array = await rowsOf(await file('a.json', '[{"Title": "A", "Amount": 12.5, "Tags": ["1", "3"]}, {"Title": "B", "Draft": true, "Note": null}]'));
     assert.deepEqual(array.columns, ['Title', 'Amount', 'Tags', 'Draft', 'Note']);
-    assert.deepEqual(array.rows[0], { row: 1, values: { Title: 'A', Amount: '12.5', Tags: '1,3' } });
-    assert.deepEqual(array.rows[1].values, { Title: 'B', Draft: 'true', Note: '' });
+    assert.deepEqual(array.rows[0], { row: 1, values: { Title: 'A', Amount: '12.5', Tags: '1,3', Draft: '', Note: '' } }, 'every column, "" where the record lacks it');
+    assert.deepEqual(array.rows[1].values, { Title: 'B', Amount: '', Tags: '', Draft: 'true', Note: '' });
     const wrapped = await rowsOf(await file('b.json', '{"metadata": [], "data": [{"f11": "x"}, 7]}'));
     assert.deepEqual(wrapped.rows.map((row) => [row.row, row.problem !== undefined]), [
       [1, false],
