@@ -214,11 +214,6 @@ export class RowBoundaries {
     this.mode = mode;
   }
 
-  /** Whether the answer so far ends where a JSON text may end. */
-  get complete(): boolean {
-    return this.done && !this.problem;
-  }
-
   /** A byte outside strings and numbers: what it opens, closes or separates, and what may follow it. */
   private structural(mode: Mode, byte: number, at: number): Mode {
     switch (mode) {
