@@ -133,6 +133,21 @@ export async function openSource(path: string, options: SourceOptions = {}): Pro
   return { path, format, delimiter, columns, rows: (signal) => new CsvRows(csvRecords(path, delimiter, newline, signal), columns) };
 }
 
+/**
+ * The first `limit` rows whose quotes break the file (SourceRow.unreadable), read from the whole file: the
+ * run does not start while there are some, unless the person chose to skip them.
+ */
+export async function unreadableRows(source: ImportSource, limit = 3, signal?: AbortSignal): Promise<SourceRow[]> {
+  const found: SourceRow[] = [];
+  if (source.format === 'json') return found;
+  for await (const row of source.rows(signal)) {
+    if (!row.unreadable) continue;
+    found.push(row);
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
 /** papaparse's own chunk parser (what its streamers drive), exported but not in its types. */
 interface ChunkParser {
   parse(input: string, baseIndex: number, ignoreLastRow: boolean): { data: string[][]; errors: PapaModule.ParseError[]; meta: { cursor: number } };

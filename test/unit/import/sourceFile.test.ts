@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readdir, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadPapa, openSource, type SourceRow } from '../../../src/import/sourceFile';
+import { loadPapa, openSource, unreadableRows, type SourceRow } from '../../../src/import/sourceFile';
 import { decodeText } from '../../../src/import/sourceText';
 import * as fc from 'fast-check';
 import { tempFolder } from './support';
@@ -243,6 +243,12 @@ describe('import: a CSV file whose quotes are broken', () => {
     assert.match(rows[0].problem ?? '', /quote in "Note" that is never closed/);
     assert.match(rows[0].problem ?? '', /400,000 more lines/);
     assert.equal(rows[0].unreadable, true, 'a row the run must not send unless told to skip it');
+  });
+
+  it('finds the rows that stop a run (unreadableRows), none in a file whose quotes are fine', async () => {
+    const broken = await openSource(await file('Name,Note\na,b\nc,"open\nd,e\n'));
+    assert.deepEqual((await unreadableRows(broken)).map((row) => row.row), [3]);
+    assert.deepEqual(await unreadableRows(await openSource(await file('Name,Note\na,"b ""quoted"""\nc,"two\nlines"\n'))), []);
   });
 
   it('reports a quoted cell with text after its closing quote on its row, and reads the rows after it', async () => {
