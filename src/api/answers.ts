@@ -1,7 +1,8 @@
 // Reading the portal's answers into the client's types, without trusting them: documented fields are
 // required (a missing one is an 'invalid-response' that names it), undocumented ones are kept, numbers and
 // nulls are taken for strings. Views are read with one shallow copy per row at most: they can be 100,000.
-import { invalidResponse, type HttpResponse } from './http';
+import { invalidResponse, parseJsonBody, type HttpResponse } from './http';
+import { streamedRefusalOf } from './rowBoundaries';
 import type { AppRef, Column, RecordData, RecordMetadataEntry, Site, ViewMetadataEntry } from './types';
 import { coerceFieldValues, fieldText, flagOf, isObject, textOf, type JsonObject } from './wire';
 
@@ -124,6 +125,17 @@ export function viewOf(body: unknown, action: string): ViewRead {
   const rows = new Array<ViewRow>(body.data.length);
   for (let index = 0; index < rows.length; index += 1) rows[index] = viewRowOf(body.data[index], index, keysAreColumns, action);
   return { rows, metadata };
+}
+
+/**
+ * A view's answer read whole (readView): JSON.parse, then viewOf. It refuses what the streamed read
+ * (viewStream.ts) refuses: JSON.parse keeps the last of two "data" lists, the streamed read cannot.
+ */
+export function viewOfResponse(response: HttpResponse, action: string): ViewRead {
+  const view = viewOf(parseJsonBody(response, action), action);
+  const refusal = streamedRefusalOf(response.body);
+  if (refusal) throw invalidResponse(action, refusal);
+  return view;
 }
 
 /** A read record, normalised: the id asked for when the portal sends none, draft undefined when unsaid. */

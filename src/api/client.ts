@@ -1,7 +1,7 @@
 // The portal client: one typed method per data endpoint of portal-api.md. Every call carries the access
 // token, a time limit and the caller's AbortSignal; a 401 renews the token once and retries once; every
 // failure is a PortalError. Reading the answers tolerantly is answers.ts's job.
-import { acceptDeleteResponse, acceptWriteResponse, columnsOf, createdOf, recordOf, sitesOf, viewOf, type CreatedRecord, type RecordRead, type ViewRead } from './answers';
+import { acceptDeleteResponse, acceptWriteResponse, columnsOf, createdOf, recordOf, sitesOf, viewOfResponse, type CreatedRecord, type RecordRead, type ViewRead } from './answers';
 import { countingStream, encodeAttachment, fileNameOf, type AttachmentOptions, type AttachmentUpload, type DownloadedAttachment } from './attachments';
 import { fieldNamedIn, withField } from './errorBody';
 import { PortalError, isCancellation, isPortalError } from './errors';
@@ -196,8 +196,7 @@ export class PortalClient {
 
   async readView(appId: string, viewId: string, filters: readonly ViewFilter[] = [], signal?: AbortSignal): Promise<ViewRead> {
     const action = `Reading view ${viewId} of app ${appId}`;
-    const body = parseJsonBody(await this.call(this.viewCall(appId, viewId, filters, action), signal), action);
-    return viewOf(body, action);
+    return viewOfResponse(await this.call(this.viewCall(appId, viewId, filters, action), signal), action);
   }
 
   /**

@@ -362,7 +362,9 @@ export function invalidResponse(action: string, detail: string): PortalError {
 export function parseJsonBody(response: HttpResponse, action: string): unknown {
   if (response.body.length === 0) throw invalidResponse(action, 'it is empty.');
   try {
-    return JSON.parse(response.body.toString('utf8'));
+    const text = response.body.toString('utf8');
+    // A byte order mark, which RFC 8259 lets a parser ignore (the streamed view read does too).
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     const type = response.headers.get('content-type');
     throw invalidResponse(action, `it is not JSON${type ? ` (content type ${type.split(';')[0]})` : ''}.`);

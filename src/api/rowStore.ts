@@ -110,7 +110,7 @@ export class RowStore {
     try {
       return JSON.parse(this.text(this.starts[index], this.ends[index]));
     } catch (error) {
-      // The read found the row's edges only (rowBoundaries.ts): its JSON is first checked here.
+      // The read checked the row's JSON (rowBoundaries.ts); a store filled by hand has had no such check.
       throw invalidResponse(this.action, `row ${index + 1} is not JSON (${error instanceof Error ? error.message : String(error)}).`);
     }
   }

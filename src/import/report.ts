@@ -5,15 +5,24 @@ import { basename, dirname, extname, join } from 'node:path';
 import type { Journal, Outcome, OutcomeCounts } from './journal';
 import type { RowProblem } from './plan';
 import type { RunProgress } from './runner';
+import { guardFormula } from '../shared/csvText';
 import { loadPapa, type ImportSource } from './sourceFile';
 
 /** The column of the failures file that says why; a re-import leaves it unmapped. */
 export const PROBLEM_COLUMN = 'Import problem';
 
-/** A list a person opens in a spreadsheet: UTF-8 with a byte-order mark (which spreadsheet programs expect), CRLF. */
+/**
+ * A list a person opens in a spreadsheet: UTF-8 with a byte-order mark (which spreadsheet programs expect),
+ * CRLF, and cells that a spreadsheet would run as formulas guarded as the exports guard them (a value from
+ * the source file, "=HYPERLINK(…)", is shown, not run).
+ */
 export async function csvDocument(fields: string[], rows: string[][]): Promise<string> {
   const Papa = await loadPapa();
-  return `\ufeff${Papa.unparse({ fields, data: rows })}\r\n`;
+  return `\ufeff${Papa.unparse({ fields: guarded(fields), data: rows.map(guarded) })}\r\n`;
+}
+
+function guarded(cells: readonly string[]): string[] {
+  return cells.map(guardFormula);
 }
 
 /** The dry run's problems as CSV. */
@@ -120,7 +129,7 @@ export async function writeFailuresFile(source: ImportSource, journal: Journal, 
   const columns = [...source.columns, PROBLEM_COLUMN];
   let written = 0;
   if (source.format === 'json') await write(out, '[');
-  else await write(out, `\ufeff${Papa.unparse([columns], { delimiter: source.delimiter })}\r\n`);
+  else await write(out, `\ufeff${Papa.unparse([guarded(columns)], { delimiter: source.delimiter })}\r\n`);
   for await (const row of source.rows()) {
     const reason = wanted.get(row.row);
     if (reason === undefined) continue;
@@ -129,8 +138,9 @@ export async function writeFailuresFile(source: ImportSource, journal: Journal, 
       await write(out, `${written > 0 ? ',' : ''}\n  ${JSON.stringify({ ...row.values, [PROBLEM_COLUMN]: problem })}`);
     } else {
       // Cells beyond the header go back too, before the problem: once the row's quotes are fixed they line up.
+      // Guarded as the exports are: the file is opened in a spreadsheet to be fixed.
       const cells = [...source.columns.map((name) => row.values[name] ?? ''), ...(row.extra ?? []), problem];
-      await write(out, `${Papa.unparse([cells], { delimiter: source.delimiter })}\r\n`);
+      await write(out, `${Papa.unparse([guarded(cells)], { delimiter: source.delimiter })}\r\n`);
     }
     written += 1;
   }

@@ -23,6 +23,12 @@ export interface SourceRow {
   problem?: string;
   /** CSV and TSV: the cells beyond the header's, when there are some; the failures file writes them back. */
   extra?: string[];
+  /**
+   * CSV and TSV: the file's quotes break here (one never closed, text after a closing quote), so where
+   * this row ends and the next begins is not known; the run refuses to start until they are fixed or
+   * the person chooses to skip such rows.
+   */
+  unreadable?: true;
 }
 
 export interface SourceOptions {
@@ -52,8 +58,12 @@ export class SourceFormatError extends Error {
 
 /** How many JSON records are looked at for the source columns (records are objects of varying keys). */
 const JSON_COLUMN_SAMPLE = 1000;
-/** Characters read to detect the delimiter and the header of a CSV. */
-const CSV_SAMPLE_CHARS = 64 * 1024;
+/**
+ * Characters read to detect the delimiter, the line breaks and the header of a CSV: the megabyte
+ * papaparse looks at for the line breaks when it parses a whole text, so that the file read in chunks
+ * breaks its lines where that parse would (a file of mixed line ends, CR inside unquoted cells).
+ */
+const CSV_SAMPLE_CHARS = 1024 * 1024;
 
 type Papa = typeof PapaModule;
 
@@ -96,7 +106,7 @@ export async function openSource(path: string, options: SourceOptions = {}): Pro
   const format = options.format ?? formatOfPath(path);
   if (format === 'json') {
     const columns = await jsonColumns(path);
-    return { path, format, delimiter: undefined, columns, rows: (signal) => jsonRows(path, signal) };
+    return { path, format, delimiter: undefined, columns, rows: (signal) => jsonRows(path, columns, signal) };
   }
   const Papa = await loadPapa();
   // Whole decoded chunks, not a byte range: a range's end can fall inside a character, which a decoder
@@ -114,40 +124,87 @@ export async function openSource(path: string, options: SourceOptions = {}): Pro
   });
   const header = preview.data[0];
   if (!header) throw new SourceFormatError(`${path} is empty: an import file starts with a header row naming its columns.`);
+  if (preview.errors.some((error) => error.row === 0 && error.type === 'Quotes')) {
+    throw new SourceFormatError(`The header row of ${path} has a quote that is never closed or is followed by text: fix its quotes (a quote in a name is written "") and import the file again.`);
+  }
   const delimiter = preview.meta.delimiter;
+  const newline = preview.meta.linebreak;
   const columns = columnNames(header);
-  return { path, format, delimiter, columns, rows: (signal) => new CsvRows(csvRecords(path, delimiter, signal), columns) };
+  return { path, format, delimiter, columns, rows: (signal) => new CsvRows(csvRecords(path, delimiter, newline, signal), columns) };
+}
+
+/**
+ * The first `limit` rows whose quotes break the file (SourceRow.unreadable), read from the whole file: the
+ * run does not start while there are some, unless the person chose to skip them.
+ */
+export async function unreadableRows(source: ImportSource, limit = 3, signal?: AbortSignal): Promise<SourceRow[]> {
+  const found: SourceRow[] = [];
+  if (source.format === 'json') return found;
+  for await (const row of source.rows(signal)) {
+    if (!row.unreadable) continue;
+    found.push(row);
+    if (found.length >= limit) break;
+  }
+  return found;
 }
 
 /** papaparse's own chunk parser (what its streamers drive), exported but not in its types. */
 interface ChunkParser {
-  parse(input: string, baseIndex: number, ignoreLastRow: boolean): { data: string[][]; meta: { cursor: number } };
+  parse(input: string, baseIndex: number, ignoreLastRow: boolean): { data: string[][]; errors: PapaModule.ParseError[]; meta: { cursor: number } };
 }
+
+/** Records parsed from a part of the file, and papaparse's quote errors, by index into `records`. */
+interface RecordChunk {
+  records: string[][];
+  errors: readonly PapaModule.ParseError[];
+}
+
+const NO_ERRORS: readonly PapaModule.ParseError[] = [];
+/** Text a record may span before it is parsed again only once twice as much has come (see csvRecords). */
+const LONG_RECORD_CHARS = 64 * 1024;
 
 /**
  * The file's records, parsed chunk by chunk as papaparse's streamers do (the unfinished last line kept for
  * the next chunk), but without its Node stream: that stream hands each record through a Duplex and an
  * async iterator, which cost more than parsing it (the import bench reads the file again on each resume).
+ * The text kept for the next chunk is parsed again with it; when it is long (a quote never closed keeps
+ * the rest of the file in one record), it is parsed again only once it has doubled, so that the file is
+ * read in time linear in its size however long a record is.
  */
-async function* csvRecords(path: string, delimiter: string, signal?: AbortSignal): AsyncGenerator<string[][]> {
+async function* csvRecords(path: string, delimiter: string, newline: string, signal?: AbortSignal): AsyncGenerator<RecordChunk> {
   const Papa = await loadPapa();
-  const parser = new (Papa as unknown as { ParserHandle: new (config: PapaModule.ParseConfig) => ChunkParser }).ParserHandle({ delimiter, skipEmptyLines: false });
+  // The line breaks the sample showed: guessed from the first chunk instead (cut at its last LF), a file
+  // of mixed line ends was broken into other lines than the whole text's.
+  const parser = new (Papa as unknown as { ParserHandle: new (config: PapaModule.ParseConfig) => ChunkParser }).ParserHandle({ delimiter, newline: newline as PapaModule.ParseConfig['newline'], skipEmptyLines: false });
   let partial = '';
   let base = 0;
+  /** Where in `partial` its last line break ends (0: none). */
+  let cut = 0;
+  let waitFor = 0;
   for await (const chunk of text(path, signal)) {
-    const aggregate = partial + chunk;
+    const lineEnd = chunk.lastIndexOf('\n');
+    if (lineEnd >= 0) cut = partial.length + lineEnd + 1;
+    partial += chunk;
+    if (partial.length < waitFor) continue;
     // Up to the last line break only (the rest waits, as an unfinished line does): where 64 KiB end is
     // chance, and a chunk cut just after a closing quote or inside a line took paths of the parser that
     // no chunk had taken before, so V8 dropped its optimized code and compiled it again in most reads.
     // A file whose lines end in CR alone has no LF: its chunks are parsed whole, as before.
-    const end = aggregate.lastIndexOf('\n') + 1;
-    const results = parser.parse(end > 0 ? aggregate.substring(0, end) : aggregate, base, true);
-    partial = aggregate.substring(results.meta.cursor - base);
+    const results = parser.parse(cut > 0 ? partial.substring(0, cut) : partial, base, true);
+    const consumed = results.meta.cursor - base;
+    partial = partial.substring(consumed);
     base = results.meta.cursor;
-    yield results.data;
+    cut = Math.max(0, cut - consumed);
+    waitFor = partial.length > LONG_RECORD_CHARS ? 2 * partial.length : 0;
+    // An error on the unfinished record (its index is past the records) comes again when it is parsed whole.
+    const errors = results.errors.length === 0 ? NO_ERRORS : results.errors.filter((error) => error.row !== undefined && error.row < results.data.length);
+    yield { records: results.data, errors };
   }
   // An empty rest (a file ending in a line break) has no record: not parsed, which took a path of its own too.
-  if (partial !== '') yield parser.parse(partial, base, false).data;
+  if (partial !== '') {
+    const results = parser.parse(partial, base, false);
+    yield { records: results.data, errors: results.errors.length === 0 ? NO_ERRORS : results.errors };
+  }
 }
 
 /**
@@ -158,13 +215,15 @@ async function* csvRecords(path: string, delimiter: string, signal?: AbortSignal
  */
 class CsvRows implements AsyncIterableIterator<SourceRow> {
   private records: readonly string[][] = [];
+  /** The quote errors of `records`, by index (papaparse reports few: a Map only when there are some). */
+  private errors: ReadonlyMap<number, PapaModule.ParseError> | undefined;
   private position = 0;
   private row = 0;
   /** The next chunk being read: true when there was none. */
   private reading: Promise<boolean> | undefined;
 
   constructor(
-    private readonly chunks: AsyncGenerator<string[][]>,
+    private readonly chunks: AsyncGenerator<RecordChunk>,
     private readonly columns: readonly string[],
   ) {}
 
@@ -172,9 +231,11 @@ class CsvRows implements AsyncIterableIterator<SourceRow> {
     for (;;) {
       while (this.position < this.records.length) {
         const cells = this.records[this.position];
+        const error = this.errors?.get(this.position);
         this.position += 1;
         this.row += 1;
-        const source = this.row === 1 ? undefined : csvRow(this.row, cells, this.columns); // row 1: the header
+        if (this.row === 1) continue; // the header
+        const source = error ? brokenRow(this.row, cells, this.columns, error) : csvRow(this.row, cells, this.columns);
         if (source) return { value: source, done: false };
       }
       // Calls that overlap (for await never makes them) wait for the same chunk, then take its rows in turn.
@@ -184,7 +245,8 @@ class CsvRows implements AsyncIterableIterator<SourceRow> {
         (chunk) => {
           this.reading = undefined;
           if (chunk.done) return true;
-          this.records = chunk.value;
+          this.records = chunk.value.records;
+          this.errors = chunk.value.errors.length === 0 ? undefined : new Map(chunk.value.errors.map((error) => [error.row ?? -1, error]));
           this.position = 0;
           return false;
         },
@@ -216,11 +278,46 @@ class CsvRows implements AsyncIterableIterator<SourceRow> {
  */
 function csvRow(row: number, cells: readonly string[], columns: readonly string[]): SourceRow | undefined {
   if (isBlank(cells)) return undefined;
-  const values: Record<string, string> = {};
-  for (let index = 0; index < columns.length; index += 1) values[columns[index]] = cells[index] ?? '';
+  const values = valuesOf(cells, columns);
   if (cells.length <= columns.length) return { row, values };
   const extra = cells.slice(columns.length);
   return extra.some((cell) => cell !== '') ? { row, values, extra, problem: `has ${cells.length} cells, the header names ${columns.length}: check the quotes and delimiters of this row` } : { row, values };
+}
+
+/**
+ * A record papaparse reported a quote error for: refused, with where it went wrong. A quote never closed
+ * takes the rest of the file into its cell (so papaparse reads it, and so the row is shown: one row where
+ * the file has thousands is what the person must see); text after a closing quote is kept in the cell.
+ */
+function brokenRow(row: number, cells: readonly string[], columns: readonly string[], error: PapaModule.ParseError): SourceRow {
+  const values = valuesOf(cells, columns);
+  const extra = cells.length > columns.length ? { extra: cells.slice(columns.length) } : {};
+  const last = cells.length - 1;
+  const column = columns[last] ?? `Column ${last + 1}`;
+  if (error.code === 'MissingQuotes') {
+    const lines = countLines(cells[last] ?? '');
+    const swallowed = lines === 0 ? 'its cell runs to the end of the file' : `the rest of the file (${lines.toLocaleString('en-US')} more lines) was read into that one cell`;
+    return { row, values, ...extra, unreadable: true, problem: `has a quote in "${column}" that is never closed: ${swallowed}. Close the quote (a quote inside a cell is written "") and import the file again` };
+  }
+  return { row, values, ...extra, unreadable: true, problem: 'has a quoted cell with text after its closing quote, so where its cells end is not certain: check the quotes of this row (a quote inside a cell is written "")' };
+}
+
+/** The lines of `text` after its first (a line break that ends the file begins none). */
+function countLines(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at >= 0 && at < text.length - 1; at = text.indexOf('\n', at + 1)) count += 1;
+  return count;
+}
+
+/** The record's cells by column name (a column named __proto__ is set as the others are: see setCell). */
+function valuesOf(cells: readonly string[], columns: readonly string[]): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (let index = 0; index < columns.length; index += 1) {
+    const column = columns[index];
+    if (column === '__proto__') setCell(values, column, cells[index] ?? '');
+    else values[column] = cells[index] ?? '';
+  }
+  return values;
 }
 
 function isBlank(cells: readonly string[]): boolean {
@@ -277,17 +374,37 @@ async function firstMeaningful(chunks: AsyncGenerator<string>): Promise<string |
   return undefined;
 }
 
-async function* jsonRows(path: string, signal?: AbortSignal): AsyncGenerator<SourceRow> {
+/**
+ * The records as rows. Every source column is a key of each row's values ("" where the record lacks it):
+ * a missing "constructor" would otherwise be read from the object's prototype (a function, not text).
+ */
+async function* jsonRows(path: string, columns: readonly string[], signal?: AbortSignal): AsyncGenerator<SourceRow> {
   for await (const { index, value } of jsonElements(path, signal)) {
     const row = index + 1;
+    const values: Record<string, string> = {};
+    for (const column of columns) setCell(values, column, '');
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      yield { row, values: {}, problem: 'is not an object of column names and values' };
+      yield { row, values, problem: 'is not an object of column names and values' };
       continue;
     }
-    const values: Record<string, string> = {};
-    for (const [key, cell] of Object.entries(value)) values[key] = cellOf(cell);
-    yield { row, values };
+    let problem: string | undefined;
+    for (const [key, cell] of Object.entries(value)) {
+      try {
+        setCell(values, key, cellOf(cell));
+      } catch (error) {
+        // JSON.stringify of a value nested thousands deep overflows the stack: that row is refused, not the run.
+        if (!(error instanceof RangeError)) throw error;
+        problem ??= `has a value in "${key}" nested too deeply to write as text`;
+      }
+    }
+    yield problem ? { row, values, problem } : { row, values };
   }
+}
+
+/** Sets a cell; a column named __proto__ is a key like any other (assigned, it would set the prototype). */
+function setCell(values: Record<string, string>, key: string, value: string): void {
+  if (key === '__proto__') Object.defineProperty(values, key, { value, enumerable: true, writable: true, configurable: true });
+  else values[key] = value;
 }
 
 async function jsonColumns(path: string): Promise<string[]> {

@@ -136,6 +136,8 @@ export const importOptionsSchema = v.object({
   decimalSeparator: v.picklist(['.', ',']),
   /** IANA time zone of date-times written without an offset. */
   timeZone: v.pipe(v.string(), v.nonEmpty()),
+  /** Rows whose quotes break the file (a quote never closed): the run refuses to start unless 'skip'. */
+  unreadableRows: v.optional(v.picklist(['stop', 'skip'])),
 });
 
 const importOptionsMessageSchema = v.object({ type: v.literal('import/options'), options: importOptionsSchema });

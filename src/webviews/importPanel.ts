@@ -10,7 +10,7 @@ import { proposeMapping, setTarget, type ImportMapping } from '../import/mapping
 import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, optionWarnings, previewOf, problemRow, targetOf, targetOptions } from '../import/panelState';
 import type { DryRunResult, ExistingRecords, ImportSettings, RowProblem } from '../import/plan';
 import { problemsCsv, uncertainPathFor } from '../import/report';
-import type { ImportSource, SourceRow } from '../import/sourceFile';
+import { unreadableRows, type ImportSource, type SourceRow } from '../import/sourceFile';
 import { IMPORT_VIEW_TYPE } from '../ids';
 import type { AppTarget } from '../model/targets';
 import { importToHostSchema } from '../shared/panelMessages';
@@ -138,6 +138,20 @@ export class ImportPanel {
     return true;
   }
 
+  /**
+   * Whether rows the file's quotes break stop the run (they do unless the person chose to skip them): a
+   * quote never closed takes the rest of the file into one cell, and a run would import the rows before
+   * it and report one failure where the file has thousands of rows.
+   */
+  private async unreadable(): Promise<boolean> {
+    if (this.options.unreadableRows === 'skip') return false;
+    const rows = await unreadableRows(this.setup.source);
+    if (rows.length === 0) return false;
+    const which = rows.map((row) => `Row ${row.row} ${row.problem ?? 'cannot be read'}.`).join(' ');
+    void this.panel.post({ type: 'import/failed', message: `The import did not start: ${which} Fix the file, or choose "Skip them" under "Rows whose quotes break the file" to import the other rows (these go to the failures file).` });
+    return true;
+  }
+
   private async dryRun(): Promise<void> {
     if (this.blocked()) return;
     const settings = importSettings(this.setup.target.appId, this.mapping, this.options);
@@ -172,7 +186,7 @@ export class ImportPanel {
   }
 
   private async run(): Promise<void> {
-    if (this.running || this.blocked()) return;
+    if (this.running || this.blocked() || (await this.unreadable())) return;
     this.running = true;
     await this.panel.post({ type: 'import/running', running: true });
     let summary: string | undefined;

@@ -76,6 +76,27 @@ describe(`bulk import and bulk change ${BROWSER_TAG}`, function () {
     assert.match(await panel.text('#import-message'), /Import finished: 3 created/);
   });
 
+  it('a quote never closed: the dry run lists its row, the import does not start until told to skip it', async () => {
+    const tail = Array.from({ length: 50 }, (_, index) => line(index + 10, 'Swallowed')).join('\n');
+    const uri = await workspaceFile('open-quote.csv', `${HEADER}\n${line(1, 'Before')}\n"Open quote Ltd,open@example.com,Gold,2026-01-02\n${tail}\n`);
+    const before = await customerNames();
+    const panel = await openImport(uri, 'Import open-quote.csv');
+    await panel.click('#dry-run');
+    await panel.waitFor('#dry-run-problems tbody tr');
+    assert.deepEqual(await panel.texts('#dry-run-problems tbody tr td:first-child'), ['3']);
+    assert.match((await panel.texts('#dry-run-problems tbody tr td:last-child'))[0], /never closed: the rest of the file \(50 more lines\)/);
+
+    await panel.click('#import');
+    await waitFor(async () => /The import did not start: Row 3 has a quote in "Name" that is never closed/.test(await panel.text('#import-message')), { message: 'the refusal', timeoutMs: 30_000 });
+    assert.deepEqual(await customerNames(), before, 'nothing sent');
+
+    await panel.click('#option-unreadableRows vscode-dropdown');
+    await panel.click('#option-unreadableRows vscode-option[value="skip"]');
+    await panel.click('#import');
+    await user().waitForMessage(/^Imported open-quote\.csv: 1 created, 0 updated, 0 skipped \(unchanged\), 1 failed/, { level: 'info', timeoutMs: 60_000 });
+    assert.equal((await customerNames()).length, before.length + 1);
+  });
+
   it('an import cancelled halfway resumes where it stopped and creates no record twice', async () => {
     const count = 120;
     const logged = await emulatorControl<Array<{ seq: number }>>('GET', 'requests');

@@ -56,6 +56,7 @@ function sendOptions(): void {
     timeZone: value('timeZone').trim() || 'UTC',
     ...(value('matchField') ? { matchField: value('matchField') } : {}),
     ...(value('viewId').trim() ? { viewId: value('viewId').trim() } : {}),
+    ...(value('unreadableRows') === 'skip' ? { unreadableRows: 'skip' as const } : {}),
   };
   host.post({ type: 'import/options', options: next });
 }
@@ -92,6 +93,9 @@ function renderOptions(message: ImportInitMessage): void {
   zone.onCommit(sendOptions);
   optionInputs.timeZone = zone;
   optionsArea.append(zone.element);
+  optionsArea.append(
+    optionDropdown('unreadableRows', 'Rows whose quotes break the file', [{ value: 'stop', label: 'Stop: the import does not start' }, { value: 'skip', label: 'Skip them (to the failures file)' }], current.unreadableRows ?? 'stop'),
+  );
 }
 
 function renderState(state: ImportStateMessage): void {

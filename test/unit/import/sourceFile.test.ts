@@ -4,8 +4,9 @@
 import * as assert from 'node:assert/strict';
 import { readdir, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadPapa, openSource, type SourceRow } from '../../../src/import/sourceFile';
+import { loadPapa, openSource, unreadableRows, type SourceRow } from '../../../src/import/sourceFile';
 import { decodeText } from '../../../src/import/sourceText';
+import * as fc from 'fast-check';
 import { tempFolder } from './support';
 
 async function rowsOf(path: string, options = {}): Promise<{ columns: readonly string[]; delimiter?: string; rows: SourceRow[] }> {
@@ -209,8 +210,8 @@ describe('import: reading the source file', () => {
   it('reads JSON as an array of records or as {data: [...]}, values as text', async () => {
     const array = await rowsOf(await file('a.json', '[{"Title": "A", "Amount": 12.5, "Tags": ["1", "3"]}, {"Title": "B", "Draft": true, "Note": null}]'));
     assert.deepEqual(array.columns, ['Title', 'Amount', 'Tags', 'Draft', 'Note']);
-    assert.deepEqual(array.rows[0], { row: 1, values: { Title: 'A', Amount: '12.5', Tags: '1,3' } });
-    assert.deepEqual(array.rows[1].values, { Title: 'B', Draft: 'true', Note: '' });
+    assert.deepEqual(array.rows[0], { row: 1, values: { Title: 'A', Amount: '12.5', Tags: '1,3', Draft: '', Note: '' } }, 'every column, "" where the record lacks it');
+    assert.deepEqual(array.rows[1].values, { Title: 'B', Amount: '', Tags: '', Draft: 'true', Note: '' });
     const wrapped = await rowsOf(await file('b.json', '{"metadata": [], "data": [{"f11": "x"}, 7]}'));
     assert.deepEqual(wrapped.rows.map((row) => [row.row, row.problem !== undefined]), [
       [1, false],
@@ -218,5 +219,83 @@ describe('import: reading the source file', () => {
     ]);
     await assert.rejects(rowsOf(await file('c.json', '"just text"')), /array of records/);
     await assert.rejects(rowsOf(await file('d.json', '[{"a": 1}, {"a": ')), /not valid JSON/);
+  });
+});
+
+describe('import: a CSV file whose quotes are broken', () => {
+  const folder = tempFolder();
+  let files = 0;
+
+  async function file(content: string): Promise<string> {
+    files += 1;
+    const path = join(folder.path, `quotes-${files}.csv`);
+    await writeFile(path, content);
+    return path;
+  }
+
+  it('reports a quote never closed on its row, with how much of the file it swallowed', async () => {
+    const content = `Name,Note\na,"open\n${'b,c\n'.repeat(400_000)}`;
+    const { rows } = await rowsOf(await file(content));
+    assert.equal(rows.length, 1, 'papaparse reads the rest of the file into the open cell: one row');
+    assert.equal(rows[0].row, 2);
+    assert.equal(rows[0].values.Name, 'a');
+    assert.equal(rows[0].values.Note.length, 'open\n'.length + 4 * 400_000);
+    assert.match(rows[0].problem ?? '', /quote in "Note" that is never closed/);
+    assert.match(rows[0].problem ?? '', /400,000 more lines/);
+    assert.equal(rows[0].unreadable, true, 'a row the run must not send unless told to skip it');
+  });
+
+  it('finds the rows that stop a run (unreadableRows), none in a file whose quotes are fine', async () => {
+    const broken = await openSource(await file('Name,Note\na,b\nc,"open\nd,e\n'));
+    assert.deepEqual((await unreadableRows(broken)).map((row) => row.row), [3]);
+    assert.deepEqual(await unreadableRows(await openSource(await file('Name,Note\na,"b ""quoted"""\nc,"two\nlines"\n'))), []);
+  });
+
+  it('reports a quoted cell with text after its closing quote on its row, and reads the rows after it', async () => {
+    const { rows } = await rowsOf(await file('Name,Note\na,"quoted" text",x\nb,c\n'));
+    assert.deepEqual(rows.map((row) => [row.row, row.problem !== undefined, row.unreadable === true]), [
+      [2, true, true],
+      [3, false, false],
+    ]);
+    assert.match(rows[0].problem ?? '', /text after its closing quote/);
+  });
+
+  it('refuses a header row whose quote is never closed, rather than taking the file for one column', async () => {
+    await assert.rejects(openSource(await file('Name,"Note\na,b\n')), /header row.*quote/);
+  });
+
+  // papaparse's own parse of the whole text is the reference: the same records, and a problem on each
+  // record it reports an error for (the reader reads the file in 64 KiB chunks, which the filler moves).
+  const cellText = fc.string({ unit: fc.constantFrom('a', ' ', ',', '"', '""', '\n', '\r', '\r\n', 'é', '😀', 'x"y'), maxLength: 6 });
+  const cell = fc.oneof(cellText, cellText.map((text) => `"${text.replace(/"/g, '""')}"`), cellText.map((text) => `"${text}`), cellText.map((text) => `"${text}" ${text}`));
+  const csv = fc.record({
+    lineEnd: fc.constantFrom('\n', '\r\n'),
+    filler: fc.oneof(fc.constant(0), fc.integer({ min: 65_400, max: 65_560 })),
+    records: fc.array(fc.array(cell, { minLength: 1, maxLength: 4 }), { maxLength: 8 }),
+    endsWithLineEnd: fc.boolean(),
+    /** Many rows after the generated ones: a quote left open swallows them, across several chunks. */
+    tail: fc.constantFrom('', '', '', '', '', 'b,c', 'b,"c"', '"b",c'),
+  });
+
+  it('reads the records and reports the errors that papaparse reads from the whole text (fast-check)', async function () {
+    this.timeout(Number(process.env.FC_RUNS ?? 100) * 1_000);
+    const Papa = await loadPapa();
+    await fc.assert(
+      fc.asyncProperty(csv, async ({ lineEnd, filler, records, endsWithLineEnd, tail }) => {
+        const lines = ['Name,Note,Count', ...(filler > 0 ? [`filler,${'f'.repeat(filler)},1`] : []), ...records.map((cells) => cells.join(',')), ...(tail ? Array<string>(20_000).fill(tail) : [])];
+        const content = lines.join(lineEnd) + (endsWithLineEnd ? lineEnd : '');
+        const whole = Papa.parse<string[]>(content, { delimiter: ',' });
+        const erring = new Set(whole.errors.map((error) => error.row));
+        const expected = whole.data.flatMap((cells, index) => {
+          if (index === 0 || (!erring.has(index) && cells.every((text) => text.trim() === ''))) return [];
+          const extra = cells.slice(3).some((text) => text !== '');
+          return [[index + 1, cells[0] ?? '', cells[1] ?? '', cells[2] ?? '', erring.has(index) || extra, erring.has(index)]];
+        });
+        const { rows } = await rowsOf(await file(content));
+        const actual = rows.map((row) => [row.row, row.values.Name, row.values.Note, row.values.Count, row.problem !== undefined, row.unreadable === true]);
+        assert.deepEqual(actual, expected, JSON.stringify(content.length > 600 ? `${content.slice(0, 300)}…${content.slice(-300)}` : content));
+      }),
+      { numRuns: Number(process.env.FC_RUNS ?? 100) },
+    );
   });
 });
