@@ -148,6 +148,7 @@ export class ImportPanel {
     const rows = await unreadableRows(this.setup.source);
     if (rows.length === 0) return false;
     const which = rows.map((row) => `Row ${row.row} ${row.problem ?? 'cannot be read'}.`).join(' ');
+    // As above: a closed panel needs no message.
     void this.panel.post({ type: 'import/failed', message: `The import did not start: ${which} Fix the file, or choose "Skip them" under "Rows whose quotes break the file" to import the other rows (these go to the failures file).` });
     return true;
   }
