@@ -108,7 +108,7 @@ describe(`record actions: attachments ${BROWSER_TAG}`, function () {
     // Decoded from the bytes the portal sent: the same picture, at its size.
     await waitFor(async () => (await panel.evaluate<number>('document.querySelector("img").naturalWidth')) === 96, { message: 'the image to be decoded' });
     assert.equal(await panel.evaluate<number>('document.querySelector("img").naturalHeight'), 64);
-    assert.equal(await panel.text('p'), 'pixel.png · 235 bytes');
+    assert.equal(await panel.text('h1'), 'pixel.png · 235 bytes');
     await driver.screenshot('attachment-image');
   });
 
