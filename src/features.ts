@@ -12,6 +12,7 @@ import { SavedQueryStore } from './catalog/savedQueries';
 import type { Stores } from './catalog/stores';
 import { TitleFields } from './catalog/titleFields';
 import { ViewRows } from './catalog/viewRows';
+import { WorkspaceSetup } from './catalog/workspaceSetup';
 import { goToRecordCommands } from './commands/goToRecord';
 import { ViewStore } from './catalog/views';
 import { recordActions } from './commands/actions';
@@ -65,15 +66,17 @@ export interface Features extends Omit<Stores, 'portals'> {
 export function createFeatures({ context, portals, explorerView }: FeatureHost): Features {
   // What the features share: the catalog of sites, apps and columns; the views the user added; the rows of
   // views read; the title field per app; the bus of record changes; the queries saved per view.
+  // The team's shared setup (.vscode/portal.json) joins the user's own views, queries and title fields.
   const catalog = new Catalog(portals);
-  const views = new ViewStore(context.globalState);
+  const workspace = new WorkspaceSetup(portals);
+  const views = new ViewStore(context.globalState, workspace);
   const rows = new ViewRows(portals, catalog);
-  const titles = new TitleFields(context.globalState);
+  const titles = new TitleFields(context.globalState, workspace);
   const recordEvents = new RecordEvents();
-  const savedQueries = new SavedQueryStore(context.globalState);
-  context.subscriptions.push(catalog, views, rows, titles, recordEvents, savedQueries, trackRecordSaves(recordEvents));
+  const savedQueries = new SavedQueryStore(context.globalState, workspace);
+  context.subscriptions.push(catalog, workspace, views, rows, titles, recordEvents, savedQueries, trackRecordSaves(recordEvents));
   // Every part below takes what it stands on from this one set (a Pick of Stores).
-  const stores: Stores = { portals, catalog, views, rows, titles, recordEvents, savedQueries };
+  const stores: Stores = { portals, catalog, workspace, views, rows, titles, recordEvents, savedQueries };
 
   // The Portal explorer's tree (shown through the view activation made) and what dropping files on it does.
   const explorer = new ExplorerTree(stores);
@@ -113,6 +116,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
 
   return {
     catalog,
+    workspace,
     views,
     rows,
     titles,

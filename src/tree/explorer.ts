@@ -129,7 +129,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
         const added = this.parts.views.list(node.portalId, node.appId);
         if (added.length === 0) return [this.message(node, 'hint', 'No views yet: Add View…', 'The portal cannot list the views of an app: add one by its id.')];
         return added.map((view) =>
-          this.intern<ViewNode>({ kind: 'view', id: nodeIds.view(node, view.viewId), parent: node, portalId: node.portalId, appId: node.appId, viewId: view.viewId, viewName: view.name }),
+          this.intern<ViewNode>({ kind: 'view', id: nodeIds.view(node, view.viewId), parent: node, portalId: node.portalId, appId: node.appId, viewId: view.viewId, viewName: view.name, shared: view.shared === true }),
         );
       }
       case 'columns':
@@ -182,7 +182,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   private savedQueryNodes(view: ViewNode): SavedQueryNode[] {
-    return this.parts.savedQueries.list(view).map((query) =>
+    return this.parts.savedQueries.listMarked(view).map(({ query, shared }) =>
       this.intern<SavedQueryNode>({
         kind: 'savedQuery',
         id: nodeIds.savedQuery(view, query.name),
@@ -193,6 +193,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
         viewName: view.viewName,
         queryName: query.name,
         filterCount: query.filters.length,
+        shared,
       }),
     );
   }

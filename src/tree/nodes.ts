@@ -52,6 +52,8 @@ export interface ViewNode extends Base {
   readonly appId: string;
   readonly viewId: string;
   viewName: string;
+  /** Named by the workspace file (.vscode/portal.json). */
+  shared: boolean;
 }
 
 /** A query saved for the view (in the query panel); clicking it runs it again. */
@@ -63,6 +65,8 @@ export interface SavedQueryNode extends Base {
   readonly queryName: string;
   viewName: string;
   filterCount: number;
+  /** From the workspace file (.vscode/portal.json). */
+  shared: boolean;
 }
 
 export interface RecordNode extends Base {

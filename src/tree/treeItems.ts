@@ -19,6 +19,9 @@ export const ITEM_COMMANDS = {
   cancelLoad: COMMANDS.explorer.cancelLoad,
 } as const;
 
+/** Where the team's shared entries come from, as the tooltips say it. */
+const SHARED_TEXT = 'Shared with the workspace (.vscode/portal.json)';
+
 /** What the tree knows beside the node when it draws it. */
 export interface ItemFacts {
   readonly connection?: PortalConnection;
@@ -146,19 +149,19 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
     case 'view': {
       const item = new vscode.TreeItem(node.viewName, Collapsed);
       const rows = facts.loading ? 'loading…' : facts.rowCount !== undefined ? `${count(facts.rowCount, 'record', 'records')}${facts.partial ? ' (partial)' : ''}` : undefined;
-      item.description = [`view ${node.viewId}`, rows].filter(Boolean).join(' · ');
+      item.description = [`view ${node.viewId}`, node.shared ? 'shared' : undefined, rows].filter(Boolean).join(' · ');
       item.iconPath = new vscode.ThemeIcon('list-flat');
       item.contextValue = 'portal.view';
-      item.tooltip = `${node.viewName}\nView ${node.viewId} of app ${node.appId}`;
+      item.tooltip = [`${node.viewName}\nView ${node.viewId} of app ${node.appId}`, node.shared ? SHARED_TEXT : undefined].filter(Boolean).join('\n');
       item.id = node.id;
       return item;
     }
     case 'savedQuery': {
       const item = new vscode.TreeItem(node.queryName, None);
-      item.description = `saved query · ${count(node.filterCount, 'filter', 'filters')}`;
+      item.description = [node.shared ? 'shared query' : 'saved query', count(node.filterCount, 'filter', 'filters')].join(' · ');
       item.iconPath = new vscode.ThemeIcon('filter');
       item.contextValue = 'portal.savedQuery';
-      item.tooltip = `Run the saved query "${node.queryName}" on ${node.viewName} (view ${node.viewId})`;
+      item.tooltip = [`Run the saved query "${node.queryName}" on ${node.viewName} (view ${node.viewId})`, node.shared ? SHARED_TEXT : undefined].filter(Boolean).join('\n');
       const target = { portalId: node.portalId, appId: node.appId, viewId: node.viewId, viewName: node.viewName, queryName: node.queryName };
       item.command = { command: ITEM_COMMANDS.runSavedQuery, title: 'Run Saved Query', arguments: [target] };
       item.id = node.id;

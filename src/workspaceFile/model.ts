@@ -8,7 +8,7 @@ import { parseTree, printParseErrorCode, type Node, type ParseError } from 'json
 import { isFilterOperatorName, type ViewFilter } from '../api/filters';
 
 /** Where the file lives in each workspace folder: beside the editor settings a team already reviews. */
-export const WORKSPACE_FILE_PATH = '.vscode/portal.json';
+export { WORKSPACE_FILE_PATH } from '../ids';
 
 export type SharedFlow = 'authorizationCode' | 'clientCredentials';
 export type SharedRedirectMode = 'uriHandler' | 'loopback';
