@@ -21,6 +21,7 @@ import { importCommands } from './commands/imports';
 import { panelCommands } from './commands/panels';
 import { recordCommands, reopenCreatedRecords } from './commands/records';
 import type { CommandTable } from './commands/register';
+import { sharedPortalCommands } from './commands/sharedPortals';
 import { webhookCommands } from './commands/webhooks';
 import { recordDocuments } from './fs/documents';
 import type { RecordFileSystem } from './fs/recordFileSystem';
@@ -112,6 +113,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...importCommands({ ...stores, extensionUri: context.extensionUri, storageFolder: context.globalStorageUri.fsPath }),
     ...actions.commands,
     ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
+    ...sharedPortalCommands({ portals, workspace }),
   };
 
   return {

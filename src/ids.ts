@@ -61,6 +61,8 @@ export const EXPLORER_COMMANDS = {
   findRecordInSelectedView: 'portal.findRecordInSelectedView',
   /** Stops a view's rows arriving in the Portal view, keeping those read. */
   cancelLoad: 'portal.cancelLoad',
+  /** Connects a portal the workspace file names, asking only for its Secret Key. */
+  signInToSharedPortal: 'portal.signInToSharedPortal',
 } as const;
 
 export const RECORD_COMMANDS = {

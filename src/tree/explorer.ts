@@ -23,7 +23,7 @@ import { createLogger } from '../log';
 import { onDidChangeSettings, setting } from '../settings/settings';
 import { describeError } from '../ui/errorBoundary';
 import { ArrivingViews } from './arrivingViews';
-import { nodeIds, type AppNode, type ContentNode, type ExplorerNode, type MessageNode, type PortalNode, type SavedQueryNode, type ViewNode } from './nodes';
+import { nodeIds, type AppNode, type ContentNode, type ExplorerNode, type MessageNode, type PortalNode, type SavedQueryNode, type SharedPortalNode, type ViewNode } from './nodes';
 import { treeItemOf } from './treeItems';
 
 /** Record changes arriving close together (a webhook burst) refresh each app's views once. */
@@ -57,6 +57,8 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   /** Views whose app's columns are being read to title their records before the view's metadata comes. */
   private readonly askedColumns = new Set<string>();
   private readonly log = createLogger('tree');
+  /** The workspace file's portals without a connection, as last drawn at the root (redrawn when they change). */
+  private sharedRoots = '';
 
   constructor(private readonly parts: ExplorerParts) {
     super();
@@ -70,6 +72,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       parts.titles.onDidChange((app) => this.fire(this.find((node) => node.kind === 'view' && node.portalId === app.portalId && node.appId === app.appId))),
       parts.recordEvents.onDidChange((change) => this.onRecordChanged(change)),
       parts.savedQueries.onDidChange((view) => this.onSavedQueriesChanged(view)),
+      parts.workspace.onDidChange(() => this.onWorkspaceChanged()),
       onDidChangeSettings(['tree.pageSize'], () => this.fire(this.find((node) => node.kind === 'view'))),
     );
   }
@@ -99,7 +102,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   async getChildren(node?: ExplorerNode): Promise<ExplorerNode[]> {
-    if (!node) return this.parts.portals.list().map((connection) => this.intern<PortalNode>({ kind: 'portal', id: nodeIds.portal(connection.id), parent: undefined, portalId: connection.id }));
+    if (!node) return [...this.parts.portals.list().map((connection) => this.intern<PortalNode>({ kind: 'portal', id: nodeIds.portal(connection.id), parent: undefined, portalId: connection.id })), ...this.sharedPortalNodes()];
     switch (node.kind) {
       case 'portal':
         return this.portalChildren(node);
@@ -178,6 +181,17 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       const sites = await this.parts.catalog.sites(node.portalId);
       if (sites.length === 0) return [this.message(node, 'hint', 'No sites')];
       return sites.map((site) => this.intern({ kind: 'site', id: nodeIds.site(node, site.id), parent: node, portalId: node.portalId, siteId: site.id, name: site.name, manager: site.manager }));
+    });
+  }
+
+  /** The workspace file's portals this VS Code lacks (Sign in to…) or has at another address (conflict). */
+  private sharedPortalNodes(): SharedPortalNode[] {
+    return this.parts.workspace.matches().flatMap((match): SharedPortalNode[] => {
+      if (match.kind === 'connected') return [];
+      const { name, baseUrl } = match.portal;
+      const id = nodeIds.sharedPortal(name);
+      const connectionBaseUrl = match.kind === 'conflict' ? match.connectionBaseUrl : undefined;
+      return [this.intern<SharedPortalNode>({ kind: 'sharedPortal', id, parent: undefined, portalId: id, name, status: match.kind, baseUrl, connectionBaseUrl })];
     });
   }
 
@@ -329,6 +343,14 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   private onPortalsChanged(): void {
     const ids = new Set(this.parts.portals.list().map((connection) => connection.id));
     this.forget((node) => !ids.has(node.portalId));
+    this.fire(undefined);
+  }
+
+  private onWorkspaceChanged(): void {
+    const roots = JSON.stringify(this.parts.workspace.matches().filter((match) => match.kind !== 'connected'));
+    if (roots === this.sharedRoots) return;
+    this.sharedRoots = roots;
+    this.forget((node) => node.kind === 'sharedPortal');
     this.fire(undefined);
   }
 

@@ -17,6 +17,7 @@ export const ITEM_COMMANDS = {
   runSavedQuery: COMMANDS.panel.runSavedQuery,
   goToRecord: COMMANDS.explorer.goToRecord,
   cancelLoad: COMMANDS.explorer.cancelLoad,
+  signInToSharedPortal: COMMANDS.explorer.signInToSharedPortal,
 } as const;
 
 /** Where the team's shared entries come from, as the tooltips say it. */
@@ -107,6 +108,25 @@ function groupItem(node: ExplorerNode, label: string, icon: string, size: number
 
 export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.TreeItem {
   switch (node.kind) {
+    case 'sharedPortal': {
+      if (node.status === 'conflict') {
+        const item = new vscode.TreeItem(`${node.name}: another address`, None);
+        item.description = `conflict · ${hostOf(node.baseUrl)}`;
+        item.iconPath = new vscode.ThemeIcon('warning');
+        item.contextValue = 'portal.sharedPortal.conflict';
+        item.tooltip = `.vscode/portal.json names "${node.name}" at ${node.baseUrl}, but your connection "${node.name}" is at ${node.connectionBaseUrl ?? 'another address'}. The file's entries are not used for it: rename your connection, or correct the file.`;
+        item.id = node.id;
+        return item;
+      }
+      const item = new vscode.TreeItem(`Sign in to ${node.name}`, None);
+      item.description = `${hostOf(node.baseUrl)} · from the workspace`;
+      item.iconPath = new vscode.ThemeIcon('sign-in');
+      item.contextValue = 'portal.sharedPortal.missing';
+      item.tooltip = `${SHARED_TEXT}: ${node.name} at ${node.baseUrl}. Signing in asks only for the Secret Key.`;
+      item.command = { command: ITEM_COMMANDS.signInToSharedPortal, title: `Sign in to ${node.name}`, arguments: [node] };
+      item.id = node.id;
+      return item;
+    }
     case 'portal': {
       const state = facts.state ?? 'signedOut';
       const item = new vscode.TreeItem(facts.connection?.label ?? node.portalId, Collapsed);

@@ -3,21 +3,24 @@
 // views and queries marked; a secret typed into it a Problem at its place, the rest of the file still used.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { children, emulatorPortal, freshExplorer, item, labels, path } from './support/explorer';
+import type { ExplorerNode } from '../../src/tree/nodes';
+import { children, emulatorPortal, freshExplorer, item, labelOf, labels, path } from './support/explorer';
 import { emulator } from './support/emulator';
 import { testApi } from './support/extension';
+import { removeAllPortals } from './support/portals';
+import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
 import { workspaceFile, workspaceRoot } from './support/workspace';
 
 const FILE = '.vscode/portal.json';
 
-function fileText(views: { id: string; name: string }[], extra = ''): string {
+function fileText(views: { id: string; name: string }[], extra = '', { name = 'Team emulator', baseUrl = emulator().base_url } = {}): string {
   return JSON.stringify(
     {
       portals: [
         {
-          name: 'Team emulator',
-          baseUrl: emulator().base_url,
+          name,
+          baseUrl,
           clientId: emulator().client_id,
           flow: 'clientCredentials',
           apps: [{ id: '201', views, queries: [{ name: 'Urgent (team)', view: views[0]?.id ?? '6', filters: [{ column: '33', operator: 'equals', value: 'High' }] }] }],
@@ -31,6 +34,7 @@ function fileText(views: { id: string; name: string }[], extra = ''): string {
 
 describe('the workspace file .vscode/portal.json', function () {
   this.timeout(60_000);
+  const user = useScriptedPrompter();
   let portalId = '';
 
   beforeEach(async () => {
@@ -46,7 +50,7 @@ describe('the workspace file .vscode/portal.json', function () {
   });
 
   async function viewLabels(): Promise<string[]> {
-    return labels(await children(await path(portalId, 'Support', 'Tickets', 'Views')));
+    return labels((await children(await path(portalId, 'Support', 'Tickets', 'Views'))).filter((node) => node.kind === 'view'));
   }
 
   it('shows the file\'s views and queries, marked shared, and follows it being written, changed and deleted', async () => {
@@ -86,5 +90,40 @@ describe('the workspace file .vscode/portal.json', function () {
 
     await workspaceFile(FILE, fileText([{ id: '6', name: 'Team tickets' }]));
     await waitFor(() => vscode.languages.getDiagnostics(uri).length === 0, { message: 'the Problem goes with the secret' });
+  });
+
+  async function rootItems(): Promise<{ node: ExplorerNode; label: string; description: string }[]> {
+    return Promise.all(
+      (await children()).map(async (node) => {
+        const treeItem = await item(node);
+        return { node, label: labelOf(treeItem), description: String(treeItem.description ?? '') };
+      }),
+    );
+  }
+
+  it('offers "Sign in to <name>" for a portal this VS Code lacks, asks only for the Secret Key, then shows the team\'s views', async () => {
+    await removeAllPortals();
+    await workspaceFile(FILE, fileText([{ id: '7', name: 'Open tickets (team)' }]));
+    const signIn = await waitFor(async () => (await rootItems()).find((entry) => entry.label === 'Sign in to Team emulator'), { message: '"Sign in to Team emulator" at the root' });
+    assert.match(signIn.description, /from the workspace/);
+
+    user().answerInputBox(emulator().client_secret, /Secret Key/);
+    const id = await vscode.commands.executeCommand<string>('portal.signInToSharedPortal', signIn.node);
+    const api = await testApi();
+    assert.equal(api.portals.get(id)?.label, 'Team emulator');
+    assert.equal(api.portals.state(id), 'signedIn');
+    portalId = id;
+    await waitFor(async () => !(await rootItems()).some((entry) => entry.label.startsWith('Sign in to')), { message: 'the sign-in item goes' });
+    assert.deepEqual(await viewLabels(), ['Open tickets (team)']);
+  });
+
+  it('shows a portal of the same name at another address as a conflict, and never follows it', async () => {
+    const label = (await testApi()).portals.get(portalId)?.label ?? '';
+    await workspaceFile(FILE, fileText([{ id: '7', name: 'Elsewhere' }], '', { name: label, baseUrl: 'https://portal.example.invalid' }));
+    const conflict = await waitFor(async () => (await rootItems()).find((entry) => entry.label === `${label}: another address`), { message: 'the conflict at the root' });
+    assert.match(conflict.description, /^conflict · portal\.example\.invalid$/);
+    assert.deepEqual(await viewLabels(), [], 'the file\'s views are not put under the user\'s connection');
+    await Promise.resolve(vscode.commands.executeCommand('portal.signInToSharedPortal', label)).catch(() => undefined);
+    assert.ok(user().messagesOf('error').some((text) => /your connection of that name is elsewhere/.test(text)), JSON.stringify(user().messages));
   });
 });
