@@ -134,6 +134,11 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
       return createPortalTools(portals, built);
     }),
   );
+  // Links to records, views and saved queries (Copy Link): opened through the one error boundary.
+  uriHandler.openLinksWith((query) => {
+    // Not awaited: VS Code's handleUri returns nothing; the boundary reports a failure to open the link.
+    void runReported('open a Portal Explorer link', async () => (await features.get()).openLink(query));
+  });
   // The receiver starts with VS Code when the user asked for it.
   if (setting('webhooks.autoStart')) void features.get();
   // The team's shared setup (.vscode/portal.json) opened in an editor: its Problems show without waiting for

@@ -21,6 +21,7 @@ import { importCommands } from './commands/imports';
 import { panelCommands } from './commands/panels';
 import { recordCommands, reopenCreatedRecords } from './commands/records';
 import type { CommandTable } from './commands/register';
+import { linkCommands, openLink } from './commands/links';
 import { sharedPortalCommands } from './commands/sharedPortals';
 import { webhookCommands } from './commands/webhooks';
 import { recordDocuments } from './fs/documents';
@@ -61,6 +62,8 @@ export interface Features extends Omit<Stores, 'portals'> {
   readonly gridEditor: GridEditorProvider;
   /** The handlers of every command of FEATURE_GROUP (src/ids.ts). */
   readonly commands: CommandTable;
+  /** Opens a link's record, view or saved query (the URI handler's /open). */
+  readonly openLink: (query: string) => Promise<void>;
 }
 
 /** Builds the features; what they hold is disposed with the extension's subscriptions. */
@@ -105,6 +108,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   const gridEditor = new GridEditorProvider({ ...stores, extensionUri: context.extensionUri, state: context.workspaceState });
   context.subscriptions.push(gridEditor);
 
+  const linkParts = { portals, workspace, extensionId: context.extension.id };
   const commands: CommandTable = {
     ...explorerCommands({ ...stores, tree: explorer, treeView: explorerView }),
     ...goToRecordCommands({ ...stores, treeView: explorerView }),
@@ -114,6 +118,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...actions.commands,
     ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
     ...sharedPortalCommands({ portals, workspace }),
+    ...linkCommands(linkParts),
   };
 
   return {
@@ -135,5 +140,6 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     webhookStatusBar,
     gridEditor,
     commands,
+    openLink: (query) => openLink(linkParts, query),
   };
 }

@@ -63,6 +63,8 @@ export const EXPLORER_COMMANDS = {
   cancelLoad: 'portal.cancelLoad',
   /** Connects a portal the workspace file names, asking only for its Secret Key. */
   signInToSharedPortal: 'portal.signInToSharedPortal',
+  /** A link to a record, view or saved query that opens it here and in a colleague's VS Code. */
+  copyLink: 'portal.copyLink',
 } as const;
 
 export const RECORD_COMMANDS = {
