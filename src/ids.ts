@@ -65,6 +65,8 @@ export const EXPLORER_COMMANDS = {
   signInToSharedPortal: 'portal.signInToSharedPortal',
   /** A link to a record, view or saved query that opens it here and in a colleague's VS Code. */
   copyLink: 'portal.copyLink',
+  /** The portal's own web page for a record or view, from the workspace file's template. */
+  openInPortal: 'portal.openInPortal',
 } as const;
 
 export const RECORD_COMMANDS = {

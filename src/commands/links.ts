@@ -1,4 +1,4 @@
-// Copy Link on records, views and saved queries, and opening such a link (the URI handler's /open): the
+// Copy Link on records, views and saved queries, Open in Portal (the portal's own web page), and opening a link (the URI handler's /open): the
 // record opens, or the view as a grid, or the saved query in the Query View, after connecting the portal
 // from the workspace file when this VS Code lacks it. A link found on no connection and in no workspace
 // file says how to add the portal; it is never followed to an address it names alone.
@@ -8,6 +8,7 @@ import { isNode } from '../tree/nodes';
 import { tell, prompter } from '../ui/prompter';
 import { sameAddress } from '../workspaceFile/merge';
 import { linkQuery, OPEN_PATH, parseLinkQuery, type LinkTarget } from '../workspaceFile/links';
+import { expandWebUrl, HOW_TO_SET_TEMPLATE } from '../workspaceFile/webUrl';
 import type { CommandTable } from './register';
 import { signInToSharedPortal, type SharedPortalParts } from './sharedPortals';
 
@@ -50,8 +51,22 @@ export async function openLink(parts: LinkParts, query: string): Promise<void> {
   else await vscode.commands.executeCommand(COMMANDS.panel.openViewAsGrid, view);
 }
 
+/** Open in Portal: the portal's own page for a record or view, from the workspace file's template. */
+async function openInPortal(parts: LinkParts, arg: unknown): Promise<string> {
+  if (!isNode(arg) || (arg.kind !== 'record' && arg.kind !== 'view')) throw new Error('Open in Portal works on a record or a view of the Portal view.');
+  const connection = parts.portals.get(arg.portalId);
+  if (!connection) throw new Error(`The portal ${arg.portalId} is not connected.`);
+  const match = parts.workspace.matches().find((candidate) => candidate.kind === 'connected' && candidate.connectionId === arg.portalId);
+  const template = match?.portal.webUrlTemplate;
+  if (!template) throw new Error(`Portal Explorer does not know the web pages of "${connection.label}". ${HOW_TO_SET_TEMPLATE}`);
+  const url = expandWebUrl(template, { baseUrl: connection.baseUrl, appId: arg.appId, viewId: arg.viewId, ...(arg.kind === 'record' ? { recordId: arg.recordId } : {}) });
+  await prompter().openExternal(vscode.Uri.parse(url, true));
+  return url;
+}
+
 export function linkCommands(parts: LinkParts): CommandTable {
   return {
     [COMMANDS.explorer.copyLink]: (arg) => copyLink(parts, arg),
+    [COMMANDS.explorer.openInPortal]: (arg) => openInPortal(parts, arg),
   };
 }

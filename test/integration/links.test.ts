@@ -9,7 +9,9 @@ import { emulatorPortal, freshExplorer, path, records } from './support/explorer
 import { testApi } from './support/extension';
 import { openInWorkbenchBrowser } from './support/portals';
 import { useScriptedPrompter } from './support/prompter';
+import { emulator } from './support/emulator';
 import { waitFor } from './support/wait';
+import { workspaceFile } from './support/workspace';
 
 describe(`links to records and views ${BROWSER_TAG}`, function () {
   this.timeout(90_000);
@@ -47,5 +49,27 @@ describe(`links to records and views ${BROWSER_TAG}`, function () {
     const message = await user().waitForMessage(/no connection to: add it with "Portal: Add Portal…"/, { level: 'error' });
     assert.match(message.message, /Elsewhere/);
     assert.equal(vscode.window.activeTextEditor, undefined);
+  });
+
+  it('opens the portal\'s own page from the workspace file\'s template, and without one says how to set it', async () => {
+    await (await testApi()).views.add(portalId, '201', { viewId: '7', name: 'Open tickets' });
+    const view = await path(portalId, 'Support', 'Tickets', 'Views', 'Open tickets');
+    await Promise.resolve(vscode.commands.executeCommand('portal.openInPortal', view)).catch(() => undefined);
+    await user().waitForMessage(/Add "webUrlTemplate" to the portal in \.vscode\/portal\.json/, { level: 'error' });
+    assert.deepEqual(user().opened, []);
+
+    const file = await workspaceFile(
+      '.vscode/portal.json',
+      JSON.stringify({ portals: [{ name: 'Team', baseUrl: emulator().base_url, clientId: emulator().client_id, webUrlTemplate: '{baseUrl}/web/app/{appId}/view/{viewId}' }] }),
+    );
+    try {
+      const api = await testApi();
+      await waitFor(() => api.workspace.matches().some((match) => match.kind === 'connected' && match.connectionId === portalId), { message: 'the file read' });
+      const url = await vscode.commands.executeCommand<string>('portal.openInPortal', view);
+      assert.equal(url, `${emulator().base_url.replace(/\/+$/, '')}/web/app/201/view/7`);
+      assert.deepEqual(user().opened.map((target) => target.toString(true)), [url]);
+    } finally {
+      await vscode.workspace.fs.delete(file);
+    }
   });
 });
