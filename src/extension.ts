@@ -33,6 +33,7 @@ import {
   PAYLOAD_SCHEME,
   PORTAL_COMMANDS,
   PORTAL_GROUP,
+  WORKSPACE_FILE_PATH,
 } from './ids';
 import { Lazy } from './lazy';
 import { LazyCustomEditorProvider, LazyDropController, LazyFileSystemProvider, LazyTreeDataProvider } from './lazyProviders';
@@ -136,8 +137,21 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
       return createPortalTools(portals, built);
     }),
   );
+  // Links to records, views and saved queries (Copy Link): opened through the one error boundary.
+  uriHandler.openLinksWith((query) => {
+    // Not awaited: VS Code's handleUri returns nothing; the boundary reports a failure to open the link.
+    void runReported('open a Portal Explorer link', async () => (await features.get()).openLink(query));
+  });
   // The receiver starts with VS Code when the user asked for it.
   if (setting('webhooks.autoStart')) void features.get();
+  // The team's shared setup (.vscode/portal.json) opened in an editor: its Problems show without waiting for
+  // the Portal view.
+  const opensWorkspaceFile = (document: vscode.TextDocument): void => {
+    // Not awaited: the features are built in the background, as for webhooks.autoStart.
+    if (document.uri.path.endsWith(`/${WORKSPACE_FILE_PATH}`)) void features.get();
+  };
+  vscode.workspace.textDocuments.forEach(opensWorkspaceFile);
+  context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(opensWorkspaceFile));
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {

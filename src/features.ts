@@ -12,6 +12,7 @@ import { SavedQueryStore } from './catalog/savedQueries';
 import type { Stores } from './catalog/stores';
 import { TitleFields } from './catalog/titleFields';
 import { ViewRows } from './catalog/viewRows';
+import { WorkspaceSetup } from './catalog/workspaceSetup';
 import { goToRecordCommands } from './commands/goToRecord';
 import { ViewStore } from './catalog/views';
 import { recordActions } from './commands/actions';
@@ -20,6 +21,8 @@ import { importCommands } from './commands/imports';
 import { panelCommands } from './commands/panels';
 import { recordCommands, reopenCreatedRecords } from './commands/records';
 import type { CommandTable } from './commands/register';
+import { linkCommands, openLink } from './commands/links';
+import { sharedPortalCommands } from './commands/sharedPortals';
 import { webhookCommands } from './commands/webhooks';
 import { recordDocuments } from './fs/documents';
 import type { RecordFileSystem } from './fs/recordFileSystem';
@@ -59,21 +62,25 @@ export interface Features extends Omit<Stores, 'portals'> {
   readonly gridEditor: GridEditorProvider;
   /** The handlers of every command of FEATURE_GROUP (src/ids.ts). */
   readonly commands: CommandTable;
+  /** Opens a link's record, view or saved query (the URI handler's /open). */
+  readonly openLink: (query: string) => Promise<void>;
 }
 
 /** Builds the features; what they hold is disposed with the extension's subscriptions. */
 export function createFeatures({ context, portals, explorerView }: FeatureHost): Features {
   // What the features share: the catalog of sites, apps and columns; the views the user added; the rows of
   // views read; the title field per app; the bus of record changes; the queries saved per view.
+  // The team's shared setup (.vscode/portal.json) joins the user's own views, queries and title fields.
   const catalog = new Catalog(portals);
-  const views = new ViewStore(context.globalState);
+  const workspace = new WorkspaceSetup(portals);
+  const views = new ViewStore(context.globalState, workspace);
   const rows = new ViewRows(portals, catalog);
-  const titles = new TitleFields(context.globalState);
+  const titles = new TitleFields(context.globalState, workspace);
   const recordEvents = new RecordEvents();
-  const savedQueries = new SavedQueryStore(context.globalState);
-  context.subscriptions.push(catalog, views, rows, titles, recordEvents, savedQueries, trackRecordSaves(recordEvents));
+  const savedQueries = new SavedQueryStore(context.globalState, workspace);
+  context.subscriptions.push(catalog, workspace, views, rows, titles, recordEvents, savedQueries, trackRecordSaves(recordEvents));
   // Every part below takes what it stands on from this one set (a Pick of Stores).
-  const stores: Stores = { portals, catalog, views, rows, titles, recordEvents, savedQueries };
+  const stores: Stores = { portals, catalog, workspace, views, rows, titles, recordEvents, savedQueries };
 
   // The Portal explorer's tree (shown through the view activation made) and what dropping files on it does.
   const explorer = new ExplorerTree(stores);
@@ -101,6 +108,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   const gridEditor = new GridEditorProvider({ ...stores, extensionUri: context.extensionUri, state: context.workspaceState });
   context.subscriptions.push(gridEditor);
 
+  const linkParts = { portals, workspace, extensionId: context.extension.id };
   const commands: CommandTable = {
     ...explorerCommands({ ...stores, tree: explorer, treeView: explorerView }),
     ...goToRecordCommands({ ...stores, treeView: explorerView }),
@@ -109,10 +117,13 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...importCommands({ ...stores, extensionUri: context.extensionUri, storageFolder: context.globalStorageUri.fsPath }),
     ...actions.commands,
     ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
+    ...sharedPortalCommands({ portals, workspace }),
+    ...linkCommands(linkParts),
   };
 
   return {
     catalog,
+    workspace,
     views,
     rows,
     titles,
@@ -129,5 +140,6 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     webhookStatusBar,
     gridEditor,
     commands,
+    openLink: (query) => openLink(linkParts, query),
   };
 }

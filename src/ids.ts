@@ -20,6 +20,9 @@ export const PAYLOAD_SCHEME = 'portal-webhook';
 /** The view grid: a custom editor on a view's address (portal://<portal>/<app>/views/<…> · <view>). */
 export const GRID_VIEW_TYPE = 'portal.grid';
 /** The two sides of a grid conflict's Compare, as read-only JSON documents. */
+/** The team's shared setup in each workspace folder (package.json's jsonValidation and workspaceContains name it too). */
+export const WORKSPACE_FILE_PATH = '.vscode/portal.json';
+
 export const GRID_COMPARE_SCHEME = 'portal-grid-compare';
 
 /** What the Portal explorer takes when dropped on a record: files from VS Code's explorer, or the system's. */
@@ -58,6 +61,12 @@ export const EXPLORER_COMMANDS = {
   findRecordInSelectedView: 'portal.findRecordInSelectedView',
   /** Stops a view's rows arriving in the Portal view, keeping those read. */
   cancelLoad: 'portal.cancelLoad',
+  /** Connects a portal the workspace file names, asking only for its Secret Key. */
+  signInToSharedPortal: 'portal.signInToSharedPortal',
+  /** A link to a record, view or saved query that opens it here and in a colleague's VS Code. */
+  copyLink: 'portal.copyLink',
+  /** The portal's own web page for a record or view, from the workspace file's template. */
+  openInPortal: 'portal.openInPortal',
 } as const;
 
 export const RECORD_COMMANDS = {

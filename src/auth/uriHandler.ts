@@ -1,24 +1,36 @@
 // The extension's URI handler: the browser's answer to a sign-in comes back as
 // <scheme>://portal-labs.portal-explorer/auth?code=...&state=... (in the web UI through the host's
 // /callback route, which env.asExternalUri provides). Each waiting sign-in registers its state; an answer
-// with a state nobody waits for is dropped with a log line (any web page can open the link).
+// with a state nobody waits for is dropped with a log line (any web page can open the link). A link to a
+// record or view (/open) goes to whoever opens those (the features, once built).
 import * as vscode from 'vscode';
 import type { Logger } from '../log';
 import { AUTH_PATH } from './authPath';
 import { abortion, type RedirectReceiver } from './redirectReceiver';
 import { SignInWaiters } from './signInWaiters';
+import { OPEN_PATH } from '../workspaceFile/links';
 
 export class AuthUriHandler implements vscode.UriHandler {
   private readonly waiting = new SignInWaiters();
+  private opener: ((query: string) => void) | undefined;
 
   constructor(
     private readonly extensionId: string,
     private readonly log: Logger,
   ) {}
 
+  /** Who opens the links to records, views and saved queries. */
+  openLinksWith(opener: (query: string) => void): void {
+    this.opener = opener;
+  }
+
   handleUri(uri: vscode.Uri): void {
+    if (uri.path === OPEN_PATH && this.opener) {
+      this.opener(uri.query);
+      return;
+    }
     if (uri.path !== AUTH_PATH) {
-      this.log.warn(`Ignored a link to ${uri.path}: only ${AUTH_PATH} is handled.`);
+      this.log.warn(`Ignored a link to ${uri.path}: only ${AUTH_PATH} and ${OPEN_PATH} are handled.`);
       return;
     }
     if (!this.waiting.deliver(uri.query, uri.fragment)) {

@@ -1,10 +1,14 @@
 // Queries saved by name per view, in globalState (filters only: no secret, no record value beyond what the
-// user typed as a filter). The tree lists them under their view through list() and onDidChange.
+// user typed as a filter). The tree lists them under their view through list() and onDidChange. The
+// workspace file's queries (.vscode/portal.json) join them, marked shared; the user's own of the same name wins.
 import * as vscode from 'vscode';
 import { isFilterOperatorName, type ViewFilter } from '../api/filters';
 import { SAVED_QUERIES_KEY } from '../auth/forgetPortal';
 import { Disposable } from '../lifecycle';
 import type { SavedQuery } from '../shared/protocol';
+import { mergeQueries, type MergedQuery } from '../workspaceFile/merge';
+import type { SharedQuery } from '../workspaceFile/model';
+import type { SharedSetup } from './workspaceSetup';
 
 const KEY = SAVED_QUERIES_KEY;
 
@@ -49,8 +53,12 @@ export class SavedQueryStore extends Disposable {
   /** Fires with the view whose saved queries changed. */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly memento: vscode.Memento) {
+  constructor(
+    private readonly memento: vscode.Memento,
+    private readonly shared?: SharedSetup,
+  ) {
     super();
+    if (shared) this._register(shared.onDidChange((changes) => changes.forEach(({ portalId, appId, viewIds }) => viewIds.forEach((viewId) => this.changed.fire({ portalId, appId, viewId })))));
   }
 
   private all(): Stored {
@@ -58,8 +66,19 @@ export class SavedQueryStore extends Disposable {
     return typeof stored === 'object' && stored !== null ? (stored as Stored) : {};
   }
 
-  /** The saved queries of a view, by name. */
+  /** The saved queries of a view, the user's and the workspace file's, by name. */
   list(view: ViewKey): SavedQuery[] {
+    return this.listMarked(view).map((entry) => entry.query);
+  }
+
+  /** As list(), each marked whether it comes from the workspace file. */
+  listMarked(view: ViewKey): MergedQuery<SavedQuery>[] {
+    const team = this.shared?.app(view.portalId, view.appId)?.queries ?? [];
+    return mergeQueries(this.personal(view), team, view.viewId, (query: SharedQuery) => ({ name: query.name, filters: query.filters.map((filter) => ({ ...filter })) }));
+  }
+
+  /** The user's own saved queries of a view, by name. */
+  personal(view: ViewKey): SavedQuery[] {
     const queries = this.all()[keyOf(view)];
     if (!Array.isArray(queries)) return [];
     return queries
@@ -70,10 +89,15 @@ export class SavedQueryStore extends Disposable {
 
   /** Every saved query of every view (for the palette's "Run Saved Query"). */
   listAll(): SavedQueryEntry[] {
-    return Object.keys(this.all()).flatMap((key) => {
+    const views = new Map<string, ViewKey>();
+    for (const key of Object.keys(this.all())) {
       const view = viewOfKey(key);
-      return view ? this.list(view).map((query) => ({ ...view, query })) : [];
-    });
+      if (view) views.set(keyOf(view), view);
+    }
+    for (const { portalId, app } of this.shared?.apps() ?? []) {
+      for (const query of app.queries) views.set(keyOf({ portalId, appId: app.appId, viewId: query.viewId }), { portalId, appId: app.appId, viewId: query.viewId });
+    }
+    return [...views.values()].flatMap((view) => this.list(view).map((query) => ({ ...view, query })));
   }
 
   get(view: ViewKey, name: string): SavedQuery | undefined {
@@ -83,14 +107,14 @@ export class SavedQueryStore extends Disposable {
   /** Saves (or replaces) the query named `query.name`. */
   async save(view: ViewKey, query: SavedQuery): Promise<void> {
     const all = this.all();
-    const others = this.list(view).filter((existing) => existing.name !== query.name);
+    const others = this.personal(view).filter((existing) => existing.name !== query.name);
     all[keyOf(view)] = [...others, { name: query.name, filters: cleanFilters(query.filters) }];
     await this.memento.update(KEY, all);
     this.changed.fire(view);
   }
 
   async delete(view: ViewKey, name: string): Promise<boolean> {
-    const before = this.list(view);
+    const before = this.personal(view);
     const after = before.filter((query) => query.name !== name);
     if (after.length === before.length) return false;
     const key = keyOf(view);

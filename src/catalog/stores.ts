@@ -7,13 +7,16 @@ import type { SavedQueryStore } from './savedQueries';
 import type { TitleFields } from './titleFields';
 import type { ViewRows } from './viewRows';
 import type { ViewStore } from './views';
+import type { WorkspaceSetup } from './workspaceSetup';
 
 export interface Stores {
   /** The connections to portals, their sign-in state and clients. */
   readonly portals: Portals;
   /** Sites, apps and columns per portal, kept until refreshed. */
   readonly catalog: Catalog;
-  /** The views the user added, per portal and app. */
+  /** The team's shared setup: each workspace folder's .vscode/portal.json, watched, matched to connections. */
+  readonly workspace: WorkspaceSetup;
+  /** The views the user added and those the workspace file names, per portal and app. */
   readonly views: ViewStore;
   /** The rows of views read (one request per view until refreshed). */
   readonly rows: ViewRows;

@@ -162,6 +162,9 @@ async function removeView(parts: ExplorerCommandParts, arg: unknown): Promise<bo
     (await pickView(parts.portals, parts.catalog, parts.views, { title: 'Remove View', addedOnly: true, app: appTargetOf(arg) }));
   if (!view) return false;
   const removed = await parts.views.remove(view.portalId, view.appId, view.viewId);
+  if (!removed && parts.views.get(view.portalId, view.appId, view.viewId)?.shared) {
+    throw new Error(`View ${view.viewId} of app ${view.appId} is shared with the workspace: remove it from .vscode/portal.json to remove it for the team.`);
+  }
   if (!removed) throw new Error(`View ${view.viewId} of app ${view.appId} is not in the tree.`);
   parts.rows.drop(view.portalId, view.appId, view.viewId);
   log.info(`Removed view ${view.viewId} of app ${view.appId} (${view.portalId}).`);

@@ -90,6 +90,9 @@ export function panelCommands(deps: PanelCommandDeps): CommandTable {
     },
     [PANEL_COMMANDS.deleteSavedQuery]: async (arg) => {
       const target = await savedQueryTarget(deps, arg, 'Delete Saved Query');
+      if (deps.savedQueries.listMarked(target).some((entry) => entry.shared && entry.query.name === target.queryName)) {
+        throw new Error(`The saved query "${target.queryName}" is shared with the workspace: remove it from .vscode/portal.json to remove it for the team.`);
+      }
       const answer = await prompter().warn(`Delete the saved query "${target.queryName}"?`, { modal: true }, 'Delete');
       if (answer !== 'Delete') throw cancelled('Deleting the saved query');
       await deps.savedQueries.delete(target, target.queryName);

@@ -23,7 +23,7 @@ import { createLogger } from '../log';
 import { onDidChangeSettings, setting } from '../settings/settings';
 import { describeError } from '../ui/errorBoundary';
 import { ArrivingViews } from './arrivingViews';
-import { nodeIds, type AppNode, type ContentNode, type ExplorerNode, type MessageNode, type PortalNode, type SavedQueryNode, type ViewNode } from './nodes';
+import { nodeIds, type AppNode, type ContentNode, type ExplorerNode, type MessageNode, type PortalNode, type SavedQueryNode, type SharedPortalNode, type ViewNode } from './nodes';
 import { treeItemOf } from './treeItems';
 
 /** Record changes arriving close together (a webhook burst) refresh each app's views once. */
@@ -57,6 +57,8 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   /** Views whose app's columns are being read to title their records before the view's metadata comes. */
   private readonly askedColumns = new Set<string>();
   private readonly log = createLogger('tree');
+  /** The workspace file's portals without a connection, as last drawn at the root (redrawn when they change). */
+  private sharedRoots = '';
 
   constructor(private readonly parts: ExplorerParts) {
     super();
@@ -70,6 +72,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       parts.titles.onDidChange((app) => this.fire(this.find((node) => node.kind === 'view' && node.portalId === app.portalId && node.appId === app.appId))),
       parts.recordEvents.onDidChange((change) => this.onRecordChanged(change)),
       parts.savedQueries.onDidChange((view) => this.onSavedQueriesChanged(view)),
+      parts.workspace.onDidChange(() => this.onWorkspaceChanged()),
       onDidChangeSettings(['tree.pageSize'], () => this.fire(this.find((node) => node.kind === 'view'))),
     );
   }
@@ -99,7 +102,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   async getChildren(node?: ExplorerNode): Promise<ExplorerNode[]> {
-    if (!node) return this.parts.portals.list().map((connection) => this.intern<PortalNode>({ kind: 'portal', id: nodeIds.portal(connection.id), parent: undefined, portalId: connection.id }));
+    if (!node) return [...this.parts.portals.list().map((connection) => this.intern<PortalNode>({ kind: 'portal', id: nodeIds.portal(connection.id), parent: undefined, portalId: connection.id })), ...this.sharedPortalNodes()];
     switch (node.kind) {
       case 'portal':
         return this.portalChildren(node);
@@ -129,7 +132,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
         const added = this.parts.views.list(node.portalId, node.appId);
         if (added.length === 0) return [this.message(node, 'hint', 'No views yet: Add View…', 'The portal cannot list the views of an app: add one by its id.')];
         return added.map((view) =>
-          this.intern<ViewNode>({ kind: 'view', id: nodeIds.view(node, view.viewId), parent: node, portalId: node.portalId, appId: node.appId, viewId: view.viewId, viewName: view.name }),
+          this.intern<ViewNode>({ kind: 'view', id: nodeIds.view(node, view.viewId), parent: node, portalId: node.portalId, appId: node.appId, viewId: view.viewId, viewName: view.name, shared: view.shared === true }),
         );
       }
       case 'columns':
@@ -181,8 +184,19 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     });
   }
 
+  /** The workspace file's portals this VS Code lacks (Sign in to…) or has at another address (conflict). */
+  private sharedPortalNodes(): SharedPortalNode[] {
+    return this.parts.workspace.matches().flatMap((match): SharedPortalNode[] => {
+      if (match.kind === 'connected') return [];
+      const { name, baseUrl } = match.portal;
+      const id = nodeIds.sharedPortal(name);
+      const connectionBaseUrl = match.kind === 'conflict' ? match.connectionBaseUrl : undefined;
+      return [this.intern<SharedPortalNode>({ kind: 'sharedPortal', id, parent: undefined, portalId: id, name, status: match.kind, baseUrl, connectionBaseUrl })];
+    });
+  }
+
   private savedQueryNodes(view: ViewNode): SavedQueryNode[] {
-    return this.parts.savedQueries.list(view).map((query) =>
+    return this.parts.savedQueries.listMarked(view).map(({ query, shared }) =>
       this.intern<SavedQueryNode>({
         kind: 'savedQuery',
         id: nodeIds.savedQuery(view, query.name),
@@ -193,6 +207,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
         viewName: view.viewName,
         queryName: query.name,
         filterCount: query.filters.length,
+        shared,
       }),
     );
   }
@@ -328,6 +343,14 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   private onPortalsChanged(): void {
     const ids = new Set(this.parts.portals.list().map((connection) => connection.id));
     this.forget((node) => !ids.has(node.portalId));
+    this.fire(undefined);
+  }
+
+  private onWorkspaceChanged(): void {
+    const roots = JSON.stringify(this.parts.workspace.matches().filter((match) => match.kind !== 'connected'));
+    if (roots === this.sharedRoots) return;
+    this.sharedRoots = roots;
+    this.forget((node) => node.kind === 'sharedPortal');
     this.fire(undefined);
   }
 

@@ -16,6 +16,21 @@ export interface PortalNode extends Base {
   readonly parent: undefined;
 }
 
+/**
+ * A portal the workspace file (.vscode/portal.json) names that this VS Code has no connection to: "Sign in
+ * to <name>" (missing), or a connection of the same name at another address, shown and never followed
+ * (conflict). Its portalId is not a connection's: no other node is ever under it.
+ */
+export interface SharedPortalNode extends Base {
+  readonly kind: 'sharedPortal';
+  readonly parent: undefined;
+  readonly name: string;
+  status: 'missing' | 'conflict';
+  baseUrl: string;
+  /** The address of the user's connection of the same name (conflict). */
+  connectionBaseUrl: string | undefined;
+}
+
 export interface SiteNode extends Base {
   readonly kind: 'site';
   readonly parent: PortalNode;
@@ -52,6 +67,8 @@ export interface ViewNode extends Base {
   readonly appId: string;
   readonly viewId: string;
   viewName: string;
+  /** Named by the workspace file (.vscode/portal.json). */
+  shared: boolean;
 }
 
 /** A query saved for the view (in the query panel); clicking it runs it again. */
@@ -63,6 +80,8 @@ export interface SavedQueryNode extends Base {
   readonly queryName: string;
   viewName: string;
   filterCount: number;
+  /** From the workspace file (.vscode/portal.json). */
+  shared: boolean;
 }
 
 export interface RecordNode extends Base {
@@ -125,6 +144,7 @@ export interface MessageNode extends Base {
 
 export type ExplorerNode =
   | PortalNode
+  | SharedPortalNode
   | SiteNode
   | AppNode
   | ViewsGroupNode
@@ -147,6 +167,7 @@ const part = (value: string): string => encodeURIComponent(value);
 
 export const nodeIds = {
   portal: (portalId: string): string => `portal/${part(portalId)}`,
+  sharedPortal: (name: string): string => `shared-portal/${part(name.toLowerCase())}`,
   site: (portal: PortalNode, siteId: string): string => `${portal.id}/site/${part(siteId)}`,
   app: (site: SiteNode, appId: string): string => `${site.id}/app/${part(appId)}`,
   views: (app: AppNode): string => `${app.id}/views`,

@@ -17,7 +17,11 @@ export const ITEM_COMMANDS = {
   runSavedQuery: COMMANDS.panel.runSavedQuery,
   goToRecord: COMMANDS.explorer.goToRecord,
   cancelLoad: COMMANDS.explorer.cancelLoad,
+  signInToSharedPortal: COMMANDS.explorer.signInToSharedPortal,
 } as const;
+
+/** Where the team's shared entries come from, as the tooltips say it. */
+const SHARED_TEXT = 'Shared with the workspace (.vscode/portal.json)';
 
 /** What the tree knows beside the node when it draws it. */
 export interface ItemFacts {
@@ -104,6 +108,25 @@ function groupItem(node: ExplorerNode, label: string, icon: string, size: number
 
 export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.TreeItem {
   switch (node.kind) {
+    case 'sharedPortal': {
+      if (node.status === 'conflict') {
+        const item = new vscode.TreeItem(`${node.name}: another address`, None);
+        item.description = `conflict · ${hostOf(node.baseUrl)}`;
+        item.iconPath = new vscode.ThemeIcon('warning');
+        item.contextValue = 'portal.sharedPortal.conflict';
+        item.tooltip = `.vscode/portal.json names "${node.name}" at ${node.baseUrl}, but your connection "${node.name}" is at ${node.connectionBaseUrl ?? 'another address'}. The file's entries are not used for it: rename your connection, or correct the file.`;
+        item.id = node.id;
+        return item;
+      }
+      const item = new vscode.TreeItem(`Sign in to ${node.name}`, None);
+      item.description = `${hostOf(node.baseUrl)} · from the workspace`;
+      item.iconPath = new vscode.ThemeIcon('sign-in');
+      item.contextValue = 'portal.sharedPortal.missing';
+      item.tooltip = `${SHARED_TEXT}: ${node.name} at ${node.baseUrl}. Signing in asks only for the Secret Key.`;
+      item.command = { command: ITEM_COMMANDS.signInToSharedPortal, title: `Sign in to ${node.name}`, arguments: [node] };
+      item.id = node.id;
+      return item;
+    }
     case 'portal': {
       const state = facts.state ?? 'signedOut';
       const item = new vscode.TreeItem(facts.connection?.label ?? node.portalId, Collapsed);
@@ -146,19 +169,19 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
     case 'view': {
       const item = new vscode.TreeItem(node.viewName, Collapsed);
       const rows = facts.loading ? 'loading…' : facts.rowCount !== undefined ? `${count(facts.rowCount, 'record', 'records')}${facts.partial ? ' (partial)' : ''}` : undefined;
-      item.description = [`view ${node.viewId}`, rows].filter(Boolean).join(' · ');
+      item.description = [`view ${node.viewId}`, node.shared ? 'shared' : undefined, rows].filter(Boolean).join(' · ');
       item.iconPath = new vscode.ThemeIcon('list-flat');
       item.contextValue = 'portal.view';
-      item.tooltip = `${node.viewName}\nView ${node.viewId} of app ${node.appId}`;
+      item.tooltip = [`${node.viewName}\nView ${node.viewId} of app ${node.appId}`, node.shared ? SHARED_TEXT : undefined].filter(Boolean).join('\n');
       item.id = node.id;
       return item;
     }
     case 'savedQuery': {
       const item = new vscode.TreeItem(node.queryName, None);
-      item.description = `saved query · ${count(node.filterCount, 'filter', 'filters')}`;
+      item.description = [node.shared ? 'shared query' : 'saved query', count(node.filterCount, 'filter', 'filters')].join(' · ');
       item.iconPath = new vscode.ThemeIcon('filter');
       item.contextValue = 'portal.savedQuery';
-      item.tooltip = `Run the saved query "${node.queryName}" on ${node.viewName} (view ${node.viewId})`;
+      item.tooltip = [`Run the saved query "${node.queryName}" on ${node.viewName} (view ${node.viewId})`, node.shared ? SHARED_TEXT : undefined].filter(Boolean).join('\n');
       const target = { portalId: node.portalId, appId: node.appId, viewId: node.viewId, viewName: node.viewName, queryName: node.queryName };
       item.command = { command: ITEM_COMMANDS.runSavedQuery, title: 'Run Saved Query', arguments: [target] };
       item.id = node.id;

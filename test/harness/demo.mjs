@@ -46,6 +46,40 @@ export function writeDemoConnection(profile, info, { label = 'Demo portal', with
   return file;
 }
 
+/**
+ * The team's shared setup in the demo's workspace (.vscode/portal.json, issue 32): the demo portal and its
+ * apps' views and a saved query, so that a newcomer sees views and queries at once. Written at each start,
+ * because the emulator's address changes from one start to the next; never a secret (the connection file
+ * above holds the demo's, outside the workspace).
+ */
+export function writeDemoWorkspaceFile(workspace, info, label = 'Demo portal') {
+  const file = join(workspace, '.vscode', 'portal.json');
+  const setup = {
+    portals: [
+      {
+        name: label,
+        baseUrl: info.base_url,
+        clientId: info.client_id,
+        flow: 'clientCredentials',
+        apps: [
+          { id: '101', titleField: 'f2', views: [{ id: '1', name: 'All customers' }, { id: '2', name: 'Gold customers' }] },
+          { id: '102', titleField: 'f11', views: [{ id: '3', name: 'All orders' }, { id: '4', name: 'Open orders' }, { id: '5', name: 'Orders with customer details' }] },
+          {
+            id: '201',
+            titleField: 'f31',
+            views: [{ id: '7', name: 'Open tickets' }, { id: '8', name: 'Tickets with customer tier' }],
+            queries: [{ name: 'High priority', view: '7', filters: [{ column: '34', operator: 'equals', value: '3' }] }],
+          },
+          { id: '202', views: [{ id: '9', name: 'All articles' }, { id: '10', name: 'Reviewed articles' }] },
+        ],
+      },
+    ],
+  };
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(setup, null, 2)}\n`);
+  return file;
+}
+
 /** The emulator's arguments: code-server's own call-back registered with the demo client, so that the
  * Authorization Code flow through the URI handler (portal.auth.redirectMode "uriHandler") works too. */
 export function demoEmulatorArgs() {

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { RESULTS } from './config.mjs';
 import { startCodeServer } from './codeServer.mjs';
-import { demoEmulatorArgs, demoProfile, linkExtension, removeDemoProfile, writeDemoConnection } from './demo.mjs';
+import { demoEmulatorArgs, demoProfile, linkExtension, removeDemoProfile, writeDemoConnection, writeDemoWorkspaceFile } from './demo.mjs';
 import { startEmulator } from './emulator.mjs';
 import { freePort, portIsFree, stopAll, stopAllOnSignals, stopping } from './processes.mjs';
 import { setup, SetupError } from './setup.mjs';
@@ -49,6 +49,7 @@ async function main() {
   profile = demoProfile();
   linkExtension(profile);
   const connectionFile = writeDemoConnection(profile, emulator.info);
+  writeDemoWorkspaceFile(profile.workspace, emulator.info);
 
   const server = await startCodeServer({
     port,

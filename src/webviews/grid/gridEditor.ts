@@ -4,6 +4,7 @@
 // is a GridPage (gridPage.ts): its messages are checked against the one protocol and handled here inside
 // the one error boundary (src/ui), as a command is.
 import * as vscode from 'vscode';
+import type { Stores } from '../../catalog/stores';
 import { cancelled } from '../../auth/signInUi';
 import { blockPlanMessage, planFor } from '../../grid/blockMessages';
 import { copyText } from '../../grid/blockEdits';
@@ -25,7 +26,7 @@ import { openLinkedRecord } from './openLinked';
 
 const log = createLogger('grid');
 
-export type GridEditorDeps = GridDeps & { readonly extensionUri: vscode.Uri; readonly state: vscode.Memento };
+export type GridEditorDeps = GridDeps & Pick<Stores, 'workspace'> & { readonly extensionUri: vscode.Uri; readonly state: vscode.Memento };
 
 type DocumentChange = vscode.CustomDocumentEditEvent<GridDocument>;
 
@@ -48,7 +49,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
 
   constructor(private readonly deps: GridEditorDeps) {
     super();
-    this.layouts = new GridLayouts(deps.state);
+    this.layouts = new GridLayouts(deps.state, deps.workspace);
     this._register(vscode.workspace.registerTextDocumentContentProvider(GRID_COMPARE_SCHEME, { provideTextDocumentContent: (uri) => this.compareTexts.get(uri.toString())?.text ?? '' }));
     this._register(vscode.workspace.onDidCloseTextDocument((closed) => this.compareTexts.delete(closed.uri.toString())));
     this._register({ dispose: () => [...this.pages].forEach((page) => page.dispose()) });

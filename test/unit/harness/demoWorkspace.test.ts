@@ -2,9 +2,11 @@
 // survives stopping it, in a git-ignored folder of the checkout; the rest of the profile stays temporary.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseWorkspaceFile } from '../../../src/workspaceFile/model';
 import { repoRoot } from '../../webview/support/repo';
 
 interface Profile {
@@ -15,6 +17,7 @@ interface Profile {
 interface DemoModule {
   demoProfile(): Profile;
   removeDemoProfile(profile: Profile): void;
+  writeDemoWorkspaceFile(workspace: string, info: { base_url: string; client_id: string; client_secret: string }): string;
 }
 
 async function demo(): Promise<DemoModule> {
@@ -37,6 +40,28 @@ describe('the workspace of npm start', () => {
     } finally {
       rmSync(saved, { force: true });
       removeDemoProfile(profile);
+    }
+  });
+
+  it('holds the team\'s shared setup naming the demo portal and its apps\' views, and no secret', async () => {
+    const { writeDemoWorkspaceFile } = await demo();
+    const workspace = mkdtempSync(join(tmpdir(), 'portal-demo-workspace-'));
+    try {
+      const info = { base_url: 'http://127.0.0.1:4321', client_id: 'demo-client', client_secret: 'demo-secret-value' };
+      const file = writeDemoWorkspaceFile(workspace, info);
+      assert.equal(relative(workspace, file), join('.vscode', 'portal.json'));
+      const text = readFileSync(file, 'utf8');
+      assert.ok(!text.includes(info.client_secret), 'the secret stays out of the workspace');
+      const setup = parseWorkspaceFile(text);
+      assert.deepEqual(setup.problems, []);
+      assert.deepEqual(setup.portals.map((portal) => [portal.name, portal.baseUrl, portal.clientId]), [['Demo portal', info.base_url, info.client_id]]);
+      assert.deepEqual(
+        setup.portals[0].apps.map((app) => [app.appId, app.views.length]),
+        [['101', 2], ['102', 3], ['201', 2], ['202', 2]],
+      );
+      assert.ok(setup.portals[0].apps.some((app) => app.queries.length > 0), 'a saved query too');
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
     }
   });
 });
