@@ -8,11 +8,10 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PortalClient } from '../../../src/api/client';
-import type { Column } from '../../../src/api/types';
 import { clientCredentials } from '../../../src/api/oauth';
-import { clientFor, injectFault, startPortal, testInterface, type Emulator, type Fault } from '../api/portal';
+import { clientFor, injectFault, type Fault } from '../api/portal';
 import { appliedCreates, fieldValues, importFile, requestLog } from './portalImport';
-import { customersCsv, tempFolder } from './support';
+import { customersCsv, useImportPortal } from './support';
 
 interface ChildTask {
   baseUrl: string;
@@ -54,43 +53,31 @@ if (process.env.PORTAL_IMPORT_CHILD) {
 } else {
   describe('import: no duplicate and no loss under faults', function () {
     this.timeout(180_000);
-    const folder = tempFolder();
-    let emulator: Emulator;
-    let columns: Column[];
-
-    before(async () => {
-      emulator = await startPortal();
-      columns = await clientFor(emulator).client.listColumns('101');
-    });
-    after(() => emulator.close());
-    beforeEach(async () => {
-      await testInterface(emulator, 'POST', 'reset');
-      await testInterface(emulator, 'DELETE', 'requests');
-    });
+    const portal = useImportPortal();
 
     it('imports 2,000 rows through 429s, 5xx, dropped connections and lost answers: each created exactly once', async () => {
-      const { client } = clientFor(emulator);
-      const path = join(folder.path, 'customers-2000.csv');
+      const { client } = clientFor(portal.emulator);
+      const path = join(portal.folder, 'customers-2000.csv');
       await writeFile(path, customersCsv(2000));
       const injected: Array<Promise<unknown>> = [];
       let next = 100;
-      const result = await importFile(path, client, columns, {
+      const result = await importFile(path, client, portal.customers, {
         matchField: 'f2', // Name is unique: a lost create is looked for by it
         concurrency: 6,
         onProgress: (progress) => {
           if (progress.done < next) return;
           const fault = FAULTS[(next / 100 - 1) % FAULTS.length];
           next += 100;
-          injected.push(injectFault(emulator, { path: '/record/$', method: 'POST', count: 3, ...fault }));
+          injected.push(injectFault(portal.emulator, { path: '/record/$', method: 'POST', count: 3, ...fault }));
         },
       });
       await Promise.all(injected);
       assert.deepEqual([result.counts.created, result.counts.failed, result.counts.uncertain], [2000, 0, 0]);
-      const log = await requestLog(emulator);
+      const log = await requestLog(portal.emulator);
       const seen = (test: (entry: (typeof log)[number]) => boolean): number => log.filter(test).length;
       assert.ok(seen((entry) => entry.status === 429) > 0 && seen((entry) => entry.status === 503) > 0 && seen((entry) => entry.status === 500) > 0, 'status faults were met');
       assert.ok(seen((entry) => entry.fault === 'lose_answer') > 0 && seen((entry) => entry.fault === 'drop') > 0, 'lost answers and dropped connections were met');
-      assert.equal(await appliedCreates(emulator, '101'), 2000, 'the portal carried out 2,000 creates, no more');
+      assert.equal(await appliedCreates(portal.emulator, '101'), 2000, 'the portal carried out 2,000 creates, no more');
       const names = await fieldValues(client, '101', '1', 'f2');
       assert.equal(names.length, 12 + 2000);
       assert.equal(distinct(names), names.length);
@@ -99,15 +86,15 @@ if (process.env.PORTAL_IMPORT_CHILD) {
     });
 
     it('resumes an import killed mid-run (SIGKILL, creates in flight) without creating a record twice', async () => {
-      const path = join(folder.path, 'customers-killed.csv');
+      const path = join(portal.folder, 'customers-killed.csv');
       const journalPath = `${path}.portal-journal.jsonl`;
       await writeFile(path, customersCsv(400, 1, 'Killed'));
       // Slow creates: when the process dies, some are on their way and are carried out with nobody to answer.
-      await injectFault(emulator, { path: '/record/$', method: 'POST', latency_ms: 40, count: -1 });
-      const task: ChildTask = { baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret, path, journalPath };
+      await injectFault(portal.emulator, { path: '/record/$', method: 'POST', latency_ms: 40, count: -1 });
+      const task: ChildTask = { baseUrl: portal.emulator.baseUrl, clientId: portal.emulator.clientId, clientSecret: portal.emulator.clientSecret, path, journalPath };
       const killed = spawn(process.execPath, [__filename], { env: { ...process.env, PORTAL_IMPORT_CHILD: JSON.stringify(task) }, stdio: ['ignore', 'inherit', 'inherit'] });
       const exited = new Promise<NodeJS.Signals | null>((resolve) => killed.on('exit', (_code, signal) => resolve(signal)));
-      while ((await appliedCreates(emulator, '101')) < 150) {
+      while ((await appliedCreates(portal.emulator, '101')) < 150) {
         assert.equal(killed.exitCode, null, 'the import ended before it could be killed');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
@@ -119,11 +106,11 @@ if (process.env.PORTAL_IMPORT_CHILD) {
       const inFlight = lines.filter((line) => line.type === 'attempt' && !answered.has(line.row)).length;
       assert.ok(inFlight > 0, 'creates were in flight when the process died');
 
-      const { client } = clientFor(emulator);
-      const resumed = await importFile(path, client, columns, { matchField: 'f2', journalPath });
+      const { client } = clientFor(portal.emulator);
+      const resumed = await importFile(path, client, portal.customers, { matchField: 'f2', journalPath });
       assert.equal(resumed.resumed, true);
       assert.deepEqual([resumed.counts.created, resumed.counts.failed, resumed.counts.uncertain], [400, 0, 0]);
-      assert.equal(await appliedCreates(emulator, '101'), 400, 'no create was carried out twice');
+      assert.equal(await appliedCreates(portal.emulator, '101'), 400, 'no create was carried out twice');
       const names = (await fieldValues(client, '101', '1', 'f2')).filter((name) => name.startsWith('Killed'));
       assert.equal(names.length, 400);
       assert.equal(distinct(names), 400);

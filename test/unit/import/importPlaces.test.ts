@@ -12,9 +12,8 @@ import { PortalClient } from '../../../src/api/client';
 import { clientCredentials } from '../../../src/api/oauth';
 import { journalPathFor } from '../../../src/import/journal';
 import { importPlaces, type ImportPlaces } from '../../../src/import/places';
-import { startPortal, type Emulator } from '../api/portal';
 import { importFile, requestLog } from './portalImport';
-import { customersCsv, tempFolder } from './support';
+import { customersCsv, useImportPortal } from './support';
 
 interface ChildTask {
   baseUrl: string;
@@ -67,34 +66,28 @@ if (process.env.PORTAL_PLACES_CHILD) {
 } else {
   describe('import: where the journal and the failures go', function () {
     this.timeout(60_000);
-    const folder = tempFolder();
-    let emulator: Emulator;
-
-    before(async () => {
-      emulator = await startPortal();
-    });
-    after(() => emulator.close());
+    const portal = useImportPortal({ reset: 'none' });
 
     it('beside the source when its folder can be written', async () => {
-      const path = join(folder.path, 'beside.csv');
+      const path = join(portal.folder, 'beside.csv');
       await writeFile(path, customersCsv(1));
-      assert.deepEqual(await importPlaces(path, join(folder.path, 'unused-storage')), { journalPath: `${path}.portal-journal.jsonl`, outputFolder: undefined });
+      assert.deepEqual(await importPlaces(path, join(portal.folder, 'unused-storage')), { journalPath: `${path}.portal-journal.jsonl`, outputFolder: undefined });
     });
 
     it("in the extension's storage when the source's folder is read-only: the import runs and writes nothing beside the file", async () => {
       // Every folder on the way open to the other user; the source's own folder read-only.
-      await chmod(folder.path, 0o777);
-      const readOnly = join(folder.path, 'read-only');
+      await chmod(portal.folder, 0o777);
+      const readOnly = join(portal.folder, 'read-only');
       await mkdir(readOnly);
       const path = join(readOnly, 'customers.csv');
       await writeFile(path, `${customersCsv(5, 1, 'Stored').trimEnd()}\nBad tier Ltd,bad@example.com,Platinum,2026-01-05\n`);
       await chmod(path, 0o444);
       await chmod(readOnly, 0o555);
-      const storage = join(folder.path, 'storage', 'import');
+      const storage = join(portal.folder, 'storage', 'import');
       await mkdir(dirname(storage), { mode: 0o777 });
       await chmod(dirname(storage), 0o777);
 
-      const result = await runChild({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret, path, storage });
+      const result = await runChild({ baseUrl: portal.emulator.baseUrl, clientId: portal.emulator.clientId, clientSecret: portal.emulator.clientSecret, path, storage });
       assert.deepEqual(result.places, { journalPath: journalPathFor(path, storage), outputFolder: storage });
       assert.equal(dirname(result.places.journalPath), storage, 'the journal is in the storage folder');
       assert.match(basename(result.places.journalPath), /^customers\.csv-[0-9a-f]{12}\.portal-journal\.jsonl$/, 'under a name unique to the source path');
@@ -103,7 +96,7 @@ if (process.env.PORTAL_PLACES_CHILD) {
       const journal = (await readFile(result.places.journalPath, 'utf8')).trim().split('\n');
       assert.equal(journal.filter((line) => line.includes('"outcome":"created"')).length, 5, 'the journal records each row');
       assert.deepEqual(await readdir(readOnly), ['customers.csv'], 'nothing written beside the file');
-      const creates = (await requestLog(emulator)).filter((entry) => entry.method === 'POST' && entry.path === '/api/v1/app/101/record/' && entry.status === 200);
+      const creates = (await requestLog(portal.emulator)).filter((entry) => entry.method === 'POST' && entry.path === '/api/v1/app/101/record/' && entry.status === 200);
       assert.equal(creates.length, 5);
     });
   });

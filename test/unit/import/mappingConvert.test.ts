@@ -6,23 +6,16 @@ import type { Column } from '../../../src/api/types';
 import { convertNumber, convertValue, converterFor, detectDecimalSeparator } from '../../../src/import/convert';
 import { mappingProblems, proposeMapping, setTarget, type ImportMapping } from '../../../src/import/mapping';
 import { timeZoneProblem } from '../../../src/import/zonedTime';
-import { clientFor, startPortal, type Emulator } from '../api/portal';
 import { choice, column, multiChoice } from '../api/valueCases';
+import { useImportPortal } from './support';
 
 describe('import: mapping and conversion', () => {
-  let emulator: Emulator;
-  let orders: Column[];
-  const byField = (field: string): Column => orders.find((candidate) => candidate.field_id_in_data === field) as Column;
-
-  before(async () => {
-    emulator = await startPortal();
-    orders = await clientFor(emulator).client.listColumns('102');
-  });
-  after(() => emulator.close());
+  const portal = useImportPortal({ reset: 'none' });
+  const byField = (field: string): Column => portal.orders.find((candidate) => candidate.field_id_in_data === field) as Column;
 
   describe('mapping', () => {
     it('matches by name (case, spaces, underscores ignored) or field_id_in_data, and finds the record id column', () => {
-      const mapping = proposeMapping(['ID', 'title', 'ORDER_DATE', 'f17', 'Customer  id', 'Colour'], orders);
+      const mapping = proposeMapping(['ID', 'title', 'ORDER_DATE', 'f17', 'Customer  id', 'Colour'], portal.orders);
       assert.deepEqual(
         mapping.columns.map((entry) => [entry.source, entry.target.kind === 'field' ? entry.target.field : entry.target.kind]),
         [
@@ -37,7 +30,7 @@ describe('import: mapping and conversion', () => {
     });
 
     it('marks columns the API cannot set as ignored, with the reason', () => {
-      const mapping = proposeMapping(['Order no.', 'Customer'], orders);
+      const mapping = proposeMapping(['Order no.', 'Customer'], portal.orders);
       for (const entry of mapping.columns) {
         assert.equal(entry.target.kind, 'ignored');
         assert.match(entry.target.kind === 'ignored' ? entry.target.reason : '', /read-only \((Auto Number|LookUp)\): it cannot be set through the API/);
@@ -45,9 +38,9 @@ describe('import: mapping and conversion', () => {
     });
 
     it('keeps one source per field: the first match in a proposal, the latest choice in an edit', () => {
-      const proposed = proposeMapping(['Title', 'f11'], orders);
+      const proposed = proposeMapping(['Title', 'f11'], portal.orders);
       assert.deepEqual(proposed.columns[1].target.kind, 'ignored');
-      const edited: ImportMapping = setTarget(proposed, 'f11', { kind: 'field', field: 'f11' }, orders);
+      const edited: ImportMapping = setTarget(proposed, 'f11', { kind: 'field', field: 'f11' }, portal.orders);
       assert.deepEqual(edited.columns[1].target, { kind: 'field', field: 'f11' });
       assert.equal(edited.columns[0].target.kind, 'ignored');
       assert.match(edited.columns[0].target.kind === 'ignored' ? edited.columns[0].target.reason : '', /f11 feeds Title \(f11\) instead/);
@@ -55,7 +48,7 @@ describe('import: mapping and conversion', () => {
     });
 
     it('says before any row is read when required columns are not fed or the match column is missing', () => {
-      const problems = mappingProblems(proposeMapping(['Title'], orders), orders, { creates: true, matchField: 'f12' });
+      const problems = mappingProblems(proposeMapping(['Title'], portal.orders), portal.orders, { creates: true, matchField: 'f12' });
       assert.equal(problems.length, 3, problems.join('\n'));
       assert.match(problems.join('\n'), /Order date \(f15\) is required/);
       assert.match(problems.join('\n'), /Amount \(f17\) is required/);

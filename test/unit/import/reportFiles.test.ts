@@ -3,39 +3,17 @@
 // constructor or __proto__, deep nesting) become rows or row problems, never a run that ends in a
 // TypeError. Against the emulator over HTTP.
 import * as assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { PortalClient } from '../../../src/api/client';
-import type { Column } from '../../../src/api/types';
+import { readFile } from 'node:fs/promises';
 import { dryRunImport } from '../../../src/import/importRun';
 import { proposeMapping } from '../../../src/import/mapping';
 import { problemsCsv } from '../../../src/import/report';
 import { openSource, type SourceRow } from '../../../src/import/sourceFile';
-import { clientFor, startPortal, testInterface, type Emulator } from '../api/portal';
 import { importFile } from './portalImport';
-import { CUSTOMER_HEADER, tempFolder } from './support';
+import { CUSTOMER_HEADER, useImportPortal } from './support';
 
 describe('import: the files it writes, and odd JSON records', function () {
   this.timeout(60_000);
-  const folder = tempFolder();
-  let emulator: Emulator;
-  let client: PortalClient;
-  let customers: Column[];
-  let fileCount = 0;
-
-  async function file(content: string, extension = 'csv'): Promise<string> {
-    const path = join(folder.path, `source-${(fileCount += 1)}.${extension}`);
-    await writeFile(path, content);
-    return path;
-  }
-
-  before(async () => {
-    emulator = await startPortal();
-    client = clientFor(emulator).client;
-    customers = await client.listColumns('101');
-  });
-  after(() => emulator.close());
-  beforeEach(() => testInterface(emulator, 'POST', 'reset'));
+  const portal = useImportPortal({ reset: 'records' });
 
   it("the dry run's problems CSV guards formula-looking cells as the exports do", async () => {
     const csv = await problemsCsv([
@@ -48,8 +26,8 @@ describe('import: the files it writes, and odd JSON records', function () {
   });
 
   it('the failures file guards formula-looking cells and header names', async () => {
-    const path = await file(`${CUSTOMER_HEADER},=Note\n=cmd|' /C calc'!A0,bad@example.com,Gold,31-02-2026,+x\n`);
-    const result = await importFile(path, client, customers, { matchField: 'f2' });
+    const path = await portal.file(`${CUSTOMER_HEADER},=Note\n=cmd|' /C calc'!A0,bad@example.com,Gold,31-02-2026,+x\n`);
+    const result = await importFile(path, portal.client, portal.customers, { matchField: 'f2' });
     assert.equal(result.counts.failed, 1);
     const lines = (await readFile(result.failuresPath ?? '', 'utf8')).replace(/^\ufeff/, '').trim().split('\r\n');
     assert.equal(lines[0], `${CUSTOMER_HEADER},'=Note,Import problem`);
@@ -57,7 +35,7 @@ describe('import: the files it writes, and odd JSON records', function () {
   });
 
   it('reads JSON records with keys named constructor and __proto__, and refuses none for it', async () => {
-    const path = await file(JSON.stringify([{ Name: 'Proto Ltd', constructor: 'c1' }, JSON.parse('{"Name":"Other Ltd","__proto__":"p2"}'), { Name: 'Third Ltd' }]), 'json');
+    const path = await portal.file(JSON.stringify([{ Name: 'Proto Ltd', constructor: 'c1' }, JSON.parse('{"Name":"Other Ltd","__proto__":"p2"}'), { Name: 'Third Ltd' }]), 'json');
     const source = await openSource(path);
     assert.deepEqual(source.columns, ['Name', 'constructor', '__proto__']);
     const rows: SourceRow[] = [];
@@ -70,14 +48,14 @@ describe('import: the files it writes, and odd JSON records', function () {
         ['Third Ltd', '', ''],
       ],
     );
-    const result = await dryRunImport({ source, columns: customers, settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, customers) } });
+    const result = await dryRunImport({ source, columns: portal.customers, settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, portal.customers) } });
     assert.deepEqual([result.rows, result.creates, result.failingRows], [3, 3, 0]);
   });
 
   it('a deeply nested JSON value becomes a row problem, and the run goes on to the next rows', async () => {
     const deep = `${'['.repeat(20_000)}1${']'.repeat(20_000)}`;
-    const path = await file(`[{"Name":"Deep Ltd","Email":${deep}},{"Name":"Flat Ltd"}]`, 'json');
-    const result = await importFile(path, client, customers);
+    const path = await portal.file(`[{"Name":"Deep Ltd","Email":${deep}},{"Name":"Flat Ltd"}]`, 'json');
+    const result = await importFile(path, portal.client, portal.customers);
     assert.deepEqual([result.counts.created, result.counts.failed], [1, 1]);
     const failures = JSON.parse(await readFile(result.failuresPath ?? '', 'utf8')) as Array<Record<string, string>>;
     assert.equal(failures.length, 1);
