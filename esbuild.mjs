@@ -75,7 +75,12 @@ const jsoncWithoutSideEffects = {
     build.onResolve({ filter: /.*/ }, async (args) => {
       if (args.pluginData === 'resolved') return undefined;
       if (args.path !== 'jsonc-parser' && !/[\\/]node_modules[\\/]jsonc-parser[\\/]/.test(args.importer)) return undefined;
-      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'resolved' });
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'resolved',
+      });
       return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, sideEffects: false };
     });
   },
@@ -169,7 +174,16 @@ const targets = {
   },
   emulator: () =>
     existsSync('test/emulator/main.ts')
-      ? { ...common, entryPoints: ['test/emulator/main.ts'], outbase: '.', outdir: 'out', platform: 'node', format: 'cjs', target: 'node20', packages: 'external' }
+      ? {
+          ...common,
+          entryPoints: ['test/emulator/main.ts'],
+          outbase: '.',
+          outdir: 'out',
+          platform: 'node',
+          format: 'cjs',
+          target: 'node20',
+          packages: 'external',
+        }
       : undefined,
 };
 

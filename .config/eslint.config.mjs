@@ -16,7 +16,11 @@ const FLOORS = [
   { what: 'the connections', folders: ['auth'] },
   { what: 'the shared stores', folders: ['catalog'] },
   { what: 'the features', folders: ['tree', 'fs', 'webviews', 'comments', 'attachments', 'webhooks', 'help'] },
-  { what: 'the top', folders: ['commands'], files: ['extension', 'features', 'testApi', 'lazy', 'lazyProviders', 'lazyTools', 'agentTools'] },
+  {
+    what: 'the top',
+    folders: ['commands'],
+    files: ['extension', 'features', 'testApi', 'lazy', 'lazyProviders', 'lazyTools', 'agentTools'],
+  },
 ];
 /** How deep below src/ a file may sit (src/webviews/grid/x.ts is 2). */
 const DEPTHS = [1, 2, 3];
@@ -42,15 +46,28 @@ function downhill() {
         },
       };
     };
-    for (const depth of DEPTHS) blocks.push(block(floor.folders.map((folder) => `src/${folder}/${'*/'.repeat(depth - 1)}*.ts`), depth));
-    if (floor.files) blocks.push(block(floor.files.map((file) => `src/${file}.ts`), 0));
+    for (const depth of DEPTHS)
+      blocks.push(
+        block(
+          floor.folders.map((folder) => `src/${folder}/${'*/'.repeat(depth - 1)}*.ts`),
+          depth,
+        ),
+      );
+    if (floor.files)
+      blocks.push(
+        block(
+          floor.files.map((file) => `src/${file}.ts`),
+          0,
+        ),
+      );
   });
   return blocks;
 }
 
 const NO_VSCODE = {
   name: 'vscode',
-  message: 'The plain logic (src/api, src/model but recordUri.ts, src/shared, src/schema, src/records, src/grid, src/import, src/tools, src/workspaceFile), lifecycle.ts, ui/failures.ts, webviews/messages.ts and the panels never import vscode.',
+  message:
+    'The plain logic (src/api, src/model but recordUri.ts, src/shared, src/schema, src/records, src/grid, src/import, src/tools, src/workspaceFile), lifecycle.ts, ui/failures.ts, webviews/messages.ts and the panels never import vscode.',
 };
 const BROWSER_ONLY = { group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https'], message: 'The panels run in a browser.' };
 
@@ -83,7 +100,19 @@ export default tseslint.config(
   ...downhill(),
   {
     // The plain logic stays testable in plain node.
-    files: ['src/api/**/*.ts', 'src/model/**/*.ts', 'src/schema/**/*.ts', 'src/records/**/*.ts', 'src/grid/**/*.ts', 'src/import/**/*.ts', 'src/tools/**/*.ts', 'src/workspaceFile/**/*.ts', 'src/lifecycle.ts', 'src/ui/failures.ts', 'src/webviews/messages.ts'],
+    files: [
+      'src/api/**/*.ts',
+      'src/model/**/*.ts',
+      'src/schema/**/*.ts',
+      'src/records/**/*.ts',
+      'src/grid/**/*.ts',
+      'src/import/**/*.ts',
+      'src/tools/**/*.ts',
+      'src/workspaceFile/**/*.ts',
+      'src/lifecycle.ts',
+      'src/ui/failures.ts',
+      'src/webviews/messages.ts',
+    ],
     ignores: ['src/model/recordUri.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [NO_VSCODE] }] },
   },
@@ -98,7 +127,16 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [NO_VSCODE], patterns: [BROWSER_ONLY, { regex: '(^|/)src/(?!(api|shared)/)', message: 'The panels import from src/ only the portal client (api/) and their protocol (shared/).' }] },
+        {
+          paths: [NO_VSCODE],
+          patterns: [
+            BROWSER_ONLY,
+            {
+              regex: '(^|/)src/(?!(api|shared)/)',
+              message: 'The panels import from src/ only the portal client (api/) and their protocol (shared/).',
+            },
+          ],
+        },
       ],
     },
   },
@@ -109,7 +147,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/src/**', '**/src'], allowTypeImports: true, message: 'Integration tests import only types from src/; use the test API (support/extension.ts).' }] },
+        {
+          patterns: [
+            {
+              group: ['**/src/**', '**/src'],
+              allowTypeImports: true,
+              message: 'Integration tests import only types from src/; use the test API (support/extension.ts).',
+            },
+          ],
+        },
       ],
     },
   },

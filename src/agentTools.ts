@@ -33,7 +33,8 @@ function offerSignIn(portals: PortalService, portalId: string): void {
 
 export function createPortalTools(portals: PortalService, features: Features): PortalTools {
   const host: ToolHost = {
-    portals: () => portals.list().map((connection) => ({ id: connection.id, label: connection.label, state: portals.state(connection.id) })),
+    portals: () =>
+      portals.list().map((connection) => ({ id: connection.id, label: connection.label, state: portals.state(connection.id) })),
     activePortal: () => portals.active()?.id,
     client: (portalId) => portals.client(portalId),
     sites: (portalId, signal) => features.catalog.sites(portalId, signal),

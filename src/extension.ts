@@ -70,7 +70,9 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
   const focus = new PortalFocus([RECORD_SCHEME, COMMENT_SCHEME, ATTACHMENT_SCHEME]);
   context.subscriptions.push(
     provider,
-    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
+    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, {
+      supportsMultipleAccounts: true,
+    }),
     registerLazyCommands(PORTAL_GROUP, () => portalGroup.get()),
     focus,
     createStatusBar(portals, PORTAL_COMMANDS.portalActions, PORTAL_COMMANDS.addPortal, focus),
@@ -85,14 +87,23 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
     const [{ createFeatures }, , imported] = await Promise.all([import('./features'), portals.ready(), preconfigured]);
     const built = createFeatures({ context, portals, explorerView });
     // The demo's views, added with its portal (npm start): the tree then lists them rather than "No views yet".
-    if (imported) for (const view of imported.views) await built.views.add(imported.portalId, view.appId, { viewId: view.viewId, name: view.name });
+    if (imported)
+      for (const view of imported.views) await built.views.add(imported.portalId, view.appId, { viewId: view.viewId, name: view.name });
     return built;
   });
 
   // The views: the Portal explorer (files dropped on a record become its attachments) and Webhook Events.
   const explorer = new LazyTreeDataProvider<Features, ExplorerNode>(features, (built) => built.explorer);
-  const drop = new LazyDropController<Features, ExplorerNode>(features, (built) => built.attachmentDrop, Object.values(EXPLORER_DROP_TYPES));
-  const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: explorer, showCollapseAll: true, dragAndDropController: drop });
+  const drop = new LazyDropController<Features, ExplorerNode>(
+    features,
+    (built) => built.attachmentDrop,
+    Object.values(EXPLORER_DROP_TYPES),
+  );
+  const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, {
+    treeDataProvider: explorer,
+    showCollapseAll: true,
+    dragAndDropController: drop,
+  });
   const webhookEvents = new LazyTreeDataProvider<Features, EventsNode>(features, (built) => built.webhookEvents);
   const webhookEventsView = vscode.window.createTreeView(EVENTS_VIEW_ID, { treeDataProvider: webhookEvents, showCollapseAll: true });
   context.subscriptions.push(explorer, explorerView, focus.follow(explorerView), webhookEvents, webhookEventsView);
@@ -123,12 +134,17 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
       });
     },
   };
-  context.subscriptions.push(...Object.values(PANEL_VIEW_TYPES).map((viewType) => vscode.window.registerWebviewPanelSerializer(viewType, restore)));
+  context.subscriptions.push(
+    ...Object.values(PANEL_VIEW_TYPES).map((viewType) => vscode.window.registerWebviewPanelSerializer(viewType, restore)),
+  );
   // Views as editable grids (a tab VS Code restores may open one before anything else is built).
   const grids = new LazyCustomEditorProvider(features, (built) => built.gridEditor);
   context.subscriptions.push(
     grids,
-    vscode.window.registerCustomEditorProvider(GRID_VIEW_TYPE, grids, { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: false }),
+    vscode.window.registerCustomEditorProvider(GRID_VIEW_TYPE, grids, {
+      webviewOptions: { retainContextWhenHidden: true },
+      supportsMultipleEditorsPerDocument: false,
+    }),
   );
   // The language model tools of VS Code's agent mode: registered now, built with the features on first call.
   context.subscriptions.push(
@@ -155,7 +171,11 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
-    testing: createTestApi(context, { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms), explorerView, webhookEventsView, panelSerializer: restore }, features),
+    testing: createTestApi(
+      context,
+      { portals, setSignInTimeout: (ms) => (signInTimeout.ms = ms), explorerView, webhookEventsView, panelSerializer: restore },
+      features,
+    ),
   };
 }
 

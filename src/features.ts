@@ -99,7 +99,13 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   const webhookLog = createLogger('webhooks');
   const webhookSecrets = new WebhookSecrets(context.secrets);
   const liveRefresh = new LiveRefresh(recordEvents, portals, webhookLog);
-  const webhooks = new WebhookService({ portals, secrets: webhookSecrets, liveRefresh, log: webhookLog, setSecretCommand: WEBHOOK_COMMANDS.setSecret });
+  const webhooks = new WebhookService({
+    portals,
+    secrets: webhookSecrets,
+    liveRefresh,
+    log: webhookLog,
+    setSecretCommand: WEBHOOK_COMMANDS.setSecret,
+  });
   const webhookEvents = new EventsTree(webhooks.events, portals, catalog);
   const webhookStatusBar = new WebhookStatusBar(webhooks, { showEvents: SHOW_WEBHOOK_EVENTS, start: WEBHOOK_COMMANDS.start });
   context.subscriptions.push(liveRefresh, webhooks, webhookEvents, webhookStatusBar, trackWebhookStarts(webhooks));

@@ -134,7 +134,10 @@ export class LazyDropController<P, T> implements vscode.TreeDragAndDropControlle
 type CustomDocumentChange<D extends vscode.CustomDocument> = vscode.CustomDocumentEditEvent<D> | vscode.CustomDocumentContentChangeEvent<D>;
 
 /** A custom editor (the view grid): VS Code may open one at start-up, restoring a tab, before anything is built. */
-export class LazyCustomEditorProvider<P, D extends vscode.CustomDocument> extends Relay<P, CustomDocumentChange<D>> implements vscode.CustomEditorProvider<D> {
+export class LazyCustomEditorProvider<P, D extends vscode.CustomDocument>
+  extends Relay<P, CustomDocumentChange<D>>
+  implements vscode.CustomEditorProvider<D>
+{
   readonly onDidChangeCustomDocument = this.relayed;
 
   constructor(
@@ -164,7 +167,11 @@ export class LazyCustomEditorProvider<P, D extends vscode.CustomDocument> extend
     return (await this.real()).revertCustomDocument(document, token);
   }
 
-  async backupCustomDocument(document: D, context: vscode.CustomDocumentBackupContext, token: vscode.CancellationToken): Promise<vscode.CustomDocumentBackup> {
+  async backupCustomDocument(
+    document: D,
+    context: vscode.CustomDocumentBackupContext,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.CustomDocumentBackup> {
     return (await this.real()).backupCustomDocument(document, context, token);
   }
 

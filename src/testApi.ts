@@ -13,8 +13,6 @@ import type { ExplorerNode } from './tree/nodes';
 import { setPrompter, type Prompter } from './ui/prompter';
 import type { EventsNode } from './webhooks/eventsTree';
 
-
-
 /** What activation makes at once. */
 export interface TestApiCore {
   /** The connections to portals, their sign-in state and clients (the service every feature uses). */
@@ -57,7 +55,6 @@ export interface PortalExplorerApi {
   readonly testing?: PortalExplorerTestApi;
 }
 
-
 export function createTestApi(context: vscode.ExtensionContext, core: TestApiCore, features: Lazy<Features>): PortalExplorerTestApi {
   const built = (): Features => {
     const parts = features.peek();
@@ -78,7 +75,11 @@ export function createTestApi(context: vscode.ExtensionContext, core: TestApiCor
       await features.get();
     },
     // Loaded when asked, as the panels are (the same module the commands use).
-    queryResults: async () => (await import('./webviews/viewQueryPanel')).ViewQueryPanel.all().map((panel) => ({ viewId: panel.target.viewId, rows: panel.session.result?.rows })),
+    queryResults: async () =>
+      (await import('./webviews/viewQueryPanel')).ViewQueryPanel.all().map((panel) => ({
+        viewId: panel.target.viewId,
+        rows: panel.session.result?.rows,
+      })),
   };
   // Anything else is a built feature, read when asked (so that a test sees what the features hold now).
   return new Proxy(own, {

@@ -18,10 +18,34 @@ process.chdir(ROOT);
 
 const SUITES = {
   unit: { command: ['node', 'test/runMocha.mjs', 'unit', 'out/test/unit', '--timeout', '20000'], minutes: 10, sources: 'test/unit' },
-  webview: { command: ['node', 'test/runMocha.mjs', 'webview', 'out/test/webview', '--timeout', '30000'], minutes: 10, needs: 'webview', dist: true, sources: 'test/webview' },
-  integration: { command: ['node', 'test/harness/runIntegration.mjs'], minutes: 25, needs: 'integration', dist: true, sources: 'test/integration' },
-  packaged: { command: ['node', 'test/harness/runIntegration.mjs', '--packaged'], minutes: 10, needs: 'integration', dist: true, sources: 'test/integration/packaged' },
-  journeys: { command: ['node', 'test/runMocha.mjs', 'journeys', 'out/test/journeys', '--timeout', '240000'], minutes: 20, needs: 'integration', dist: true, sources: 'test/journeys' },
+  webview: {
+    command: ['node', 'test/runMocha.mjs', 'webview', 'out/test/webview', '--timeout', '30000'],
+    minutes: 10,
+    needs: 'webview',
+    dist: true,
+    sources: 'test/webview',
+  },
+  integration: {
+    command: ['node', 'test/harness/runIntegration.mjs'],
+    minutes: 25,
+    needs: 'integration',
+    dist: true,
+    sources: 'test/integration',
+  },
+  packaged: {
+    command: ['node', 'test/harness/runIntegration.mjs', '--packaged'],
+    minutes: 10,
+    needs: 'integration',
+    dist: true,
+    sources: 'test/integration/packaged',
+  },
+  journeys: {
+    command: ['node', 'test/runMocha.mjs', 'journeys', 'out/test/journeys', '--timeout', '240000'],
+    minutes: 20,
+    needs: 'integration',
+    dist: true,
+    sources: 'test/journeys',
+  },
   electron: { command: ['node', 'test/harness/runElectron.mjs'], minutes: 25, needs: 'electron', dist: true, sources: 'test/integration' },
 };
 /**
@@ -91,7 +115,11 @@ async function main() {
   for (const mode of modes) {
     chain = chain.then(async (ready) => {
       if (!ready) return false;
-      const { code } = await task(`Preparing the ${mode} suites (test/harness/setup.mjs ${mode})`, ['node', 'test/harness/setup.mjs', mode], { live: !everything, minutes: 20 });
+      const { code } = await task(
+        `Preparing the ${mode} suites (test/harness/setup.mjs ${mode})`,
+        ['node', 'test/harness/setup.mjs', mode],
+        { live: !everything, minutes: 20 },
+      );
       if (code !== 0) problems.push(`preparing (setup.mjs ${mode}) failed with exit code ${code}`);
       return code === 0;
     });
@@ -137,7 +165,8 @@ async function main() {
       passed += Number(counts[1]);
       failed += Number(counts[2]);
     }
-    if (code !== 0 && (!counts || Number(counts[2]) === 0)) problems.push(`the ${name} suite ended with exit code ${code} before reporting its tests`);
+    if (code !== 0 && (!counts || Number(counts[2]) === 0))
+      problems.push(`the ${name} suite ended with exit code ${code} before reporting its tests`);
   }
 
   if (everything) {

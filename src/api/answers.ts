@@ -73,7 +73,16 @@ function siteOf(item: unknown, index: number, action: string): Site {
   return { ...item, id, name: textOf(item.name) ?? '', manager: textOf(item.manager) ?? '', apps };
 }
 
-const COLUMN_TEXT_FIELDS = ['app_id', 'field_id', 'field_name', 'field_description', 'type', 'type_name', 'position', 'unique_value'] as const;
+const COLUMN_TEXT_FIELDS = [
+  'app_id',
+  'field_id',
+  'field_name',
+  'field_description',
+  'type',
+  'type_name',
+  'position',
+  'unique_value',
+] as const;
 
 function columnOf(item: unknown, index: number, appId: string, action: string): Column {
   if (!isObject(item)) throw invalidResponse(action, `column ${index + 1} is not an object.`);
@@ -93,7 +102,8 @@ function columnOf(item: unknown, index: number, appId: string, action: string): 
 export function viewMetadataOf(list: unknown[], action: string): ViewMetadataEntry[] {
   return list.map((entry, index) => {
     if (!isObject(entry)) throw invalidResponse(action, `metadata entry ${index + 1} is not an object.`);
-    if (textOf(entry.field_id_in_data) === undefined) throw invalidResponse(action, `metadata entry ${index + 1} has no "field_id_in_data".`);
+    if (textOf(entry.field_id_in_data) === undefined)
+      throw invalidResponse(action, `metadata entry ${index + 1} has no "field_id_in_data".`);
     return entry as ViewMetadataEntry;
   });
 }

@@ -41,7 +41,7 @@ export function fileNameOf(disposition: string | null): string | undefined {
 
 /** Streams `bytes` in chunks and reports each chunk as the connection takes it. */
 export async function* countingStream(bytes: Buffer, onProgress: (sent: number, total: number) => void): AsyncGenerator<Uint8Array> {
-  for (let offset = 0; offset < bytes.length; ) {
+  for (let offset = 0; offset < bytes.length;) {
     const end = Math.min(offset + UPLOAD_CHUNK_BYTES, bytes.length);
     yield bytes.subarray(offset, end);
     offset = end;

@@ -1,8 +1,26 @@
 // The portal client: one typed method per data endpoint of portal-api.md. Every call carries the access
 // token, a time limit and the caller's AbortSignal; a 401 renews the token once and retries once; every
 // failure is a PortalError. Reading the answers tolerantly is answers.ts's job.
-import { acceptDeleteResponse, acceptWriteResponse, columnsOf, createdOf, recordOf, sitesOf, viewOfResponse, type CreatedRecord, type RecordRead, type ViewRead } from './answers';
-import { countingStream, encodeAttachment, fileNameOf, type AttachmentOptions, type AttachmentUpload, type DownloadedAttachment } from './attachments';
+import {
+  acceptDeleteResponse,
+  acceptWriteResponse,
+  columnsOf,
+  createdOf,
+  recordOf,
+  sitesOf,
+  viewOfResponse,
+  type CreatedRecord,
+  type RecordRead,
+  type ViewRead,
+} from './answers';
+import {
+  countingStream,
+  encodeAttachment,
+  fileNameOf,
+  type AttachmentOptions,
+  type AttachmentUpload,
+  type DownloadedAttachment,
+} from './attachments';
 import { fieldNamedIn, withField } from './errorBody';
 import { PortalError, isCancellation, isPortalError } from './errors';
 import type { RequestGate, RequestPermit } from './gate';
@@ -74,7 +92,6 @@ interface Call {
   /** Reads a 2xx body as it arrives (http.ts); the call then resolves once it is read. */
   readBody?: (body: AsyncIterable<Uint8Array | string>) => Promise<void>;
 }
-
 
 /** Answers smaller than this time a round trip to the portal rather than a transfer. */
 const SMALL_ANSWER_BYTES = 16 * 1024;
@@ -171,7 +188,13 @@ export class PortalClient {
   }
 
   /** Sends only `changes`; `publish` also sends draft "0" (publishes a Draft record). */
-  async updateRecord(appId: string, recordId: string, changes: RecordData, options: { publish?: boolean } = {}, signal?: AbortSignal): Promise<void> {
+  async updateRecord(
+    appId: string,
+    recordId: string,
+    changes: RecordData,
+    options: { publish?: boolean } = {},
+    signal?: AbortSignal,
+  ): Promise<void> {
     const action = `Updating record ${recordId} of app ${appId}`;
     const fields = options.publish ? { ...changes, draft: '0' } : changes;
     const response = await this.call(
@@ -183,7 +206,10 @@ export class PortalClient {
 
   async publishRecord(appId: string, recordId: string, signal?: AbortSignal): Promise<void> {
     const action = `Publishing record ${recordId} of app ${appId}`;
-    const response = await this.call({ method: 'PUT', segments: ['app', appId, 'record', recordId], body: () => form({ draft: '0' }), action }, signal);
+    const response = await this.call(
+      { method: 'PUT', segments: ['app', appId, 'record', recordId], body: () => form({ draft: '0' }), action },
+      signal,
+    );
     acceptWriteResponse(response, action);
   }
 
@@ -205,7 +231,12 @@ export class PortalClient {
    * when the answer broke off midway, the failure (the rows before it were handed over); rejects when
    * nothing was read, and when cancelled. `options.stop` ends it early keeping what arrived (`stopped`).
    */
-  async streamView(appId: string, viewId: string, filters: readonly ViewFilter[], options: ViewStreamOptions = {}): Promise<ViewStreamResult> {
+  async streamView(
+    appId: string,
+    viewId: string,
+    filters: readonly ViewFilter[],
+    options: ViewStreamOptions = {},
+  ): Promise<ViewStreamResult> {
     const action = `Reading view ${viewId} of app ${appId}`;
     const reader = new ViewStreamReader(action, options);
     const { signal, stop } = options;
@@ -246,7 +277,13 @@ export class PortalClient {
     acceptWriteResponse(response, action);
   }
 
-  async addAttachment(appId: string, recordId: string, file: AttachmentUpload, options: AttachmentOptions = {}, signal?: AbortSignal): Promise<void> {
+  async addAttachment(
+    appId: string,
+    recordId: string,
+    file: AttachmentUpload,
+    options: AttachmentOptions = {},
+    signal?: AbortSignal,
+  ): Promise<void> {
     const action = `Adding the attachment ${file.fileName} to record ${recordId} of app ${appId}`;
     const encoded = await encodeAttachment(file);
     const response = await this.call(
@@ -270,10 +307,21 @@ export class PortalClient {
    * The record's first attachment. No attachment: PortalError status 404, code 'no_attachment'.
    * `options.timeoutMs` replaces the client's time limit (body included) for this download.
    */
-  async downloadAttachment(appId: string, recordId: string, signal?: AbortSignal, options: { timeoutMs?: number } = {}): Promise<DownloadedAttachment> {
+  async downloadAttachment(
+    appId: string,
+    recordId: string,
+    signal?: AbortSignal,
+    options: { timeoutMs?: number } = {},
+  ): Promise<DownloadedAttachment> {
     const action = `Downloading the attachment of record ${recordId} of app ${appId}`;
     const response = await this.call(
-      { method: 'GET', segments: ['app', appId, 'record', recordId, 'attachment'], action, defaultCodes: { 404: 'no_attachment' }, timeoutMs: options.timeoutMs },
+      {
+        method: 'GET',
+        segments: ['app', appId, 'record', recordId, 'attachment'],
+        action,
+        defaultCodes: { 404: 'no_attachment' },
+        timeoutMs: options.timeoutMs,
+      },
       signal,
     );
     return {
@@ -318,7 +366,9 @@ export class PortalClient {
           permit = granted instanceof Promise ? await granted : granted;
         } catch (error) {
           // The gate rejects only when the caller's signal aborts.
-          throw error instanceof PortalError ? error : new PortalError({ kind: 'cancelled', message: `${call.action} was cancelled.`, cause: error });
+          throw error instanceof PortalError
+            ? error
+            : new PortalError({ kind: 'cancelled', message: `${call.action} was cancelled.`, cause: error });
         }
       }
       const started = performance.now();
@@ -342,7 +392,11 @@ export class PortalClient {
         throw error;
       }
       const roundTripMs = !call.readBody && response.body.length < SMALL_ANSWER_BYTES ? performance.now() - started : undefined;
-      permit?.release({ status: response.status, retryAfterMs: response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after')) : undefined, roundTripMs });
+      permit?.release({
+        status: response.status,
+        retryAfterMs: response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after')) : undefined,
+        roundTripMs,
+      });
       if (isSuccess(response.status)) {
         if (roundTripMs !== undefined) this.noteRoundTrip(roundTripMs);
         return response;
@@ -366,9 +420,9 @@ export class PortalClient {
         defaultCodes: call.defaultCodes,
         code: response.status === 401 ? 'unauthorized' : undefined,
       });
-      const field = error.field === undefined && response.status === 400 ? fieldNamedIn(error.portalMessage, call.sentFields ?? []) : undefined;
+      const field =
+        error.field === undefined && response.status === 400 ? fieldNamedIn(error.portalMessage, call.sentFields ?? []) : undefined;
       throw field === undefined ? error : withField(error, field);
     }
   }
 }
-

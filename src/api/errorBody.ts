@@ -52,7 +52,13 @@ function fromObject(body: Record<string, unknown>): PortalErrorBody {
 function fromHtml(html: string): string | undefined {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
   const source = title ?? html.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ');
-  return text(source.replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+  return text(
+    source
+      .replace(/&nbsp;/g, ' ')
+      .replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>'),
+  );
 }
 
 /** What an error body says, whatever its shape; empty when it says nothing readable. */
@@ -99,7 +105,9 @@ const FIELD_KEY = /(?<![A-Za-z0-9_])[fl]\d+(?![A-Za-z0-9_])/g;
  */
 export function fieldNamedIn(message: string | undefined, sent: readonly string[]): string | undefined {
   if (!message) return undefined;
-  const named = sent.filter((field) => new RegExp(`(^|[^A-Za-z0-9_])${field.replace(/[^A-Za-z0-9_]/g, '\\$&')}($|[^A-Za-z0-9_])`).test(message));
+  const named = sent.filter((field) =>
+    new RegExp(`(^|[^A-Za-z0-9_])${field.replace(/[^A-Za-z0-9_]/g, '\\$&')}($|[^A-Za-z0-9_])`).test(message),
+  );
   if (named.length === 1) return named[0];
   if (named.length > 1) return undefined;
   const keys = new Set(message.match(FIELD_KEY) ?? []);

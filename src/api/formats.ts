@@ -127,7 +127,10 @@ export function parseUsers(text: string): string[] {
 
 /** ["a@x.org", "b@y.org"] -> "a@x.org,b@y.org". */
 export function formatUsers(emails: readonly string[]): string {
-  return emails.map((email) => email.trim()).filter((email) => email !== '').join(',');
+  return emails
+    .map((email) => email.trim())
+    .filter((email) => email !== '')
+    .join(',');
 }
 
 function splitList(text: string): string[] {
@@ -231,7 +234,12 @@ function choiceProblem(column: Column, value: string, given: readonly string[], 
 function checkUsers(value: string): string | undefined {
   const wrong = value.split(',').find((item) => !isEmail(item));
   if (wrong === undefined) return undefined;
-  const first = wrong === '' ? 'an empty item' : wrong.trim() !== wrong && isEmail(wrong.trim()) ? `"${wrong}" (no spaces after the commas)` : excerpt(wrong);
+  const first =
+    wrong === ''
+      ? 'an empty item'
+      : wrong.trim() !== wrong && isEmail(wrong.trim())
+        ? `"${wrong}" (no spaces after the commas)`
+        : excerpt(wrong);
   return `expected comma-separated e-mail addresses, got ${first}`;
 }
 
@@ -261,12 +269,16 @@ const CHECKS: Record<ColumnKind, (value: string, column: Column) => string | und
   date: (value) => {
     const match = DATE.exec(value);
     if (!match) return `expected DD-MM-YYYY, got ${excerpt(value)}`;
-    return isRealDate({ day: Number(match[1]), month: Number(match[2]), year: Number(match[3]) }) ? undefined : `not a real date: ${value} (expected DD-MM-YYYY)`;
+    return isRealDate({ day: Number(match[1]), month: Number(match[2]), year: Number(match[3]) })
+      ? undefined
+      : `not a real date: ${value} (expected DD-MM-YYYY)`;
   },
   datetime: (value) => {
     const match = DATE_TIME.exec(value);
     if (!match) return `expected DD-MM-YYYY hh:mm (UTC), got ${excerpt(value)}`;
-    const real = isRealDate({ day: Number(match[1]), month: Number(match[2]), year: Number(match[3]) }) && parseHoursMinutes(match[4], match[5]) !== undefined;
+    const real =
+      isRealDate({ day: Number(match[1]), month: Number(match[2]), year: Number(match[3]) }) &&
+      parseHoursMinutes(match[4], match[5]) !== undefined;
     return real ? undefined : `not a real date and time: ${value} (expected DD-MM-YYYY hh:mm, 24-hour, UTC)`;
   },
   duration: (value) => {

@@ -9,7 +9,22 @@ export function excerpt(value: string): string {
 }
 
 /** Elements that never have a closing tag. */
-const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const VOID_ELEMENTS = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 const TAG_NAME = /[A-Za-z][A-Za-z0-9-]*/y;
 const ATTRIBUTE_NAME = /[^\s"'>/=]+/y;
 const UNQUOTED_VALUE = /[^\s"'=<>`]+/y;

@@ -174,7 +174,12 @@ export function answerTooLarge(maxBytes: number): Error {
 }
 
 /** Turns what fetch or the body read threw into a PortalError. */
-function failure(error: unknown, request: HttpRequest, signals: { readonly caller?: AbortSignal; readonly timedOut: boolean }, timeoutMs: number): PortalError {
+function failure(
+  error: unknown,
+  request: HttpRequest,
+  signals: { readonly caller?: AbortSignal; readonly timedOut: boolean },
+  timeoutMs: number,
+): PortalError {
   if (error instanceof PortalError) return error;
   if (signals.caller?.aborted) {
     return new PortalError({ kind: 'cancelled', message: `${request.action} was cancelled.`, cause: error });
@@ -246,7 +251,12 @@ export async function send(request: HttpRequest): Promise<HttpResponse> {
   let status: number | 'error' = 'error';
   try {
     const url = typeof request.url === 'string' ? request.url : request.url.href;
-    const init: TransportInit = { method: request.method, headers: { Accept: ACCEPT, ...request.headers }, body: request.body, redirect: request.redirect ?? 'follow' };
+    const init: TransportInit = {
+      method: request.method,
+      headers: { Accept: ACCEPT, ...request.headers },
+      body: request.body,
+      redirect: request.redirect ?? 'follow',
+    };
     const response = request.fetch
       ? await viaFetch(request.fetch, url, init, exchange)
       : await (loaded ?? (await loadTransport())).nodeRequest(url, init, exchange);
@@ -340,7 +350,11 @@ export function httpError(response: HttpResponse, options: HttpErrorOptions): Po
   const secrets = options.secrets ?? [];
   const portalMessage = found.message === undefined ? undefined : redactSecrets(found.message, secrets);
   const code =
-    options.code ?? found.code ?? options.defaultCodes?.[response.status] ?? DEFAULT_CODES[response.status] ?? (response.status >= 500 ? 'server_error' : undefined);
+    options.code ??
+    found.code ??
+    options.defaultCodes?.[response.status] ??
+    DEFAULT_CODES[response.status] ??
+    (response.status >= 500 ? 'server_error' : undefined);
   const detail = portalMessage ? `: ${portalMessage}` : '.';
   return new PortalError({
     kind: 'http',

@@ -14,7 +14,15 @@ import https from 'node:https';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import zlib from 'node:zlib';
-import { answerTooLarge, type FetchInitLike, type FetchLike, type FetchResponseLike, type RequestBody, type StopSwitch, type TransportInit } from './http';
+import {
+  answerTooLarge,
+  type FetchInitLike,
+  type FetchLike,
+  type FetchResponseLike,
+  type RequestBody,
+  type StopSwitch,
+  type TransportInit,
+} from './http';
 
 const MAX_REDIRECTS = 20;
 /** Some firewalls (web application firewalls' common rules) refuse a request that names no client. */
@@ -113,7 +121,8 @@ class BodyRead {
 
   /** After the end it is over already; before it, the body was cut short. */
   private readonly closed = (): void => {
-    if (this.reject) this.failed(Object.assign(new Error('The answer ended before it was complete.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    if (this.reject)
+      this.failed(Object.assign(new Error('The answer ended before it was complete.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
   };
 
   private release(): void {
@@ -157,7 +166,12 @@ function decoded(response: IncomingMessage, method: string): Readable {
   const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (method === 'HEAD' || response.statusCode === 204 || response.statusCode === 304) return response;
   if (encoding === 'deflate') return deflateDecoder(response);
-  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip(LENIENT) : encoding === 'br' ? zlib.createBrotliDecompress() : undefined;
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? zlib.createGunzip(LENIENT)
+      : encoding === 'br'
+        ? zlib.createBrotliDecompress()
+        : undefined;
   if (!decoder) return response;
   // A truncated compressed body would otherwise end quietly: pipeline passes the socket's error on.
   return pipeline(response, decoder, () => undefined);
@@ -303,7 +317,8 @@ function streamBody(body: AsyncIterable<Uint8Array>, request: ClientRequest): vo
 function redirected(attempt: Attempt, status: number, url: URL): Attempt {
   const elsewhere = url.origin !== attempt.address.url.origin;
   const becomesGet = status === 303 ? attempt.method !== 'HEAD' : (status === 301 || status === 302) && attempt.method === 'POST';
-  const kept = (name: string): boolean => !(elsewhere && CREDENTIALS.includes(name.toLowerCase())) && !(becomesGet && name.toLowerCase().startsWith('content-'));
+  const kept = (name: string): boolean =>
+    !(elsewhere && CREDENTIALS.includes(name.toLowerCase())) && !(becomesGet && name.toLowerCase().startsWith('content-'));
   const headers = Object.fromEntries(Object.entries(attempt.headers).filter(([name]) => kept(name)));
   if (!becomesGet) return { address: addressOf(url), method: attempt.method, headers, body: attempt.body };
   return { address: addressOf(url), method: attempt.method === 'HEAD' ? 'HEAD' : 'GET', headers };
@@ -320,7 +335,11 @@ const FOLLOWS_ELSEWHERE = new Set(['GET', 'HEAD']);
  * A redirect not followed, as http.ts reports it (PortalError code `redirect_refused`, or
  * `cross_origin_redirect` for ERR_CROSS_ORIGIN_REDIRECT). The message is the reason, to follow "… failed: ".
  */
-function refusedRedirect(status: number, reason: string, code: 'ERR_REDIRECT_REFUSED' | 'ERR_CROSS_ORIGIN_REDIRECT' = 'ERR_REDIRECT_REFUSED'): Error {
+function refusedRedirect(
+  status: number,
+  reason: string,
+  code: 'ERR_REDIRECT_REFUSED' | 'ERR_CROSS_ORIGIN_REDIRECT' = 'ERR_REDIRECT_REFUSED',
+): Error {
   return Object.assign(new Error(reason), { code, status });
 }
 
@@ -339,15 +358,18 @@ export async function nodeRequest(url: string, init: TransportInit, stop: StopSw
     }
     response.resume(); // the redirect's own body is not wanted; reading it frees the connection
     const from = attempt.address.url.origin;
-    if (init.redirect === 'error') throw refusedRedirect(status, `the portal at ${from} redirected the request (HTTP ${status}), and redirects are refused here.`);
-    if (hops >= MAX_REDIRECTS) throw refusedRedirect(status, `the portal at ${from} redirected the request more than ${MAX_REDIRECTS} times.`);
+    if (init.redirect === 'error')
+      throw refusedRedirect(status, `the portal at ${from} redirected the request (HTTP ${status}), and redirects are refused here.`);
+    if (hops >= MAX_REDIRECTS)
+      throw refusedRedirect(status, `the portal at ${from} redirected the request more than ${MAX_REDIRECTS} times.`);
     let next: URL;
     try {
       next = new URL(location, attempt.address.url);
     } catch {
       throw refusedRedirect(status, `the portal at ${from} redirected the request (HTTP ${status}) to an address that is not a URL.`);
     }
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') throw refusedRedirect(status, `the portal at ${from} redirected the request to a ${next.protocol} address, which is not followed.`);
+    if (next.protocol !== 'http:' && next.protocol !== 'https:')
+      throw refusedRedirect(status, `the portal at ${from} redirected the request to a ${next.protocol} address, which is not followed.`);
     const followed = redirected(attempt, status, next);
     // A sign-in's form (the client secret, a refresh token or a code) or a record's change is meant for this
     // portal alone: following it elsewhere would hand it to whoever answers there, whatever the status
@@ -361,7 +383,10 @@ export async function nodeRequest(url: string, init: TransportInit, stop: StopSw
       );
     }
     if (followed.body !== undefined && typeof followed.body !== 'string' && !Buffer.isBuffer(followed.body)) {
-      throw refusedRedirect(status, `the portal at ${from} redirected the request (HTTP ${status}), and a streamed upload cannot be sent twice.`);
+      throw refusedRedirect(
+        status,
+        `the portal at ${from} redirected the request (HTTP ${status}), and a streamed upload cannot be sent twice.`,
+      );
     }
     attempt = followed;
   }

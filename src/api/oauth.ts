@@ -76,7 +76,11 @@ export function parseRedirect(url: string | URL, expectedState: string): { code:
   try {
     parsed = new URL(url);
   } catch {
-    throw new PortalError({ kind: 'invalid-response', code: 'invalid_redirect', message: 'Sign-in failed: the redirect address is not a URL.' });
+    throw new PortalError({
+      kind: 'invalid-response',
+      code: 'invalid_redirect',
+      message: 'Sign-in failed: the redirect address is not a URL.',
+    });
   }
   // Some portals put the answer in the fragment; the query wins when both are present.
   const params = new URLSearchParams(parsed.search || parsed.hash.replace(/^#/, ''));
@@ -105,7 +109,11 @@ export function parseRedirect(url: string | URL, expectedState: string): { code:
   }
   const code = params.get('code');
   if (!code) {
-    throw new PortalError({ kind: 'invalid-response', code: 'missing_code', message: 'Sign-in failed: the portal sent no authorization code.' });
+    throw new PortalError({
+      kind: 'invalid-response',
+      code: 'missing_code',
+      message: 'Sign-in failed: the portal sent no authorization code.',
+    });
   }
   return { code };
 }

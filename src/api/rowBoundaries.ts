@@ -163,7 +163,8 @@ export class RowBoundaries {
           if (this.unicodeLeft === 0) mode = Mode.String;
           break;
         case Mode.Literal:
-          if (byte !== this.literal[this.literalAt]) return this.fail(`${shown(byte)} where ${Buffer.from(this.literal).toString()} goes on`, base + index);
+          if (byte !== this.literal[this.literalAt])
+            return this.fail(`${shown(byte)} where ${Buffer.from(this.literal).toString()} goes on`, base + index);
           this.literalAt += 1;
           if (this.literalAt === this.literal.length) mode = Mode.After;
           break;

@@ -159,7 +159,8 @@ export class RowStore {
   }
 
   private assertIndex(index: number): void {
-    if (!Number.isInteger(index) || index < 0 || index >= this.count) throw new RangeError(`No row ${index}: the view has ${this.count} rows.`);
+    if (!Number.isInteger(index) || index < 0 || index >= this.count)
+      throw new RangeError(`No row ${index}: the view has ${this.count} rows.`);
   }
 
   private assertLive(): void {

@@ -13,7 +13,11 @@ export function normaliseBaseUrl(baseUrl: string): URL {
     throw new PortalError({ kind: 'invalid-input', code: 'invalid_base_url', message: `The portal address "${baseUrl}" is not a URL.` });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new PortalError({ kind: 'invalid-input', code: 'invalid_base_url', message: `The portal address must start with https:// or http://, got ${url.protocol}.` });
+    throw new PortalError({
+      kind: 'invalid-input',
+      code: 'invalid_base_url',
+      message: `The portal address must start with https:// or http://, got ${url.protocol}.`,
+    });
   }
   url.search = '';
   url.hash = '';

@@ -144,7 +144,8 @@ export class ViewStreamReader {
 
   /** What was read; `failure` when the answer broke off (the rows before it were handed over). */
   result(failure?: unknown): ViewStreamResult {
-    const problem = failure === undefined ? undefined : failure instanceof PortalError ? failure : invalidResponse(this.action, String(failure));
+    const problem =
+      failure === undefined ? undefined : failure instanceof PortalError ? failure : invalidResponse(this.action, String(failure));
     return { rows: this.rows, rowsRead: this.delivered, metadata: this.rows.metadata, ...(problem ? { failure: problem } : {}) };
   }
 

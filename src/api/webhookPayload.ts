@@ -27,7 +27,11 @@ export interface WebhookHeaderHints {
 }
 
 function refuse(message: string): PortalError {
-  return new PortalError({ kind: 'invalid-input', message: `The webhook delivery cannot be used: ${message}`, code: 'invalid_webhook_payload' });
+  return new PortalError({
+    kind: 'invalid-input',
+    message: `The webhook delivery cannot be used: ${message}`,
+    code: 'invalid_webhook_payload',
+  });
 }
 
 /** Parses a delivery body (the raw bytes or text as received, or an already parsed value). */

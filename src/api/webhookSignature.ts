@@ -58,10 +58,18 @@ export function verifySignature(
   const given = decode(value.slice(scheme.prefix.length).trim(), scheme.encoding);
   const expected = digest(secret, rawBody, scheme);
   if (!given || given.length !== expected.length) {
-    return { valid: false, reason: 'malformed', message: `The ${scheme.header} header is not a ${scheme.algorithm} ${scheme.encoding} digest.` };
+    return {
+      valid: false,
+      reason: 'malformed',
+      message: `The ${scheme.header} header is not a ${scheme.algorithm} ${scheme.encoding} digest.`,
+    };
   }
   if (!timingSafeEqual(given, expected)) {
-    return { valid: false, reason: 'mismatch', message: `The ${scheme.header} signature does not match the body: wrong secret or altered payload.` };
+    return {
+      valid: false,
+      reason: 'mismatch',
+      message: `The ${scheme.header} signature does not match the body: wrong secret or altered payload.`,
+    };
   }
   return { valid: true };
 }

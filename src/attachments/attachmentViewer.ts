@@ -32,7 +32,11 @@ export class AttachmentViewer extends Disposable {
 
   /** Shows a text attachment in a read-only editor; resolves with its URI. */
   async openText(target: RecordTarget, fileName: string, content: Uint8Array): Promise<vscode.Uri> {
-    const uri = vscode.Uri.from({ scheme: ATTACHMENT_SCHEME, authority: target.portalId, path: `/${target.appId}/${target.recordId}/${fileName}` });
+    const uri = vscode.Uri.from({
+      scheme: ATTACHMENT_SCHEME,
+      authority: target.portalId,
+      path: `/${target.appId}/${target.recordId}/${fileName}`,
+    });
     this.files.put(uri, content);
     this.opening.add(uri.toString());
     try {
@@ -46,8 +50,15 @@ export class AttachmentViewer extends Disposable {
   /** Shows an image attachment in a panel titled with its file name. */
   openImage(fileName: string, contentType: string | undefined, content: Uint8Array): vscode.WebviewPanel {
     const type = /^image\/[a-z0-9.+-]+$/i.test(contentType ?? '') ? (contentType as string) : contentTypeOf(fileName);
-    const panel = vscode.window.createWebviewPanel(IMAGE_VIEW_TYPE, fileName, vscode.ViewColumn.Active, { enableScripts: false, localResourceRoots: [] });
-    panel.webview.html = imagePage({ fileName, dataUri: `data:${type};base64,${Buffer.from(content).toString('base64')}`, size: content.byteLength });
+    const panel = vscode.window.createWebviewPanel(IMAGE_VIEW_TYPE, fileName, vscode.ViewColumn.Active, {
+      enableScripts: false,
+      localResourceRoots: [],
+    });
+    panel.webview.html = imagePage({
+      fileName,
+      dataUri: `data:${type};base64,${Buffer.from(content).toString('base64')}`,
+      size: content.byteLength,
+    });
     this.panels.add(panel);
     panel.onDidDispose(() => this.panels.delete(panel));
     return panel;

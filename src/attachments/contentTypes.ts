@@ -65,6 +65,13 @@ export function viewerOf(contentType: string | undefined, fileName: string): 'te
   let type = essence(contentType);
   if (type === '' || type === DEFAULT_CONTENT_TYPE) type = contentTypeOf(fileName);
   if (type.startsWith('image/')) return type === 'image/x-icon' ? undefined : 'image';
-  if (type.startsWith('text/') || type === 'application/json' || type.endsWith('+json') || type.endsWith('+xml') || type === 'application/xml') return 'text';
+  if (
+    type.startsWith('text/') ||
+    type === 'application/json' ||
+    type.endsWith('+json') ||
+    type.endsWith('+xml') ||
+    type === 'application/xml'
+  )
+    return 'text';
   return undefined;
 }

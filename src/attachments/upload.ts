@@ -78,7 +78,10 @@ export async function uploadAttachment(portals: Portals, target: RecordTarget, a
             onProgress: (sent, total) => {
               sentAll = sent >= total;
               const percent = total > 0 ? (sent / total) * 100 : 100;
-              progress.report({ message: `${formatBytes(Math.min(sent, content.byteLength))} of ${formatBytes(content.byteLength)}`, increment: percent - reported });
+              progress.report({
+                message: `${formatBytes(Math.min(sent, content.byteLength))} of ${formatBytes(content.byteLength)}`,
+                increment: percent - reported,
+              });
               reported = percent;
             },
           },

@@ -26,12 +26,19 @@ export class PortalAuthenticationProvider extends Disposable implements vscode.A
     private readonly options: PortalAuthenticationProviderOptions,
   ) {
     super();
-    this._registerAll(this.emitter, portals.onDidChange(() => this.compare()), portals.onDidChangeTokens(() => this.compare()));
+    this._registerAll(
+      this.emitter,
+      portals.onDidChange(() => this.compare()),
+      portals.onDidChangeTokens(() => this.compare()),
+    );
     // Not awaited: the constructor returns at once; the sessions are known once the portals are read.
     void portals.ready().then(() => (this.known ??= this.current()));
   }
 
-  async getSessions(scopes: readonly string[] | undefined, options: vscode.AuthenticationProviderSessionOptions): Promise<vscode.AuthenticationSession[]> {
+  async getSessions(
+    scopes: readonly string[] | undefined,
+    options: vscode.AuthenticationProviderSessionOptions,
+  ): Promise<vscode.AuthenticationSession[]> {
     await this.portals.ready();
     const wanted = scopes && scopes.length > 0 ? new Set(scopes) : undefined;
     return [...this.current().values()].filter(
@@ -55,7 +62,6 @@ export class PortalAuthenticationProvider extends Disposable implements vscode.A
     if (this.portals.get(sessionId)) await this.portals.signOut(sessionId);
     this.compare();
   }
-
 
   private sessionOf(connection: PortalConnection, accessToken: string): vscode.AuthenticationSession {
     return { id: connection.id, accessToken, account: { id: connection.id, label: connection.label }, scopes: [connection.id] };

@@ -45,14 +45,23 @@ export async function authorizationCodeSignIn(options: AuthorizationCodeOptions)
         cause: error,
       });
     }
-    return error instanceof PortalError ? error : new PortalError({ kind: 'network', message: `Sign-in failed: ${String(error)}`, cause: error });
+    return error instanceof PortalError
+      ? error
+      : new PortalError({ kind: 'network', message: `Sign-in failed: ${String(error)}`, cause: error });
   };
 
   const state = createState();
   const pkce = createPkce();
   const receiver = await options.openReceiver(state);
   try {
-    const url = authorizeUrl({ baseUrl: options.baseUrl, clientId: options.clientId, redirectUri: receiver.redirectUri, state, pkce, allowPlainHttp: options.allowPlainHttp });
+    const url = authorizeUrl({
+      baseUrl: options.baseUrl,
+      clientId: options.clientId,
+      redirectUri: receiver.redirectUri,
+      state,
+      pkce,
+      allowPlainHttp: options.allowPlainHttp,
+    });
     if (!(await options.openBrowser(url))) {
       throw new PortalError({ kind: 'cancelled', message: 'Sign-in was cancelled: the browser was not opened.' });
     }

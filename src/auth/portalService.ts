@@ -61,7 +61,10 @@ export class PortalService extends Disposable implements Portals {
       context.secrets.onDidChange((event) => {
         if (connectionOfKey(event.key) === undefined) return;
         // Not awaited: a listener; a failed reload is logged.
-        void this.reload().then(() => this.tokensChanged.fire(), (error: unknown) => this.reloadFailed(error));
+        void this.reload().then(
+          () => this.tokensChanged.fire(),
+          (error: unknown) => this.reloadFailed(error),
+        );
         // Global state written by another window may arrive after its secret: look once more.
         if (this.reloadTimer) clearTimeout(this.reloadTimer);
         // Not awaited: a timer; a failed reload is logged.
@@ -160,7 +163,10 @@ export class PortalService extends Disposable implements Portals {
     const baseUrl = this.keeperOf(id).connection.baseUrl;
     let limiter = this.limiters.get(baseUrl);
     if (!limiter) {
-      limiter = new PortalLimiter({ maxInFlight: setting('requests.maxInFlight'), maxRetryAfterMs: setting('requests.maxRetryAfterSeconds') * 1000 });
+      limiter = new PortalLimiter({
+        maxInFlight: setting('requests.maxInFlight'),
+        maxRetryAfterMs: setting('requests.maxRetryAfterSeconds') * 1000,
+      });
       this.limiters.set(baseUrl, limiter);
     }
     return limiter;
@@ -192,7 +198,9 @@ export class PortalService extends Disposable implements Portals {
     // The same portal and client may be connected twice under two names (with two flows, say: the demo's
     // Client Credentials beside one's own Authorization Code sign-in); only a second one of the same name
     // would be indistinguishable in every list.
-    const same = this.connections.find((known) => known.baseUrl === baseUrl && known.clientId === clientId && known.label.toLowerCase() === label.toLowerCase());
+    const same = this.connections.find(
+      (known) => known.baseUrl === baseUrl && known.clientId === clientId && known.label.toLowerCase() === label.toLowerCase(),
+    );
     if (same) {
       throw new PortalError({
         kind: 'invalid-input',
@@ -203,7 +211,11 @@ export class PortalService extends Disposable implements Portals {
     const issued = Date.now();
     const tokens = await this.ui.obtainTokens({ ...request, baseUrl, clientId, label });
     const connection: PortalConnection = Object.freeze({
-      id: newConnectionId(label, baseUrl, this.connections.map((known) => known.id)),
+      id: newConnectionId(
+        label,
+        baseUrl,
+        this.connections.map((known) => known.id),
+      ),
       label,
       baseUrl,
       clientId,
@@ -288,7 +300,11 @@ export class PortalService extends Disposable implements Portals {
   private keeperOf(id: string): TokenKeeper {
     const keeper = this.keepers.get(id);
     if (!keeper) {
-      throw new PortalError({ kind: 'invalid-input', code: 'unknown_portal', message: `No portal is connected as "${id}". Add it with "Portal: Add Portal".` });
+      throw new PortalError({
+        kind: 'invalid-input',
+        code: 'unknown_portal',
+        message: `No portal is connected as "${id}". Add it with "Portal: Add Portal".`,
+      });
     }
     return keeper;
   }

@@ -67,27 +67,38 @@ export function parseConnectionFile(text: string): ConnectionFile {
  * Imports the pre-configured connection, if any; failures are logged, never thrown at activation.
  * Resolves with the views to add when it connected the portal now (the views store is above this floor).
  */
-export async function importPreconfigured(portals: PortalService, context: vscode.ExtensionContext, log: Logger): Promise<PreconfiguredViews | undefined> {
+export async function importPreconfigured(
+  portals: PortalService,
+  context: vscode.ExtensionContext,
+  log: Logger,
+): Promise<PreconfiguredViews | undefined> {
   const path = process.env[CONNECTION_FILE_VARIABLE];
   if (!path) return undefined;
   try {
     const [text] = await Promise.all([readFile(path, 'utf8'), portals.ready()]);
     const { views, ...file } = parseConnectionFile(text);
     const identity = `${file.baseUrl.replace(/\/+$/, '')} ${file.clientId}`;
-    const existing = portals.list().find((connection) => connection.baseUrl === file.baseUrl.replace(/\/+$/, '') && connection.clientId === file.clientId);
+    const existing = portals
+      .list()
+      .find((connection) => connection.baseUrl === file.baseUrl.replace(/\/+$/, '') && connection.clientId === file.clientId);
     if (existing) {
       // Another browser profile may lack the secret (web SecretStorage lives in the browser).
-      if (!(await context.secrets.get(secretKeys.clientSecret(existing.id)))) await context.secrets.store(secretKeys.clientSecret(existing.id), file.clientSecret);
+      if (!(await context.secrets.get(secretKeys.clientSecret(existing.id))))
+        await context.secrets.store(secretKeys.clientSecret(existing.id), file.clientSecret);
       if (portals.state(existing.id) !== 'signedIn' && existing.flow === 'clientCredentials') await portals.signIn(existing.id);
       return undefined;
     }
     if (context.globalState.get(IMPORTED_KEY) === identity) return undefined;
     const connection = await portals.add(file);
     await context.globalState.update(IMPORTED_KEY, identity);
-    log.info(`Connected the pre-configured portal ${connection.id} (from ${CONNECTION_FILE_VARIABLE}), with ${views.length} view${views.length === 1 ? '' : 's'}.`);
+    log.info(
+      `Connected the pre-configured portal ${connection.id} (from ${CONNECTION_FILE_VARIABLE}), with ${views.length} view${views.length === 1 ? '' : 's'}.`,
+    );
     return { portalId: connection.id, views };
   } catch (error) {
-    log.warn(`The pre-configured portal (${CONNECTION_FILE_VARIABLE}) was not connected: ${error instanceof Error ? error.message : String(error)}`);
+    log.warn(
+      `The pre-configured portal (${CONNECTION_FILE_VARIABLE}) was not connected: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return undefined;
   }
 }

@@ -76,9 +76,14 @@ export class SignInUi {
 
   private async receiver(state: string): Promise<RedirectReceiver> {
     const mode = setting('auth.redirectMode');
-    const receiver = mode === 'loopback' ? await startLoopbackReceiver({ port: setting('auth.loopbackPort'), expectedState: state }) : await this.options.uriHandler.receiver(state);
+    const receiver =
+      mode === 'loopback'
+        ? await startLoopbackReceiver({ port: setting('auth.loopbackPort'), expectedState: state })
+        : await this.options.uriHandler.receiver(state);
     // The call-back URL is no secret, and the one thing to register in the portal: say which it is.
-    this.options.log.info(`Authorization code sign-in (${mode}): waiting for the browser at the call-back URL ${receiver.redirectUri.split('?')[0]}`);
+    this.options.log.info(
+      `Authorization code sign-in (${mode}): waiting for the browser at the call-back URL ${receiver.redirectUri.split('?')[0]}`,
+    );
     return receiver;
   }
 }

@@ -8,7 +8,11 @@ import type { SignInState } from './portals';
 import type { PortalService } from './portalService';
 
 const ICONS: Record<SignInState, string> = { signedIn: '$(account)', signedOut: '$(circle-slash)', expired: '$(warning)' };
-const STATES: Record<SignInState, string> = { signedIn: 'signed in', signedOut: 'signed out', expired: 'sign-in expired: click to sign in again' };
+const STATES: Record<SignInState, string> = {
+  signedIn: 'signed in',
+  signedOut: 'signed out',
+  expired: 'sign-in expired: click to sign in again',
+};
 
 export function createStatusBar(portals: PortalService, menuCommand: string, addCommand: string, focus: PortalFocus): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('portal.status', vscode.StatusBarAlignment.Left, 50);

@@ -107,7 +107,11 @@ export class TokenKeeper implements AccessTokenSource {
       return await this.renew(record.tokens.accessToken, signal);
     } catch (error) {
       // Renewing ahead of time failed for a passing reason (network, timeout): the old token still works.
-      if (!(error instanceof SignInRequiredError) && !isExpired(record.tokens, this.now()) && this.currentAccessToken() === record.tokens.accessToken) {
+      if (
+        !(error instanceof SignInRequiredError) &&
+        !isExpired(record.tokens, this.now()) &&
+        this.currentAccessToken() === record.tokens.accessToken
+      ) {
         return record.tokens.accessToken;
       }
       throw error;
@@ -146,7 +150,15 @@ export class TokenKeeper implements AccessTokenSource {
     const { baseUrl, clientId, flow, id, allowPlainHttp } = this.connection;
     const clientSecret = await this.options.secrets.get(secretKeys.clientSecret(id));
     if (!clientSecret) return this.expire(generation, 'the client secret is missing from this machine');
-    const common = { baseUrl, clientId, clientSecret, allowPlainHttp, fetch: this.options.fetch, timeoutMs: this.options.timeoutMs, onRequest: this.options.onRequest };
+    const common = {
+      baseUrl,
+      clientId,
+      clientSecret,
+      allowPlainHttp,
+      fetch: this.options.fetch,
+      timeoutMs: this.options.timeoutMs,
+      onRequest: this.options.onRequest,
+    };
     const refreshToken = stored.tokens.refreshToken;
     try {
       const issued = this.now();
@@ -170,7 +182,8 @@ export class TokenKeeper implements AccessTokenSource {
       // A refused refresh token may have been rotated by another window a moment ago.
       await this.load();
       const now = this.record;
-      if (now?.kind === 'tokens' && now.tokens.refreshToken !== refreshToken && !isExpired(now.tokens, this.now())) return now.tokens.accessToken;
+      if (now?.kind === 'tokens' && now.tokens.refreshToken !== refreshToken && !isExpired(now.tokens, this.now()))
+        return now.tokens.accessToken;
       const reason = error instanceof PortalError ? (error.portalMessage ?? error.code ?? 'refused') : 'refused';
       return this.expire(generation, `the portal refused to renew the sign-in (${reason})`, error);
     }

@@ -43,7 +43,9 @@ export class Catalog extends Disposable {
   /** Every app of every site, in the portal's order. */
   async apps(portalId: string, signal?: AbortSignal): Promise<readonly AppInfo[]> {
     const sites = await this.sites(portalId, signal);
-    return sites.flatMap((site) => site.apps.map((app) => appInfoOf(portalId, site, app, this.draftsSeen.has(appKey(portalId, app.app_id)))));
+    return sites.flatMap((site) =>
+      site.apps.map((app) => appInfoOf(portalId, site, app, this.draftsSeen.has(appKey(portalId, app.app_id)))),
+    );
   }
 
   async app(portalId: string, appId: string, signal?: AbortSignal): Promise<AppInfo | undefined> {
@@ -52,7 +54,11 @@ export class Catalog extends Disposable {
 
   /** The app's columns in position order: one request per app, kept until refresh. */
   columns(portalId: string, appId: string, signal?: AbortSignal): Promise<readonly Column[]> {
-    return this.columnLists.get(appKey(portalId, appId), async (abort) => byPosition(await this.portals.client(portalId).listColumns(appId, abort)), signal);
+    return this.columnLists.get(
+      appKey(portalId, appId),
+      async (abort) => byPosition(await this.portals.client(portalId).listColumns(appId, abort)),
+      signal,
+    );
   }
 
   /** The kept columns, without asking the portal (undefined when not read yet). */
@@ -65,7 +71,10 @@ export class Catalog extends Disposable {
     const key = appKey(portalId, appId);
     if (this.draftsSeen.has(key)) return;
     this.draftsSeen.add(key);
-    const app = this.siteLists.peek(portalId)?.flatMap((site) => site.apps).find((candidate) => candidate.app_id === appId);
+    const app = this.siteLists
+      .peek(portalId)
+      ?.flatMap((site) => site.apps)
+      .find((candidate) => candidate.app_id === appId);
     // Only news when the portal's own list does not already say.
     if (app === undefined || app.draft_mode === undefined) this.changed.fire({ portalId, appId });
   }
@@ -85,12 +94,15 @@ export class Catalog extends Disposable {
       this.changed.fire({ portalId });
       return;
     }
-    const known = new Set([...this.siteLists.keys(), ...this.columnLists.keys().map(portalOfKey), ...this.portals.list().map((portal) => portal.id)]);
+    const known = new Set([
+      ...this.siteLists.keys(),
+      ...this.columnLists.keys().map(portalOfKey),
+      ...this.portals.list().map((portal) => portal.id),
+    ]);
     this.siteLists.drop();
     this.columnLists.drop();
     for (const id of known) this.changed.fire({ portalId: id });
   }
-
 
   private dropPortal(portalId: string): void {
     this.siteLists.drop((key) => key === portalId);

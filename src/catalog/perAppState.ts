@@ -34,7 +34,10 @@ export class PerAppState<T> {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
     // Own keys only (fromEntries), so no stored key can reach a prototype.
     return Object.fromEntries(
-      Object.entries(value).filter((entry): entry is [string, Record<string, unknown>] => typeof entry[1] === 'object' && entry[1] !== null && !Array.isArray(entry[1])),
+      Object.entries(value).filter(
+        (entry): entry is [string, Record<string, unknown>] =>
+          typeof entry[1] === 'object' && entry[1] !== null && !Array.isArray(entry[1]),
+      ),
     );
   }
 }

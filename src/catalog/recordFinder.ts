@@ -132,7 +132,12 @@ export class RecordFinder {
     if (!item) {
       const record = this.rows.row(row);
       const id = record.id ?? '';
-      item = { label: recordTitle(id, record.values, this.title), description: `#${id}${record.draft ? ' · Draft' : ''}`, alwaysShow: true, recordId: id };
+      item = {
+        label: recordTitle(id, record.values, this.title),
+        description: `#${id}${record.draft ? ' · Draft' : ''}`,
+        alwaysShow: true,
+        recordId: id,
+      };
       this.items.set(row, item);
     }
     return item;

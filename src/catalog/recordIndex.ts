@@ -63,7 +63,8 @@ class ChunkedText {
     if (this.pending.length === 0) return;
     const last = this.chunks.length - 1;
     // join() makes one flat string (`+` would make a tree that indexOf flattens on the next keystroke).
-    if (last >= 0 && this.chunks[last].length + this.pendingLength <= CHUNK_CHARS) this.chunks[last] = [this.chunks[last], ...this.pending].join('');
+    if (last >= 0 && this.chunks[last].length + this.pendingLength <= CHUNK_CHARS)
+      this.chunks[last] = [this.chunks[last], ...this.pending].join('');
     else {
       this.chunkStarts.push(this.length - this.pendingLength);
       this.chunks.push(this.pending.join(''));
@@ -200,7 +201,7 @@ export class RecordIndex {
     for (let chunk = this.text.chunkAt(startOffset); chunk < chunks.length; chunk += 1) {
       const text = chunks[chunk];
       const base = chunkStarts[chunk];
-      for (let at = text.indexOf(first, Math.max(0, startOffset - base)); at >= 0; ) {
+      for (let at = text.indexOf(first, Math.max(0, startOffset - base)); at >= 0;) {
         if (found.length >= limit) return this.matches(found, false, length);
         const position = lastAtOrBefore(this.starts, length, base + at);
         const end = rowEnd(position) - base;

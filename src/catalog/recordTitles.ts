@@ -24,7 +24,13 @@ export function viewColumns(metadata: readonly ViewMetadataEntry[]): Column[] {
   }));
 }
 
-export async function titleColumnOfView(catalog: Catalog, app: AppTarget, chosen: string | undefined, read: { readonly metadata: readonly ViewMetadataEntry[] }, signal?: AbortSignal): Promise<Column | undefined> {
+export async function titleColumnOfView(
+  catalog: Catalog,
+  app: AppTarget,
+  chosen: string | undefined,
+  read: { readonly metadata: readonly ViewMetadataEntry[] },
+  signal?: AbortSignal,
+): Promise<Column | undefined> {
   const title = chooseTitleField(viewColumns(read.metadata), chosen);
   if (!title || columnKind(title) !== 'choice') return title;
   const appColumns = catalog.peekColumns(app.portalId, app.appId) ?? (await catalog.columns(app.portalId, app.appId, signal));

@@ -31,7 +31,9 @@ function keyOf(view: ViewKey): string {
 function viewOfKey(key: string): ViewKey | undefined {
   try {
     const [portalId, appId, viewId] = JSON.parse(key) as unknown[];
-    return typeof portalId === 'string' && typeof appId === 'string' && typeof viewId === 'string' ? { portalId, appId, viewId } : undefined;
+    return typeof portalId === 'string' && typeof appId === 'string' && typeof viewId === 'string'
+      ? { portalId, appId, viewId }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -44,7 +46,14 @@ function cleanFilters(value: unknown): ViewFilter[] {
     if (typeof item !== 'object' || item === null) return [];
     const { column, operator, value: filterValue, lookupApp } = item as Record<string, unknown>;
     if (typeof column !== 'string' || !isFilterOperatorName(operator)) return [];
-    return [{ column, operator, ...(typeof filterValue === 'string' ? { value: filterValue } : {}), ...(typeof lookupApp === 'string' && lookupApp ? { lookupApp } : {}) }];
+    return [
+      {
+        column,
+        operator,
+        ...(typeof filterValue === 'string' ? { value: filterValue } : {}),
+        ...(typeof lookupApp === 'string' && lookupApp ? { lookupApp } : {}),
+      },
+    ];
   });
 }
 
@@ -58,7 +67,12 @@ export class SavedQueryStore extends Disposable {
     private readonly shared?: SharedSetup,
   ) {
     super();
-    if (shared) this._register(shared.onDidChange((changes) => changes.forEach(({ portalId, appId, viewIds }) => viewIds.forEach((viewId) => this.changed.fire({ portalId, appId, viewId })))));
+    if (shared)
+      this._register(
+        shared.onDidChange((changes) =>
+          changes.forEach(({ portalId, appId, viewIds }) => viewIds.forEach((viewId) => this.changed.fire({ portalId, appId, viewId }))),
+        ),
+      );
   }
 
   private all(): Stored {
@@ -74,7 +88,10 @@ export class SavedQueryStore extends Disposable {
   /** As list(), each marked whether it comes from the workspace file. */
   listMarked(view: ViewKey): MergedQuery<SavedQuery>[] {
     const team = this.shared?.app(view.portalId, view.appId)?.queries ?? [];
-    return mergeQueries(this.personal(view), team, view.viewId, (query: SharedQuery) => ({ name: query.name, filters: query.filters.map((filter) => ({ ...filter })) }));
+    return mergeQueries(this.personal(view), team, view.viewId, (query: SharedQuery) => ({
+      name: query.name,
+      filters: query.filters.map((filter) => ({ ...filter })),
+    }));
   }
 
   /** The user's own saved queries of a view, by name. */
@@ -95,7 +112,8 @@ export class SavedQueryStore extends Disposable {
       if (view) views.set(keyOf(view), view);
     }
     for (const { portalId, app } of this.shared?.apps() ?? []) {
-      for (const query of app.queries) views.set(keyOf({ portalId, appId: app.appId, viewId: query.viewId }), { portalId, appId: app.appId, viewId: query.viewId });
+      for (const query of app.queries)
+        views.set(keyOf({ portalId, appId: app.appId, viewId: query.viewId }), { portalId, appId: app.appId, viewId: query.viewId });
     }
     return [...views.values()].flatMap((view) => this.list(view).map((query) => ({ ...view, query })));
   }
@@ -124,5 +142,4 @@ export class SavedQueryStore extends Disposable {
     this.changed.fire(view);
     return true;
   }
-
 }

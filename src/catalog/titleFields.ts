@@ -20,7 +20,8 @@ export class TitleFields extends Disposable {
   ) {
     super();
     this.state = new PerAppState(memento, STORAGE_KEY, (value) => (typeof value === 'string' && value !== '' ? value : undefined));
-    if (shared) this._register(shared.onDidChange((changes) => changes.forEach(({ portalId, appId }) => this.changed.fire({ portalId, appId }))));
+    if (shared)
+      this._register(shared.onDidChange((changes) => changes.forEach(({ portalId, appId }) => this.changed.fire({ portalId, appId }))));
   }
 
   /** The field_id_in_data chosen for the app (by the user, else by the workspace file); undefined: the default (first text column). */
@@ -38,5 +39,4 @@ export class TitleFields extends Disposable {
     await this.state.set(app.portalId, app.appId, fieldId);
     this.changed.fire({ portalId: app.portalId, appId: app.appId });
   }
-
 }

@@ -86,7 +86,13 @@ export class ViewReads {
       key,
       async (abort) => {
         // A refresh may start a new read of the view while this one still runs: each keeps to its own entry.
-        const reading: Reading = { rows: undefined, stop: new AbortController(), drop: new AbortController(), startedAt: Date.now(), outdated: false };
+        const reading: Reading = {
+          rows: undefined,
+          stop: new AbortController(),
+          drop: new AbortController(),
+          startedAt: Date.now(),
+          outdated: false,
+        };
         this.arriving.set(key, reading);
         let draftSeen = false;
         try {
@@ -95,7 +101,8 @@ export class ViewReads {
             stop: reading.stop.signal,
             onBatch: ({ rows, from, to }) => {
               reading.rows = rows;
-              for (let index = from; index < Math.min(to, from + DRAFT_CHECK_ROWS) && !draftSeen; index += 1) draftSeen = rows.row(index).draft === true;
+              for (let index = from; index < Math.min(to, from + DRAFT_CHECK_ROWS) && !draftSeen; index += 1)
+                draftSeen = rows.row(index).draft === true;
               this.deps.arrived({ portalId: view.portalId, appId: view.appId, viewId: view.viewId, count: to });
             },
           });
@@ -155,8 +162,12 @@ export class ViewReads {
       const parts = key.split(SEPARATOR);
       return prefix.every((part, index) => parts[index] === part);
     };
-    const older = (key: string): boolean => changedAt === undefined || (!this.arriving.has(key) && (this.startedAt.get(key) ?? 0) < changedAt);
-    const released = this.reads.keys().filter((key) => hit(key) && older(key)).map((key) => this.reads.peek(key));
+    const older = (key: string): boolean =>
+      changedAt === undefined || (!this.arriving.has(key) && (this.startedAt.get(key) ?? 0) < changedAt);
+    const released = this.reads
+      .keys()
+      .filter((key) => hit(key) && older(key))
+      .map((key) => this.reads.peek(key));
     const dropped = this.reads.drop((key) => hit(key) && older(key));
     for (const key of dropped) this.startedAt.delete(key);
     for (const [key, reading] of [...this.arriving]) {

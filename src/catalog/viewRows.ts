@@ -80,12 +80,17 @@ export class ViewRows extends Disposable {
       const now = this.arrivingRows(view);
       if (now) return resolve(now);
       listener = this.arrived.event((arrival) => {
-        const rows = arrival.portalId === view.portalId && arrival.appId === view.appId && arrival.viewId === view.viewId ? this.arrivingRows(view) : undefined;
+        const rows =
+          arrival.portalId === view.portalId && arrival.appId === view.appId && arrival.viewId === view.viewId
+            ? this.arrivingRows(view)
+            : undefined;
         if (rows) resolve(rows);
       });
     });
     // The metadata follows the rows: once it is there the answer is in, and the read ends a moment later.
-    const firstOrAll = first.then(async (arriving): Promise<ViewRowsSoon> => (arriving.metadata ? { stored: await read } : { arriving, read }));
+    const firstOrAll = first.then(async (arriving): Promise<ViewRowsSoon> =>
+      arriving.metadata ? { stored: await read } : { arriving, read },
+    );
     try {
       return await Promise.race([read.then((stored): ViewRowsSoon => ({ stored })), firstOrAll]);
     } finally {

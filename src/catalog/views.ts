@@ -53,7 +53,8 @@ export class ViewStore extends Disposable {
   ) {
     super();
     this.state = new PerAppState(memento, STORAGE_KEY, savedViewsOf);
-    if (shared) this._register(shared.onDidChange((changes) => changes.forEach(({ portalId, appId }) => this.changed.fire({ portalId, appId }))));
+    if (shared)
+      this._register(shared.onDidChange((changes) => changes.forEach(({ portalId, appId }) => this.changed.fire({ portalId, appId }))));
   }
 
   /** The app's views: the workspace file's first, in its order, then the user's own, in the order added. */
@@ -93,5 +94,4 @@ export class ViewStore extends Disposable {
     this.changed.fire({ portalId, appId });
     return true;
   }
-
 }

@@ -47,7 +47,12 @@ function changedApps(before: ConnectedApps, after: ConnectedApps): SharedAppChan
   for (const { portalId, app } of [...before, ...after]) {
     const key = JSON.stringify([portalId, app.appId]);
     const change = changes.get(key) ?? { portalId, appId: app.appId, viewIds: new Set<string>() };
-    for (const viewId of [...app.views.map((view) => view.viewId), ...app.queries.map((query) => query.viewId), ...app.layouts.map((layout) => layout.viewId)]) change.viewIds.add(viewId);
+    for (const viewId of [
+      ...app.views.map((view) => view.viewId),
+      ...app.queries.map((query) => query.viewId),
+      ...app.layouts.map((layout) => layout.viewId),
+    ])
+      change.viewIds.add(viewId);
     changes.set(key, change);
   }
   return [...changes.values()].map((change) => ({ portalId: change.portalId, appId: change.appId, viewIds: [...change.viewIds] }));
@@ -119,7 +124,10 @@ export class WorkspaceSetup extends Disposable implements SharedSetup {
           const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, WORKSPACE_FILE_PATH));
           // Not awaited: read() reports its own failures, and the tree follows its change event.
           const reread = (): void => void this.read(folder);
-          this.watchers.set(folder.uri.toString(), vscode.Disposable.from(watcher, watcher.onDidCreate(reread), watcher.onDidChange(reread), watcher.onDidDelete(reread)));
+          this.watchers.set(
+            folder.uri.toString(),
+            vscode.Disposable.from(watcher, watcher.onDidCreate(reread), watcher.onDidChange(reread), watcher.onDidDelete(reread)),
+          );
           await this.read(folder);
         }),
     );
@@ -132,7 +140,8 @@ export class WorkspaceSetup extends Disposable implements SharedSetup {
     try {
       this.take(folder, uri, new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
     } catch (error) {
-      if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) log.warn(`Reading ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound'))
+        log.warn(`Reading ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
       this.forget(folder.uri.toString());
     }
   }
@@ -143,7 +152,11 @@ export class WorkspaceSetup extends Disposable implements SharedSetup {
     this.diagnostics.set(
       uri,
       file.problems.map((problem) => {
-        const diagnostic = new vscode.Diagnostic(rangeOf(text, problem), problem.message, problem.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+        const diagnostic = new vscode.Diagnostic(
+          rangeOf(text, problem),
+          problem.message,
+          problem.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+        );
         diagnostic.source = 'Portal Explorer';
         return diagnostic;
       }),
@@ -167,7 +180,9 @@ export class WorkspaceSetup extends Disposable implements SharedSetup {
     });
     this.matched = matchPortals(mergeFiles(files), this.portals.list());
     const before = this.connectedApps;
-    this.connectedApps = this.matched.flatMap((match) => (match.kind === 'connected' ? match.portal.apps.map((app) => ({ portalId: match.connectionId, app })) : []));
+    this.connectedApps = this.matched.flatMap((match) =>
+      match.kind === 'connected' ? match.portal.apps.map((app) => ({ portalId: match.connectionId, app })) : [],
+    );
     const changes = changedApps(before, this.connectedApps);
     // Unchanged entries (a save without an edit, a sign-in) redraw no app; the matches may still be new.
     this.changed.fire(JSON.stringify(before) === JSON.stringify(this.connectedApps) ? [] : changes);

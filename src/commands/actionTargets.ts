@@ -18,7 +18,11 @@ export function activeRecordTarget(): RecordTarget | undefined {
 
 /** The record for an action titled `title` (e.g. "Add Comment"); a cancelled pick is a silent cancel. */
 export async function recordForAction(parts: RecordPickerParts, arg: unknown, title: string): Promise<RecordTarget> {
-  const target = recordTargetOf(arg) ?? (arg instanceof vscode.Uri ? commentTargetOf(arg) : undefined) ?? activeRecordTarget() ?? (await pickRecord(parts, { title }));
+  const target =
+    recordTargetOf(arg) ??
+    (arg instanceof vscode.Uri ? commentTargetOf(arg) : undefined) ??
+    activeRecordTarget() ??
+    (await pickRecord(parts, { title }));
   if (!target) throw cancelled(title);
   return target;
 }

@@ -76,13 +76,17 @@ async function askDetails(previous: Partial<NewConnection>): Promise<NewConnecti
     validateInput: (value) => (value.trim() ? undefined : 'Enter the Client ID shown for the registered application.'),
   });
   const clientSecret = await ask(4, {
-    prompt: 'Secret Key of that application (kept in VS Code\'s secret storage)',
+    prompt: "Secret Key of that application (kept in VS Code's secret storage)",
     password: true,
     value: previous.clientSecret,
     validateInput: (value) => (value ? undefined : 'Enter the Secret Key shown for the registered application.'),
   });
   const items = previous.flow ? [...FLOW_ITEMS].sort((a) => (a.flow === previous.flow ? -1 : 1)) : FLOW_ITEMS;
-  const picked = await prompter().quickPick(items, { title: `${TITLE} (5/5)`, placeHolder: 'How should VS Code sign in to this portal?', ignoreFocusOut: true });
+  const picked = await prompter().quickPick(items, {
+    title: `${TITLE} (5/5)`,
+    placeHolder: 'How should VS Code sign in to this portal?',
+    ignoreFocusOut: true,
+  });
   if (!picked) throw cancelled('Adding a portal');
   return { baseUrl, label, clientId, clientSecret, flow: picked.flow };
 }

@@ -47,14 +47,19 @@ async function addAttachment(parts: AttachmentCommandParts, arg: unknown): Promi
   return file.toString();
 }
 
-async function download(parts: AttachmentCommandParts, target: RecordTarget): Promise<{ fileName: string | undefined; contentType: string | undefined; content: Uint8Array } | undefined> {
+async function download(
+  parts: AttachmentCommandParts,
+  target: RecordTarget,
+): Promise<{ fileName: string | undefined; contentType: string | undefined; content: Uint8Array } | undefined> {
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Downloading the attachment of record ${target.recordId}`, cancellable: true },
     async (_progress, token) => {
       const controller = new AbortController();
       const cancel = token.onCancellationRequested(() => controller.abort());
       try {
-        return await parts.portals.client(target.portalId).downloadAttachment(target.appId, target.recordId, controller.signal, { timeoutMs: DOWNLOAD_TIMEOUT_MS });
+        return await parts.portals
+          .client(target.portalId)
+          .downloadAttachment(target.appId, target.recordId, controller.signal, { timeoutMs: DOWNLOAD_TIMEOUT_MS });
       } catch (error) {
         if (isPortalError(error) && error.code === 'no_attachment') return undefined;
         throw error;
@@ -98,7 +103,10 @@ async function downloadAttachment(parts: AttachmentCommandParts, arg: unknown): 
   });
   if (!destination) throw cancelled('Downloading an attachment');
   await vscode.workspace.fs.writeFile(destination, attachment.content);
-  tell('info', `Saved ${fileName} (${size}), the attachment of record ${target.recordId}, to ${vscode.workspace.asRelativePath(destination)}.`);
+  tell(
+    'info',
+    `Saved ${fileName} (${size}), the attachment of record ${target.recordId}, to ${vscode.workspace.asRelativePath(destination)}.`,
+  );
   return destination.toString();
 }
 

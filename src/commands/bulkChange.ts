@@ -34,7 +34,9 @@ export function bulkTargetOf(arg: unknown): BulkTarget | undefined {
 
 /** The open Query View of the target's view, if any. */
 function queryOf(target: BulkTarget): ViewQueryPanel | undefined {
-  return ViewQueryPanel.all().find((open) => open.target.portalId === target.portalId && open.target.appId === target.appId && open.target.viewId === target.viewId);
+  return ViewQueryPanel.all().find(
+    (open) => open.target.portalId === target.portalId && open.target.appId === target.appId && open.target.viewId === target.viewId,
+  );
 }
 
 /** The target's rows, with their current values: from an open Query View of the view, else read anew. */
@@ -49,7 +51,9 @@ async function rowsOf(deps: ImportDeps, target: BulkTarget): Promise<ViewRow[]> 
 }
 
 function noTarget(title: string): never {
-  throw new Error(`${title} works on records of a view: run it from the Query View's toolbar (or a view's grid), with the rows you want to change.`);
+  throw new Error(
+    `${title} works on records of a view: run it from the Query View's toolbar (or a view's grid), with the rows you want to change.`,
+  );
 }
 
 const records = (count: number): string => `${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'}`;
@@ -65,7 +69,19 @@ async function run(deps: ImportDeps, target: BulkTarget, change: BulkChange, row
   const journalFolder = join(deps.storageFolder, 'bulk');
   await mkdir(journalFolder, { recursive: true });
   const client = deps.portals.client(target.portalId);
-  const result = await withRunProgress(title, (signal, onProgress) => runBulkChange({ appId: target.appId, change, rows, writer: client, limiter: deps.portals.limiter(target.portalId), journalFolder, signal, onProgress, onRecordChanged: announcer(deps, target, 'bulk') }));
+  const result = await withRunProgress(title, (signal, onProgress) =>
+    runBulkChange({
+      appId: target.appId,
+      change,
+      rows,
+      writer: client,
+      limiter: deps.portals.limiter(target.portalId),
+      journalFolder,
+      signal,
+      onProgress,
+      onRecordChanged: announcer(deps, target, 'bulk'),
+    }),
+  );
   deps.rows.drop(target.portalId, target.appId);
   const summary = bulkSummaryText(result.counts);
   if (result.cancelled) {
@@ -98,7 +114,11 @@ export async function bulkSetField(deps: ImportDeps, arg: unknown): Promise<Bulk
   if (rows.length === 0) throw new Error('None of these records is in the view any more: run the query again.');
   const items = columns.filter(isWritable).map((column) => ({ label: column.field_name, description: column.field_id_in_data, column }));
   const scope = scopeOf(target, rows.length);
-  const picked = await prompter().quickPick(items, { title: `Set Field on ${scope}`, placeHolder: 'Which column?', matchOnDescription: true });
+  const picked = await prompter().quickPick(items, {
+    title: `Set Field on ${scope}`,
+    placeHolder: 'Which column?',
+    matchOnDescription: true,
+  });
   if (!picked) throw cancelled('Set Field');
   const column = picked.column;
   const value = await prompter().inputBox({
@@ -116,18 +136,31 @@ export async function bulkSetField(deps: ImportDeps, arg: unknown): Promise<Bulk
   const shown = preview.value === '' ? 'empty' : `"${preview.value}"`;
   const answer = await prompter().warn(
     `Set ${column.field_name} to ${shown} on ${records(preview.changes)}?`,
-    { modal: true, detail: `Rows: ${scope}.${preview.unchanged > 0 ? ` ${records(preview.unchanged)} already hold it and stay as they are.` : ''}` },
+    {
+      modal: true,
+      detail: `Rows: ${scope}.${preview.unchanged > 0 ? ` ${records(preview.unchanged)} already hold it and stay as they are.` : ''}`,
+    },
     'Set Field',
   );
   if (answer !== 'Set Field') throw cancelled('Set Field');
-  return run(deps, target, { kind: 'set-field', field: column.field_id_in_data, value: preview.value as string }, rows, `Setting ${column.field_name}`);
+  return run(
+    deps,
+    target,
+    { kind: 'set-field', field: column.field_id_in_data, value: preview.value as string },
+    rows,
+    `Setting ${column.field_name}`,
+  );
 }
 
 export async function bulkDeleteRows(deps: ImportDeps, arg: unknown): Promise<BulkResult> {
   const target = bulkTargetOf(arg) ?? noTarget('Delete Rows');
   const rows = await rowsOf(deps, target);
   if (rows.length === 0) throw new Error('None of these records is in the view any more: run the query again.');
-  const answer = await prompter().warn(`Move ${scopeOf(target, rows.length)} to trash?`, { modal: true, detail: 'They can be restored from the trash in the portal.' }, 'Delete');
+  const answer = await prompter().warn(
+    `Move ${scopeOf(target, rows.length)} to trash?`,
+    { modal: true, detail: 'They can be restored from the trash in the portal.' },
+    'Delete',
+  );
   if (answer !== 'Delete') throw cancelled('Delete Rows');
   return run(deps, target, { kind: 'delete' }, rows, `Deleting ${records(rows.length)}`);
 }

@@ -66,8 +66,9 @@ async function sendDraft(parts: CommentCommandParts, uri: vscode.Uri, target: Re
   if (text.trim() === '') throw new Error(`Write the comment on record ${target.recordId} first: it is empty.`);
   const appName = appNameOf(await appInfoOf(parts.catalog, target), target);
   try {
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Sending the comment on record ${target.recordId}` }, () =>
-      parts.portals.client(target.portalId).addComment(target.appId, target.recordId, text),
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Sending the comment on record ${target.recordId}` },
+      () => parts.portals.client(target.portalId).addComment(target.appId, target.recordId, text),
     );
   } catch (error) {
     // Cancelled: silent; sign-in: the command wrapper offers "Sign In" and sends again. Either way the

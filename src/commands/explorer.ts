@@ -19,7 +19,6 @@ import { prompter } from '../ui/prompter';
 import { idProblem, pickApp, pickView } from './pickers';
 import type { CommandTable } from './register';
 
-
 export type ExplorerCommandParts = Pick<Stores, 'portals' | 'catalog' | 'views' | 'rows' | 'titles'> & {
   readonly tree: ExplorerTree;
   readonly treeView: vscode.TreeView<ExplorerNode>;
@@ -75,7 +74,11 @@ async function refreshTarget(parts: ExplorerCommandParts, arg: unknown): Promise
   const view = viewTargetOf(arg);
   if (view) {
     parts.rows.drop(view.portalId, view.appId, view.viewId);
-    parts.tree.refresh(parts.tree.find((node) => node.kind === 'view' && node.portalId === view.portalId && node.appId === view.appId && node.viewId === view.viewId));
+    parts.tree.refresh(
+      parts.tree.find(
+        (node) => node.kind === 'view' && node.portalId === view.portalId && node.appId === view.appId && node.viewId === view.viewId,
+      ),
+    );
     return;
   }
   const portal = portalTargetOf(arg);
@@ -163,7 +166,9 @@ async function removeView(parts: ExplorerCommandParts, arg: unknown): Promise<bo
   if (!view) return false;
   const removed = await parts.views.remove(view.portalId, view.appId, view.viewId);
   if (!removed && parts.views.get(view.portalId, view.appId, view.viewId)?.shared) {
-    throw new Error(`View ${view.viewId} of app ${view.appId} is shared with the workspace: remove it from .vscode/portal.json to remove it for the team.`);
+    throw new Error(
+      `View ${view.viewId} of app ${view.appId} is shared with the workspace: remove it from .vscode/portal.json to remove it for the team.`,
+    );
   }
   if (!removed) throw new Error(`View ${view.viewId} of app ${view.appId} is not in the tree.`);
   parts.rows.drop(view.portalId, view.appId, view.viewId);
@@ -173,7 +178,13 @@ async function removeView(parts: ExplorerCommandParts, arg: unknown): Promise<bo
 
 type ColumnItem = vscode.QuickPickItem & { readonly column?: Column };
 
-async function pickColumn(parts: ExplorerCommandParts, app: AppTarget, title: string, extra: ColumnItem[] = [], current?: string): Promise<ColumnItem | undefined> {
+async function pickColumn(
+  parts: ExplorerCommandParts,
+  app: AppTarget,
+  title: string,
+  extra: ColumnItem[] = [],
+  current?: string,
+): Promise<ColumnItem | undefined> {
   const columns = await parts.catalog.columns(app.portalId, app.appId);
   const items: ColumnItem[] = [
     ...extra,

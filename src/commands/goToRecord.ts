@@ -115,7 +115,17 @@ async function goToRecord(deps: GoToRecordDeps, view: ViewTarget & { viewName: s
   );
   const finderOf = async (rows: RowStore): Promise<RecordFinder> => {
     // Until the metadata arrives (it follows the rows), the app's columns say which keys are text.
-    const columns = rows.metadata ?? (await deps.catalog.columns(view.portalId, view.appId, closed.signal)).map((column) => ({ field_id_in_data: column.field_id_in_data, type_name: column.type_name, field_name: column.field_name, id: column.field_id, app_id: column.app_id, view_id: view.viewId, field_description: '' }));
+    const columns =
+      rows.metadata ??
+      (await deps.catalog.columns(view.portalId, view.appId, closed.signal)).map((column) => ({
+        field_id_in_data: column.field_id_in_data,
+        type_name: column.type_name,
+        field_name: column.field_name,
+        id: column.field_id,
+        app_id: column.app_id,
+        view_id: view.viewId,
+        field_description: '',
+      }));
     const title = await titleColumnOfView(deps.catalog, view, deps.titles.get(view), { metadata: columns }, closed.signal);
     const textKeys = columns.filter((entry) => TEXT_KINDS.has(kindOfTypeName(entry.type_name))).map((entry) => entry.field_id_in_data);
     return new RecordFinder(new RecordIndex(rows, { titleKey: title?.field_id_in_data, textKeys }), rows, title, sink, { limit: SHOWN });
@@ -141,7 +151,13 @@ async function goToRecord(deps: GoToRecordDeps, view: ViewTarget & { viewName: s
         if (index?.size !== before) finder.indexed();
         loading = !stored;
         const count = rows.length.toLocaleString('en-US');
-        say(!stored ? `Loading… ${count} rows. ` : stored.partial ? `Partial: ${count} rows were read (${stored.partial.message}). ` : `${count} records. `);
+        say(
+          !stored
+            ? `Loading… ${count} rows. `
+            : stored.partial
+              ? `Partial: ${count} rows were read (${stored.partial.message}). `
+              : `${count} records. `,
+        );
         if (stored && index?.upToDate) break;
         if (index && !index.upToDate) {
           await new Promise((resolve) => setImmediate(resolve));

@@ -42,7 +42,9 @@ export function helpCommands(extensionId: string, uriHandler: AuthUriHandler): C
   return {
     [HELP_COMMANDS.showLog]: () => showLog(),
     [HELP_COMMANDS.openWalkthrough]: () =>
-      showingWalkthrough(() => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${extensionId}#${WALKTHROUGH_ID}`, false)),
+      showingWalkthrough(() =>
+        vscode.commands.executeCommand('workbench.action.openWalkthrough', `${extensionId}#${WALKTHROUGH_ID}`, false),
+      ),
     [HELP_COMMANDS.copyCallbackUrl]: async () => {
       const url = await callbackUrl(uriHandler);
       await prompter().copyToClipboard(url);

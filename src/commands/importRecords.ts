@@ -63,7 +63,9 @@ export async function openImport(deps: ImportDeps, arg: unknown): Promise<Import
   ]);
   const sample = await sampleRows(source);
   const client = deps.portals.client(target.portalId);
-  const views = deps.views.list(target.portalId, target.appId).map((view) => ({ value: view.viewId, label: `${view.name} (view ${view.viewId})` }));
+  const views = deps.views
+    .list(target.portalId, target.appId)
+    .map((view) => ({ value: view.viewId, label: `${view.name} (view ${view.viewId})` }));
   const existing = async (options: ImportOptions) =>
     options.mode === 'upsert' && options.viewId ? readExisting(client, target.appId, options.viewId, options.matchField) : undefined;
   return ImportPanel.show({
@@ -111,10 +113,16 @@ function refuse(target: AppTarget, sourcePath: string, holder: LockHolder): neve
   const actions = here ? ['Show It'] : [];
   // Not awaited: the command ends now (as cancelled, so the boundary adds nothing); the warning stays.
   void prompter()
-    .warn(`An import of ${basename(sourcePath)} is already running ${whereHeld(holder)}. Wait for it to end, or cancel it and import the file again to resume.`, {}, ...actions)
+    .warn(
+      `An import of ${basename(sourcePath)} is already running ${whereHeld(holder)}. Wait for it to end, or cancel it and import the file again to resume.`,
+      {},
+      ...actions,
+    )
     .then((answer) => {
-      // A last word after the user's answer; nothing waits for it.
-      if (answer === 'Show It' && !ImportPanel.reveal(target, sourcePath)) void prompter().info('Its panel is closed; its progress is in the notifications (the bell in the status bar).');
+      if (answer === 'Show It' && !ImportPanel.reveal(target, sourcePath)) {
+        // A last word after the user's answer; nothing waits for it.
+        void prompter().info('Its panel is closed; its progress is in the notifications (the bell in the status bar).');
+      }
     });
   throw cancelled('Import Records');
 }
@@ -151,7 +159,22 @@ async function runLocked(
     let total = 0;
     for await (const _row of source.rows(signal)) total += 1;
     const onRecordChanged = announcer(deps, target, 'import');
-    return runImport({ source, settings, columns, writer: client, limiter: deps.portals.limiter(target.portalId), existing, lookupViewId: options.viewId, journalPath, lock, failuresFolder: outputFolder, total, signal, onProgress, onRecordChanged });
+    return runImport({
+      source,
+      settings,
+      columns,
+      writer: client,
+      limiter: deps.portals.limiter(target.portalId),
+      existing,
+      lookupViewId: options.viewId,
+      journalPath,
+      lock,
+      failuresFolder: outputFolder,
+      total,
+      signal,
+      onProgress,
+      onRecordChanged,
+    });
   });
   // The tree's rows of this app's views are read again when next shown (also for creates whose answer was lost).
   deps.rows.drop(target.portalId, target.appId);
@@ -186,6 +209,11 @@ async function runLocked(
  * goes. The cost stays per record only where a record is shown: the documents look up an open one by
  * key, and the tree gathers a burst of changes into one read per app (ExplorerTree.onRecordChanged).
  */
-export function announcer(deps: Pick<ImportDeps, 'recordEvents'>, target: AppTarget, source: 'import' | 'bulk'): (change: RecordChanged) => void {
-  return ({ recordId, kind }) => deps.recordEvents.fire({ portalId: target.portalId, appId: target.appId, recordId, kind, origin: 'local', source });
+export function announcer(
+  deps: Pick<ImportDeps, 'recordEvents'>,
+  target: AppTarget,
+  source: 'import' | 'bulk',
+): (change: RecordChanged) => void {
+  return ({ recordId, kind }) =>
+    deps.recordEvents.fire({ portalId: target.portalId, appId: target.appId, recordId, kind, origin: 'local', source });
 }

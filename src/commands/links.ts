@@ -17,7 +17,8 @@ export interface LinkParts extends SharedPortalParts {
 }
 
 function targetOf(parts: LinkParts, arg: unknown): LinkTarget {
-  if (!isNode(arg) || (arg.kind !== 'record' && arg.kind !== 'view' && arg.kind !== 'savedQuery')) throw new Error('Copy Link works on a record, a view or a saved query of the Portal view.');
+  if (!isNode(arg) || (arg.kind !== 'record' && arg.kind !== 'view' && arg.kind !== 'savedQuery'))
+    throw new Error('Copy Link works on a record, a view or a saved query of the Portal view.');
   const connection = parts.portals.get(arg.portalId);
   if (!connection) throw new Error(`The portal ${arg.portalId} is not connected.`);
   const base = { portal: connection.baseUrl, name: connection.label, appId: arg.appId, viewId: arg.viewId };
@@ -27,10 +28,15 @@ function targetOf(parts: LinkParts, arg: unknown): LinkTarget {
 }
 
 async function copyLink(parts: LinkParts, arg: unknown): Promise<string> {
-  const internal = vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: parts.extensionId, path: OPEN_PATH, query: linkQuery(targetOf(parts, arg)) });
+  const internal = vscode.Uri.from({
+    scheme: vscode.env.uriScheme,
+    authority: parts.extensionId,
+    path: OPEN_PATH,
+    query: linkQuery(targetOf(parts, arg)),
+  });
   const link = (await vscode.env.asExternalUri(internal)).toString(true);
   await prompter().copyToClipboard(link);
-  tell('info', 'Copied the link: it opens here and in a colleague\'s VS Code.');
+  tell('info', "Copied the link: it opens here and in a colleague's VS Code.");
   return link;
 }
 
@@ -42,24 +48,35 @@ export async function openLink(parts: LinkParts, query: string): Promise<void> {
   if (!portalId) {
     await parts.workspace.ready();
     const shared = parts.workspace.matches().find((match) => match.kind === 'missing' && sameAddress(match.portal.baseUrl, target.portal));
-    if (!shared) throw new Error(`This link is to the portal "${target.name}" at ${target.portal}, which this VS Code has no connection to: add it with "Portal: Add Portal…", then open the link again.`);
+    if (!shared)
+      throw new Error(
+        `This link is to the portal "${target.name}" at ${target.portal}, which this VS Code has no connection to: add it with "Portal: Add Portal…", then open the link again.`,
+      );
     portalId = await signInToSharedPortal(parts, shared.portal.name);
   }
   const view = { portalId, appId: target.appId, viewId: target.viewId ?? '' };
-  if (target.recordId !== undefined) await vscode.commands.executeCommand(COMMANDS.record.open, { portalId, appId: target.appId, recordId: target.recordId });
-  else if (target.queryName !== undefined) await vscode.commands.executeCommand(COMMANDS.panel.runSavedQuery, { ...view, queryName: target.queryName });
+  if (target.recordId !== undefined)
+    await vscode.commands.executeCommand(COMMANDS.record.open, { portalId, appId: target.appId, recordId: target.recordId });
+  else if (target.queryName !== undefined)
+    await vscode.commands.executeCommand(COMMANDS.panel.runSavedQuery, { ...view, queryName: target.queryName });
   else await vscode.commands.executeCommand(COMMANDS.panel.openViewAsGrid, view);
 }
 
 /** Open in Portal: the portal's own page for a record or view, from the workspace file's template. */
 async function openInPortal(parts: LinkParts, arg: unknown): Promise<string> {
-  if (!isNode(arg) || (arg.kind !== 'record' && arg.kind !== 'view')) throw new Error('Open in Portal works on a record or a view of the Portal view.');
+  if (!isNode(arg) || (arg.kind !== 'record' && arg.kind !== 'view'))
+    throw new Error('Open in Portal works on a record or a view of the Portal view.');
   const connection = parts.portals.get(arg.portalId);
   if (!connection) throw new Error(`The portal ${arg.portalId} is not connected.`);
   const match = parts.workspace.matches().find((candidate) => candidate.kind === 'connected' && candidate.connectionId === arg.portalId);
   const template = match?.portal.webUrlTemplate;
   if (!template) throw new Error(`Portal Explorer does not know the web pages of "${connection.label}". ${HOW_TO_SET_TEMPLATE}`);
-  const url = expandWebUrl(template, { baseUrl: connection.baseUrl, appId: arg.appId, viewId: arg.viewId, ...(arg.kind === 'record' ? { recordId: arg.recordId } : {}) });
+  const url = expandWebUrl(template, {
+    baseUrl: connection.baseUrl,
+    appId: arg.appId,
+    viewId: arg.viewId,
+    ...(arg.kind === 'record' ? { recordId: arg.recordId } : {}),
+  });
   await prompter().openExternal(vscode.Uri.parse(url, true));
   return url;
 }

@@ -16,7 +16,9 @@ import { savedQueryTargetOf, type AppTarget, type SavedQueryTarget, type ViewTar
 import { pickApp, pickView } from './pickers';
 import type { CommandTable } from './register';
 
-export type PanelCommandDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'recordEvents' | 'savedQueries'> & { readonly extensionUri: vscode.Uri };
+export type PanelCommandDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'recordEvents' | 'savedQueries'> & {
+  readonly extensionUri: vscode.Uri;
+};
 
 interface SavedItem extends vscode.QuickPickItem {
   entry: SavedQueryEntry;
@@ -91,7 +93,9 @@ export function panelCommands(deps: PanelCommandDeps): CommandTable {
     [PANEL_COMMANDS.deleteSavedQuery]: async (arg) => {
       const target = await savedQueryTarget(deps, arg, 'Delete Saved Query');
       if (deps.savedQueries.listMarked(target).some((entry) => entry.shared && entry.query.name === target.queryName)) {
-        throw new Error(`The saved query "${target.queryName}" is shared with the workspace: remove it from .vscode/portal.json to remove it for the team.`);
+        throw new Error(
+          `The saved query "${target.queryName}" is shared with the workspace: remove it from .vscode/portal.json to remove it for the team.`,
+        );
       }
       const answer = await prompter().warn(`Delete the saved query "${target.queryName}"?`, { modal: true }, 'Delete');
       if (answer !== 'Delete') throw cancelled('Deleting the saved query');

@@ -54,7 +54,11 @@ export async function pickPortal(portals: Portals, options: PickOptions = {}): P
 }
 
 /** Portal (when several), then app, grouped by site. */
-export async function pickApp(portals: Portals, catalog: Catalog, options: PickOptions & { readonly portal?: PortalTarget } = {}): Promise<AppTarget | undefined> {
+export async function pickApp(
+  portals: Portals,
+  catalog: Catalog,
+  options: PickOptions & { readonly portal?: PortalTarget } = {},
+): Promise<AppTarget | undefined> {
   const portal = options.portal ?? (await pickPortal(portals, options));
   if (!portal) return undefined;
   const apps = await catalog.apps(portal.portalId);
@@ -96,10 +100,15 @@ export async function pickView(
   const app = options.app ?? (await pickApp(portals, catalog, options));
   if (!app) return undefined;
   const saved = views.list(app.portalId, app.appId);
-  if (saved.length === 0 && options.addedOnly) throw new Error(`No view of app ${app.appId} was added yet. Add one with "Portal: Add View…".`);
+  if (saved.length === 0 && options.addedOnly)
+    throw new Error(`No view of app ${app.appId} was added yet. Add one with "Portal: Add View…".`);
   const typing = '$(edit) Enter a view id…';
   if (saved.length > 0) {
-    const items: Array<Item<ViewTarget>> = saved.map((view) => ({ label: view.name, description: `view ${view.viewId}`, value: { ...app, viewId: view.viewId, viewName: view.name } }));
+    const items: Array<Item<ViewTarget>> = saved.map((view) => ({
+      label: view.name,
+      description: `view ${view.viewId}`,
+      value: { ...app, viewId: view.viewId, viewName: view.name },
+    }));
     if (!options.addedOnly) items.push({ label: typing, alwaysShow: true });
     const picked = await prompter().quickPick(items, { title: options.title, placeHolder: 'Which view?', matchOnDescription: true });
     if (!picked) return undefined;
@@ -119,7 +128,10 @@ export type RecordPickerParts = Pick<Stores, 'portals' | 'catalog' | 'rows' | 't
  */
 export async function pickRecord(
   parts: RecordPickerParts,
-  options: PickOptions & { readonly app?: AppTarget; /** Offer only the view's drafts (Publish Draft). */ readonly onlyDrafts?: boolean } = {},
+  options: PickOptions & {
+    readonly app?: AppTarget;
+    /** Offer only the view's drafts (Publish Draft). */ readonly onlyDrafts?: boolean;
+  } = {},
 ): Promise<(RecordTarget & RecordNames) | undefined> {
   const last = parts.rows.lastViewed();
   const view = last && (!options.app || (options.app.portalId === last.portalId && options.app.appId === last.appId)) ? last : undefined;
@@ -152,7 +164,10 @@ export async function pickRecord(
 }
 
 /** A record id typed in, of the given app or one picked. */
-async function typedRecord(parts: RecordPickerParts, options: PickOptions & { readonly app?: AppTarget }): Promise<RecordTarget | undefined> {
+async function typedRecord(
+  parts: RecordPickerParts,
+  options: PickOptions & { readonly app?: AppTarget },
+): Promise<RecordTarget | undefined> {
   const app = options.app ?? (await pickApp(parts.portals, parts.catalog, options));
   if (!app) return undefined;
   const recordId = await typeId('record', app, options);

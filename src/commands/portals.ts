@@ -9,7 +9,6 @@ import { addPortal } from './addPortal';
 import { connectionIdArg } from './portalArgs';
 import type { CommandTable } from './register';
 
-
 const STATE_TEXT: Record<SignInState, string> = { signedIn: 'signed in', signedOut: 'signed out', expired: 'sign-in expired' };
 
 interface PortalItem extends vscode.QuickPickItem {
@@ -21,7 +20,12 @@ function itemOf(portals: PortalService, connection: PortalConnection): PortalIte
 }
 
 /** The portal named by the argument, or the one the user picks among `candidates` (asked only when several). */
-async function choose(portals: PortalService, arg: unknown, placeHolder: string, candidates: readonly PortalConnection[] = portals.list()): Promise<string> {
+async function choose(
+  portals: PortalService,
+  arg: unknown,
+  placeHolder: string,
+  candidates: readonly PortalConnection[] = portals.list(),
+): Promise<string> {
   const named = connectionIdArg(arg);
   if (named !== undefined) {
     if (!portals.get(named)) throw new Error(`No portal is connected as "${named}".`);
@@ -64,9 +68,20 @@ async function portalActions(portals: PortalService, arg?: unknown): Promise<voi
   const actions: Action[] = [];
   if (active) {
     const state = portals.state(active.id);
-    if (state !== 'signedIn') actions.push({ label: '$(sign-in) Sign In', description: active.label, run: () => vscode.commands.executeCommand(COMMANDS.signIn, active.id) });
-    else actions.push({ label: '$(sign-out) Sign Out', description: active.label, run: () => vscode.commands.executeCommand(COMMANDS.signOut, active.id) });
-    if (portals.list().length > 1) actions.push({ label: '$(arrow-swap) Switch Portal…', run: () => vscode.commands.executeCommand(COMMANDS.switchPortal) });
+    if (state !== 'signedIn')
+      actions.push({
+        label: '$(sign-in) Sign In',
+        description: active.label,
+        run: () => vscode.commands.executeCommand(COMMANDS.signIn, active.id),
+      });
+    else
+      actions.push({
+        label: '$(sign-out) Sign Out',
+        description: active.label,
+        run: () => vscode.commands.executeCommand(COMMANDS.signOut, active.id),
+      });
+    if (portals.list().length > 1)
+      actions.push({ label: '$(arrow-swap) Switch Portal…', run: () => vscode.commands.executeCommand(COMMANDS.switchPortal) });
   }
   actions.push({ label: '$(add) Add Portal…', run: () => vscode.commands.executeCommand(COMMANDS.addPortal) });
   if (active) actions.push({ label: '$(trash) Remove Portal…', run: () => vscode.commands.executeCommand(COMMANDS.removePortal) });
@@ -101,7 +116,10 @@ export function portalCommands(portals: PortalService): CommandTable {
       const id = await choose(portals, arg, 'Check the connection to which portal?');
       const sites = await portals.client(id).listSites();
       const label = portals.get(id)?.label ?? id;
-      tell('info', `The portal "${label}" answers: ${sites.length} ${sites.length === 1 ? 'site' : 'sites'} (${sites.map((site) => site.name).join(', ')}).`);
+      tell(
+        'info',
+        `The portal "${label}" answers: ${sites.length} ${sites.length === 1 ? 'site' : 'sites'} (${sites.map((site) => site.name).join(', ')}).`,
+      );
       return sites.length;
     },
   };

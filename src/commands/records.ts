@@ -16,8 +16,9 @@ import { prompter, tell } from '../ui/prompter';
 import { pickApp, pickRecord } from './pickers';
 import type { CommandTable } from './register';
 
-
-export type RecordCommandParts = Pick<Stores, 'portals' | 'catalog' | 'rows' | 'titles' | 'recordEvents'> & { readonly documents: RecordFileSystem };
+export type RecordCommandParts = Pick<Stores, 'portals' | 'catalog' | 'rows' | 'titles' | 'recordEvents'> & {
+  readonly documents: RecordFileSystem;
+};
 
 /** The record of the active editor, when it shows one (not a new record, not a schema). */
 function activeRecord(): RecordTarget | undefined {
@@ -62,7 +63,10 @@ async function newRecord(parts: RecordCommandParts, arg: unknown): Promise<strin
       { label: 'Record', detail: 'Published when you save it.', draft: false },
       { label: 'Draft', detail: 'Saved as a draft; publish it later.', draft: true },
     ];
-    const picked = await prompter().quickPick(items, { title: `New Record in ${info.name}`, placeHolder: 'Create a published record or a draft?' });
+    const picked = await prompter().quickPick(items, {
+      title: `New Record in ${info.name}`,
+      placeHolder: 'Create a published record or a draft?',
+    });
     if (!picked) throw cancelled('Creating a record');
     asDraft = picked.draft;
   }
@@ -76,14 +80,18 @@ async function publishRecord(parts: RecordCommandParts, arg: unknown): Promise<v
   if (!target) throw cancelled('Publishing a draft');
   const uri = openRecordUri(target) ?? recordUri(target);
   // A record picked by id may never have been read: ask the portal whether it is a draft before sending.
-  const draft = parts.documents.isDraft(uri) ?? (await parts.portals.client(target.portalId).readRecord(target.appId, target.recordId)).draft;
+  const draft =
+    parts.documents.isDraft(uri) ?? (await parts.portals.client(target.portalId).readRecord(target.appId, target.recordId)).draft;
   if (draft === false) throw new Error(`Record ${target.recordId} is published already.`);
   await parts.portals.client(target.portalId).publishRecord(target.appId, target.recordId);
   parts.documents.notePublished(target);
   // The documents know already (notePublished; the text does not change): they need not read it again.
   parts.recordEvents.fire({ ...target, kind: 'updated', origin: 'local', source: 'documents' });
   const unsaved = vscode.workspace.textDocuments.some((document) => document.isDirty && isSameRecord(document.uri, target));
-  tell('info', `Record ${target.recordId} of ${await appName(parts.catalog, target)} is published.${unsaved ? ' Your unsaved changes to it are not: save them.' : ''}`);
+  tell(
+    'info',
+    `Record ${target.recordId} of ${await appName(parts.catalog, target)} is published.${unsaved ? ' Your unsaved changes to it are not: save them.' : ''}`,
+  );
 }
 
 async function deleteRecord(parts: RecordCommandParts, arg: unknown): Promise<void> {

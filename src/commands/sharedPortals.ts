@@ -17,7 +17,8 @@ export interface SharedPortalParts extends Pick<Stores, 'workspace'> {
 
 function nameOf(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
-  if (typeof arg === 'object' && arg !== null && typeof (arg as { name?: unknown }).name === 'string') return (arg as { name: string }).name;
+  if (typeof arg === 'object' && arg !== null && typeof (arg as { name?: unknown }).name === 'string')
+    return (arg as { name: string }).name;
   return undefined;
 }
 
@@ -28,7 +29,10 @@ async function chooseMissing(parts: SharedPortalParts, arg: unknown): Promise<Sh
     const named = missing.find((portal) => portal.name.toLowerCase() === name);
     if (named) return named;
     const conflict = parts.workspace.matches().find((match) => match.kind === 'conflict' && match.portal.name.toLowerCase() === name);
-    if (conflict) throw new Error(`The workspace names "${conflict.portal.name}" at ${conflict.portal.baseUrl}, but your connection of that name is elsewhere: rename your connection, or correct .vscode/portal.json.`);
+    if (conflict)
+      throw new Error(
+        `The workspace names "${conflict.portal.name}" at ${conflict.portal.baseUrl}, but your connection of that name is elsewhere: rename your connection, or correct .vscode/portal.json.`,
+      );
     throw new Error(`The workspace file names no portal "${nameOf(arg) ?? ''}" that this VS Code lacks.`);
   }
   if (missing.length === 0) throw new Error('Every portal the workspace file names is connected already.');
@@ -51,7 +55,13 @@ export async function signInToSharedPortal(parts: SharedPortalParts, arg: unknow
   };
   const clientSecret = await prompter().inputBox(options);
   if (!clientSecret) throw cancelled('Signing in');
-  const connection = await parts.portals.add({ label: portal.name, baseUrl: portal.baseUrl, clientId: portal.clientId, clientSecret, flow: portal.flow });
+  const connection = await parts.portals.add({
+    label: portal.name,
+    baseUrl: portal.baseUrl,
+    clientId: portal.clientId,
+    clientSecret,
+    flow: portal.flow,
+  });
   tell('info', `Connected to the portal "${connection.label}" from the workspace and signed in.`);
   return connection.id;
 }

@@ -54,7 +54,10 @@ async function announce(parts: WebhookCommandParts, started: boolean): Promise<v
   if (connections.length !== 1) {
     // Not awaited: the command ends now; the offer stays up until the user answers.
     void prompter()
-      .info(`${opening} Each portal has its own Payload URL (…/portal/<connection id>) on port ${state.port}: copy it into ${WHERE}.`, `${COPY}…`)
+      .info(
+        `${opening} Each portal has its own Payload URL (…/portal/<connection id>) on port ${state.port}: copy it into ${WHERE}.`,
+        `${COPY}…`,
+      )
       .then(async (choice) => (choice ? vscode.commands.executeCommand(WEBHOOK_COMMANDS.copyUrl) : undefined))
       .then(undefined, () => undefined);
     return;
@@ -90,7 +93,8 @@ async function setSecret(parts: WebhookCommandParts, arg: unknown): Promise<bool
     prompt: `The Secret Key entered for the webhook in ${WHERE}.${had ? ' Leave empty to remove the one set.' : unsigned ? ' Leave empty to stop accepting unsigned deliveries.' : ''}`,
     password: true,
     ignoreFocusOut: true,
-    validateInput: (text) => (text !== text.trim() ? 'The Secret Key has spaces at its start or end: copy it again without them.' : undefined),
+    validateInput: (text) =>
+      text !== text.trim() ? 'The Secret Key has spaces at its start or end: copy it again without them.' : undefined,
   });
   if (value === undefined) return undefined;
   if (value === '') {
@@ -118,14 +122,21 @@ async function eventOf(parts: WebhookCommandParts, arg: unknown): Promise<Webhoo
   if (typeof arg === 'object' && arg !== null) {
     const { event, seq } = arg as { event?: unknown; seq?: unknown };
     if (typeof seq === 'number') return log.get(seq);
-    if (typeof event === 'object' && event !== null && typeof (event as { seq?: unknown }).seq === 'number') return log.get((event as { seq: number }).seq);
+    if (typeof event === 'object' && event !== null && typeof (event as { seq?: unknown }).seq === 'number')
+      return log.get((event as { seq: number }).seq);
   }
   const withBody = log.list().filter((entry) => entry.body !== undefined);
   if (withBody.length === 0) throw new Error('No webhook event with a payload has been received yet.');
   const picked = await prompter().quickPick(
     withBody.map((entry) => ({
       label: entry.event ?? '(no event name)',
-      description: [entry.appId && `app ${entry.appId}`, entry.recordId && `record ${entry.recordId}`, entry.receivedAt.toLocaleTimeString()].filter(Boolean).join(' · '),
+      description: [
+        entry.appId && `app ${entry.appId}`,
+        entry.recordId && `record ${entry.recordId}`,
+        entry.receivedAt.toLocaleTimeString(),
+      ]
+        .filter(Boolean)
+        .join(' · '),
       seq: entry.seq,
     })),
     { title: 'Open Webhook Payload', placeHolder: 'Which event?' },
@@ -147,7 +158,8 @@ export function webhookCommands(parts: WebhookCommandParts): CommandTable {
   const { portals, service } = parts;
   return {
     [WEBHOOK_COMMANDS.start]: async (): Promise<ReceiverState> => {
-      if (portals.list().length === 0) throw new Error('No portal is connected yet: add one with "Portal: Add Portal" first, then start the webhook receiver.');
+      if (portals.list().length === 0)
+        throw new Error('No portal is connected yet: add one with "Portal: Add Portal" first, then start the webhook receiver.');
       const started = await service.start();
       await announce(parts, started);
       return service.state();
@@ -155,7 +167,11 @@ export function webhookCommands(parts: WebhookCommandParts): CommandTable {
     [WEBHOOK_COMMANDS.stop]: async (): Promise<boolean> => {
       const stopped = await service.stop();
       // Not awaited: the command ends now; the offer stays up until the user answers.
-      void prompter().info(stopped ? 'The webhook receiver stopped: the portal’s deliveries fail until it starts again.' : 'The webhook receiver is not running.');
+      void prompter().info(
+        stopped
+          ? 'The webhook receiver stopped: the portal’s deliveries fail until it starts again.'
+          : 'The webhook receiver is not running.',
+      );
       return stopped;
     },
     [WEBHOOK_COMMANDS.setSecret]: (arg) => setSecret(parts, arg),

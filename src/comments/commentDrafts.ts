@@ -10,7 +10,6 @@ import { COMMENT_COMMANDS, COMMENT_SCHEME } from '../ids';
 import { Disposable } from '../lifecycle';
 import { recordTargetOf, type RecordTarget } from '../model/targets';
 
-
 /** The record a comment draft is about: portal-comment://<portalId>/<appId>/<recordId>/<title>. */
 export function commentTargetOf(uri: vscode.Uri): RecordTarget | undefined {
   if (uri.scheme !== COMMENT_SCHEME) return undefined;
@@ -24,14 +23,18 @@ export class CommentDrafts extends Disposable {
 
   constructor() {
     super();
-    this._register(vscode.languages.registerCodeLensProvider({ scheme: COMMENT_SCHEME }, { provideCodeLenses: (document) => this.codeLenses(document) }));
+    this._register(
+      vscode.languages.registerCodeLensProvider({ scheme: COMMENT_SCHEME }, { provideCodeLenses: (document) => this.codeLenses(document) }),
+    );
   }
 
   /** The draft's URI for a record; `appName` names the app in the editor's title. */
   uriOf(target: RecordTarget, appName: string): vscode.Uri {
     const existing = this.files.list().find((uri) => {
       const known = commentTargetOf(uri);
-      return known !== undefined && known.portalId === target.portalId && known.appId === target.appId && known.recordId === target.recordId;
+      return (
+        known !== undefined && known.portalId === target.portalId && known.appId === target.appId && known.recordId === target.recordId
+      );
     });
     if (existing) return existing;
     const title = `Comment on record ${target.recordId} of ${appName.replace(/[/\\]/g, '-')}`;

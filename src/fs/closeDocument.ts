@@ -14,6 +14,8 @@ export async function closeDocuments(matches: (uri: vscode.Uri) => boolean): Pro
     await vscode.window.showTextDocument(document, { preview: false });
     await vscode.commands.executeCommand('workbench.action.files.revert');
   }
-  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && matches(tab.input.uri));
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputText && matches(tab.input.uri));
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
 }

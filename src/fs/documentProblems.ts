@@ -44,7 +44,14 @@ export function documentProblems(document: DocumentFields, columns: readonly Col
   const byKey = new Map(columns.map((column) => [column.field_id_in_data, column]));
   const problems: DocumentProblem[] = [];
   if (document.notAnObject) {
-    return [{ field: '', ...document.notAnObject, message: 'The document must be one JSON object of fields, like {"f12": "value"}.', severity: 'error' }];
+    return [
+      {
+        field: '',
+        ...document.notAnObject,
+        message: 'The document must be one JSON object of fields, like {"f12": "value"}.',
+        severity: 'error',
+      },
+    ];
   }
   const given: RecordData = {};
   const seen = new Set<string>();
@@ -59,32 +66,44 @@ export function documentProblems(document: DocumentFields, columns: readonly Col
     }
     seen.add(field.key);
     if (typeof field.value !== 'string') {
-      error(`${column ? nameOf(column) : field.key}: must be a string in quotes, like "${typeof field.value === 'number' ? String(field.value) : 'text'}" (the portal takes every value as text).`);
+      error(
+        `${column ? nameOf(column) : field.key}: must be a string in quotes, like "${typeof field.value === 'number' ? String(field.value) : 'text'}" (the portal takes every value as text).`,
+      );
       continue;
     }
     given[field.key] = field.value;
     // An update sends only what changed from the copy read: the rest cannot block the save.
     const changed = options.creating || field.value !== (options.base?.[field.key] ?? '');
     if (!column) {
-      if (options.creating || options.base?.[field.key] === undefined || changed) error(`${field.key}: unknown field: the app has no column with this field_id_in_data.`);
+      if (options.creating || options.base?.[field.key] === undefined || changed)
+        error(`${field.key}: unknown field: the app has no column with this field_id_in_data.`);
       continue;
     }
     if (isWritable(column)) {
       const problem = valueProblem(column, field.value);
       if (problem && changed) error(problem);
-      else if (problem) problems.push({ ...at, message: `${problem} (as the portal holds it: not sent unless you change it)`, severity: 'warning' });
+      else if (problem)
+        problems.push({ ...at, message: `${problem} (as the portal holds it: not sent unless you change it)`, severity: 'warning' });
       continue;
     }
     if (options.creating && field.value !== '') {
       error(`${nameOf(column)} is read-only (${kindLabel(column)}): the portal fills it; leave it empty.`);
     } else if (!options.creating && options.base && field.value !== (options.base[field.key] ?? '')) {
-      error(`${nameOf(column)} is read-only (${kindLabel(column)}): a change is never sent; put back ${JSON.stringify(options.base[field.key] ?? '')}.`);
+      error(
+        `${nameOf(column)} is read-only (${kindLabel(column)}): a change is never sent; put back ${JSON.stringify(options.base[field.key] ?? '')}.`,
+      );
     }
   }
   if (options.creating) {
     for (const key of missingRequired(columns, given).filter((key) => given[key] === undefined)) {
       const column = byKey.get(key);
-      problems.push({ field: key, offset: document.objectOffset, length: 1, message: `${key}${column ? ` (${nameOf(column)})` : ''} is required: add it.`, severity: 'error' });
+      problems.push({
+        field: key,
+        offset: document.objectOffset,
+        length: 1,
+        message: `${key}${column ? ` (${nameOf(column)})` : ''} is required: add it.`,
+        severity: 'error',
+      });
     }
   }
   return problems;

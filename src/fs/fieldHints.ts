@@ -28,7 +28,8 @@ export class FieldHints extends Disposable implements vscode.InlayHintsProvider 
   async provideInlayHints(document: vscode.TextDocument, range: vscode.Range): Promise<vscode.InlayHint[]> {
     const address = parseAddress(document.uri);
     if (address?.kind !== 'record' && address?.kind !== 'new') return [];
-    const columns = this.catalog.peekColumns(address.portalId, address.appId) ?? (await this.catalog.columns(address.portalId, address.appId));
+    const columns =
+      this.catalog.peekColumns(address.portalId, address.appId) ?? (await this.catalog.columns(address.portalId, address.appId));
     const byKey = new Map(columns.map((column) => [column.field_id_in_data, column]));
     const hints: vscode.InlayHint[] = [];
     for (const field of documentFields(document.getText()).fields) {
@@ -36,14 +37,22 @@ export class FieldHints extends Disposable implements vscode.InlayHintsProvider 
       const keyEnd = document.positionAt(field.keyOffset + field.keyLength);
       if (!column || !range.contains(keyEnd)) continue;
       const writable = isWritable(column);
-      const name = new vscode.InlayHint(keyEnd, `${column.field_name || column.field_id_in_data}${writable ? '' : ' (read-only)'}`, vscode.InlayHintKind.Type);
+      const name = new vscode.InlayHint(
+        keyEnd,
+        `${column.field_name || column.field_id_in_data}${writable ? '' : ' (read-only)'}`,
+        vscode.InlayHintKind.Type,
+      );
       name.paddingLeft = true;
       name.tooltip = new vscode.MarkdownString(fieldHoverMarkdown(column));
       hints.push(name);
       if (columnKind(column) === 'choice' && typeof field.value === 'string') {
         const chosen = choiceNames(column, field.value);
         if (chosen === undefined) continue;
-        const hint = new vscode.InlayHint(document.positionAt(field.valueOffset + field.valueLength), chosen, vscode.InlayHintKind.Parameter);
+        const hint = new vscode.InlayHint(
+          document.positionAt(field.valueOffset + field.valueLength),
+          chosen,
+          vscode.InlayHintKind.Parameter,
+        );
         hint.paddingLeft = true;
         hints.push(hint);
       }

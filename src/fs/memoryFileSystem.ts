@@ -57,7 +57,9 @@ export class MemoryFileSystem extends Disposable implements vscode.FileSystemPro
 
   readDirectory(uri: vscode.Uri): Array<[string, vscode.FileType]> {
     const prefix = uri.toString().replace(/\/?$/, '/');
-    return [...this.files.keys()].filter((key) => key.startsWith(prefix) && !key.slice(prefix.length).includes('/')).map((key) => [decodeURIComponent(key.slice(prefix.length)), vscode.FileType.File]);
+    return [...this.files.keys()]
+      .filter((key) => key.startsWith(prefix) && !key.slice(prefix.length).includes('/'))
+      .map((key) => [decodeURIComponent(key.slice(prefix.length)), vscode.FileType.File]);
   }
 
   readFile(uri: vscode.Uri): Uint8Array {

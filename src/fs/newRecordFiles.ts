@@ -33,7 +33,11 @@ export class NewRecordFiles {
 
   /** Opens a new-record document's content in memory and returns its URI. */
   async open(app: AppTarget, asDraft: boolean): Promise<vscode.Uri> {
-    const text = newRecordText(await this.deps.columns(app.portalId, app.appId), schemaReference(app.portalId, app.appId), isNewRecordField);
+    const text = newRecordText(
+      await this.deps.columns(app.portalId, app.appId),
+      schemaReference(app.portalId, app.appId),
+      isNewRecordField,
+    );
     const open = new Set([...shownInTabs(), ...vscode.workspace.textDocuments.map((document) => document.uri.toString())]);
     const inUse = (path: string): boolean => open.has(uriOf(app.portalId, path).toString());
     return uriOf(app.portalId, this.entries.add(app, text, asDraft, this.deps.now(), inUse).path);
@@ -89,7 +93,12 @@ export class NewRecordFiles {
       throw vscode.FileSystemError.NoPermissions(`This record was created already${which}: open it to change it. Nothing was sent.`);
     }
     const app = { portalId: entry.portalId, appId: entry.appId };
-    const createdId = await createGuarded(entry, text, () => this.deps.store.create(app, edit, { draft: entry.asDraft }), () => this.deps.appLabel(app));
+    const createdId = await createGuarded(
+      entry,
+      text,
+      () => this.deps.store.create(app, edit, { draft: entry.asDraft }),
+      () => this.deps.appLabel(app),
+    );
     entry.text = text;
     entry.mtime = this.deps.now();
     entry.createdId = createdId ?? '';

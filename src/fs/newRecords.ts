@@ -42,7 +42,10 @@ export class NewRecords {
    */
   add(app: AppTarget, text: string, asDraft: boolean, now: number, inUse: (path: string) => boolean = () => false): NewRecord {
     const { portalId, appId } = app;
-    const taken = (n: number): boolean => [false, true].some((draft) => this.byKey.has(keyOf(portalId, newRecordPath(appId, n, draft))) || inUse(newRecordPath(appId, n, draft)));
+    const taken = (n: number): boolean =>
+      [false, true].some(
+        (draft) => this.byKey.has(keyOf(portalId, newRecordPath(appId, n, draft))) || inUse(newRecordPath(appId, n, draft)),
+      );
     while (taken(this.next)) this.next += 1;
     const n = this.next;
     this.next += 1;
@@ -82,7 +85,12 @@ function keyOf(portalId: string, path: string): string {
  * refused with nothing sent, since the record may exist. A changed text is the user's decision to create
  * it all the same (after looking for it).
  */
-export async function createGuarded(entry: NewRecord, text: string, create: () => Promise<string | undefined>, appLabel: () => Promise<string>): Promise<string | undefined> {
+export async function createGuarded(
+  entry: NewRecord,
+  text: string,
+  create: () => Promise<string | undefined>,
+  appLabel: () => Promise<string>,
+): Promise<string | undefined> {
   const mayExist = async (): Promise<SaveRefused> =>
     new SaveRefused(
       `The portal may have created this record already (its answer was lost): look for it in ${await appLabel()} before saving again. ` +

@@ -39,7 +39,12 @@ export class RecordBanner extends Disposable implements vscode.CodeLensProvider,
     if (kind === 'record' && this.documents.isDraft(document.uri)) {
       return [
         new vscode.CodeLens(top, { title: '$(edit) Draft: not published yet', command: '' }),
-        new vscode.CodeLens(top, { title: 'Publish', command: PUBLISH_COMMAND, arguments: [document.uri], tooltip: 'Publish this draft (sends draft "0")' }),
+        new vscode.CodeLens(top, {
+          title: 'Publish',
+          command: PUBLISH_COMMAND,
+          arguments: [document.uri],
+          tooltip: 'Publish this draft (sends draft "0")',
+        }),
       ];
     }
     const entry = kind === 'new' ? this.documents.newRecordOf(document.uri) : undefined;
@@ -52,7 +57,8 @@ export class RecordBanner extends Disposable implements vscode.CodeLensProvider,
 
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
     const kind = kindOf(uri);
-    if (kind === 'record' && this.documents.isDraft(uri)) return new vscode.FileDecoration('D', 'Draft: not published yet', new vscode.ThemeColor('list.warningForeground'));
+    if (kind === 'record' && this.documents.isDraft(uri))
+      return new vscode.FileDecoration('D', 'Draft: not published yet', new vscode.ThemeColor('list.warningForeground'));
     if (kind === 'new' && this.documents.newRecordOf(uri)) return new vscode.FileDecoration('N', 'New record: saving creates it');
     return undefined;
   }

@@ -60,7 +60,9 @@ export class RecordDiagnostics extends Disposable {
       setTimeout(() => {
         this.timers.delete(key);
         // Not awaited: a listener; a failed check is logged and the next edit checks again.
-        void this.check(document).catch((error: unknown) => this.log.warn(`Checking ${document.uri.path}: ${error instanceof Error ? error.message : String(error)}`));
+        void this.check(document).catch((error: unknown) =>
+          this.log.warn(`Checking ${document.uri.path}: ${error instanceof Error ? error.message : String(error)}`),
+        );
       }, delayMs),
     );
   }
@@ -85,7 +87,11 @@ export class RecordDiagnostics extends Disposable {
       document.uri,
       problems.map((problem) => {
         const range = new vscode.Range(document.positionAt(problem.offset), document.positionAt(problem.offset + problem.length));
-        const diagnostic = new vscode.Diagnostic(range, problem.message, problem.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+        const diagnostic = new vscode.Diagnostic(
+          range,
+          problem.message,
+          problem.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+        );
         diagnostic.source = DIAGNOSTIC_SOURCE;
         diagnostic.code = problem.field;
         return diagnostic;

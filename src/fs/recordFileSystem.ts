@@ -110,9 +110,11 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
       },
       onChanged: (record, kind) => events.fire({ ...record, kind, origin: 'local', source: 'documents' }),
     });
-    const unavailable = (error: unknown, portalId: string): Error => vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
+    const unavailable = (error: unknown, portalId: string): Error =>
+      vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));
     this.schemas = new SchemaFiles({ columns, unavailable, fireChanged: (uris) => this.fireChanged(uris) });
-    const appLabel = async ({ portalId, appId }: AppTarget): Promise<string> => (await catalog.app(portalId, appId).catch(() => undefined))?.name ?? `app ${appId}`;
+    const appLabel = async ({ portalId, appId }: AppTarget): Promise<string> =>
+      (await catalog.app(portalId, appId).catch(() => undefined))?.name ?? `app ${appId}`;
     this.newRecords = new NewRecordFiles({ columns, store: this.store, now, unavailable, appLabel });
     this.refresh = this._register(new RecordRefresh(this, events, catalog));
   }
@@ -226,7 +228,8 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
     switch (address.kind) {
       case 'directory':
         throw vscode.FileSystemError.FileIsADirectory(uri);
-      case 'view': return new Uint8Array();
+      case 'view':
+        return new Uint8Array();
       case 'schema':
         this.log.debug(`readFile ${uri.path}: the schema`);
         return this.schemas.read(address);
@@ -249,7 +252,7 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
       case 'view':
         throw vscode.FileSystemError.NoPermissions('A view opens as a grid; its rows are saved from the grid.');
       case 'schema':
-        throw vscode.FileSystemError.NoPermissions('The schema of an app\'s records is made from its columns and cannot be edited.');
+        throw vscode.FileSystemError.NoPermissions("The schema of an app's records is made from its columns and cannot be edited.");
       case 'new':
         return this.create(uri, decoder.decode(content));
       case 'record':
@@ -266,7 +269,9 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   }
 
   delete(uri: vscode.Uri): void {
-    throw vscode.FileSystemError.NoPermissions(`${uri.path}: delete a record with "Portal: Delete Record", which moves it to the portal's trash.`);
+    throw vscode.FileSystemError.NoPermissions(
+      `${uri.path}: delete a record with "Portal: Delete Record", which moves it to the portal's trash.`,
+    );
   }
 
   rename(oldUri: vscode.Uri): void {
@@ -281,7 +286,9 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
     const address = parseAddress(uri);
     if (!address || !this.portals.get(address.portalId)) throw vscode.FileSystemError.FileNotFound(uri);
     if (address.kind === 'record' && this.deleted.has(recordKey(address))) {
-      throw vscode.FileSystemError.FileNotFound(saving ? `Record ${address.recordId} was deleted in the portal (moved to its trash). Your text is kept; nothing was sent.` : uri);
+      throw vscode.FileSystemError.FileNotFound(
+        saving ? `Record ${address.recordId} was deleted in the portal (moved to its trash). Your text is kept; nothing was sent.` : uri,
+      );
     }
     return address;
   }
@@ -290,7 +297,11 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
     const key = recordKey(address);
     let state = this.states.get(key);
     if (!state) {
-      state = { target: { portalId: address.portalId, appId: address.appId, recordId: address.recordId }, uris: new Map(), clock: new CopyClock(this.now()) };
+      state = {
+        target: { portalId: address.portalId, appId: address.appId, recordId: address.recordId },
+        uris: new Map(),
+        clock: new CopyClock(this.now()),
+      };
       this.states.set(key, state);
     }
     state.uris.set(uri.toString(), uri);

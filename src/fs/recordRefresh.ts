@@ -18,7 +18,6 @@ import { shownInTabs } from './tabs';
 const REFRESH_WAIT_MS = 3000;
 
 export class RecordRefresh extends Disposable {
-
   constructor(
     private readonly files: RecordFileSystem,
     events: RecordEvents,
@@ -128,7 +127,8 @@ export class RecordRefresh extends Disposable {
   private onCatalogChange(portalId: string, appId: string | undefined): void {
     const concerned = (target: AppTarget): boolean => target.portalId === portalId && (appId === undefined || target.appId === appId);
     // Only a new list of columns matters (the catalog also changes when a draft is first seen).
-    const columnsChanged = (target: AppTarget, used: readonly Column[]): boolean => this.catalog.peekColumns(target.portalId, target.appId) !== used;
+    const columnsChanged = (target: AppTarget, used: readonly Column[]): boolean =>
+      this.catalog.peekColumns(target.portalId, target.appId) !== used;
     const uris: vscode.Uri[] = [];
     const shown = shownInTabs();
     for (const state of this.files.documentStates()) {
@@ -144,7 +144,11 @@ export class RecordRefresh extends Disposable {
       const app = appTargetOf(vscode.Uri.parse(key));
       if (app) shownApps.add(`${app.portalId}/${app.appId}`);
     }
-    uris.push(...this.files.schemas.takeOutdated((app, used) => concerned(app) && columnsChanged(app, used) && shownApps.has(`${app.portalId}/${app.appId}`)));
+    uris.push(
+      ...this.files.schemas.takeOutdated(
+        (app, used) => concerned(app) && columnsChanged(app, used) && shownApps.has(`${app.portalId}/${app.appId}`),
+      ),
+    );
     this.files.fireChanged(uris);
   }
 }

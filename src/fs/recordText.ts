@@ -21,12 +21,18 @@ function pretty(fields: Array<[string, string]>): string {
  * nothing could be done with them.
  */
 export function recordText(data: RecordData, columns: readonly Column[], schemaRef: string): string {
-  return pretty([[SCHEMA_KEY, schemaRef], ...columns.map((column): [string, string] => [column.field_id_in_data, data[column.field_id_in_data] ?? ''])]);
+  return pretty([
+    [SCHEMA_KEY, schemaRef],
+    ...columns.map((column): [string, string] => [column.field_id_in_data, data[column.field_id_in_data] ?? '']),
+  ]);
 }
 
 /** The document of a record not created yet: `$schema` and every required writable field, empty. */
 export function newRecordText(columns: readonly Column[], schemaRef: string, isRequiredWritable: (column: Column) => boolean): string {
-  return pretty([[SCHEMA_KEY, schemaRef], ...columns.filter(isRequiredWritable).map((column): [string, string] => [column.field_id_in_data, ''])]);
+  return pretty([
+    [SCHEMA_KEY, schemaRef],
+    ...columns.filter(isRequiredWritable).map((column): [string, string] => [column.field_id_in_data, '']),
+  ]);
 }
 
 export interface TextPosition {
@@ -35,9 +41,7 @@ export interface TextPosition {
   column: number;
 }
 
-export type ParsedDocument =
-  | { ok: true; values: Record<string, unknown> }
-  | { ok: false; message: string; offset: number };
+export type ParsedDocument = { ok: true; values: Record<string, unknown> } | { ok: false; message: string; offset: number };
 
 function positionOf(text: string, offset: number): TextPosition {
   const before = text.slice(0, offset).split('\n');
@@ -54,7 +58,12 @@ function describeParseError(error: ParseError): string {
 function valueOf(node: Node): unknown {
   switch (node.type) {
     case 'object':
-      return Object.fromEntries((node.children ?? []).map((property) => [property.children?.[0]?.value as string, property.children?.[1] ? valueOf(property.children[1]) : undefined]));
+      return Object.fromEntries(
+        (node.children ?? []).map((property) => [
+          property.children?.[0]?.value as string,
+          property.children?.[1] ? valueOf(property.children[1]) : undefined,
+        ]),
+      );
     case 'array':
       return (node.children ?? []).map(valueOf);
     default:
@@ -68,9 +77,14 @@ export function parseDocument(text: string): ParsedDocument {
   const root = parseTree(text, errors, STRICT_JSON);
   if (errors.length > 0) {
     const at = positionOf(text, errors[0].offset);
-    return { ok: false, message: `The document is not valid JSON: ${describeParseError(errors[0])} at line ${at.line}, column ${at.column}.`, offset: errors[0].offset };
+    return {
+      ok: false,
+      message: `The document is not valid JSON: ${describeParseError(errors[0])} at line ${at.line}, column ${at.column}.`,
+      offset: errors[0].offset,
+    };
   }
-  if (!root || root.type !== 'object') return { ok: false, message: 'The document must be one JSON object of fields, like {"f12": "value"}.', offset: root?.offset ?? 0 };
+  if (!root || root.type !== 'object')
+    return { ok: false, message: 'The document must be one JSON object of fields, like {"f12": "value"}.', offset: root?.offset ?? 0 };
   const seen = new Set<string>();
   for (const property of root.children ?? []) {
     const key = property.children?.[0]?.value as string;
@@ -87,7 +101,11 @@ export function fieldValues(values: Readonly<Record<string, unknown>>): Body {
   for (const [key, value] of Object.entries(values)) {
     if (key === SCHEMA_KEY) continue;
     if (typeof value === 'string') fields[key] = value;
-    else problems.push({ field: key, message: `must be a string in quotes, like "${typeof value === 'number' ? String(value) : 'text'}" (the portal takes every value as text)` });
+    else
+      problems.push({
+        field: key,
+        message: `must be a string in quotes, like "${typeof value === 'number' ? String(value) : 'text'}" (the portal takes every value as text)`,
+      });
   }
   return { fields, problems };
 }

@@ -3,5 +3,9 @@
 import * as vscode from 'vscode';
 
 export function shownInTabs(): Set<string> {
-  return new Set(vscode.window.tabGroups.all.flatMap((group) => group.tabs).flatMap((tab) => (tab.input instanceof vscode.TabInputText ? [tab.input.uri.toString()] : [])));
+  return new Set(
+    vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .flatMap((tab) => (tab.input instanceof vscode.TabInputText ? [tab.input.uri.toString()] : [])),
+  );
 }

@@ -33,7 +33,8 @@ export function backupOf(changeSet: ChangeSet, appId: string, viewId: string): G
       recordId: row.recordId,
       asRead: { ...row.asRead },
       edits: Object.fromEntries(row.edits),
-      changedOnPortal: row.changedOnPortal === undefined ? null : row.changedOnPortal === 'deleted' ? 'deleted' : { ...row.changedOnPortal },
+      changedOnPortal:
+        row.changedOnPortal === undefined ? null : row.changedOnPortal === 'deleted' ? 'deleted' : { ...row.changedOnPortal },
       ...(row.isNew ? { isNew: true as const } : {}),
     })),
   };
@@ -62,8 +63,12 @@ export function parseBackup(text: string): GridBackup {
     throw new Error('The backup of the grid is not JSON.');
   }
   if (!isObject(value)) throw new Error('The backup of the grid is not an object.');
-  if (value.version !== BACKUP_VERSION) throw new Error(`The backup of the grid has version ${JSON.stringify(value.version)}; this version of Portal Explorer reads version ${BACKUP_VERSION}.`);
-  if (typeof value.appId !== 'string' || typeof value.viewId !== 'string' || !Array.isArray(value.rows)) throw new Error('The backup of the grid has no appId, viewId or rows.');
+  if (value.version !== BACKUP_VERSION)
+    throw new Error(
+      `The backup of the grid has version ${JSON.stringify(value.version)}; this version of Portal Explorer reads version ${BACKUP_VERSION}.`,
+    );
+  if (typeof value.appId !== 'string' || typeof value.viewId !== 'string' || !Array.isArray(value.rows))
+    throw new Error('The backup of the grid has no appId, viewId or rows.');
   const rows = value.rows.map((row: unknown, index): BackupRow => {
     const what = `row ${index + 1}`;
     if (!isObject(row) || typeof row.recordId !== 'string') throw new Error(`The backup of the grid is damaged: ${what} has no recordId.`);
@@ -73,7 +78,8 @@ export function parseBackup(text: string): GridBackup {
         recordId: row.recordId,
         asRead: recordData(row.asRead, 'asRead'),
         edits: recordData(row.edits, 'edits'),
-        changedOnPortal: changed === null || changed === undefined ? null : changed === 'deleted' ? 'deleted' : recordData(changed, 'changedOnPortal'),
+        changedOnPortal:
+          changed === null || changed === undefined ? null : changed === 'deleted' ? 'deleted' : recordData(changed, 'changedOnPortal'),
         ...(row.isNew === true ? { isNew: true as const } : {}),
       };
     } catch (error) {

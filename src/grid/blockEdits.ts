@@ -52,7 +52,15 @@ function clampRange(layout: GridLayout, range: CellRange): CellRange {
 }
 
 /** Plans putting `text` (already in the API's format, or entered text when `entered`) into one cell. */
-function planCell(changeSet: ChangeSet, layout: GridLayout, row: number, column: number, text: string, options: TextOptions | undefined, plan: BlockPlan): void {
+function planCell(
+  changeSet: ChangeSet,
+  layout: GridLayout,
+  row: number,
+  column: number,
+  text: string,
+  options: TextOptions | undefined,
+  plan: BlockPlan,
+): void {
   const recordId = layout.rowIds[row];
   const field = layout.columns[column].key;
   const fail = (message: string): void => void plan.failed.push({ recordId, field, row, column, text, message });
@@ -80,7 +88,12 @@ export function planPaste(changeSet: ChangeSet, layout: GridLayout, selection: C
   const tiles = selectedRows % height === 0 && selectedColumns % width === 0 && selectedRows * selectedColumns > height * width;
   const wanted = tiles ? selection : { ...selection, bottom: selection.top + height - 1, right: selection.left + width - 1 };
   const range = clampRange(layout, wanted);
-  const plan: PastePlan = { edits: [], failed: [], range, cutOff: { rows: wanted.bottom - range.bottom, columns: wanted.right - range.right } };
+  const plan: PastePlan = {
+    edits: [],
+    failed: [],
+    range,
+    cutOff: { rows: wanted.bottom - range.bottom, columns: wanted.right - range.right },
+  };
   for (let row = range.top; row <= range.bottom; row += 1) {
     const source = block[(row - range.top) % height];
     for (let column = range.left; column <= range.right; column += 1) {
@@ -110,14 +123,21 @@ export function planClear(changeSet: ChangeSet, layout: GridLayout, selection: C
   const plan: BlockPlan = { edits: [], failed: [], range };
   for (let row = range.top; row <= range.bottom; row += 1) {
     for (let column = range.left; column <= range.right; column += 1) {
-      if (changeSet.value(layout.rowIds[row], layout.columns[column].key) !== '') planCell(changeSet, layout, row, column, '', undefined, plan);
+      if (changeSet.value(layout.rowIds[row], layout.columns[column].key) !== '')
+        planCell(changeSet, layout, row, column, '', undefined, plan);
     }
   }
   return plan;
 }
 
 /** The selected cells (pending edits included) as clipboard text; whole rows are a range over every column. */
-export function copyText(changeSet: ChangeSet, layout: GridLayout, selection: CellRange, format: CopyFormat, options: Pick<TextOptions, 'utcOffset'>): string {
+export function copyText(
+  changeSet: ChangeSet,
+  layout: GridLayout,
+  selection: CellRange,
+  format: CopyFormat,
+  options: Pick<TextOptions, 'utcOffset'>,
+): string {
   const range = clampRange(layout, selection);
   const columns = layout.columns.slice(range.left, range.right + 1);
   const appColumns = columns.map((column) => changeSet.column(column.key));

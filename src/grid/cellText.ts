@@ -27,13 +27,19 @@ export interface TextOptions {
  */
 export function zoneOffset(timeZone: string | undefined): UtcOffset {
   if (!timeZone || timeZoneProblem(timeZone)) return undefined;
-  return (local) => (Date.UTC(local.year, local.month - 1, local.day, local.hours, local.minutes) - zonedToUtc(local, timeZone).getTime()) / 60_000;
+  return (local) =>
+    (Date.UTC(local.year, local.month - 1, local.day, local.hours, local.minutes) - zonedToUtc(local, timeZone).getTime()) / 60_000;
 }
 
 /** The date order of a BCP 47 locale, as Intl formats a date in it ("en-US" -> MDY, "de" -> DMY). */
 export function dateOrderOf(locale: string | undefined): DateOrder {
-  const parts = new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(Date.UTC(2026, 10, 21)));
-  const order = parts.filter((part) => part.type === 'day' || part.type === 'month' || part.type === 'year').map((part) => part.type[0].toUpperCase()).join('');
+  const parts = new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(
+    new Date(Date.UTC(2026, 10, 21)),
+  );
+  const order = parts
+    .filter((part) => part.type === 'day' || part.type === 'month' || part.type === 'year')
+    .map((part) => part.type[0].toUpperCase())
+    .join('');
   return order === 'MDY' || order === 'YMD' ? order : 'DMY';
 }
 
@@ -66,7 +72,8 @@ function dateParts(text: string, order: DateOrder): DateParts | undefined {
   match = LOCALE_DATE.exec(text);
   if (!match) return undefined;
   const [a, b, c] = [match[1], match[2], match[3]];
-  const parts = order === 'YMD' ? { year: a, month: b, day: c } : order === 'MDY' ? { month: a, day: b, year: c } : { day: a, month: b, year: c };
+  const parts =
+    order === 'YMD' ? { year: a, month: b, day: c } : order === 'MDY' ? { month: a, day: b, year: c } : { day: a, month: b, year: c };
   if (parts.year.length !== 4 || parts.day.length > 2 || parts.month.length > 2) return undefined;
   return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) };
 }
@@ -96,7 +103,8 @@ function readDateTime(text: string, options: TextOptions): Conversion {
   const split = /^(\S+)(?:\s+|T)(.+)$/.exec(text);
   const date = split ? dateParts(split[1], options.dateOrder) : undefined;
   const time = split ? TIME.exec(split[2].trim()) : null;
-  if (!date || !time) return { problem: `expected a local date and time as DD-MM-YYYY hh:mm or ${dateExample(options.dateOrder)} hh:mm, got ${shown(text)}` };
+  if (!date || !time)
+    return { problem: `expected a local date and time as DD-MM-YYYY hh:mm or ${dateExample(options.dateOrder)} hh:mm, got ${shown(text)}` };
   let hours = Number(time[1]);
   const meridiem = time[4]?.toLowerCase();
   if (meridiem && (hours < 1 || hours > 12)) return { problem: `not a time: ${shown(split?.[2] ?? '')}` };
@@ -127,12 +135,18 @@ function readCurrency(text: string, column: Column, decimal: '.' | ','): string 
 function readChoices(text: string, column: Column): Conversion {
   const choices = Array.isArray(column.choices) ? column.choices : [];
   const multi = column.choice_type === '2';
-  const items = multi ? text.split(/[,;\n]/).map((item) => item.trim()).filter((item) => item !== '') : [text.trim()];
+  const items = multi
+    ? text
+        .split(/[,;\n]/)
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+    : [text.trim()];
   const ids: string[] = [];
   for (const item of items) {
     // Names first: they are what people see and copy; a name that is not there may still be an id.
     const lowered = item.toLocaleLowerCase();
-    const found = choices.find((choice) => choice.name.trim().toLocaleLowerCase() === lowered) ?? choices.find((choice) => String(choice.id) === item);
+    const found =
+      choices.find((choice) => choice.name.trim().toLocaleLowerCase() === lowered) ?? choices.find((choice) => String(choice.id) === item);
     if (!found) {
       const names = [...choices].sort((a, b) => Number(a.order) - Number(b.order)).map((choice) => choice.name);
       return { problem: `not one of the choices: ${shown(item)} (choices: ${names.join(', ') || 'none'})` };

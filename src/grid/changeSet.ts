@@ -134,7 +134,15 @@ export class ChangeSet {
   /** Adds an empty new row (created at save); false when the id is taken. */
   addRow(recordId: string): boolean {
     if (this.rowsById.has(recordId) || this.aliases.has(recordId) || this.copyOf(recordId)) return false;
-    const row: MutableRow = { recordId, asRead: {}, edits: new Map(), problems: new Map(), changedOnPortal: undefined, saveFailure: undefined, isNew: true };
+    const row: MutableRow = {
+      recordId,
+      asRead: {},
+      edits: new Map(),
+      problems: new Map(),
+      changedOnPortal: undefined,
+      saveFailure: undefined,
+      isNew: true,
+    };
     this.rowsById.set(recordId, row);
     this.checkNewRow(row);
     this.fireRows({ added: recordId });
@@ -241,7 +249,9 @@ export class ChangeSet {
     const touched = new Set<string>();
     for (const given of edits) {
       const edit = { ...given, recordId: this.resolve(given.recordId) };
-      const why = this.refusal(edit.field) ?? (this.copyOf(edit.recordId) || this.rowsById.has(edit.recordId) ? undefined : `record ${edit.recordId} is not in this grid`);
+      const why =
+        this.refusal(edit.field) ??
+        (this.copyOf(edit.recordId) || this.rowsById.has(edit.recordId) ? undefined : `record ${edit.recordId} is not in this grid`);
       if (why) {
         refused.push({ ...edit, message: why });
         continue;
@@ -258,7 +268,8 @@ export class ChangeSet {
   /** Every pending edit dropped and every new row taken out; returns what undo needs to put them back. */
   discardAll(): ApplyResult & { removedRows: string[] } {
     const edits: CellEdit[] = [];
-    for (const row of this.rowsById.values()) for (const field of row.edits.keys()) edits.push({ recordId: row.recordId, field, value: row.asRead[field] ?? '' });
+    for (const row of this.rowsById.values())
+      for (const field of row.edits.keys()) edits.push({ recordId: row.recordId, field, value: row.asRead[field] ?? '' });
     const result = this.apply(edits);
     const removedRows = [...this.rowsById.values()].filter((row) => row.isNew).map((row) => row.recordId);
     for (const recordId of removedRows) this.removeNewRow(recordId);
@@ -320,8 +331,22 @@ export class ChangeSet {
   }
 
   /** Restores rows as a backup held them (see backup.ts); replaces whatever is pending for those rows. */
-  restoreRow(recordId: string, asRead: Readonly<RecordData>, edits: Readonly<RecordData>, changedOnPortal: PortalCopy | undefined, isNew = false): RefusedCell[] {
-    const row: MutableRow = { recordId, asRead: isNew ? {} : { ...asRead }, edits: new Map(), problems: new Map(), changedOnPortal: isNew ? undefined : changedOnPortal, saveFailure: undefined, isNew };
+  restoreRow(
+    recordId: string,
+    asRead: Readonly<RecordData>,
+    edits: Readonly<RecordData>,
+    changedOnPortal: PortalCopy | undefined,
+    isNew = false,
+  ): RefusedCell[] {
+    const row: MutableRow = {
+      recordId,
+      asRead: isNew ? {} : { ...asRead },
+      edits: new Map(),
+      problems: new Map(),
+      changedOnPortal: isNew ? undefined : changedOnPortal,
+      saveFailure: undefined,
+      isNew,
+    };
     const added = isNew && !this.rowsById.has(recordId);
     this.rowsById.set(recordId, row);
     if (added) this.fireRows({ added: recordId });
@@ -340,7 +365,15 @@ export class ChangeSet {
   private setCell(recordId: string, field: string, value: string, copy?: Readonly<RecordData>): void {
     let row = this.rowsById.get(recordId);
     if (!row) {
-      row = { recordId, asRead: { ...(copy ?? this.copyOf(recordId) ?? {}) }, edits: new Map(), problems: new Map(), changedOnPortal: undefined, saveFailure: undefined, isNew: false };
+      row = {
+        recordId,
+        asRead: { ...(copy ?? this.copyOf(recordId) ?? {}) },
+        edits: new Map(),
+        problems: new Map(),
+        changedOnPortal: undefined,
+        saveFailure: undefined,
+        isNew: false,
+      };
       this.rowsById.set(recordId, row);
     }
     row.saveFailure = undefined;
@@ -364,7 +397,8 @@ export class ChangeSet {
   /** A new row's cells checked together, as a create is: a required field left empty is marked too. */
   private checkNewRow(row: MutableRow): void {
     row.problems.clear();
-    for (const problem of createBody(this.columns, Object.fromEntries(row.edits)).problems) if (!row.problems.has(problem.field)) row.problems.set(problem.field, problem.message);
+    for (const problem of createBody(this.columns, Object.fromEntries(row.edits)).problems)
+      if (!row.problems.has(problem.field)) row.problems.set(problem.field, problem.message);
   }
 
   /** Drops rows left without edits (new rows stay); hands back the portal's copy of those that were marked. */

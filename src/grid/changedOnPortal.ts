@@ -11,7 +11,12 @@ import { differs } from './conflicts';
  * copies the view's new read brought; a row it lacks (the filters leave it out now, the read was cancelled,
  * the record went) is asked for alone (`readCurrent`: undefined is a record gone). Returns how many were marked.
  */
-export async function markChangedOnPortal(changeSet: ChangeSet, wanted: Iterable<string>, readNow: ReadonlyMap<string, RecordData>, readCurrent: (recordId: string) => Promise<RecordData | undefined>): Promise<number> {
+export async function markChangedOnPortal(
+  changeSet: ChangeSet,
+  wanted: Iterable<string>,
+  readNow: ReadonlyMap<string, RecordData>,
+  readCurrent: (recordId: string) => Promise<RecordData | undefined>,
+): Promise<number> {
   let marked = 0;
   for (const recordId of wanted) {
     const row = changeSet.row(recordId);
@@ -30,7 +35,12 @@ export async function markChangedOnPortal(changeSet: ChangeSet, wanted: Iterable
  * that a newer one replaced (the filters run, another refresh) still marks: the rows it did not see are
  * asked for alone, so a cancellation here is not a failure.
  */
-export async function readAgainAndMark(changeSet: ChangeSet, recordIds: readonly string[], read: (observe: (rows: readonly ViewRow[]) => void) => Promise<void>, readCurrent: (recordId: string) => Promise<RecordData | undefined>): Promise<{ wanted: string[]; marked: number }> {
+export async function readAgainAndMark(
+  changeSet: ChangeSet,
+  recordIds: readonly string[],
+  read: (observe: (rows: readonly ViewRow[]) => void) => Promise<void>,
+  readCurrent: (recordId: string) => Promise<RecordData | undefined>,
+): Promise<{ wanted: string[]; marked: number }> {
   const wanted = recordIds.filter((recordId) => changeSet.row(recordId)?.isNew === false);
   const readNow = new Map<string, RecordData>();
   const lookFor = new Set(wanted);

@@ -20,7 +20,9 @@ export function readTsv(text: string): TextBlock {
   const body = text.replace(/(\r\n|\n|\r)$/, '');
   const quoted = Papa.parse<string[]>(body, { delimiter: '\t', quoteChar: '"', skipEmptyLines: false });
   // fastMode reads no quotes at all: the fallback for a quote never closed.
-  const result = quoted.errors.some((error) => error.type === 'Quotes') ? Papa.parse<string[]>(body, { delimiter: '\t', fastMode: true, skipEmptyLines: false }) : quoted;
+  const result = quoted.errors.some((error) => error.type === 'Quotes')
+    ? Papa.parse<string[]>(body, { delimiter: '\t', fastMode: true, skipEmptyLines: false })
+    : quoted;
   const block = result.data.map((row) => row.map((cell) => String(cell)));
   return block.length === 0 ? [['']] : block;
 }
@@ -45,7 +47,10 @@ function tsvCell(value: string): string {
 }
 
 function markdownCell(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n|\r/g, '<br>');
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n|\r/g, '<br>');
 }
 
 /**
@@ -60,7 +65,9 @@ export function writeBlock(block: CopyBlock, format: CopyFormat): string {
       return [block.header, ...block.text].map((row) => `${row.map(csvField).join(',')}\r\n`).join('');
     case 'json':
       return `${JSON.stringify(
-        block.values.map((row, index) => Object.fromEntries([['id', block.recordIds[index] ?? ''], ...block.keys.map((key, column) => [key, row[column] ?? ''])])),
+        block.values.map((row, index) =>
+          Object.fromEntries([['id', block.recordIds[index] ?? ''], ...block.keys.map((key, column) => [key, row[column] ?? ''])]),
+        ),
         null,
         2,
       )}\n`;

@@ -57,7 +57,8 @@ export class EditHistory {
   /** Discards every pending edit and new row, as one transaction that can be undone. */
   discardAll(): EditOutcome {
     const result = this.changeSet.discardAll();
-    if (result.changes.length === 0 && result.removedRows.length === 0) return { transaction: undefined, refused: result.refused, released: result.released };
+    if (result.changes.length === 0 && result.removedRows.length === 0)
+      return { transaction: undefined, refused: result.refused, released: result.released };
     return this.push({ kind: 'discard', label: 'Discard changes', changes: result.changes, removedRows: result.removedRows }, result);
   }
 
@@ -77,7 +78,9 @@ export class EditHistory {
     if (!transaction || (expected && expected !== transaction)) return undefined;
     this.done.pop();
     for (const recordId of transaction.removedRows ?? []) this.changeSet.addRow(recordId);
-    const result = this.changeSet.apply([...transaction.changes].reverse().map((change) => ({ recordId: change.recordId, field: change.field, value: change.before })));
+    const result = this.changeSet.apply(
+      [...transaction.changes].reverse().map((change) => ({ recordId: change.recordId, field: change.field, value: change.before })),
+    );
     for (const recordId of transaction.addedRows ?? []) this.changeSet.removeNewRow(recordId);
     this.undone.push(transaction);
     return { transaction, released: result.released };
@@ -88,7 +91,9 @@ export class EditHistory {
     if (!transaction || (expected && expected !== transaction)) return undefined;
     this.undone.pop();
     for (const recordId of transaction.addedRows ?? []) this.changeSet.addRow(recordId);
-    const result = this.changeSet.apply(transaction.changes.map((change) => ({ recordId: change.recordId, field: change.field, value: change.after })));
+    const result = this.changeSet.apply(
+      transaction.changes.map((change) => ({ recordId: change.recordId, field: change.field, value: change.after })),
+    );
     for (const recordId of transaction.removedRows ?? []) this.changeSet.removeNewRow(recordId);
     this.done.push(transaction);
     return { transaction, released: result.released };

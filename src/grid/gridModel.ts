@@ -230,7 +230,10 @@ export class GridModel {
   /** The grid's layout for block actions: its rows, and the columns the page shows in its order. */
   layout(columnKeys: readonly string[]): GridLayout {
     const byKey = new Map(this.columns.map((column) => [column.key, column.name]));
-    return { rowIds: this.rowIds, columns: columnKeys.filter((key) => byKey.has(key)).map((key) => ({ key, name: byKey.get(key) ?? key })) };
+    return {
+      rowIds: this.rowIds,
+      columns: columnKeys.filter((key) => byKey.has(key)).map((key) => ({ key, name: byKey.get(key) ?? key })),
+    };
   }
 
   /** Every row for the page: [record id, values...] as the grid shows them. */
@@ -349,7 +352,10 @@ export class GridModel {
           break;
       }
     }
-    const accounted = new Set([...report.blocked, ...report.outcomes.filter((outcome) => outcome.kind !== 'saved' && outcome.kind !== 'created').map((outcome) => outcome.recordId)]);
+    const accounted = new Set([
+      ...report.blocked,
+      ...report.outcomes.filter((outcome) => outcome.kind !== 'saved' && outcome.kind !== 'created').map((outcome) => outcome.recordId),
+    ]);
     const unsent = this.changeSet.rows().filter((row) => !accounted.has(row.recordId)).length;
     return { ...count, blocked: report.blocked.length, unsent };
   }

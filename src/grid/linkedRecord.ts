@@ -22,10 +22,14 @@ function text(value: unknown): string | undefined {
 
 /** The linked app of a LookUp column, or why the cell cannot be followed. */
 export function lookupSource(column: Column | undefined): { appId: string; fieldId: string } | { problem: string } {
-  if (!column || columnKind(column) !== 'lookup') return { problem: `${column?.field_name ?? 'This column'} is not a LookUp column: it links to no record.` };
+  if (!column || columnKind(column) !== 'lookup')
+    return { problem: `${column?.field_name ?? 'This column'} is not a LookUp column: it links to no record.` };
   const appId = text(column.lookup_app_id);
   const fieldId = text(column.lookup_field_id);
-  if (!appId || !fieldId) return { problem: `The portal does not say which app ${column.field_name} shows (no lookup_app_id / lookup_field_id in its columns), so its record cannot be found.` };
+  if (!appId || !fieldId)
+    return {
+      problem: `The portal does not say which app ${column.field_name} shows (no lookup_app_id / lookup_field_id in its columns), so its record cannot be found.`,
+    };
   return { appId, fieldId };
 }
 
@@ -35,7 +39,8 @@ export function linkedLookup(column: Column, linkedColumns: readonly Column[], v
   if ('problem' in source) return source;
   if (value === '') return { problem: `This ${column.field_name} cell is empty: it links to no record.` };
   const shown = linkedColumns.find((candidate) => candidate.field_id === source.fieldId);
-  if (!shown) return { problem: `App ${source.appId} has no column ${source.fieldId}, which ${column.field_name} shows: refresh the Portal view.` };
+  if (!shown)
+    return { problem: `App ${source.appId} has no column ${source.fieldId}, which ${column.field_name} shows: refresh the Portal view.` };
   return { appId: source.appId, shown, value };
 }
 

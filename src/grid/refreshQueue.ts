@@ -90,7 +90,10 @@ export class RefreshQueue {
     while (this.reads < this.concurrency && this.waiting.size > 0) {
       // Counted before they are listed: when the view is too big to read, a burst of events is read a GET
       // at a time, and listing the records waiting before each GET would be quadratic in the burst.
-      const byView = view && this.viewCheaper(view, this.waiting.size) ? [...this.waiting].flatMap(([recordId, way]) => (way === 'any' ? [recordId] : [])) : [];
+      const byView =
+        view && this.viewCheaper(view, this.waiting.size)
+          ? [...this.waiting].flatMap(([recordId, way]) => (way === 'any' ? [recordId] : []))
+          : [];
       if (view && this.viewCheaper(view, byView.length)) this.begin(byView, (recordIds) => this.readView(view, recordIds));
       else this.begin([this.waiting.keys().next().value as string], ([recordId]) => this.readRecord(recordId));
     }
@@ -98,7 +101,10 @@ export class RefreshQueue {
 
   /** Whether `waiting` records are read sooner with one read of the view than with a GET each (the save's rule). */
   private viewCheaper(view: ViewCheckSource, waiting: number): boolean {
-    return waiting > 1 && shouldReadView({ changedRows: waiting, viewRows: view.viewRows, roundTripMs: view.roundTripMs(), concurrency: this.concurrency });
+    return (
+      waiting > 1 &&
+      shouldReadView({ changedRows: waiting, viewRows: view.viewRows, roundTripMs: view.roundTripMs(), concurrency: this.concurrency })
+    );
   }
 
   private begin(recordIds: readonly string[], read: (recordIds: readonly string[]) => Promise<void>): void {
@@ -160,7 +166,10 @@ export class RefreshQueue {
     }
     this.refusals.set(key, refusals);
     this.pause(error.retryAfterMs ?? this.options.rateLimitWaitMs ?? 1_000);
-    this.putBack(recordIds.filter((recordId) => !this.onItsWay.get(recordId)?.deleted), way);
+    this.putBack(
+      recordIds.filter((recordId) => !this.onItsWay.get(recordId)?.deleted),
+      way,
+    );
     return true;
   }
 
@@ -190,9 +199,12 @@ export class RefreshQueue {
 
   /** The reads go on when the pause ends (a timer may fire a little early: pump waits again then). */
   private resumeLater(): void {
-    this.resume ??= setTimeout(() => {
-      this.resume = undefined;
-      this.pump();
-    }, Math.max(0, this.pausedUntil - Date.now()));
+    this.resume ??= setTimeout(
+      () => {
+        this.resume = undefined;
+        this.pump();
+      },
+      Math.max(0, this.pausedUntil - Date.now()),
+    );
   }
 }

@@ -152,7 +152,9 @@ class Runner {
       }
     } catch (error) {
       if (isCancellation(error) || (this.options.signal?.aborted && !mayHaveBeenDone(error))) return { recordId, kind: 'cancelled' };
-      const maybe = mayHaveBeenDone(error) ? ' The portal may have created the record all the same: look in the view before saving this row again.' : '';
+      const maybe = mayHaveBeenDone(error)
+        ? ' The portal may have created the record all the same: look in the view before saving this row again.'
+        : '';
       return { recordId, kind: 'failed', reason: `${error instanceof RowFailure ? error.message : reasonOf(error)}${maybe}` };
     }
   }
@@ -223,7 +225,8 @@ class Runner {
         }
         // Counted, not listed: every row asks, and a list of the rows left per row was quadratic in a big save.
         const changedRows = this.awaitingAnswer.size + this.notBegun.count();
-        if (!shouldReadView({ changedRows, viewRows: source.viewRows, roundTripMs: source.roundTripMs(), concurrency: this.concurrency })) return undefined;
+        if (!shouldReadView({ changedRows, viewRows: source.viewRows, roundTripMs: source.roundTripMs(), concurrency: this.concurrency }))
+          return undefined;
         const wanted = new Set([...this.awaitingAnswer, ...this.notBegun.ids()]);
         this.answer = new ViewAnswer(wanted);
         // Not awaited here: the rows' checks wait on the answer's copies, the read ends it however it goes,
@@ -247,11 +250,17 @@ class Runner {
           answer.began();
           this.onViewRows(0);
           const signal = this.options.signal ? AbortSignal.any([this.options.signal, this.stopReads.signal]) : this.stopReads.signal;
-          const copies = await source.read(answer.wanted, signal, (rowsRead) => this.onViewRows(rowsRead), (recordId, copy) => answer.take(recordId, copy));
+          const copies = await source.read(
+            answer.wanted,
+            signal,
+            (rowsRead) => this.onViewRows(rowsRead),
+            (recordId, copy) => answer.take(recordId, copy),
+          );
           for (const [recordId, copy] of copies) if (!answer.copies.has(recordId)) answer.take(recordId, copy);
           return;
         } catch (error) {
-          if (isCancellation(error) || this.options.signal?.aborted || this.stopReads.signal.aborted || attempt >= this.maxAttempts) throw error;
+          if (isCancellation(error) || this.options.signal?.aborted || this.stopReads.signal.aborted || attempt >= this.maxAttempts)
+            throw error;
           if (isRateLimited(error)) await this.rateLimited(error);
           else if (mayHaveBeenDone(error)) await sleep(this.backoffMs(attempt), this.options.signal);
           else throw error;
@@ -278,13 +287,17 @@ class Runner {
     // The portal's copy now is the one read for the check with my fields on top.
     const base = { ...current, ...sent };
     this.changeSet.rebase(row.recordId, base);
-    this.changeSet.keepAgainst(base, live.filter((cell) => cell.value !== (base[cell.field] ?? '')));
+    this.changeSet.keepAgainst(
+      base,
+      live.filter((cell) => cell.value !== (base[cell.field] ?? '')),
+    );
     return { recordId: row.recordId, kind: 'saved', sent, current };
   }
 
   private async rateLimited(error: unknown): Promise<void> {
     const wait = (isPortalError(error) ? error.retryAfterMs : undefined) ?? this.backoffMs(1);
-    if (wait > this.maxRetryAfterMs) throw new RowFailure(`${reasonOf(error)} The portal asked to wait ${Math.ceil(wait / 1000)} s; save again later.`);
+    if (wait > this.maxRetryAfterMs)
+      throw new RowFailure(`${reasonOf(error)} The portal asked to wait ${Math.ceil(wait / 1000)} s; save again later.`);
     this.pace.pause(wait);
     await this.whenAllowed();
   }
@@ -320,7 +333,10 @@ export interface SaveSummary {
  * are marked changed on the portal with their edits kept; failed and cancelled rows keep their edits.
  */
 export async function saveChanges(changeSet: ChangeSet, store: RecordStore, options: SaveOptions = {}): Promise<SaveReport> {
-  const blocked = changeSet.rows().filter((row) => row.problems.size > 0).map((row) => row.recordId);
+  const blocked = changeSet
+    .rows()
+    .filter((row) => row.problems.size > 0)
+    .map((row) => row.recordId);
   // A snapshot: edits typed while the save runs are not sent now, and are not lost either.
   const rows: Array<RowToSave & { isNew: boolean }> = changeSet
     .savableRows()
@@ -343,7 +359,11 @@ export async function saveChanges(changeSet: ChangeSet, store: RecordStore, opti
       const index = next++;
       const row = rows[index];
       if (!row.isNew) existingLeft -= 1;
-      const outcome = options.signal?.aborted ? ({ recordId: row.recordId, kind: 'cancelled' } as const) : row.isNew ? await runner.createRow(row) : await runner.saveRow(row);
+      const outcome = options.signal?.aborted
+        ? ({ recordId: row.recordId, kind: 'cancelled' } as const)
+        : row.isNew
+          ? await runner.createRow(row)
+          : await runner.saveRow(row);
       outcomes[index] = outcome;
       settle(changeSet, outcome);
       progress.done += 1;

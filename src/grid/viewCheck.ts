@@ -59,7 +59,11 @@ export function shouldReadView({ changedRows, viewRows, roundTripMs, concurrency
  * The check of `row` against its copy in the view's answer, by checkRow's rules; undefined when the answer
  * cannot vouch for it (no copy, or a copy without a field the check needs): the row is then checked by GET.
  */
-export function checkAgainstView(columns: readonly Column[], row: RowToSave, copy: Readonly<RecordData> | undefined): SaveCheck | undefined {
+export function checkAgainstView(
+  columns: readonly Column[],
+  row: RowToSave,
+  copy: Readonly<RecordData> | undefined,
+): SaveCheck | undefined {
   if (copy === undefined) return undefined;
   for (const column of columns) {
     const field = column.field_id_in_data;
@@ -81,7 +85,12 @@ export interface ViewCheckSource {
    * as they arrive: memory for the rows wanted only). `onRows` says how many rows were read so far;
    * `onCopy`, when given, takes each wanted copy as soon as its row has come.
    */
-  read(wanted: ReadonlySet<string>, signal: AbortSignal | undefined, onRows: (rowsRead: number) => void, onCopy?: (recordId: string, copy: RecordData) => void): Promise<Map<string, RecordData>>;
+  read(
+    wanted: ReadonlySet<string>,
+    signal: AbortSignal | undefined,
+    onRows: (rowsRead: number) => void,
+    onCopy?: (recordId: string, copy: RecordData) => void,
+  ): Promise<Map<string, RecordData>>;
 }
 
 /**
@@ -150,7 +159,10 @@ export async function readViewCopies(
   wanted: ReadonlySet<string>,
   signal: AbortSignal | undefined,
   onRows: (rowsRead: number) => void,
-  { onCopy, batches }: { onCopy?: (recordId: string, copy: RecordData) => void; batches?: { firstBatchRows: number; batchRows: number } } = {},
+  {
+    onCopy,
+    batches,
+  }: { onCopy?: (recordId: string, copy: RecordData) => void; batches?: { firstBatchRows: number; batchRows: number } } = {},
 ): Promise<Map<string, RecordData>> {
   const copies = new Map<string, RecordData>();
   const result = await source.streamView(view.appId, view.viewId, view.filters, {

@@ -108,7 +108,8 @@ export function trackWalkthroughProgress(portals: Portals, extensionId: string):
 export function trackRecordSaves(recordEvents: RecordEvents): vscode.Disposable {
   return recordEvents.onDidChange((change) => {
     // A person's save, not each record of an import or a bulk change (thousands of commands for one step).
-    if (change.origin === 'local' && change.kind === 'updated' && change.source !== 'import' && change.source !== 'bulk') markWalkthroughStep('recordSaved');
+    if (change.origin === 'local' && change.kind === 'updated' && change.source !== 'import' && change.source !== 'bulk')
+      markWalkthroughStep('recordSaved');
   });
 }
 

@@ -30,7 +30,13 @@ export interface SetFieldPreview {
 }
 
 /** Checks `raw` for `column` as the form does and counts the rows it would change. */
-export function previewSetField(column: Column, columns: readonly Column[], raw: string, rows: readonly ViewRow[], options?: ConversionOptions): SetFieldPreview {
+export function previewSetField(
+  column: Column,
+  columns: readonly Column[],
+  raw: string,
+  rows: readonly ViewRow[],
+  options?: ConversionOptions,
+): SetFieldPreview {
   const readOnly = readOnlyReason(column);
   if (readOnly) return { problem: `${column.field_name} is ${readOnly}`, expected: '', changes: 0, unchanged: 0 };
   const converted = raw === '' ? { value: '' } : convertValue(column, raw, options);
@@ -86,8 +92,14 @@ export interface BulkResult extends RunSummary {
 export async function runBulkChange(job: BulkJob): Promise<BulkResult> {
   const recordIds = job.rows.flatMap((row) => (row.id === undefined ? [] : [row.id]));
   const journalPath = bulkJournalPath(job.journalFolder, job.appId, job.change, recordIds);
-  const description = job.change.kind === 'delete' ? `delete ${recordIds.length} records` : `set ${job.change.field} on ${recordIds.length} records`;
-  const journal = await Journal.open(journalPath, { kind: job.change.kind, appId: job.appId, source: description, sourceHash: bulkHash(job.change, recordIds) });
+  const description =
+    job.change.kind === 'delete' ? `delete ${recordIds.length} records` : `set ${job.change.field} on ${recordIds.length} records`;
+  const journal = await Journal.open(journalPath, {
+    kind: job.change.kind,
+    appId: job.appId,
+    source: description,
+    sourceHash: bulkHash(job.change, recordIds),
+  });
   try {
     const pending = bulkOperations(job.change, job.rows).filter((operation) => !journal.isFinished(operation.row));
     async function* operations(): AsyncGenerator<Operation> {
@@ -113,5 +125,8 @@ export async function runBulkChange(job: BulkJob): Promise<BulkResult> {
 
 /** The failures of a bulk change as CSV: record id and reason. */
 export function bulkFailuresCsv(failures: readonly OutcomeEntry[]): Promise<string> {
-  return csvDocument(['Record id', 'Problem'], failures.map((entry) => [entry.recordId ?? '', entry.reason ?? entry.outcome]));
+  return csvDocument(
+    ['Record id', 'Problem'],
+    failures.map((entry) => [entry.recordId ?? '', entry.reason ?? entry.outcome]),
+  );
 }

@@ -17,7 +17,8 @@ export interface ConversionOptions {
   decimalSeparator?: DecimalSeparator;
 }
 
-export type Conversion = { value: string; problem?: undefined; expected?: undefined } | { value?: undefined; problem: string; expected: string };
+export type Conversion =
+  { value: string; problem?: undefined; expected?: undefined } | { value?: undefined; problem: string; expected: string };
 
 /** convertValue() for one column and options: what depends only on them is resolved once, not per cell. */
 export type Converter = (raw: string) => Conversion;

@@ -53,7 +53,13 @@ export interface ImportResult extends RunSummary {
 }
 
 /** Reads `viewId` and indexes its rows by record id and by `matchField` (upsert). */
-export async function readExisting(writer: RecordWriter, appId: string, viewId: string, matchField?: string, signal?: AbortSignal): Promise<ExistingRecords> {
+export async function readExisting(
+  writer: RecordWriter,
+  appId: string,
+  viewId: string,
+  matchField?: string,
+  signal?: AbortSignal,
+): Promise<ExistingRecords> {
   const view = await writer.readView(appId, viewId, [], signal);
   return indexExisting(view.rows, matchField);
 }
@@ -83,7 +89,11 @@ export function journalSettings(settings: ImportSettings): JournalSettings {
 export async function runImport(job: ImportJob): Promise<ImportResult> {
   const { source, settings } = job;
   const sourceHash = await hashFile(source.path, job.signal);
-  const journal = await Journal.open(job.journalPath, { kind: 'import', appId: settings.appId, source: basename(source.path), sourceHash, settings: journalSettings(settings) }, job.lock);
+  const journal = await Journal.open(
+    job.journalPath,
+    { kind: 'import', appId: settings.appId, source: basename(source.path), sourceHash, settings: journalSettings(settings) },
+    job.lock,
+  );
   try {
     const planner = new RowPlanner(settings, job.columns, job.existing);
     // Finished rows are not planned again, but the planner must see every key the file creates.

@@ -105,7 +105,8 @@ export class Journal {
     const lines = text === undefined ? [] : parseLines(text);
     const header = lines[0];
     if (text !== undefined && text.trim() !== '') {
-      if (header?.type !== 'header') throw new JournalMismatchError(`${path} is not a Portal Explorer journal: move it away or delete it, then start again.`);
+      if (header?.type !== 'header')
+        throw new JournalMismatchError(`${path} is not a Portal Explorer journal: move it away or delete it, then start again.`);
       checkBelongs(path, header, job);
     }
     const handle = await open(path, 'a');

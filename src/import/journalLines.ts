@@ -102,7 +102,10 @@ export function settingsDifferences(then: JournalSettings, now: JournalSettings)
   const target = (value: string | undefined): string => (value === undefined ? 'ignored' : value.replace(/^field:/, ''));
   const differences: string[] = [];
   for (const key of ['mode', 'key', 'draft', 'decimalSeparator', 'timeZone'] as const) {
-    if (then[key] !== now[key]) differences.push(`${key === 'decimalSeparator' ? 'decimal separator' : key === 'timeZone' ? 'time zone' : key}: ${shown(then[key])}, now ${shown(now[key])}`);
+    if (then[key] !== now[key])
+      differences.push(
+        `${key === 'decimalSeparator' ? 'decimal separator' : key === 'timeZone' ? 'time zone' : key}: ${shown(then[key])}, now ${shown(now[key])}`,
+      );
   }
   for (const column of new Set([...Object.keys(then.mapping), ...Object.keys(now.mapping)])) {
     const before = then.mapping[column];
@@ -161,9 +164,14 @@ export function parseLines(text: string): Line[] {
 }
 
 export function checkBelongs(path: string, header: HeaderLine, job: JournalJob): void {
-  if (header.version !== JOURNAL_VERSION) throw new JournalMismatchError(`${path} was written by another version of Portal Explorer (journal version ${header.version}): delete it to start again.`);
+  if (header.version !== JOURNAL_VERSION)
+    throw new JournalMismatchError(
+      `${path} was written by another version of Portal Explorer (journal version ${header.version}): delete it to start again.`,
+    );
   if (header.kind !== job.kind || header.appId !== job.appId) {
-    throw new JournalMismatchError(`${path} belongs to another job (${header.kind} into app ${header.appId}), not to this ${job.kind} into app ${job.appId}: delete it, or finish that job first.`);
+    throw new JournalMismatchError(
+      `${path} belongs to another job (${header.kind} into app ${header.appId}), not to this ${job.kind} into app ${job.appId}: delete it, or finish that job first.`,
+    );
   }
   if (header.sourceHash !== job.sourceHash) {
     throw new JournalMismatchError(

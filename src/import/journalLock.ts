@@ -45,7 +45,9 @@ export function heldHere(holder: LockHolder): boolean {
 /** Where a holder runs, in words: "in this window since 21:40" or "in another VS Code window (...) since 21:40". */
 export function whereHeld(holder: LockHolder): string {
   const since = new Date(holder.startedAt);
-  const time = Number.isNaN(since.getTime()) ? holder.startedAt : since.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = Number.isNaN(since.getTime())
+    ? holder.startedAt
+    : since.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   if (heldHere(holder)) return `in this window since ${time}`;
   const host = holder.hostname === hostname() ? '' : ` on ${holder.hostname}`;
   return `in another VS Code window (process ${holder.pid}${host}) since ${time}`;
@@ -56,7 +58,9 @@ export class JournalBusyError extends Error {
     readonly journalPath: string,
     readonly holder: LockHolder,
   ) {
-    super(`Another run of the journal ${journalPath} is running ${whereHeld(holder)}: wait for it to end, or cancel it and start again to resume.`);
+    super(
+      `Another run of the journal ${journalPath} is running ${whereHeld(holder)}: wait for it to end, or cancel it and start again to resume.`,
+    );
     this.name = 'JournalBusyError';
   }
 }
@@ -77,7 +81,13 @@ function alive(pid: number): boolean {
 function parseHolder(text: string): LockHolder | undefined {
   try {
     const value = JSON.parse(text) as Partial<LockHolder>;
-    if (typeof value.pid === 'number' && typeof value.hostname === 'string' && typeof value.session === 'string' && typeof value.token === 'string' && typeof value.startedAt === 'string') {
+    if (
+      typeof value.pid === 'number' &&
+      typeof value.hostname === 'string' &&
+      typeof value.session === 'string' &&
+      typeof value.token === 'string' &&
+      typeof value.startedAt === 'string'
+    ) {
       return value as LockHolder;
     }
   } catch {
@@ -126,7 +136,13 @@ export class JournalLock {
   /** Takes the journal's lock, or refuses with JournalBusyError saying where the run that holds it runs. */
   static async acquire(journalPath: string): Promise<JournalLock> {
     const path = lockPathFor(journalPath);
-    const holder: LockHolder = { pid: process.pid, hostname: hostname(), session: SESSION, token: randomBytes(8).toString('hex'), startedAt: new Date().toISOString() };
+    const holder: LockHolder = {
+      pid: process.pid,
+      hostname: hostname(),
+      session: SESSION,
+      token: randomBytes(8).toString('hex'),
+      startedAt: new Date().toISOString(),
+    };
     for (let tries = 0; tries < 3; tries += 1) {
       try {
         const handle = await open(path, 'wx');

@@ -51,7 +51,8 @@ export function proposeMapping(sourceColumns: readonly string[], columns: readon
   for (const source of sourceColumns) {
     const column = matchColumn(source, columns);
     if (column) mapping = setTarget(mapping, source, { kind: 'field', field: column.field_id_in_data }, columns, { keepEarlier: true });
-    else if (RECORD_ID_NAMES.has(normalName(source))) mapping = setTarget(mapping, source, { kind: 'recordId' }, columns, { keepEarlier: true });
+    else if (RECORD_ID_NAMES.has(normalName(source)))
+      mapping = setTarget(mapping, source, { kind: 'recordId' }, columns, { keepEarlier: true });
   }
   return mapping;
 }
@@ -61,7 +62,13 @@ export function proposeMapping(sourceColumns: readonly string[], columns: readon
  * another source that fed the same field (or the record id) is ignored instead, unless `keepEarlier`, when
  * the earlier one wins (the proposal: the first matching column keeps its field).
  */
-export function setTarget(mapping: ImportMapping, source: string, target: ColumnTarget, columns: readonly Column[], options: { keepEarlier?: boolean } = {}): ImportMapping {
+export function setTarget(
+  mapping: ImportMapping,
+  source: string,
+  target: ColumnTarget,
+  columns: readonly Column[],
+  options: { keepEarlier?: boolean } = {},
+): ImportMapping {
   let wanted = target;
   if (target.kind === 'field') {
     const column = columns.find((candidate) => candidate.field_id_in_data === target.field);
@@ -72,7 +79,8 @@ export function setTarget(mapping: ImportMapping, source: string, target: Column
     }
   }
   const same = (other: ColumnTarget): boolean =>
-    (wanted.kind === 'recordId' && other.kind === 'recordId') || (wanted.kind === 'field' && other.kind === 'field' && other.field === wanted.field);
+    (wanted.kind === 'recordId' && other.kind === 'recordId') ||
+    (wanted.kind === 'field' && other.kind === 'field' && other.field === wanted.field);
   const holder = mapping.columns.find((entry) => entry.source !== source && same(entry.target));
   if (holder && options.keepEarlier) {
     wanted = { kind: 'ignored', reason: `${holder.source} already feeds ${describeTarget(holder.target, columns)}` };
@@ -110,19 +118,27 @@ export function recordIdSource(mapping: ImportMapping): string | undefined {
  * What the mapping cannot do, before any row is read: required columns nothing feeds (every created record
  * would be refused), no column at all, an upsert without a way to find existing records.
  */
-export function mappingProblems(mapping: ImportMapping, columns: readonly Column[], options: { creates: boolean; matchField?: string }): string[] {
+export function mappingProblems(
+  mapping: ImportMapping,
+  columns: readonly Column[],
+  options: { creates: boolean; matchField?: string },
+): string[] {
   const fed = fieldSources(mapping);
   const problems: string[] = [];
   if (fed.size === 0) problems.push('No source column feeds a column of the app.');
   if (options.creates) {
     for (const column of columns) {
       if (column.required === '1' && isWritable(column) && !fed.has(column.field_id_in_data)) {
-        problems.push(`${column.field_name} (${column.field_id_in_data}) is required and no source column feeds it: every new record would be refused.`);
+        problems.push(
+          `${column.field_name} (${column.field_id_in_data}) is required and no source column feeds it: every new record would be refused.`,
+        );
       }
     }
   }
   if (options.matchField !== undefined && !fed.has(options.matchField)) {
-    problems.push(`Records are matched on ${describeTarget({ kind: 'field', field: options.matchField }, columns)}, which no source column feeds.`);
+    problems.push(
+      `Records are matched on ${describeTarget({ kind: 'field', field: options.matchField }, columns)}, which no source column feeds.`,
+    );
   }
   return problems;
 }

@@ -4,7 +4,15 @@
 import { columnKind } from '../api/columnKinds';
 import type { Column } from '../api/types';
 import { choiceText } from '../shared/gridValues';
-import { choiceOptions, type ImportColumnRow, type ImportOptions, type ImportPreview, type ImportProblemRow, type ImportTargetOption, type ImportTargetValue } from '../shared/protocol';
+import {
+  choiceOptions,
+  type ImportColumnRow,
+  type ImportOptions,
+  type ImportPreview,
+  type ImportProblemRow,
+  type ImportTargetOption,
+  type ImportTargetValue,
+} from '../shared/protocol';
 import { convertValue, detectDecimalSeparator } from './convert';
 import { fieldSources, mappingProblems, readOnlyReason, type ColumnTarget, type ImportMapping } from './mapping';
 import type { ImportSettings, RowProblem } from './plan';
@@ -35,18 +43,26 @@ export function targetOptions(columns: readonly Column[]): ImportTargetOption[] 
     ...columns.map((column): ImportTargetOption => {
       const readOnly = readOnlyReason(column);
       const label = `${column.field_name} (${column.field_id_in_data}, ${columnKind(column)})`;
-      return readOnly ? { value: `field:${column.field_id_in_data}`, label, readOnly } : { value: `field:${column.field_id_in_data}`, label };
+      return readOnly
+        ? { value: `field:${column.field_id_in_data}`, label, readOnly }
+        : { value: `field:${column.field_id_in_data}`, label };
     }),
   ];
 }
 
 /** The unique columns the API can set: the keys an import can match on. */
 export function keyOptions(columns: readonly Column[]): Array<{ value: string; label: string }> {
-  return columns.filter((column) => column.unique_value === '1' && !readOnlyReason(column)).map((column) => ({ value: column.field_id_in_data, label: `${column.field_name} (${column.field_id_in_data})` }));
+  return columns
+    .filter((column) => column.unique_value === '1' && !readOnlyReason(column))
+    .map((column) => ({ value: column.field_id_in_data, label: `${column.field_name} (${column.field_id_in_data})` }));
 }
 
 export function mappingRows(mapping: ImportMapping): ImportColumnRow[] {
-  return mapping.columns.map(({ source, target }) => (target.kind === 'ignored' ? { source, target: targetValue(target), ignoredWhy: target.reason } : { source, target: targetValue(target) }));
+  return mapping.columns.map(({ source, target }) =>
+    target.kind === 'ignored'
+      ? { source, target: targetValue(target), ignoredWhy: target.reason }
+      : { source, target: targetValue(target) },
+  );
 }
 
 /** The first rows of the source (read once when the panel opens; the preview is recomputed from them). */
@@ -66,13 +82,28 @@ export async function sampleRows(source: ImportSource, count = SAMPLE_ROWS): Pro
  * first unique column the file feeds as the key (a lost create is then looked for, never sent twice, and
  * two rows with one key are caught), and the first view known, through which it is looked for.
  */
-export function defaultOptions(sample: readonly SourceRow[], mapping: ImportMapping, columns: readonly Column[], timeZone: string, firstView?: string): ImportOptions {
-  const numeric = new Set(columns.filter((column) => ['number', 'currency'].includes(columnKind(column))).map((column) => column.field_id_in_data));
+export function defaultOptions(
+  sample: readonly SourceRow[],
+  mapping: ImportMapping,
+  columns: readonly Column[],
+  timeZone: string,
+  firstView?: string,
+): ImportOptions {
+  const numeric = new Set(
+    columns.filter((column) => ['number', 'currency'].includes(columnKind(column))).map((column) => column.field_id_in_data),
+  );
   const fed = fieldSources(mapping);
   const values: string[] = [];
   for (const [field, source] of fed) if (numeric.has(field)) for (const row of sample) values.push(row.values[source] ?? '');
   const key = columns.find((column) => column.unique_value === '1' && fed.has(column.field_id_in_data))?.field_id_in_data;
-  return { mode: 'create', draft: 'published', decimalSeparator: detectDecimalSeparator(values), timeZone, ...(key ? { matchField: key } : {}), ...(firstView ? { viewId: firstView } : {}) };
+  return {
+    mode: 'create',
+    draft: 'published',
+    decimalSeparator: detectDecimalSeparator(values),
+    timeZone,
+    ...(key ? { matchField: key } : {}),
+    ...(firstView ? { viewId: firstView } : {}),
+  };
 }
 
 export function importSettings(appId: string, mapping: ImportMapping, options: ImportOptions): ImportSettings {
@@ -93,7 +124,12 @@ function choiceShown(column: Column, ids: string): string {
 }
 
 /** The first rows as they will be sent: each fed column's converted value, or why it cannot be sent. */
-export function previewOf(sample: readonly SourceRow[], mapping: ImportMapping, columns: readonly Column[], options: ImportOptions): ImportPreview {
+export function previewOf(
+  sample: readonly SourceRow[],
+  mapping: ImportMapping,
+  columns: readonly Column[],
+  options: ImportOptions,
+): ImportPreview {
   const fed = [...fieldSources(mapping)].flatMap(([field, source]) => {
     const column = columns.find((candidate) => candidate.field_id_in_data === field);
     return column ? [{ column, source }] : [];
@@ -123,7 +159,10 @@ export function previewOf(sample: readonly SourceRow[], mapping: ImportMapping, 
  * a key column or a view it cannot be, so it is not sent again and is reported uncertain.
  */
 export function optionWarnings(options: ImportOptions, uncertainFile: string): string[] {
-  const missing = [options.matchField ? undefined : 'a key (a unique column the file feeds)', options.viewId ? undefined : 'a view of existing records'].filter((part) => part !== undefined);
+  const missing = [
+    options.matchField ? undefined : 'a key (a unique column the file feeds)',
+    options.viewId ? undefined : 'a view of existing records',
+  ].filter((part) => part !== undefined);
   if (missing.length === 0) return [];
   return [
     `Without ${missing.join(' and ')}, a record whose creation the portal confirms but whose answer is lost on the way (a dropped connection, a 502 or 504) cannot be looked for: it is not sent again (no duplicate), and its row is reported uncertain and written to ${uncertainFile} for you to check in the app.`,

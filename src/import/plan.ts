@@ -86,12 +86,21 @@ export class RowPlanner {
       const column = columns.find((candidate) => candidate.field_id_in_data === field);
       if (column) this.fieldsBySource.set(source, column);
     }
-    this.fed = [...this.fieldsBySource].map(([source, column]) => ({ source, field: column.field_id_in_data, convert: converterFor(column, settings.conversion) }));
+    this.fed = [...this.fieldsBySource].map(([source, column]) => ({
+      source,
+      field: column.field_id_in_data,
+      convert: converterFor(column, settings.conversion),
+    }));
   }
 
   plan(source: SourceRow): Operation {
     const { row } = source;
-    if (source.problem) return { kind: 'invalid', row, problems: [{ row, column: '(the row)', value: '', message: `the row ${source.problem}`, expected: '' }] };
+    if (source.problem)
+      return {
+        kind: 'invalid',
+        row,
+        problems: [{ row, column: '(the row)', value: '', message: `the row ${source.problem}`, expected: '' }],
+      };
     const problems: RowProblem[] = [];
     const data: RecordData = {};
     const { values } = source;
@@ -102,7 +111,8 @@ export class RowPlanner {
       // An empty cell, or one of only spaces, is left out: sent, it would be "" and clear the field on update.
       if (raw.trim() === '') continue;
       const converted = convert(raw);
-      if (converted.problem !== undefined) problems.push({ row, column: sourceColumn, value: raw, message: converted.problem, expected: converted.expected });
+      if (converted.problem !== undefined)
+        problems.push({ row, column: sourceColumn, value: raw, message: converted.problem, expected: converted.expected });
       else {
         data[field] = converted.value;
         filled += 1;
@@ -141,7 +151,15 @@ export class RowPlanner {
     const id = this.idSource === undefined ? '' : (source.values[this.idSource] ?? '').trim();
     if (id !== '') {
       // An id names one record: a row whose record is not in the view is refused, never created anew.
-      return this.existing.byId.get(id) ?? problem(this.idSource as string, id, 'no record with this id in the view read for matching (is it in trash, or hidden by the view?)', 'the id of an existing record');
+      return (
+        this.existing.byId.get(id) ??
+        problem(
+          this.idSource as string,
+          id,
+          'no record with this id in the view read for matching (is it in trash, or hidden by the view?)',
+          'the id of an existing record',
+        )
+      );
     }
     const field = this.settings.matchField;
     const key = field === undefined ? undefined : data[field];
@@ -149,7 +167,12 @@ export class RowPlanner {
     const matches = this.existing.byKey.get(key) ?? [];
     if (matches.length > 1) {
       const ids = matches.map((match) => match.id).join(', ');
-      return problem(this.sources.get(field) ?? field, key, `${matches.length} records have this value (${ids}): the match column must identify one record`, 'a value held by at most one record');
+      return problem(
+        this.sources.get(field) ?? field,
+        key,
+        `${matches.length} records have this value (${ids}): the match column must identify one record`,
+        'a value held by at most one record',
+      );
     }
     return matches[0];
   }
@@ -157,11 +180,26 @@ export class RowPlanner {
   /** `filled`: how many fields `data` has (each mapped field is set once), so as not to count its keys again. */
   private create(row: number, data: RecordData, filled: number): Operation {
     // Else a row with nothing in its mapped columns creates a blank record wherever no column is required.
-    if (filled === 0) return { kind: 'invalid', row, problems: [{ row, column: '(the row)', value: '', message: 'the row has no values for the mapped columns', expected: 'a value in at least one mapped column' }] };
+    if (filled === 0)
+      return {
+        kind: 'invalid',
+        row,
+        problems: [
+          {
+            row,
+            column: '(the row)',
+            value: '',
+            message: 'the row has no values for the mapped columns',
+            expected: 'a value in at least one mapped column',
+          },
+        ],
+      };
     // Every value passed its column's check in plan() (convertValue): what is left to check is a required
     // field left empty, and only a row that leaves one is checked whole, for checkRecord's messages.
     if (this.leavesRequired(data)) {
-      const problems = checkRecord(this.columns, data, { creating: true }).map((found) => this.problemOf(row, found.field, data, found.message));
+      const problems = checkRecord(this.columns, data, { creating: true }).map((found) =>
+        this.problemOf(row, found.field, data, found.message),
+      );
       if (problems.length > 0) return { kind: 'invalid', row, problems };
     }
     let lookup: CreateLookup | undefined;
@@ -169,7 +207,11 @@ export class RowPlanner {
     if (field !== undefined && data[field]) {
       const earlier = this.plannedKeys.get(data[field]);
       if (earlier !== undefined) {
-        return { kind: 'invalid', row, problems: [this.problemOf(row, field, data, `row ${earlier} has the same value and creates that record: merge the two rows`)] };
+        return {
+          kind: 'invalid',
+          row,
+          problems: [this.problemOf(row, field, data, `row ${earlier} has the same value and creates that record: merge the two rows`)],
+        };
       }
       this.plannedKeys.set(data[field], row);
       lookup = { field, value: data[field] };
@@ -188,7 +230,9 @@ export class RowPlanner {
     // A field the view does not show is sent: the view cannot say whether it changes.
     for (const [field, value] of Object.entries(data)) if (existing.values[field] !== value) changes[field] = value;
     const publish = this.settings.draft === 'published' && existing.draft === true;
-    const problems = checkRecord(this.columns, changes, { creating: false }).map((found) => this.problemOf(row, found.field, changes, found.message));
+    const problems = checkRecord(this.columns, changes, { creating: false }).map((found) =>
+      this.problemOf(row, found.field, changes, found.message),
+    );
     if (problems.length > 0) return { kind: 'invalid', row, problems };
     if (Object.keys(changes).length === 0 && !publish) return { kind: 'unchanged', row, recordId };
     return { kind: 'update', row, recordId, changes, publish };
@@ -197,7 +241,13 @@ export class RowPlanner {
   private problemOf(row: number, field: string, data: RecordData, message: string): RowProblem {
     const column = this.columns.find((candidate) => candidate.field_id_in_data === field);
     const source = this.sources.get(field);
-    return { row, column: source ?? describeTarget({ kind: 'field', field }, this.columns), value: data[field] ?? '', message, expected: column ? describeExpected(column, message, this.settings.conversion) : '' };
+    return {
+      row,
+      column: source ?? describeTarget({ kind: 'field', field }, this.columns),
+      value: data[field] ?? '',
+      message,
+      expected: column ? describeExpected(column, message, this.settings.conversion) : '',
+    };
   }
 }
 
@@ -235,7 +285,13 @@ export class PlannedRows implements AsyncIterableIterator<Operation> {
 
   next(): Promise<IteratorResult<Operation, undefined>> {
     this.calls += 1;
-    const next = this.calls > 1 ? this.last.then(() => this.step(), () => this.step()) : this.step();
+    const next =
+      this.calls > 1
+        ? this.last.then(
+            () => this.step(),
+            () => this.step(),
+          )
+        : this.step();
     this.last = next;
     return next;
   }

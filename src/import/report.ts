@@ -48,10 +48,12 @@ function duration(seconds: number): string {
  */
 export function progressText(progress: RunProgress): string {
   const parts = [progress.total === undefined ? number(progress.done) : `${number(progress.done)} of ${number(progress.total)}`];
-  if (progress.ratePerSecond > 0) parts.push(`${progress.ratePerSecond >= 10 ? number(Math.round(progress.ratePerSecond)) : progress.ratePerSecond.toFixed(1)} rows/s`);
+  if (progress.ratePerSecond > 0)
+    parts.push(`${progress.ratePerSecond >= 10 ? number(Math.round(progress.ratePerSecond)) : progress.ratePerSecond.toFixed(1)} rows/s`);
   if (progress.secondsLeft !== undefined && progress.done !== progress.total) parts.push(`about ${duration(progress.secondsLeft)} left`);
   if (progress.waitingSeconds !== undefined) parts.push(`the portal asked to wait ${duration(progress.waitingSeconds)}`);
-  else if (progress.limited && progress.requestsPerSecond !== undefined && progress.requestsPerSecond > 0) parts.push(`the portal is limiting us to ~${number(Math.round(progress.requestsPerSecond))} requests/s`);
+  else if (progress.limited && progress.requestsPerSecond !== undefined && progress.requestsPerSecond > 0)
+    parts.push(`the portal is limiting us to ~${number(Math.round(progress.requestsPerSecond))} requests/s`);
   return parts.join(' · ');
 }
 
@@ -117,8 +119,18 @@ function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
  * the source's format, each with its reason; reads the source again rather than holding rows. Returns
  * how many rows it wrote; with none, writes nothing.
  */
-export async function writeFailuresFile(source: ImportSource, journal: Journal, path: string, outcomes: readonly Outcome[] = ['failed']): Promise<number> {
-  const wanted = new Map(journal.entries().filter((entry) => outcomes.includes(entry.outcome)).map((entry) => [entry.row, entry.reason ?? entry.outcome]));
+export async function writeFailuresFile(
+  source: ImportSource,
+  journal: Journal,
+  path: string,
+  outcomes: readonly Outcome[] = ['failed'],
+): Promise<number> {
+  const wanted = new Map(
+    journal
+      .entries()
+      .filter((entry) => outcomes.includes(entry.outcome))
+      .map((entry) => [entry.row, entry.reason ?? entry.outcome]),
+  );
   if (wanted.size === 0) return 0;
   const Papa = await loadPapa();
   const out = createWriteStream(path);

@@ -125,7 +125,9 @@ class Run {
     this.retry = retryPolicy(options.retry);
     this.maxAttempts = this.retry.maxAttempts;
     this.concurrency = Math.max(1, options.concurrency ?? options.limiter?.maxInFlight ?? 4);
-    this.pace = options.limiter ?? new PortalLimiter({ maxInFlight: this.concurrency, initialInFlight: this.concurrency, maxRetryAfterMs: this.retry.maxRetryAfterMs });
+    this.pace =
+      options.limiter ??
+      new PortalLimiter({ maxInFlight: this.concurrency, initialInFlight: this.concurrency, maxRetryAfterMs: this.retry.maxRetryAfterMs });
   }
 
   /** Aborted at Cancel (or a failure): no request starts after it, and waits end. */
@@ -199,7 +201,8 @@ class Run {
           const outcome = await this.execute(operation);
           if (outcome === undefined) return; // cancelled while in flight: no outcome, resumed later
           const { outcome: kind, recordId } = outcome;
-          if ((kind === 'created' || kind === 'updated' || kind === 'deleted') && recordId !== undefined) this.options.onRecordChanged?.({ recordId, kind });
+          if ((kind === 'created' || kind === 'updated' || kind === 'deleted') && recordId !== undefined)
+            this.options.onRecordChanged?.({ recordId, kind });
           // The worker goes on to its next request while the line is written: an outcome line is not
           // synced, and one lost costs the resumed run a look-up, never a duplicate.
           const written = this.options.journal.record(outcome);
@@ -234,7 +237,16 @@ class Run {
     const ratePerSecond = seconds > 0 ? this.finishedHere / seconds : 0;
     const secondsLeft = total !== undefined && ratePerSecond > 0 ? Math.max(0, total - done) / ratePerSecond : undefined;
     const portal = this.pace.state();
-    const progress: RunProgress = { done, total, counts, ratePerSecond, secondsLeft, requestsPerSecond: portal.ratePerSecond, limited: portal.limited, inFlight: portal.inFlight };
+    const progress: RunProgress = {
+      done,
+      total,
+      counts,
+      ratePerSecond,
+      secondsLeft,
+      requestsPerSecond: portal.ratePerSecond,
+      limited: portal.limited,
+      inFlight: portal.inFlight,
+    };
     if (portal.pausedMs > 0) progress.waitingSeconds = Math.ceil(portal.pausedMs / 1000);
     return progress;
   }
@@ -250,10 +262,18 @@ class Run {
         return this.create(row, operation.data, operation.lookup);
       case 'update':
         return this.repeatable(row, 'updated', operation.recordId, (signal) =>
-          this.options.writer.updateRecord(this.options.appId, operation.recordId, operation.changes, { publish: operation.publish }, signal),
+          this.options.writer.updateRecord(
+            this.options.appId,
+            operation.recordId,
+            operation.changes,
+            { publish: operation.publish },
+            signal,
+          ),
         );
       case 'delete':
-        return this.repeatable(row, 'deleted', operation.recordId, (signal) => this.options.writer.deleteRecord(this.options.appId, operation.recordId, signal));
+        return this.repeatable(row, 'deleted', operation.recordId, (signal) =>
+          this.options.writer.deleteRecord(this.options.appId, operation.recordId, signal),
+        );
     }
   }
 
@@ -275,7 +295,8 @@ class Run {
   private prepare(operation: Operation): void {
     const { journal } = this.options;
     if (journal.unfinishedAttempt(operation.row) !== undefined) return;
-    if (operation.kind === 'create' && operation.lookup && this.options.lookupView) this.prepared.set(operation.row, journal.attempt(operation.row, operation.lookup));
+    if (operation.kind === 'create' && operation.lookup && this.options.lookupView)
+      this.prepared.set(operation.row, journal.attempt(operation.row, operation.lookup));
     else if (operation.kind === 'update' || operation.kind === 'delete') this.prepared.set(operation.row, journal.attempt(operation.row));
     this.prepared.get(operation.row)?.catch(() => undefined); // awaited, and its failure met, when the row is sent
   }
@@ -325,7 +346,11 @@ class Run {
       try {
         if (mayExist) {
           if (!lookup || !this.options.lookupView) {
-            return { row, outcome: 'uncertain', reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}); with no key column to look for it, it was not sent again: check the app` };
+            return {
+              row,
+              outcome: 'uncertain',
+              reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}); with no key column to look for it, it was not sent again: check the app`,
+            };
           }
           const found = await this.find(lookup).catch((error: unknown) => classifyFailure(error));
           if (!Array.isArray(found)) {
@@ -338,7 +363,8 @@ class Run {
             };
           }
           if (found.length === 1) return { row, outcome: 'created', recordId: found[0] };
-          if (found.length > 1) return { row, outcome: 'uncertain', reason: `records ${found.join(', ')} all have ${lookup.field} = ${lookup.value}` };
+          if (found.length > 1)
+            return { row, outcome: 'uncertain', reason: `records ${found.join(', ')} all have ${lookup.field} = ${lookup.value}` };
           mayExist = false;
         }
         // Wait first, then journal: a run cancelled while the portal asks to wait leaves no attempt behind
@@ -368,7 +394,11 @@ class Run {
       if (found?.length === 1) return { row, outcome: 'created', recordId: found[0] };
       if (found?.length === 0) return { row, outcome: 'failed', reason: `not created: the portal kept failing (${lastReason})` };
     }
-    return { row, outcome: mayExist ? 'uncertain' : 'failed', reason: `the portal kept failing (${lastReason})${mayExist ? '; the record may exist: check the app' : ''}` };
+    return {
+      row,
+      outcome: mayExist ? 'uncertain' : 'failed',
+      reason: `the portal kept failing (${lastReason})${mayExist ? '; the record may exist: check the app' : ''}`,
+    };
   }
 
   /** Record ids whose `lookup.field` is exactly `lookup.value`, read through the lookup view. */
@@ -381,7 +411,9 @@ class Run {
       try {
         const read = await this.options.writer.readView(this.options.appId, view.viewId, [filter], this.signal);
         // "equals" compares text case-insensitively: keep the exact matches (all, when the view hides the field).
-        return read.rows.filter((row) => row.values[lookup.field] === undefined || row.values[lookup.field] === lookup.value).flatMap((row) => (row.id ? [row.id] : []));
+        return read.rows
+          .filter((row) => row.values[lookup.field] === undefined || row.values[lookup.field] === lookup.value)
+          .flatMap((row) => (row.id ? [row.id] : []));
       } catch (error) {
         const failure = classifyFailure(error);
         if (failure.verdict === 'cancelled' || failure.verdict === 'refused' || attempt >= this.maxAttempts) throw error;
@@ -391,7 +423,12 @@ class Run {
   }
 
   /** An update or delete: sent again after any failure that is not a refusal. */
-  private async repeatable(row: number, done: Outcome, recordId: string, send: (signal: AbortSignal) => Promise<void>): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
+  private async repeatable(
+    row: number,
+    done: Outcome,
+    recordId: string,
+    send: (signal: AbortSignal) => Promise<void>,
+  ): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
     let sentBefore = this.sentBefore(row);
     let lastReason = '';
     for (let attempt = 1; attempt <= this.maxAttempts; attempt += 1) {
@@ -404,7 +441,8 @@ class Run {
         const failure = classifyFailure(error);
         if (failure.verdict === 'cancelled') return undefined;
         // A delete sent before whose answer was lost: the record is in trash now, so 404 means done.
-        if (failure.verdict === 'refused' && failure.status === 404 && done === 'deleted' && sentBefore) return { row, outcome: done, recordId };
+        if (failure.verdict === 'refused' && failure.status === 404 && done === 'deleted' && sentBefore)
+          return { row, outcome: done, recordId };
         if (failure.verdict === 'refused') return { row, outcome: 'failed', recordId, reason: failure.reason };
         sentBefore = true;
         lastReason = failure.reason;

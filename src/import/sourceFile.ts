@@ -117,7 +117,7 @@ export async function openSource(path: string, options: SourceOptions = {}): Pro
     if (sample.length >= CSV_SAMPLE_CHARS) break;
   }
   const preview = Papa.parse<string[]>(sample, {
-    delimiter: format === 'tsv' ? '\t' : options.delimiter ?? '',
+    delimiter: format === 'tsv' ? '\t' : (options.delimiter ?? ''),
     delimitersToGuess: [',', ';', '\t', '|'],
     preview: 20,
     skipEmptyLines: 'greedy',
@@ -125,7 +125,9 @@ export async function openSource(path: string, options: SourceOptions = {}): Pro
   const header = preview.data[0];
   if (!header) throw new SourceFormatError(`${path} is empty: an import file starts with a header row naming its columns.`);
   if (preview.errors.some((error) => error.row === 0 && error.type === 'Quotes')) {
-    throw new SourceFormatError(`The header row of ${path} has a quote that is never closed or is followed by text: fix its quotes (a quote in a name is written "") and import the file again.`);
+    throw new SourceFormatError(
+      `The header row of ${path} has a quote that is never closed or is followed by text: fix its quotes (a quote in a name is written "") and import the file again.`,
+    );
   }
   const delimiter = preview.meta.delimiter;
   const newline = preview.meta.linebreak;
@@ -150,7 +152,11 @@ export async function unreadableRows(source: ImportSource, limit = 3, signal?: A
 
 /** papaparse's own chunk parser (what its streamers drive), exported but not in its types. */
 interface ChunkParser {
-  parse(input: string, baseIndex: number, ignoreLastRow: boolean): { data: string[][]; errors: PapaModule.ParseError[]; meta: { cursor: number } };
+  parse(
+    input: string,
+    baseIndex: number,
+    ignoreLastRow: boolean,
+  ): { data: string[][]; errors: PapaModule.ParseError[]; meta: { cursor: number } };
 }
 
 /** Records parsed from a part of the file, and papaparse's quote errors, by index into `records`. */
@@ -175,7 +181,11 @@ async function* csvRecords(path: string, delimiter: string, newline: string, sig
   const Papa = await loadPapa();
   // The line breaks the sample showed: guessed from the first chunk instead (cut at its last LF), a file
   // of mixed line ends was broken into other lines than the whole text's.
-  const parser = new (Papa as unknown as { ParserHandle: new (config: PapaModule.ParseConfig) => ChunkParser }).ParserHandle({ delimiter, newline: newline as PapaModule.ParseConfig['newline'], skipEmptyLines: false });
+  const parser = new (Papa as unknown as { ParserHandle: new (config: PapaModule.ParseConfig) => ChunkParser }).ParserHandle({
+    delimiter,
+    newline: newline as PapaModule.ParseConfig['newline'],
+    skipEmptyLines: false,
+  });
   let partial = '';
   let base = 0;
   /** Where in `partial` its last line break ends (0: none). */
@@ -197,7 +207,10 @@ async function* csvRecords(path: string, delimiter: string, newline: string, sig
     cut = Math.max(0, cut - consumed);
     waitFor = partial.length > LONG_RECORD_CHARS ? 2 * partial.length : 0;
     // An error on the unfinished record (its index is past the records) comes again when it is parsed whole.
-    const errors = results.errors.length === 0 ? NO_ERRORS : results.errors.filter((error) => error.row !== undefined && error.row < results.data.length);
+    const errors =
+      results.errors.length === 0
+        ? NO_ERRORS
+        : results.errors.filter((error) => error.row !== undefined && error.row < results.data.length);
     yield { records: results.data, errors };
   }
   // An empty rest (a file ending in a line break) has no record: not parsed, which took a path of its own too.
@@ -281,7 +294,14 @@ function csvRow(row: number, cells: readonly string[], columns: readonly string[
   const values = valuesOf(cells, columns);
   if (cells.length <= columns.length) return { row, values };
   const extra = cells.slice(columns.length);
-  return extra.some((cell) => cell !== '') ? { row, values, extra, problem: `has ${cells.length} cells, the header names ${columns.length}: check the quotes and delimiters of this row` } : { row, values };
+  return extra.some((cell) => cell !== '')
+    ? {
+        row,
+        values,
+        extra,
+        problem: `has ${cells.length} cells, the header names ${columns.length}: check the quotes and delimiters of this row`,
+      }
+    : { row, values };
 }
 
 /**
@@ -296,10 +316,26 @@ function brokenRow(row: number, cells: readonly string[], columns: readonly stri
   const column = columns[last] ?? `Column ${last + 1}`;
   if (error.code === 'MissingQuotes') {
     const lines = countLines(cells[last] ?? '');
-    const swallowed = lines === 0 ? 'its cell runs to the end of the file' : `the rest of the file (${lines.toLocaleString('en-US')} more lines) was read into that one cell`;
-    return { row, values, ...extra, unreadable: true, problem: `has a quote in "${column}" that is never closed: ${swallowed}. Close the quote (a quote inside a cell is written "") and import the file again` };
+    const swallowed =
+      lines === 0
+        ? 'its cell runs to the end of the file'
+        : `the rest of the file (${lines.toLocaleString('en-US')} more lines) was read into that one cell`;
+    return {
+      row,
+      values,
+      ...extra,
+      unreadable: true,
+      problem: `has a quote in "${column}" that is never closed: ${swallowed}. Close the quote (a quote inside a cell is written "") and import the file again`,
+    };
   }
-  return { row, values, ...extra, unreadable: true, problem: 'has a quoted cell with text after its closing quote, so where its cells end is not certain: check the quotes of this row (a quote inside a cell is written "")' };
+  return {
+    row,
+    values,
+    ...extra,
+    unreadable: true,
+    problem:
+      'has a quoted cell with text after its closing quote, so where its cells end is not certain: check the quotes of this row (a quote inside a cell is written "")',
+  };
 }
 
 /** The lines of `text` after its first (a line break that ends the file begins none). */
@@ -340,7 +376,8 @@ async function* jsonElements(path: string, signal?: AbortSignal): AsyncGenerator
   const first = await firstMeaningful(chunks);
   if (first === undefined) return;
   const opening = first.trimStart()[0];
-  if (opening !== '[' && opening !== '{') throw new SourceFormatError(`${path} is not an import file: JSON must be an array of records, or an object with "data": [...].`);
+  if (opening !== '[' && opening !== '{')
+    throw new SourceFormatError(`${path} is not an import file: JSON must be an array of records, or an object with "data": [...].`);
   // keepStack false: elements already handed out are not kept in their array, so memory stays flat.
   const parser = new JSONParser({ paths: [opening === '{' ? '$.data.*' : '$.*'], keepStack: false });
   const ready: unknown[] = [];

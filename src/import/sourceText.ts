@@ -17,8 +17,13 @@ const NAMES: Record<SourceEncoding, string> = { 'utf-8': 'UTF-8', 'utf-16le': 'U
 
 /** The encoding its first bytes announce; UTF-8 when there is no byte-order mark. UTF-32 is refused. */
 export function encodingOf(start: Uint8Array): SourceEncoding {
-  const utf32 = (start[0] === 0xff && start[1] === 0xfe && start[2] === 0 && start[3] === 0) || (start[0] === 0 && start[1] === 0 && start[2] === 0xfe && start[3] === 0xff);
-  if (utf32) throw new SourceEncodingError('The file is UTF-32 (its byte-order mark says so), which spreadsheet programs do not write: save it as UTF-8 (or UTF-16) and import it again.');
+  const utf32 =
+    (start[0] === 0xff && start[1] === 0xfe && start[2] === 0 && start[3] === 0) ||
+    (start[0] === 0 && start[1] === 0 && start[2] === 0xfe && start[3] === 0xff);
+  if (utf32)
+    throw new SourceEncodingError(
+      'The file is UTF-32 (its byte-order mark says so), which spreadsheet programs do not write: save it as UTF-8 (or UTF-16) and import it again.',
+    );
   if (start[0] === 0xef && start[1] === 0xbb && start[2] === 0xbf) return 'utf-8';
   if (start[0] === 0xff && start[1] === 0xfe) return 'utf-16le';
   if (start[0] === 0xfe && start[1] === 0xff) return 'utf-16be';

@@ -55,7 +55,8 @@ export function timeZoneProblem(timeZone: string): string | undefined {
 /** The zone's offset from UTC at the instant `instant` (ms), in milliseconds (east positive). */
 function offsetAt(instant: number, timeZone: string): number {
   const parts: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(new Date(instant))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  for (const part of formatter(timeZone).formatToParts(new Date(instant)))
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
   const asUtc = utcMs(parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second);
   return asUtc - Math.floor(instant / 1000) * 1000;
 }

@@ -1,6 +1,16 @@
 // The vscode.Uri side of the record address (recordAddress.ts builds and parses the path).
 import * as vscode from 'vscode';
-import { parseAddress, RECORD_SCHEME, recordKey, recordOfUri, recordPath, schemaPath, viewGridPath, type RecordNames, type ViewNames } from './recordAddress';
+import {
+  parseAddress,
+  RECORD_SCHEME,
+  recordKey,
+  recordOfUri,
+  recordPath,
+  schemaPath,
+  viewGridPath,
+  type RecordNames,
+  type ViewNames,
+} from './recordAddress';
 import type { AppTarget, RecordTarget, ViewTarget } from './targets';
 
 /** The record's document: named for its tab when its title is known (recordAddress.ts). */
@@ -10,7 +20,11 @@ export function recordUri(target: RecordTarget, names?: RecordNames): vscode.Uri
 
 /** The view's grid (the custom editor portal.grid), named for its tab by the view and app. */
 export function viewGridUri(target: ViewTarget, names: ViewNames = {}): vscode.Uri {
-  return vscode.Uri.from({ scheme: RECORD_SCHEME, authority: target.portalId, path: viewGridPath(target, { viewName: names.viewName ?? target.viewName, appName: names.appName }) });
+  return vscode.Uri.from({
+    scheme: RECORD_SCHEME,
+    authority: target.portalId,
+    path: viewGridPath(target, { viewName: names.viewName ?? target.viewName, appName: names.appName }),
+  });
 }
 
 export function schemaUri(app: AppTarget): vscode.Uri {

@@ -46,12 +46,16 @@ export function updateBody({ columns, base, server, edited }: UpdateInput): Body
     const column = byKey.get(key);
     const before = base[key] ?? '';
     if (!column) {
-      if (base[key] === undefined || value !== before) problems.push({ field: key, message: 'unknown field: the app has no column with this field_id_in_data' });
+      if (base[key] === undefined || value !== before)
+        problems.push({ field: key, message: 'unknown field: the app has no column with this field_id_in_data' });
       continue;
     }
     if (value === before) continue;
     if (!isWritable(column)) {
-      problems.push({ field: key, message: `read-only (${column.type_name || 'not writable'}): it cannot be changed through the API; put back ${shown(before)}` });
+      problems.push({
+        field: key,
+        message: `read-only (${column.type_name || 'not writable'}): it cannot be changed through the API; put back ${shown(before)}`,
+      });
       continue;
     }
     if (value === (server[key] ?? '')) continue;
@@ -70,7 +74,8 @@ export function createBody(columns: readonly Column[], edited: RecordData): Body
     const column = byKey.get(key);
     if (!column) problems.push({ field: key, message: 'unknown field: the app has no column with this field_id_in_data' });
     else if (!isWritable(column)) {
-      if (value !== '') problems.push({ field: key, message: `read-only (${column.type_name || 'not writable'}): the portal fills it; leave it out` });
+      if (value !== '')
+        problems.push({ field: key, message: `read-only (${column.type_name || 'not writable'}): the portal fills it; leave it out` });
     } else if (value !== '') fields[key] = value;
   }
   problems.push(...checkRecord(columns, fields, { creating: true }));

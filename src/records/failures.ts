@@ -52,9 +52,17 @@ export function classifyFailure(error: unknown): Failure {
   const waitMs = error.retryAfterMs;
   switch (error.kind) {
     case 'http':
-      return { verdict: error.status === undefined ? 'may-have-been-done' : statusVerdict(error.status), reason, status: error.status, waitMs };
+      return {
+        verdict: error.status === undefined ? 'may-have-been-done' : statusVerdict(error.status),
+        reason,
+        status: error.status,
+        waitMs,
+      };
     case 'network':
-      return { verdict: error.code !== undefined && NOTHING_SENT.has(error.code) ? 'not-taken' : 'may-have-been-done', reason: error.message };
+      return {
+        verdict: error.code !== undefined && NOTHING_SENT.has(error.code) ? 'not-taken' : 'may-have-been-done',
+        reason: error.message,
+      };
     case 'timeout':
       return { verdict: 'may-have-been-done', reason: error.message };
     case 'invalid-response':

@@ -17,14 +17,20 @@ export interface RetryPolicy {
   readonly maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({ maxAttempts: 8, baseDelayMs: 250, maxDelayMs: 30_000, maxRetryAfterMs: 5 * 60_000 });
+export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
+  maxAttempts: 8,
+  baseDelayMs: 250,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 5 * 60_000,
+});
 
 /** The default policy with `overrides` (undefined keys keep the default). */
 export function retryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
   const policy = { ...DEFAULT_RETRY_POLICY };
   for (const key of Object.keys(policy) as Array<keyof RetryPolicy>) {
     const value = overrides[key];
-    if (value !== undefined && Number.isFinite(value) && value >= 0) policy[key] = key === 'maxAttempts' ? Math.max(1, Math.floor(value)) : value;
+    if (value !== undefined && Number.isFinite(value) && value >= 0)
+      policy[key] = key === 'maxAttempts' ? Math.max(1, Math.floor(value)) : value;
   }
   return Object.freeze(policy);
 }

@@ -193,7 +193,11 @@ export class RecordStore {
    * caller has just checked, as VS Code's save does). Resolves with the copy as written and the fields sent.
    * `base`: the copy this edit started from, when the caller keeps it (else the one set with setBase).
    */
-  async update(record: RecordTarget, edit: Edit, options: { checked?: boolean; base?: RecordData } = {}): Promise<{ copy: RecordCopy; sent: string[] }> {
+  async update(
+    record: RecordTarget,
+    edit: Edit,
+    options: { checked?: boolean; base?: RecordData } = {},
+  ): Promise<{ copy: RecordCopy; sent: string[] }> {
     const { portalId, appId, recordId } = record;
     const checked = options.checked ?? this.isFresh(record);
     const server = await this.read(record, 'update');
@@ -210,7 +214,11 @@ export class RecordStore {
       );
     }
     if (!checked && checkConflict(base, server)) {
-      throw new RecordConflict(`Record ${recordId} changed in the portal since you opened it. Save again to compare or overwrite. Nothing was sent.`, base, server);
+      throw new RecordConflict(
+        `Record ${recordId} changed in the portal since you opened it. Save again to compare or overwrite. Nothing was sent.`,
+        base,
+        server,
+      );
     }
     const body = updateBody({ columns: server.columns, base, server: server.data, edited });
     if (body.problems.length > 0) throw new SaveRefused(describeProblems(server.columns, body.problems));
@@ -219,11 +227,17 @@ export class RecordStore {
       try {
         await this.deps.client(portalId).updateRecord(appId, recordId, body.fields);
       } catch (error) {
-        if (isNotFound(error)) throw new RecordGone(`Record ${recordId} of app ${appId} is not in the portal any more (deleted, or in its trash). Your text is kept; nothing was saved.`, { cause: error });
+        if (isNotFound(error))
+          throw new RecordGone(
+            `Record ${recordId} of app ${appId} is not in the portal any more (deleted, or in its trash). Your text is kept; nothing was saved.`,
+            { cause: error },
+          );
         throw error;
       }
     }
-    this.deps.log.info(`Saved record ${recordId} of app ${appId}: ${sent.length === 0 ? 'no field changed, nothing sent' : `sent ${sent.join(', ')}`}.`);
+    this.deps.log.info(
+      `Saved record ${recordId} of app ${appId}: ${sent.length === 0 ? 'no field changed, nothing sent' : `sent ${sent.join(', ')}`}.`,
+    );
     const copy = this.remember(record, { ...server.data, ...body.fields }, server.draft, server.columns);
     this.entry(record).base = copy.data;
     if (sent.length > 0) this.deps.onChanged?.(record, 'updated');
@@ -263,7 +277,8 @@ export class RecordStore {
     try {
       [read, columns] = await Promise.all([this.deps.client(portalId).readRecord(appId, recordId), this.deps.columns(portalId, appId)]);
     } catch (error) {
-      if (isNotFound(error)) throw new RecordGone(`Record ${recordId} of app ${appId} is not in the portal (deleted, or in its trash).`, { cause: error });
+      if (isNotFound(error))
+        throw new RecordGone(`Record ${recordId} of app ${appId} is not in the portal (deleted, or in its trash).`, { cause: error });
       throw error;
     }
     const draftBefore = entry.copy?.draft;

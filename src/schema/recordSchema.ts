@@ -33,7 +33,6 @@ export interface RecordSchemaOptions {
   appName?: string;
 }
 
-
 export const READ_ONLY_NOTE = 'read-only: shown, never sent';
 
 /** The kind as the portal names it ("Date & Time"), else ours. */
@@ -62,9 +61,11 @@ export function patternMessage(column: Column, required: boolean): string {
 function describe(column: Column, writable: boolean, required: boolean): { description: string; markdownDescription: string } {
   const name = column.field_name || column.field_id_in_data;
   const kind = kindLabel(column);
-  const flags = [required && writable ? 'required' : undefined, column.unique_value === '1' ? 'unique' : undefined, writable ? undefined : READ_ONLY_NOTE].filter(
-    (flag): flag is string => flag !== undefined,
-  );
+  const flags = [
+    required && writable ? 'required' : undefined,
+    column.unique_value === '1' ? 'unique' : undefined,
+    writable ? undefined : READ_ONLY_NOTE,
+  ].filter((flag): flag is string => flag !== undefined);
   const format = writable ? `Format: ${formatHint(column)}` : undefined;
   const about = column.field_description?.trim() || undefined;
   const plain = [`${name} (${kind}${flags.length ? `, ${flags.join(', ')}` : ''})`, format, about].filter(Boolean).join('\n');
@@ -92,7 +93,14 @@ function choiceProperties(column: Column, required: boolean): Partial<JsonSchema
     markdownDescription: `**${escapeMarkdown(choice.name)}** · choice id \`${choice.id}\`${choice.color ? ` · ${choice.color}` : ''}`,
     body: choice.id,
   }));
-  return { defaultSnippets: required ? snippets : [...snippets, { label: '(none)', description: 'No choice: clears the field', markdownDescription: 'No choice: clears the field', body: '' }] };
+  return {
+    defaultSnippets: required
+      ? snippets
+      : [
+          ...snippets,
+          { label: '(none)', description: 'No choice: clears the field', markdownDescription: 'No choice: clears the field', body: '' },
+        ],
+  };
 }
 
 function fieldSchema(column: Column, index: number): JsonSchema {
@@ -113,7 +121,10 @@ function fieldSchema(column: Column, index: number): JsonSchema {
 /** The schema of the app's record documents; `columns` in position order (the order of completion). */
 export function buildRecordSchema(columns: readonly Column[], options: RecordSchemaOptions = {}): JsonSchema {
   const properties: Record<string, JsonSchema> = {
-    $schema: { description: 'The JSON Schema of this app\'s records, served by Portal Explorer. Not a field: never sent.', doNotSuggest: true },
+    $schema: {
+      description: "The JSON Schema of this app's records, served by Portal Explorer. Not a field: never sent.",
+      doNotSuggest: true,
+    },
   };
   columns.forEach((column, index) => {
     properties[column.field_id_in_data] = fieldSchema(column, index);

@@ -55,7 +55,8 @@ function integer(defaultValue: number, minimum: number, maximum: number): Intege
     default: defaultValue,
     minimum,
     maximum,
-    normalize: (value) => (typeof value === 'number' && Number.isInteger(value) && value >= minimum && value <= maximum ? value : defaultValue),
+    normalize: (value) =>
+      typeof value === 'number' && Number.isInteger(value) && value >= minimum && value <= maximum ? value : defaultValue,
   };
 }
 

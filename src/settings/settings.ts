@@ -24,7 +24,10 @@ export function settingDefault<K extends SettingKey>(key: K): SettingValue<K> {
  * Calls `listener` with the keys among `keys` that changed (a key may be a group such as `webhooks`, for
  * every setting under it).
  */
-export function onDidChangeSettings(keys: readonly (SettingKey | SettingGroup)[], listener: (changed: string[]) => void): vscode.Disposable {
+export function onDidChangeSettings(
+  keys: readonly (SettingKey | SettingGroup)[],
+  listener: (changed: string[]) => void,
+): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((event) => {
     const changed = keys.filter((key) => event.affectsConfiguration(`${SECTION}.${key}`));
     if (changed.length > 0) listener(changed);

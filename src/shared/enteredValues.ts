@@ -55,13 +55,31 @@ export function localFromUtc(apiValue: string, offset?: UtcOffset): string {
   if (!instant) return apiValue;
   let local: LocalDateTime;
   if (offset === undefined) {
-    local = { year: instant.getFullYear(), month: instant.getMonth() + 1, day: instant.getDate(), hours: instant.getHours(), minutes: instant.getMinutes() };
+    local = {
+      year: instant.getFullYear(),
+      month: instant.getMonth() + 1,
+      day: instant.getDate(),
+      hours: instant.getHours(),
+      minutes: instant.getMinutes(),
+    };
   } else {
-    const utc = { year: instant.getUTCFullYear(), month: instant.getUTCMonth() + 1, day: instant.getUTCDate(), hours: instant.getUTCHours(), minutes: instant.getUTCMinutes() };
+    const utc = {
+      year: instant.getUTCFullYear(),
+      month: instant.getUTCMonth() + 1,
+      day: instant.getUTCDate(),
+      hours: instant.getUTCHours(),
+      minutes: instant.getUTCMinutes(),
+    };
     // A function offset is asked about a local time; the UTC time is the best first guess of it.
     const minutesEast = typeof offset === 'number' ? offset : offset(utc);
     const shifted = new Date(instant.getTime() + minutesEast * 60_000);
-    local = { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate(), hours: shifted.getUTCHours(), minutes: shifted.getUTCMinutes() };
+    local = {
+      year: shifted.getUTCFullYear(),
+      month: shifted.getUTCMonth() + 1,
+      day: shifted.getUTCDate(),
+      hours: shifted.getUTCHours(),
+      minutes: shifted.getUTCMinutes(),
+    };
   }
   const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
   return `${pad(local.day)}-${pad(local.month)}-${pad(local.year, 4)} ${pad(local.hours)}:${pad(local.minutes)}`;

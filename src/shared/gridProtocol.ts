@@ -4,7 +4,6 @@ import type { ViewFilter } from '../api/filters';
 import type { Column } from '../api/types';
 import type { FilterColumn, GridColumn } from './protocol';
 
-
 /** A column of the editable grid, in the view's order. */
 export interface GridEditColumn extends GridColumn {
   /** The app's column (kinds, rules, choices: the form's inputs are built from it); none for a Lookup app's. */
@@ -104,4 +103,5 @@ export interface GridLoadFailedMessage {
   message: string;
 }
 
-export type HostToGridMessage = GridInitMessage | GridRowsMessage | GridNoticeMessage | GridLoadFailedMessage | GridAppendMessage | GridLoadMessage;
+export type HostToGridMessage =
+  GridInitMessage | GridRowsMessage | GridNoticeMessage | GridLoadFailedMessage | GridAppendMessage | GridLoadMessage;

@@ -60,7 +60,11 @@ const cellEditSchema = v.object({ recordId: id, field: id, value: v.string() });
 const blockSchema = v.object({ top: count, bottom: count, columns: v.pipe(v.array(id), v.minLength(1)) });
 
 /** Values typed into cells (one transaction): in the API's format, converted by the page as the form does. */
-const gridEditSchema = v.object({ type: v.literal('grid/edit'), label: v.string(), edits: v.pipe(v.array(cellEditSchema), v.minLength(1)) });
+const gridEditSchema = v.object({
+  type: v.literal('grid/edit'),
+  label: v.string(),
+  edits: v.pipe(v.array(cellEditSchema), v.minLength(1)),
+});
 /** Clipboard text (TSV) pasted at the block's top-left cell (or tiled over the block). */
 const gridPasteSchema = v.object({
   type: v.literal('grid/paste'),
@@ -78,9 +82,18 @@ const gridPasteSchema = v.object({
 });
 const gridFillSchema = v.object({ type: v.literal('grid/fill'), block: blockSchema });
 const gridClearSchema = v.object({ type: v.literal('grid/clear'), block: blockSchema });
-const gridCopySchema = v.object({ type: v.literal('grid/copy'), block: blockSchema, format: v.picklist(['tsv', 'csv', 'json', 'markdown']), timeZone: v.optional(v.pipe(v.string(), v.maxLength(100))) });
+const gridCopySchema = v.object({
+  type: v.literal('grid/copy'),
+  block: blockSchema,
+  format: v.picklist(['tsv', 'csv', 'json', 'markdown']),
+  timeZone: v.optional(v.pipe(v.string(), v.maxLength(100))),
+});
 /** A conflict held back at save, resolved one way. */
-const gridResolveSchema = v.object({ type: v.literal('grid/resolve'), recordId: id, action: v.picklist(['compare', 'keepMine', 'takeTheirs']) });
+const gridResolveSchema = v.object({
+  type: v.literal('grid/resolve'),
+  recordId: id,
+  action: v.picklist(['compare', 'keepMine', 'takeTheirs']),
+});
 /** Hidden, ordered and frozen columns, kept per view by the host. */
 const gridLayoutSchema = v.object({ type: v.literal('grid/layout'), order: v.array(id), hidden: v.array(id), frozen: count });
 const gridSaveSchema = v.object({ type: v.literal('grid/save') });
@@ -100,7 +113,11 @@ const gridAddRowSchema = v.object({ type: v.literal('grid/addRow') });
  * Set Field… / Delete Rows… on the selected rows (`recordIds`), or on every row of the grid (the filtered
  * result) when none is given: the host runs portal.bulkSetField / portal.bulkDeleteRows on them.
  */
-const gridBulkSchema = v.object({ type: v.literal('grid/bulk'), change: v.picklist(['set-field', 'delete']), recordIds: v.optional(v.pipe(v.array(id), v.minLength(1))) });
+const gridBulkSchema = v.object({
+  type: v.literal('grid/bulk'),
+  change: v.picklist(['set-field', 'delete']),
+  recordIds: v.optional(v.pipe(v.array(id), v.minLength(1))),
+});
 
 /** Positions [start, end) of rows in the order the grid shows them. */
 const rowRangeSchema = v.object({ start: count, end: count });
@@ -146,7 +163,18 @@ const importRunSchema = v.object({ type: v.literal('import/run') });
 const importExportProblemsSchema = v.object({ type: v.literal('import/exportProblems') });
 
 export const formToHostSchema = v.variant('type', [readySchema, formCreateSchema, openRecordSchema, retrySchema]);
-export const queryToHostSchema = v.variant('type', [readySchema, retrySchema, queryRunSchema, queryWindowSchema, querySortSchema, queryCancelSchema, openRecordSchema, queryExportSchema, querySaveSchema, queryBulkSchema]);
+export const queryToHostSchema = v.variant('type', [
+  readySchema,
+  retrySchema,
+  queryRunSchema,
+  queryWindowSchema,
+  querySortSchema,
+  queryCancelSchema,
+  openRecordSchema,
+  queryExportSchema,
+  querySaveSchema,
+  queryBulkSchema,
+]);
 
 export const gridToHostSchema = v.variant('type', [
   readySchema,

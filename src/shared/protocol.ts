@@ -94,7 +94,6 @@ export interface FormFailedMessage {
 
 export type HostToFormMessage = FormInitMessage | FormLoadFailedMessage | FormCreatedMessage | FormFailedMessage;
 
-
 // ---------------------------------------------------------------------------------------------------------
 // The view query builder (view type portal.viewQuery)
 
@@ -229,10 +228,21 @@ export type HostToQueryMessage =
   | QueryFailedMessage
   | QuerySavedMessage;
 
-
 // ---------------------------------------------------------------------------------------------------------
 // The view grid (custom editor portal.grid): in gridProtocol.ts, to keep each file short.
-export type { ColumnLayout, GridAppendMessage, GridEditColumn, GridInitMessage, GridLoadMessage, GridLoadState, GridLoadFailedMessage, GridNoticeMessage, GridRowState, GridRowsMessage, HostToGridMessage } from './gridProtocol';
+export type {
+  ColumnLayout,
+  GridAppendMessage,
+  GridEditColumn,
+  GridInitMessage,
+  GridLoadMessage,
+  GridLoadState,
+  GridLoadFailedMessage,
+  GridNoticeMessage,
+  GridRowState,
+  GridRowsMessage,
+  HostToGridMessage,
+} from './gridProtocol';
 
 // ---------------------------------------------------------------------------------------------------------
 // The import mapping panel (view type portal.importMapping)
@@ -343,7 +353,11 @@ export function choiceOptions(column: Pick<Column, 'choices'>): ChoiceOption[] {
   const choices = Array.isArray(column.choices) ? column.choices : [];
   return [...choices]
     .sort((a, b) => Number(a.order) - Number(b.order))
-    .map((choice) => ({ id: String(choice.id), name: String(choice.name), ...(HEX_COLOUR.test(String(choice.color)) ? { color: String(choice.color) } : {}) }));
+    .map((choice) => ({
+      id: String(choice.id),
+      name: String(choice.name),
+      ...(HEX_COLOUR.test(String(choice.color)) ? { color: String(choice.color) } : {}),
+    }));
 }
 
 /** The Query View grid's own first column (the record id): its key in the grid and in a sort. */

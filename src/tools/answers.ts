@@ -47,12 +47,22 @@ export function shownValue(column: Column | undefined, raw: string): string {
  * `head` and as many of `lines` as fit in `maxChars`, then `tail(left)` when lines were left out (its
  * text is counted too, so the answer stays within the bound).
  */
-export function bounded(head: readonly string[], lines: readonly string[], tail: (left: number) => string, maxChars = MAX_ANSWER_CHARS): string {
+export function bounded(
+  head: readonly string[],
+  lines: readonly string[],
+  tail: (left: number) => string,
+  maxChars = MAX_ANSWER_CHARS,
+): string {
   return boundedTaking(head, lines, tail, maxChars).text;
 }
 
 /** bounded(), and how many of `lines` it took (whether the tail was added is `taken < lines.length`). */
-export function boundedTaking(head: readonly string[], lines: readonly string[], tail: (left: number) => string, maxChars = MAX_ANSWER_CHARS): { text: string; taken: number } {
+export function boundedTaking(
+  head: readonly string[],
+  lines: readonly string[],
+  tail: (left: number) => string,
+  maxChars = MAX_ANSWER_CHARS,
+): { text: string; taken: number } {
   const out = [...head];
   let used = out.join('\n').length;
   const reserve = tail(lines.length).length + 1;

@@ -42,14 +42,21 @@ export function fieldsByKey(columns: readonly Column[], input: FieldInput, appNa
   for (const [given, value] of Object.entries(input)) {
     const column = resolveField(columns, given, appName);
     const key = column.field_id_in_data;
-    if (givenAs.has(key)) throw new ToolRefusal(`"${givenAs.get(key)}" and "${given}" both name ${fieldLabel(column)}: give each field once. Nothing was sent.`);
+    if (givenAs.has(key))
+      throw new ToolRefusal(
+        `"${givenAs.get(key)}" and "${given}" both name ${fieldLabel(column)}: give each field once. Nothing was sent.`,
+      );
     givenAs.set(key, given);
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      throw new ToolRefusal(`${fieldLabel(column)} must be given as text, e.g. "${fieldExample(column)}"; got ${value === null ? 'null' : typeof value}. Nothing was sent.`);
+      throw new ToolRefusal(
+        `${fieldLabel(column)} must be given as text, e.g. "${fieldExample(column)}"; got ${value === null ? 'null' : typeof value}. Nothing was sent.`,
+      );
     }
     const text = String(value);
     if (text.length > MAX_SENT_VALUE_CHARS) {
-      throw new ToolRefusal(`${fieldLabel(column)} is ${text.length} characters long; this tool sends at most ${MAX_SENT_VALUE_CHARS} characters per value, so that the confirmation shows all of it. Nothing was sent; shorten the value, or ask the user to enter it in Portal Explorer.`);
+      throw new ToolRefusal(
+        `${fieldLabel(column)} is ${text.length} characters long; this tool sends at most ${MAX_SENT_VALUE_CHARS} characters per value, so that the confirmation shows all of it. Nothing was sent; shorten the value, or ask the user to enter it in Portal Explorer.`,
+      );
     }
     fields[key] = wireValue(column, text);
   }
@@ -63,7 +70,13 @@ function fieldExample(column: Column): string {
 /** One sentence for the problems of a body: the first, named with its field, and how many more. */
 export function problemSentence(columns: readonly Column[], problems: readonly FieldProblem[]): string {
   const first = describeProblem(columns, problems[0]);
-  const more = problems.length > 1 ? ` Also: ${problems.slice(1, 4).map((problem) => describeProblem(columns, problem)).join('; ')}${problems.length > 4 ? ` and ${problems.length - 4} more` : ''}.` : '';
+  const more =
+    problems.length > 1
+      ? ` Also: ${problems
+          .slice(1, 4)
+          .map((problem) => describeProblem(columns, problem))
+          .join('; ')}${problems.length > 4 ? ` and ${problems.length - 4} more` : ''}.`
+      : '';
   return `${first}.${more} Nothing was sent; correct the value${problems.length > 1 ? 's' : ''} and try again.`;
 }
 
@@ -83,12 +96,17 @@ export interface UpdatePlan {
 }
 
 export function planUpdate(columns: readonly Column[], current: RecordData, input: FieldInput, appName: string): UpdatePlan {
-  if (Object.keys(input).length === 0) throw new ToolRefusal('No field to change was given: "fields" must name at least one field and its new value.');
+  if (Object.keys(input).length === 0)
+    throw new ToolRefusal('No field to change was given: "fields" must name at least one field and its new value.');
   const edited = fieldsByKey(columns, input, appName);
   const body = updateBody({ columns, base: current, server: current, edited });
   if (body.problems.length > 0) throw new ToolRefusal(problemSentence(columns, body.problems));
   const byKey = new Map(columns.map((column) => [column.field_id_in_data, column]));
-  const changes = Object.entries(body.fields).map(([key, after]) => ({ column: byKey.get(key) as Column, before: current[key] ?? '', after }));
+  const changes = Object.entries(body.fields).map(([key, after]) => ({
+    column: byKey.get(key) as Column,
+    before: current[key] ?? '',
+    after,
+  }));
   const unchanged = Object.keys(edited)
     .filter((key) => body.fields[key] === undefined)
     .map((key) => byKey.get(key) as Column);
@@ -100,8 +118,15 @@ export function planUpdate(columns: readonly Column[], current: RecordData, inpu
  * from the confirmation's copy `base` in a writable field): the fields that moved, at most four.
  */
 export function conflictSentence(columns: readonly Column[], base: RecordData, now: RecordData, recordName: string): string {
-  const moved = columns.filter((column) => isWritable(column) && (now[column.field_id_in_data] ?? '') !== (base[column.field_id_in_data] ?? ''));
-  const what = moved.slice(0, 4).map((column) => `${fieldLabel(column)} is now ${quoted(column, now[column.field_id_in_data] ?? '')}, was ${quoted(column, base[column.field_id_in_data] ?? '')}`);
+  const moved = columns.filter(
+    (column) => isWritable(column) && (now[column.field_id_in_data] ?? '') !== (base[column.field_id_in_data] ?? ''),
+  );
+  const what = moved
+    .slice(0, 4)
+    .map(
+      (column) =>
+        `${fieldLabel(column)} is now ${quoted(column, now[column.field_id_in_data] ?? '')}, was ${quoted(column, base[column.field_id_in_data] ?? '')}`,
+    );
   const more = moved.length > 4 ? ` and ${moved.length - 4} more fields changed` : '';
   const detail = what.length > 0 ? `: ${what.join('; ')}${more}` : '';
   return `${recordName} changed in the portal after the user confirmed${detail}. Nothing was sent; run the tool again so the user confirms against the current values.`;
@@ -111,7 +136,9 @@ export function planCreate(columns: readonly Column[], input: FieldInput, appNam
   const edited = fieldsByKey(columns, input, appName);
   const body = createBody(columns, edited);
   if (body.problems.length > 0) throw new ToolRefusal(problemSentence(columns, body.problems));
-  return columns.filter((column) => body.fields[column.field_id_in_data] !== undefined).map((column) => ({ column, before: '', after: body.fields[column.field_id_in_data] }));
+  return columns
+    .filter((column) => body.fields[column.field_id_in_data] !== undefined)
+    .map((column) => ({ column, before: '', after: body.fields[column.field_id_in_data] }));
 }
 
 /** A value in an answer: quoted with line breaks made visible, choice names, cut to `max`; "(empty)" for "". */
@@ -125,5 +152,8 @@ export function quoted(column: Column, raw: string, max = MAX_VALUE_CHARS): stri
  */
 export function changeLines(changes: readonly FieldChange[], creating: boolean, whole = false): string[] {
   const after = (change: FieldChange): string => quoted(change.column, change.after, whole ? Infinity : MAX_VALUE_CHARS);
-  return changes.map((change) => `- ${fieldLabel(change.column)}: ${creating ? after(change) : `${quoted(change.column, change.before)} → ${after(change)}`}`);
+  return changes.map(
+    (change) =>
+      `- ${fieldLabel(change.column)}: ${creating ? after(change) : `${quoted(change.column, change.before)} → ${after(change)}`}`,
+  );
 }

@@ -4,7 +4,14 @@
 // were left out.
 import type { ViewRow } from '../api/answers';
 import { columnKind } from '../api/columnKinds';
-import { FILTER_OPERATOR_LABELS, FILTER_OPERATOR_NAMES, filterValueProblem, operatorLabel, operatorsForKind, type ViewFilter } from '../api/filters';
+import {
+  FILTER_OPERATOR_LABELS,
+  FILTER_OPERATOR_NAMES,
+  filterValueProblem,
+  operatorLabel,
+  operatorsForKind,
+  type ViewFilter,
+} from '../api/filters';
 import type { Column, FilterOperatorName, ViewMetadataEntry } from '../api/types';
 import { boundedTaking, shortValue, shownValue } from './answers';
 import { ToolRefusal, type ToolView } from './host';
@@ -39,27 +46,40 @@ export function operatorOf(given: string): FilterOperatorName | undefined {
 }
 
 /** The filters of the request, each checked for its column's kind before anything is sent. */
-export function viewFilters(columns: readonly Column[], filters: readonly FilterInput[], appName: string): { filters: ViewFilter[]; described: string[] } {
+export function viewFilters(
+  columns: readonly Column[],
+  filters: readonly FilterInput[],
+  appName: string,
+): { filters: ViewFilter[]; described: string[] } {
   const result: ViewFilter[] = [];
   const described: string[] = [];
   filters.forEach((filter, index) => {
     const where = `Filter ${index + 1}`;
-    if (typeof filter.column !== 'string' || filter.column.trim() === '') throw new ToolRefusal(`${where} names no column: give "column" as a field name or id.`);
+    if (typeof filter.column !== 'string' || filter.column.trim() === '')
+      throw new ToolRefusal(`${where} names no column: give "column" as a field name or id.`);
     const column = resolveField(columns, filter.column, appName);
     const kind = columnKind(column);
     const operator = typeof filter.operator === 'string' ? operatorOf(filter.operator) : undefined;
     const fitting = operatorsForKind(kind);
-    if (!operator) throw new ToolRefusal(`${where}: "${String(filter.operator)}" is no operator. Operators for ${fieldLabel(column)}: ${fitting.join(', ')}.`);
-    if (!fitting.includes(operator)) throw new ToolRefusal(`${where}: ${fieldLabel(column)} cannot be filtered with "${operator}". Its operators: ${fitting.join(', ')}.`);
+    if (!operator)
+      throw new ToolRefusal(
+        `${where}: "${String(filter.operator)}" is no operator. Operators for ${fieldLabel(column)}: ${fitting.join(', ')}.`,
+      );
+    if (!fitting.includes(operator))
+      throw new ToolRefusal(`${where}: ${fieldLabel(column)} cannot be filtered with "${operator}". Its operators: ${fitting.join(', ')}.`);
     const given = filter.value === undefined || filter.value === null ? undefined : String(filter.value);
     const value = given === undefined ? undefined : wireValue(column, given);
     const problem = filterValueProblem(kind, operator, value);
     if (problem) throw new ToolRefusal(`${where}: ${fieldLabel(column)} ${operatorLabel(operator)}: ${problem}. Nothing was sent.`);
     if (kind === 'choice' && value !== undefined && value !== '' && !(column.choices ?? []).some((choice) => String(choice.id) === value)) {
-      throw new ToolRefusal(`${where}: ${fieldLabel(column)} has no choice "${given}". Its choices: ${(column.choices ?? []).map((choice) => choice.name).join(', ')}.`);
+      throw new ToolRefusal(
+        `${where}: ${fieldLabel(column)} has no choice "${given}". Its choices: ${(column.choices ?? []).map((choice) => choice.name).join(', ')}.`,
+      );
     }
     result.push({ column: column.field_id, operator, value });
-    described.push(`${column.field_name || column.field_id_in_data} ${operatorLabel(operator)}${value === undefined || value === '' ? '' : ` ${JSON.stringify(shownValue(column, value))}`}`);
+    described.push(
+      `${column.field_name || column.field_id_in_data} ${operatorLabel(operator)}${value === undefined || value === '' ? '' : ` ${JSON.stringify(shownValue(column, value))}`}`,
+    );
   });
   return { filters: result, described };
 }
@@ -70,8 +90,11 @@ export function resolveView(views: readonly ToolView[], given: string, appName: 
   const added = views.find((view) => view.viewId === wanted) ?? views.find((view) => nameKey(view.name) === nameKey(wanted));
   if (added) return added;
   if (/^\d+$/.test(wanted)) return { viewId: wanted, name: `View ${wanted}` };
-  const known = views.length > 0 ? ` Views added in VS Code for ${appName}: ${views.map((view) => `${view.name} (${view.viewId})`).join(', ')}.` : '';
-  throw new ToolRefusal(`${appName} has no view "${wanted}" that VS Code knows: the portal's API cannot list views, so give the view's id (the number in its address in the portal).${known}`);
+  const known =
+    views.length > 0 ? ` Views added in VS Code for ${appName}: ${views.map((view) => `${view.name} (${view.viewId})`).join(', ')}.` : '';
+  throw new ToolRefusal(
+    `${appName} has no view "${wanted}" that VS Code knows: the portal's API cannot list views, so give the view's id (the number in its address in the portal).${known}`,
+  );
 }
 
 export function rowLimit(given: unknown): number {
@@ -91,7 +114,13 @@ export interface ViewAnswerRows {
   readonly metadata: readonly ViewMetadataEntry[];
 }
 
-export function viewAnswer(title: string, read: ViewAnswerRows, columnsByKey: ReadonlyMap<string, Column>, described: readonly string[], limit: number): string {
+export function viewAnswer(
+  title: string,
+  read: ViewAnswerRows,
+  columnsByKey: ReadonlyMap<string, Column>,
+  described: readonly string[],
+  limit: number,
+): string {
   const count = read.count;
   const filters = described.length > 0 ? ` with the filters ${described.join(' AND ')}` : '';
   const head = [`${title}${filters}: ${count} row${count === 1 ? '' : 's'}.`];
@@ -104,7 +133,8 @@ export function viewAnswer(title: string, read: ViewAnswerRows, columnsByKey: Re
     return `${row.id ?? '?'}${row.draft ? ' (draft)' : ''} | ${cells.join(' | ')}`;
   });
   const beyond = count - shown.length;
-  const leftOut = (left: number): string => `… ${left} more row${left === 1 ? '' : 's'} left out (of ${count}); narrow the filters or raise "limit" (at most ${MAX_ROWS}).`;
+  const leftOut = (left: number): string =>
+    `… ${left} more row${left === 1 ? '' : 's'} left out (of ${count}); narrow the filters or raise "limit" (at most ${MAX_ROWS}).`;
   const { text, taken } = boundedTaking(head, lines, (left) => leftOut(left + beyond));
   // Whether the bound cut the lines is what `taken` says (a value may hold the words "left out" too).
   return beyond > 0 && taken === lines.length ? `${text}\n${leftOut(beyond)}` : text;

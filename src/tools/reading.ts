@@ -30,7 +30,11 @@ export function appTitle(target: Pick<Target, 'portal' | 'app'>): string {
   return `${target.app.name} (app ${target.app.appId}) on portal "${target.portal.label}"`;
 }
 
-const STATE_TEXT = { signedIn: 'signed in', signedOut: 'signed out: the user must run "Portal: Sign In"', expired: 'sign-in expired: the user must run "Portal: Sign In"' } as const;
+const STATE_TEXT = {
+  signedIn: 'signed in',
+  signedOut: 'signed out: the user must run "Portal: Sign In"',
+  expired: 'sign-in expired: the user must run "Portal: Sign In"',
+} as const;
 
 export async function listPortalsAndApps(host: ToolHost, input: { portal?: string }, signal?: AbortSignal): Promise<string> {
   const all = host.portals();
@@ -57,7 +61,10 @@ function flagText(flag: string | undefined, yes: string, no: string): string | u
 export async function describeApp(host: ToolHost, input: AppInput, signal?: AbortSignal): Promise<string> {
   const target = await targetOf(host, input, signal);
   const { app, columns } = target;
-  const flags = [flagText(app.draftMode, 'has Draft mode', 'no Draft mode'), flagText(app.commentsPlugin, 'comments on', 'comments off (the comments plugin is disabled)')].filter(Boolean);
+  const flags = [
+    flagText(app.draftMode, 'has Draft mode', 'no Draft mode'),
+    flagText(app.commentsPlugin, 'comments on', 'comments off (the comments plugin is disabled)'),
+  ].filter(Boolean);
   const writable = columns.filter(isWritable).length;
   const head = [
     `${appTitle(target)}, site ${app.site.name}${flags.length > 0 ? `; ${flags.join('; ')}` : ''}.`,
@@ -65,9 +72,10 @@ export async function describeApp(host: ToolHost, input: AppInput, signal?: Abor
     `${columns.length} columns in position order, ${writable} settable through the API:`,
   ];
   const views = host.views(target.portal.id, app.appId);
-  const viewLine = views.length > 0
-    ? `Views added in VS Code: ${views.map((view) => `${view.name} (view ${view.viewId})`).join(', ')}. Other views need their id (the API cannot list views; the user can add one with ${ADD_VIEW_COMMAND_TITLE}).`
-    : `No view of this app was added in VS Code; the API cannot list views: ask the user for a view id (or to add one with ${ADD_VIEW_COMMAND_TITLE}).`;
+  const viewLine =
+    views.length > 0
+      ? `Views added in VS Code: ${views.map((view) => `${view.name} (view ${view.viewId})`).join(', ')}. Other views need their id (the API cannot list views; the user can add one with ${ADD_VIEW_COMMAND_TITLE}).`
+      : `No view of this app was added in VS Code; the API cannot list views: ask the user for a view id (or to add one with ${ADD_VIEW_COMMAND_TITLE}).`;
   return bounded(head, [...columns.map(describeColumn), viewLine], (left) => `… ${left} more columns left out.`);
 }
 
@@ -101,7 +109,13 @@ export async function queryView(host: ToolHost, input: QueryInput, signal?: Abor
     }
     const limit = rowLimit(input.limit);
     const rows = Array.from({ length: Math.min(limit, read.rows.length) }, (_, index) => read.rows.row(index));
-    return viewAnswer(`View "${view.name}" (${view.viewId}) of ${appTitle(target)}`, { count: read.rows.length, rows, metadata }, columnsByKey, described, limit);
+    return viewAnswer(
+      `View "${view.name}" (${view.viewId}) of ${appTitle(target)}`,
+      { count: read.rows.length, rows, metadata },
+      columnsByKey,
+      described,
+      limit,
+    );
   } finally {
     read.rows.release();
   }

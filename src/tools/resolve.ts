@@ -35,16 +35,26 @@ function portalName(portal: ToolPortal): string {
 /** The connected portal meant by `given` (its name or id), or the only one, whatever its sign-in state. */
 export function namedPortal(host: ToolHost, given: string | undefined): ToolPortal {
   const portals = host.portals();
-  if (portals.length === 0) throw new ToolRefusal(`No portal is connected in VS Code: the user must add one first (${ADD_PORTAL_COMMAND_TITLE}).`);
+  if (portals.length === 0)
+    throw new ToolRefusal(`No portal is connected in VS Code: the user must add one first (${ADD_PORTAL_COMMAND_TITLE}).`);
   if (given !== undefined && given.trim() !== '') {
-    const found = pick(portals, given, (item) => [item.id], (item) => item.label);
+    const found = pick(
+      portals,
+      given,
+      (item) => [item.id],
+      (item) => item.label,
+    );
     if (found.length !== 1) {
-      throw new ToolRefusal(`No connected portal is named "${given.trim()}". Connected portals: ${listOf(portals.map(portalName))}. Give one of their names or ids as "portal".`);
+      throw new ToolRefusal(
+        `No connected portal is named "${given.trim()}". Connected portals: ${listOf(portals.map(portalName))}. Give one of their names or ids as "portal".`,
+      );
     }
     return found[0];
   }
   if (portals.length === 1) return portals[0];
-  throw new ToolRefusal(`Several portals are connected: ${listOf(portals.map(portalName))}. Ask the user which one, and give its name or id as "portal".`);
+  throw new ToolRefusal(
+    `Several portals are connected: ${listOf(portals.map(portalName))}. Ask the user which one, and give its name or id as "portal".`,
+  );
 }
 
 /** The connected portal meant by `given` (its name or id), or the only one; refuses when signed out. */
@@ -52,7 +62,10 @@ export function resolvePortal(host: ToolHost, given: string | undefined): ToolPo
   const portal = namedPortal(host, given);
   if (portal.state !== 'signedIn') {
     const why = portal.state === 'expired' ? 'its sign-in has expired' : 'it is signed out';
-    throw new SignInRefusal(`The portal ${portalName(portal)} cannot be used: ${why}. The user must sign in first with the command "${SIGN_IN_COMMAND_TITLE}" (portal.signIn); nothing was read or sent.`, portal.id);
+    throw new SignInRefusal(
+      `The portal ${portalName(portal)} cannot be used: ${why}. The user must sign in first with the command "${SIGN_IN_COMMAND_TITLE}" (portal.signIn); nothing was read or sent.`,
+      portal.id,
+    );
   }
   return portal;
 }
@@ -80,10 +93,18 @@ export function appsOf(sites: readonly Site[]): ResolvedApp[] {
 /** The app named or numbered `given` among the portal's sites. */
 export function resolveApp(sites: readonly Site[], given: string, portal: ToolPortal): ResolvedApp {
   const apps = appsOf(sites);
-  const found = pick(apps, given, (app) => [app.appId], (app) => app.name);
+  const found = pick(
+    apps,
+    given,
+    (app) => [app.appId],
+    (app) => app.name,
+  );
   if (found.length === 1) return found[0];
   const known = apps.map((app) => `${app.name} (${app.appId})`);
-  if (found.length > 1) throw new ToolRefusal(`Several apps of ${portalName(portal)} are named "${given}": ${listOf(found.map((app) => `${app.name} (${app.appId}) in site ${app.site.name}`))}. Give the app's id.`);
+  if (found.length > 1)
+    throw new ToolRefusal(
+      `Several apps of ${portalName(portal)} are named "${given}": ${listOf(found.map((app) => `${app.name} (${app.appId}) in site ${app.site.name}`))}. Give the app's id.`,
+    );
   throw new ToolRefusal(`The portal ${portalName(portal)} has no app "${given}". Its apps: ${listOf(known)}.`);
 }
 
@@ -94,10 +115,16 @@ export function fieldLabel(column: Pick<Column, 'field_id_in_data' | 'field_name
 
 /** The column `given` names: its field_id_in_data (f15), its field_id (15) or its name. */
 export function resolveField(columns: readonly Column[], given: string, appName: string): Column {
-  const found = pick(columns, given, (column) => [column.field_id_in_data, column.field_id], (column) => column.field_name);
+  const found = pick(
+    columns,
+    given,
+    (column) => [column.field_id_in_data, column.field_id],
+    (column) => column.field_name,
+  );
   if (found.length === 1) return found[0];
   const known = columns.map(fieldLabel);
-  if (found.length > 1) throw new ToolRefusal(`Several fields of ${appName} are named "${given}": ${listOf(found.map(fieldLabel))}. Give the field id (f<N>).`);
+  if (found.length > 1)
+    throw new ToolRefusal(`Several fields of ${appName} are named "${given}": ${listOf(found.map(fieldLabel))}. Give the field id (f<N>).`);
   throw new ToolRefusal(`${appName} has no field "${given}". Its fields: ${listOf(known)}.`);
 }
 
@@ -120,7 +147,12 @@ export function wireValue(column: Column, value: string): string {
   const items = column.choice_type === '2' ? value.split(',') : [value];
   return items
     .map((item) => {
-      const found = pick(choices, item, (choice) => [String(choice.id)], (choice) => choice.name);
+      const found = pick(
+        choices,
+        item,
+        (choice) => [String(choice.id)],
+        (choice) => choice.name,
+      );
       return found.length === 1 ? String(found[0].id) : item.trim();
     })
     .join(',');

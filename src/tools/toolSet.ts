@@ -8,8 +8,16 @@ import { ToolRefusal, type ToolHost, type ToolPortal } from './host';
 import { TOOL_NAMES, type ToolName } from './names';
 import { namedPortal } from './resolve';
 import { describeApp, listPortalsAndApps, queryView, readRecord, type AppInput, type QueryInput, type RecordInput } from './reading';
-import { prepareComment, prepareCreate, prepareUpdate, type CommentInput, type Confirmation, type CreateInput, type Plan, type UpdateInput } from './writing';
-
+import {
+  prepareComment,
+  prepareCreate,
+  prepareUpdate,
+  type CommentInput,
+  type Confirmation,
+  type CreateInput,
+  type Plan,
+  type UpdateInput,
+} from './writing';
 
 export interface Prepared {
   readonly invocationMessage: string;
@@ -45,7 +53,8 @@ const TOOLS: Record<ToolName, ReadingTool | ChangingTool> = {
   },
   [TOOL_NAMES.queryView]: {
     changes: false,
-    message: (input) => `Reading view ${text(input.view)} of ${text(input.app)}${Array.isArray(input.filters) && input.filters.length > 0 ? ` with ${input.filters.length} filter${input.filters.length === 1 ? '' : 's'}` : ''}${onPortal(input)}`,
+    message: (input) =>
+      `Reading view ${text(input.view)} of ${text(input.app)}${Array.isArray(input.filters) && input.filters.length > 0 ? ` with ${input.filters.length} filter${input.filters.length === 1 ? '' : 's'}` : ''}${onPortal(input)}`,
     run: (host, input, signal) => queryView(host, input as unknown as QueryInput, signal),
   },
   [TOOL_NAMES.readRecord]: {
@@ -54,7 +63,10 @@ const TOOLS: Record<ToolName, ReadingTool | ChangingTool> = {
     run: (host, input, signal) => readRecord(host, input as unknown as RecordInput, signal),
   },
   [TOOL_NAMES.createRecord]: { changes: true, plan: (host, input, signal) => prepareCreate(host, input as unknown as CreateInput, signal) },
-  [TOOL_NAMES.updateRecord]: { changes: true, plan: (host, input, signal, records) => prepareUpdate(host, records, input as unknown as UpdateInput, signal) },
+  [TOOL_NAMES.updateRecord]: {
+    changes: true,
+    plan: (host, input, signal, records) => prepareUpdate(host, records, input as unknown as UpdateInput, signal),
+  },
   [TOOL_NAMES.addComment]: { changes: true, plan: (host, input, signal) => prepareComment(host, input as unknown as CommentInput, signal) },
 };
 
@@ -89,7 +101,9 @@ export class PortalTools {
     // Two identical requests are told apart by nothing: the invoke could send the plan of one after the user
     // confirmed the other (another value shown, the conflict check against another base), so it sends neither.
     this.plans.set(key, { plan, at: Date.now(), count: (this.plans.get(key)?.count ?? 0) + 1 });
-    return plan.ok ? { invocationMessage: plan.invocationMessage, confirmation: plan.confirmation } : { invocationMessage: plan.invocationMessage };
+    return plan.ok
+      ? { invocationMessage: plan.invocationMessage, confirmation: plan.confirmation }
+      : { invocationMessage: plan.invocationMessage };
   }
 
   async invoke(name: ToolName, input: ToolInput, signal?: AbortSignal): Promise<string> {
@@ -101,7 +115,9 @@ export class PortalTools {
       this.plans.delete(key);
       if (!prepared) throw new ToolRefusal('This change was not prepared and confirmed first, so nothing was sent. Call the tool again.');
       if (prepared.count > 1) {
-        throw new ToolRefusal('This change was prepared twice before it was confirmed, so it is not clear which confirmation the user gave; nothing was sent. Call the tool again.');
+        throw new ToolRefusal(
+          'This change was prepared twice before it was confirmed, so it is not clear which confirmation the user gave; nothing was sent. Call the tool again.',
+        );
       }
       const { plan } = prepared;
       if (!plan.ok) {

@@ -72,7 +72,9 @@ function refused(invocationMessage: string, error: unknown, target?: Target): Pl
 
 function requireChangesAllowed(host: ToolHost): void {
   if (!host.allowChanges()) {
-    throw new ToolRefusal(`The tools that change portal data are turned off. The user can turn them on with the setting "${ALLOW_CHANGES_SETTING}"; nothing was sent.`);
+    throw new ToolRefusal(
+      `The tools that change portal data are turned off. The user can turn them on with the setting "${ALLOW_CHANGES_SETTING}"; nothing was sent.`,
+    );
   }
 }
 
@@ -80,7 +82,14 @@ function requireChangesAllowed(host: ToolHost): void {
  * The common frame of a changing tool's prepare: the setting, `check` (input alone, before anything is
  * read), the portal, app and columns, then `build`; whatever fails becomes the plan's refusal.
  */
-async function planned(host: ToolHost, input: AppInput, checking: string, signal: AbortSignal | undefined, build: (found: Target) => Promise<Plan> | Plan, check?: () => void): Promise<Plan> {
+async function planned(
+  host: ToolHost,
+  input: AppInput,
+  checking: string,
+  signal: AbortSignal | undefined,
+  build: (found: Target) => Promise<Plan> | Plan,
+  check?: () => void,
+): Promise<Plan> {
   let target: Target | undefined;
   try {
     requireChangesAllowed(host);
@@ -99,48 +108,71 @@ async function planned(host: ToolHost, input: AppInput, checking: string, signal
  */
 export function prepareUpdate(host: ToolHost, records: RecordStore, input: UpdateInput, signal?: AbortSignal): Promise<Plan> {
   const checking = `Checking the change to record ${String(input.record)} of ${String(input.app)}`;
-  return planned(host, input, checking, signal, async (found) => {
-    const id = recordIdOf(input);
-    const { portal, app } = found;
-    const record = { portalId: portal.id, appId: app.appId, recordId: id };
-    records.markStale(record);
-    const current = await records.read(record, 'tool prepare');
-    signal?.throwIfAborted();
-    const { columns } = current;
-    const plan: UpdatePlan = planUpdate(columns, current.data, givenFields(input.fields), app.name);
-    const recordName = `Record ${id} of ${app.name}`;
-    const already = plan.unchanged.length > 0 ? `Already holding the value asked for (not sent): ${plan.unchanged.map(fieldLabel).join(', ')}.` : '';
-    if (plan.changes.length === 0) {
-      return { ok: false, invocationMessage: checking, refusal: `${recordName} already holds every value asked for (${plan.unchanged.map(fieldLabel).join(', ')}); nothing was sent.` };
-    }
-    const lines = changeLines(plan.changes, false, true);
-    return {
-      ok: true,
-      invocationMessage: `Updating record ${id} of ${app.name}`,
-      target: found,
-      confirmation: {
-        title: `Change record ${id} of ${app.name}?`,
-        message: confirmationMessage(`Portal Explorer will send these changes to record ${id} of ${appTitle(found)}:`, lines, [already, 'No other field is sent.']),
-      },
-      send: async (sendSignal) => {
-        sendSignal?.throwIfAborted();
-        const edited = Object.fromEntries(plan.changes.map((change) => [change.column.field_id_in_data, change.after]));
-        records.markStale(record);
-        let sent: string[];
-        try {
-          ({ sent } = await records.update(record, edited, { checked: false, base: plan.base }));
-        } catch (error) {
-          if (error instanceof RecordConflict) throw new ToolRefusal(conflictSentence(error.server.columns, error.base, error.server.data, recordName));
-          if (error instanceof RecordGone) throw new ToolRefusal(`${recordName} is not in the portal any more (deleted, or in its trash). Nothing was sent.`);
-          throw error;
-        } finally {
-          records.forget(record);
-        }
-        // The check passed, so the portal held the confirmation's copy: every confirmed change was sent.
-        return [`Updated record ${id} of ${appTitle(found)}; sent only these fields:`, ...changeLines(plan.changes.filter((change) => sent.includes(change.column.field_id_in_data)), false)].join('\n');
-      },
-    };
-  }, () => recordIdOf(input));
+  return planned(
+    host,
+    input,
+    checking,
+    signal,
+    async (found) => {
+      const id = recordIdOf(input);
+      const { portal, app } = found;
+      const record = { portalId: portal.id, appId: app.appId, recordId: id };
+      records.markStale(record);
+      const current = await records.read(record, 'tool prepare');
+      signal?.throwIfAborted();
+      const { columns } = current;
+      const plan: UpdatePlan = planUpdate(columns, current.data, givenFields(input.fields), app.name);
+      const recordName = `Record ${id} of ${app.name}`;
+      const already =
+        plan.unchanged.length > 0 ? `Already holding the value asked for (not sent): ${plan.unchanged.map(fieldLabel).join(', ')}.` : '';
+      if (plan.changes.length === 0) {
+        return {
+          ok: false,
+          invocationMessage: checking,
+          refusal: `${recordName} already holds every value asked for (${plan.unchanged.map(fieldLabel).join(', ')}); nothing was sent.`,
+        };
+      }
+      const lines = changeLines(plan.changes, false, true);
+      return {
+        ok: true,
+        invocationMessage: `Updating record ${id} of ${app.name}`,
+        target: found,
+        confirmation: {
+          title: `Change record ${id} of ${app.name}?`,
+          message: confirmationMessage(`Portal Explorer will send these changes to record ${id} of ${appTitle(found)}:`, lines, [
+            already,
+            'No other field is sent.',
+          ]),
+        },
+        send: async (sendSignal) => {
+          sendSignal?.throwIfAborted();
+          const edited = Object.fromEntries(plan.changes.map((change) => [change.column.field_id_in_data, change.after]));
+          records.markStale(record);
+          let sent: string[];
+          try {
+            ({ sent } = await records.update(record, edited, { checked: false, base: plan.base }));
+          } catch (error) {
+            if (error instanceof RecordConflict)
+              throw new ToolRefusal(conflictSentence(error.server.columns, error.base, error.server.data, recordName));
+            if (error instanceof RecordGone)
+              throw new ToolRefusal(`${recordName} is not in the portal any more (deleted, or in its trash). Nothing was sent.`);
+            throw error;
+          } finally {
+            records.forget(record);
+          }
+          // The check passed, so the portal held the confirmation's copy: every confirmed change was sent.
+          return [
+            `Updated record ${id} of ${appTitle(found)}; sent only these fields:`,
+            ...changeLines(
+              plan.changes.filter((change) => sent.includes(change.column.field_id_in_data)),
+              false,
+            ),
+          ].join('\n');
+        },
+      };
+    },
+    () => recordIdOf(input),
+  );
 }
 
 export function prepareCreate(host: ToolHost, input: CreateInput, signal?: AbortSignal): Promise<Plan> {
@@ -148,7 +180,8 @@ export function prepareCreate(host: ToolHost, input: CreateInput, signal?: Abort
     const { portal, app, columns } = found;
     const changes: FieldChange[] = planCreate(columns, givenFields(input.fields), app.name);
     const asDraft = input.draft === true;
-    if (asDraft && app.draftMode === '0') throw new ToolRefusal(`${app.name} has no Draft mode: create the record without "draft". Nothing was sent.`);
+    if (asDraft && app.draftMode === '0')
+      throw new ToolRefusal(`${app.name} has no Draft mode: create the record without "draft". Nothing was sent.`);
     const kind = asDraft ? 'draft record' : 'record';
     return {
       ok: true,
@@ -156,7 +189,11 @@ export function prepareCreate(host: ToolHost, input: CreateInput, signal?: Abort
       target: found,
       confirmation: {
         title: `Create a ${kind} in ${app.name}?`,
-        message: confirmationMessage(`Portal Explorer will create a ${kind} in ${appTitle(found)} with these fields:`, changeLines(changes, true, true), ['Fields left out stay empty or take their default.']),
+        message: confirmationMessage(
+          `Portal Explorer will create a ${kind} in ${appTitle(found)} with these fields:`,
+          changeLines(changes, true, true),
+          ['Fields left out stay empty or take their default.'],
+        ),
       },
       send: async (sendSignal) => {
         const body = Object.fromEntries(changes.map((change) => [change.column.field_id_in_data, change.after]));
@@ -165,7 +202,10 @@ export function prepareCreate(host: ToolHost, input: CreateInput, signal?: Abort
         const filled = columns
           .filter((column) => body[column.field_id_in_data] === undefined && (created.data[column.field_id_in_data] ?? '') !== '')
           .map((column) => `- ${fieldLabel(column)}: ${quoted(column, created.data[column.field_id_in_data])}`);
-        const head = created.id !== undefined ? `Created record ${created.id} in ${appTitle(found)}.` : `Created a record in ${appTitle(found)}; the portal did not say its id.`;
+        const head =
+          created.id !== undefined
+            ? `Created record ${created.id} in ${appTitle(found)}.`
+            : `Created a record in ${appTitle(found)}; the portal did not say its id.`;
         return [head, ...(filled.length > 0 ? ['Filled in by the portal:', ...filled] : [])].join('\n');
       },
     };
@@ -183,25 +223,38 @@ export function prepareComment(host: ToolHost, input: CommentInput, signal?: Abo
     recordIdOf(input);
     if (comment.trim() === '') throw new ToolRefusal('The comment is empty: give its text as "comment". Nothing was sent.');
     if (BIDI_CONTROLS.test(comment)) {
-      throw new ToolRefusal('The comment holds invisible characters that reorder the text around them (bidirectional controls such as U+202E), so the confirmation would read otherwise than what is sent. Remove them. Nothing was sent.');
+      throw new ToolRefusal(
+        'The comment holds invisible characters that reorder the text around them (bidirectional controls such as U+202E), so the confirmation would read otherwise than what is sent. Remove them. Nothing was sent.',
+      );
     }
-    if (comment.length > MAX_COMMENT_CHARS) throw new ToolRefusal(`The comment has ${comment.length} characters; at most ${MAX_COMMENT_CHARS} are sent by this tool. Shorten it. Nothing was sent.`);
+    if (comment.length > MAX_COMMENT_CHARS)
+      throw new ToolRefusal(
+        `The comment has ${comment.length} characters; at most ${MAX_COMMENT_CHARS} are sent by this tool. Shorten it. Nothing was sent.`,
+      );
   };
-  return planned(host, input, checking, signal, (found) => {
-    const { portal, app } = found;
-    if (app.commentsPlugin === '0') throw new ToolRefusal(`Comments are not enabled for ${app.name} in the portal (its comments plugin is off). Nothing was sent.`);
-    return {
-      ok: true,
-      invocationMessage: `Adding a comment to record ${id} of ${app.name}`,
-      target: found,
-      confirmation: {
-        title: `Comment on record ${id} of ${app.name}?`,
-        message: confirmationMessage(`Portal Explorer will add this comment to record ${id} of ${appTitle(found)}:`, [comment]),
-      },
-      send: async (sendSignal) => {
-        await host.client(portal.id).addComment(app.appId, id, comment, sendSignal);
-        return `Added the comment (${comment.length} characters) to record ${id} of ${appTitle(found)}.`;
-      },
-    };
-  }, check);
+  return planned(
+    host,
+    input,
+    checking,
+    signal,
+    (found) => {
+      const { portal, app } = found;
+      if (app.commentsPlugin === '0')
+        throw new ToolRefusal(`Comments are not enabled for ${app.name} in the portal (its comments plugin is off). Nothing was sent.`);
+      return {
+        ok: true,
+        invocationMessage: `Adding a comment to record ${id} of ${app.name}`,
+        target: found,
+        confirmation: {
+          title: `Comment on record ${id} of ${app.name}?`,
+          message: confirmationMessage(`Portal Explorer will add this comment to record ${id} of ${appTitle(found)}:`, [comment]),
+        },
+        send: async (sendSignal) => {
+          await host.client(portal.id).addComment(app.appId, id, comment, sendSignal);
+          return `Added the comment (${comment.length} characters) to record ${id} of ${appTitle(found)}.`;
+        },
+      };
+    },
+    check,
+  );
 }

@@ -41,7 +41,9 @@ export class ArrivingViews extends Disposable {
 
   private arrived(arrival: ViewRowsArrival): void {
     if (this.timer) return;
-    const followed = [...this.following.values()].some((view) => view.portalId === arrival.portalId && view.appId === arrival.appId && view.viewId === arrival.viewId);
+    const followed = [...this.following.values()].some(
+      (view) => view.portalId === arrival.portalId && view.appId === arrival.appId && view.viewId === arrival.viewId,
+    );
     if (followed) this.timer = setTimeout(() => this.sayCounts(), PROGRESS_REDRAW_MS);
   }
 

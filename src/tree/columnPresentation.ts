@@ -24,7 +24,6 @@ const ICONS: Record<ColumnKind, string> = {
   unknown: 'symbol-misc',
 };
 
-
 export function columnIcon(column: Column): vscode.ThemeIcon {
   return new vscode.ThemeIcon(ICONS[columnKind(column)]);
 }
@@ -74,7 +73,9 @@ export function columnTooltip(column: Column): vscode.MarkdownString {
     const defaultId = text(column.default_value);
     for (const choice of choices) {
       const isDefault = defaultId !== undefined && choice.id === defaultId ? ' — default' : '';
-      lines.push(`- ${swatch(choice.color)}${markdownText(choice.name)} (id ${markdownText(choice.id)}, ${markdownText(choice.color)})${isDefault}`);
+      lines.push(
+        `- ${swatch(choice.color)}${markdownText(choice.name)} (id ${markdownText(choice.id)}, ${markdownText(choice.color)})${isDefault}`,
+      );
     }
   }
   const tooltip = new vscode.MarkdownString(lines.join('\n\n').replace(/\n\n- /g, '\n- '));

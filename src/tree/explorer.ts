@@ -23,7 +23,17 @@ import { createLogger } from '../log';
 import { onDidChangeSettings, setting } from '../settings/settings';
 import { describeError } from '../ui/errorBoundary';
 import { ArrivingViews } from './arrivingViews';
-import { nodeIds, type AppNode, type ContentNode, type ExplorerNode, type MessageNode, type PortalNode, type SavedQueryNode, type SharedPortalNode, type ViewNode } from './nodes';
+import {
+  nodeIds,
+  type AppNode,
+  type ContentNode,
+  type ExplorerNode,
+  type MessageNode,
+  type PortalNode,
+  type SavedQueryNode,
+  type SharedPortalNode,
+  type ViewNode,
+} from './nodes';
 import { treeItemOf } from './treeItems';
 
 /** Record changes arriving close together (a webhook burst) refresh each app's views once. */
@@ -32,7 +42,9 @@ const RECORD_CHANGE_DELAY_MS = 300;
 /** What a view's answer that broke off (or was cancelled) says under the rows read. */
 function partialText(count: number, partial: PortalError): string {
   const rows = count.toLocaleString('en-US');
-  return partial.kind === 'cancelled' ? `Partial: cancelled after ${rows} rows` : `Partial: only ${rows} rows were read (${partial.message})`;
+  return partial.kind === 'cancelled'
+    ? `Partial: cancelled after ${rows} rows`
+    : `Partial: only ${rows} rows were read (${partial.message})`;
 }
 
 export type ExplorerParts = Stores;
@@ -62,14 +74,22 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
 
   constructor(private readonly parts: ExplorerParts) {
     super();
-    this.arriving = this._register(new ArrivingViews(parts.rows, (id) => this.nodes.get(id), (nodes) => this.fire(nodes)));
+    this.arriving = this._register(
+      new ArrivingViews(
+        parts.rows,
+        (id) => this.nodes.get(id),
+        (nodes) => this.fire(nodes),
+      ),
+    );
     this._registerAll(
       this.changed,
       parts.portals.onDidChange(() => this.onPortalsChanged()),
       parts.catalog.onDidChange((change) => this.onCatalogChanged(change)),
       parts.views.onDidChange((change) => this.onViewsChanged(change)),
       parts.rows.onDidChange((change) => this.onRowsChanged(change)),
-      parts.titles.onDidChange((app) => this.fire(this.find((node) => node.kind === 'view' && node.portalId === app.portalId && node.appId === app.appId))),
+      parts.titles.onDidChange((app) =>
+        this.fire(this.find((node) => node.kind === 'view' && node.portalId === app.portalId && node.appId === app.appId)),
+      ),
       parts.recordEvents.onDidChange((change) => this.onRecordChanged(change)),
       parts.savedQueries.onDidChange((view) => this.onSavedQueriesChanged(view)),
       parts.workspace.onDidChange(() => this.onWorkspaceChanged()),
@@ -102,7 +122,15 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   async getChildren(node?: ExplorerNode): Promise<ExplorerNode[]> {
-    if (!node) return [...this.parts.portals.list().map((connection) => this.intern<PortalNode>({ kind: 'portal', id: nodeIds.portal(connection.id), parent: undefined, portalId: connection.id })), ...this.sharedPortalNodes()];
+    if (!node)
+      return [
+        ...this.parts.portals
+          .list()
+          .map((connection) =>
+            this.intern<PortalNode>({ kind: 'portal', id: nodeIds.portal(connection.id), parent: undefined, portalId: connection.id }),
+          ),
+        ...this.sharedPortalNodes(),
+      ];
     switch (node.kind) {
       case 'portal':
         return this.portalChildren(node);
@@ -126,13 +154,26 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
         });
       case 'app': {
         const base = { parent: node, portalId: node.portalId, appId: node.appId };
-        return [this.intern({ kind: 'views', id: nodeIds.views(node), ...base }), this.intern({ kind: 'columns', id: nodeIds.columns(node), ...base })];
+        return [
+          this.intern({ kind: 'views', id: nodeIds.views(node), ...base }),
+          this.intern({ kind: 'columns', id: nodeIds.columns(node), ...base }),
+        ];
       }
       case 'views': {
         const added = this.parts.views.list(node.portalId, node.appId);
-        if (added.length === 0) return [this.message(node, 'hint', 'No views yet: Add View…', 'The portal cannot list the views of an app: add one by its id.')];
+        if (added.length === 0)
+          return [this.message(node, 'hint', 'No views yet: Add View…', 'The portal cannot list the views of an app: add one by its id.')];
         return added.map((view) =>
-          this.intern<ViewNode>({ kind: 'view', id: nodeIds.view(node, view.viewId), parent: node, portalId: node.portalId, appId: node.appId, viewId: view.viewId, viewName: view.name, shared: view.shared === true }),
+          this.intern<ViewNode>({
+            kind: 'view',
+            id: nodeIds.view(node, view.viewId),
+            parent: node,
+            portalId: node.portalId,
+            appId: node.appId,
+            viewId: view.viewId,
+            viewName: view.name,
+            shared: view.shared === true,
+          }),
         );
       }
       case 'columns':
@@ -140,7 +181,15 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
           const columns = await this.parts.catalog.columns(node.portalId, node.appId);
           if (columns.length === 0) return [this.message(node, 'hint', 'No columns')];
           return columns.map((column) =>
-            this.intern({ kind: 'column', id: nodeIds.column(node, column.field_id_in_data), parent: node, portalId: node.portalId, appId: node.appId, fieldId: column.field_id_in_data, column }),
+            this.intern({
+              kind: 'column',
+              id: nodeIds.column(node, column.field_id_in_data),
+              parent: node,
+              portalId: node.portalId,
+              appId: node.appId,
+              fieldId: column.field_id_in_data,
+              column,
+            }),
           );
         });
       case 'view':
@@ -180,7 +229,17 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     return this.load(node, async () => {
       const sites = await this.parts.catalog.sites(node.portalId);
       if (sites.length === 0) return [this.message(node, 'hint', 'No sites')];
-      return sites.map((site) => this.intern({ kind: 'site', id: nodeIds.site(node, site.id), parent: node, portalId: node.portalId, siteId: site.id, name: site.name, manager: site.manager }));
+      return sites.map((site) =>
+        this.intern({
+          kind: 'site',
+          id: nodeIds.site(node, site.id),
+          parent: node,
+          portalId: node.portalId,
+          siteId: site.id,
+          name: site.name,
+          manager: site.manager,
+        }),
+      );
     });
   }
 
@@ -191,7 +250,18 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       const { name, baseUrl } = match.portal;
       const id = nodeIds.sharedPortal(name);
       const connectionBaseUrl = match.kind === 'conflict' ? match.connectionBaseUrl : undefined;
-      return [this.intern<SharedPortalNode>({ kind: 'sharedPortal', id, parent: undefined, portalId: id, name, status: match.kind, baseUrl, connectionBaseUrl })];
+      return [
+        this.intern<SharedPortalNode>({
+          kind: 'sharedPortal',
+          id,
+          parent: undefined,
+          portalId: id,
+          name,
+          status: match.kind,
+          baseUrl,
+          connectionBaseUrl,
+        }),
+      ];
     });
   }
 
@@ -247,10 +317,21 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
         continue;
       }
       records.push(
-        this.intern({ kind: 'record', id: nodeIds.record(view, row.id), parent: view, portalId: view.portalId, appId: view.appId, viewId: view.viewId, recordId: row.id, title: recordTitle(row.id, row.values, title), draft: row.draft === true }),
+        this.intern({
+          kind: 'record',
+          id: nodeIds.record(view, row.id),
+          parent: view,
+          portalId: view.portalId,
+          appId: view.appId,
+          viewId: view.viewId,
+          recordId: row.id,
+          title: recordTitle(row.id, row.values, title),
+          draft: row.draft === true,
+        }),
       );
     }
-    if (withoutId > 0 && stored) this.log.warn(`View ${view.viewId} of app ${view.appId}: ${withoutId} rows carry no record id and are not shown.`);
+    if (withoutId > 0 && stored)
+      this.log.warn(`View ${view.viewId} of app ${view.appId}: ${withoutId} rows carry no record id and are not shown.`);
     const total = rows.length - withoutId;
     const base = { parent: view, portalId: view.portalId, appId: view.appId, viewId: view.viewId };
     const children: ExplorerNode[] = [];
@@ -259,9 +340,11 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     else if (stored.partial) children.push(this.message(view, 'partial', partialText(rows.length, stored.partial), stored.partial.message));
     else if (total === 0) children.push(this.message(view, 'hint', 'No records'));
     // Beyond a page, finding a record by clicking "Load more…" is hopeless: offer Go to Record first.
-    if (!stored || total > pageSize) children.push(this.intern({ kind: 'findRecord', id: nodeIds.findRecord(view), ...base, viewName: view.viewName }));
+    if (!stored || total > pageSize)
+      children.push(this.intern({ kind: 'findRecord', id: nodeIds.findRecord(view), ...base, viewName: view.viewName }));
     children.push(...records);
-    if (records.length < total) children.push(this.intern({ kind: 'loadMore', id: nodeIds.loadMore(view), ...base, shown: records.length, total }));
+    if (records.length < total)
+      children.push(this.intern({ kind: 'loadMore', id: nodeIds.loadMore(view), ...base, shown: records.length, total }));
     return children;
   }
 
@@ -302,7 +385,15 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   private message(parent: ContentNode, tone: MessageNode['tone'], text: string, detail?: string): MessageNode {
-    return this.intern<MessageNode>({ kind: 'message', id: nodeIds.message(parent), parent, portalId: parent.portalId, tone, text, detail });
+    return this.intern<MessageNode>({
+      kind: 'message',
+      id: nodeIds.message(parent),
+      parent,
+      portalId: parent.portalId,
+      tone,
+      text,
+      detail,
+    });
   }
 
   // ---- keeping node objects ----
@@ -374,12 +465,21 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       (change.appId === undefined || ('appId' in node && node.appId === change.appId)) &&
       (change.viewId === undefined || ('viewId' in node && node.viewId === change.viewId));
     // Records and "Load more…" are rebuilt from the new rows; the view nodes stay (expansion is kept).
-    this.forget((node) => (node.kind === 'record' || node.kind === 'loadMore' || node.kind === 'loading' || node.kind === 'findRecord' || (node.kind === 'message' && node.parent.kind === 'view')) && hit(node));
+    this.forget(
+      (node) =>
+        (node.kind === 'record' ||
+          node.kind === 'loadMore' ||
+          node.kind === 'loading' ||
+          node.kind === 'findRecord' ||
+          (node.kind === 'message' && node.parent.kind === 'view')) &&
+        hit(node),
+    );
     this.fire(this.find((node) => node.kind === 'view' && hit(node)));
   }
 
   private onSavedQueriesChanged(view: ViewKey): void {
-    const sameView = (node: ExplorerNode): boolean => node.portalId === view.portalId && 'viewId' in node && node.appId === view.appId && node.viewId === view.viewId;
+    const sameView = (node: ExplorerNode): boolean =>
+      node.portalId === view.portalId && 'viewId' in node && node.appId === view.appId && node.viewId === view.viewId;
     const kept = new Set(this.parts.savedQueries.list(view).map((query) => query.name));
     this.forget((node) => node.kind === 'savedQuery' && sameView(node) && !kept.has(node.queryName));
     this.fire(this.find((node) => node.kind === 'view' && sameView(node)));
@@ -397,14 +497,17 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       this.pendingTimer = undefined;
     }
     if (this.pendingTimer) return;
-    this.pendingTimer = setTimeout(() => {
-      const changedAt = this.pendingChangedAt;
-      this.pendingTimer = undefined;
-      const apps = [...this.pendingApps.values()];
-      this.pendingApps.clear();
-      // Which rows a change adds to or takes from a view depends on the view's conditions: read again. A read
-      // under way runs to its end first (ViewReads.drop), so a trickle of changes cannot keep a big view from loading.
-      for (const app of apps) this.parts.rows.drop(app.portalId, app.appId, undefined, { changedAt });
-    }, burst ? BULK_QUIET_MS : RECORD_CHANGE_DELAY_MS);
+    this.pendingTimer = setTimeout(
+      () => {
+        const changedAt = this.pendingChangedAt;
+        this.pendingTimer = undefined;
+        const apps = [...this.pendingApps.values()];
+        this.pendingApps.clear();
+        // Which rows a change adds to or takes from a view depends on the view's conditions: read again. A read
+        // under way runs to its end first (ViewReads.drop), so a trickle of changes cannot keep a big view from loading.
+        for (const app of apps) this.parts.rows.drop(app.portalId, app.appId, undefined, { changedAt });
+      },
+      burst ? BULK_QUIET_MS : RECORD_CHANGE_DELAY_MS,
+    );
   }
 }

@@ -183,5 +183,10 @@ export const nodeIds = {
 };
 
 export function isNode(value: unknown): value is ExplorerNode {
-  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string' && typeof (value as { id?: unknown }).id === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { kind?: unknown }).kind === 'string' &&
+    typeof (value as { id?: unknown }).id === 'string'
+  );
 }

@@ -134,7 +134,9 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       item.description = [host, STATE_TEXT[state]].filter(Boolean).join(' · ');
       item.iconPath = new vscode.ThemeIcon(state === 'signedIn' ? 'server' : 'server-environment');
       item.contextValue = `portal.portal.${state}`;
-      item.tooltip = facts.connection ? `${facts.connection.label}\n${facts.connection.baseUrl}\n${STATE_TEXT[state] || 'signed in'}` : node.portalId;
+      item.tooltip = facts.connection
+        ? `${facts.connection.label}\n${facts.connection.baseUrl}\n${STATE_TEXT[state] || 'signed in'}`
+        : node.portalId;
       item.id = node.id;
       return item;
     }
@@ -143,7 +145,9 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       item.description = node.manager;
       item.iconPath = new vscode.ThemeIcon('organization');
       item.contextValue = 'portal.site';
-      item.tooltip = new vscode.MarkdownString(`**${markdownText(node.name)}** — site ${markdownText(node.siteId)}\n\nManager: ${markdownText(node.manager || 'not said')}`);
+      item.tooltip = new vscode.MarkdownString(
+        `**${markdownText(node.name)}** — site ${markdownText(node.siteId)}\n\nManager: ${markdownText(node.manager || 'not said')}`,
+      );
       item.id = node.id;
       return item;
     }
@@ -163,16 +167,28 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       return item;
     }
     case 'views':
-      return groupItem(node, 'Views', 'eye', facts.viewCount, 'The views you added to this app (the portal cannot list them): "Add View…" adds one by its id.');
+      return groupItem(
+        node,
+        'Views',
+        'eye',
+        facts.viewCount,
+        'The views you added to this app (the portal cannot list them): "Add View…" adds one by its id.',
+      );
     case 'columns':
       return groupItem(node, 'Columns', 'symbol-field', facts.columnCount, 'The columns (fields) of this app, in position order.');
     case 'view': {
       const item = new vscode.TreeItem(node.viewName, Collapsed);
-      const rows = facts.loading ? 'loading…' : facts.rowCount !== undefined ? `${count(facts.rowCount, 'record', 'records')}${facts.partial ? ' (partial)' : ''}` : undefined;
+      const rows = facts.loading
+        ? 'loading…'
+        : facts.rowCount !== undefined
+          ? `${count(facts.rowCount, 'record', 'records')}${facts.partial ? ' (partial)' : ''}`
+          : undefined;
       item.description = [`view ${node.viewId}`, node.shared ? 'shared' : undefined, rows].filter(Boolean).join(' · ');
       item.iconPath = new vscode.ThemeIcon('list-flat');
       item.contextValue = 'portal.view';
-      item.tooltip = [`${node.viewName}\nView ${node.viewId} of app ${node.appId}`, node.shared ? SHARED_TEXT : undefined].filter(Boolean).join('\n');
+      item.tooltip = [`${node.viewName}\nView ${node.viewId} of app ${node.appId}`, node.shared ? SHARED_TEXT : undefined]
+        .filter(Boolean)
+        .join('\n');
       item.id = node.id;
       return item;
     }
@@ -181,8 +197,19 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       item.description = [node.shared ? 'shared query' : 'saved query', count(node.filterCount, 'filter', 'filters')].join(' · ');
       item.iconPath = new vscode.ThemeIcon('filter');
       item.contextValue = 'portal.savedQuery';
-      item.tooltip = [`Run the saved query "${node.queryName}" on ${node.viewName} (view ${node.viewId})`, node.shared ? SHARED_TEXT : undefined].filter(Boolean).join('\n');
-      const target = { portalId: node.portalId, appId: node.appId, viewId: node.viewId, viewName: node.viewName, queryName: node.queryName };
+      item.tooltip = [
+        `Run the saved query "${node.queryName}" on ${node.viewName} (view ${node.viewId})`,
+        node.shared ? SHARED_TEXT : undefined,
+      ]
+        .filter(Boolean)
+        .join('\n');
+      const target = {
+        portalId: node.portalId,
+        appId: node.appId,
+        viewId: node.viewId,
+        viewName: node.viewName,
+        queryName: node.queryName,
+      };
       item.command = { command: ITEM_COMMANDS.runSavedQuery, title: 'Run Saved Query', arguments: [target] };
       item.id = node.id;
       return item;
@@ -195,7 +222,11 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       const names = { title: node.title, appName: node.parent.parent.parent.name };
       item.resourceUri = recordUri(node, names);
       item.tooltip = `${node.title}\nRecord ${node.recordId} of app ${node.appId}${node.draft ? ' (Draft)' : ''}`;
-      item.command = { command: ITEM_COMMANDS.openRecord, title: 'Open Record', arguments: [{ portalId: node.portalId, appId: node.appId, recordId: node.recordId, ...names }] };
+      item.command = {
+        command: ITEM_COMMANDS.openRecord,
+        title: 'Open Record',
+        arguments: [{ portalId: node.portalId, appId: node.appId, recordId: node.recordId, ...names }],
+      };
       item.id = node.id;
       return item;
     }
@@ -213,7 +244,11 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       item.iconPath = new vscode.ThemeIcon('search');
       item.contextValue = 'portal.findRecord';
       item.tooltip = `Find any record of ${node.viewName} by its id, title or text, as you type (Ctrl+F or Cmd+F on the view)`;
-      item.command = { command: ITEM_COMMANDS.goToRecord, title: 'Go to Record…', arguments: [{ portalId: node.portalId, appId: node.appId, viewId: node.viewId, viewName: node.viewName }] };
+      item.command = {
+        command: ITEM_COMMANDS.goToRecord,
+        title: 'Go to Record…',
+        arguments: [{ portalId: node.portalId, appId: node.appId, viewId: node.viewId, viewName: node.viewName }],
+      };
       item.id = node.id;
       return item;
     }

@@ -63,7 +63,12 @@ export type ShowInPanel = (message: string, error: unknown) => unknown;
  * threw) shows nothing; any other failure logs one line and is shown by `show`, in describeError's words
  * (`fallback` when the failure says nothing). Resolves with the action's value, undefined when it failed.
  */
-export type RunShownInPanel = <T>(id: string, action: () => T | PromiseLike<T>, show: ShowInPanel, options?: { signal?: AbortSignal; fallback?: string }) => Promise<T | undefined>;
+export type RunShownInPanel = <T>(
+  id: string,
+  action: () => T | PromiseLike<T>,
+  show: ShowInPanel,
+  options?: { signal?: AbortSignal; fallback?: string },
+) => Promise<T | undefined>;
 
 export function shownInPanel(logError: FailureOutlet['logError']): RunShownInPanel {
   return async (id, action, show, options = {}) => {

@@ -35,7 +35,8 @@ export const LIMITS = {
 
 /** Reads every setting through `get` (the key after "portal.webhooks."); a value that fails its checks takes its default. */
 export function normalizeWebhookSettings(get: (key: WebhookKey) => unknown): WebhookSettings {
-  const read = <K extends WebhookKey>(key: K): SettingValue<`webhooks.${K}`> => definition(key).normalize(get(key)) as SettingValue<`webhooks.${K}`>;
+  const read = <K extends WebhookKey>(key: K): SettingValue<`webhooks.${K}`> =>
+    definition(key).normalize(get(key)) as SettingValue<`webhooks.${K}`>;
   return {
     port: read('port'),
     bindAddress: read('bindAddress'),

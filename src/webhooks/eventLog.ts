@@ -26,7 +26,6 @@ export interface WebhookEvent {
 /** The bytes of bodies kept at most, over all events. */
 export const BODY_BUDGET_BYTES = 16 * 1024 * 1024;
 
-
 export type Listener = () => void;
 
 export class EventLog {

@@ -133,7 +133,10 @@ export class EventPacer<T> {
     this.cancelTimer?.();
     this.cancelTimer = undefined;
     if (this.waiting.size === 0 && this.dropped === 0) return;
-    const turnAt = this.actedInWindow < this.limits.perWindow || now - this.windowStart >= this.limits.windowMs ? now : this.windowStart + this.limits.windowMs;
+    const turnAt =
+      this.actedInWindow < this.limits.perWindow || now - this.windowStart >= this.limits.windowMs
+        ? now
+        : this.windowStart + this.limits.windowMs;
     let next = this.dropped > 0 ? now : Number.POSITIVE_INFINITY;
     for (const key of this.waiting.keys()) {
       const last = this.lastActed.get(key);

@@ -62,7 +62,13 @@ export class EventsTree extends Disposable implements vscode.TreeDataProvider<Ev
   getChildren(node?: EventsNode): EventsNode[] {
     if (!node) return this.events.list().map((event) => this.eventNode(event));
     const value = node.kind === 'event' ? node.event.body : node.value;
-    return payloadFields(value).map((field) => ({ kind: 'field', id: `${node.id}/${encodeURIComponent(field.key)}`, parent: node, event: node.event, ...field }));
+    return payloadFields(value).map((field) => ({
+      kind: 'field',
+      id: `${node.id}/${encodeURIComponent(field.key)}`,
+      parent: node,
+      event: node.event,
+      ...field,
+    }));
   }
 
   getParent(node: EventsNode): EventsNode | undefined {
@@ -71,7 +77,10 @@ export class EventsTree extends Disposable implements vscode.TreeDataProvider<Ev
 
   async getTreeItem(node: EventsNode): Promise<vscode.TreeItem> {
     if (node.kind === 'field') {
-      const item = new vscode.TreeItem(node.key, node.expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(
+        node.key,
+        node.expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      );
       item.id = node.id;
       item.description = node.summary;
       item.tooltip = node.summary;
@@ -79,7 +88,10 @@ export class EventsTree extends Disposable implements vscode.TreeDataProvider<Ev
       return item;
     }
     const { event } = node;
-    const item = new vscode.TreeItem(event.event ?? 'delivery', event.body ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      event.event ?? 'delivery',
+      event.body ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = node.id;
     item.iconPath = VERDICT_ICONS[event.verdict];
     item.contextValue = `portal.webhookEvent.${event.verdict}`;

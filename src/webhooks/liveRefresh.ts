@@ -25,7 +25,8 @@ import { confirmedChange, recordChangeOf } from './recordChange';
  */
 const ECHO_MS = 10_000;
 
-const recordKey = (change: Pick<RecordChange, 'portalId' | 'appId' | 'recordId'>): string => `${change.portalId}\u0000${change.appId}\u0000${change.recordId}`;
+const recordKey = (change: Pick<RecordChange, 'portalId' | 'appId' | 'recordId'>): string =>
+  `${change.portalId}\u0000${change.appId}\u0000${change.recordId}`;
 
 export class LiveRefresh extends Disposable {
   /** Dirty documents already told about, by URI; forgotten when saved, reverted or closed. */
@@ -42,7 +43,10 @@ export class LiveRefresh extends Disposable {
     this.pacer = new EventPacer(
       WEBHOOK_PACE,
       (_key, event) => this.actPaced(event.portalId, event.payload, event.kind),
-      (count) => this.log.warn(`${count} webhook events were not acted on: too many records were waiting to be refreshed. They are listed in the Webhook Events view.`),
+      (count) =>
+        this.log.warn(
+          `${count} webhook events were not acted on: too many records were waiting to be refreshed. They are listed in the Webhook Events view.`,
+        ),
     );
     this._register({ dispose: () => this.pacer.dispose() });
     this._registerAll(
@@ -87,10 +91,13 @@ export class LiveRefresh extends Disposable {
     // Not awaited: the delivery is answered already.
     void confirmedChange(kind, read)
       .then((confirmed) => {
-        if (confirmed !== kind) this.log.info(`Record ${payload.record_id} of app ${payload.app_id}: a "deleted" event, but the portal still has it; read anew.`);
+        if (confirmed !== kind)
+          this.log.info(`Record ${payload.record_id} of app ${payload.app_id}: a "deleted" event, but the portal still has it; read anew.`);
         this.act(portalId, payload, confirmed);
       })
-      .catch((error: unknown) => this.log.error(`Acting on the deletion of record ${payload.record_id}: ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) =>
+        this.log.error(`Acting on the deletion of record ${payload.record_id}: ${error instanceof Error ? error.message : String(error)}`),
+      );
   }
 
   private act(portalId: string, payload: WebhookPayload, kind: RecordChangeKind): void {
@@ -100,7 +107,6 @@ export class LiveRefresh extends Disposable {
     this.recordEvents.fire(change);
     if (dirty) this.tellDirty(dirty, change);
   }
-
 
   private tellDirty(document: vscode.TextDocument, change: RecordChange): void {
     const key = document.uri.toString();

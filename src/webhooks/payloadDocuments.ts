@@ -5,9 +5,10 @@ import * as vscode from 'vscode';
 import { PAYLOAD_SCHEME } from '../ids';
 import type { EventLog, WebhookEvent } from './eventLog';
 
-
 function fileName(event: WebhookEvent): string {
-  const parts = [event.event ?? 'delivery', event.appId && `app-${event.appId}`, event.recordId && `record-${event.recordId}`].filter(Boolean).join(' ');
+  const parts = [event.event ?? 'delivery', event.appId && `app-${event.appId}`, event.recordId && `record-${event.recordId}`]
+    .filter(Boolean)
+    .join(' ');
   return `${parts.replace(/[^\w .-]+/g, '_').slice(0, 80)}.json`;
 }
 
@@ -24,7 +25,8 @@ export class PayloadDocuments implements vscode.TextDocumentContentProvider {
     const event = Number.isInteger(seq) ? this.events.get(seq) : undefined;
     if (!event) throw new Error('This webhook event is no longer in the Webhook Events log (cleared, or past portal.webhooks.maxEvents).');
     if (!event.body && event.verdict === 'refused') throw new Error(`The delivery was refused (${event.status}): its body was not kept.`);
-    if (!event.body) throw new Error('The body of this delivery is no longer kept: the Webhook Events log keeps the newest bodies, up to 16 MB in all.');
+    if (!event.body)
+      throw new Error('The body of this delivery is no longer kept: the Webhook Events log keeps the newest bodies, up to 16 MB in all.');
     return `${JSON.stringify(event.body, null, 2)}\n`;
   }
 }

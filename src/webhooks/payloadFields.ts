@@ -36,7 +36,9 @@ function isContainer(value: unknown): value is Record<string, unknown> | unknown
 /** The rows inside `value` (none for a scalar). */
 export function payloadFields(value: unknown): PayloadField[] {
   if (!isContainer(value)) return [];
-  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value);
+  const entries: Array<[string, unknown]> = Array.isArray(value)
+    ? value.map((item, index) => [String(index), item])
+    : Object.entries(value);
   return entries.map(([key, inner]) => ({
     key,
     value: inner,

@@ -93,8 +93,11 @@ function headerText(request: IncomingMessage, name: string): string | undefined 
   const raw = request.headers[name];
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (!value) return undefined;
-  // eslint-disable-next-line no-control-regex
-  const clean = value.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, HEADER_TEXT_LIMIT);
+  const clean = value
+    // eslint-disable-next-line no-control-regex -- control characters are what it removes
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, HEADER_TEXT_LIMIT);
   return clean || undefined;
 }
 
@@ -108,7 +111,13 @@ function sendJson(response: ServerResponse, status: number, body?: Record<string
     return;
   }
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' }).end(text);
+  response
+    .writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(text),
+      'Cache-Control': 'no-store',
+    })
+    .end(text);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -208,9 +217,19 @@ export class WebhookReceiver {
     const deliveryId = headerText(request, settings.deliveryHeader);
     let connectionId: string | undefined;
     let bytes = 0;
-    const report = (delivery: Omit<Delivery, 'connectionId' | 'receivedAt' | 'event' | 'deliveryId' | 'bytes'> & Partial<Pick<Delivery, 'event' | 'deliveryId'>>): void => {
+    const report = (
+      delivery: Omit<Delivery, 'connectionId' | 'receivedAt' | 'event' | 'deliveryId' | 'bytes'> &
+        Partial<Pick<Delivery, 'event' | 'deliveryId'>>,
+    ): void => {
       try {
-        this.options.onDelivery({ connectionId, receivedAt, bytes, ...delivery, event: delivery.event ?? event, deliveryId: delivery.deliveryId ?? deliveryId });
+        this.options.onDelivery({
+          connectionId,
+          receivedAt,
+          bytes,
+          ...delivery,
+          event: delivery.event ?? event,
+          deliveryId: delivery.deliveryId ?? deliveryId,
+        });
       } catch {
         // The listener's problem, not the sender's.
       }
@@ -235,7 +254,8 @@ export class WebhookReceiver {
     // A web page in the user's browser can POST here without a preflight (a CORS "simple" request: text/plain
     // or a form) and fake events on a receiver without a Secret Key. Browsers always send Origin with a
     // POST; a portal's server-to-server delivery does not, and sends JSON.
-    if (request.headers.origin !== undefined) return refuse(403, 'Requests from a web page are not accepted: deliveries come from the portal\'s server.', true);
+    if (request.headers.origin !== undefined)
+      return refuse(403, "Requests from a web page are not accepted: deliveries come from the portal's server.", true);
     if (BROWSER_FORM_TYPES.test(request.headers['content-type'] ?? '')) {
       return refuse(415, `${request.headers['content-type']?.split(';')[0]} is not accepted: deliveries are JSON.`, true);
     }
@@ -264,7 +284,8 @@ export class WebhookReceiver {
       if (!verdict.valid) return refuse(401, verdict.message, false);
       signed = true;
     } else if (!route.acceptUnsigned) {
-      const reason = 'The delivery is not signed: no Secret Key is set for this portal, and unsigned deliveries are off. Set the Secret Key in VS Code (Portal: Set Webhook Secret Key…) and in the portal, or turn unsigned deliveries on for this portal.';
+      const reason =
+        'The delivery is not signed: no Secret Key is set for this portal, and unsigned deliveries are off. Set the Secret Key in VS Code (Portal: Set Webhook Secret Key…) and in the portal, or turn unsigned deliveries on for this portal.';
       sendJson(response, 401, { error: reason });
       report({ verdict: 'refused', status: 401, reason, signed: false, unsignedRefused: true });
       return;
@@ -284,7 +305,13 @@ export class WebhookReceiver {
     } catch (error) {
       // JSON the portal sent but not about a record (a test "ping", say): taken, shown, not acted on.
       sendJson(response, 202);
-      report({ verdict: 'ignored', status: 202, reason: error instanceof Error ? error.message : 'Not a record event.', signed, body: parsed });
+      report({
+        verdict: 'ignored',
+        status: 202,
+        reason: error instanceof Error ? error.message : 'Not a record event.',
+        signed,
+        body: parsed,
+      });
       return;
     }
     // Keyed by connection: the same bytes to two portals are two deliveries.
@@ -310,7 +337,8 @@ function listenFailure(error: NodeJS.ErrnoException, options: ReceiverOptions): 
   if (error.code === 'EADDRINUSE') {
     return `The webhook receiver cannot listen on ${where}: the port is in use (another VS Code window may be receiving webhooks already). Set portal.webhooks.port to another port, or 0 for any free port.`;
   }
-  if (error.code === 'EADDRNOTAVAIL') return `The webhook receiver cannot listen on ${where}: this machine has no such address (portal.webhooks.bindAddress).`;
+  if (error.code === 'EADDRNOTAVAIL')
+    return `The webhook receiver cannot listen on ${where}: this machine has no such address (portal.webhooks.bindAddress).`;
   if (error.code === 'EACCES') return `The webhook receiver may not listen on ${where}: choose a port above 1023 (portal.webhooks.port).`;
   return `The webhook receiver cannot listen on ${where}: ${error.message}`;
 }

@@ -74,7 +74,9 @@ export class WebhookService extends Disposable {
     );
     if (this.settings.autoStart) {
       // Not awaited: start-up goes on; a receiver that cannot start is logged, and Start offers it again.
-      void this.start().catch((error: unknown) => parts.log.warn(`Starting the webhook receiver at start-up: ${error instanceof Error ? error.message : String(error)}`));
+      void this.start().catch((error: unknown) =>
+        parts.log.warn(`Starting the webhook receiver at start-up: ${error instanceof Error ? error.message : String(error)}`),
+      );
     }
   }
 
@@ -154,7 +156,9 @@ export class WebhookService extends Disposable {
       for (const connection of this.parts.portals.list()) await this.lookUpRoute(connection.id);
       this.tally.accepted = this.tally.ignored = this.tally.refused = 0;
       await vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, true);
-      this.parts.log.info(`The webhook receiver listens on ${urlHost(bindAddress)}:${receiver.listeningPort} (deliveries to /portal/<connection id>).`);
+      this.parts.log.info(
+        `The webhook receiver listens on ${urlHost(bindAddress)}:${receiver.listeningPort} (deliveries to /portal/<connection id>).`,
+      );
       if (!isLoopbackAddress(bindAddress)) {
         const warning = `The webhook receiver listens on ${bindAddress} (portal.webhooks.bindAddress), not only on this machine's loopback: other machines that can reach it can send it events. Set a Secret Key for every portal.`;
         this.parts.log.warn(warning);
@@ -224,7 +228,9 @@ export class WebhookService extends Disposable {
         try {
           this.parts.liveRefresh.handle(connectionId, delivery.payload);
         } catch (error) {
-          this.parts.log.error(`Refreshing after delivery ${logText(delivery.deliveryId)}: ${error instanceof Error ? error.message : String(error)}`);
+          this.parts.log.error(
+            `Refreshing after delivery ${logText(delivery.deliveryId)}: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       }
     }
@@ -250,7 +256,10 @@ export class WebhookService extends Disposable {
         if (choice === accept) {
           await this.acceptUnsigned(connectionId, true);
           this.parts.log.warn(`Unsigned webhook events for ${connectionId} are accepted, as the user chose.`);
-          tell('info', `Unsigned webhook events for "${label}" are accepted until you set its Secret Key (Portal: Set Webhook Secret Key…).`);
+          tell(
+            'info',
+            `Unsigned webhook events for "${label}" are accepted until you set its Secret Key (Portal: Set Webhook Secret Key…).`,
+          );
         }
       })
       .then(undefined, () => undefined);
@@ -268,7 +277,10 @@ export class WebhookService extends Disposable {
       await this.stop();
       await this.start();
       const port = this.receiver?.listeningPort;
-      tell('info', `The webhook receiver now listens on ${urlHost(this.settings.bindAddress)}:${port}. Update the Payload URL in the portal's Webhook Settings.`);
+      tell(
+        'info',
+        `The webhook receiver now listens on ${urlHost(this.settings.bindAddress)}:${port}. Update the Payload URL in the portal's Webhook Settings.`,
+      );
     });
   }
 
@@ -280,7 +292,9 @@ export class WebhookService extends Disposable {
       try {
         await this.parts.secrets.forget(id);
       } catch (error) {
-        this.parts.log.warn(`Forgetting the webhook Secret Key of the removed portal ${id}: ${error instanceof Error ? error.message : String(error)}`);
+        this.parts.log.warn(
+          `Forgetting the webhook Secret Key of the removed portal ${id}: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
   }

@@ -39,7 +39,10 @@ export class WebhookStatusBar extends Disposable {
       case 'running': {
         const unsigned = service.unsignedPortals();
         // A warning while any portal takes unsigned deliveries: anyone on the machine can send those events.
-        const warning = unsigned.length > 0 ? ` Unsigned deliveries are accepted for ${unsigned.map((label) => `"${label}"`).join(', ')}: any program on this machine can send those events. Set a Secret Key to end that.` : '';
+        const warning =
+          unsigned.length > 0
+            ? ` Unsigned deliveries are accepted for ${unsigned.map((label) => `"${label}"`).join(', ')}: any program on this machine can send those events. Set a Secret Key to end that.`
+            : '';
         item.text = `$(radio-tower) Webhooks: ${received}${refused > 0 ? ` $(error) ${refused}` : ''}`;
         item.tooltip = `Webhook receiver listening on ${state.host}:${state.port}: ${received} event${received === 1 ? '' : 's'} received, ${refused} refused since it started.${warning} Click to show the Webhook Events.`;
         item.command = commands.showEvents;

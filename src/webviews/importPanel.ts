@@ -7,7 +7,18 @@ import * as vscode from 'vscode';
 import type { Column } from '../api/types';
 import { dryRunImport } from '../import/importRun';
 import { proposeMapping, setTarget, type ImportMapping } from '../import/mapping';
-import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, optionWarnings, previewOf, problemRow, targetOf, targetOptions } from '../import/panelState';
+import {
+  defaultOptions,
+  importSettings,
+  keyOptions,
+  mappingRows,
+  optionProblems,
+  optionWarnings,
+  previewOf,
+  problemRow,
+  targetOf,
+  targetOptions,
+} from '../import/panelState';
 import type { DryRunResult, ExistingRecords, ImportSettings, RowProblem } from '../import/plan';
 import { problemsCsv, uncertainPathFor } from '../import/report';
 import { unreadableRows, type ImportSource, type SourceRow } from '../import/sourceFile';
@@ -67,9 +78,20 @@ export class ImportPanel {
 
   private constructor(private readonly setup: ImportPanelSetup) {
     this.mapping = proposeMapping(setup.source.columns, setup.columns);
-    this.options = defaultOptions(setup.sample, this.mapping, setup.columns, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', setup.views[0]?.value);
+    this.options = defaultOptions(
+      setup.sample,
+      this.mapping,
+      setup.columns,
+      Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+      setup.views[0]?.value,
+    );
     this.panel = Panel.create<ImportToHostMessage, HostToImportMessage>(
-      { viewType: IMPORT_VIEW_TYPE, title: `Import ${basename(setup.source.path)}`, bundle: 'importRecords', extensionUri: setup.extensionUri },
+      {
+        viewType: IMPORT_VIEW_TYPE,
+        title: `Import ${basename(setup.source.path)}`,
+        bundle: 'importRecords',
+        extensionUri: setup.extensionUri,
+      },
       importToHostSchema,
     );
     this.panel.onMessage((message) => this.handle(message));
@@ -89,7 +111,12 @@ export class ImportPanel {
 
   private init(): ImportInitMessage {
     const { source, columns } = this.setup;
-    const formatLabel = source.format === 'json' ? 'JSON' : source.format === 'tsv' ? 'TSV' : `CSV (delimiter ${source.delimiter === '\t' ? 'tab' : source.delimiter})`;
+    const formatLabel =
+      source.format === 'json'
+        ? 'JSON'
+        : source.format === 'tsv'
+          ? 'TSV'
+          : `CSV (delimiter ${source.delimiter === '\t' ? 'tab' : source.delimiter})`;
     return {
       type: 'import/init',
       appName: this.setup.appName,
@@ -149,7 +176,10 @@ export class ImportPanel {
     if (rows.length === 0) return false;
     const which = rows.map((row) => `Row ${row.row} ${row.problem ?? 'cannot be read'}.`).join(' ');
     // As above: a closed panel needs no message.
-    void this.panel.post({ type: 'import/failed', message: `The import did not start: ${which} Fix the file, or choose "Skip them" under "Rows whose quotes break the file" to import the other rows (these go to the failures file).` });
+    void this.panel.post({
+      type: 'import/failed',
+      message: `The import did not start: ${which} Fix the file, or choose "Skip them" under "Rows whose quotes break the file" to import the other rows (these go to the failures file).`,
+    });
     return true;
   }
 
@@ -172,7 +202,8 @@ export class ImportPanel {
   }
 
   private async exportProblems(): Promise<void> {
-    if (this.problems.length === 0) throw new Error('There is nothing to export: run the dry run first; it lists the rows that would fail.');
+    if (this.problems.length === 0)
+      throw new Error('There is nothing to export: run the dry run first; it lists the rows that would fail.');
     const source = parse(this.setup.source.path);
     const uri = await prompter().saveDialog({
       title: `Export the ${this.problems.length} problems of the dry run`,

@@ -15,11 +15,19 @@ function typeOf(message: unknown): string {
 }
 
 /** The listener of a panel's messages: checked, then handled by `handler`, through `run`. */
-export function messageReceiver<T>(panel: string, schema: MessageSchema<T>, handler: (message: T) => unknown, run: RunReported): (message: unknown) => Promise<unknown> {
+export function messageReceiver<T>(
+  panel: string,
+  schema: MessageSchema<T>,
+  handler: (message: T) => unknown,
+  run: RunReported,
+): (message: unknown) => Promise<unknown> {
   return (message) =>
     run(`${panel} ${typeOf(message)}`, () => {
       const checked = checkMessage(schema, message);
-      if (!checked.ok) throw new MalformedMessage(`The ${panel} panel sent a message this version of Portal Explorer cannot read (${checked.problem}). Close the panel and open it again.`);
+      if (!checked.ok)
+        throw new MalformedMessage(
+          `The ${panel} panel sent a message this version of Portal Explorer cannot read (${checked.problem}). Close the panel and open it again.`,
+        );
       return handler(checked.message);
     });
 }

@@ -48,7 +48,12 @@ export class Panel<In, Out> extends Disposable {
 
   /** A new panel, or `restored`: the one VS Code brought back after a reload (panelRestore.ts). */
   static create<In, Out>(options: PanelOptions, schema: MessageSchema<In>, restored?: vscode.WebviewPanel): Panel<In, Out> {
-    const panel = restored ?? vscode.window.createWebviewPanel(options.viewType, options.title, vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
+    const panel =
+      restored ??
+      vscode.window.createWebviewPanel(options.viewType, options.title, vscode.ViewColumn.Active, {
+        enableScripts: true,
+        enableFindWidget: true,
+      });
     if (restored) restored.title = options.title;
     return new Panel<In, Out>(panel, options, schema);
   }

@@ -33,7 +33,12 @@ export class RecordFormPanel {
   private appName: string;
 
   /** `appName`: the app's name when known (the panel's title); the form reads it again as it loads. */
-  static show(deps: PanelDeps, target: AppTarget, appName?: string, restored?: { panel: vscode.WebviewPanel; state: unknown }): RecordFormPanel {
+  static show(
+    deps: PanelDeps,
+    target: AppTarget,
+    appName?: string,
+    restored?: { panel: vscode.WebviewPanel; state: unknown },
+  ): RecordFormPanel {
     const key = JSON.stringify([target.portalId, target.appId]);
     const existing = RecordFormPanel.open.get(key);
     if (existing) {
@@ -88,17 +93,33 @@ export class RecordFormPanel {
   }
 
   private async load(): Promise<void> {
-    await runShownInPanel(`${PANEL_VIEW_TYPES.form} load`, () => this.sendInit(), (message) => this.panel.post({ type: 'form/loadFailed', message }));
+    await runShownInPanel(
+      `${PANEL_VIEW_TYPES.form} load`,
+      () => this.sendInit(),
+      (message) => this.panel.post({ type: 'form/loadFailed', message }),
+    );
   }
 
   private async sendInit(): Promise<void> {
-    const [columns, info] = await Promise.all([this.deps.catalog.columns(this.target.portalId, this.target.appId), this.deps.catalog.app(this.target.portalId, this.target.appId)]);
+    const [columns, info] = await Promise.all([
+      this.deps.catalog.columns(this.target.portalId, this.target.appId),
+      this.deps.catalog.app(this.target.portalId, this.target.appId),
+    ]);
     this.columns = [...columns];
     if (info?.name) this.appName = info.name;
     this.panel.panel.title = `New record · ${this.appName}`;
     const offerDraft = info?.draftMode !== false && !withoutDraftMode.has(this.draftKey());
     const connection = this.deps.portals.get(this.target.portalId);
-    await this.panel.post({ type: 'form/init', appName: this.appName, portalLabel: connection?.label ?? this.target.portalId, columns: this.columns, offerDraft, restore: { portalId: this.target.portalId, appId: this.target.appId }, pageState: this.restored?.state, ...(this.outcome ? { outcome: this.outcome } : {}) });
+    await this.panel.post({
+      type: 'form/init',
+      appName: this.appName,
+      portalLabel: connection?.label ?? this.target.portalId,
+      columns: this.columns,
+      offerDraft,
+      restore: { portalId: this.target.portalId, appId: this.target.appId },
+      pageState: this.restored?.state,
+      ...(this.outcome ? { outcome: this.outcome } : {}),
+    });
   }
 
   private fieldName(field: string): string {
@@ -120,12 +141,18 @@ export class RecordFormPanel {
     }
     this.outcome = { state: 'pending' };
     // The portal's refusal is shown next to the field it names.
-    await runShownInPanel(`${PANEL_VIEW_TYPES.form} create`, () => this.send(data, draft), (message, error) => {
-      const field = isPortalError(error) ? error.field : undefined;
-      // A lost answer may hide a record the portal created: a plain failure would invite a second one.
-      const maybe = mayHaveBeenDone(error) ? ` The portal may have created the record all the same: look in ${this.appName} before creating it again.` : '';
-      return this.panel.post({ type: 'form/failed', message: `${message}${maybe}`, ...(field ? { field } : {}) });
-    });
+    await runShownInPanel(
+      `${PANEL_VIEW_TYPES.form} create`,
+      () => this.send(data, draft),
+      (message, error) => {
+        const field = isPortalError(error) ? error.field : undefined;
+        // A lost answer may hide a record the portal created: a plain failure would invite a second one.
+        const maybe = mayHaveBeenDone(error)
+          ? ` The portal may have created the record all the same: look in ${this.appName} before creating it again.`
+          : '';
+        return this.panel.post({ type: 'form/failed', message: `${message}${maybe}`, ...(field ? { field } : {}) });
+      },
+    );
     // Failed or cancelled: the page has said so, and a new Create may go.
     if (this.outcome?.state === 'pending') this.outcome = undefined;
   }
@@ -147,7 +174,14 @@ export class RecordFormPanel {
         ? `Created ${id} in ${where}, published: the app does not have Draft mode.`
         : `Created ${isDraft ? 'draft ' : ''}${id} in ${where}.`;
     log.info(`created ${id} in app ${this.target.appId}${isDraft ? ' as a draft' : ''}`);
-    if (created.id) this.deps.recordEvents.fire({ portalId: this.target.portalId, appId: this.target.appId, recordId: created.id, kind: 'created', origin: 'local' });
+    if (created.id)
+      this.deps.recordEvents.fire({
+        portalId: this.target.portalId,
+        appId: this.target.appId,
+        recordId: created.id,
+        kind: 'created',
+        origin: 'local',
+      });
     this.outcome = { state: 'created', recordId: created.id, draft: isDraft, message };
     await this.panel.post({ type: 'form/created', recordId: created.id, draft: isDraft, message });
     // Not awaited: the notification stays up while the panel goes on; its "Open record" is reported as any action.

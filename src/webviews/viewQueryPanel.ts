@@ -35,7 +35,11 @@ export class ViewQueryPanel {
    * `appName`: the app's name when known; `run`: a saved query to run at once; `restored`: the panel VS Code
    * brought back after a reload (its page keeps its filters, not run).
    */
-  static show(deps: QueryPanelDeps, target: ViewTarget, options: { appName?: string; run?: SavedQuery; restored?: { panel: vscode.WebviewPanel; state: unknown } } = {}): ViewQueryPanel {
+  static show(
+    deps: QueryPanelDeps,
+    target: ViewTarget,
+    options: { appName?: string; run?: SavedQuery; restored?: { panel: vscode.WebviewPanel; state: unknown } } = {},
+  ): ViewQueryPanel {
     const run = options.run;
     const key = JSON.stringify([target.portalId, target.appId, target.viewId]);
     const existing = ViewQueryPanel.open.get(key);
@@ -80,12 +84,17 @@ export class ViewQueryPanel {
     );
     const client = deps.portals.client(target.portalId);
     // Columns through the shared catalog (one request per app for the whole extension).
-    const source = { streamView: client.streamView.bind(client), listColumns: async (appId: string) => [...(await deps.catalog.columns(target.portalId, appId))] };
+    const source = {
+      streamView: client.streamView.bind(client),
+      listColumns: async (appId: string) => [...(await deps.catalog.columns(target.portalId, appId))],
+    };
     this.session = new ViewQuerySession(source, target.appId, target.viewId, (message) => this.panel.post(message), runShownInPanel);
     this.panel.onMessage((message) => this.handle(message));
     const subscription = deps.savedQueries.onDidChange((view) => {
-      // Not awaited: a listener; a hidden panel gets the list again when it reloads (sendInit).
-      if (view.portalId === target.portalId && view.appId === target.appId && view.viewId === target.viewId) void this.panel.post({ type: 'query/saved', saved: this.saved() });
+      if (view.portalId === target.portalId && view.appId === target.appId && view.viewId === target.viewId) {
+        // Not awaited: a listener; a hidden panel gets the list again when it reloads (sendInit).
+        void this.panel.post({ type: 'query/saved', saved: this.saved() });
+      }
     });
     this.panel.onDidDispose(() => {
       subscription.dispose();
@@ -137,11 +146,18 @@ export class ViewQueryPanel {
    * page holds its kept run's id, and would drop it. The page shows it with Retry (`retry` loads again).
    */
   private async sendInit(): Promise<void> {
-    await runShownInPanel(`${PANEL_VIEW_TYPES.query} init`, () => this.init(), (message) => this.panel.post({ type: 'query/loadFailed', message }));
+    await runShownInPanel(
+      `${PANEL_VIEW_TYPES.query} init`,
+      () => this.init(),
+      (message) => this.panel.post({ type: 'query/loadFailed', message }),
+    );
   }
 
   private async init(): Promise<void> {
-    const [columns, info] = await Promise.all([this.session.filterColumns(), this.deps.catalog.app(this.target.portalId, this.target.appId).catch(() => undefined)]);
+    const [columns, info] = await Promise.all([
+      this.session.filterColumns(),
+      this.deps.catalog.app(this.target.portalId, this.target.appId).catch(() => undefined),
+    ]);
     if (info?.name) this.appName = info.name;
     const run = this.pendingRun;
     this.pendingRun = undefined;
@@ -154,7 +170,12 @@ export class ViewQueryPanel {
       columns,
       saved: this.saved(),
       pageState: this.restored?.state,
-      restore: { portalId: this.target.portalId, appId: this.target.appId, viewId: this.target.viewId, ...(this.target.viewName ? { viewName: this.target.viewName } : {}) },
+      restore: {
+        portalId: this.target.portalId,
+        appId: this.target.appId,
+        viewId: this.target.viewId,
+        ...(this.target.viewName ? { viewName: this.target.viewName } : {}),
+      },
       ...(run ? { run: { filters: run.filters, name: run.name } } : {}),
     });
     if (run) return;
@@ -174,7 +195,9 @@ export class ViewQueryPanel {
     }
     const rows = this.session.result?.rows.length;
     if (rows !== undefined) markWalkthroughStep('viewQueried');
-    log.info(`view ${this.target.viewId} of app ${this.target.appId}: ${filters.length} filters, ${rows ?? 'no'} rows in ${Date.now() - started} ms`);
+    log.info(
+      `view ${this.target.viewId} of app ${this.target.appId}: ${filters.length} filters, ${rows ?? 'no'} rows in ${Date.now() - started} ms`,
+    );
   }
 
   /** Set Field / Delete Rows on the rows selected, or on every row of the result (the commands take a target). */
@@ -184,7 +207,13 @@ export class ViewQueryPanel {
     const ids = message.rows
       ? this.session.selectedRecordIds(message.runId, message.sortVersion, message.rows)
       : [...result.rows.rows()].flatMap((row) => (row.id === undefined ? [] : [row.id]));
-    const target = { portalId: this.target.portalId, appId: this.target.appId, viewId: this.target.viewId, recordIds: ids, selected: message.rows !== undefined };
+    const target = {
+      portalId: this.target.portalId,
+      appId: this.target.appId,
+      viewId: this.target.viewId,
+      recordIds: ids,
+      selected: message.rows !== undefined,
+    };
     await vscode.commands.executeCommand(message.change === 'delete' ? COMMANDS.import.deleteRows : COMMANDS.import.setField, target);
   }
 
@@ -237,7 +266,9 @@ export class ViewQueryPanel {
       },
     );
     log.info(`exported ${total} rows of view ${this.target.viewId} as ${extension}${result.partial ? ' (partial)' : ''}`);
-    tell('info', `Exported ${total.toLocaleString('en-US')} rows to ${vscode.workspace.asRelativePath(uri)}.${result.partial ? ` They are a partial result: ${result.partial}` : ''}`);
+    tell(
+      'info',
+      `Exported ${total.toLocaleString('en-US')} rows to ${vscode.workspace.asRelativePath(uri)}.${result.partial ? ` They are a partial result: ${result.partial}` : ''}`,
+    );
   }
-
 }

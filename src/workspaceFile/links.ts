@@ -44,7 +44,8 @@ export function parseLinkQuery(query: string): LinkTarget {
   } catch {
     throw new Error('This Portal Explorer link names no portal address: it may have been cut short.');
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) throw new Error(`This Portal Explorer link names "${portal}", which is not a portal address.`);
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password)
+    throw new Error(`This Portal Explorer link names "${portal}", which is not a portal address.`);
   const appId = params.get('app') ?? '';
   if (!ID.test(appId)) throw new Error('This Portal Explorer link names no app: it may have been cut short.');
   const optionalId = (key: string, what: string): string | undefined => {
@@ -56,8 +57,16 @@ export function parseLinkQuery(query: string): LinkTarget {
   const viewId = optionalId('view', 'view');
   const recordId = optionalId('record', 'record');
   const queryName = params.get('query') ?? undefined;
-  if (queryName !== undefined && (viewId === undefined || queryName.trim() === '')) throw new Error('This Portal Explorer link names a saved query without its view.');
+  if (queryName !== undefined && (viewId === undefined || queryName.trim() === ''))
+    throw new Error('This Portal Explorer link names a saved query without its view.');
   if (viewId === undefined && recordId === undefined) throw new Error('This Portal Explorer link names neither a view nor a record.');
   const name = params.get('name')?.trim() || url.host;
-  return { portal: portal.replace(/\/+$/, ''), name, appId, ...(viewId ? { viewId } : {}), ...(recordId ? { recordId } : {}), ...(queryName !== undefined ? { queryName } : {}) };
+  return {
+    portal: portal.replace(/\/+$/, ''),
+    name,
+    appId,
+    ...(viewId ? { viewId } : {}),
+    ...(recordId ? { recordId } : {}),
+    ...(queryName !== undefined ? { queryName } : {}),
+  };
 }

@@ -26,9 +26,12 @@ function mergeApps(first: readonly SharedApp[], second: readonly SharedApp[]): S
     const known = apps[index];
     apps[index] = {
       appId: known.appId,
-      ...(known.titleField ?? app.titleField ? { titleField: known.titleField ?? app.titleField } : {}),
+      ...((known.titleField ?? app.titleField) ? { titleField: known.titleField ?? app.titleField } : {}),
       views: [...known.views, ...app.views.filter((view) => !known.views.some((other) => other.viewId === view.viewId))],
-      queries: [...known.queries, ...app.queries.filter((query) => !known.queries.some((other) => other.viewId === query.viewId && other.name === query.name))],
+      queries: [
+        ...known.queries,
+        ...app.queries.filter((query) => !known.queries.some((other) => other.viewId === query.viewId && other.name === query.name)),
+      ],
       layouts: [...known.layouts, ...app.layouts.filter((layout) => !known.layouts.some((other) => other.viewId === layout.viewId))],
     };
   }
@@ -95,7 +98,9 @@ export function mergeViews(personal: readonly { viewId: string; name: string }[]
   const own = new Set(personal.map((view) => view.viewId));
   return [
     ...shared.map((view) => ({ viewId: view.viewId, name: view.name, shared: true, personal: own.has(view.viewId) })),
-    ...personal.filter((view) => !shared.some((other) => other.viewId === view.viewId)).map((view) => ({ viewId: view.viewId, name: view.name, shared: false, personal: true })),
+    ...personal
+      .filter((view) => !shared.some((other) => other.viewId === view.viewId))
+      .map((view) => ({ viewId: view.viewId, name: view.name, shared: false, personal: true })),
   ];
 }
 
@@ -108,7 +113,12 @@ export interface MergedQuery<Q extends { name: string }> {
  * A view's saved queries by name: the user's own one of the same name wins (it is theirs to change), the
  * team's others are added, marked shared; sorted by name as the tree lists them.
  */
-export function mergeQueries<Q extends { name: string }>(personal: readonly Q[], shared: readonly SharedQuery[], viewId: string, toQuery: (query: SharedQuery) => Q): MergedQuery<Q>[] {
+export function mergeQueries<Q extends { name: string }>(
+  personal: readonly Q[],
+  shared: readonly SharedQuery[],
+  viewId: string,
+  toQuery: (query: SharedQuery) => Q,
+): MergedQuery<Q>[] {
   const own = new Set(personal.map((query) => query.name));
   return [
     ...personal.map((query) => ({ query, shared: false })),

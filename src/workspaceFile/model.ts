@@ -88,7 +88,7 @@ export const FLOWS: readonly SharedFlow[] = ['authorizationCode', 'clientCredent
 export const REDIRECT_MODES: readonly SharedRedirectMode[] = ['uriHandler', 'loopback'];
 
 export const SECRET_MESSAGE =
-  'Secrets and tokens never go in .vscode/portal.json, which the whole team reads in git: remove it. Portal Explorer asks for the Secret Key when you sign in and keeps it in VS Code\'s secret storage, on your machine only.';
+  "Secrets and tokens never go in .vscode/portal.json, which the whole team reads in git: remove it. Portal Explorer asks for the Secret Key when you sign in and keeps it in VS Code's secret storage, on your machine only.";
 
 /** Keys that name a credential, in any spelling (clientSecret, client_secret, accessToken, password…). */
 const SECRET_KEY = /secret|token|passw|api[-_]?key|authori[sz]ation|bearer|credential|cookie/i;
@@ -116,7 +116,12 @@ class Reader {
         continue;
       }
       if (!allowed.includes(key)) {
-        if (RISKY_KEY.test(key)) this.problem(keyNode, `"${key}" is not read from the workspace file: the agent's write tools and the webhook receiver are each person's choice, in their own settings.`, 'warning');
+        if (RISKY_KEY.test(key))
+          this.problem(
+            keyNode,
+            `"${key}" is not read from the workspace file: the agent's write tools and the webhook receiver are each person's choice, in their own settings.`,
+            'warning',
+          );
         else this.problem(keyNode, `Unknown property "${key}" of ${what}; expected one of: ${allowed.join(', ')}.`, 'warning');
         continue;
       }
@@ -207,7 +212,10 @@ function filtersOf(reader: Reader, node: Node | undefined): ViewFilter[] | undef
     const operatorNode = fields.get('operator');
     const operator = operatorNode?.value;
     if (!operatorNode || !isFilterOperatorName(operator)) {
-      reader.problem(operatorNode ?? item, '"operator" must be one of: contains, doesNotContain, equals, doesNotEqual, empty, notEmpty, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual.');
+      reader.problem(
+        operatorNode ?? item,
+        '"operator" must be one of: contains, doesNotContain, equals, doesNotEqual, empty, notEmpty, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual.',
+      );
       return undefined;
     }
     const value = reader.text(fields.get('value'), item, 'The filter\'s "value"', true);
@@ -270,7 +278,8 @@ function appOf(reader: Reader, node: Node): SharedApp | undefined {
     const viewId = reader.text(layout.get('view'), item, 'The layout\'s "view" (a view id)');
     const frozenNode = layout.get('frozen');
     const frozen = frozenNode?.value;
-    if (frozenNode && (typeof frozen !== 'number' || !Number.isInteger(frozen) || frozen < 0)) reader.problem(frozenNode, '"frozen" must be a whole number of columns, 0 or more.');
+    if (frozenNode && (typeof frozen !== 'number' || !Number.isInteger(frozen) || frozen < 0))
+      reader.problem(frozenNode, '"frozen" must be a whole number of columns, 0 or more.');
     const order = reader.strings(layout.get('order'), '"order"') ?? [];
     const hidden = reader.strings(layout.get('hidden'), '"hidden"') ?? [];
     if (viewId === undefined) continue;
@@ -293,10 +302,19 @@ function portalOf(reader: Reader, node: Node): SharedPortal | undefined {
   for (const item of reader.array(fields.get('apps'), '"apps"')) {
     const app = appOf(reader, item);
     if (!app) continue;
-    if (apps.some((known) => known.appId === app.appId)) reader.problem(item, `App ${app.appId} is listed twice; the first is used.`, 'warning');
+    if (apps.some((known) => known.appId === app.appId))
+      reader.problem(item, `App ${app.appId} is listed twice; the first is used.`, 'warning');
     else apps.push(app);
   }
-  return { name, baseUrl, clientId, flow, ...(redirectMode ? { redirectMode } : {}), ...(template !== undefined ? { webUrlTemplate: template } : {}), apps };
+  return {
+    name,
+    baseUrl,
+    clientId,
+    flow,
+    ...(redirectMode ? { redirectMode } : {}),
+    ...(template !== undefined ? { webUrlTemplate: template } : {}),
+    apps,
+  };
 }
 
 /** Reads the file's text (JSON with comments); never throws: what cannot be used is a Problem. */
@@ -304,7 +322,13 @@ export function parseWorkspaceFile(text: string): WorkspaceFile {
   const reader = new Reader();
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-  for (const error of errors) reader.problems.push({ message: `Not valid JSON: ${printParseErrorCode(error.error)}.`, offset: error.offset, length: Math.max(error.length, 1), severity: 'error' });
+  for (const error of errors)
+    reader.problems.push({
+      message: `Not valid JSON: ${printParseErrorCode(error.error)}.`,
+      offset: error.offset,
+      length: Math.max(error.length, 1),
+      severity: 'error',
+    });
   if (!root) return { portals: [], problems: reader.problems };
   if (!reader.object(root, 'The file')) return { portals: [], problems: reader.problems };
   const fields = reader.properties(root, FILE_KEYS.root, 'the file');
@@ -312,9 +336,9 @@ export function parseWorkspaceFile(text: string): WorkspaceFile {
   for (const item of reader.array(fields.get('portals'), '"portals"')) {
     const portal = portalOf(reader, item);
     if (!portal) continue;
-    if (portals.some((known) => known.name.toLowerCase() === portal.name.toLowerCase())) reader.problem(item, `A portal named "${portal.name}" is listed twice; the first is used.`, 'warning');
+    if (portals.some((known) => known.name.toLowerCase() === portal.name.toLowerCase()))
+      reader.problem(item, `A portal named "${portal.name}" is listed twice; the first is used.`, 'warning');
     else portals.push(portal);
   }
   return { portals, problems: reader.problems };
 }
-

@@ -18,7 +18,10 @@ export function expandWebUrl(template: string, target: WebUrlTarget): string {
   const text = template.replace(/\{(baseUrl|appId|viewId|recordId)\}/g, (_match, key: string) => {
     if (key === 'baseUrl') return target.baseUrl.replace(/\/+$/, '');
     const value = values[key];
-    if (value === undefined) throw new Error(`The portal's web page template needs {${key}}, which ${target.recordId === undefined ? 'a view' : 'this record'} does not have: ${HOW_TO_SET_TEMPLATE}`);
+    if (value === undefined)
+      throw new Error(
+        `The portal's web page template needs {${key}}, which ${target.recordId === undefined ? 'a view' : 'this record'} does not have: ${HOW_TO_SET_TEMPLATE}`,
+      );
     return encodeURIComponent(value);
   });
   let url: URL;
@@ -27,6 +30,7 @@ export function expandWebUrl(template: string, target: WebUrlTarget): string {
   } catch {
     throw new Error(`The portal's web page template gives "${text}", which is not an address. ${HOW_TO_SET_TEMPLATE}`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`The portal's web page template gives a ${url.protocol} address; only http(s) pages open. ${HOW_TO_SET_TEMPLATE}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`The portal's web page template gives a ${url.protocol} address; only http(s) pages open. ${HOW_TO_SET_TEMPLATE}`);
   return url.href;
 }

@@ -50,7 +50,9 @@ async function main(): Promise<void> {
       const figures = [];
       for (const extra of SPINS) figures.push({ extra, ...(await creates(RECORDS, extra)) });
       const plain = figures[0].rate;
-      console.log(`round ${round}: ${figures.map(({ extra, rate, cpu }) => `+${extra} µs: ${rate.toFixed(0)} /s (${(rate / plain).toFixed(2)} ×), ${cpu.toFixed(0)} µs CPU`).join('; ')}`);
+      console.log(
+        `round ${round}: ${figures.map(({ extra, rate, cpu }) => `+${extra} µs: ${rate.toFixed(0)} /s (${(rate / plain).toFixed(2)} ×), ${cpu.toFixed(0)} µs CPU`).join('; ')}`,
+      );
     }
   } finally {
     await emulator.stop();

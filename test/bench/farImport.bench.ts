@@ -29,7 +29,11 @@ runBenchmark(`Import from a portal ${LATENCY_MS} ms away, limited to ${RATE} req
     const { base_url: baseUrl, client_id: clientId, client_secret: clientSecret } = emulator.info;
     const token = (await clientCredentials({ baseUrl, clientId, clientSecret })).accessToken;
     const limiter = new PortalLimiter({ maxInFlight: 32 });
-    const client = new PortalClient({ baseUrl, tokens: { accessToken: async () => token, renewAfterUnauthorized: async () => undefined }, gate: limiter });
+    const client = new PortalClient({
+      baseUrl,
+      tokens: { accessToken: async () => token, renewAfterUnauthorized: async () => undefined },
+      gate: limiter,
+    });
     const path = join(folder, 'far.csv');
     await writeFile(path, orders(RECORDS, 'Far order'));
     const columns = await client.listColumns(APP);
@@ -50,19 +54,33 @@ runBenchmark(`Import from a portal ${LATENCY_MS} ms away, limited to ${RATE} req
     });
     const seconds = (performance.now() - started) / 1000;
     const log = (await (await fetch(`${baseUrl}/_emulator/requests`)).json()) as Array<{ method: string; path: string; status: number }>;
-    const applied = log.filter((entry) => entry.method === 'POST' && entry.path === `/api/v1/app/${APP}/record/` && entry.status === 200).length;
+    const applied = log.filter(
+      (entry) => entry.method === 'POST' && entry.path === `/api/v1/app/${APP}/record/` && entry.status === 200,
+    ).length;
     const refused = log.filter((entry) => entry.status === 429).length;
     const rate = RECORDS / seconds;
     const settled = limits.slice(Math.floor(limits.length / 2));
     const meanLimit = settled.reduce((sum, limit) => sum + limit, 0) / Math.max(1, settled.length);
     return {
       rows: [
-        { measure: `records/s importing ${RECORDS.toLocaleString('en-US')}`, value: rate.toFixed(1), target: `>= ${TARGET} x ${RATE} = ${TARGET * RATE}`, met: rate >= TARGET * RATE },
+        {
+          measure: `records/s importing ${RECORDS.toLocaleString('en-US')}`,
+          value: rate.toFixed(1),
+          target: `>= ${TARGET} x ${RATE} = ${TARGET * RATE}`,
+          met: rate >= TARGET * RATE,
+        },
         { measure: 'in flight settled on (mean of the second half)', value: meanLimit.toFixed(1) },
         { measure: '429s met (each honoured: one pause for the portal)', value: String(refused) },
-        { measure: 'rows lost or created twice', value: String(Math.abs(applied - RECORDS) + result.counts.failed + result.counts.uncertain), target: '0', met: applied === RECORDS && result.counts.created === RECORDS },
+        {
+          measure: 'rows lost or created twice',
+          value: String(Math.abs(applied - RECORDS) + result.counts.failed + result.counts.uncertain),
+          target: '0',
+          met: applied === RECORDS && result.counts.created === RECORDS,
+        },
       ],
-      notes: [`created ${result.counts.created}, failed ${result.counts.failed}, uncertain ${result.counts.uncertain}; ${seconds.toFixed(1)} s`],
+      notes: [
+        `created ${result.counts.created}, failed ${result.counts.failed}, uncertain ${result.counts.uncertain}; ${seconds.toFixed(1)} s`,
+      ],
     };
   } finally {
     await rm(folder, { recursive: true, force: true });

@@ -90,7 +90,7 @@ async function bareCreates(client: BareCreate, baseUrl: string, token: string, c
   const started = performance.now();
   const cpu = process.cpuUsage();
   const worker = async (): Promise<void> => {
-    for (; next < count; ) {
+    for (; next < count;) {
       next += 1;
       await client(url, token, bareBody());
     }
@@ -119,7 +119,13 @@ interface ImportRunFigures extends BareFigures {
  * With `heap`, the heap held is measured: after a full collection, which the timed runs go without (a
  * forced collection makes V8 optimize a hundred functions again, on both sides, in the part after it).
  */
-async function timedImport(client: PortalClient, folder: string, count: number, prefix: string, { stops = 0, heap = false } = {}): Promise<ImportRunFigures> {
+async function timedImport(
+  client: PortalClient,
+  folder: string,
+  count: number,
+  prefix: string,
+  { stops = 0, heap = false } = {},
+): Promise<ImportRunFigures> {
   const path = join(folder, `${prefix.replaceAll(' ', '-')}.csv`);
   await writeFile(path, orders(count, prefix));
   const columns = await client.listColumns(APP);
@@ -155,12 +161,21 @@ async function timedImport(client: PortalClient, folder: string, count: number, 
       importCpu += cpuMs(cpu);
       if (heap) peak = Math.max(peak, process.memoryUsage().heapUsed);
       if (!result.cancelled) {
-        if (result.counts.created !== count) throw new Error(`The import created ${result.counts.created} of ${count} records (${result.counts.failed} failed, ${result.counts.uncertain} uncertain).`);
+        if (result.counts.created !== count)
+          throw new Error(
+            `The import created ${result.counts.created} of ${count} records (${result.counts.failed} failed, ${result.counts.uncertain} uncertain).`,
+          );
         break;
       }
       resumes += 1;
     }
-    return { rate: count / importSeconds, cpuPerRecord: importCpu / count, fileBytes: (await stat(path)).size, heapGrowth: heap ? peak - before : Number.NaN, resumes };
+    return {
+      rate: count / importSeconds,
+      cpuPerRecord: importCpu / count,
+      fileBytes: (await stat(path)).size,
+      heapGrowth: heap ? peak - before : Number.NaN,
+      resumes,
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -181,7 +196,8 @@ runBenchmark('bulk import, 10,000 records', [], async () => {
 
     // The emulator warmed up, and the bare clients with it: after 6,000 creates its rate still rose by a
     // third over the rounds. The first import below warms the import up.
-    for (const name of Object.keys(BARE_CLIENTS)) await bareCreates(BARE_CLIENTS[name], baseUrl, token, name === 'node:http' ? RECORDS : 500);
+    for (const name of Object.keys(BARE_CLIENTS))
+      await bareCreates(BARE_CLIENTS[name], baseUrl, token, name === 'node:http' ? RECORDS : 500);
     await resetEmulator(baseUrl);
     // The first import, of a smaller file, warms the import up as the creates above warmed the bare clients.
     const small = await timedImport(client, folder, SMALL, `Import ${SMALL}`, { heap: true });
@@ -196,8 +212,11 @@ runBenchmark('bulk import, 10,000 records', [], async () => {
       imports.push(await timedImport(client, folder, RECORDS, `Import ${RECORDS} round ${round + 1}`));
       if (importFirst) bares.push(await bareCreates(BARE_CLIENTS['node:http'], baseUrl, token, RECORDS));
     }
-    const bareRates: (BareFigures & { name: string })[] = [{ name: 'node:http', rate: median(bares.map((bare) => bare.rate)), cpuPerRecord: median(bares.map((bare) => bare.cpuPerRecord)) }];
-    for (const name of Object.keys(BARE_CLIENTS).filter((other) => other !== 'node:http')) bareRates.push({ name, ...(await bareCreates(BARE_CLIENTS[name], baseUrl, token, OTHERS)) });
+    const bareRates: (BareFigures & { name: string })[] = [
+      { name: 'node:http', rate: median(bares.map((bare) => bare.rate)), cpuPerRecord: median(bares.map((bare) => bare.cpuPerRecord)) },
+    ];
+    for (const name of Object.keys(BARE_CLIENTS).filter((other) => other !== 'node:http'))
+      bareRates.push({ name, ...(await bareCreates(BARE_CLIENTS[name], baseUrl, token, OTHERS)) });
     bareRates.sort((a, b) => b.rate - a.rate);
     await resetEmulator(baseUrl);
     const resumed = await timedImport(client, folder, RECORDS, `Import ${RECORDS} resumed`, { stops: 1 });
@@ -205,7 +224,12 @@ runBenchmark('bulk import, 10,000 records', [], async () => {
     await resetEmulator(baseUrl);
     const held = await timedImport(client, folder, RECORDS, `Import ${RECORDS} memory`, { heap: true });
 
-    const large = { rate: median(imports.map((run) => run.rate)), cpuPerRecord: median(imports.map((run) => run.cpuPerRecord)), fileBytes: held.fileBytes, heapGrowth: held.heapGrowth };
+    const large = {
+      rate: median(imports.map((run) => run.rate)),
+      cpuPerRecord: median(imports.map((run) => run.cpuPerRecord)),
+      fileBytes: held.fileBytes,
+      heapGrowth: held.heapGrowth,
+    };
     const best = bareRates[0];
     const ratio = large.rate / best.rate;
     const sameTransport = large.rate / (bareRates.find((bare) => bare.name === 'node:http')?.rate ?? Number.NaN);
@@ -213,14 +237,31 @@ runBenchmark('bulk import, 10,000 records', [], async () => {
     const memoryFactor = large.heapGrowth / Math.max(1, small.heapGrowth);
     return {
       rows: [
-        ...bareRates.map(({ name, rate, cpuPerRecord }) => ({ measure: `bare creates, ${name}, ${CONCURRENCY} at once`, value: `${rate.toFixed(0)} records/s, ${micro(cpuPerRecord)} CPU each` })),
+        ...bareRates.map(({ name, rate, cpuPerRecord }) => ({
+          measure: `bare creates, ${name}, ${CONCURRENCY} at once`,
+          value: `${rate.toFixed(0)} records/s, ${micro(cpuPerRecord)} CPU each`,
+        })),
         { measure: `emulator's own create rate (the best bare client)`, value: `${best.rate.toFixed(0)} records/s (${best.name})` },
-        { measure: `import rate, ${RECORDS.toLocaleString('en-US')} records`, value: `${large.rate.toFixed(0)} records/s (${ratio.toFixed(2)} ×)`, target: `≥ ${TARGETS.rateFactor} × the emulator's`, met: ratio >= TARGETS.rateFactor },
+        {
+          measure: `import rate, ${RECORDS.toLocaleString('en-US')} records`,
+          value: `${large.rate.toFixed(0)} records/s (${ratio.toFixed(2)} ×)`,
+          target: `≥ ${TARGETS.rateFactor} × the emulator's`,
+          met: ratio >= TARGETS.rateFactor,
+        },
         { measure: `  against bare node:http (what the client's transport is built on)`, value: `${sameTransport.toFixed(2)} ×` },
         { measure: `import's CPU per record (this process, all threads)`, value: micro(large.cpuPerRecord) },
-        { measure: `import cancelled halfway and resumed from its journal`, value: `${resumed.rate.toFixed(0)} records/s (${(resumed.rate / best.rate).toFixed(2)} ×), ${micro(resumed.cpuPerRecord)} CPU each` },
-        { measure: `heap held while importing ${SMALL.toLocaleString('en-US')} rows`, value: `${mb(small.heapGrowth)} (file ${mb(small.fileBytes)})` },
-        { measure: `heap held while importing ${RECORDS.toLocaleString('en-US')} rows`, value: `${mb(large.heapGrowth)} (file ${mb(large.fileBytes)})` },
+        {
+          measure: `import cancelled halfway and resumed from its journal`,
+          value: `${resumed.rate.toFixed(0)} records/s (${(resumed.rate / best.rate).toFixed(2)} ×), ${micro(resumed.cpuPerRecord)} CPU each`,
+        },
+        {
+          measure: `heap held while importing ${SMALL.toLocaleString('en-US')} rows`,
+          value: `${mb(small.heapGrowth)} (file ${mb(small.fileBytes)})`,
+        },
+        {
+          measure: `heap held while importing ${RECORDS.toLocaleString('en-US')} rows`,
+          value: `${mb(large.heapGrowth)} (file ${mb(large.fileBytes)})`,
+        },
         {
           measure: 'memory growth vs file growth',
           value: `${memoryFactor.toFixed(2)} × for a ${fileFactor.toFixed(2)} × file`,
@@ -232,7 +273,9 @@ runBenchmark('bulk import, 10,000 records', [], async () => {
         `The import reads CSV (ISO dates and date-times, choices by name, decimals), converts and checks every value, and journals each row (attempt lines synced in groups before their creates go out); ${CONCURRENCY} requests at once.`,
         `rounds of ${RECORDS.toLocaleString('en-US')} records, alternating: import ${imports.map((run) => run.rate.toFixed(0)).join(', ')}; bare node:http ${bares.map((bare) => bare.rate.toFixed(0)).join(', ')} records/s (medians compared); node-fetch and fetch measured once on ${OTHERS.toLocaleString('en-US')} records.`,
         `the first import, ${SMALL.toLocaleString('en-US')} rows (it warms the import up): ${small.rate.toFixed(0)} records/s.`,
-        ...(PINNED ? ['BENCH_PIN=1: the emulator on core 1, this process on core 0 (each side its own core, as with a portal on another machine).'] : []),
+        ...(PINNED
+          ? ['BENCH_PIN=1: the emulator on core 1, this process on core 0 (each side its own core, as with a portal on another machine).']
+          : []),
       ],
     };
   } finally {

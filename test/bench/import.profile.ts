@@ -104,15 +104,25 @@ async function main(): Promise<void> {
       const started = performance.now();
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
-          for (; next < count; ) {
+          for (; next < count;) {
             next += 1;
-            const answer = await bareRequest('POST', url, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' }, bareOrderBody(next));
+            const answer = await bareRequest(
+              'POST',
+              url,
+              { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+              bareOrderBody(next),
+            );
             if (answer.status !== 200) throw new Error(`bare create: ${answer.status}`);
             JSON.parse(answer.text);
           }
         }),
       );
-      return { cpu: cpuMs(cpu), main: mainThreadMs() - mainBefore, seconds: (performance.now() - started) / 1000, emulator: (await emulatorCpuMs(emulator.child?.pid)) - emulatorBefore };
+      return {
+        cpu: cpuMs(cpu),
+        main: mainThreadMs() - mainBefore,
+        seconds: (performance.now() - started) / 1000,
+        emulator: (await emulatorCpuMs(emulator.child?.pid)) - emulatorBefore,
+      };
     };
     await bare(500);
     const columns = await client.listColumns(APP);
@@ -145,7 +155,12 @@ async function main(): Promise<void> {
         if (!result.cancelled) break;
       }
       if (result.counts.created !== count) throw new Error(`created ${result.counts.created} of ${count}`);
-      return { cpu: cpuMs(cpu), main: mainThreadMs() - mainBefore, seconds: (performance.now() - started) / 1000, emulator: (await emulatorCpuMs(emulator.child?.pid)) - emulatorBefore };
+      return {
+        cpu: cpuMs(cpu),
+        main: mainThreadMs() - mainBefore,
+        seconds: (performance.now() - started) / 1000,
+        emulator: (await emulatorCpuMs(emulator.child?.pid)) - emulatorBefore,
+      };
     };
     await importOnce(Number(process.env.IMPORT_PROFILE_WARM ?? 500), 'warm');
     const parts = async (): Promise<void> => {
@@ -154,33 +169,68 @@ async function main(): Promise<void> {
       const source = await openSource(path);
       let cpu = process.cpuUsage();
       let started = performance.now();
-      await dryRunImport({ source, settings: { appId: APP, mode: 'create', matchField: 'f11', mapping: proposeMapping(source.columns, columns) }, columns });
-      console.log(`read + plan (dry run): ${((cpuMs(cpu) / RECORDS) * 1000).toFixed(0)} µs CPU per row, ${(performance.now() - started).toFixed(0)} ms`);
+      await dryRunImport({
+        source,
+        settings: { appId: APP, mode: 'create', matchField: 'f11', mapping: proposeMapping(source.columns, columns) },
+        columns,
+      });
+      console.log(
+        `read + plan (dry run): ${((cpuMs(cpu) / RECORDS) * 1000).toFixed(0)} µs CPU per row, ${(performance.now() - started).toFixed(0)} ms`,
+      );
       const journal = await Journal.open(join(folder, 'parts.jsonl'), { kind: 'import', appId: APP, source: 'parts.csv', sourceHash: 'x' });
       cpu = process.cpuUsage();
       started = performance.now();
       for (let row = 0; row < RECORDS; row += GROUP) {
-        const attempts = Array.from({ length: GROUP }, (_, index) => journal.attempt(row + index, { field: 'f11', value: `parts order ${row + index}, oak` }));
+        const attempts = Array.from({ length: GROUP }, (_, index) =>
+          journal.attempt(row + index, { field: 'f11', value: `parts order ${row + index}, oak` }),
+        );
         await Promise.all(attempts);
-        await Promise.all(Array.from({ length: GROUP }, (_, index) => journal.record({ row: row + index, outcome: 'created', recordId: String(row + index) })));
+        await Promise.all(
+          Array.from({ length: GROUP }, (_, index) =>
+            journal.record({ row: row + index, outcome: 'created', recordId: String(row + index) }),
+          ),
+        );
       }
       await journal.close();
-      console.log(`journal (${GROUP} attempts synced, ${GROUP} outcomes): ${((cpuMs(cpu) / RECORDS) * 1000).toFixed(0)} µs CPU per row, ${(performance.now() - started).toFixed(0)} ms`);
-      const data = { f11: 'x', f15: '01-01-2026', f16: '01-02-2026 10:30', f17: '1.5', f18: '3', f19: '1', f20: '1,2', f22: 'ada@example.com' };
+      console.log(
+        `journal (${GROUP} attempts synced, ${GROUP} outcomes): ${((cpuMs(cpu) / RECORDS) * 1000).toFixed(0)} µs CPU per row, ${(performance.now() - started).toFixed(0)} ms`,
+      );
+      const data = {
+        f11: 'x',
+        f15: '01-01-2026',
+        f16: '01-02-2026 10:30',
+        f17: '1.5',
+        f18: '3',
+        f19: '1',
+        f20: '1,2',
+        f22: 'ada@example.com',
+      };
       cpu = process.cpuUsage();
       started = performance.now();
       let next = 0;
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
-          for (; next < RECORDS; next += 1) await client.createRecord(APP, { ...data, f11: `client ${next}` }, {}, new AbortController().signal);
+          for (; next < RECORDS; next += 1)
+            await client.createRecord(APP, { ...data, f11: `client ${next}` }, {}, new AbortController().signal);
         }),
       );
-      console.log(`client.createRecord: ${((cpuMs(cpu) / RECORDS) * 1000).toFixed(0)} µs CPU per row, ${(RECORDS / ((performance.now() - started) / 1000)).toFixed(0)} rows/s`);
+      console.log(
+        `client.createRecord: ${((cpuMs(cpu) / RECORDS) * 1000).toFixed(0)} µs CPU per row, ${(RECORDS / ((performance.now() - started) / 1000)).toFixed(0)} rows/s`,
+      );
     };
     if (process.env.IMPORT_PROFILE_ONLY === 'parts') return await parts();
     if (process.env.IMPORT_PROFILE_ONLY === 'client') {
       // The portal client's create against a bare one, in turns, CONCURRENCY at once.
-      const data = { f11: 'x', f15: '01-01-2026', f16: '01-02-2026 10:30', f17: '1.5', f18: '3', f19: '1', f20: '1,2', f22: 'ada@example.com' };
+      const data = {
+        f11: 'x',
+        f15: '01-01-2026',
+        f16: '01-02-2026 10:30',
+        f17: '1.5',
+        f18: '3',
+        f19: '1',
+        f20: '1,2',
+        f22: 'ada@example.com',
+      };
       const signal = new AbortController().signal;
       for (let round = 0; round < 3; round += 1) {
         const bareRun = process.env.IMPORT_PROFILE_BARE === '0' ? { cpu: Number.NaN } : await bare(3000);
@@ -191,7 +241,9 @@ async function main(): Promise<void> {
             for (; next < 3000; next += 1) await client.createRecord(APP, { ...data, f11: `client ${next}` }, {}, signal);
           }),
         );
-        console.log(`bare ${((bareRun.cpu / 3000) * 1000).toFixed(0)} µs, client ${((cpuMs(cpu) / 3000) * 1000).toFixed(0)} µs CPU per create`);
+        console.log(
+          `bare ${((bareRun.cpu / 3000) * 1000).toFixed(0)} µs, client ${((cpuMs(cpu) / 3000) * 1000).toFixed(0)} µs CPU per create`,
+        );
       }
       return;
     }

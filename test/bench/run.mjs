@@ -49,13 +49,20 @@ function table(results) {
   );
   const widths = header.map((title, index) => Math.max(title.length, ...lines.map((line) => String(line[index]).length)));
   const format = (cells) => `| ${cells.map((cell, index) => pad(cell, widths[index], index === 2)).join(' | ')} |`;
-  return [format(header), `|${widths.map((width, index) => (index === 2 ? `${'-'.repeat(width + 1)}:` : '-'.repeat(width + 2))).join('|')}|`, ...lines.map(format)].join('\n');
+  return [
+    format(header),
+    `|${widths.map((width, index) => (index === 2 ? `${'-'.repeat(width + 1)}:` : '-'.repeat(width + 2))).join('|')}|`,
+    ...lines.map(format),
+  ].join('\n');
 }
 
 async function main() {
   if ((await run('node', ['esbuild.mjs'])) !== 0) throw new Error('The build failed.');
-  const files = benchFiles(join(root, 'out', 'test', 'bench')).filter((file) => filters.length === 0 || filters.some((filter) => basename(file).includes(filter)));
-  if (files.length === 0) throw new Error(`No benchmark found under out/test/bench${filters.length ? ` matching ${filters.join(', ')}` : ''}.`);
+  const files = benchFiles(join(root, 'out', 'test', 'bench')).filter(
+    (file) => filters.length === 0 || filters.some((filter) => basename(file).includes(filter)),
+  );
+  if (files.length === 0)
+    throw new Error(`No benchmark found under out/test/bench${filters.length ? ` matching ${filters.join(', ')}` : ''}.`);
   mkdirSync(RESULTS, { recursive: true });
   const results = [];
   let crashed = 0;
@@ -79,7 +86,9 @@ async function main() {
   console.log(`\n${table(results)}\n`);
   for (const result of results) for (const note of result.notes ?? []) console.log(`${result.title}: ${note}`);
   const missed = results.flatMap((result) => result.rows).filter((row) => row.met === false).length;
-  console.log(`\n${results.length} benchmarks, ${missed} targets missed${crashed ? `, ${crashed} crashed` : ''} (results in ${relative(root, RESULTS)}/)`);
+  console.log(
+    `\n${results.length} benchmarks, ${missed} targets missed${crashed ? `, ${crashed} crashed` : ''} (results in ${relative(root, RESULTS)}/)`,
+  );
   process.exit(crashed > 0 || (strict && missed > 0) ? 1 : 0);
 }
 

@@ -57,7 +57,9 @@ interface PageRun {
 }
 
 runBenchmark('view scaling, 1,000 to 1,000,000 rows', ['webview'], async () => {
-  const harness = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'emulator.mjs')).href)) as { startEmulator(options: { args?: string[] }): Promise<EmulatorProcess> };
+  const harness = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'emulator.mjs')).href)) as {
+    startEmulator(options: { args?: string[] }): Promise<EmulatorProcess>;
+  };
   const emulator = await harness.startEmulator({ args: ['--quiet', '--big-view-records', '1000'] });
   const server = new PanelServer();
   const browser = await launchChromium();
@@ -71,12 +73,26 @@ runBenchmark('view scaling, 1,000 to 1,000,000 rows', ['webview'], async () => {
     const url = `${baseUrl}/api/v1/app/${APP}/view/${VIEW}`;
     await server.start();
     for (const size of SIZES) {
-      const config = await fetch(`${baseUrl}/_emulator/config`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ bigViewRecords: size.rows }) });
+      const config = await fetch(`${baseUrl}/_emulator/config`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ bigViewRecords: size.rows }),
+      });
       if (!config.ok) throw new Error(`emulator config: ${config.status}`);
-      const host = await QueryHost.open(browser, server, client, { appId: APP, viewId: VIEW, viewName: 'All tickets', viewport: { width: 1280, height: 800 } });
+      const host = await QueryHost.open(browser, server, client, {
+        appId: APP,
+        viewId: VIEW,
+        viewName: 'All tickets',
+        viewport: { width: 1280, height: 800 },
+      });
       const page = host.panel.page;
       await page.evaluate(() => {
-        const win = globalThis as unknown as { __longest: number; PerformanceObserver: new (callback: (list: { getEntries(): Array<{ duration: number }> }) => void) => { observe(options: object): void } };
+        const win = globalThis as unknown as {
+          __longest: number;
+          PerformanceObserver: new (callback: (list: { getEntries(): Array<{ duration: number }> }) => void) => {
+            observe(options: object): void;
+          };
+        };
         win.__longest = 0;
         new win.PerformanceObserver((list) => {
           for (const entry of list.getEntries()) win.__longest = Math.max(win.__longest, entry.duration);
@@ -95,11 +111,22 @@ runBenchmark('view scaling, 1,000 to 1,000,000 rows', ['webview'], async () => {
         await page.evaluate(() => ((globalThis as unknown as { __longest: number }).__longest = 0));
         const tracing = TRACE && run === 0 ? await startTracing(page) : undefined;
         await page.click('#run');
-        await page.waitForFunction(() => performance.getEntriesByName('portal:all-rows').length > 0, undefined, { timeout: 180_000, polling: 100 });
-        if (tracing) notes.push(`${count(size.rows)} rows, longest panel tasks in the trace: ${(await tracing.stop(join(repoRoot(), 'test-results', 'bench', `viewScaling-${size.rows}.trace.json`))).join('; ')}.`);
+        await page.waitForFunction(() => performance.getEntriesByName('portal:all-rows').length > 0, undefined, {
+          timeout: 180_000,
+          polling: 100,
+        });
+        if (tracing)
+          notes.push(
+            `${count(size.rows)} rows, longest panel tasks in the trace: ${(await tracing.stop(join(repoRoot(), 'test-results', 'bench', `viewScaling-${size.rows}.trace.json`))).join('; ')}.`,
+          );
         const marks = await page.evaluate(() => {
           const at = (name: string): number => performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN;
-          return { run: at('portal:run'), first: at('portal:first-rows'), all: at('portal:all-rows'), longest: (globalThis as unknown as { __longest: number }).__longest };
+          return {
+            run: at('portal:run'),
+            first: at('portal:first-rows'),
+            all: at('portal:all-rows'),
+            longest: (globalThis as unknown as { __longest: number }).__longest,
+          };
         });
         await host.settled();
         hostBytes = held() - before;
@@ -119,13 +146,34 @@ runBenchmark('view scaling, 1,000 to 1,000,000 rows', ['webview'], async () => {
       const isMillion = size.rows === 1_000_000;
       rows.push(
         { measure: `${label}: bare fetch + JSON.parse (node)`, value: ms(bareMs), target: `${(bodyBytes / 1e6).toFixed(1)} MB of JSON` },
-        { measure: `${label}: first rows painted`, value: `${ms(firstMs)} (${(firstMs / bareMs).toFixed(2)} × bare)`, ...(isMillion ? { target: `≤ ${TARGETS.firstRowsFactor} × bare`, met: firstMs <= TARGETS.firstRowsFactor * bareMs } : {}) },
-        { measure: `${label}: whole result`, value: `${ms(wholeMs)} (${(wholeMs / bareMs).toFixed(2)} × bare)`, target: `≤ ${TARGETS.wholeFactor} × bare`, met: wholeMs <= TARGETS.wholeFactor * bareMs },
-        { measure: `${label}: host memory for the rows`, value: `${mb(hostBytes)} (${(hostBytes / bodyBytes).toFixed(2)} × body; bare ${bareHeld})`, target: `≤ ${TARGETS.memoryFactor} × body`, met: hostBytes <= TARGETS.memoryFactor * bodyBytes },
+        {
+          measure: `${label}: first rows painted`,
+          value: `${ms(firstMs)} (${(firstMs / bareMs).toFixed(2)} × bare)`,
+          ...(isMillion ? { target: `≤ ${TARGETS.firstRowsFactor} × bare`, met: firstMs <= TARGETS.firstRowsFactor * bareMs } : {}),
+        },
+        {
+          measure: `${label}: whole result`,
+          value: `${ms(wholeMs)} (${(wholeMs / bareMs).toFixed(2)} × bare)`,
+          target: `≤ ${TARGETS.wholeFactor} × bare`,
+          met: wholeMs <= TARGETS.wholeFactor * bareMs,
+        },
+        {
+          measure: `${label}: host memory for the rows`,
+          value: `${mb(hostBytes)} (${(hostBytes / bodyBytes).toFixed(2)} × body; bare ${bareHeld})`,
+          target: `≤ ${TARGETS.memoryFactor} × body`,
+          met: hostBytes <= TARGETS.memoryFactor * bodyBytes,
+        },
         { measure: `${label}: panel JS heap`, value: `${mb(heap)} (bare ${bareHeld})` },
-        { measure: `${label}: longest panel task while loading`, value: ms(longest), target: `≤ ${TARGETS.longTaskMs} ms`, met: longest <= TARGETS.longTaskMs },
+        {
+          measure: `${label}: longest panel task while loading`,
+          value: ms(longest),
+          target: `≤ ${TARGETS.longTaskMs} ms`,
+          met: longest <= TARGETS.longTaskMs,
+        },
       );
-      notes.push(`${label}: runs first ${runs.map((run) => ms(run.firstMs)).join(', ')}; whole ${runs.map((run) => ms(run.wholeMs)).join(', ')}; bare ${bare.map((read) => ms(read.ms)).join(', ')}.`);
+      notes.push(
+        `${label}: runs first ${runs.map((run) => ms(run.firstMs)).join(', ')}; whole ${runs.map((run) => ms(run.wholeMs)).join(', ')}; bare ${bare.map((read) => ms(read.ms)).join(', ')}.`,
+      );
 
       const result = host.session.result;
       if (isMillion && result) rows.push(...(await exportCsv(result, folder)));
@@ -134,12 +182,30 @@ runBenchmark('view scaling, 1,000 to 1,000,000 rows', ['webview'], async () => {
       const gridRuns: number[] = [];
       for (let run = 0; run < size.runs; run += 1) gridRuns.push(await gridFirstRows(browser, server, client, APP, VIEW));
       const gridFirst = median(gridRuns);
-      rows.push({ measure: `${label}: editable grid, first rows painted`, value: `${ms(gridFirst)} (${(gridFirst / bareMs).toFixed(2)} × bare)`, ...(isMillion ? { target: `≤ ${TARGETS.firstRowsFactor} × bare`, met: gridFirst <= TARGETS.firstRowsFactor * bareMs } : {}) });
+      rows.push({
+        measure: `${label}: editable grid, first rows painted`,
+        value: `${ms(gridFirst)} (${(gridFirst / bareMs).toFixed(2)} × bare)`,
+        ...(isMillion ? { target: `≤ ${TARGETS.firstRowsFactor} × bare`, met: gridFirst <= TARGETS.firstRowsFactor * bareMs } : {}),
+      });
       const grid = await gridHostMemory(client, APP, VIEW, held);
       if (grid.rows !== size.rows) notes.push(`${label}: the editable grid read ${count(grid.rows)} rows.`);
-      rows.push({ measure: `${label}: editable grid, host memory for the rows`, value: `${mb(grid.bytes)} (${(grid.bytes / bodyBytes).toFixed(2)} × body; bare ${bareHeld})`, target: `≤ ${TARGETS.memoryFactor} × body`, met: grid.bytes <= TARGETS.memoryFactor * bodyBytes });
+      rows.push({
+        measure: `${label}: editable grid, host memory for the rows`,
+        value: `${mb(grid.bytes)} (${(grid.bytes / bodyBytes).toFixed(2)} × body; bare ${bareHeld})`,
+        target: `≤ ${TARGETS.memoryFactor} × body`,
+        met: grid.bytes <= TARGETS.memoryFactor * bodyBytes,
+      });
       if (size.rows >= 100_000) {
-        const goTo = { client, appId: APP, viewId: VIEW, label, bodyBytes, bare: bare[bare.length - 1], memoryFactor: TARGETS.memoryFactor, notes };
+        const goTo = {
+          client,
+          appId: APP,
+          viewId: VIEW,
+          label,
+          bodyBytes,
+          bare: bare[bare.length - 1],
+          memoryFactor: TARGETS.memoryFactor,
+          notes,
+        };
         rows.push(...(await goToRecord(size.rows === 100_000 ? { ...goTo, keystrokeMs: TARGETS.keystrokeMs } : goTo)));
       }
     }
@@ -170,6 +236,11 @@ async function exportCsv(result: { columns: GridColumn[]; rows: RowStore }, fold
   const size = statSync(path).size;
   return [
     { measure: `export CSV, ${count(total)} rows`, value: `${ms(elapsed)}, ${mb(size)} file` },
-    { measure: 'export CSV: memory, 1st half → 2nd half', value: `${mb(peaks[0])} → ${mb(peaks[1])}`, target: 'flat (2nd ≤ 1st + 8 MB)', met: peaks[1] <= peaks[0] + 8 * 1024 * 1024 },
+    {
+      measure: 'export CSV: memory, 1st half → 2nd half',
+      value: `${mb(peaks[0])} → ${mb(peaks[1])}`,
+      target: 'flat (2nd ≤ 1st + 8 MB)',
+      met: peaks[1] <= peaks[0] + 8 * 1024 * 1024,
+    },
   ];
 }

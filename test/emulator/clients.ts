@@ -32,7 +32,12 @@ export function isRegisteredRedirect(client: Client, requested: string): boolean
   if (!url || url.protocol !== 'http:' || !isLoopbackHost(url.hostname) || url.hash) return false;
   return client.redirect_uris.some((registered) => {
     const candidate = parse(registered);
-    return candidate !== undefined && candidate.protocol === url.protocol && candidate.hostname === url.hostname && candidate.pathname === url.pathname;
+    return (
+      candidate !== undefined &&
+      candidate.protocol === url.protocol &&
+      candidate.hostname === url.hostname &&
+      candidate.pathname === url.pathname
+    );
   });
 }
 
@@ -46,5 +51,11 @@ export function redirectUriProblem(uri: string): string | undefined {
 
 /** The demo client's redirect URIs: the emulator's own callback page and the usual loopback and VS Code ones. */
 export function demoRedirectUris(extra: string[]): string[] {
-  return ['http://127.0.0.1/_emulator/callback', 'http://127.0.0.1/callback', 'http://localhost/callback', 'vscode://portal-labs.portal-explorer/auth', ...extra];
+  return [
+    'http://127.0.0.1/_emulator/callback',
+    'http://127.0.0.1/callback',
+    'http://localhost/callback',
+    'vscode://portal-labs.portal-explorer/auth',
+    ...extra,
+  ];
 }

@@ -38,17 +38,22 @@ export const notFound = (message: string): ApiError => new ApiError(404, 'not_fo
 /** The body of a data-endpoint error in the given style. */
 export function errorBody(style: ErrorStyle, code: string, message: string, field?: string): { type: string; body: string } {
   if (style === 'text') return { type: 'text/plain; charset=utf-8', body: message };
-  const body = style === 'flat' ? { error: code, error_description: message } : { error: field === undefined ? { code, message } : { code, message, field } };
+  const body =
+    style === 'flat'
+      ? { error: code, error_description: message }
+      : { error: field === undefined ? { code, message } : { code, message, field } };
   return { type: 'application/json; charset=utf-8', body: JSON.stringify(body) };
 }
 
 export function sendApiError(reply: FastifyReply, style: ErrorStyle, error: ApiError): FastifyReply {
-  if (error.code === 'invalid_token') reply.header('WWW-Authenticate', `Bearer error="invalid_token", error_description="${error.message}"`);
+  if (error.code === 'invalid_token')
+    reply.header('WWW-Authenticate', `Bearer error="invalid_token", error_description="${error.message}"`);
   const { type, body } = errorBody(style, error.code, error.message, error.field);
   return reply.code(error.status).type(type).send(body);
 }
 
-export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'unsupported_response_type';
+export type OAuthErrorCode =
+  'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'unsupported_response_type';
 
 export class OAuthError extends Error {
   constructor(

@@ -42,7 +42,20 @@ export class Faults {
   add(spec: unknown): Fault {
     if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new FaultError('Send a JSON object describing the fault.');
     const s = spec as Record<string, unknown>;
-    const known = ['path', 'method', 'count', 'latency_ms', 'answer_delay_ms', 'status', 'body', 'headers', 'drop', 'drop_after_bytes', 'malformed', 'lose_answer'];
+    const known = [
+      'path',
+      'method',
+      'count',
+      'latency_ms',
+      'answer_delay_ms',
+      'status',
+      'body',
+      'headers',
+      'drop',
+      'drop_after_bytes',
+      'malformed',
+      'lose_answer',
+    ];
     const unknown = Object.keys(s).find((key) => !known.includes(key));
     if (unknown) throw new FaultError(`Unknown fault key ${unknown}; known: ${known.join(', ')}.`);
     const path = optional<string>(s.path, (v) => typeof v === 'string', 'path must be a regular expression as a string.');
@@ -55,7 +68,12 @@ export class Faults {
       }
     }
     const method = optional<string>(s.method, (v) => typeof v === 'string' && /^[A-Za-z]+$/.test(v), 'method must be an HTTP method.');
-    const count = optional<number>(s.count, (v) => v === -1 || isInteger(1, 1_000_000)(v), 'count must be a whole number >= 1, or -1 for every matching request.') ?? 1;
+    const count =
+      optional<number>(
+        s.count,
+        (v) => v === -1 || isInteger(1, 1_000_000)(v),
+        'count must be a whole number >= 1, or -1 for every matching request.',
+      ) ?? 1;
     const fault: Fault = {
       id: String(this.nextId++),
       path,
@@ -65,23 +83,42 @@ export class Faults {
       answer_delay_ms: optional(s.answer_delay_ms, isInteger(0, 600_000), 'answer_delay_ms must be a whole number 0-600000.'),
       status: optional(s.status, isInteger(100, 599), 'status must be an HTTP status 100-599.'),
       body: s.body,
-      headers: optional(s.headers, (v) => typeof v === 'object' && v !== null && Object.values(v).every((h) => typeof h === 'string'), 'headers must be an object of strings.'),
+      headers: optional(
+        s.headers,
+        (v) => typeof v === 'object' && v !== null && Object.values(v).every((h) => typeof h === 'string'),
+        'headers must be an object of strings.',
+      ),
       drop: optional(s.drop, (v) => typeof v === 'boolean', 'drop must be true or false.'),
       malformed: optional(s.malformed, (v) => typeof v === 'boolean', 'malformed must be true or false.'),
-      drop_after_bytes: optional(s.drop_after_bytes, isInteger(1, Number.MAX_SAFE_INTEGER), 'drop_after_bytes must be a whole number >= 1.'),
+      drop_after_bytes: optional(
+        s.drop_after_bytes,
+        isInteger(1, Number.MAX_SAFE_INTEGER),
+        'drop_after_bytes must be a whole number >= 1.',
+      ),
       lose_answer: optional(s.lose_answer, (v) => typeof v === 'boolean', 'lose_answer must be true or false.'),
     };
     const dropsMidway = fault.drop_after_bytes !== undefined;
-    const effects = [fault.latency_ms !== undefined, fault.answer_delay_ms !== undefined, fault.status !== undefined, fault.drop === true, fault.malformed === true, dropsMidway, fault.lose_answer === true].filter(Boolean).length;
-    if (effects === 0) throw new FaultError('Give at least one of latency_ms, answer_delay_ms, status, drop, drop_after_bytes, malformed, lose_answer.');
+    const effects = [
+      fault.latency_ms !== undefined,
+      fault.answer_delay_ms !== undefined,
+      fault.status !== undefined,
+      fault.drop === true,
+      fault.malformed === true,
+      dropsMidway,
+      fault.lose_answer === true,
+    ].filter(Boolean).length;
+    if (effects === 0)
+      throw new FaultError('Give at least one of latency_ms, answer_delay_ms, status, drop, drop_after_bytes, malformed, lose_answer.');
     if (fault.answer_delay_ms !== undefined && (fault.drop || fault.status !== undefined || fault.malformed || fault.lose_answer)) {
       throw new FaultError('answer_delay_ms holds a normal answer back; do not combine it with drop, status, malformed or lose_answer.');
     }
-    if (dropsMidway && (fault.drop || fault.status !== undefined || fault.malformed)) throw new FaultError('drop_after_bytes cuts a normal answer; do not combine it with drop, status or malformed.');
+    if (dropsMidway && (fault.drop || fault.status !== undefined || fault.malformed))
+      throw new FaultError('drop_after_bytes cuts a normal answer; do not combine it with drop, status or malformed.');
     if (fault.lose_answer && (fault.drop || fault.status !== undefined || fault.malformed || dropsMidway)) {
       throw new FaultError('lose_answer applies the request and answers nothing; combine it with latency_ms only.');
     }
-    if (fault.drop && (fault.status !== undefined || fault.malformed)) throw new FaultError('drop cannot be combined with status or malformed.');
+    if (fault.drop && (fault.status !== undefined || fault.malformed))
+      throw new FaultError('drop cannot be combined with status or malformed.');
     if (fault.status !== undefined && fault.malformed) throw new FaultError('malformed answers 200; do not combine it with status.');
     if (fault.body !== undefined && fault.status === undefined) throw new FaultError('body goes with status.');
     if (regex) this.compiled.set(fault.id, regex);

@@ -15,7 +15,8 @@ function announcesBody(request: FastifyRequest): boolean {
 /** The body's parameters in order; an empty body is no parameters. */
 export function formParams(request: FastifyRequest): FormBodyResult {
   if (!announcesBody(request)) return { ok: true, params: new Map() };
-  if (!isForm(request)) return { ok: false, problem: 'Send the body as form parameters (Content-Type: application/x-www-form-urlencoded).' };
+  if (!isForm(request))
+    return { ok: false, problem: 'Send the body as form parameters (Content-Type: application/x-www-form-urlencoded).' };
   if (request.body === undefined || request.body === null) return { ok: true, params: new Map() };
   const params = new Map<string, string>();
   for (const [name, value] of Object.entries(request.body as Record<string, unknown>)) {

@@ -17,9 +17,40 @@ function random(seed: number): () => number {
 
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
 
-const SUBJECT_WHAT = ['Printer', 'Laptop', 'VPN', 'Invoice', 'Password', 'Delivery', 'Monitor', 'Badge', 'Mailbox', 'Order', 'Licence', 'Phone'];
-const SUBJECT_PROBLEM = ['does not start', 'is slow', 'shows an error', 'was charged twice', 'needs a reset', 'arrived damaged', 'is missing', 'keeps disconnecting'];
-const SUBJECT_WHERE = ['in Berlin', 'in Lyon', 'on floor 3', 'at the warehouse', 'for the sales team', 'after the update', 'since Monday', ''];
+const SUBJECT_WHAT = [
+  'Printer',
+  'Laptop',
+  'VPN',
+  'Invoice',
+  'Password',
+  'Delivery',
+  'Monitor',
+  'Badge',
+  'Mailbox',
+  'Order',
+  'Licence',
+  'Phone',
+];
+const SUBJECT_PROBLEM = [
+  'does not start',
+  'is slow',
+  'shows an error',
+  'was charged twice',
+  'needs a reset',
+  'arrived damaged',
+  'is missing',
+  'keeps disconnecting',
+];
+const SUBJECT_WHERE = [
+  'in Berlin',
+  'in Lyon',
+  'on floor 3',
+  'at the warehouse',
+  'for the sales team',
+  'after the update',
+  'since Monday',
+  '',
+];
 
 const START = Date.UTC(2024, 0, 1);
 const DAY_MS = 24 * 60 * 60_000;

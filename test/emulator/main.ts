@@ -12,7 +12,9 @@ async function main(): Promise<void> {
   }
   const emulator = await startEmulator(options);
   const { baseUrl, clientId, clientSecret, redirectUri, views } = emulator;
-  process.stdout.write(`${JSON.stringify({ base_url: baseUrl, client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri, views })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ base_url: baseUrl, client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri, views })}\n`,
+  );
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -31,7 +33,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error && !(error instanceof OptionError) ? (error.stack ?? error.message) : String(error instanceof Error ? error.message : error)}\n`);
+  process.stderr.write(
+    `${error instanceof Error && !(error instanceof OptionError) ? (error.stack ?? error.message) : String(error instanceof Error ? error.message : error)}\n`,
+  );
   if (error instanceof OptionError) process.stderr.write(`\n${USAGE}`);
   process.exit(2);
 });

@@ -37,25 +37,32 @@ function redirectWith(reply: FastifyReply, redirectUri: string, params: Record<s
 
 /** Checks an authorization request; throws a Refusal naming what is wrong. */
 function readAuthorizationRequest(ctx: Context, query: unknown): { client: Client; request: AuthorizationRequest } {
-  const param = (name: string): string | undefined => queryParam(query, name, (n) => new Refusal('invalid_request', `${n} is given more than once.`));
+  const param = (name: string): string | undefined =>
+    queryParam(query, name, (n) => new Refusal('invalid_request', `${n} is given more than once.`));
   const clientId = param('client_id');
   if (!clientId) throw new Refusal('invalid_request', 'client_id is missing.');
   const client = ctx.oauth.clients.get(clientId);
   if (!client) throw new Refusal('unauthorized_client', `No client application is registered with client_id ${clientId}.`);
   const given = param('redirect_uri');
-  if (given !== undefined && !isRegisteredRedirect(client, given)) throw new Refusal('invalid_request', `redirect_uri ${given} is not registered for this client.`);
+  if (given !== undefined && !isRegisteredRedirect(client, given))
+    throw new Refusal('invalid_request', `redirect_uri ${given} is not registered for this client.`);
   const redirectUri = given ?? client.redirect_uris[0];
-  if (!redirectUri) throw new Refusal('invalid_request', 'The client has no registered call-back URL and the request names no redirect_uri.');
+  if (!redirectUri)
+    throw new Refusal('invalid_request', 'The client has no registered call-back URL and the request names no redirect_uri.');
   const responseType = param('response_type');
   if (responseType === undefined) throw new Refusal('invalid_request', 'response_type is missing; it must be code.');
-  if (responseType !== 'code') throw new Refusal('unsupported_response_type', `response_type ${responseType} is not supported; it must be code.`);
+  if (responseType !== 'code')
+    throw new Refusal('unsupported_response_type', `response_type ${responseType} is not supported; it must be code.`);
   const state = param('state');
   if (!state) throw new Refusal('invalid_request', 'state is missing; send a random string and check it on return.');
   const challenge = param('code_challenge');
   const method = param('code_challenge_method');
-  if (challenge === undefined && method !== undefined) throw new Refusal('invalid_request', 'code_challenge_method without code_challenge.');
-  if (method !== undefined && method !== 'S256' && method !== 'plain') throw new Refusal('invalid_request', `code_challenge_method ${method} is not supported; use S256 or plain.`);
-  if (challenge !== undefined && !CHALLENGE.test(challenge)) throw new Refusal('invalid_request', 'code_challenge must be 43-128 characters of A-Z a-z 0-9 - . _ ~.');
+  if (challenge === undefined && method !== undefined)
+    throw new Refusal('invalid_request', 'code_challenge_method without code_challenge.');
+  if (method !== undefined && method !== 'S256' && method !== 'plain')
+    throw new Refusal('invalid_request', `code_challenge_method ${method} is not supported; use S256 or plain.`);
+  if (challenge !== undefined && !CHALLENGE.test(challenge))
+    throw new Refusal('invalid_request', 'code_challenge must be 43-128 characters of A-Z a-z 0-9 - . _ ~.');
   return {
     client,
     request: {
@@ -90,7 +97,8 @@ function authenticateClient(ctx: Context, request: FastifyRequest, params: Map<s
   }
   const id = basic?.id ?? formId;
   const secret = basic?.secret ?? formSecret;
-  if (id === undefined || secret === undefined) throw new OAuthError('invalid_client', 'Authenticate the client: HTTP Basic, or client_id and client_secret parameters.');
+  if (id === undefined || secret === undefined)
+    throw new OAuthError('invalid_client', 'Authenticate the client: HTTP Basic, or client_id and client_secret parameters.');
   return ctx.oauth.authenticateClient(id, secret);
 }
 
@@ -101,7 +109,8 @@ function token(ctx: Context, request: FastifyRequest): TokenResponse {
   const grantType = params.get('grant_type');
   if (!grantType) throw new OAuthError('invalid_request', 'grant_type is missing.');
   const known = ['authorization_code', 'client_credentials', 'refresh_token'];
-  if (!known.includes(grantType)) throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported; use ${known.join(', ')}.`);
+  if (!known.includes(grantType))
+    throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported; use ${known.join(', ')}.`);
   const client = authenticateClient(ctx, request, params);
   const lifetime = ctx.config.tokenLifetimeSeconds;
   if (grantType === 'client_credentials') return ctx.oauth.clientCredentials(client, lifetime);
@@ -130,27 +139,40 @@ export function registerOAuth(app: FastifyInstance, ctx: Context): void {
       return redirectWith(reply, authorization.redirect_uri, { code, state: authorization.state });
     }
     const requestId = ctx.oauth.awaitApproval(authorization, APPROVAL_LIFETIME_SECONDS);
-    return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(approvalPage(client.name, authorization.redirect_uri, requestId));
+    return reply
+      .header('Cache-Control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(approvalPage(client.name, authorization.redirect_uri, requestId));
   });
 
   app.post(AUTHORIZE, async (request, reply) => {
     const body = formParams(request);
     if (!body.ok) return refuse(reply, new Refusal('invalid_request', body.problem));
     const decision = body.params.get('decision');
-    if (decision !== 'approve' && decision !== 'deny') return refuse(reply, new Refusal('invalid_request', 'decision must be approve or deny.'));
+    if (decision !== 'approve' && decision !== 'deny')
+      return refuse(reply, new Refusal('invalid_request', 'decision must be approve or deny.'));
     const pending = ctx.oauth.takePending(body.params.get('request_id') ?? '');
-    if (!pending) return refuse(reply, new Refusal('invalid_request', 'This approval form is unknown, was already answered or expired; start again.'));
+    if (!pending)
+      return refuse(reply, new Refusal('invalid_request', 'This approval form is unknown, was already answered or expired; start again.'));
     if (decision === 'approve') {
       const code = ctx.oauth.issueCode(pending, ctx.config.codeLifetimeSeconds);
       return redirectWith(reply, pending.redirect_uri, { code, state: pending.state });
     }
-    return redirectWith(reply, pending.redirect_uri, { error: 'access_denied', error_description: 'The user denied access.', state: pending.state });
+    return redirectWith(reply, pending.redirect_uri, {
+      error: 'access_denied',
+      error_description: 'The user denied access.',
+      state: pending.state,
+    });
   });
 
   app.post(TOKEN, async (request, reply) => {
     try {
       const response = token(ctx, request);
-      return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').type('application/json; charset=utf-8').send(JSON.stringify(response));
+      return reply
+        .header('Cache-Control', 'no-store')
+        .header('Pragma', 'no-cache')
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(response));
     } catch (error) {
       if (error instanceof OAuthError) return sendOAuthError(reply, error);
       throw error;

@@ -94,9 +94,16 @@ export class OAuthState {
     return client;
   }
 
-  exchangeCode(client: Client, code: string, verifier: string | undefined, redirectUri: string | undefined, lifetimeSeconds: number): TokenResponse {
+  exchangeCode(
+    client: Client,
+    code: string,
+    verifier: string | undefined,
+    redirectUri: string | undefined,
+    lifetimeSeconds: number,
+  ): TokenResponse {
     const grant = this.codes.get(code);
-    if (!grant || grant.client_id !== client.client_id) throw new OAuthError('invalid_grant', 'The authorization code is unknown or was issued to another client.');
+    if (!grant || grant.client_id !== client.client_id)
+      throw new OAuthError('invalid_grant', 'The authorization code is unknown or was issued to another client.');
     if (grant.used) {
       // A replayed code may be stolen: revoke everything it gave (RFC 6749 §4.1.2).
       for (const token of grant.accessTokens) this.accessTokens.delete(token);
@@ -104,10 +111,13 @@ export class OAuthState {
       throw new OAuthError('invalid_grant', 'The authorization code was already used; the tokens it gave are revoked.');
     }
     if (grant.expiresAt <= Date.now()) throw new OAuthError('invalid_grant', 'The authorization code expired.');
-    if (redirectUri !== undefined && redirectUri !== grant.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the one of the authorization request.');
+    if (redirectUri !== undefined && redirectUri !== grant.redirect_uri)
+      throw new OAuthError('invalid_grant', 'redirect_uri differs from the one of the authorization request.');
     if (grant.codeChallenge !== undefined) {
-      if (verifier === undefined) throw new OAuthError('invalid_grant', 'code_verifier is required: the authorization request had a code_challenge.');
-      if (!VERIFIER.test(verifier)) throw new OAuthError('invalid_grant', 'code_verifier must be 43-128 characters of A-Z a-z 0-9 - . _ ~.');
+      if (verifier === undefined)
+        throw new OAuthError('invalid_grant', 'code_verifier is required: the authorization request had a code_challenge.');
+      if (!VERIFIER.test(verifier))
+        throw new OAuthError('invalid_grant', 'code_verifier must be 43-128 characters of A-Z a-z 0-9 - . _ ~.');
       const derived = grant.codeChallengeMethod === 'plain' ? verifier : createHash('sha256').update(verifier).digest('base64url');
       if (derived !== grant.codeChallenge) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge.');
     }
@@ -119,7 +129,8 @@ export class OAuthState {
   }
 
   refresh(client: Client, refreshToken: string, lifetimeSeconds: number): TokenResponse {
-    if (this.refreshTokens.get(refreshToken) !== client.client_id) throw new OAuthError('invalid_grant', 'The refresh token is unknown, was already used or belongs to another client.');
+    if (this.refreshTokens.get(refreshToken) !== client.client_id)
+      throw new OAuthError('invalid_grant', 'The refresh token is unknown, was already used or belongs to another client.');
     this.refreshTokens.delete(refreshToken);
     return this.issue(client, lifetimeSeconds, true);
   }

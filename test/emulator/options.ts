@@ -139,8 +139,14 @@ export class OptionError extends Error {}
 
 type Check = (value: unknown) => boolean;
 const isBoolean: Check = (v) => typeof v === 'boolean';
-const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER): Check => (v) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-const oneOf = (...values: string[]): Check => (v) => typeof v === 'string' && values.includes(v);
+const wholeNumber =
+  (min: number, max = Number.MAX_SAFE_INTEGER): Check =>
+  (v) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    typeof v === 'string' && values.includes(v);
 const nonEmptyString: Check = (v) => typeof v === 'string' && v.length > 0;
 
 const CHECKS: Record<keyof ResolvedOptions, [Check, string]> = {

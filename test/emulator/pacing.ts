@@ -76,7 +76,8 @@ export interface AdmissionConfig {
   overLimitStatus: number;
 }
 
-export type Admission = { admitted: true; release: () => void } | { admitted: false; status: number; retryAfterSeconds: number; why: 'rate' | 'in-flight' };
+export type Admission =
+  { admitted: true; release: () => void } | { admitted: false; status: number; retryAfterSeconds: number; why: 'rate' | 'in-flight' };
 
 interface Bucket {
   tokens: number;
@@ -93,7 +94,8 @@ export class Admissions {
 
   admit(client: string, config: AdmissionConfig): Admission {
     const busy = this.inFlight.get(client) ?? 0;
-    if (config.maxInFlight > 0 && busy >= config.maxInFlight) return { admitted: false, status: config.overLimitStatus, retryAfterSeconds: 1, why: 'in-flight' };
+    if (config.maxInFlight > 0 && busy >= config.maxInFlight)
+      return { admitted: false, status: config.overLimitStatus, retryAfterSeconds: 1, why: 'in-flight' };
     if (config.rateLimit > 0) {
       const burst = config.rateBurst > 0 ? config.rateBurst : config.rateLimit;
       const key = `${config.rateLimit}/${burst}`;
@@ -106,7 +108,13 @@ export class Admissions {
       bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * config.rateLimit);
       bucket.at = now;
       this.buckets.set(client, bucket);
-      if (bucket.tokens < 1) return { admitted: false, status: 429, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / config.rateLimit)), why: 'rate' };
+      if (bucket.tokens < 1)
+        return {
+          admitted: false,
+          status: 429,
+          retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / config.rateLimit)),
+          why: 'rate',
+        };
       bucket.tokens -= 1;
     }
     this.inFlight.set(client, busy + 1);

@@ -3,7 +3,8 @@
 // on Knowledge base, and Tickets with its records generated (generate.ts), 100,000 by default.
 import type { ChoiceDef, SiteDef } from './model';
 
-const choices = (...entries: Array<[string, string]>): ChoiceDef[] => entries.map(([name, color], index) => ({ id: String(index + 1), name, color }));
+const choices = (...entries: Array<[string, string]>): ChoiceDef[] =>
+  entries.map(([name, color], index) => ({ id: String(index + 1), name, color }));
 
 export const CUSTOMERS = '101';
 export const ORDERS = '102';
@@ -12,7 +13,14 @@ export const KNOWLEDGE_BASE = '202';
 /** The view over every generated record. */
 export const BIG_VIEW = '6';
 
-export const STAFF = ['ada@example.com', 'grace@example.com', 'alan@example.com', 'katherine@example.com', 'linus@example.com', 'margaret@example.com'];
+export const STAFF = [
+  'ada@example.com',
+  'grace@example.com',
+  'alan@example.com',
+  'katherine@example.com',
+  'linus@example.com',
+  'margaret@example.com',
+];
 
 export const SITES: SiteDef[] = [
   {
@@ -47,7 +55,12 @@ export const SITES: SiteDef[] = [
         ],
         views: [
           { view_id: '1', name: 'All customers', columns: ['1', '2', '3', '4', '5', '6', '7', '8', '9'] },
-          { view_id: '2', name: 'Gold customers', columns: ['1', '2', '3', '6', '7'], filters: [{ field_id: '6', operator: '2', value: '3' }] },
+          {
+            view_id: '2',
+            name: 'Gold customers',
+            columns: ['1', '2', '3', '6', '7'],
+            filters: [{ field_id: '6', operator: '2', value: '3' }],
+          },
         ],
       },
       {
@@ -73,7 +86,13 @@ export const SITES: SiteDef[] = [
             choiceType: '0',
             displayFormat: '0',
             defaultValue: '1',
-            choices: choices(['New', '#1E88E5'], ['Confirmed', '#43A047'], ['Shipped', '#FB8C00'], ['Delivered', '#6D4C41'], ['Cancelled', '#E53935']),
+            choices: choices(
+              ['New', '#1E88E5'],
+              ['Confirmed', '#43A047'],
+              ['Shipped', '#FB8C00'],
+              ['Delivered', '#6D4C41'],
+              ['Cancelled', '#E53935'],
+            ),
           },
           {
             field_id: '20',
@@ -146,7 +165,12 @@ export const SITES: SiteDef[] = [
         ],
         views: [
           { view_id: BIG_VIEW, name: 'All tickets', columns: ['30', '31', '32', '33', '34', '35', '36', '37', '38', '39', '40', '41'] },
-          { view_id: '7', name: 'Open tickets', columns: ['30', '31', '33', '34', '36', '40'], filters: [{ field_id: '35', operator: '2', value: '1' }] },
+          {
+            view_id: '7',
+            name: 'Open tickets',
+            columns: ['30', '31', '33', '34', '36', '40'],
+            filters: [{ field_id: '35', operator: '2', value: '1' }],
+          },
           { view_id: '8', name: 'Tickets with customer tier', columns: ['30', '31', '33', '6', '34', '35'] },
         ],
       },
@@ -186,7 +210,12 @@ export const SITES: SiteDef[] = [
         ],
         views: [
           { view_id: '9', name: 'All articles', columns: ['50', '51', '52', '53', '54', '55', '56', '57', '58', '59'] },
-          { view_id: '10', name: 'Reviewed articles', columns: ['50', '51', '55', '56'], filters: [{ field_id: '55', operator: '5', value: '' }] },
+          {
+            view_id: '10',
+            name: 'Reviewed articles',
+            columns: ['50', '51', '55', '56'],
+            filters: [{ field_id: '55', operator: '5', value: '' }],
+          },
         ],
       },
     ],
@@ -201,9 +230,27 @@ export interface SeedRecord {
 /** Literal records of the small apps, ids 1, 2, ... in this order; Auto Number values are added by the store. */
 export const SEED_RECORDS: Record<string, SeedRecord[]> = {
   [CUSTOMERS]: [
-    ['Acme Corporation', 'orders@acme.example.com', '+1 (555) 010-2000', 'https://acme.example.com', '3', STAFF[0], '<p>Key account since the <b>first</b> year.</p>', '15-01-2019'],
+    [
+      'Acme Corporation',
+      'orders@acme.example.com',
+      '+1 (555) 010-2000',
+      'https://acme.example.com',
+      '3',
+      STAFF[0],
+      '<p>Key account since the <b>first</b> year.</p>',
+      '15-01-2019',
+    ],
     ['Globex', 'info@globex.example.com', '+44 20 7946 0000', 'https://globex.example.com/shop', '2', STAFF[1], '', '03-06-2020'],
-    ['Initech', 'contact@initech.example.com', '555-0100', 'http://initech.example.com', '1', STAFF[2], '<ul><li>Prefers e-mail</li><li>Pays late</li></ul>', '29-02-2020'],
+    [
+      'Initech',
+      'contact@initech.example.com',
+      '555-0100',
+      'http://initech.example.com',
+      '1',
+      STAFF[2],
+      '<ul><li>Prefers e-mail</li><li>Pays late</li></ul>',
+      '29-02-2020',
+    ],
     ['Umbrella Ltd', 'sales@umbrella.example.org', '0800 123 456', 'https://umbrella.example.org', '3', STAFF[0], '', '11-11-2018'],
     ['Hooli', 'hello@hooli.example.com', '1-800-HOOLI', 'https://hooli.example.com', '2', STAFF[3], '<p>Contact: Gavin</p>', '01-04-2021'],
     ['Vandelay Industries', 'art@vandelay.example.com', '+1 212 555 0199', '', '1', '', '', '30-09-2021'],
@@ -212,7 +259,16 @@ export const SEED_RECORDS: Record<string, SeedRecord[]> = {
     ['Soylent Foods', '', '555.0123', 'https://soylent.example.net', '1', STAFF[2], '<p>Trial customer</p>', '14-02-2023'],
     ['Tyrell Systems', 'replicate@tyrell.example.com', '+81 3 5555 0101', 'https://tyrell.example.com', '3', STAFF[5], '', '02-08-2019'],
     ['Cyberdyne', 'skynet@cyberdyne.example.com', '', '', '1', '', '', '29-08-2024'],
-    ['Oscorp', 'norman@oscorp.example.com', '+1 (212) 555-0142', 'https://oscorp.example.com/about', '2', STAFF[3], '<p>Renewal in <i>Q3</i></p>', '05-05-2024'],
+    [
+      'Oscorp',
+      'norman@oscorp.example.com',
+      '+1 (212) 555-0142',
+      'https://oscorp.example.com/about',
+      '2',
+      STAFF[3],
+      '<p>Renewal in <i>Q3</i></p>',
+      '05-05-2024',
+    ],
   ].map(([name, email, phone, site, tier, manager, notes, since]) => ({
     data: { f2: name, f3: email, f4: phone, f5: site, f6: tier, f7: manager, f8: notes, f9: since },
   })),
@@ -241,9 +297,29 @@ export const SEED_RECORDS: Record<string, SeedRecord[]> = {
     },
   })),
   [KNOWLEDGE_BASE]: [
-    ['Resetting your password', '<p>Open <b>Settings</b>, then <i>Security</i>.</p>', 'https://help.example.com/password', '+1 800 555 0100', '12-03-2025', '5', '1', STAFF[0], '00:05'],
+    [
+      'Resetting your password',
+      '<p>Open <b>Settings</b>, then <i>Security</i>.</p>',
+      'https://help.example.com/password',
+      '+1 800 555 0100',
+      '12-03-2025',
+      '5',
+      '1',
+      STAFF[0],
+      '00:05',
+    ],
     ['Printer jams', '<ol><li>Open tray 2</li><li>Remove the sheet</li></ol>', '', '', '01-12-2024', '3', '2', STAFF[2], '00:10'],
-    ['VPN on the road', '<p>Use the <a href="https://vpn.example.com">portal</a>.</p><br>', 'https://vpn.example.com', '', '', '', '1,2', `${STAFF[1]},${STAFF[3]}`, '00:15'],
+    [
+      'VPN on the road',
+      '<p>Use the <a href="https://vpn.example.com">portal</a>.</p><br>',
+      'https://vpn.example.com',
+      '',
+      '',
+      '',
+      '1,2',
+      `${STAFF[1]},${STAFF[3]}`,
+      '00:15',
+    ],
     ['Ordering hardware', '<p>Through the Orders app.</p>', '', 'ext. 4410', '20-06-2025', '4', '2', STAFF[4], '00:03'],
     ['Partner onboarding', '<h2>Steps</h2><p>Sign the NDA first.</p>', 'https://partners.example.com/start', '', '', '2', '3', '', '01:00'],
     ['Holiday calendar', '<table><tr><td>25-12</td><td>Closed</td></tr></table>', '', '', '05-01-2026', '', '2', STAFF[5], ''],

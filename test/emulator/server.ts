@@ -54,14 +54,19 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
     const { path, query } = splitUrl(request.url);
     const fault = faultOf.get(request);
     ctx.requests.add({ method: request.method, path, query, status, duration_ms: Math.round(elapsed), ...(fault ? { fault } : {}) });
-    ctx.print(`${request.method} ${path} ${status === 0 ? 'dropped' : status} ${Math.round(elapsed)} ms${fault ? ` (fault: ${fault})` : ''}`);
+    ctx.print(
+      `${request.method} ${path} ${status === 0 ? 'dropped' : status} ${Math.round(elapsed)} ms${fault ? ` (fault: ${fault})` : ''}`,
+    );
   };
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (isTestInterface(request.url)) return;
     // A portal that limits each client: only its data API (signing in is not counted), decided on arrival;
     // a request is in flight from then to the end of its answer, the distance included.
-    const admission = isLimited(request.url) && (ctx.config.rateLimit > 0 || ctx.config.maxInFlight > 0) ? ctx.admissions.admit(ctx.clientOf(request), ctx.config) : undefined;
+    const admission =
+      isLimited(request.url) && (ctx.config.rateLimit > 0 || ctx.config.maxInFlight > 0)
+        ? ctx.admissions.admit(ctx.clientOf(request), ctx.config)
+        : undefined;
     if (admission?.admitted) reply.raw.once('close', admission.release);
     // The distance to the portal: every answer's first byte waits this long.
     if (ctx.config.latencyMs > 0) await sleep(ctx.config.latencyMs);
@@ -69,15 +74,34 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
       if (!admission.admitted) {
         faultOf.set(request, admission.why === 'rate' ? 'rate_limit' : 'max_in_flight');
         reply.header('Retry-After', String(admission.retryAfterSeconds));
-        const message = admission.why === 'rate' ? `Rate limit of ${ctx.config.rateLimit} requests per second exceeded.` : `More than ${ctx.config.maxInFlight} requests at once.`;
-        return sendApiError(reply, ctx.config.errorStyle, new ApiError(admission.status, admission.why === 'rate' ? 'rate_limited' : 'too_many_requests', message));
+        const message =
+          admission.why === 'rate'
+            ? `Rate limit of ${ctx.config.rateLimit} requests per second exceeded.`
+            : `More than ${ctx.config.maxInFlight} requests at once.`;
+        return sendApiError(
+          reply,
+          ctx.config.errorStyle,
+          new ApiError(admission.status, admission.why === 'rate' ? 'rate_limited' : 'too_many_requests', message),
+        );
       }
     }
     const fault = ctx.faults.take(request.method, splitUrl(request.url).path);
     if (!fault) return;
     faultOf.set(
       request,
-      fault.drop ? 'drop' : fault.drop_after_bytes !== undefined ? 'drop-midway' : fault.malformed ? 'malformed' : fault.status !== undefined ? 'status' : fault.lose_answer ? 'lose_answer' : fault.answer_delay_ms !== undefined ? 'answer_delay' : 'latency',
+      fault.drop
+        ? 'drop'
+        : fault.drop_after_bytes !== undefined
+          ? 'drop-midway'
+          : fault.malformed
+            ? 'malformed'
+            : fault.status !== undefined
+              ? 'status'
+              : fault.lose_answer
+                ? 'lose_answer'
+                : fault.answer_delay_ms !== undefined
+                  ? 'answer_delay'
+                  : 'latency',
     );
     if (fault.answer_delay_ms !== undefined) answerDelay.set(request, fault.answer_delay_ms);
     if (fault.drop_after_bytes !== undefined) dropAfter.set(request, fault.drop_after_bytes);
@@ -92,7 +116,12 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
     if (fault.malformed) return reply.code(200).type('application/json; charset=utf-8').send(MALFORMED_BODY);
     if (fault.status !== undefined) {
       for (const [name, value] of Object.entries(fault.headers ?? {})) reply.header(name, value);
-      if (fault.body === undefined) return sendApiError(reply, ctx.config.errorStyle, new ApiError(fault.status, 'injected_fault', `Injected fault: status ${fault.status}.`));
+      if (fault.body === undefined)
+        return sendApiError(
+          reply,
+          ctx.config.errorStyle,
+          new ApiError(fault.status, 'injected_fault', `Injected fault: status ${fault.status}.`),
+        );
       if (typeof fault.body === 'string') return reply.code(fault.status).type('text/plain; charset=utf-8').send(fault.body);
       return reply.code(fault.status).type('application/json; charset=utf-8').send(JSON.stringify(fault.body));
     }
@@ -120,7 +149,11 @@ export async function buildServer(ctx: Context): Promise<FastifyInstance> {
   // A slow link or a connection dropped midway: the body leaves as a paced stream (pacing.ts).
   app.addHook('onSend', async (request, reply, payload) => {
     if (isTestInterface(request.url) || answerLost.has(request)) return payload;
-    const pacing = { bytesPerSecond: ctx.config.bytesPerSecond, dropAfterBytes: dropAfter.get(request), onDrop: () => logRequest(request, reply.statusCode, reply.elapsedTime) };
+    const pacing = {
+      bytesPerSecond: ctx.config.bytesPerSecond,
+      dropAfterBytes: dropAfter.get(request),
+      onDrop: () => logRequest(request, reply.statusCode, reply.elapsedTime),
+    };
     if (!needsPacing(pacing)) return payload;
     if (pacing.dropAfterBytes !== undefined) reply.removeHeader('content-length');
     return pacedBody(payload, pacing);

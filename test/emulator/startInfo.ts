@@ -17,6 +17,8 @@ export function startInfo(ctx: Context): StartInfo {
     client_id: ctx.options.clientId,
     client_secret: ctx.options.clientSecret,
     redirect_uri: `http://127.0.0.1:${port}/_emulator/callback`,
-    views: ctx.store.allApps().flatMap((app) => app.def.views.map((view) => ({ app_id: app.def.app_id, view_id: view.view_id, name: view.name }))),
+    views: ctx.store
+      .allApps()
+      .flatMap((app) => app.def.views.map((view) => ({ app_id: app.def.app_id, view_id: view.view_id, name: view.name }))),
   };
 }

@@ -24,7 +24,16 @@ export class AppRecords {
   peek(num: number): Readonly<StoredRecord> | undefined {
     const kept = this.kept.get(num);
     if (kept || num > this.generatedCount || num < 1 || !this.generate) return kept;
-    return { num, draft: false, trashed: false, data: this.generate(num), comments: [], attachments: [], created_at: SEED_TIME, updated_at: SEED_TIME };
+    return {
+      num,
+      draft: false,
+      trashed: false,
+      data: this.generate(num),
+      comments: [],
+      attachments: [],
+      created_at: SEED_TIME,
+      updated_at: SEED_TIME,
+    };
   }
 
   /** The record to change, now kept; undefined when there is none. */
@@ -85,7 +94,8 @@ export class Store {
     private bigViewRecords: number,
     private readonly seed: number,
   ) {
-    for (const site of SITES) for (const app of site.apps) for (const column of app.columns) this.columns.set(column.field_id, { column, app });
+    for (const site of SITES)
+      for (const app of site.apps) for (const column of app.columns) this.columns.set(column.field_id, { column, app });
     this.reset();
   }
 
@@ -147,7 +157,8 @@ export class Store {
   /** Auto Number values of record `num` of `def`. */
   autoNumbers(def: AppDef, num: number): Record<string, string> {
     const values: Record<string, string> = {};
-    for (const column of def.columns) if (column.kind === 'autonumber') values[fieldKey(column.field_id)] = String((column.autoStart ?? 1) + num - 1);
+    for (const column of def.columns)
+      if (column.kind === 'autonumber') values[fieldKey(column.field_id)] = String((column.autoStart ?? 1) + num - 1);
     return values;
   }
 

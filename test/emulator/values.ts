@@ -101,7 +101,9 @@ export function valueProblem(column: ColumnDef, value: string): string | undefin
     case 'email':
       return isEmail(value) ? undefined : 'needs a valid e-mail address';
     case 'phone':
-      return PHONE.test(value) && /[A-Za-z0-9]/.test(value) ? undefined : 'needs a phone number: letters, digits, spaces and + - ( ) . / only';
+      return PHONE.test(value) && /[A-Za-z0-9]/.test(value)
+        ? undefined
+        : 'needs a phone number: letters, digits, spaces and + - ( ) . / only';
     case 'url':
       return isUrl(value) ? undefined : 'needs a valid http or https URL with a host';
     case 'number':

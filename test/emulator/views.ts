@@ -105,11 +105,14 @@ function resolveSource(store: Store, app: AppState, columnItem: string, appItem:
   const ownApp = appItem === '' || appItem === app.def.app_id;
   if (ownApp) {
     if (found.app.app_id !== app.def.app_id) {
-      throw invalid(`Column ${columnItem} belongs to app ${found.app.app_id}; name that app in filter_apps if it is a Lookup app of app ${app.def.app_id}.`);
+      throw invalid(
+        `Column ${columnItem} belongs to app ${found.app.app_id}; name that app in filter_apps if it is a Lookup app of app ${app.def.app_id}.`,
+      );
     }
     return { column: found.column, read: store.reader(app, found.column) };
   }
-  if (!app.def.lookups.some((link) => link.appId === appItem)) throw invalid(`filter_apps names app ${appItem}, which is not a Lookup app of app ${app.def.app_id}.`);
+  if (!app.def.lookups.some((link) => link.appId === appItem))
+    throw invalid(`filter_apps names app ${appItem}, which is not a Lookup app of app ${app.def.app_id}.`);
   if (found.app.app_id !== appItem) throw invalid(`Column ${columnItem} is not a column of app ${appItem}.`);
   const lookupApp = store.app(appItem);
   if (!lookupApp) throw invalid(`No app ${appItem}.`);
@@ -148,7 +151,11 @@ export function parseFilters(store: Store, app: AppState, query: unknown): Filte
   }
   if (!operators) throw invalid('filter_operators is missing.');
   const count = columns.length;
-  for (const [name, items] of [['filter_operators', operators], ['filter_values', values], ['filter_apps', apps]] as const) {
+  for (const [name, items] of [
+    ['filter_operators', operators],
+    ['filter_values', values],
+    ['filter_apps', apps],
+  ] as const) {
     if (items && items.length !== count) throw invalid(`${name} has ${items.length} items but filter_columns has ${count}.`);
   }
   return columns.map((column, i) => filterOf(store, app, column, apps?.[i] ?? '', operators[i], values?.[i] ?? ''));

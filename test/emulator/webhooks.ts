@@ -52,7 +52,8 @@ export interface DeliverySettings {
 }
 
 export function webhookFromJson(spec: unknown, id: string, appExists: (appId: string) => boolean): Webhook {
-  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new WebhookError('Send a JSON object: app_id, payload_url, events, secret, active.');
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec))
+    throw new WebhookError('Send a JSON object: app_id, payload_url, events, secret, active.');
   const s = spec as Record<string, unknown>;
   if (typeof s.app_id !== 'string' || !appExists(s.app_id)) throw new WebhookError(`app_id must name an app of the portal.`);
   if (typeof s.payload_url !== 'string') throw new WebhookError('payload_url must be a URL.');
@@ -63,7 +64,9 @@ export function webhookFromJson(spec: unknown, id: string, appExists: (appId: st
     throw new WebhookError('payload_url must be an absolute URL.');
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !isLoopbackHost(url.hostname)) {
-    throw new WebhookError('payload_url must be an http(s) URL on a loopback address (127.0.0.1, localhost, [::1]); the emulator sends nothing elsewhere.');
+    throw new WebhookError(
+      'payload_url must be an http(s) URL on a loopback address (127.0.0.1, localhost, [::1]); the emulator sends nothing elsewhere.',
+    );
   }
   const events = s.events ?? [...WEBHOOK_EVENTS];
   if (!Array.isArray(events) || events.length === 0 || !events.every((e) => (WEBHOOK_EVENTS as readonly unknown[]).includes(e))) {
@@ -71,7 +74,14 @@ export function webhookFromJson(spec: unknown, id: string, appExists: (appId: st
   }
   if (s.secret !== undefined && s.secret !== null && typeof s.secret !== 'string') throw new WebhookError('secret must be a string.');
   if (s.active !== undefined && typeof s.active !== 'boolean') throw new WebhookError('active must be true or false.');
-  return { id, app_id: s.app_id, payload_url: s.payload_url, events: [...new Set(events as WebhookEvent[])], secret: (s.secret as string | null | undefined) ?? '', active: s.active ?? true };
+  return {
+    id,
+    app_id: s.app_id,
+    payload_url: s.payload_url,
+    events: [...new Set(events as WebhookEvent[])],
+    secret: (s.secret as string | null | undefined) ?? '',
+    active: s.active ?? true,
+  };
 }
 
 export function signature(secret: string, body: string): string {
@@ -194,7 +204,9 @@ export class Webhooks {
       }
     }
     delivery.state = 'failed';
-    this.report(`webhook ${delivery.webhook_id}: ${delivery.event} for record ${delivery.record_id} not delivered (${delivery.error ?? 'stopped'})`);
+    this.report(
+      `webhook ${delivery.webhook_id}: ${delivery.event} for record ${delivery.record_id} not delivered (${delivery.error ?? 'stopped'})`,
+    );
   }
 
   /** Stops retries and open deliveries. */

@@ -28,10 +28,12 @@ export function readWrite(app: AppState, params: Map<string, string>, record?: R
     }
     const column = byKey.get(name);
     if (!column) throw badRequest('unknown_field', `${name} is not a column of app ${app.def.app_id} (${app.def.name}).`, name);
-    if (READ_ONLY_KINDS.has(column.kind)) throw badRequest('read_only_field', `${label(column)} is read-only (${column.kind === 'lookup' ? 'LookUp' : 'Auto Number'}).`, name);
+    if (READ_ONLY_KINDS.has(column.kind))
+      throw badRequest('read_only_field', `${label(column)} is read-only (${column.kind === 'lookup' ? 'LookUp' : 'Auto Number'}).`, name);
     const problem = valueProblem(column, value);
     if (problem) throw badRequest('invalid_value', `${label(column)} ${problem}.`, name);
-    if (column.required && value === '') throw badRequest('missing_required_field', `${label(column)} is required and cannot be empty.`, name);
+    if (column.required && value === '')
+      throw badRequest('missing_required_field', `${label(column)} is required and cannot be empty.`, name);
     input.values[name] = value;
   }
   if (!record) {
@@ -46,13 +48,16 @@ export function readWrite(app: AppState, params: Map<string, string>, record?: R
 }
 
 function checkUnique(app: AppState, values: Record<string, string>, record?: Readonly<StoredRecord>): void {
-  const unique = app.def.columns.filter((column) => column.unique && !READ_ONLY_KINDS.has(column.kind) && values[fieldKey(column.field_id)]);
+  const unique = app.def.columns.filter(
+    (column) => column.unique && !READ_ONLY_KINDS.has(column.kind) && values[fieldKey(column.field_id)],
+  );
   if (unique.length === 0) return;
   for (const other of app.records.live()) {
     if (other.num === record?.num) continue;
     for (const column of unique) {
       const key = fieldKey(column.field_id);
-      if (other.data[key] === values[key]) throw badRequest('duplicate_value', `${label(column)} must be unique; record ${other.num} has the same value.`, key);
+      if (other.data[key] === values[key])
+        throw badRequest('duplicate_value', `${label(column)} must be unique; record ${other.num} has the same value.`, key);
     }
   }
 }

@@ -43,7 +43,13 @@ export function createProfile({ prefix = 'portal-explorer-vscode-', settings = {
     xdg: join(dir, 'xdg'),
     workspace: join(dir, 'workspace'),
   };
-  for (const path of [profile.extensions, profile.home, profile.workspace, join(profile.userData, 'User'), ...['config', 'data', 'cache', 'state'].map((name) => join(profile.xdg, name))]) {
+  for (const path of [
+    profile.extensions,
+    profile.home,
+    profile.workspace,
+    join(profile.userData, 'User'),
+    ...['config', 'data', 'cache', 'state'].map((name) => join(profile.xdg, name)),
+  ]) {
     mkdirSync(path, { recursive: true });
   }
   writeFileSync(join(profile.userData, 'User', 'settings.json'), `${JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2)}\n`);
@@ -84,10 +90,14 @@ function isolatedEnv(profile, extra) {
 export async function startCodeServer({ port, profile, folder, env = {}, logFile, testing = true, timeoutMs = 90_000 }) {
   const args = [
     CODE_SERVER_ENTRY,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--user-data-dir', profile.userData,
-    '--extensions-dir', profile.extensions,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--user-data-dir',
+    profile.userData,
+    '--extensions-dir',
+    profile.extensions,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
@@ -114,7 +124,15 @@ export async function startCodeServer({ port, profile, folder, env = {}, logFile
  * with the same isolated environment; resolves with what code-server printed.
  */
 export function installExtension(profile, vsix) {
-  const args = [CODE_SERVER_ENTRY, '--user-data-dir', profile.userData, '--extensions-dir', profile.extensions, '--install-extension', vsix];
+  const args = [
+    CODE_SERVER_ENTRY,
+    '--user-data-dir',
+    profile.userData,
+    '--extensions-dir',
+    profile.extensions,
+    '--install-extension',
+    vsix,
+  ];
   return runCommand(NODE_BIN, args, { env: isolatedEnv(profile, {}), cwd: profile.home, minutes: 3, quiet: true });
 }
 

@@ -41,7 +41,14 @@ export function linkExtension(profile) {
 export function writeDemoConnection(profile, info, { label = 'Demo portal', withViews = true } = {}) {
   const file = join(profile.userData, 'portal-connection.json');
   const views = withViews ? (info.views ?? []).map((view) => ({ appId: view.app_id, viewId: view.view_id, name: view.name })) : [];
-  const connection = { label, baseUrl: info.base_url, clientId: info.client_id, clientSecret: info.client_secret, flow: 'clientCredentials', views };
+  const connection = {
+    label,
+    baseUrl: info.base_url,
+    clientId: info.client_id,
+    clientSecret: info.client_secret,
+    flow: 'clientCredentials',
+    views,
+  };
   writeFileSync(file, `${JSON.stringify(connection, null, 2)}\n`, { mode: 0o600 });
   return file;
 }
@@ -62,15 +69,39 @@ export function writeDemoWorkspaceFile(workspace, info, label = 'Demo portal') {
         clientId: info.client_id,
         flow: 'clientCredentials',
         apps: [
-          { id: '101', titleField: 'f2', views: [{ id: '1', name: 'All customers' }, { id: '2', name: 'Gold customers' }] },
-          { id: '102', titleField: 'f11', views: [{ id: '3', name: 'All orders' }, { id: '4', name: 'Open orders' }, { id: '5', name: 'Orders with customer details' }] },
+          {
+            id: '101',
+            titleField: 'f2',
+            views: [
+              { id: '1', name: 'All customers' },
+              { id: '2', name: 'Gold customers' },
+            ],
+          },
+          {
+            id: '102',
+            titleField: 'f11',
+            views: [
+              { id: '3', name: 'All orders' },
+              { id: '4', name: 'Open orders' },
+              { id: '5', name: 'Orders with customer details' },
+            ],
+          },
           {
             id: '201',
             titleField: 'f31',
-            views: [{ id: '7', name: 'Open tickets' }, { id: '8', name: 'Tickets with customer tier' }],
+            views: [
+              { id: '7', name: 'Open tickets' },
+              { id: '8', name: 'Tickets with customer tier' },
+            ],
             queries: [{ name: 'High priority', view: '7', filters: [{ column: '34', operator: 'equals', value: '3' }] }],
           },
-          { id: '202', views: [{ id: '9', name: 'All articles' }, { id: '10', name: 'Reviewed articles' }] },
+          {
+            id: '202',
+            views: [
+              { id: '9', name: 'All articles' },
+              { id: '10', name: 'Reviewed articles' },
+            ],
+          },
         ],
       },
     ],

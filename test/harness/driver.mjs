@@ -13,12 +13,26 @@ const DEFAULT_TIMEOUT_MS = 10_000;
  * alone says only "Timeout exceeded", not whether the element was missing, hidden or covered.
  */
 function callLog(message) {
-  // eslint-disable-next-line no-control-regex -- the call log's terminal colours
-  return message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((line) => line.trim()).filter(Boolean).slice(0, 12).join(' / ');
+  return (
+    message
+      // eslint-disable-next-line no-control-regex -- the call log's terminal colours
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .slice(0, 12)
+      .join(' / ')
+  );
 }
 
 function slug(text) {
-  return String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) || 'screenshot';
+  return (
+    String(text)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 80) || 'screenshot'
+  );
 }
 
 /* global document -- readTreeItems runs in the workbench page */
@@ -74,7 +88,9 @@ export async function findWebview(page, title, timeoutMs) {
       if (content) return content;
     }
     if (Date.now() > deadline) {
-      throw new Error(`No visible webview titled "${title}" within ${timeoutMs} ms. Webviews present: ${seen.map((t) => `"${t}"`).join(', ') || 'none'}.`);
+      throw new Error(
+        `No visible webview titled "${title}" within ${timeoutMs} ms. Webviews present: ${seen.map((t) => `"${t}"`).join(', ') || 'none'}.`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -134,9 +150,17 @@ export async function startDriver({ page: currentPage, screenshotDir, log = () =
     'webview.text': (body) => inWebview(body, (frame) => frame.locator(String(body.selector)).first().textContent(timeout(body))),
     'webview.texts': (body) => inWebview(body, (frame) => frame.locator(String(body.selector)).allTextContents()),
     'webview.click': (body) => inWebview(body, (frame) => frame.locator(String(body.selector)).first().click(timeout(body))),
-    'webview.fill': (body) => inWebview(body, (frame) => frame.locator(String(body.selector)).first().fill(String(body.value), timeout(body))),
-    'webview.press': (body) => inWebview(body, (frame) => frame.locator(String(body.selector)).first().press(String(body.keys), timeout(body))),
-    'webview.waitFor': (body) => inWebview(body, (frame) => frame.locator(String(body.selector)).first().waitFor({ state: body.state ?? 'visible', ...timeout(body) })),
+    'webview.fill': (body) =>
+      inWebview(body, (frame) => frame.locator(String(body.selector)).first().fill(String(body.value), timeout(body))),
+    'webview.press': (body) =>
+      inWebview(body, (frame) => frame.locator(String(body.selector)).first().press(String(body.keys), timeout(body))),
+    'webview.waitFor': (body) =>
+      inWebview(body, (frame) =>
+        frame
+          .locator(String(body.selector))
+          .first()
+          .waitFor({ state: body.state ?? 'visible', ...timeout(body) }),
+      ),
     'webview.evaluate': (body) => inWebview(body, (frame) => frame.evaluate(String(body.expression))),
   };
 

@@ -20,7 +20,11 @@ export async function startEmulator({ port, args = [], logFile, timeoutMs = 30_0
   });
   const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   const timeout = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
-  const outcome = await Promise.race([firstLine.then((line) => ({ line })), exited.then((code) => ({ code })), timeout.then(() => ({ timeout: true }))]);
+  const outcome = await Promise.race([
+    firstLine.then((line) => ({ line })),
+    exited.then((code) => ({ code })),
+    timeout.then(() => ({ timeout: true })),
+  ]);
   const fail = async (message) => {
     await stopProcess(child);
     throw new Error(`${message}${logFile ? ` (log: ${logFile})` : ''}`);

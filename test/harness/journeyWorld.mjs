@@ -28,7 +28,11 @@ export async function startJourneyWorld({ chromium, logs, workspace, settings = 
     const emulator = await startEmulator({ args: [...demoEmulatorArgs(), ...emulatorArgs], logFile: join(logs, 'emulator.log') });
     held.push(() => emulator.stop());
     // The webhook receiver's default port may be taken by another VS Code on this machine (npm start).
-    const profile = demoProfile({ workspace, prefix: 'portal-explorer-journeys-', settings: { ...TEST_SETTINGS, 'portal.webhooks.port': await freePort(), ...settings } });
+    const profile = demoProfile({
+      workspace,
+      prefix: 'portal-explorer-journeys-',
+      settings: { ...TEST_SETTINGS, 'portal.webhooks.port': await freePort(), ...settings },
+    });
     held.push(async () => removeDemoProfile(profile));
     linkExtension(profile);
     // The journeys add the views they use as a person does (Add View…, by id, named "View <id>"), which

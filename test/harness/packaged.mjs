@@ -28,7 +28,13 @@ export function writeRunnerExtension(profile) {
 /** The emulator as the pre-configured portal (test/README.md, "Trying it: npm start"), read by the extension on activation. */
 export function writeConnectionFile(profile, info) {
   const file = join(profile.userData, 'portal-connection.json');
-  const connection = { label: 'Demo portal', baseUrl: info.base_url, clientId: info.client_id, clientSecret: info.client_secret, flow: 'clientCredentials' };
+  const connection = {
+    label: 'Demo portal',
+    baseUrl: info.base_url,
+    clientId: info.client_id,
+    clientSecret: info.client_secret,
+    flow: 'clientCredentials',
+  };
   writeFileSync(file, `${JSON.stringify(connection, null, 2)}\n`, { mode: 0o600 });
   return file;
 }

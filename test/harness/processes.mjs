@@ -106,7 +106,12 @@ export function stopAllOnSignals(cleanup = async () => {}, { message, exitCode }
 /** Runs a command to completion with output passed through; rejects on a non-zero exit or time limit. */
 export function runCommand(command, args, { env = process.env, cwd, minutes = 10, quiet = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, cwd, detached: true, stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'] });
+    const child = spawn(command, args, {
+      env,
+      cwd,
+      detached: true,
+      stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'],
+    });
     groups.set(child.pid, { name: command, child });
     let output = '';
     if (quiet) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => (output += chunk));
@@ -122,7 +127,13 @@ export function runCommand(command, args, { env = process.env, cwd, minutes = 10
       clearTimeout(timer);
       groups.delete(child.pid);
       if (code === 0) resolve(output);
-      else reject(Object.assign(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit code ${code}`}).${quiet ? `\n${output.slice(-4000)}` : ''}`), { output }));
+      else
+        reject(
+          Object.assign(
+            new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit code ${code}`}).${quiet ? `\n${output.slice(-4000)}` : ''}`),
+            { output },
+          ),
+        );
     });
   });
 }

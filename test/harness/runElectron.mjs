@@ -38,7 +38,7 @@ async function vscodeExecutable() {
   } catch (error) {
     throw new Error(
       `@vscode/test-electron could not download VS Code ${version}: ${error instanceof Error ? error.message : error}\n` +
-        '  This machine cannot reach VS Code\'s download server. Run the same suite in code-server with\n' +
+        "  This machine cannot reach VS Code's download server. Run the same suite in code-server with\n" +
         '  npm run test:integration, or set PORTAL_VSCODE_EXECUTABLE to a desktop VS Code that is installed.',
     );
   }
@@ -56,7 +56,10 @@ function captureStdout() {
 }
 
 async function main() {
-  for (const [path, advice] of [[TESTS_INDEX, 'npm run build'], [EMULATOR_MAIN, 'npm run build']]) {
+  for (const [path, advice] of [
+    [TESTS_INDEX, 'npm run build'],
+    [EMULATOR_MAIN, 'npm run build'],
+  ]) {
     if (!existsSync(path)) throw new Error(`${path} is missing: run ${advice}.`);
   }
   const executable = await vscodeExecutable();
@@ -72,8 +75,10 @@ async function main() {
       extensionTestsPath: TESTS_INDEX,
       launchArgs: [
         profile.workspace,
-        '--user-data-dir', profile.userData,
-        '--extensions-dir', profile.extensions,
+        '--user-data-dir',
+        profile.userData,
+        '--extensions-dir',
+        profile.extensions,
         '--disable-extensions',
         '--disable-workspace-trust',
         '--skip-welcome',
@@ -92,7 +97,9 @@ async function main() {
 
 stopAllOnSignals(cleanup);
 const limit = setTimeout(async () => {
-  console.error(`\n✘ electron: the run did not finish within ${LIMIT_MINUTES} minutes (PORTAL_TEST_TIMEOUT_MINUTES); stopping VS Code and the emulator.`);
+  console.error(
+    `\n✘ electron: the run did not finish within ${LIMIT_MINUTES} minutes (PORTAL_TEST_TIMEOUT_MINUTES); stopping VS Code and the emulator.`,
+  );
   await cleanup();
   process.exit(1);
 }, LIMIT_MINUTES * 60_000);

@@ -31,7 +31,8 @@ const SHOTS = PACKAGED ? join(SCREENSHOTS, 'packaged') : SCREENSHOTS;
 const START_LIMIT_SECONDS = 180;
 const TESTS_INDEX = join(ROOT, 'out', 'test', 'integration', ...(PACKAGED ? ['packaged'] : []), 'index.js');
 /** The workbench's own chatter that arrives among the tests' lines; it stays in workbench.log. */
-const WORKBENCH_NOISE = /^(Ignoring fetching additional builtin extensions|Updating additional builtin extensions cache|Resolving connection token|Resolved connection token|Creating a socket|\[(AccountPolicyGate|AgentHost[^\]]*|Service Worker|reconnection-grace-time)\])/;
+const WORKBENCH_NOISE =
+  /^(Ignoring fetching additional builtin extensions|Updating additional builtin extensions cache|Resolving connection token|Resolved connection token|Creating a socket|\[(AccountPolicyGate|AgentHost[^\]]*|Service Worker|reconnection-grace-time)\])/;
 /** The first line test/integration/index.ts prints; the workbench's own info lines before it are noise. */
 const START_MARKER = 'Portal Explorer integration tests:';
 
@@ -54,7 +55,8 @@ async function cleanup() {
 
 function preconditions() {
   const problems = [];
-  if (!existsSync(CODE_SERVER_ENTRY)) problems.push('code-server is not installed: run `node test/harness/setup.mjs integration` (npm run test:integration does).');
+  if (!existsSync(CODE_SERVER_ENTRY))
+    problems.push('code-server is not installed: run `node test/harness/setup.mjs integration` (npm run test:integration does).');
   if (!PACKAGED && !existsSync(join(ROOT, 'dist', 'extension.js'))) problems.push('the extension is not built: run `npm run build`.');
   if (!existsSync(TESTS_INDEX)) problems.push('the integration tests are not built: run `npm run build`.');
   if (!existsSync(EMULATOR_MAIN)) problems.push('the emulator is not built: run `npm run build`.');
@@ -77,7 +79,9 @@ async function main() {
   const chromium = preconditions();
   // The packaged suite's folder sits inside the integration suite's, and npm test runs the two side by side.
   if (PACKAGED) rmSync(SHOTS, { recursive: true, force: true });
-  else for (const name of existsSync(SHOTS) ? readdirSync(SHOTS) : []) if (name !== 'packaged') rmSync(join(SHOTS, name), { recursive: true, force: true });
+  else
+    for (const name of existsSync(SHOTS) ? readdirSync(SHOTS) : [])
+      if (name !== 'packaged') rmSync(join(SHOTS, name), { recursive: true, force: true });
   mkdirSync(LOGS, { recursive: true });
   if (PREBUILT_VSIX && !existsSync(PREBUILT_VSIX)) throw new Error(`--vsix=${PREBUILT_VSIX}: no such file.`);
   if (PACKAGED && !PREBUILT_VSIX) say('packaging the extension (npm run package)');
@@ -117,7 +121,8 @@ async function main() {
       logFile.push(`${level}: ${message}`);
       if (message.startsWith(START_MARKER)) suiteStarted = true;
       if (VERBOSE) console.log(`[${level}] ${message}`);
-      else if (suiteStarted && !(level === 'info' && WORKBENCH_NOISE.test(message))) console.log(level === 'info' ? message : `[${level}] ${message}`);
+      else if (suiteStarted && !(level === 'info' && WORKBENCH_NOISE.test(message)))
+        console.log(level === 'info' ? message : `[${level}] ${message}`);
       else if (level === 'error') console.log(`[workbench ${level}] ${message.split('\n')[0]}`);
       output.push(message);
     },
@@ -125,14 +130,21 @@ async function main() {
   });
   page.on('crash', () => resolveExit('the browser page crashed'));
   held.browser.on('disconnected', () => resolveExit('the browser went away'));
-  server.child.once('exit', (code, signal) => resolveExit(`code-server exited (${signal ?? `code ${code}`}); see ${join(LOGS, 'code-server.log')}`));
-  emulator.child.once('exit', (code, signal) => resolveExit(`the emulator exited (${signal ?? `code ${code}`}); see ${join(LOGS, 'emulator.log')}`));
+  server.child.once('exit', (code, signal) =>
+    resolveExit(`code-server exited (${signal ?? `code ${code}`}); see ${join(LOGS, 'code-server.log')}`),
+  );
+  emulator.child.once('exit', (code, signal) =>
+    resolveExit(`the emulator exited (${signal ?? `code ${code}`}); see ${join(LOGS, 'emulator.log')}`),
+  );
   // A workbench that never starts the tests should not wait for the whole time limit.
   const startLimit = setTimeout(() => {
-    if (!suiteStarted) resolveExit(`the tests did not start within ${START_LIMIT_SECONDS} s of opening the workbench; see ${join(LOGS, 'workbench.log')}`);
+    if (!suiteStarted)
+      resolveExit(`the tests did not start within ${START_LIMIT_SECONDS} s of opening the workbench; see ${join(LOGS, 'workbench.log')}`);
   }, START_LIMIT_SECONDS * 1000);
   page.on('pageerror', (error) => logFile.push(`pageerror: ${error.message}`));
-  await page.goto(workbenchUrl(server, { folder: held.profile.workspace, extensionDevelopmentPath: developmentPath, extensionTestsPath: TESTS_INDEX }));
+  await page.goto(
+    workbenchUrl(server, { folder: held.profile.workspace, extensionDevelopmentPath: developmentPath, extensionTestsPath: TESTS_INDEX }),
+  );
   say('workbench opened; the tests run in its extension host');
 
   const code = await exited;
@@ -140,14 +152,19 @@ async function main() {
   writeFileSync(join(LOGS, 'workbench.log'), `${logFile.join('\n')}\n`);
   if (typeof code !== 'number') throw new Error(`The run broke off: ${code}.`);
   const counts = countsFrom(output);
-  if (!counts) throw new Error(`The extension host exited (code ${code}) without reporting its tests; see ${join(LOGS, 'workbench.log')} and code-server.log.`);
+  if (!counts)
+    throw new Error(
+      `The extension host exited (code ${code}) without reporting its tests; see ${join(LOGS, 'workbench.log')} and code-server.log.`,
+    );
   say(`extension host exited with code ${code}`);
   return { code, counts };
 }
 
 stopAllOnSignals(cleanup);
 const limit = setTimeout(async () => {
-  console.error(`\n✘ ${SUITE}: the run did not finish within ${LIMIT_MINUTES} minutes (PORTAL_TEST_TIMEOUT_MINUTES); stopping code-server, the browser and the emulator.`);
+  console.error(
+    `\n✘ ${SUITE}: the run did not finish within ${LIMIT_MINUTES} minutes (PORTAL_TEST_TIMEOUT_MINUTES); stopping code-server, the browser and the emulator.`,
+  );
   await cleanup();
   process.exit(1);
 }, LIMIT_MINUTES * 60_000);

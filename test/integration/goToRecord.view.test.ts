@@ -35,46 +35,63 @@ describe(`Go to Record ${BROWSER_TAG}`, function () {
 
     // The view's inline action, as the mouse finds it on the selected row.
     await driver.click('.monaco-list-row.selected .action-label[aria-label="Go to Record…"]');
-    await waitFor(async () => (await driver.texts('.quick-input-title')).some((text) => text.includes('Go to Record in All tickets')), { message: 'the Go to Record pick' });
+    await waitFor(async () => (await driver.texts('.quick-input-title')).some((text) => text.includes('Go to Record in All tickets')), {
+      message: 'the Go to Record pick',
+    });
     await driver.type('4321');
-    await waitFor(async () => {
-      const labels = await driver.texts('.quick-input-list .monaco-list-row');
-      return labels[0]?.includes('#4321') ? labels : undefined;
-    }, { message: 'record 4321 first in the list', timeoutMs: 30_000 });
+    await waitFor(
+      async () => {
+        const labels = await driver.texts('.quick-input-list .monaco-list-row');
+        return labels[0]?.includes('#4321') ? labels : undefined;
+      },
+      { message: 'record 4321 first in the list', timeoutMs: 30_000 },
+    );
     await driver.screenshot('go-to-record-by-id');
 
     // Words of a text column, in any order: every match holds them.
     await driver.press('Control+A');
     await driver.type('laptop lyon');
-    const matches = await waitFor(async () => {
-      const labels = await driver.texts('.quick-input-list .monaco-list-row');
-      return labels.length > 0 && labels.every((label) => /laptop/i.test(label) && /lyon/i.test(label)) ? labels : undefined;
-    }, { message: 'only laptops in Lyon' });
+    const matches = await waitFor(
+      async () => {
+        const labels = await driver.texts('.quick-input-list .monaco-list-row');
+        return labels.length > 0 && labels.every((label) => /laptop/i.test(label) && /lyon/i.test(label)) ? labels : undefined;
+      },
+      { message: 'only laptops in Lyon' },
+    );
     await driver.screenshot('go-to-record-by-words');
     const recordId = /#(\d+)/.exec(matches[0])?.[1];
     assert.ok(recordId, matches[0]);
 
     await driver.press('Enter');
-    const editor = await waitFor(() => {
-      const active = vscode.window.activeTextEditor;
-      // Named for its tab by the record's title (/201/<title> · <id>.json), as from the Portal view.
-      return active && new RegExp(`^/201/.+ · ${recordId}\\.json$`).test(active.document.uri.path) ? active : undefined;
-    }, { message: `record ${recordId} to open`, timeoutMs: 30_000 });
+    const editor = await waitFor(
+      () => {
+        const active = vscode.window.activeTextEditor;
+        // Named for its tab by the record's title (/201/<title> · <id>.json), as from the Portal view.
+        return active && new RegExp(`^/201/.+ · ${recordId}\\.json$`).test(active.document.uri.path) ? active : undefined;
+      },
+      { message: `record ${recordId} to open`, timeoutMs: 30_000 },
+    );
     assert.match(editor.document.getText(), /"f31": ".*Laptop.*Lyon/i);
   });
 
   /** The quick pick shown, with the keyboard in it, once its title says `text` (a hidden one keeps its old title). */
   async function pickTitled(text: string, timeoutMs = 10_000): Promise<void> {
     const shownTitle = `(() => { const widget = document.querySelector('.quick-input-widget'); return widget && getComputedStyle(widget).display !== 'none' && widget.contains(document.activeElement) ? widget.querySelector('.quick-input-title')?.textContent ?? '' : ''; })()`;
-    await waitFor(async () => (await driver.evaluate<string>(shownTitle)).includes(text), { message: `the quick pick "${text}", focused`, timeoutMs });
+    await waitFor(async () => (await driver.evaluate<string>(shownTitle)).includes(text), {
+      message: `the quick pick "${text}", focused`,
+      timeoutMs,
+    });
   }
 
   /** The first row of the quick pick's list once it holds `pattern`. */
   async function firstRow(pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-    return waitFor(async () => {
-      const labels = await driver.texts('.quick-input-list .monaco-list-row');
-      return labels[0] && pattern.test(labels[0]) ? labels[0] : undefined;
-    }, { message: `the first row to match ${pattern}`, timeoutMs });
+    return waitFor(
+      async () => {
+        const labels = await driver.texts('.quick-input-list .monaco-list-row');
+        return labels[0] && pattern.test(labels[0]) ? labels[0] : undefined;
+      },
+      { message: `the first row to match ${pattern}`, timeoutMs },
+    );
   }
 
   /**
@@ -95,11 +112,14 @@ describe(`Go to Record ${BROWSER_TAG}`, function () {
   }
 
   async function openedRecord(recordId: string): Promise<vscode.TextEditor> {
-    return waitFor(() => {
-      const active = vscode.window.activeTextEditor;
-      // By ids (/201/<id>.json) or named for its tab (/201 Tickets/<title> · <id>.json): the same record.
-      return active && new RegExp(`^/201( [^/]*)?/(.* · )?${recordId}\\.json$`).test(active.document.uri.path) ? active : undefined;
-    }, { message: `record ${recordId} to open`, timeoutMs: 30_000 });
+    return waitFor(
+      () => {
+        const active = vscode.window.activeTextEditor;
+        // By ids (/201/<id>.json) or named for its tab (/201 Tickets/<title> · <id>.json): the same record.
+        return active && new RegExp(`^/201( [^/]*)?/(.* · )?${recordId}\\.json$`).test(active.document.uri.path) ? active : undefined;
+      },
+      { message: `record ${recordId} to open`, timeoutMs: 30_000 },
+    );
   }
 
   it('opens on Ctrl+F in the Portal view when a view or one of its records is selected, and from "Find a record…"', async () => {
@@ -125,7 +145,10 @@ describe(`Go to Record ${BROWSER_TAG}`, function () {
 
     // "Find a record…", the first line under the view: a click opens the same pick; Enter opens the record.
     // Clicked once the view is read: the "Loading…" line above it goes then, and the rows move up one.
-    await waitFor(async () => !(await driver.treeItems('Explorer')).some((row) => row.label.startsWith('Loading…')), { message: 'the view read', timeoutMs: 30_000 });
+    await waitFor(async () => !(await driver.treeItems('Explorer')).some((row) => row.label.startsWith('Loading…')), {
+      message: 'the view read',
+      timeoutMs: 30_000,
+    });
     const find = (await children(view)).find((node) => node.kind === 'findRecord');
     assert.ok(find, 'the view offers "Find a record…"');
     await driver.click('.monaco-list-row:has-text("Find a record…")');
@@ -147,19 +170,34 @@ describe(`Go to Record ${BROWSER_TAG}`, function () {
     await firstRow(/Portal: Go to Record…/, 10_000);
     await driver.press('Enter');
     // Other suites may have left more portals connected: then "Which portal?" comes first.
-    const question = await waitFor(async () => {
-      const placeholder = await driver.evaluate<string>(`document.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? ''`);
-      return /Which (portal|app)\?/.test(placeholder) ? placeholder : undefined;
-    }, { message: 'the palette to ask which portal or app' });
+    const question = await waitFor(
+      async () => {
+        const placeholder = await driver.evaluate<string>(
+          `document.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? ''`,
+        );
+        return /Which (portal|app)\?/.test(placeholder) ? placeholder : undefined;
+      },
+      { message: 'the palette to ask which portal or app' },
+    );
     if (question.includes('portal')) {
       await driver.type(api.portals.get(portalId)?.label ?? portalId);
       await driver.press('Enter');
     }
-    await waitFor(async () => (await driver.evaluate<string>(`document.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? ''`)) === 'Which app?', { message: 'Which app?' });
+    await waitFor(
+      async () =>
+        (await driver.evaluate<string>(`document.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? ''`)) ===
+        'Which app?',
+      { message: 'Which app?' },
+    );
     await driver.type('Tickets');
     await firstRow(/Tickets/, 10_000);
     await driver.press('Enter');
-    await waitFor(async () => (await driver.evaluate<string>(`document.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? ''`)) === 'Which view?', { message: 'Which view?' });
+    await waitFor(
+      async () =>
+        (await driver.evaluate<string>(`document.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? ''`)) ===
+        'Which view?',
+      { message: 'Which view?' },
+    );
     await driver.type('All tickets');
     await firstRow(/All tickets/, 10_000);
     await driver.press('Enter');

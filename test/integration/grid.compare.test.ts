@@ -16,7 +16,9 @@ function compareTab(): vscode.TabInputTextDiff | undefined {
   return vscode.window.tabGroups.all
     .flatMap((group) => group.tabs)
     .map((tab) => tab.input)
-    .find((input): input is vscode.TabInputTextDiff => input instanceof vscode.TabInputTextDiff && input.original.scheme === COMPARE_SCHEME);
+    .find(
+      (input): input is vscode.TabInputTextDiff => input instanceof vscode.TabInputTextDiff && input.original.scheme === COMPARE_SCHEME,
+    );
 }
 
 describe(`the grid's Compare of a conflict ${BROWSER_TAG}`, () => {
@@ -26,16 +28,23 @@ describe(`the grid's Compare of a conflict ${BROWSER_TAG}`, () => {
     await closeAllEditors();
   });
 
-
   it('shows the portal copy beside mine, and forgets both texts once the diff is closed', async () => {
-    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId: portal(), appId: '102', viewId: '3', viewName: 'All orders' });
+    await vscode.commands.executeCommand('portal.openViewAsGrid', {
+      portalId: portal(),
+      appId: '102',
+      viewId: '3',
+      viewName: 'All orders',
+    });
     const grid = driver.webview('All orders');
     await grid.waitFor('#grid-0-1', { timeoutMs: 20_000 });
     await typeInto(grid, 1, 2, 'Chairs');
     // Someone else changes record 2 (its Quantity), then Ctrl+S holds it back.
     await (await testApi()).portals.client(portal()).updateRecord('102', '2', { f18: '99' });
     await grid.press('.data-grid', 'Control+S');
-    await waitFor(async () => (await grid.texts('.row-conflict')).length === 1, { message: 'the conflict shown in the grid', timeoutMs: 20_000 });
+    await waitFor(async () => (await grid.texts('.row-conflict')).length === 1, {
+      message: 'the conflict shown in the grid',
+      timeoutMs: 20_000,
+    });
     // The conflict's row active: its line offers Compare.
     await grid.press('.data-grid', 'Control+Home');
     await grid.press('.data-grid', 'ArrowDown');
@@ -45,13 +54,17 @@ describe(`the grid's Compare of a conflict ${BROWSER_TAG}`, () => {
     await waitFor(() => compareTab() !== undefined, { message: 'the diff of the conflict' });
     const diff = compareTab();
     assert.ok(diff);
-    const text = (uri: vscode.Uri): string | undefined => vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString())?.getText();
+    const text = (uri: vscode.Uri): string | undefined =>
+      vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString())?.getText();
     await waitFor(() => text(diff.modified) !== undefined, { message: 'the two sides read' });
     assert.equal(JSON.parse(text(diff.original) ?? '').f18, '99', "the portal's copy has their change");
     assert.equal(JSON.parse(text(diff.modified) ?? '').f11, 'Chairs', 'mine has my change');
 
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    await waitFor(() => !vscode.workspace.textDocuments.some((document) => document.uri.scheme === COMPARE_SCHEME), { message: 'the two sides closed', timeoutMs: 20_000 });
+    await waitFor(() => !vscode.workspace.textDocuments.some((document) => document.uri.scheme === COMPARE_SCHEME), {
+      message: 'the two sides closed',
+      timeoutMs: 20_000,
+    });
     // Asked for again (as after a reopen), the grid no longer has them.
     assert.equal((await vscode.workspace.openTextDocument(diff.original)).getText(), '');
     assert.equal((await vscode.workspace.openTextDocument(diff.modified)).getText(), '');

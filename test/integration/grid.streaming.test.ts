@@ -24,7 +24,11 @@ async function viewReads(mark: number): Promise<number> {
 }
 
 /** The view opened as a grid, every row in: the portal, the page, and the grid's document. */
-async function openWhole(): Promise<{ portalId: string; grid: ReturnType<typeof driver.webview>; live: NonNullable<Awaited<ReturnType<typeof liveGrid>>> }> {
+async function openWhole(): Promise<{
+  portalId: string;
+  grid: ReturnType<typeof driver.webview>;
+  live: NonNullable<Awaited<ReturnType<typeof liveGrid>>>;
+}> {
   const portalId = await emulatorPortal();
   await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
   const grid = driver.webview(PAGE);
@@ -55,7 +59,6 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     await resetEmulator();
   });
 
-
   it('shows and edits the first rows while the rest is coming; Cancel keeps them, marked partial; Retry reads again and keeps the edit', async () => {
     // ~1.6 MB at 100 KB/s: about 16 s for the whole answer.
     await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });
@@ -79,7 +82,10 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
 
     await grid.click('#grid-cancel-load');
     let counts = '';
-    await waitFor(async () => /^[\d,]+ rows \(partial\)/.test((counts = await grid.text('#grid-counts'))), { message: 'the read stopped, its rows kept', timeoutMs: 30_000 });
+    await waitFor(async () => /^[\d,]+ rows \(partial\)/.test((counts = await grid.text('#grid-counts'))), {
+      message: 'the read stopped, its rows kept',
+      timeoutMs: 30_000,
+    });
     const kept = Number(/^[\d,]+/.exec(counts)?.[0].replace(/,/g, ''));
     assert.ok(kept > 0 && kept < ROWS, counts);
     assert.match(await grid.text('#grid-notice'), new RegExp(`Cancelled after ${kept.toLocaleString('en-US')} rows`));
@@ -92,7 +98,10 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     await emulatorControl('POST', 'config', { bytesPerSecond: 0 });
     const retried = await requestMark();
     await grid.click('#grid-retry');
-    await waitFor(async () => (await grid.text('#grid-counts')).startsWith(`${ROWS.toLocaleString('en-US')} rows`), { message: 'the view read again in full', timeoutMs: 30_000 });
+    await waitFor(async () => (await grid.text('#grid-counts')).startsWith(`${ROWS.toLocaleString('en-US')} rows`), {
+      message: 'the view read again in full',
+      timeoutMs: 30_000,
+    });
     assert.match(await grid.text('#grid-counts'), /1 changed/, 'the pending edit survives the reload');
     assert.equal(await grid.text('#grid-0-2'), 'Early');
     assert.equal(gridTab()?.isDirty, true);
@@ -106,7 +115,10 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     const grid = driver.webview(PAGE);
     await grid.waitFor('#grid-cancel-load', { state: 'visible', timeoutMs: 30_000 });
     await grid.click('#grid-cancel-load');
-    await waitFor(async () => /\(partial\)/.test(await grid.text('#grid-counts')), { message: 'the read stopped by the user', timeoutMs: 30_000 });
+    await waitFor(async () => /\(partial\)/.test(await grid.text('#grid-counts')), {
+      message: 'the read stopped by the user',
+      timeoutMs: 30_000,
+    });
     await opening;
     const live = await liveGrid();
     assert.ok(live, 'the grid in front');
@@ -116,7 +128,10 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     const api = await testApi();
     await api.portals.client(portalId).updateRecord('201', '2', { [subject]: 'Imported change' });
     api.recordEvents.fire({ portalId, appId: '201', recordId: '2', kind: 'updated', origin: 'local', source: 'import' });
-    await waitFor(async () => (await grid.text('#grid-1-2')) === 'Imported change', { message: 'the imported row follows', timeoutMs: 30_000 });
+    await waitFor(async () => (await grid.text('#grid-1-2')) === 'Imported change', {
+      message: 'the imported row follows',
+      timeoutMs: 30_000,
+    });
     assert.equal(live.loadState.state, 'partial', 'the view is not read again from its first row, against the Cancel');
     assert.match(await grid.text('#grid-counts'), /\(partial\)/);
   });
@@ -147,13 +162,15 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
 
     await emulatorControl('POST', 'config', { bytesPerSecond: 0 });
     await waitFor(() => live.loadState.state === 'done', { message: 'every row in', timeoutMs: 30_000 });
-    await waitFor(async () => (await requestsSince(mark)).includes(`GET /api/v1/app/201/record/${late} 200`), { message: `record ${late} read again once it arrived` });
+    await waitFor(async () => (await requestsSince(mark)).includes(`GET /api/v1/app/201/record/${late} 200`), {
+      message: `record ${late} read again once it arrived`,
+    });
     assert.equal(live.model.changeSet.value(late, subject), 'Changed late');
     assert.ok(!api.logLines().some((line) => /refreshing row .* failed/.test(line)), 'no refresh failed');
     await opening;
   });
 
-  it('takes a webhook that comes before a new read\'s first rows: the row is read again when it arrives, not left as the read had it', async () => {
+  it("takes a webhook that comes before a new read's first rows: the row is read again when it arrives, not left as the read had it", async () => {
     const { portalId, grid, live } = await openWhole();
     const api = await testApi();
     const subject = live.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
@@ -161,14 +178,18 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     // The view read again (Retry); the portal carries the read out at once and its answer leaves 3 s later.
     await emulatorControl('POST', 'faults', { path: VIEW_PATH, count: 1, answer_delay_ms: 3_000 });
     const again = live.retry();
-    await waitFor(async () => (await emulatorControl<unknown[]>('GET', 'faults')).length === 0, { message: 'the read carried out by the portal' });
+    await waitFor(async () => (await emulatorControl<unknown[]>('GET', 'faults')).length === 0, {
+      message: 'the read carried out by the portal',
+    });
     // Meanwhile someone else changes record 2, and the portal's webhook says so: the answer on its way is older.
     await api.portals.client(portalId).updateRecord('201', '2', { [subject]: 'Changed while the view was read' });
     const mark = await requestMark();
     api.recordEvents.fire({ portalId, appId: '201', recordId: '2', kind: 'updated', origin: 'webhook' });
     await again;
     await waitFor(() => live.loadState.state === 'done', { message: 'the new read ended', timeoutMs: 30_000 });
-    await waitFor(async () => (await grid.text('#grid-1-2')) === 'Changed while the view was read', { message: 'the row shows the portal\'s change, not the read\'s older copy' });
+    await waitFor(async () => (await grid.text('#grid-1-2')) === 'Changed while the view was read', {
+      message: "the row shows the portal's change, not the read's older copy",
+    });
     assert.ok((await requestsSince(mark)).includes('GET /api/v1/app/201/record/2 200'), 'the row was read again');
   });
 
@@ -185,7 +206,9 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     const mark = await requestMark();
     await live.retry();
     await waitFor(async () => (await grid.text('#grid-counts')).startsWith('Loading…'), { message: 'the page shows the read under way' });
-    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Still here', { message: 'the pending row in sight, first, while the rows arrive' });
+    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Still here', {
+      message: 'the pending row in sight, first, while the rows arrive',
+    });
     assert.deepEqual(await grid.texts('.grid-cell.pending'), ['Still here'], 'with its pending mark');
     assert.match(await grid.text('#grid-counts'), /^Loading… [\d,]+ rows · 1 changed$/);
     assert.equal(live.loadState.state, 'loading', 'the read has not reached the row');
@@ -193,7 +216,10 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     await driver.screenshot('grid-pinned-while-reading');
 
     await emulatorControl('POST', 'config', { bytesPerSecond: 0 });
-    await waitFor(async () => (await grid.text('#grid-counts')).startsWith(`${ROWS.toLocaleString('en-US')} rows`), { message: 'the read ended', timeoutMs: 30_000 });
+    await waitFor(async () => (await grid.text('#grid-counts')).startsWith(`${ROWS.toLocaleString('en-US')} rows`), {
+      message: 'the read ended',
+      timeoutMs: 30_000,
+    });
     assert.equal(live.model.rowCount, ROWS, 'the row the read reached is shown once');
     assert.equal(await grid.text('#grid-0-2'), 'Still here', 'where it was');
     assert.deepEqual(await grid.texts('.grid-cell.pending'), ['Still here']);
@@ -201,7 +227,7 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     assert.equal(gridTab()?.isDirty, true);
   });
 
-  it('shows the new read\'s copy of a row kept in sight once the read reaches it, when its edit was typed back meanwhile', async () => {
+  it("shows the new read's copy of a row kept in sight once the read reaches it, when its edit was typed back meanwhile", async () => {
     const { portalId, grid, live } = await openWhole();
     const subject = live.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
     const late = String(ROWS - 10);
@@ -213,7 +239,9 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
 
     await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });
     await live.retry();
-    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Mine for now', { message: 'the pending row in sight, first, while the rows arrive' });
+    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Mine for now', {
+      message: 'the pending row in sight, first, while the rows arrive',
+    });
     // The edit typed back while the read has not reached the row: nothing pending, the row shows its copy as read.
     live.edit('edit', 'Edit', [{ recordId: late, field: subject, value: asRead }]);
     await waitFor(async () => (await grid.text('#grid-0-2')) === asRead, { message: 'the row as read before' });
@@ -222,7 +250,9 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     await emulatorControl('POST', 'config', { bytesPerSecond: 0 });
     await waitFor(() => live.loadState.state === 'done', { message: 'the read ended', timeoutMs: 30_000 });
     assert.equal(live.model.changeSet.value(late, subject), 'Theirs', 'the model took the new copy');
-    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Theirs', { message: 'the page shows the new copy, not the one the read replaced' });
+    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Theirs', {
+      message: 'the page shows the new copy, not the one the read replaced',
+    });
   });
 
   it("after a save checked with one read of the view, a saved row shows the portal's copy, though the read stopped early", async () => {
@@ -232,7 +262,11 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     const customerId = live.model.changeSet.value('2', live.model.columns.find((column) => column.name === 'Customer id')?.key ?? '');
     // The first 600 rows of the view: too many for a GET each next door, so the save checks them with one
     // read of the view, which it stops once their copies came (the other 5,400 rows are not needed).
-    live.edit('fill', 'Fill', Array.from({ length: 600 }, (_, at) => ({ recordId: String(at + 1), field: subject, value: `Saved ${at + 1}` })));
+    live.edit(
+      'fill',
+      'Fill',
+      Array.from({ length: 600 }, (_, at) => ({ recordId: String(at + 1), field: subject, value: `Saved ${at + 1}` })),
+    );
     // Someone else renames the customer record 2 links to: its LookUp cell changes, no one's edit of the row.
     await (await testApi()).portals.client(portalId).updateRecord('101', customerId, { f2: 'Renamed meanwhile' });
     // The view's answer at 200 KB/s: its first rows come at once, the whole 1.5 MB only after the updates.
@@ -242,8 +276,14 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     await waitFor(() => gridTab()?.isDirty === false, { message: 'the tab saved', timeoutMs: 30_000 });
     await emulatorControl('POST', 'config', { bytesPerSecond: 0 });
     const log = await requestsSince(mark);
-    assert.deepEqual(log.filter((line) => line.startsWith('GET /api/v1/app/201/record/')), [], `checked with one read of the view, no GET per row: ${log.join('; ')}`);
-    await waitFor(async () => (await grid.text(`#grid-1-${customer + 1}`)) === 'Renamed meanwhile', { message: "the saved row shows the portal's copy with my field on top" });
+    assert.deepEqual(
+      log.filter((line) => line.startsWith('GET /api/v1/app/201/record/')),
+      [],
+      `checked with one read of the view, no GET per row: ${log.join('; ')}`,
+    );
+    await waitFor(async () => (await grid.text(`#grid-1-${customer + 1}`)) === 'Renamed meanwhile', {
+      message: "the saved row shows the portal's copy with my field on top",
+    });
     assert.equal(await grid.text('#grid-1-2'), 'Saved 2');
   });
 
@@ -276,10 +316,16 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     backup.delete();
 
     let counts = '';
-    await waitFor(async () => /^[\d,]+ rows \(partial\)/.test((counts = await grid.text('#grid-counts'))), { message: 'the read to break off', timeoutMs: 40_000 });
+    await waitFor(async () => /^[\d,]+ rows \(partial\)/.test((counts = await grid.text('#grid-counts'))), {
+      message: 'the read to break off',
+      timeoutMs: 40_000,
+    });
     const read = /^[\d,]+/.exec(counts)?.[0] ?? '';
     assert.ok(Number(read.replace(/,/g, '')) > 200 && Number(read.replace(/,/g, '')) < ROWS, counts);
-    assert.match(await grid.text('#grid-notice'), new RegExp(`^Partial: Reading view 6 of app 201 failed: .* Only ${read} rows were read before it broke off\\.`));
+    assert.match(
+      await grid.text('#grid-notice'),
+      new RegExp(`^Partial: Reading view 6 of app 201 failed: .* Only ${read} rows were read before it broke off\\.`),
+    );
     assert.equal(await grid.text('#grid-0-2'), 'Kept', 'the rows read and the edit stay');
     await grid.waitFor('#grid-retry', { state: 'visible' });
     await opening;
@@ -290,7 +336,10 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     const portalId = await emulatorPortal();
     await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
     const grid = driver.webview(PAGE);
-    await waitFor(async () => (await grid.text('#grid-counts')).startsWith(`${ROWS.toLocaleString('en-US')} rows`), { message: 'every row in', timeoutMs: 30_000 });
+    await waitFor(async () => (await grid.text('#grid-counts')).startsWith(`${ROWS.toLocaleString('en-US')} rows`), {
+      message: 'every row in',
+      timeoutMs: 30_000,
+    });
     const live = await liveGrid();
     assert.ok(live, 'the grid in front');
     const last = live.model.layout([]).rowIds.at(-1) ?? '';

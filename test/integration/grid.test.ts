@@ -29,7 +29,12 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
   });
 
   async function openGrid(): Promise<WebviewDom> {
-    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId: portal(), appId: '102', viewId: '3', viewName: 'All orders' });
+    await vscode.commands.executeCommand('portal.openViewAsGrid', {
+      portalId: portal(),
+      appId: '102',
+      viewId: '3',
+      viewName: 'All orders',
+    });
     return gridPage();
   }
 
@@ -49,7 +54,6 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await grid.waitFor('#grid-0-1', { timeoutMs: 20_000 });
     return grid;
   }
-
 
   it('edits cells of two rows and a pasted block; Ctrl+S sends one PUT per row with only its changed fields; a conflict is held back and Keep Mine sends mine', async () => {
     const grid = await openGridFromTree();
@@ -72,16 +76,28 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await (await testApi()).portals.client(portal()).updateRecord('102', '2', { f18: '99' });
     const mark = await requestMark();
     await grid.press('.data-grid', 'Control+S');
-    await waitFor(async () => (await grid.texts('.row-conflict')).length === 1, { message: 'the conflict shown in the grid', timeoutMs: 20_000 });
+    await waitFor(async () => (await grid.texts('.row-conflict')).length === 1, {
+      message: 'the conflict shown in the grid',
+      timeoutMs: 20_000,
+    });
     const saveLog = await requestsSince(mark);
     const puts = saveLog.filter((line) => line.startsWith('PUT'));
-    assert.deepEqual(puts.sort(), ['PUT /api/v1/app/102/record/1 200', 'PUT /api/v1/app/102/record/3 200', 'PUT /api/v1/app/102/record/4 200', 'PUT /api/v1/app/102/record/5 200']);
+    assert.deepEqual(puts.sort(), [
+      'PUT /api/v1/app/102/record/1 200',
+      'PUT /api/v1/app/102/record/3 200',
+      'PUT /api/v1/app/102/record/4 200',
+      'PUT /api/v1/app/102/record/5 200',
+    ]);
     // Five changed rows of eight: checked with one read of the grid's view (answered before any update), no GET per row.
     const viewRead = saveLog.indexOf('GET /api/v1/app/102/view/3 200');
     assert.ok(viewRead >= 0 && viewRead < saveLog.findIndex((line) => line.startsWith('PUT')), saveLog.join('\n'));
     // Only before the updates: a webhook receiver an earlier suite left running has the grid read its saved rows again after them.
     const updates = saveLog.map((line) => line.startsWith('PUT'));
-    assert.deepEqual(saveLog.slice(0, updates.lastIndexOf(true)).filter((line) => line.startsWith('GET /api/v1/app/102/record/')), [], 'no GET per row before the updates');
+    assert.deepEqual(
+      saveLog.slice(0, updates.lastIndexOf(true)).filter((line) => line.startsWith('GET /api/v1/app/102/record/')),
+      [],
+      'no GET per row before the updates',
+    );
     const first = await emulatorRecord('102', '1');
     assert.equal(first.data.f11, 'Desks');
     assert.equal(first.data.f18, '11');
@@ -100,10 +116,13 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     const keep = await requestMark();
     await grid.click('#grid-keep-mine');
     await waitFor(() => gridTab()?.isDirty === false, { message: 'the grid saved after Keep Mine', timeoutMs: 20_000 });
-    assert.deepEqual((await requestsSince(keep)).filter((line) => line.startsWith('PUT')), ['PUT /api/v1/app/102/record/2 200']);
+    assert.deepEqual(
+      (await requestsSince(keep)).filter((line) => line.startsWith('PUT')),
+      ['PUT /api/v1/app/102/record/2 200'],
+    );
     const second = await emulatorRecord('102', '2');
     assert.equal(second.data.f11, 'Chairs');
-    assert.equal(second.data.f18, '99', "their change is kept");
+    assert.equal(second.data.f18, '99', 'their change is kept');
   });
 
   it("the README's screenshot: several pending rows, an invalid cell, and a conflict held back at save", async () => {
@@ -113,7 +132,10 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     // Someone else changes record 2 (its Quantity), then Ctrl+S holds it back.
     await (await testApi()).portals.client(portal()).updateRecord('102', '2', { f18: '99' });
     await grid.press('.data-grid', 'Control+S');
-    await waitFor(async () => (await grid.texts('.row-conflict')).length === 1, { message: 'the conflict shown in the grid', timeoutMs: 20_000 });
+    await waitFor(async () => (await grid.texts('.row-conflict')).length === 1, {
+      message: 'the conflict shown in the grid',
+      timeoutMs: 20_000,
+    });
     await clearNotifications();
     await typeInto(grid, 0, 2, 'Ergonomic chairs');
     // In columns a screenshot shows: a Customer id changed, a Title, and a Customer id that is no number.
@@ -162,11 +184,20 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     const mark = await requestMark();
     await grid.press('.data-grid', 'Control+S');
     // The save has taken its rows once it checks the first one; typed before that, the edit would be saved with it.
-    await waitFor(async () => (await requestsSince(mark)).some((line) => line.startsWith('GET /api/v1/app/102/record/1 ')), { message: 'the save to check the first row' });
+    await waitFor(async () => (await requestsSince(mark)).some((line) => line.startsWith('GET /api/v1/app/102/record/1 ')), {
+      message: 'the save to check the first row',
+    });
     await typeInto(grid, 1, 9, '12');
-    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('PUT')), [], 'typed while the first row was on its way');
+    assert.deepEqual(
+      (await requestsSince(mark)).filter((line) => line.startsWith('PUT')),
+      [],
+      'typed while the first row was on its way',
+    );
     const api = await testApi();
-    await waitFor(() => api.logLines().some((line) => /saved view 3: .*"unsent":1/.test(line)), { message: 'the save to end with one row typed while it ran', timeoutMs: 20_000 });
+    await waitFor(() => api.logLines().some((line) => /saved view 3: .*"unsent":1/.test(line)), {
+      message: 'the save to end with one row typed while it ran',
+      timeoutMs: 20_000,
+    });
     assert.equal(gridTab()?.isDirty, true, 'the row typed while saving keeps the tab dirty');
     assert.equal((await emulatorRecord('102', '1')).data.f18, '11');
     await grid.press('.data-grid', 'Control+S');
@@ -190,10 +221,16 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
   it('a bulk change run elsewhere (Set Field on a record of the view) shows in the open grid', async () => {
     const grid = await openGrid();
     assert.notEqual(await grid.text('#grid-0-2'), 'Set in bulk');
-    user().answerQuickPick('Title', /Which column/).answerInputBox('Set in bulk', /Set Title/).answerMessage('Set Field', /^Set Title to "Set in bulk" on 1 record\?/);
+    user()
+      .answerQuickPick('Title', /Which column/)
+      .answerInputBox('Set in bulk', /Set Title/)
+      .answerMessage('Set Field', /^Set Title to "Set in bulk" on 1 record\?/);
     await vscode.commands.executeCommand('portal.bulkSetField', { portalId: portal(), appId: '102', viewId: '3', recordIds: ['1'] });
     await user().waitForMessage(/^Setting Title: 1 record updated\./, { level: 'info', timeoutMs: 30_000 });
-    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Set in bulk', { message: 'the grid to show the bulk change', timeoutMs: 10_000 });
+    await waitFor(async () => (await grid.text('#grid-0-2')) === 'Set in bulk', {
+      message: 'the grid to show the bulk change',
+      timeoutMs: 10_000,
+    });
     assert.equal(gridTab()?.isDirty, false);
   });
 
@@ -206,7 +243,10 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await grid.press('.data-grid', 'Control+S');
     assert.match(await waitForNotification(/^Saving \d+ changed rows? of All orders/), /^Saving 1 changed row of All orders/);
     const api = await testApi();
-    await waitFor(() => api.logLines().some((line) => /saved view 3: .*"blocked":1/.test(line)), { message: 'the save to end', timeoutMs: 20_000 });
+    await waitFor(() => api.logLines().some((line) => /saved view 3: .*"blocked":1/.test(line)), {
+      message: 'the save to end',
+      timeoutMs: 20_000,
+    });
   });
 
   it('Revert discards the pending edits; a backup puts them back into a grid opened from it, saying which it left out', async () => {
@@ -231,16 +271,24 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     backup.delete();
     // One written while Order no. (f10) could be edited: an Auto Number now, so that edit is left out, and said.
     const rows = [{ recordId: '1', asRead: {}, edits: { f10: '77', f11: 'Kept' }, changedOnPortal: null }];
-    await vscode.workspace.fs.writeFile(destination, new TextEncoder().encode(JSON.stringify({ version: 1, appId: '102', viewId: '3', rows })));
+    await vscode.workspace.fs.writeFile(
+      destination,
+      new TextEncoder().encode(JSON.stringify({ version: 1, appId: '102', viewId: '3', rows })),
+    );
     const dropping = await api.gridEditor.openCustomDocument(uri, { backupId: destination.toString(), untitledDocumentData: undefined });
-    await user().waitForMessage(/^Restoring the unsaved changes of All orders left out 1 edit that the app's columns no longer allow: record 1, Order no\. \(f10\): "77" \(read-only/, { level: 'warn' });
+    await user().waitForMessage(
+      /^Restoring the unsaved changes of All orders left out 1 edit that the app's columns no longer allow: record 1, Order no\. \(f10\): "77" \(read-only/,
+      { level: 'warn' },
+    );
     assert.equal(dropping.model.changeSet.value('1', 'f11'), 'Kept', 'the edit still allowed is restored');
     dropping.dispose();
 
     // A backup that cannot be read: said once (through the one error boundary), and the grid opens without it.
     const missing = vscode.Uri.joinPath(api.context.globalStorageUri, 'no-such-grid-backup.json');
     const withoutBackup = await api.gridEditor.openCustomDocument(uri, { backupId: missing.toString(), untitledDocumentData: undefined });
-    await user().waitForMessage(/^The backup of the grid of All orders could not be read: .*The grid opens without it\.$/, { level: 'error' });
+    await user().waitForMessage(/^The backup of the grid of All orders could not be read: .*The grid opens without it\.$/, {
+      level: 'error',
+    });
     assert.equal(withoutBackup.model.changeSet.isDirty, false, 'the grid as read, without the backup');
     assert.equal(withoutBackup.model.rowCount, 8);
     withoutBackup.dispose();
@@ -253,7 +301,12 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
 
   it('a grid whose rows could not be read offers Retry, and keeps a backup it could not restore for the next one', async () => {
     await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/102/view/3', status: 500, count: 1 });
-    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId: portal(), appId: '102', viewId: '3', viewName: 'All orders' });
+    await vscode.commands.executeCommand('portal.openViewAsGrid', {
+      portalId: portal(),
+      appId: '102',
+      viewId: '3',
+      viewName: 'All orders',
+    });
     const grid = driver.webview(PAGE);
     await grid.waitFor('#grid-retry', { timeoutMs: 20_000 });
     await grid.click('#grid-retry');
@@ -263,14 +316,27 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     const api = await testApi();
     const live = await liveGrid();
     assert.ok(live);
-    const first = await api.gridEditor.backupCustomDocument(live, { destination: vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-kept-1.json') });
-    const text = JSON.stringify({ version: 1, appId: '102', viewId: '3', rows: [{ recordId: '1', asRead: { f11: 'Office chairs' }, edits: { f11: 'Kept' }, changedOnPortal: null }] });
+    const first = await api.gridEditor.backupCustomDocument(live, {
+      destination: vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-kept-1.json'),
+    });
+    const text = JSON.stringify({
+      version: 1,
+      appId: '102',
+      viewId: '3',
+      rows: [{ recordId: '1', asRead: { f11: 'Office chairs' }, edits: { f11: 'Kept' }, changedOnPortal: null }],
+    });
     await vscode.workspace.fs.writeFile(vscode.Uri.parse(first.id), new TextEncoder().encode(text));
     await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/102/view/3', status: 500, count: 1 });
     const restored = await api.gridEditor.openCustomDocument(live.uri, { backupId: first.id, untitledDocumentData: undefined });
     assert.equal(restored.isLoaded, false);
-    const second = await api.gridEditor.backupCustomDocument(restored, { destination: vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-kept-2.json') });
-    assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(second.id))), text, 'the backup is written again, not emptied');
+    const second = await api.gridEditor.backupCustomDocument(restored, {
+      destination: vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-kept-2.json'),
+    });
+    assert.equal(
+      new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(second.id))),
+      text,
+      'the backup is written again, not emptied',
+    );
     await restored.load(); // what Retry runs
     assert.equal(restored.model.changeSet.value('1', 'f11'), 'Kept', 'Retry restores the backup held');
     restored.dispose();
@@ -283,7 +349,10 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await typeInto(grid, 0, 2, 'Discarded');
     await typeInto(grid, 1, 9, '3');
     await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab to be dirty' });
-    user().answerMessage(undefined, /^Discard the changes of 2 rows of All orders\? The view is read again from the portal; this cannot be undone\.$/);
+    user().answerMessage(
+      undefined,
+      /^Discard the changes of 2 rows of All orders\? The view is read again from the portal; this cannot be undone\.$/,
+    );
     await grid.click('#grid-discard');
     await user().waitForMessage(/^Discard the changes of 2 rows/, { level: 'warn' });
     assert.equal(gridTab()?.isDirty, true, 'nothing discarded when the person says no');
@@ -292,7 +361,11 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await grid.click('#grid-discard');
     await waitFor(() => gridTab()?.isDirty === false, { message: 'the grid discarded' });
     await waitFor(async () => (await grid.text('#grid-0-2')) === 'Office chairs', { message: 'the cell as read again' });
-    assert.deepEqual((await requestsSince(mark)).filter((line) => !line.startsWith('GET')), [], 'nothing but reads');
+    assert.deepEqual(
+      (await requestsSince(mark)).filter((line) => !line.startsWith('GET')),
+      [],
+      'nothing but reads',
+    );
   });
 
   it('a Discard whose reading of the view fails says so, and the grid goes on with the rows it had', async () => {
@@ -302,7 +375,9 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/102/view/3', status: 500, count: 1 });
     user().answerMessage('Discard', /^Discard the changes of 1 row of All orders\?/);
     await grid.click('#grid-discard');
-    await user().waitForMessage(/^Reading view 3 of app 102 failed.*The grid shows the rows it had, without your changes\.$/, { level: 'error' });
+    await user().waitForMessage(/^Reading view 3 of app 102 failed.*The grid shows the rows it had, without your changes\.$/, {
+      level: 'error',
+    });
     await waitFor(async () => (await grid.text('#grid-0-2')) === 'Office chairs', { message: 'the cell as read' });
     assert.equal(gridTab()?.isDirty, false);
     await typeInto(grid, 1, 2, 'Still editable');
@@ -318,8 +393,13 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await grid.fill('.filter-value input', '5003');
     const mark = await requestMark();
     await grid.click('#grid-run');
-    await waitFor(async () => /^2 rows \(1 filter\) · 1 changed$/.test(await grid.text('#grid-counts')), { message: 'the filtered rows and the pending one' });
-    assert.deepEqual((await requestsSince(mark)).filter((line) => line.includes('/view/')), ['GET /api/v1/app/102/view/3 200']);
+    await waitFor(async () => /^2 rows \(1 filter\) · 1 changed$/.test(await grid.text('#grid-counts')), {
+      message: 'the filtered rows and the pending one',
+    });
+    assert.deepEqual(
+      (await requestsSince(mark)).filter((line) => line.includes('/view/')),
+      ['GET /api/v1/app/102/view/3 200'],
+    );
     const document = await liveGrid();
     assert.deepEqual(document?.filters, [{ column: '10', operator: 'equals', value: '5003' }]);
     assert.deepEqual(document?.model.layout([]).rowIds, ['1', '3'], 'the pending row, pinned first, then record 3 (order 5003)');
@@ -336,7 +416,9 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     const counts = await grid.text('#grid-counts');
     await grid.click('#grid-run');
     let notice = '';
-    await waitFor(async () => /^The filters could not be run: /.test((notice = await grid.text('#grid-notice .message-text'))), { message: 'the refusal beside the filters' });
+    await waitFor(async () => /^The filters could not be run: /.test((notice = await grid.text('#grid-notice .message-text'))), {
+      message: 'the refusal beside the filters',
+    });
     const shown = /^The filters could not be run: (.*) The grid shows the rows it had\.$/.exec(notice)?.[1];
     assert.ok(shown, notice);
     const logged = api.logLinesSince(before).filter((line) => line.includes(shown));
@@ -354,7 +436,10 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     assert.equal(await grid.text('#grid-3-4'), 'Hooli');
     await grid.press('.data-grid', 'Enter');
     // Record 4 (Gift baskets) links to customer 5, Hooli.
-    await waitFor(() => /^\/101[^/]*\/(.* · )?5\.json$/.test(vscode.window.activeTextEditor?.document.uri.path ?? ''), { message: 'the Customers record 5 open', timeoutMs: 20_000 });
+    await waitFor(() => /^\/101[^/]*\/(.* · )?5\.json$/.test(vscode.window.activeTextEditor?.document.uri.path ?? ''), {
+      message: 'the Customers record 5 open',
+      timeoutMs: 20_000,
+    });
     assert.equal(vscode.window.activeTextEditor?.document.uri.authority, portal());
   });
 
@@ -368,7 +453,10 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     const mark = await requestMark();
     await grid.click('#grid-delete-rows');
     await user().waitForMessage(/^Deleting 2 records: 2 records moved to trash\./, { level: 'info', timeoutMs: 30_000 });
-    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('DELETE')).sort(), ['DELETE /api/v1/app/102/record/6 200', 'DELETE /api/v1/app/102/record/7 200']);
+    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('DELETE')).sort(), [
+      'DELETE /api/v1/app/102/record/6 200',
+      'DELETE /api/v1/app/102/record/7 200',
+    ]);
     await waitFor(async () => /^6 rows/.test(await grid.text('#grid-counts')), { message: 'two rows fewer in the grid' });
   });
 
@@ -387,7 +475,10 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     const mark = await requestMark();
     await grid.click('#grid-set-field');
     await user().waitForMessage(/^Setting Quantity: 2 records updated\./, { level: 'info', timeoutMs: 30_000 });
-    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('PUT')).sort(), ['PUT /api/v1/app/102/record/1 200', 'PUT /api/v1/app/102/record/2 200']);
+    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('PUT')).sort(), [
+      'PUT /api/v1/app/102/record/1 200',
+      'PUT /api/v1/app/102/record/2 200',
+    ]);
     // Record 2 had no pending edit: it shows the portal's value. Record 1 keeps mine and is marked.
     await waitFor(async () => (await grid.text('#grid-1-9')) === '42', { message: 'record 2 read again' });
     await grid.waitFor('#grid-0-0.row-portal');

@@ -15,7 +15,14 @@ import { liveGrid } from './support/grid';
 import { useScriptedPrompter } from './support/prompter';
 import { describeRequests, requestLogSince } from './support/roundTrips';
 import { waitFor } from './support/wait';
-import { finishedDeliveries, registerEmulatorWebhook, setSecretThroughCommand, startReceiver, useFreePortReceiver, WEBHOOK_SECRET } from './support/webhooks';
+import {
+  finishedDeliveries,
+  registerEmulatorWebhook,
+  setSecretThroughCommand,
+  startReceiver,
+  useFreePortReceiver,
+  WEBHOOK_SECRET,
+} from './support/webhooks';
 
 const TICKETS = '201';
 const ALL_TICKETS = '6';
@@ -28,7 +35,10 @@ const SLACK_MS = 20;
 /** The most requests of `requests` the portal was answering at the same moment. */
 function mostAtOnce(requests: readonly LoggedRequest[]): number {
   const spans = requests.map((request) => ({ end: Date.parse(request.time), start: Date.parse(request.time) - request.duration_ms }));
-  return Math.max(0, ...spans.map((span) => spans.filter((other) => other.start <= span.start && span.start < other.end - SLACK_MS).length));
+  return Math.max(
+    0,
+    ...spans.map((span) => spans.filter((other) => other.start <= span.start && span.start < other.end - SLACK_MS).length),
+  );
 }
 
 describe(`an open grid when webhooks fire for many of its rows ${BROWSER_TAG}`, function () {
@@ -67,19 +77,27 @@ describe(`an open grid when webhooks fire for many of its rows ${BROWSER_TAG}`, 
     // Someone else changes 40 tickets at once; the portal's webhooks say so, one delivery each.
     const changed = Array.from({ length: CHANGED }, (_, at) => String(at + 1));
     const client = api.portals.client(portalId);
-    await Promise.all(changed.map((recordId) => client.updateRecord(TICKETS, recordId, { [subject]: `Changed by someone else ${recordId}` })));
+    await Promise.all(
+      changed.map((recordId) => client.updateRecord(TICKETS, recordId, { [subject]: `Changed by someone else ${recordId}` })),
+    );
     await finishedDeliveries(CHANGED);
-    await waitFor(() => changed.every((recordId) => live.model.changeSet.value(recordId, subject) === `Changed by someone else ${recordId}`), {
-      message: 'every changed row shown as the portal has it',
-      timeoutMs: 30_000,
-    });
+    await waitFor(
+      () => changed.every((recordId) => live.model.changeSet.value(recordId, subject) === `Changed by someone else ${recordId}`),
+      {
+        message: 'every changed row shown as the portal has it',
+        timeoutMs: 30_000,
+      },
+    );
     await driver.screenshot('grid-after-webhooks');
 
     const requests = (await requestLogSince(mark)).filter((request) => request.method === 'GET');
     const gets = requests.filter((request) => request.path.startsWith(`/api/v1/app/${TICKETS}/record/`));
     assert.ok(mostAtOnce(gets) <= 4, `at most 4 GETs at once: ${describeRequests(gets)}`);
     assert.ok(gets.length < CHANGED, `not one GET per event: ${describeRequests(gets)}`);
-    assert.ok(requests.some((request) => request.path === `/api/v1/app/${TICKETS}/view/${ALL_TICKETS}`), `the rows waiting read with the view: ${describeRequests(requests)}`);
+    assert.ok(
+      requests.some((request) => request.path === `/api/v1/app/${TICKETS}/view/${ALL_TICKETS}`),
+      `the rows waiting read with the view: ${describeRequests(requests)}`,
+    );
     assert.ok(!api.logLines().some((line) => /refreshing row .* failed/.test(line)), 'no refresh failed');
   });
 });

@@ -38,8 +38,14 @@ describe('round trips against a portal 200 ms away', function () {
     // Every data request the opening caused, whatever part of the extension made it (the document, its
     // schema, the tree, the status bar...), counts: not only the record's and its columns'.
     const requests = await actionRequests(mark);
-    assert.ok(requests.some((request) => request.path === '/api/v1/app/102/columns'), describeRequests(requests));
-    assert.ok(requests.some((request) => request.path === '/api/v1/app/102/record/4'), describeRequests(requests));
+    assert.ok(
+      requests.some((request) => request.path === '/api/v1/app/102/columns'),
+      describeRequests(requests),
+    );
+    assert.ok(
+      requests.some((request) => request.path === '/api/v1/app/102/record/4'),
+      describeRequests(requests),
+    );
     assert.equal(sequentialRoundTrips(requests), 1, describeRequests(requests));
   });
 

@@ -27,31 +27,39 @@ describe(`links to records and views ${BROWSER_TAG}`, function () {
   it('copies a link to a record that opens the record when the browser loads it', async () => {
     await (await testApi()).views.add(portalId, '201', { viewId: '7', name: 'Open tickets' });
     const view = await path(portalId, 'Support', 'Tickets', 'Views', 'Open tickets');
-    const [record] = await waitFor(async () => {
-      const found = await records(view);
-      return found.length > 0 ? found : undefined;
-    }, { message: 'the view\'s records' });
+    const [record] = await waitFor(
+      async () => {
+        const found = await records(view);
+        return found.length > 0 ? found : undefined;
+      },
+      { message: "the view's records" },
+    );
     assert.equal(record.kind, 'record');
     const link = await vscode.commands.executeCommand<string>('portal.copyLink', record);
     assert.equal(user().clipboard.at(-1), link);
     assert.ok(link.includes('open') && !/token|secret/i.test(link), link);
 
     await openInWorkbenchBrowser(link);
-    const opened = await waitFor(() => vscode.window.activeTextEditor?.document.uri, { message: 'the record\'s editor', timeoutMs: 30_000 });
+    const opened = await waitFor(() => vscode.window.activeTextEditor?.document.uri, { message: "the record's editor", timeoutMs: 30_000 });
     assert.equal(opened.scheme, 'portal');
     assert.equal(opened.authority, portalId);
     assert.match(opened.path, new RegExp(`^/201/${record.kind === 'record' ? record.recordId : ''}\\b`));
   });
 
   it('says how to add a portal this VS Code lacks and no workspace file names, and opens nothing', async () => {
-    const internal = vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: 'portal-labs.portal-explorer', path: '/open', query: 'portal=https%3A%2F%2Fportal.example.invalid&name=Elsewhere&app=201&view=7' });
+    const internal = vscode.Uri.from({
+      scheme: vscode.env.uriScheme,
+      authority: 'portal-labs.portal-explorer',
+      path: '/open',
+      query: 'portal=https%3A%2F%2Fportal.example.invalid&name=Elsewhere&app=201&view=7',
+    });
     await openInWorkbenchBrowser((await vscode.env.asExternalUri(internal)).toString(true));
     const message = await user().waitForMessage(/no connection to: add it with "Portal: Add Portal…"/, { level: 'error' });
     assert.match(message.message, /Elsewhere/);
     assert.equal(vscode.window.activeTextEditor, undefined);
   });
 
-  it('opens the portal\'s own page from the workspace file\'s template, and without one says how to set it', async () => {
+  it("opens the portal's own page from the workspace file's template, and without one says how to set it", async () => {
     await (await testApi()).views.add(portalId, '201', { viewId: '7', name: 'Open tickets' });
     const view = await path(portalId, 'Support', 'Tickets', 'Views', 'Open tickets');
     await Promise.resolve(vscode.commands.executeCommand('portal.openInPortal', view)).catch(() => undefined);
@@ -60,14 +68,28 @@ describe(`links to records and views ${BROWSER_TAG}`, function () {
 
     const file = await workspaceFile(
       '.vscode/portal.json',
-      JSON.stringify({ portals: [{ name: 'Team', baseUrl: emulator().base_url, clientId: emulator().client_id, webUrlTemplate: '{baseUrl}/web/app/{appId}/view/{viewId}' }] }),
+      JSON.stringify({
+        portals: [
+          {
+            name: 'Team',
+            baseUrl: emulator().base_url,
+            clientId: emulator().client_id,
+            webUrlTemplate: '{baseUrl}/web/app/{appId}/view/{viewId}',
+          },
+        ],
+      }),
     );
     try {
       const api = await testApi();
-      await waitFor(() => api.workspace.matches().some((match) => match.kind === 'connected' && match.connectionId === portalId), { message: 'the file read' });
+      await waitFor(() => api.workspace.matches().some((match) => match.kind === 'connected' && match.connectionId === portalId), {
+        message: 'the file read',
+      });
       const url = await vscode.commands.executeCommand<string>('portal.openInPortal', view);
       assert.equal(url, `${emulator().base_url.replace(/\/+$/, '')}/web/app/201/view/7`);
-      assert.deepEqual(user().opened.map((target) => target.toString(true)), [url]);
+      assert.deepEqual(
+        user().opened.map((target) => target.toString(true)),
+        [url],
+      );
     } finally {
       await vscode.workspace.fs.delete(file);
     }

@@ -57,17 +57,24 @@ describe(`panels after a reload ${BROWSER_TAG}`, function () {
     const column = await query.evaluate<string>(`document.querySelector('.filter-row .filter-column')?.value ?? ''`);
     assert.equal(column, 'f34', 'the kept column');
     const viewRequests = async (): Promise<LoggedRequest[]> =>
-      (await emulatorControl<LoggedRequest[]>('GET', `requests?since=${mark}`)).filter((request) => request.path === '/api/v1/app/201/view/6');
+      (await emulatorControl<LoggedRequest[]>('GET', `requests?since=${mark}`)).filter(
+        (request) => request.path === '/api/v1/app/201/view/6',
+      );
     assert.deepEqual(await viewRequests(), [], 'nothing runs until the user asks');
     await driver.screenshot('query-restored');
 
     await query.click('#run');
     await waitFor(async () => /^[\d,]+ rows?$/.test(await query.text('#row-count')), { message: 'the result', timeoutMs: 60_000 });
     const sent = (await viewRequests()).map((request) => new URLSearchParams(request.query));
-    assert.ok(sent.some((params) => params.get('filter_columns') === '34' && params.get('filter_operators') === '2' && params.get('filter_values') === '4'), 'Run sends the kept filter');
+    assert.ok(
+      sent.some(
+        (params) => params.get('filter_columns') === '34' && params.get('filter_operators') === '2' && params.get('filter_values') === '4',
+      ),
+      'Run sends the kept filter',
+    );
   });
 
-  it('says a restored query panel\'s failed load, with Retry, keeps Run off meanwhile, and shows the kept filters once the portal answers', async () => {
+  it("says a restored query panel's failed load, with Retry, keeps Run off meanwhile, and shows the kept filters once the portal answers", async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     // The app's columns read anew (an earlier test read them), and the portal refusing them for now.
     await vscode.commands.executeCommand('portal.refreshNode', { portalId, appId: '201' });
@@ -79,16 +86,26 @@ describe(`panels after a reload ${BROWSER_TAG}`, function () {
       await query.waitFor('#retry-load', { timeoutMs: 20_000 });
       assert.match(await query.text('#query-message'), /could not be loaded/);
       assert.equal(await query.text('h1'), 'All tickets', 'the heading names the view before its columns have come');
-      assert.equal(await query.evaluate<boolean>(`document.querySelector('#run')?.disabled === true`), true, 'Run is off until the columns are in');
+      assert.equal(
+        await query.evaluate<boolean>(`document.querySelector('#run')?.disabled === true`),
+        true,
+        'Run is off until the columns are in',
+      );
       await driver.screenshot('query-restored-load-failed');
 
       await emulatorControl('DELETE', 'faults');
       await query.click('#retry-load');
       await query.waitFor('.filter-row', { timeoutMs: 20_000 });
-      assert.equal(await query.evaluate<string>(`document.querySelector('.filter-row .filter-column')?.value ?? ''`), 'f34', 'the kept filter');
+      assert.equal(
+        await query.evaluate<string>(`document.querySelector('.filter-row .filter-column')?.value ?? ''`),
+        'f34',
+        'the kept filter',
+      );
       assert.equal(await query.evaluate<boolean>(`document.querySelector('#run')?.disabled === true`), false, 'Run is on');
       assert.equal(await query.evaluate<boolean>(`document.querySelector('#query-message')?.hidden === true`), true, 'the failure is gone');
-      const views = (await emulatorControl<LoggedRequest[]>('GET', `requests?since=${mark}`)).filter((request) => request.path === '/api/v1/app/201/view/6');
+      const views = (await emulatorControl<LoggedRequest[]>('GET', `requests?since=${mark}`)).filter(
+        (request) => request.path === '/api/v1/app/201/view/6',
+      );
       assert.deepEqual(views, [], 'nothing ran');
       assert.deepEqual(user().messages, [], 'the failure was shown in the panel, not as a notification');
       await driver.screenshot('query-restored-after-retry');
@@ -98,10 +115,18 @@ describe(`panels after a reload ${BROWSER_TAG}`, function () {
   });
 
   it('brings the create-record form back with what was entered', async () => {
-    await restore('portal.recordForm', 'New record · Customers', { entered: { f2: 'Kept across the reload' }, restore: { portalId, appId: '101' } });
+    await restore('portal.recordForm', 'New record · Customers', {
+      entered: { f2: 'Kept across the reload' },
+      restore: { portalId, appId: '101' },
+    });
     const form = driver.webview('New record · Customers');
     await form.waitFor('[data-field="f2"]', { timeoutMs: 20_000 });
-    assert.equal(await form.evaluate<string>(`document.querySelector('[data-field="f2"]')?.querySelector('vscode-text-field, vscode-text-area, input, textarea')?.value ?? ''`), 'Kept across the reload');
+    assert.equal(
+      await form.evaluate<string>(
+        `document.querySelector('[data-field="f2"]')?.querySelector('vscode-text-field, vscode-text-area, input, textarea')?.value ?? ''`,
+      ),
+      'Kept across the reload',
+    );
     await driver.screenshot('form-restored');
   });
 

@@ -24,7 +24,10 @@ async function apiGet<T>(path: string): Promise<T> {
   const token = (await (
     await fetch(`${baseUrl}/api/v1/oauth2/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+      },
       body: 'grant_type=client_credentials',
     })
   ).json()) as { access_token: string };
@@ -70,7 +73,11 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     assert.equal(record.data.f22, 'ada@example.com,grace@example.com');
 
     await form.click('#new-record');
-    assert.equal(await form.evaluate<string>('document.querySelector(\'[data-field="f11"] vscode-text-field\').value'), '', '"New record" cleared the form');
+    assert.equal(
+      await form.evaluate<string>('document.querySelector(\'[data-field="f11"] vscode-text-field\').value'),
+      '',
+      '"New record" cleared the form',
+    );
     await form.fill('[data-field="f11"] input', 'A draft from the integration test');
     await form.fill('[data-field="f15"] input', '2026-12-01');
     await form.fill('[data-field="f17"] input', '10');
@@ -92,10 +99,16 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     const [first] = await apiGet<{ data: Array<Record<string, string>> }>('app/101/view/1').then((view) => view.data);
     await form.fill('[data-field="f2"] input', first.f2);
     await form.click('#create');
-    await waitFor(async () => (await form.text('[data-field="f2"] .field-error')) !== '', { message: 'the refusal next to Name', timeoutMs: 20_000 });
+    await waitFor(async () => (await form.text('[data-field="f2"] .field-error')) !== '', {
+      message: 'the refusal next to Name',
+      timeoutMs: 20_000,
+    });
     assert.match(await form.text('[data-field="f2"] .field-error'), /f2|Name|taken|unique|already/i);
     const requests = await emulatorControl<Array<{ path: string; status: number }>>('GET', 'requests');
-    assert.ok(requests.some((request) => request.path === '/api/v1/app/101/record/' && request.status === 400), 'the portal answered 400');
+    assert.ok(
+      requests.some((request) => request.path === '/api/v1/app/101/record/' && request.status === 400),
+      'the portal answered 400',
+    );
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
@@ -108,9 +121,14 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     await emulatorControl('POST', 'faults', { path: '/app/101/record/$', method: 'POST', lose_answer: true });
     await form.fill('[data-field="f2"] input', 'Lost Answer Ltd');
     await form.click('#create');
-    await waitFor(async () => /failed/.test(await form.text('.message-bar .message-text')), { message: 'the failure said in the form (after "Creating the record…")', timeoutMs: 20_000 });
+    await waitFor(async () => /failed/.test(await form.text('.message-bar .message-text')), {
+      message: 'the failure said in the form (after "Creating the record…")',
+      timeoutMs: 20_000,
+    });
     assert.match(await form.text('.message-bar .message-text'), /may have created the record .*look in Customers before creating it again/);
-    const [created] = await apiGet<{ data: Array<Record<string, string>> }>('app/101/view/1').then((view) => view.data.filter((row) => row.f2 === 'Lost Answer Ltd'));
+    const [created] = await apiGet<{ data: Array<Record<string, string>> }>('app/101/view/1').then((view) =>
+      view.data.filter((row) => row.f2 === 'Lost Answer Ltd'),
+    );
     assert.ok(created, 'the portal did create it: that is what the message warns of');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
@@ -132,7 +150,9 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     await query.click('.filter-row:nth-child(2) .filter-value vscode-option[value="1"]');
     await query.click('#run');
     await waitFor(async () => /^[\d,]+ rows?$/.test(await query.text('#row-count')), { message: 'the result', timeoutMs: 60_000 });
-    const expected = await apiGet<{ data: Array<Record<string, string>> }>('app/201/view/6?filter_columns=34|35&filter_operators=2|2&filter_values=4|1');
+    const expected = await apiGet<{ data: Array<Record<string, string>> }>(
+      'app/201/view/6?filter_columns=34|35&filter_operators=2|2&filter_values=4|1',
+    );
     assert.ok(expected.data.length > 10, `a filter that keeps some rows (${expected.data.length})`);
     assert.equal(await query.text('#row-count'), `${expected.data.length.toLocaleString('en-US')} rows`);
     const firstRow = await query.texts('.grid-body .grid-row[aria-rowindex="2"] .grid-cell');
@@ -140,8 +160,16 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     assert.equal(firstRow[1], expected.data[0].f30, 'Ticket no.');
     assert.equal(firstRow[2], expected.data[0].f31, 'Subject');
     const requests = await emulatorControl<Array<{ path: string; query: string }>>('GET', 'requests');
-    const sent = requests.filter((request) => request.path === '/api/v1/app/201/view/6').map((request) => new URLSearchParams(request.query));
-    assert.ok(sent.some((params) => params.get('filter_columns') === '34|35' && params.get('filter_operators') === '2|2' && params.get('filter_values') === '4|1'), 'the panel sent the filters');
+    const sent = requests
+      .filter((request) => request.path === '/api/v1/app/201/view/6')
+      .map((request) => new URLSearchParams(request.query));
+    assert.ok(
+      sent.some(
+        (params) =>
+          params.get('filter_columns') === '34|35' && params.get('filter_operators') === '2|2' && params.get('filter_values') === '4|1',
+      ),
+      'the panel sent the filters',
+    );
     await driver.screenshot('view-query');
 
     // Save it by name; the store lists it for the view.
@@ -173,21 +201,30 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     await api.savedQueries.save(view, { name: 'High priority', filters: [{ column: '34', operator: 'equals', value: '3' }] });
     await vscode.commands.executeCommand('portal.runSavedQuery', { ...view, viewName: 'Open tickets', queryName: 'High priority' });
     const query = driver.webview('Open tickets');
-    await waitFor(async () => /^[\d,]+ rows?$/.test(await query.text('#row-count', { timeoutMs: 20_000 })), { message: 'the saved query to run', timeoutMs: 60_000 });
+    await waitFor(async () => /^[\d,]+ rows?$/.test(await query.text('#row-count', { timeoutMs: 20_000 })), {
+      message: 'the saved query to run',
+      timeoutMs: 60_000,
+    });
     const expected = await apiGet<{ data: unknown[] }>('app/201/view/7?filter_columns=34&filter_operators=2&filter_values=3');
     assert.equal(await query.text('#row-count'), `${expected.data.length.toLocaleString('en-US')} rows`);
   });
-  it('lets go of a query\'s rows when the user closes its tab', async () => {
+  it("lets go of a query's rows when the user closes its tab", async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const api = await testApi();
     const view = { portalId, appId: '201', viewId: '7' };
     await api.savedQueries.save(view, { name: 'To close', filters: [] });
     await vscode.commands.executeCommand('portal.runSavedQuery', { ...view, viewName: 'Open tickets', queryName: 'To close' });
     const query = driver.webview('Open tickets');
-    await waitFor(async () => /^[\d,]+ rows?$/.test(await query.text('#row-count', { timeoutMs: 20_000 })), { message: 'the saved query to run', timeoutMs: 60_000 });
+    await waitFor(async () => /^[\d,]+ rows?$/.test(await query.text('#row-count', { timeoutMs: 20_000 })), {
+      message: 'the saved query to run',
+      timeoutMs: 60_000,
+    });
     const before = api.logMark();
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    await waitFor(() => api.logLinesSince(before).some((line) => line.includes('closed the query of view 7 of app 201: its rows are let go')), { message: 'the closed panel to let go of its rows' });
+    await waitFor(
+      () => api.logLinesSince(before).some((line) => line.includes('closed the query of view 7 of app 201: its rows are let go')),
+      { message: 'the closed panel to let go of its rows' },
+    );
     await api.savedQueries.delete(view, 'To close');
   });
 
@@ -202,15 +239,24 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     const first = shown.find((node) => node.kind === 'savedQuery' && node.queryName === 'Urgent');
     assert.ok(first, 'the saved query is listed under its view');
     const saved = shown.filter((node) => node.kind === 'savedQuery').length;
-    assert.ok(shown.slice(0, saved).every((node) => node.kind === 'savedQuery'), 'saved queries come first, before the view\'s own items');
+    assert.ok(
+      shown.slice(0, saved).every((node) => node.kind === 'savedQuery'),
+      "saved queries come first, before the view's own items",
+    );
     const queryItem = await item(first);
-    assert.deepEqual([labelOf(queryItem), queryItem.contextValue, queryItem.description], ['Urgent', 'portal.savedQuery', 'saved query · 1 filter']);
+    assert.deepEqual(
+      [labelOf(queryItem), queryItem.contextValue, queryItem.description],
+      ['Urgent', 'portal.savedQuery', 'saved query · 1 filter'],
+    );
 
     // A click runs the item's command: the query panel opens on the view and runs the saved filters.
     assert.ok(queryItem.command, 'the saved query item runs something when clicked');
     await vscode.commands.executeCommand(queryItem.command.command, ...(queryItem.command.arguments ?? []));
     const query = driver.webview('Open tickets');
-    await waitFor(async () => /^[\d,]+ rows?$/.test(await query.text('#row-count', { timeoutMs: 20_000 })), { message: 'the saved query to run', timeoutMs: 60_000 });
+    await waitFor(async () => /^[\d,]+ rows?$/.test(await query.text('#row-count', { timeoutMs: 20_000 })), {
+      message: 'the saved query to run',
+      timeoutMs: 60_000,
+    });
     const expected = await apiGet<{ data: unknown[] }>('app/201/view/7?filter_columns=34&filter_operators=2&filter_values=3');
     assert.equal(await query.text('#row-count'), `${expected.data.length.toLocaleString('en-US')} rows`);
 
@@ -218,6 +264,8 @@ describe(`the panels in VS Code ${BROWSER_TAG}`, function () {
     user().answerMessage('Delete', /Delete the saved query "Urgent"/);
     await vscode.commands.executeCommand('portal.deleteSavedQuery', first);
     assert.equal(api.savedQueries.get(view, 'Urgent'), undefined);
-    await waitFor(async () => (await children(viewNode)).every((node) => node.kind !== 'savedQuery' || node.queryName !== 'Urgent'), { message: 'the saved query to leave the tree' });
+    await waitFor(async () => (await children(viewNode)).every((node) => node.kind !== 'savedQuery' || node.queryName !== 'Urgent'), {
+      message: 'the saved query to leave the tree',
+    });
   });
 });

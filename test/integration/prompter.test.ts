@@ -33,11 +33,16 @@ describe('the prompter seam', () => {
     });
 
     async function quickInputShows(text: string): Promise<void> {
-      await waitFor(async () => (await driver.texts('.quick-input-widget')).some((shown) => shown.includes(text)), { message: `the quick input to show "${text}"` });
+      await waitFor(async () => (await driver.texts('.quick-input-widget')).some((shown) => shown.includes(text)), {
+        message: `the quick input to show "${text}"`,
+      });
     }
 
     it('shows an input box that takes typed text and Enter', async () => {
-      const answer = real.inputBox({ prompt: 'Name of the site', validateInput: (value) => (value.trim() ? undefined : 'A name is needed.') });
+      const answer = real.inputBox({
+        prompt: 'Name of the site',
+        validateInput: (value) => (value.trim() ? undefined : 'A name is needed.'),
+      });
       await quickInputShows('Name of the site');
       await waitFor(() => driver.focusedWithin('.quick-input-widget'), { message: 'the input box to have the focus' });
       await driver.type('Sales');
@@ -51,7 +56,9 @@ describe('the prompter seam', () => {
       await quickInputShows('Alpha');
       await waitFor(() => driver.focusedWithin('.quick-input-widget'), { message: 'the quick pick to have the focus' });
       await driver.type('Beta');
-      await waitFor(async () => (await driver.texts('.quick-input-widget .monaco-list-row .label-name')).join() === 'Beta', { message: 'the list to narrow to Beta' });
+      await waitFor(async () => (await driver.texts('.quick-input-widget .monaco-list-row .label-name')).join() === 'Beta', {
+        message: 'the list to narrow to Beta',
+      });
       await driver.press('Enter');
       assert.equal(await answer, items[1], 'the very item object offered');
     });
@@ -60,11 +67,17 @@ describe('the prompter seam', () => {
       const answer = real.info('Portal Explorer asks a question', 'Open', 'Later');
       // With the smoke-test driver on, the workbench shows no toasts: notifications go to the center.
       await vscode.commands.executeCommand('notifications.showList');
-      await waitFor(async () => (await driver.texts('.notifications-center .notification-list-item-message')).includes('Portal Explorer asks a question'), {
-        message: 'the notification to appear in the notification center',
-      });
+      await waitFor(
+        async () =>
+          (await driver.texts('.notifications-center .notification-list-item-message')).includes('Portal Explorer asks a question'),
+        {
+          message: 'the notification to appear in the notification center',
+        },
+      );
       await driver.screenshot('notification-with-actions');
-      await driver.click('.notifications-center .notification-list-item:has-text("Portal Explorer asks a question") .monaco-button:has-text("Open")');
+      await driver.click(
+        '.notifications-center .notification-list-item:has-text("Portal Explorer asks a question") .monaco-button:has-text("Open")',
+      );
       assert.equal(await answer, 'Open');
       await vscode.commands.executeCommand('notifications.hideList');
     });
@@ -93,7 +106,10 @@ describe('the prompter seam', () => {
 
   describe('the ScriptedPrompter', () => {
     it('answers queued questions in order and records what was asked', async () => {
-      const scripted = new ScriptedPrompter().answerInputBox('Sales', /site/).answerQuickPick('Beta').answerQuickPickMany(['Alpha', 'Gamma']);
+      const scripted = new ScriptedPrompter()
+        .answerInputBox('Sales', /site/)
+        .answerQuickPick('Beta')
+        .answerQuickPickMany(['Alpha', 'Gamma']);
       const items = [{ label: 'Alpha' }, { label: 'Beta' }, { label: 'Gamma' }];
       assert.equal(await scripted.inputBox({ title: 'New site', prompt: 'Name of the site' }), 'Sales');
       assert.equal(await scripted.quickPick(items, { placeHolder: 'Pick one' }), items[1]);
@@ -140,7 +156,10 @@ describe('the prompter seam', () => {
 
     it('reports answers that were never used', () => {
       const scripted = new ScriptedPrompter().answerInputBox('unused').answerMessage('OK');
-      assert.throws(() => scripted.verify(), /an answer for a inputBox was never used: "unused"[\s\S]*an answer for a message was never used: "OK"/);
+      assert.throws(
+        () => scripted.verify(),
+        /an answer for a inputBox was never used: "unused"[\s\S]*an answer for a message was never used: "OK"/,
+      );
     });
 
     it('records external links and clipboard texts', async () => {

@@ -32,7 +32,10 @@ describe(`a Query View panel's rows ${BROWSER_TAG}`, function () {
     const query = driver.webview('All tickets');
     await query.waitFor('#run:not([disabled])', { timeoutMs: 20_000 }); // on once the columns have come
     await query.click('#run');
-    await waitFor(async () => (await query.text('#row-count')) === `${ROWS.toLocaleString('en-US')} rows`, { message: 'the whole result', timeoutMs: 60_000 });
+    await waitFor(async () => (await query.text('#row-count')) === `${ROWS.toLocaleString('en-US')} rows`, {
+      message: 'the whole result',
+      timeoutMs: 60_000,
+    });
 
     const api = await testApi();
     const kept = (await api.queryResults()).find((result) => result.viewId === '6')?.rows;
@@ -58,10 +61,16 @@ describe(`a Query View panel's rows ${BROWSER_TAG}`, function () {
     const query = driver.webview('All tickets');
     await query.waitFor('#run:not([disabled])', { timeoutMs: 20_000 }); // on once the columns have come
     await query.click('#run');
-    await waitFor(async () => /^Loading… [\d,]+ rows so far$/.test(await query.text('#row-count')), { message: 'the first rows', timeoutMs: 30_000 });
+    await waitFor(async () => /^Loading… [\d,]+ rows so far$/.test(await query.text('#row-count')), {
+      message: 'the first rows',
+      timeoutMs: 30_000,
+    });
     await query.click('#cancel-run');
     let status = '';
-    await waitFor(async () => /^[\d,]+ rows \(partial\)$/.test((status = await query.text('#row-count'))), { message: 'the run cancelled, its rows kept', timeoutMs: 30_000 });
+    await waitFor(async () => /^[\d,]+ rows \(partial\)$/.test((status = await query.text('#row-count'))), {
+      message: 'the run cancelled, its rows kept',
+      timeoutMs: 30_000,
+    });
     const count = Number(status.replace(/\D/g, ''));
     assert.ok(count > 0 && count < ROWS, status);
     const rows = (await (await testApi()).queryResults()).find((result) => result.viewId === '6')?.rows;
@@ -84,13 +93,21 @@ describe(`a Query View panel's rows ${BROWSER_TAG}`, function () {
     await waitFor(async () => (await (await testApi()).queryResults()).length === 0, { message: 'the panel closed' });
     const target = vscode.Uri.joinPath(workspaceRoot(), 'partial.csv');
     chosen(target);
-    await waitFor(() => scripted.messagesOf('info').some((text) => text.startsWith('Exported')) || scripted.messagesOf('error').length > 0, { message: 'the export to end', timeoutMs: 30_000 });
+    await waitFor(
+      () => scripted.messagesOf('info').some((text) => text.startsWith('Exported')) || scripted.messagesOf('error').length > 0,
+      { message: 'the export to end', timeoutMs: 30_000 },
+    );
     assert.deepEqual(scripted.messagesOf('error'), []);
-    const lines = new TextDecoder().decode(await vscode.workspace.fs.readFile(target)).split('\r\n').filter((line) => line !== '');
+    const lines = new TextDecoder()
+      .decode(await vscode.workspace.fs.readFile(target))
+      .split('\r\n')
+      .filter((line) => line !== '');
     assert.equal(lines.length, count + 1, 'a header and every row read');
     const total = count.toLocaleString('en-US');
     assert.equal(titles[0], `Export ${total} rows of All tickets (a partial result)`);
-    assert.deepEqual(scripted.messagesOf('info'), [`Exported ${total} rows to partial.csv. They are a partial result: Cancelled after ${total} rows.`]);
+    assert.deepEqual(scripted.messagesOf('info'), [
+      `Exported ${total} rows to partial.csv. They are a partial result: Cancelled after ${total} rows.`,
+    ]);
     await waitFor(() => rows.isReleased, { message: 'the rows given back once the export ended' });
     await vscode.workspace.fs.delete(target);
   });

@@ -23,13 +23,19 @@ describe('settings a workspace cannot set', function () {
   afterEach(async () => {
     if (file) await vscode.workspace.fs.delete(file);
     file = undefined;
-    await waitFor(() => vscode.workspace.getConfiguration('portal').get('tree.pageSize') === 100, { message: 'the workspace settings gone', timeoutMs: 10_000 });
+    await waitFor(() => vscode.workspace.getConfiguration('portal').get('tree.pageSize') === 100, {
+      message: 'the workspace settings gone',
+      timeoutMs: 10_000,
+    });
   });
 
   it('ignores a workspace value of the risky settings, while taking one of an ordinary setting', async () => {
     // tree.pageSize (window scope) shows when VS Code has read the file.
     file = await workspaceFile('.vscode/settings.json', JSON.stringify({ ...RISKY, 'portal.tree.pageSize': 37 }, null, 2));
-    await waitFor(() => vscode.workspace.getConfiguration('portal').get('tree.pageSize') === 37, { message: 'the workspace settings read', timeoutMs: 10_000 });
+    await waitFor(() => vscode.workspace.getConfiguration('portal').get('tree.pageSize') === 37, {
+      message: 'the workspace settings read',
+      timeoutMs: 10_000,
+    });
     const portal = vscode.workspace.getConfiguration('portal');
     assert.equal(portal.get('agent.allowChanges'), false);
     assert.equal(portal.get('webhooks.bindAddress'), '127.0.0.1');
@@ -37,7 +43,10 @@ describe('settings a workspace cannot set', function () {
     for (const key of Object.keys(RISKY)) {
       assert.equal(vscode.workspace.getConfiguration().inspect(key)?.workspaceValue, undefined, `${key}: no workspace value taken`);
     }
-    const answer = await vscode.lm.invokeTool('portal_createRecord', { input: { app: 'Orders', fields: { Title: 'Lamps' } }, toolInvocationToken: undefined });
+    const answer = await vscode.lm.invokeTool('portal_createRecord', {
+      input: { app: 'Orders', fields: { Title: 'Lamps' } },
+      toolInvocationToken: undefined,
+    });
     const [part] = answer.content;
     assert.ok(part instanceof vscode.LanguageModelTextPart);
     assert.match(part.value, /^The tools that change portal data are turned off\./, 'the tool still refuses');

@@ -36,7 +36,10 @@ async function invoke(name: string, input: object, token?: vscode.CancellationTo
 }
 
 function portalTools(): string[] {
-  return vscode.lm.tools.map((tool) => tool.name).filter((name) => name.startsWith('portal_')).sort();
+  return vscode.lm.tools
+    .map((tool) => tool.name)
+    .filter((name) => name.startsWith('portal_'))
+    .sort();
 }
 
 async function allowChanges(value: boolean | undefined): Promise<void> {
@@ -66,7 +69,10 @@ describe('language model tools through vscode.lm.invokeTool', function () {
   it('registers the seven tools as package.json describes them', async () => {
     portal();
     // lm.tools lists contributed tools whatever their when clause (VS Code 1.139); the chat applies it.
-    await waitFor(() => portalTools().join() === [...READING, ...CHANGING].sort().join(), { message: `the seven tools, got ${portalTools().join(', ')}`, timeoutMs: 10_000 });
+    await waitFor(() => portalTools().join() === [...READING, ...CHANGING].sort().join(), {
+      message: `the seven tools, got ${portalTools().join(', ')}`,
+      timeoutMs: 10_000,
+    });
     const query = vscode.lm.tools.find((tool) => tool.name === 'portal_queryView');
     assert.deepEqual(query?.tags, ['portal', 'records']);
     assert.match(query?.description ?? '', /cannot list views/);
@@ -74,9 +80,15 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     assert.match(vscode.lm.tools.find((tool) => tool.name === 'portal_updateRecord')?.description ?? '', /portal\.agent\.allowChanges/);
   });
 
-  it('lists the portal\'s apps, describes an app and reads a record, saying what it reads', async () => {
-    assert.match(await invoke('portal_listPortalsAndApps', {}), /^Portal "Emulator" \(id emulator\): signed in\.\n- site Operations .*Customers \(app 101\), Orders \(app 102\)/);
-    assert.match(await invoke('portal_describeApp', { app: 'Orders' }), /^- f19 \(Status\): Choice; one of: New, Confirmed, Shipped, Delivered, Cancelled; default New$/m);
+  it("lists the portal's apps, describes an app and reads a record, saying what it reads", async () => {
+    assert.match(
+      await invoke('portal_listPortalsAndApps', {}),
+      /^Portal "Emulator" \(id emulator\): signed in\.\n- site Operations .*Customers \(app 101\), Orders \(app 102\)/,
+    );
+    assert.match(
+      await invoke('portal_describeApp', { app: 'Orders' }),
+      /^- f19 \(Status\): Choice; one of: New, Confirmed, Shipped, Delivered, Cancelled; default New$/m,
+    );
     const record = await invoke('portal_readRecord', { portal: portal(), app: '102', record: '5' });
     assert.match(record, /^Record 5 of Orders \(app 102\) on portal "Emulator"\.$/m);
     assert.match(record, /^- f19 \(Status\): Cancelled \(id 5\)$/m);
@@ -102,10 +114,14 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     });
     const lines = answer.split('\n');
     assert.ok(Number(/: (\d+) rows?\.$/.exec(lines[0])?.[1]) > 0, lines[0]);
-    assert.match(lines[0], /^View "Open tickets" \(7\) of Tickets \(app 201\) on portal "Emulator" with the filters Customer equals "Acme Corporation" AND Opened less than "18-11-2026 00:00": \d+ rows?\.$/);
+    assert.match(
+      lines[0],
+      /^View "Open tickets" \(7\) of Tickets \(app 201\) on portal "Emulator" with the filters Customer equals "Acme Corporation" AND Opened less than "18-11-2026 00:00": \d+ rows?\.$/,
+    );
     assert.ok(answer.length <= 12_000, `${answer.length} characters`);
     assert.ok(lines.length <= 2 + 20 + 1, `at most 20 rows by default: ${lines.length} lines`);
-    for (const row of lines.slice(2).filter((line) => !line.startsWith('…'))) assert.match(row, /\| Acme Corporation \| (Low|Normal|High|Critical) \| /);
+    for (const row of lines.slice(2).filter((line) => !line.startsWith('…')))
+      assert.match(row, /\| Acme Corporation \| (Low|Normal|High|Critical) \| /);
     assert.ok((await requestsSince(start)).some((line) => line.startsWith('GET /api/v1/app/201/view/7 200')));
     assert.equal(prepared.length, 1);
     assert.equal(prepared[0].prepared.invocationMessage, 'Reading view Open tickets of Tickets with 2 filters', 'what it will read');
@@ -116,7 +132,10 @@ describe('language model tools through vscode.lm.invokeTool', function () {
   it('updates only the changed field of an order after its confirmation, and sent nothing before it', async () => {
     await allowChanges(true);
     const answer = await invoke('portal_updateRecord', { app: 'Orders', record: '2', fields: { Status: 'Delivered', Quantity: '6' } });
-    assert.equal(answer, 'Updated record 2 of Orders (app 102) on portal "Emulator"; sent only these fields:\n- f19 (Status): "Shipped" → "Delivered"');
+    assert.equal(
+      answer,
+      'Updated record 2 of Orders (app 102) on portal "Emulator"; sent only these fields:\n- f19 (Status): "Shipped" → "Delivered"',
+    );
     assert.equal(prepared.length, 1);
     assert.deepEqual(prepared[0].prepared.confirmation, {
       title: 'Change record 2 of Orders?',
@@ -128,7 +147,10 @@ describe('language model tools through vscode.lm.invokeTool', function () {
         'No other field is sent\\.',
       ].join('\n\n'),
     });
-    assert.ok(prepared[0].requestsBefore.every((line) => line.startsWith('GET ')), `before the confirmation: ${prepared[0].requestsBefore.join(', ')}`);
+    assert.ok(
+      prepared[0].requestsBefore.every((line) => line.startsWith('GET ')),
+      `before the confirmation: ${prepared[0].requestsBefore.join(', ')}`,
+    );
     const after = (await requestsSince(start)).slice(prepared[0].requestsBefore.length);
     assert.deepEqual(after, ['GET /api/v1/app/102/record/2 200', 'PUT /api/v1/app/102/record/2 200']);
     assert.equal((await emulatorRecord('102', '2')).data.f19, '4');
@@ -159,7 +181,16 @@ describe('language model tools through vscode.lm.invokeTool', function () {
 
   it('creates an order after a confirmation that lists every field sent, and sent nothing before it', async () => {
     await allowChanges(true);
-    const input = { app: 'Orders', fields: { Title: 'Desk lamps\nfor the north wing', 'Order date': '05-02-2026', Amount: '230', Status: 'Confirmed', Tags: 'Fragile, Urgent' } };
+    const input = {
+      app: 'Orders',
+      fields: {
+        Title: 'Desk lamps\nfor the north wing',
+        'Order date': '05-02-2026',
+        Amount: '230',
+        Status: 'Confirmed',
+        Tags: 'Fragile, Urgent',
+      },
+    };
     const answer = await invoke('portal_createRecord', input);
     const id = /^Created record (\d+) in Orders \(app 102\) on portal "Emulator"\.$/m.exec(answer)?.[1];
     assert.ok(id, answer);
@@ -181,19 +212,34 @@ describe('language model tools through vscode.lm.invokeTool', function () {
         'Fields left out stay empty or take their default\\.',
       ].join('\n\n'),
     });
-    assert.ok(prepared[0].requestsBefore.every((line) => line.startsWith('GET ')), `before the confirmation: ${prepared[0].requestsBefore.join(', ')}`);
+    assert.ok(
+      prepared[0].requestsBefore.every((line) => line.startsWith('GET ')),
+      `before the confirmation: ${prepared[0].requestsBefore.join(', ')}`,
+    );
     assert.deepEqual((await requestsSince(start)).slice(prepared[0].requestsBefore.length), ['POST /api/v1/app/102/record/ 200']);
     const created = await emulatorRecord('102', id);
-    assert.deepEqual([created.data.f11, created.data.f15, created.data.f17, created.data.f19, created.data.f20, created.draft], ['Desk lamps\nfor the north wing', '05-02-2026', '230', '2', '4,1', false]);
+    assert.deepEqual(
+      [created.data.f11, created.data.f15, created.data.f17, created.data.f19, created.data.f20, created.draft],
+      ['Desk lamps\nfor the north wing', '05-02-2026', '230', '2', '4,1', false],
+    );
   });
 
   it('adds a comment after its confirmation, with one POST after it', async () => {
     await allowChanges(true);
     const comment = 'Checked by the agent.\nThe address is confirmed.';
-    assert.equal(await invoke('portal_addComment', { app: 'Customers', record: '2', comment }), 'Added the comment (47 characters) to record 2 of Customers (app 101) on portal "Emulator".');
+    assert.equal(
+      await invoke('portal_addComment', { app: 'Customers', record: '2', comment }),
+      'Added the comment (47 characters) to record 2 of Customers (app 101) on portal "Emulator".',
+    );
     assert.equal(prepared[0].prepared.confirmation?.title, 'Comment on record 2 of Customers?');
-    assert.equal(prepared[0].prepared.confirmation?.message, `Portal Explorer will add this comment to record 2 of Customers \\(app 101\\) on portal \\"Emulator\\"\\:\n\n\`\`\`\n${comment}\n\`\`\``);
-    assert.ok(prepared[0].requestsBefore.every((line) => line.startsWith('GET ')), `before the confirmation: ${prepared[0].requestsBefore.join(', ')}`);
+    assert.equal(
+      prepared[0].prepared.confirmation?.message,
+      `Portal Explorer will add this comment to record 2 of Customers \\(app 101\\) on portal \\"Emulator\\"\\:\n\n\`\`\`\n${comment}\n\`\`\``,
+    );
+    assert.ok(
+      prepared[0].requestsBefore.every((line) => line.startsWith('GET ')),
+      `before the confirmation: ${prepared[0].requestsBefore.join(', ')}`,
+    );
     assert.deepEqual((await requestsSince(start)).slice(prepared[0].requestsBefore.length), ['POST /api/v1/app/101/record/2/comment 200']);
     assert.equal((await emulatorRecord('101', '2')).comments.at(-1)?.comment, comment);
   });
@@ -201,7 +247,7 @@ describe('language model tools through vscode.lm.invokeTool', function () {
   it("passes the portal's own message on when it refuses what was confirmed", async () => {
     await allowChanges(true);
     const answer = await invoke('portal_createRecord', { app: 'Customers', fields: { Name: 'Acme Corporation' } });
-    assert.match(answer, /f2 \(Name\) must be unique; record \d+ has the same value\./, 'the portal\'s words');
+    assert.match(answer, /f2 \(Name\) must be unique; record \d+ has the same value\./, "the portal's words");
     assert.equal(answer.split('\n').length, 1, 'one sentence');
     assert.match(prepared[0].prepared.confirmation?.message ?? '', /^- f2 \(Name\): "Acme Corporation"$/m);
     assert.deepEqual((await requestsSince(start)).slice(prepared[0].requestsBefore.length), ['POST /api/v1/app/101/record/ 400']);
@@ -214,8 +260,14 @@ describe('language model tools through vscode.lm.invokeTool', function () {
       prepared.push({ tool, prepared: invocation, requestsBefore: await requestsSince(start) });
       cancel.cancel();
     });
-    await assert.rejects(invoke('portal_addComment', { app: 'Customers', record: '1', comment: 'Never sent.' }, cancel.token), (error: Error) => error.name === 'Canceled' || /cancel/i.test(error.message));
-    assert.equal(prepared[0].prepared.confirmation?.message, 'Portal Explorer will add this comment to record 1 of Customers \\(app 101\\) on portal \\"Emulator\\"\\:\n\n```\nNever sent.\n```');
+    await assert.rejects(
+      invoke('portal_addComment', { app: 'Customers', record: '1', comment: 'Never sent.' }, cancel.token),
+      (error: Error) => error.name === 'Canceled' || /cancel/i.test(error.message),
+    );
+    assert.equal(
+      prepared[0].prepared.confirmation?.message,
+      'Portal Explorer will add this comment to record 1 of Customers \\(app 101\\) on portal \\"Emulator\\"\\:\n\n```\nNever sent.\n```',
+    );
     assert.deepEqual(await requestsSince(start), prepared[0].requestsBefore, 'nothing after the confirmation');
     assert.ok((await requestsSince(start)).every((line) => line.startsWith('GET ')));
   });
@@ -228,7 +280,10 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     );
     assert.equal(prepared[0].prepared.confirmation, undefined, 'nothing to confirm');
     await allowChanges(false);
-    assert.match(await invoke('portal_createRecord', { app: 'Orders', fields: { Title: 'Lamps' } }), /^The tools that change portal data are turned off\. The user can turn them on with the setting "portal\.agent\.allowChanges"; nothing was sent\.$/);
+    assert.match(
+      await invoke('portal_createRecord', { app: 'Orders', fields: { Title: 'Lamps' } }),
+      /^The tools that change portal data are turned off\. The user can turn them on with the setting "portal\.agent\.allowChanges"; nothing was sent\.$/,
+    );
     const api = await testApi();
     await api.portals.signOut(portal());
     try {
@@ -241,15 +296,25 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     } finally {
       await api.portals.signIn(portal());
     }
-    assert.ok((await requestsSince(start)).every((line) => line.startsWith('GET ')), 'nothing but reads in this test');
+    assert.ok(
+      (await requestsSince(start)).every((line) => line.startsWith('GET ')),
+      'nothing but reads in this test',
+    );
     const log = api.logLines().filter((line) => line.includes('[tools]'));
     assert.ok(log.length >= 3, log.join('\n'));
-    assert.ok(log.every((line) => /portal_\w+ answered \(\d+ characters\)\.$/.test(line)), 'the log names the tool, never a value');
+    assert.ok(
+      log.every((line) => /portal_\w+ answered \(\d+ characters\)\.$/.test(line)),
+      'the log names the tool, never a value',
+    );
   });
 
   it('offers Sign In once per portal when a tool refuses for the sign-in, and signs in when the user chooses it', async () => {
     const api = await testApi();
-    await emulatorControl('POST', 'clients', { client_id: 'night-client', client_secret: 'night-secret', redirect_uris: ['http://127.0.0.1/callback'] });
+    await emulatorControl('POST', 'clients', {
+      client_id: 'night-client',
+      client_secret: 'night-secret',
+      redirect_uris: ['http://127.0.0.1/callback'],
+    });
     const night = await connectEmulator({ label: 'Night shift', client: { id: 'night-client', secret: 'night-secret' } });
     try {
       await api.portals.signOut(night);
@@ -260,24 +325,51 @@ describe('language model tools through vscode.lm.invokeTool', function () {
         `The portal "Night shift" (id ${night}) cannot be used: it is signed out. The user must sign in first with the command "Portal: Sign In" (portal.signIn); nothing was read or sent.`,
       );
       const offer = await scripted.waitForMessage(/needs you to sign in/);
-      assert.deepEqual([offer.level, offer.message, offer.actions], ['info', 'An agent\'s tool asked for the portal "Night shift", which needs you to sign in. Sign in to let the agent use it.', ['Sign In']]);
+      assert.deepEqual(
+        [offer.level, offer.message, offer.actions],
+        [
+          'info',
+          'An agent\'s tool asked for the portal "Night shift", which needs you to sign in. Sign in to let the agent use it.',
+          ['Sign In'],
+        ],
+      );
       await waitFor(() => api.portals.state(night) === 'signedIn', { message: 'Sign In to sign the portal in' });
       await api.portals.signOut(night);
-      assert.match(await invoke('portal_describeApp', { portal: 'Night shift', app: 'Orders' }), /it is signed out\. The user must sign in first with the command "Portal: Sign In"/);
-      assert.equal(scripted.messages.filter((message) => /needs you to sign in/.test(message.message)).length, 1, 'offered once for the portal in this session');
-      assert.ok((await requestsSince(mark)).every((line) => !line.includes('/api/v1/')), 'no data read for a signed-out portal');
+      assert.match(
+        await invoke('portal_describeApp', { portal: 'Night shift', app: 'Orders' }),
+        /it is signed out\. The user must sign in first with the command "Portal: Sign In"/,
+      );
+      assert.equal(
+        scripted.messages.filter((message) => /needs you to sign in/.test(message.message)).length,
+        1,
+        'offered once for the portal in this session',
+      );
+      assert.ok(
+        (await requestsSince(mark)).every((line) => !line.includes('/api/v1/')),
+        'no data read for a signed-out portal',
+      );
     } finally {
       await removePortal(night);
     }
   });
 
   it('asks which portal when several are connected, and takes one by its name', async () => {
-    await emulatorControl('POST', 'clients', { client_id: 'tools-client', client_secret: 'tools-secret', redirect_uris: ['http://127.0.0.1/callback'] });
+    await emulatorControl('POST', 'clients', {
+      client_id: 'tools-client',
+      client_secret: 'tools-secret',
+      redirect_uris: ['http://127.0.0.1/callback'],
+    });
     const second = await connectEmulator({ label: 'Staging', client: { id: 'tools-client', secret: 'tools-secret' } });
     try {
-      assert.match(await invoke('portal_describeApp', { app: 'Orders' }), /^Several portals are connected: "Emulator" \(id emulator\), "Staging" \(id staging\)\. Ask the user which one, and give its name or id as "portal"\.$/);
+      assert.match(
+        await invoke('portal_describeApp', { app: 'Orders' }),
+        /^Several portals are connected: "Emulator" \(id emulator\), "Staging" \(id staging\)\. Ask the user which one, and give its name or id as "portal"\.$/,
+      );
       assert.match(await invoke('portal_describeApp', { portal: 'Staging', app: 'Orders' }), /^Orders \(app 102\) on portal "Staging"/);
-      assert.match(await invoke('portal_describeApp', { portal: 'Production', app: 'Orders' }), /^No connected portal is named "Production"\. Connected portals: "Emulator" \(id emulator\), "Staging" \(id staging\)\./);
+      assert.match(
+        await invoke('portal_describeApp', { portal: 'Production', app: 'Orders' }),
+        /^No connected portal is named "Production"\. Connected portals: "Emulator" \(id emulator\), "Staging" \(id staging\)\./,
+      );
     } finally {
       await removePortal(second);
     }
@@ -288,8 +380,13 @@ describe('language model tools through vscode.lm.invokeTool', function () {
     const document = await openRecord(portal(), '102', '6');
     assert.equal((JSON.parse(document.getText()) as Record<string, string>).f18, '8');
     try {
-      assert.match(await invoke('portal_updateRecord', { app: 'Orders', record: '6', fields: { Quantity: '9' } }), /^Updated record 6 of Orders/);
-      await waitFor(() => (JSON.parse(document.getText()) as Record<string, string>).f18 === '9', { message: 'the open document to show the new quantity' });
+      assert.match(
+        await invoke('portal_updateRecord', { app: 'Orders', record: '6', fields: { Quantity: '9' } }),
+        /^Updated record 6 of Orders/,
+      );
+      await waitFor(() => (JSON.parse(document.getText()) as Record<string, string>).f18 === '9', {
+        message: 'the open document to show the new quantity',
+      });
       assert.equal(document.isDirty, false);
     } finally {
       await closeAllEditors();
@@ -304,15 +401,25 @@ describe('language model tools: the key of their when clauses', function () {
   it('sets portal.tools.connected true when a portal is added and false when the last one is removed', async () => {
     const api = await testApi();
     await removeAllPortals();
-    await waitFor(() => api.toolsContext()['portal.tools.connected'] === false, { message: `portal.tools.connected false with no portal: ${JSON.stringify(api.toolsContext())}` });
+    await waitFor(() => api.toolsContext()['portal.tools.connected'] === false, {
+      message: `portal.tools.connected false with no portal: ${JSON.stringify(api.toolsContext())}`,
+    });
     assert.equal(api.toolsContext()['portal.portalsRead'], true);
     const first = await connectEmulator();
-    await waitFor(() => api.toolsContext()['portal.tools.connected'] === true, { message: 'portal.tools.connected true once a portal is added' });
-    await emulatorControl('POST', 'clients', { client_id: 'tools-client', client_secret: 'tools-secret', redirect_uris: ['http://127.0.0.1/callback'] });
+    await waitFor(() => api.toolsContext()['portal.tools.connected'] === true, {
+      message: 'portal.tools.connected true once a portal is added',
+    });
+    await emulatorControl('POST', 'clients', {
+      client_id: 'tools-client',
+      client_secret: 'tools-secret',
+      redirect_uris: ['http://127.0.0.1/callback'],
+    });
     const second = await connectEmulator({ label: 'Staging', client: { id: 'tools-client', secret: 'tools-secret' } });
     await removePortal(first);
     assert.equal(api.toolsContext()['portal.tools.connected'], true, 'still true while one portal remains');
     await removePortal(second);
-    await waitFor(() => api.toolsContext()['portal.tools.connected'] === false, { message: 'portal.tools.connected false once the last portal is removed' });
+    await waitFor(() => api.toolsContext()['portal.tools.connected'] === false, {
+      message: 'portal.tools.connected false once the last portal is removed',
+    });
   });
 });

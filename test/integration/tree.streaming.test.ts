@@ -65,21 +65,35 @@ describe(`a large view in the Portal explorer while its rows arrive ${BROWSER_TA
     assert.equal((await item(loading)).description, 'Cancel');
     assert.ok(loading.count < ROWS, `${loading.count} rows read when the first page showed`);
     assert.match(await viewDescription(view), /^view 6 · loading…$/);
-    assert.equal((await requestLogSince(mark)).filter((request) => request.path === VIEW_PATH).length, 0, 'the answer is still coming (the log has it once it ends)');
-    const shown = await waitFor(async () => {
-      const rows = await driver.treeItems('Explorer');
-      return rows.some((row) => /^Loading… [\d,]+ rows$/.test(row.label)) && rows.some((row) => row.description === '#1') ? rows : undefined;
-    }, { message: 'the tree to draw the first records and "Loading…"' });
+    assert.equal(
+      (await requestLogSince(mark)).filter((request) => request.path === VIEW_PATH).length,
+      0,
+      'the answer is still coming (the log has it once it ends)',
+    );
+    const shown = await waitFor(
+      async () => {
+        const rows = await driver.treeItems('Explorer');
+        return rows.some((row) => /^Loading… [\d,]+ rows$/.test(row.label)) && rows.some((row) => row.description === '#1')
+          ? rows
+          : undefined;
+      },
+      { message: 'the tree to draw the first records and "Loading…"' },
+    );
     assert.ok(shown.some((row) => row.label === 'Find a record…'));
     await driver.screenshot('tree-view-loading');
 
     // The count grows while rows arrive, then the view says how many it holds.
-    await waitFor(async () => (await viewDescription(view)) === `view 6 · ${ROWS.toLocaleString('en-US')} records`, { message: 'the count once every row is in', timeoutMs: 30_000 });
+    await waitFor(async () => (await viewDescription(view)) === `view 6 · ${ROWS.toLocaleString('en-US')} records`, {
+      message: 'the count once every row is in',
+      timeoutMs: 30_000,
+    });
     const done = await children(view);
     assert.deepEqual(kinds(done), ['findRecord', 'record', 'loadMore']);
     assert.equal(labelOf(await item(done.at(-1) as ExplorerNode)), 'Load more…');
     assert.equal((await item(done.at(-1) as ExplorerNode)).description, `100 of ${ROWS.toLocaleString('en-US')} records shown`);
-    await waitFor(async () => (await driver.treeItems('Explorer')).every((row) => !row.label.startsWith('Loading…')), { message: '"Loading…" to leave the tree' });
+    await waitFor(async () => (await driver.treeItems('Explorer')).every((row) => !row.label.startsWith('Loading…')), {
+      message: '"Loading…" to leave the tree',
+    });
     await driver.screenshot('tree-view-loaded');
     assert.equal(await viewReads(mark), 1, 'one GET of the view');
   });
@@ -89,11 +103,15 @@ describe(`a large view in the Portal explorer while its rows arrive ${BROWSER_TA
     const view = await path(portalId, 'Support', 'Tickets', 'Views', 'All tickets');
     await vscode.commands.executeCommand('workbench.view.extension.portal');
     await (await testApi()).explorerView.reveal(view, { expand: true, select: true, focus: true });
-    await waitFor(async () => (await driver.treeItems('Explorer')).some((row) => row.label.startsWith('Loading…')), { message: '"Loading…" in the tree' });
+    await waitFor(async () => (await driver.treeItems('Explorer')).some((row) => row.label.startsWith('Loading…')), {
+      message: '"Loading…" in the tree',
+    });
 
     // By its label, case and all: the view's own row says "loading…" in its description.
     await driver.click('.monaco-list-row .label-name >> text=/^Loading… [0-9,]+ rows$/');
-    const partial = await waitFor(async () => (await children(view)).find((node) => node.kind === 'message'), { message: 'the view to stop loading' });
+    const partial = await waitFor(async () => (await children(view)).find((node) => node.kind === 'message'), {
+      message: 'the view to stop loading',
+    });
     const partialItem = await item(partial);
     const kept = Number(/cancelled after ([\d,]+) rows/.exec(labelOf(partialItem))?.[1].replace(/,/g, ''));
     assert.ok(kept > 0 && kept < ROWS, labelOf(partialItem));
@@ -101,13 +119,18 @@ describe(`a large view in the Portal explorer while its rows arrive ${BROWSER_TA
     assert.equal(partialItem.contextValue, 'portal.message.partial');
     assert.equal(await viewDescription(view), `view 6 · ${kept.toLocaleString('en-US')} records (partial)`);
     assert.equal((await children(view)).filter((node) => node.kind === 'record').length, 100, 'the rows read stay');
-    await waitFor(async () => (await driver.treeItems('Explorer')).some((row) => row.label.startsWith('Partial: cancelled after')), { message: 'the partial line in the tree' });
+    await waitFor(async () => (await driver.treeItems('Explorer')).some((row) => row.label.startsWith('Partial: cancelled after')), {
+      message: 'the partial line in the tree',
+    });
     await driver.screenshot('tree-view-cancelled');
 
     await emulatorControl('POST', 'config', { bytesPerSecond: 0 });
     const retried = await lastRequestSeq();
     await driver.click('.monaco-list-row .label-name >> text=/^Partial: cancelled after/');
-    await waitFor(async () => (await viewDescription(view)) === `view 6 · ${ROWS.toLocaleString('en-US')} records`, { message: 'the view read again in full', timeoutMs: 30_000 });
+    await waitFor(async () => (await viewDescription(view)) === `view 6 · ${ROWS.toLocaleString('en-US')} records`, {
+      message: 'the view read again in full',
+      timeoutMs: 30_000,
+    });
     assert.equal(await viewReads(retried), 1, 'Retry reads the view again, once');
   });
 
@@ -115,14 +138,19 @@ describe(`a large view in the Portal explorer while its rows arrive ${BROWSER_TA
     await emulatorControl('POST', 'faults', { path: VIEW_PATH, count: 1, drop_after_bytes: 400_000 });
     const view = await path(portalId, 'Support', 'Tickets', 'Views', 'All tickets');
     const mark = await lastRequestSeq();
-    const broken = await waitFor(async () => {
-      const nodes = await children(view);
-      return nodes[0]?.kind === 'message' ? nodes : undefined;
-    }, { message: 'the read to break off' });
+    const broken = await waitFor(
+      async () => {
+        const nodes = await children(view);
+        return nodes[0]?.kind === 'message' ? nodes : undefined;
+      },
+      { message: 'the read to break off' },
+    );
     const message = broken[0];
     const messageItem = await item(message);
     const text = labelOf(messageItem);
-    const read = Number(/^Partial: only ([\d,]+) rows were read \(Reading view 6 of app 201 failed: .*connection/.exec(text)?.[1].replace(/,/g, ''));
+    const read = Number(
+      /^Partial: only ([\d,]+) rows were read \(Reading view 6 of app 201 failed: .*connection/.exec(text)?.[1].replace(/,/g, ''),
+    );
     assert.ok(read > 1_000 && read < ROWS, text);
     assert.equal(messageItem.description, 'Retry');
     assert.equal(messageItem.command?.command, 'portal.retry');
@@ -131,10 +159,15 @@ describe(`a large view in the Portal explorer while its rows arrive ${BROWSER_TA
 
     await vscode.commands.executeCommand('workbench.view.extension.portal');
     await (await testApi()).explorerView.reveal(view, { expand: true, select: true, focus: true });
-    await waitFor(async () => (await driver.treeItems('Explorer')).some((row) => row.label.startsWith('Partial: only')), { message: 'the partial line in the tree' });
+    await waitFor(async () => (await driver.treeItems('Explorer')).some((row) => row.label.startsWith('Partial: only')), {
+      message: 'the partial line in the tree',
+    });
     await driver.screenshot('tree-view-partial');
     await driver.click('.monaco-list-row .label-name >> text=/^Partial: only/');
-    await waitFor(async () => (await viewDescription(view)) === `view 6 · ${ROWS.toLocaleString('en-US')} records`, { message: 'the view read again in full', timeoutMs: 30_000 });
+    await waitFor(async () => (await viewDescription(view)) === `view 6 · ${ROWS.toLocaleString('en-US')} records`, {
+      message: 'the view read again in full',
+      timeoutMs: 30_000,
+    });
     assert.ok((await children(view)).every((node) => node.kind !== 'message'));
     assert.equal(await viewReads(mark), 2);
   });

@@ -4,7 +4,21 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExplorerNode } from '../../src/tree/nodes';
 import { emulatorControl, resetEmulator } from './support/emulator';
-import { child, children, emulatorPortal, records, freshExplorer, isPortalItem, item, labelOf, labels, lastRequestSeq, path, portalNode, treeRequestsSince } from './support/explorer';
+import {
+  child,
+  children,
+  emulatorPortal,
+  records,
+  freshExplorer,
+  isPortalItem,
+  item,
+  labelOf,
+  labels,
+  lastRequestSeq,
+  path,
+  portalNode,
+  treeRequestsSince,
+} from './support/explorer';
 import { testApi } from './support/extension';
 import { approvePortalSignIn, connectEmulator, removeAllPortals } from './support/portals';
 import { useScriptedPrompter } from './support/prompter';
@@ -40,7 +54,9 @@ describe('the Portal explorer', function () {
   /** Adds a view through "Add View…" on the app's Views group, answering as a user. */
   async function addView(site: string, app: string, viewId: string, name: string): Promise<ExplorerNode> {
     const group = await path(portalId, site, app, 'Views');
-    user().answerInputBox(viewId, /view id|id of a view/i).answerInputBox(name, /name for the view/i);
+    user()
+      .answerInputBox(viewId, /view id|id of a view/i)
+      .answerInputBox(name, /name for the view/i);
     const added = await vscode.commands.executeCommand<{ viewId: string } | undefined>('portal.addView', group);
     assert.equal(added?.viewId, viewId);
     return child(group, name || `View ${viewId}`);
@@ -53,11 +69,11 @@ describe('the Portal explorer', function () {
 
     const sites = await children(portal);
     assert.deepEqual(await labels(sites), ['Operations', 'Support']);
+    assert.deepEqual(await Promise.all(sites.map(async (site) => (await item(site)).description)), ['Grace Hopper', 'Alan Turing']);
     assert.deepEqual(
-      await Promise.all(sites.map(async (site) => (await item(site)).description)),
-      ['Grace Hopper', 'Alan Turing'],
+      (await treeRequestsSince(seq, ['201'])).map((request) => request.path),
+      ['/api/v1/site'],
     );
-    assert.deepEqual((await treeRequestsSince(seq, ['201'])).map((request) => request.path), ['/api/v1/site']);
 
     const support = await child(portal, 'Support');
     assert.deepEqual(await labels(await children(support)), ['Tickets', 'Knowledge base']);
@@ -67,7 +83,10 @@ describe('the Portal explorer', function () {
     assert.equal((await treeRequestsSince(seq, ['201'])).length, 1, 'sites, apps and the groups come from one list of sites');
 
     const columns = await children(await child(tickets, 'Columns'));
-    assert.deepEqual((await treeRequestsSince(seq, ['201'])).map((request) => request.path), ['/api/v1/site', '/api/v1/app/201/columns']);
+    assert.deepEqual(
+      (await treeRequestsSince(seq, ['201'])).map((request) => request.path),
+      ['/api/v1/site', '/api/v1/app/201/columns'],
+    );
     assert.deepEqual(await labels(columns), [
       'Ticket no.',
       'Subject',
@@ -100,13 +119,24 @@ describe('the Portal explorer', function () {
         'Email · f41',
       ],
     );
-    assert.deepEqual(
-      items.map(iconId),
-      ['symbol-constant', 'symbol-text', 'symbol-number', 'references', 'list-selection', 'list-selection', 'clock', 'calendar', 'watch', 'credit-card', 'person', 'mail'],
-    );
+    assert.deepEqual(items.map(iconId), [
+      'symbol-constant',
+      'symbol-text',
+      'symbol-number',
+      'references',
+      'list-selection',
+      'list-selection',
+      'clock',
+      'calendar',
+      'watch',
+      'credit-card',
+      'person',
+      'mail',
+    ]);
     assert.ok(items.every((treeItem) => treeItem.contextValue === 'portal.column'));
     const priority = tooltipText(items[4]);
-    for (const expected of ['Priority', 'f34', 'Star Rating', 'Critical', 'Normal', '— default', 'color:#']) assert.ok(priority.includes(expected), `the Priority tooltip shows ${expected}: ${priority}`);
+    for (const expected of ['Priority', 'f34', 'Star Rating', 'Critical', 'Normal', '— default', 'color:#'])
+      assert.ok(priority.includes(expected), `the Priority tooltip shows ${expected}: ${priority}`);
     assert.ok(tooltipText(items[1]).includes('**Required**'), tooltipText(items[1]));
     assert.ok(tooltipText(items[0]).includes('**Unique**'), tooltipText(items[0]));
     assert.ok(tooltipText(items[9]).includes('Currency symbol: $'), tooltipText(items[9]));
@@ -151,7 +181,9 @@ describe('the Portal explorer', function () {
     assert.equal(first.contextValue, 'portal.record');
     assert.equal(first.command?.command, 'portal.openRecord');
     // The names make the record's tab say which record it is (the address parses by ids).
-    assert.deepEqual(first.command?.arguments, [{ portalId, appId: '201', recordId: '1', title: 'VPN does not start for the sales team', appName: 'Tickets' }]);
+    assert.deepEqual(first.command?.arguments, [
+      { portalId, appId: '201', recordId: '1', title: 'VPN does not start for the sales team', appName: 'Tickets' },
+    ]);
     assert.equal(first.resourceUri?.authority, portalId);
     assert.equal(first.resourceUri?.path, '/201 Tickets/VPN does not start for the sales team · 1.json');
 
@@ -175,7 +207,9 @@ describe('the Portal explorer', function () {
     const command = (await item(first)).command;
     assert.equal(command?.command, 'portal.openRecord');
     await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
-    const editor = await waitFor(() => vscode.window.activeTextEditor?.document.uri.scheme === 'portal' && vscode.window.activeTextEditor, { message: 'the record to open' });
+    const editor = await waitFor(() => vscode.window.activeTextEditor?.document.uri.scheme === 'portal' && vscode.window.activeTextEditor, {
+      message: 'the record to open',
+    });
     const recordId = String((await item(first)).description).replace('#', '');
     // The tab names the record by its title, or keeps the address of the document open already (an
     // earlier test may have opened it by ids); either is read by its ids (app 101, the record id last).
@@ -231,7 +265,10 @@ describe('the Portal explorer', function () {
 
     await vscode.commands.executeCommand('portal.refreshNode', view);
     await children(view);
-    assert.deepEqual((await treeRequestsSince(seq, ['202'])).map((request) => request.path), ['/api/v1/app/202/view/9']);
+    assert.deepEqual(
+      (await treeRequestsSince(seq, ['202'])).map((request) => request.path),
+      ['/api/v1/app/202/view/9'],
+    );
 
     await vscode.commands.executeCommand('portal.refresh');
     await children(await path(portalId, 'Support', 'Knowledge base', 'Columns'));
@@ -240,7 +277,7 @@ describe('the Portal explorer', function () {
     assert.deepEqual(paths.slice(1).sort(), ['/api/v1/app/202/columns', '/api/v1/app/202/view/9', '/api/v1/site']);
   });
 
-  it('shows the portal\'s message with Retry when a load fails', async () => {
+  it("shows the portal's message with Retry when a load fails", async () => {
     await emulatorControl('POST', 'faults', { path: '^/api/v1/site$', status: 500, count: 1 });
     const portal = await path(portalId);
     const [failed] = await children(portal);
@@ -335,21 +372,33 @@ describe('the Portal explorer', function () {
     const app = await path(portalId, 'Support', 'Tickets');
     user().answerQuickPick('Priority', /Title Field/);
     await vscode.commands.executeCommand('portal.setTitleField', app);
-    const priorities = new Map([['1', 'Low'], ['2', 'Normal'], ['3', 'High'], ['4', 'Critical']]);
+    const priorities = new Map([
+      ['1', 'Low'],
+      ['2', 'Normal'],
+      ['3', 'High'],
+      ['4', 'Critical'],
+    ]);
     const expected = priorities.get((await record('201', firstId)).data.f34);
-    const relabelled = await waitFor(async () => {
-      const label = labelOf(await item((await records(view))[0]));
-      return label === expected ? label : undefined;
-    }, { message: `the first record to be titled ${expected}` });
+    const relabelled = await waitFor(
+      async () => {
+        const label = labelOf(await item((await records(view))[0]));
+        return label === expected ? label : undefined;
+      },
+      { message: `the first record to be titled ${expected}` },
+    );
     assert.equal(relabelled, expected);
-    assert.equal((await treeRequestsSince(seq, ['201'])).filter((request) => request.path.includes('/view/')).length, 0, 'titles change without reading the view again');
+    assert.equal(
+      (await treeRequestsSince(seq, ['201'])).filter((request) => request.path.includes('/view/')).length,
+      0,
+      'titles change without reading the view again',
+    );
 
     user().answerQuickPick('Default: the first text column', /Title Field/);
     await vscode.commands.executeCommand('portal.setTitleField', app);
     assert.equal((await testApi()).titles.get({ portalId, appId: '201' }), undefined);
   });
 
-  it('reads a view again when one of its app\'s records changes', async () => {
+  it("reads a view again when one of its app's records changes", async () => {
     const view = await addView('Operations', 'Customers', '1', 'All customers');
     const [first] = await children(view);
     const api = await testApi();
@@ -357,9 +406,14 @@ describe('the Portal explorer', function () {
     const seq = await lastRequestSeq();
     // As a record document's own save announces it: the document has its copy, so only the tree reads.
     api.recordEvents.fire({ portalId, appId: '101', recordId: '1', kind: 'updated', origin: 'local', source: 'documents' });
-    await waitFor(async () => labelOf(await item((await children(view))[0])) === 'Renamed by a test', { message: 'the record to show its new name' });
+    await waitFor(async () => labelOf(await item((await children(view))[0])) === 'Renamed by a test', {
+      message: 'the record to show its new name',
+    });
     assert.equal(first.id, (await children(view))[0].id, 'the record keeps its place and id');
-    assert.deepEqual((await treeRequestsSince(seq, ['101'])).map((request) => request.path), ['/api/v1/app/101/view/1']);
+    assert.deepEqual(
+      (await treeRequestsSince(seq, ['101'])).map((request) => request.path),
+      ['/api/v1/app/101/view/1'],
+    );
   });
 
   it('asks with pickers when run from the command palette', async () => {
@@ -377,12 +431,16 @@ describe('the Portal explorer', function () {
     assert.deepEqual(api.views.list(portalId, '202'), [{ viewId: '10', name: 'Reviewed' }]);
 
     choosePortal();
-    user().answerQuickPick('Knowledge base', /Which app/).answerQuickPick('Reviewed', /Which view/);
+    user()
+      .answerQuickPick('Knowledge base', /Which app/)
+      .answerQuickPick('Reviewed', /Which view/);
     await vscode.commands.executeCommand('portal.removeView');
     assert.deepEqual(api.views.list(portalId, '202'), []);
 
     choosePortal();
-    user().answerQuickPick('Orders', /Which app/).answerQuickPick('Amount', /Which column/);
+    user()
+      .answerQuickPick('Orders', /Which app/)
+      .answerQuickPick('Amount', /Which column/);
     await vscode.commands.executeCommand('portal.copyFieldId');
     assert.deepEqual(user().clipboard, ['f17']);
   });

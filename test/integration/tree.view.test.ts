@@ -29,13 +29,19 @@ describe(`the Portal explorer in the workbench ${BROWSER_TAG}`, function () {
     await removeAllPortals();
     assert.deepEqual(await children(), []);
     await vscode.commands.executeCommand('workbench.view.extension.portal');
-    const welcome = await waitFor(async () => {
-      const texts = await driver.texts('.pane-body .welcome-view-content');
-      return texts.find((text) => text.includes('No portal is connected yet'));
-    }, { message: 'the welcome view' });
+    const welcome = await waitFor(
+      async () => {
+        const texts = await driver.texts('.pane-body .welcome-view-content');
+        return texts.find((text) => text.includes('No portal is connected yet'));
+      },
+      { message: 'the welcome view' },
+    );
     assert.ok(welcome.includes('Add Portal'), welcome);
     const buttons = await driver.texts('.pane-body .welcome-view-content .monaco-button');
-    assert.deepEqual(buttons.map((text) => text.trim()), ['Add Portal', 'Try the Walkthrough']);
+    assert.deepEqual(
+      buttons.map((text) => text.trim()),
+      ['Add Portal', 'Try the Walkthrough'],
+    );
     await driver.screenshot('portal-explorer-welcome');
 
     // The button runs "Add Portal": the user is asked for the portal's address.
@@ -55,7 +61,10 @@ describe(`the Portal explorer in the workbench ${BROWSER_TAG}`, function () {
     const view = await path(portalId, 'Support', 'Tickets', 'Views', 'All tickets');
     const shownFirst = await children(view);
     assert.equal(shownFirst.filter((node) => node.kind === 'record').length, 100, 'a view added again starts at its first page');
-    await vscode.commands.executeCommand('portal.loadMore', shownFirst.find((node) => node.kind === 'loadMore'));
+    await vscode.commands.executeCommand(
+      'portal.loadMore',
+      shownFirst.find((node) => node.kind === 'loadMore'),
+    );
     await waitFor(async () => (await records(view)).length === 200, { message: 'the second page of records' });
     const columns = await path(portalId, 'Operations', 'Orders', 'Columns');
     await api.explorerView.reveal(columns, { expand: true, select: false, focus: false });
@@ -63,12 +72,15 @@ describe(`the Portal explorer in the workbench ${BROWSER_TAG}`, function () {
 
     // The view's node is still being redrawn after Load more: a reveal that arrives meanwhile can be
     // dropped by the tree (seen: the view's app left folded), so it is asked again until the view shows.
-    const shown = await waitFor(async () => {
-      const now = await rows();
-      if (now.some((row) => row.label === 'All tickets' && row.expanded) && now.some((row) => row.label === 'Order no.')) return now;
-      await Promise.resolve(api.explorerView.reveal(view, { expand: true, select: true, focus: true })).catch(() => undefined);
-      return undefined;
-    }, { message: 'the tree to show the expanded view and the columns' });
+    const shown = await waitFor(
+      async () => {
+        const now = await rows();
+        if (now.some((row) => row.label === 'All tickets' && row.expanded) && now.some((row) => row.label === 'Order no.')) return now;
+        await Promise.resolve(api.explorerView.reveal(view, { expand: true, select: true, focus: true })).catch(() => undefined);
+        return undefined;
+      },
+      { message: 'the tree to show the expanded view and the columns' },
+    );
     const byLabel = (label: string) => shown.find((row) => row.label === label);
     assert.equal(byLabel('Support')?.description, 'Alan Turing');
     assert.equal(byLabel('Orders')?.expanded, true);
@@ -84,7 +96,10 @@ describe(`the Portal explorer in the workbench ${BROWSER_TAG}`, function () {
     const more = await child(view, 'Load more…');
     await api.explorerView.reveal(more, { select: true, focus: true });
     // Counted as the rows arrive: 100,000 once they are all in.
-    const end = await waitFor(async () => (await rows()).find((row) => row.label === 'Load more…' && row.description === '200 of 100,000 records shown'), { message: '"Load more…" in view, 200 of 100,000' });
+    const end = await waitFor(
+      async () => (await rows()).find((row) => row.label === 'Load more…' && row.description === '200 of 100,000 records shown'),
+      { message: '"Load more…" in view, 200 of 100,000' },
+    );
     assert.equal(end.description, '200 of 100,000 records shown');
     await driver.screenshot('portal-explorer-second-page');
   });
@@ -97,7 +112,9 @@ describe(`the Portal explorer in the workbench ${BROWSER_TAG}`, function () {
     await vscode.commands.executeCommand('workbench.view.extension.portal');
     await vscode.commands.executeCommand('workbench.actions.treeView.portal.explorer.collapseAll');
     await vscode.commands.executeCommand('portal.refresh');
-    await waitFor(async () => (await rows()).some((row) => row.level === 1 && row.expanded === false), { message: 'the portal, collapsed' });
+    await waitFor(async () => (await rows()).some((row) => row.level === 1 && row.expanded === false), {
+      message: 'the portal, collapsed',
+    });
     await driver.click('.monaco-list-row[aria-level="1"] .monaco-tl-twistie.collapsible');
     // The sites shown before the refresh may linger a moment: wait for the one item of the failure.
     const failed = await waitFor(
@@ -120,7 +137,7 @@ describe(`the Portal explorer in the workbench ${BROWSER_TAG}`, function () {
     await emulatorControl('DELETE', 'faults');
   });
 
-  it('keeps an expanded view\'s record count after a refresh', async () => {
+  it("keeps an expanded view's record count after a refresh", async () => {
     const portalId = await emulatorPortal();
     await freshExplorer(portalId);
     const api = await testApi();
@@ -130,11 +147,15 @@ describe(`the Portal explorer in the workbench ${BROWSER_TAG}`, function () {
     const view = await path(portalId, 'Operations', 'Orders', 'Views', 'All orders');
     await api.explorerView.reveal(view, { expand: true, select: true, focus: true });
     const counted = (row: TreeItemRow | undefined): boolean => /^view 3 · [\d,]+ records?$/.test(row?.description ?? '');
-    const before = await waitFor(async () => (await rows()).find((row) => row.label === 'All orders' && counted(row)), { message: 'the view with its record count' });
+    const before = await waitFor(async () => (await rows()).find((row) => row.label === 'All orders' && counted(row)), {
+      message: 'the view with its record count',
+    });
 
     await vscode.commands.executeCommand('portal.refresh');
     await waitFor(async () => (await rows()).some((row) => row.level === 6), { message: 'the records shown again after the refresh' });
-    const after = await waitFor(async () => (await rows()).find((row) => row.label === 'All orders' && counted(row)), { message: 'the record count after the refresh' });
+    const after = await waitFor(async () => (await rows()).find((row) => row.label === 'All orders' && counted(row)), {
+      message: 'the record count after the refresh',
+    });
     assert.equal(after.description, before.description);
   });
 });

@@ -8,7 +8,19 @@ import { emulatorPortal } from './support/explorer';
 import { testApi } from './support/extension';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
-import { DeliveryRelay, deliver, finishedDeliveries, payload, registerEmulatorWebhook, setSecretThroughCommand, sign, startReceiver, useFreePortReceiver, waitForWebhookEvent, WEBHOOK_SECRET } from './support/webhooks';
+import {
+  DeliveryRelay,
+  deliver,
+  finishedDeliveries,
+  payload,
+  registerEmulatorWebhook,
+  setSecretThroughCommand,
+  sign,
+  startReceiver,
+  useFreePortReceiver,
+  waitForWebhookEvent,
+  WEBHOOK_SECRET,
+} from './support/webhooks';
 
 const CHANGED = /changed in the portal while you have unsaved edits/;
 
@@ -37,7 +49,12 @@ describe('webhooks and open record documents', function () {
     await waitFor(() => fieldsOf(document).f4 === '555 0111', { message: 'the document to show the new phone number' });
     assert.equal(document.isDirty, false);
     assert.equal(fieldsOf(document).f2, before.f2, 'the rest as it was');
-    assert.equal(user().messagesOf('warn').some((message) => CHANGED.test(message)), false);
+    assert.equal(
+      user()
+        .messagesOf('warn')
+        .some((message) => CHANGED.test(message)),
+      false,
+    );
   });
 
   it('never overwrites a document with unsaved changes, and tells the user once', async () => {
@@ -54,12 +71,24 @@ describe('webhooks and open record documents', function () {
     assert.match(told.message, /Nothing was overwritten/);
     await client.updateRecord('101', '2', { f4: '555 0133' });
     await finishedDeliveries(2);
-    await waitForWebhookEvent((event) => event.event === 'record.updated' && event.deliveryId !== undefined && (event.body?.data as { f4?: string } | undefined)?.f4 === '555 0133', 'the second update');
+    await waitForWebhookEvent(
+      (event) =>
+        event.event === 'record.updated' &&
+        event.deliveryId !== undefined &&
+        (event.body?.data as { f4?: string } | undefined)?.f4 === '555 0133',
+      'the second update',
+    );
 
     assert.equal(document.getText(), edited, 'the unsaved text is untouched');
     assert.equal(document.isDirty, true);
     assert.equal(fieldsOf(document).f4, before.f4, 'the portal copy did not replace the edit');
-    assert.equal(user().messagesOf('warn').filter((message) => CHANGED.test(message)).length, 1, 'told once');
+    assert.equal(
+      user()
+        .messagesOf('warn')
+        .filter((message) => CHANGED.test(message)).length,
+      1,
+      'told once',
+    );
     const portal = await emulatorRecord('101', '2');
     assert.equal(portal.data.f4, '555 0133');
     assert.equal(portal.data.f3, before.f3, 'nothing was sent to the portal');
@@ -74,10 +103,22 @@ describe('webhooks and open record documents', function () {
     await client.deleteRecord('101', '4');
     await client.deleteRecord('101', '5');
     await finishedDeliveries(2);
-    const told = await user().waitForMessage(/Record 5 of app 101 \(Emulator\) was deleted in the portal while you have unsaved edits/, { level: 'warn' });
+    const told = await user().waitForMessage(/Record 5 of app 101 \(Emulator\) was deleted in the portal while you have unsaved edits/, {
+      level: 'warn',
+    });
     assert.match(told.message, /Nothing was overwritten/);
-    assert.equal(user().messagesOf('warn').filter((message) => /was deleted in the portal/.test(message)).length, 1, 'only the dirty one is told about');
-    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(clean.uri)), /not ?found/i, 'the deleted record has no document any more');
+    assert.equal(
+      user()
+        .messagesOf('warn')
+        .filter((message) => /was deleted in the portal/.test(message)).length,
+      1,
+      'only the dirty one is told about',
+    );
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.fs.stat(clean.uri)),
+      /not ?found/i,
+      'the deleted record has no document any more',
+    );
     assert.equal(dirty.getText(), edited);
     assert.equal(dirty.isDirty, true);
     // Saving it says why it cannot be saved, not only the document's address.
@@ -86,7 +127,11 @@ describe('webhooks and open record documents', function () {
       Promise.resolve(vscode.workspace.fs.writeFile(dirty.uri, new TextEncoder().encode(edited))),
       /Record 5 was deleted in the portal \(moved to its trash\)\. Your text is kept; nothing was sent\./,
     );
-    assert.deepEqual((await requestsSince(mark)).filter((line) => !line.startsWith('GET')), [], 'nothing sent');
+    assert.deepEqual(
+      (await requestsSince(mark)).filter((line) => !line.startsWith('GET')),
+      [],
+      'nothing sent',
+    );
   });
 
   it('a "deleted" event for a record the portal still has closes nothing: the record is read first', async () => {
@@ -98,7 +143,10 @@ describe('webhooks and open record documents', function () {
     assert.equal((await deliver(url, body, { 'x-portal-signature': sign(body) })).status, 204);
     await waitForWebhookEvent((event) => event.event === 'record.deleted' && event.recordId === '3', 'the record.deleted of record 3');
     await waitFor(
-      async () => (await emulatorControl<Array<{ method: string; path: string }>>('GET', 'requests')).some((entry) => entry.method === 'GET' && /\/record\/3$/.test(entry.path)),
+      async () =>
+        (await emulatorControl<Array<{ method: string; path: string }>>('GET', 'requests')).some(
+          (entry) => entry.method === 'GET' && /\/record\/3$/.test(entry.path),
+        ),
       { message: 'the record to be read from the portal' },
     );
     await vscode.workspace.fs.stat(document.uri);
@@ -121,8 +169,16 @@ describe('webhooks and open record documents', function () {
       assert.deepEqual(await relay.release(), [204]);
       await waitForWebhookEvent((event) => event.event === 'record.updated' && event.recordId === '3', 'the echo of the save');
       // The event is listed first and acted on after (webhooks/eventPacer.ts): the verdict is the log line.
-      await waitFor(() => api.logLines().some((line) => line.includes("echoes this window's own save")), { message: 'the echo is recognised' });
-      assert.equal(user().messagesOf('warn').some((message) => CHANGED.test(message)), false, user().messagesOf('warn').join('\n'));
+      await waitFor(() => api.logLines().some((line) => line.includes("echoes this window's own save")), {
+        message: 'the echo is recognised',
+      });
+      assert.equal(
+        user()
+          .messagesOf('warn')
+          .some((message) => CHANGED.test(message)),
+        false,
+        user().messagesOf('warn').join('\n'),
+      );
       assert.equal(fieldsOf(document).f3, 'typing-again@example.com');
     } finally {
       await relay.close();

@@ -54,7 +54,13 @@ function portIsFree(port: number): Promise<void> {
   });
 }
 
-const silent: Logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const silent: Logger = {
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 async function eventLabels(nodes: readonly EventsNode[]): Promise<string[]> {
   const api = await testApi();
@@ -125,13 +131,18 @@ describe('webhooks', function () {
   it('keeps the Secret Key in SecretStorage only, and never logs it', async () => {
     const api = await testApi();
     // A key pasted with a space before it is refused by the input's check; the user types it again.
-    user().answerInputBox(` ${WEBHOOK_SECRET}`, /Secret Key/).answerInputBox(WEBHOOK_SECRET, /Secret Key/);
+    user()
+      .answerInputBox(` ${WEBHOOK_SECRET}`, /Secret Key/)
+      .answerInputBox(WEBHOOK_SECRET, /Secret Key/);
     await vscode.commands.executeCommand('portal.setWebhookSecret', portalId);
     const prompt = user().prompts[user().prompts.length - 1];
     assert.match(prompt.validationMessages?.[0] ?? '', /spaces at its start or end/);
     assert.equal(await api.context.secrets.get(`portal.webhookSecret.${portalId}`), WEBHOOK_SECRET);
     await user().waitForMessage(/Secret Key for "Emulator" is saved/, { level: 'info' });
-    assert.equal(api.logLines().some((line) => line.includes(WEBHOOK_SECRET)), false);
+    assert.equal(
+      api.logLines().some((line) => line.includes(WEBHOOK_SECRET)),
+      false,
+    );
     assert.equal(JSON.stringify(vscode.workspace.getConfiguration('portal')).includes(WEBHOOK_SECRET), false);
 
     // Empty removes it.
@@ -142,7 +153,9 @@ describe('webhooks', function () {
     // Removing the portal forgets its Secret Key with its other secrets.
     await setSecretThroughCommand(user(), portalId, WEBHOOK_SECRET);
     await removePortal(portalId);
-    await waitFor(async () => (await api.context.secrets.get(`portal.webhookSecret.${portalId}`)) === undefined, { message: 'the Secret Key forgotten' });
+    await waitFor(async () => (await api.context.secrets.get(`portal.webhookSecret.${portalId}`)) === undefined, {
+      message: 'the Secret Key forgotten',
+    });
   });
 
   it('moves to a new port when the port setting changes while it runs', async () => {
@@ -152,7 +165,9 @@ describe('webhooks', function () {
     const port = await freePort();
     try {
       await setWebhookSetting('port', port);
-      await waitFor(() => api.webhooks.payloadUrl(portalId) === `http://127.0.0.1:${port}/portal/${portalId}`, { message: `the receiver on port ${port}` });
+      await waitFor(() => api.webhooks.payloadUrl(portalId) === `http://127.0.0.1:${port}/portal/${portalId}`, {
+        message: `the receiver on port ${port}`,
+      });
       await user().waitForMessage(new RegExp(`now listens on 127\\.0\\.0\\.1:${port}\\. Update the Payload URL`), { level: 'info' });
       await assert.rejects(deliver(before, payload('record.updated', '1')), 'the old port is closed');
       assert.equal((await deliver(api.webhooks.payloadUrl(portalId) ?? '', payload('record.updated', '1'))).status, 204);
@@ -184,7 +199,13 @@ describe('webhooks', function () {
     // A second service of the extension's own class (the running one stays): tests import only types from src/.
     const Service = (api.webhooks as object).constructor as typeof WebhookService;
     const service = (): WebhookService =>
-      new Service({ portals: api.portals, secrets: {} as WebhookSecrets, liveRefresh: {} as LiveRefresh, log: silent, setSecretCommand: 'portal.setWebhookSecret' });
+      new Service({
+        portals: api.portals,
+        secrets: {} as WebhookSecrets,
+        liveRefresh: {} as LiveRefresh,
+        log: silent,
+        setSecretCommand: 'portal.setWebhookSecret',
+      });
     try {
       await setWebhookSetting('port', port);
       // Disposed before the start has begun, then while the receiver is binding its port.
@@ -224,15 +245,23 @@ describe('webhooks', function () {
 
     await client.deleteRecord('101', id);
     await waitForWebhookEvent((event) => event.event === 'record.deleted', 'record.deleted');
-    await waitFor(async () => !(await recordLabels()).some((label) => label.startsWith('Webhook Co')), { message: 'the deleted record gone from the explorer' });
+    await waitFor(async () => !(await recordLabels()).some((label) => label.startsWith('Webhook Co')), {
+      message: 'the deleted record gone from the explorer',
+    });
 
     const events = await webhookEvents();
-    assert.deepEqual(events.map((event) => [event.event, event.verdict, event.signed, event.recordId]), [
-      ['record.deleted', 'accepted', true, id],
-      ['record.updated', 'accepted', true, id],
-      ['record.created', 'accepted', true, id],
-    ]);
-    assert.deepEqual((await finishedDeliveries(3)).map((delivery) => delivery.status), [204, 204, 204]);
+    assert.deepEqual(
+      events.map((event) => [event.event, event.verdict, event.signed, event.recordId]),
+      [
+        ['record.deleted', 'accepted', true, id],
+        ['record.updated', 'accepted', true, id],
+        ['record.created', 'accepted', true, id],
+      ],
+    );
+    assert.deepEqual(
+      (await finishedDeliveries(3)).map((delivery) => delivery.status),
+      [204, 204, 204],
+    );
 
     // The view: newest first, each opening into its payload.
     const roots = api.webhookEvents.getChildren();
@@ -249,9 +278,13 @@ describe('webhooks', function () {
 
     // Open Payload: the JSON as received (that it cannot be typed into: webhooks.view.test.ts).
     const uri = await vscode.commands.executeCommand<vscode.Uri>('portal.openWebhookPayload', roots[1]);
-    const document = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.toString() === uri.toString() ? vscode.window.activeTextEditor.document : undefined), {
-      message: 'the payload document',
-    });
+    const document = await waitFor(
+      () =>
+        vscode.window.activeTextEditor?.document.uri.toString() === uri.toString() ? vscode.window.activeTextEditor.document : undefined,
+      {
+        message: 'the payload document',
+      },
+    );
     assert.equal(document.languageId, 'json');
     assert.deepEqual(JSON.parse(document.getText()), events[1].body);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -259,8 +292,15 @@ describe('webhooks', function () {
     // One log line per event, without the values of the body or the signature.
     const lines = api.logLines().filter((line) => line.includes('[webhooks] Delivery'));
     // By app and record: the log keeps earlier tests' deliveries (another app's record of the same number among them).
-    assert.equal(lines.filter((line) => line.includes(`app 101, record ${id})`) && /accepted 204, signed/.test(line)).length, 3, lines.join('\n'));
-    assert.equal(api.logLines().some((line) => /Webhook Co|hook@example\.com|sha256=/.test(line)), false);
+    assert.equal(
+      lines.filter((line) => line.includes(`app 101, record ${id})`) && /accepted 204, signed/.test(line)).length,
+      3,
+      lines.join('\n'),
+    );
+    assert.equal(
+      api.logLines().some((line) => /Webhook Co|hook@example\.com|sha256=/.test(line)),
+      false,
+    );
     assert.equal(api.webhookStatusBar.item.text, '$(radio-tower) Webhooks: 3');
   });
 
@@ -273,10 +313,13 @@ describe('webhooks', function () {
     await registerEmulatorWebhook(url);
     await registerEmulatorWebhook(url, { secret: 'another-secret' });
     await api.portals.client(portalId).updateRecord('101', '1', { f4: '555 0101' });
-    assert.deepEqual((await finishedDeliveries(2)).map((delivery) => [delivery.state, delivery.status]), [
-      ['failed', 401],
-      ['failed', 401],
-    ]);
+    assert.deepEqual(
+      (await finishedDeliveries(2)).map((delivery) => [delivery.state, delivery.status]),
+      [
+        ['failed', 401],
+        ['failed', 401],
+      ],
+    );
 
     // By hand: no signature, and a body altered after signing.
     const body = payload('record.updated', '2', { f2: 'Tampered' });
@@ -285,17 +328,26 @@ describe('webhooks', function () {
     assert.equal((await deliver(url, body, { 'x-portal-signature': sign(body) })).status, 204, 'the same body, signed, is taken');
 
     const events = await webhookEvents();
-    assert.deepEqual(events.map((event) => [event.verdict, event.status]), [
-      ['accepted', 204],
-      ['refused', 401],
-      ['refused', 401],
-      ['refused', 401],
-      ['refused', 401],
-    ]);
-    assert.ok(events.slice(1).every((event) => event.body === undefined), 'refused bodies are not kept');
+    assert.deepEqual(
+      events.map((event) => [event.verdict, event.status]),
+      [
+        ['accepted', 204],
+        ['refused', 401],
+        ['refused', 401],
+        ['refused', 401],
+        ['refused', 401],
+      ],
+    );
+    assert.ok(
+      events.slice(1).every((event) => event.body === undefined),
+      'refused bodies are not kept',
+    );
     const refusedLines = api.logLines().filter((line) => line.startsWith('warn: [webhooks] Delivery') && line.includes('refused 401'));
     assert.equal(refusedLines.length, 4, refusedLines.join('\n'));
-    assert.equal(api.logLines().some((line) => line.includes('Tampered') || line.includes('Tempered')), false);
+    assert.equal(
+      api.logLines().some((line) => line.includes('Tampered') || line.includes('Tempered')),
+      false,
+    );
     assert.equal(api.webhookStatusBar.item.text, '$(radio-tower) Webhooks: 1 $(error) 4');
     const refusedItem = await api.webhookEvents.getTreeItem(api.webhookEvents.getChildren()[1]);
     assert.match(String(refusedItem.description), /^refused 401 · /);
@@ -312,7 +364,10 @@ describe('webhooks', function () {
     assert.equal((await deliver(url, 'this is not JSON')).status, 400);
     assert.equal((await deliver(url, payload('record.updated', '3'))).status, 204);
     const events = await webhookEvents();
-    assert.deepEqual(events.map((event) => event.status), [204, 400, 413]);
+    assert.deepEqual(
+      events.map((event) => event.status),
+      [204, 400, 413],
+    );
     assert.equal((await testApi()).webhooks.state().kind, 'running');
   });
 
@@ -323,10 +378,20 @@ describe('webhooks', function () {
     const client = api.portals.client(portalId);
     await client.updateRecord('101', '1', { f4: '555 0102' });
     await client.updateRecord('101', '2', { f4: '555 0103' });
-    assert.deepEqual((await finishedDeliveries(2)).map((delivery) => delivery.status), [401, 401], 'refused: no Secret Key, unsigned not accepted');
+    assert.deepEqual(
+      (await finishedDeliveries(2)).map((delivery) => delivery.status),
+      [401, 401],
+      'refused: no Secret Key, unsigned not accepted',
+    );
     const offer = await user().waitForMessage(/were refused: they are not signed, and no Secret Key is set/, { level: 'warn' });
     assert.deepEqual(offer.actions, ['Set Secret Key', 'Accept Unsigned']);
-    assert.equal(user().messagesOf('warn').filter((message) => /were refused: they are not signed/.test(message)).length, 1, 'said once');
+    assert.equal(
+      user()
+        .messagesOf('warn')
+        .filter((message) => /were refused: they are not signed/.test(message)).length,
+      1,
+      'said once',
+    );
     assert.equal(api.webhookStatusBar.item.backgroundColor, undefined, 'no unsigned portal yet');
 
     // The user accepts them (as answering "Accept Unsigned" does): taken, and the status warns.
@@ -334,7 +399,10 @@ describe('webhooks', function () {
     assert.equal(await api.context.secrets.get(unsignedKey(portalId)), 'true');
     assert.equal((await deliver(url, payload('record.updated', '3'))).status, 204);
     assert.deepEqual(api.webhooks.unsignedPortals(), ['Emulator']);
-    assert.match(String(api.webhookStatusBar.item.tooltip), /Unsigned deliveries are accepted for "Emulator": any program on this machine can send those events/);
+    assert.match(
+      String(api.webhookStatusBar.item.tooltip),
+      /Unsigned deliveries are accepted for "Emulator": any program on this machine can send those events/,
+    );
     assert.equal((api.webhookStatusBar.item.backgroundColor as { id?: string } | undefined)?.id, 'statusBarItem.warningBackground');
 
     // A Secret Key set ends it: unsigned refused again, no warning.
@@ -352,7 +420,13 @@ describe('webhooks', function () {
     assert.equal((await deliver(url, body)).status, 204);
     assert.equal((await deliver(url, body)).status, 202);
     const events = await webhookEvents();
-    assert.deepEqual(events.map((event) => [event.verdict, event.status]), [['ignored', 202], ['accepted', 204]]);
+    assert.deepEqual(
+      events.map((event) => [event.verdict, event.status]),
+      [
+        ['ignored', 202],
+        ['accepted', 204],
+      ],
+    );
     assert.match(events[0].reason ?? '', /^A repeat of a delivery accepted \d+ s ago/);
   });
 

@@ -14,7 +14,11 @@ import { workspaceFile, workspaceRoot } from './support/workspace';
 
 const FILE = '.vscode/portal.json';
 
-function fileText(views: { id: string; name: string }[], extra = '', { name = 'Team emulator', baseUrl = emulator().base_url } = {}): string {
+function fileText(
+  views: { id: string; name: string }[],
+  extra = '',
+  { name = 'Team emulator', baseUrl = emulator().base_url } = {},
+): string {
   return JSON.stringify(
     {
       portals: [
@@ -23,7 +27,15 @@ function fileText(views: { id: string; name: string }[], extra = '', { name = 'T
           baseUrl,
           clientId: emulator().client_id,
           flow: 'clientCredentials',
-          apps: [{ id: '201', views, queries: [{ name: 'Urgent (team)', view: views[0]?.id ?? '6', filters: [{ column: '33', operator: 'equals', value: 'High' }] }] }],
+          apps: [
+            {
+              id: '201',
+              views,
+              queries: [
+                { name: 'Urgent (team)', view: views[0]?.id ?? '6', filters: [{ column: '33', operator: 'equals', value: 'High' }] },
+              ],
+            },
+          ],
         },
       ],
     },
@@ -53,34 +65,42 @@ describe('the workspace file .vscode/portal.json', function () {
     return labels((await children(await path(portalId, 'Support', 'Tickets', 'Views'))).filter((node) => node.kind === 'view'));
   }
 
-  it('shows the file\'s views and queries, marked shared, and follows it being written, changed and deleted', async () => {
+  it("shows the file's views and queries, marked shared, and follows it being written, changed and deleted", async () => {
     const api = await testApi();
     await api.views.add(portalId, '201', { viewId: '7', name: 'My own' });
     await workspaceFile(FILE, fileText([{ id: '6', name: 'Team tickets' }]));
-    await waitFor(async () => (await viewLabels()).join() === 'Team tickets,My own', { message: 'the file\'s view shows' });
+    await waitFor(async () => (await viewLabels()).join() === 'Team tickets,My own', { message: "the file's view shows" });
     const views = await children(await path(portalId, 'Support', 'Tickets', 'Views'));
-    assert.deepEqual(
-      await Promise.all(views.map(async (node) => (await item(node)).description)),
-      ['view 6 · shared', 'view 7'],
-    );
+    assert.deepEqual(await Promise.all(views.map(async (node) => (await item(node)).description)), ['view 6 · shared', 'view 7']);
     const query = (await children(views[0])).find((node) => node.kind === 'savedQuery');
     assert.ok(query, 'the shared query is listed under its view');
     assert.equal((await item(query)).description, 'shared query · 1 filter');
 
     // A pull that changes the file: no reload.
-    await workspaceFile(FILE, fileText([{ id: '6', name: 'Renamed by a teammate' }, { id: '8', name: 'Another' }]));
-    await waitFor(async () => (await viewLabels()).join() === 'Renamed by a teammate,Another,My own', { message: 'the changed file shows' });
+    await workspaceFile(
+      FILE,
+      fileText([
+        { id: '6', name: 'Renamed by a teammate' },
+        { id: '8', name: 'Another' },
+      ]),
+    );
+    await waitFor(async () => (await viewLabels()).join() === 'Renamed by a teammate,Another,My own', {
+      message: 'the changed file shows',
+    });
 
     await vscode.workspace.fs.delete(vscode.Uri.joinPath(workspaceRoot(), FILE));
-    await waitFor(async () => (await viewLabels()).join() === 'My own', { message: 'the deleted file\'s views go' });
+    await waitFor(async () => (await viewLabels()).join() === 'My own', { message: "the deleted file's views go" });
   });
 
   it('refuses a secret typed into the file with a Problem at its place, and still uses the rest', async () => {
     const uri = await workspaceFile(FILE, fileText([{ id: '6', name: 'Team tickets' }], '"clientSecret": "do-not-commit",\n      '));
-    const problems = await waitFor(() => {
-      const found = vscode.languages.getDiagnostics(uri).filter((diagnostic) => diagnostic.source === 'Portal Explorer');
-      return found.length > 0 ? found : undefined;
-    }, { message: 'the secret is a Problem' });
+    const problems = await waitFor(
+      () => {
+        const found = vscode.languages.getDiagnostics(uri).filter((diagnostic) => diagnostic.source === 'Portal Explorer');
+        return found.length > 0 ? found : undefined;
+      },
+      { message: 'the secret is a Problem' },
+    );
     assert.equal(problems.length, 1);
     assert.match(problems[0].message, /never go in \.vscode\/portal\.json.*secret storage/);
     assert.equal(problems[0].severity, vscode.DiagnosticSeverity.Error);
@@ -104,7 +124,9 @@ describe('the workspace file .vscode/portal.json', function () {
   it('offers "Sign in to <name>" for a portal this VS Code lacks, asks only for the Secret Key, then shows the team\'s views', async () => {
     await removeAllPortals();
     await workspaceFile(FILE, fileText([{ id: '7', name: 'Open tickets (team)' }]));
-    const signIn = await waitFor(async () => (await rootItems()).find((entry) => entry.label === 'Sign in to Team emulator'), { message: '"Sign in to Team emulator" at the root' });
+    const signIn = await waitFor(async () => (await rootItems()).find((entry) => entry.label === 'Sign in to Team emulator'), {
+      message: '"Sign in to Team emulator" at the root',
+    });
     assert.match(signIn.description, /from the workspace/);
 
     user().answerInputBox(emulator().client_secret, /Secret Key/);
@@ -113,17 +135,26 @@ describe('the workspace file .vscode/portal.json', function () {
     assert.equal(api.portals.get(id)?.label, 'Team emulator');
     assert.equal(api.portals.state(id), 'signedIn');
     portalId = id;
-    await waitFor(async () => !(await rootItems()).some((entry) => entry.label.startsWith('Sign in to')), { message: 'the sign-in item goes' });
+    await waitFor(async () => !(await rootItems()).some((entry) => entry.label.startsWith('Sign in to')), {
+      message: 'the sign-in item goes',
+    });
     assert.deepEqual(await viewLabels(), ['Open tickets (team)']);
   });
 
   it('shows a portal of the same name at another address as a conflict, and never follows it', async () => {
     const label = (await testApi()).portals.get(portalId)?.label ?? '';
     await workspaceFile(FILE, fileText([{ id: '7', name: 'Elsewhere' }], '', { name: label, baseUrl: 'https://portal.example.invalid' }));
-    const conflict = await waitFor(async () => (await rootItems()).find((entry) => entry.label === `${label}: another address`), { message: 'the conflict at the root' });
+    const conflict = await waitFor(async () => (await rootItems()).find((entry) => entry.label === `${label}: another address`), {
+      message: 'the conflict at the root',
+    });
     assert.match(conflict.description, /^conflict · portal\.example\.invalid$/);
-    assert.deepEqual(await viewLabels(), [], 'the file\'s views are not put under the user\'s connection');
+    assert.deepEqual(await viewLabels(), [], "the file's views are not put under the user's connection");
     await Promise.resolve(vscode.commands.executeCommand('portal.signInToSharedPortal', label)).catch(() => undefined);
-    assert.ok(user().messagesOf('error').some((text) => /your connection of that name is elsewhere/.test(text)), JSON.stringify(user().messages));
+    assert.ok(
+      user()
+        .messagesOf('error')
+        .some((text) => /your connection of that name is elsewhere/.test(text)),
+      JSON.stringify(user().messages),
+    );
   });
 });

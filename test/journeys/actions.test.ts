@@ -15,7 +15,9 @@ const CUSTOMERS = ['Demo portal', 'Operations', 'Customers'];
 const RECORD = '/api/v1/app/101/record/3';
 
 async function writesSince(mark: number): Promise<string[]> {
-  return (await requestsSince(mark)).filter((request) => request.method !== 'GET' && request.path.startsWith(RECORD)).map((request) => `${request.method} ${request.path} ${request.status}`);
+  return (await requestsSince(mark))
+    .filter((request) => request.method !== 'GET' && request.path.startsWith(RECORD))
+    .map((request) => `${request.method} ${request.path} ${request.status}`);
 }
 
 describe('Journey (f): a comment and an attachment', function () {
@@ -49,7 +51,11 @@ describe('Journey (f): a comment and an attachment', function () {
     await commentTab.waitFor({ state: 'detached' });
     await shot('comment sent');
     const commented = await recordState('101', '3');
-    assert.deepEqual(commented.comments.map((comment) => comment.comment), ['Called the customer.\nThey confirm the new address.'], 'the portal holds the comment as typed');
+    assert.deepEqual(
+      commented.comments.map((comment) => comment.comment),
+      ['Called the customer.\nThey confirm the new address.'],
+      'the portal holds the comment as typed',
+    );
     assert.deepEqual(await writesSince(mark), [`POST ${RECORD}/comment 200`], 'one comment sent');
 
     // A file of the workspace, attached through the record editor's title button and the open dialog.
@@ -61,7 +67,11 @@ describe('Journey (f): a comment and an attachment', function () {
     await answerFileDialog(/Attach a file to record 3/, (value) => value.endsWith('/workspace/'), 'site-survey.bin', source, 'Attach');
     await notification(/^Attached site-survey\.bin \(96 KB\) to record 3 of Customers\./);
     await shot('attached');
-    const attached = await eventually(() => recordState('101', '3'), (state) => state.attachments.length === 1, 'the attachment in the portal');
+    const attached = await eventually(
+      () => recordState('101', '3'),
+      (state) => state.attachments.length === 1,
+      'the attachment in the portal',
+    );
     assert.deepEqual([attached.attachments[0].file_name, attached.attachments[0].size], ['site-survey.bin', bytes.length]);
     assert.deepEqual(await writesSince(mark), [`POST ${RECORD}/attachment 200`], 'one upload');
 

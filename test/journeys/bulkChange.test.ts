@@ -53,10 +53,18 @@ describe('Journey (n): Set Field… and Delete Rows… on rows selected in the g
     await confirm.getByRole('button', { name: 'Set Field', exact: true }).click();
     await notification(/^Setting Quantity: 3 records updated\.$/);
     const puts = (await requestsSince(mark)).filter((request) => request.method === 'PUT');
-    assert.deepEqual(puts.map((request) => `${recordOfPath(request.path)} ${request.status}`).sort(), ['2 200', '3 200', '4 200'], 'one PUT per selected record');
+    assert.deepEqual(
+      puts.map((request) => `${recordOfPath(request.path)} ${request.status}`).sort(),
+      ['2 200', '3 200', '4 200'],
+      'one PUT per selected record',
+    );
     for (const id of ['2', '3', '4']) {
       const after = await recordState(APP, id);
-      assert.deepEqual(after.data, { ...before.get(id)?.data, [QUANTITY.field]: '7' }, `record ${id} holds what it held plus the new Quantity`);
+      assert.deepEqual(
+        after.data,
+        { ...before.get(id)?.data, [QUANTITY.field]: '7' },
+        `record ${id} holds what it held plus the new Quantity`,
+      );
     }
     await eventually(
       () => grid.locator(`#grid-1-${QUANTITY.column}, #grid-2-${QUANTITY.column}, #grid-3-${QUANTITY.column}`).allTextContents(),
@@ -77,9 +85,17 @@ describe('Journey (n): Set Field… and Delete Rows… on rows selected in the g
     await remove.getByRole('button', { name: 'Delete', exact: true }).click();
     await notification(/^Deleting 2 records: 2 records moved to trash\.$/);
     const deletes = (await requestsSince(mark)).filter((request) => request.method === 'DELETE');
-    assert.deepEqual(deletes.map((request) => `${recordOfPath(request.path)} ${request.status}`).sort(), ['5 200', '6 200'], 'one DELETE per selected record');
+    assert.deepEqual(
+      deletes.map((request) => `${recordOfPath(request.path)} ${request.status}`).sort(),
+      ['5 200', '6 200'],
+      'one DELETE per selected record',
+    );
     for (const id of ['5', '6']) assert.equal((await recordState(APP, id)).trashed, true, `record ${id} is in the trash`);
-    await eventually(() => grid.locator('#grid-counts').textContent(), (text) => /^6 rows/.test(text ?? ''), 'the grid leaves the deleted rows out');
+    await eventually(
+      () => grid.locator('#grid-counts').textContent(),
+      (text) => /^6 rows/.test(text ?? ''),
+      'the grid leaves the deleted rows out',
+    );
     await shot('rows deleted');
   });
 });

@@ -13,7 +13,19 @@ import type { Frame } from 'playwright-core';
 import { eventually, recordState, requestMark, requestsSince, type LoggedRequest } from './support/emulator';
 import { panelFrame } from './support/panels';
 import { collapseTree, expandPath } from './support/tree';
-import { clickNotificationButton, closeAllEditors, editorText, freshStart, notification, pick, reloadWindow, runCommand, save, setFieldValue, tabLabels } from './support/workbench';
+import {
+  clickNotificationButton,
+  closeAllEditors,
+  editorText,
+  freshStart,
+  notification,
+  pick,
+  reloadWindow,
+  runCommand,
+  save,
+  setFieldValue,
+  tabLabels,
+} from './support/workbench';
 import { page, screenshots, world } from './support/world';
 
 const ORDERS_APP = '102';
@@ -52,12 +64,17 @@ async function newOrderDocument(kind: 'Record' | 'Draft', { askedForApp }: { ask
   const tabs = page().locator('.part.editor .tabs-container .tab', { hasText: /^new-/ });
   await tabs.nth(askedForApp ? 0 : 1).waitFor();
   // Its text, the required fields empty (the hint after a key names its field).
-  await page().locator('.part.editor .view-lines', { hasText: /Amount:\s*\x22\x22/ }).first().waitFor();
+  await page()
+    .locator('.part.editor .view-lines', { hasText: /Amount:\s*\x22\x22/ })
+    .first()
+    .waitFor();
 }
 
 /** POSTs that create an Orders record, after `mark`. */
 async function ordersCreated(mark: number): Promise<LoggedRequest[]> {
-  return (await requestsSince(mark)).filter((request) => request.method === 'POST' && /^\/api\/v1\/app\/102\/record\/?$/.test(request.path));
+  return (await requestsSince(mark)).filter(
+    (request) => request.method === 'POST' && /^\/api\/v1\/app\/102\/record\/?$/.test(request.path),
+  );
 }
 
 /** A field of the form by its field id in data. */
@@ -103,7 +120,12 @@ describe('Journey (d): a record created with the form', function () {
     // The date input's segments follow the browser's locale: type the parts in the order it shows them.
     const date = field('f15').locator('input[type="date"]');
     await date.click({ position: { x: 4, y: 4 } });
-    const order = await date.evaluate(() => new Intl.DateTimeFormat().formatToParts(new Date(2026, 2, 15)).filter((part) => part.type !== 'literal').map((part) => part.type));
+    const order = await date.evaluate(() =>
+      new Intl.DateTimeFormat()
+        .formatToParts(new Date(2026, 2, 15))
+        .filter((part) => part.type !== 'literal')
+        .map((part) => part.type),
+    );
     const parts: Record<string, string> = { day: '15', month: '03', year: '2026' };
     for (const part of order) await page().keyboard.type(parts[part] ?? '');
     assert.equal(await date.inputValue(), '2026-03-15', 'the date input holds the typed date');
@@ -113,19 +135,28 @@ describe('Journey (d): a record created with the form', function () {
     await frame.locator('#save-draft').click();
     await notification(/Created draft record \d+ in Orders/);
     await shot('created');
-    const posts = (await requestsSince(mark)).filter((request: LoggedRequest) => request.method === 'POST' && /^\/api\/v1\/app\/102\/record\/?$/.test(request.path));
+    const posts = (await requestsSince(mark)).filter(
+      (request: LoggedRequest) => request.method === 'POST' && /^\/api\/v1\/app\/102\/record\/?$/.test(request.path),
+    );
     assert.equal(posts.length, 1, `one POST creates the record: ${JSON.stringify(posts)}`);
     const id = /record (\d+)/.exec((await (await notification(/Created draft record/)).innerText()) ?? '')?.[1];
     assert.ok(id, 'the message names the new record');
     const state = await recordState(ORDERS_APP, id);
     assert.equal(state.draft, true, 'the record is a draft');
-    const written = Object.fromEntries(Object.entries(state.data).filter(([key, value]) => value !== '' && !['f10', 'f13', 'f14'].includes(key)));
+    const written = Object.fromEntries(
+      Object.entries(state.data).filter(([key, value]) => value !== '' && !['f10', 'f13', 'f14'].includes(key)),
+    );
     assert.deepEqual(written, ENTERED, 'the portal holds exactly the fields entered (the portal sets the order no. and the lookups)');
 
     await clickNotificationButton(/Created draft record/, 'Open record');
     // A draft's tab names it by its id (its title shows once published).
-    await page().locator('.part.editor .tabs-container .tab.active', { hasText: new RegExp(`\\b${id}\\b`) }).waitFor();
-    await page().locator('.part.editor .view-lines', { hasText: /Standing.desks.for.the.lab/ }).first().waitFor();
+    await page()
+      .locator('.part.editor .tabs-container .tab.active', { hasText: new RegExp(`\\b${id}\\b`) })
+      .waitFor();
+    await page()
+      .locator('.part.editor .view-lines', { hasText: /Standing.desks.for.the.lab/ })
+      .first()
+      .waitFor();
     const text = await editorText();
     assert.match(text, /"f11".*"Standing desks for the lab"/, 'the new record is open as a document');
     assert.match(text, /"f15".*"15-03-2026"/);
@@ -150,7 +181,9 @@ describe('Journey (d): a record created with the form', function () {
     await shot('after reload');
     assert.equal(await shownText(frame, 'f11'), 'Chairs for the reading room', 'the text typed is back');
     assert.equal(await shownText(frame, 'f17'), '480', 'the amount typed is back');
-    const posts = (await requestsSince(mark)).filter((request: LoggedRequest) => request.method === 'POST' && request.path.startsWith('/api/v1/app/'));
+    const posts = (await requestsSince(mark)).filter(
+      (request: LoggedRequest) => request.method === 'POST' && request.path.startsWith('/api/v1/app/'),
+    );
     assert.deepEqual(posts, [], 'nothing was created on its own');
   });
 
@@ -173,11 +206,16 @@ describe('Journey (d): a record created with the form', function () {
 
     const mark = await requestMark();
     await reloadWindow();
-    await page().locator('.part.editor .view-lines', { hasText: /Standing.desk/ }).first().waitFor({ timeout: 90_000 });
+    await page()
+      .locator('.part.editor .view-lines', { hasText: /Standing.desk/ })
+      .first()
+      .waitFor({ timeout: 90_000 });
     // Both documents are back, unsaved (VS Code marks the tab in the background once it has read its backup).
     await page().locator('.part.editor .tabs-container .tab.dirty').nth(1).waitFor();
     // The document in front is still known for what it is: a new draft of Orders.
-    await page().locator('.part.editor .codelens-decoration', { hasText: /New draft of app 102: saving creates it/ }).waitFor();
+    await page()
+      .locator('.part.editor .codelens-decoration', { hasText: /New draft of app 102: saving creates it/ })
+      .waitFor();
     await shot('after reload');
     assert.deepEqual(await ordersCreated(mark), [], 'nothing was created on its own');
 
@@ -185,7 +223,9 @@ describe('Journey (d): a record created with the form', function () {
     await save();
     const draftId = /record (\d+)/.exec(await (await notification(/Created record \d+ of Orders/)).innerText())?.[1];
     assert.ok(draftId, 'the message names the new record');
-    await page().locator('.part.editor .tabs-container .tab.active', { hasText: new RegExp(`\\b${draftId}\\b`) }).waitFor();
+    await page()
+      .locator('.part.editor .tabs-container .tab.active', { hasText: new RegExp(`\\b${draftId}\\b`) })
+      .waitFor();
     await shot('draft created and reopened');
     assert.equal((await ordersCreated(mark)).length, 1, 'one POST');
     const draft = await recordState(ORDERS_APP, draftId);
@@ -203,11 +243,18 @@ describe('Journey (d): a record created with the form', function () {
 
     // The other document, a published record: once, under its own id.
     await page().locator('.part.editor .tabs-container .tab.dirty').first().click();
-    await page().locator('.part.editor .view-lines', { hasText: /Printer.paper/ }).first().waitFor();
+    await page()
+      .locator('.part.editor .view-lines', { hasText: /Printer.paper/ })
+      .first()
+      .waitFor();
     await save();
-    const recordId = /record (\d+)/.exec(await (await notification(new RegExp(`Created record (?!${draftId}\\b)\\d+ of Orders`))).innerText())?.[1];
+    const recordId = /record (\d+)/.exec(
+      await (await notification(new RegExp(`Created record (?!${draftId}\\b)\\d+ of Orders`))).innerText(),
+    )?.[1];
     assert.ok(recordId && recordId !== draftId, 'a second record, for the second document');
-    await page().locator('.part.editor .tabs-container .tab.active', { hasText: new RegExp(`\\b${recordId}\\b`) }).waitFor();
+    await page()
+      .locator('.part.editor .tabs-container .tab.active', { hasText: new RegExp(`\\b${recordId}\\b`) })
+      .waitFor();
     await shot('record created and reopened');
     assert.equal((await ordersCreated(mark)).length, 2, 'one POST per document');
     const published = await recordState(ORDERS_APP, recordId);
@@ -219,7 +266,11 @@ describe('Journey (d): a record created with the form', function () {
 
 /** Waits until the request log shows the update of record `id` after `mark`. */
 async function eventuallyUpdated(mark: number, id: string): Promise<void> {
-  await eventually(() => requestsSince(mark), (requests) => requests.some((request) => request.method === 'PUT' && request.path === `/api/v1/app/102/record/${id}`), `the update of record ${id}`);
+  await eventually(
+    () => requestsSince(mark),
+    (requests) => requests.some((request) => request.method === 'PUT' && request.path === `/api/v1/app/102/record/${id}`),
+    `the update of record ${id}`,
+  );
 }
 
 /**
@@ -238,5 +289,9 @@ async function backedUp(...documents: string[][]): Promise<void> {
     }
   };
   const backups = async (): Promise<string[]> => (existsSync(root) ? read(root) : []);
-  await eventually(backups, (texts) => documents.every((wanted) => texts.some((text) => wanted.every((part) => text.includes(part)))), 'the backups of the typed documents');
+  await eventually(
+    backups,
+    (texts) => documents.every((wanted) => texts.some((text) => wanted.every((part) => text.includes(part)))),
+    'the backups of the typed documents',
+  );
 }

@@ -20,14 +20,19 @@ const APP = '102';
 const COLUMN = { title: 2, customerId: 3, quantity: 9 } as const;
 /** What is typed and pasted, by record id: the fields each record must change, and nothing else. */
 const TYPED: Record<string, Record<string, string>> = { '1': { f11: 'Ergonomic chairs', f18: '14' }, '2': { f11: 'Sit-stand desks' } };
-const PASTED: Record<string, Record<string, string>> = { '3': { f11: 'Toner cartridges', f12: '2' }, '4': { f11: 'Hampers', f12: '6' }, '5': { f11: 'Rack 42U', f12: '3' } };
+const PASTED: Record<string, Record<string, string>> = {
+  '3': { f11: 'Toner cartridges', f12: '2' },
+  '4': { f11: 'Hampers', f12: '6' },
+  '5': { f11: 'Rack 42U', f12: '3' },
+};
 const PASTE_TEXT = 'Toner cartridges\t2\nHampers\t6\nRack 42U\t3\n';
 /** The other user's change, to a field nobody touched in the grid. */
 const THEIRS = { f18: '99' };
 
 /** LookUp columns: the portal fills them from the linked customer, so a new Customer id changes them too. */
 const LOOKUPS = ['f13', 'f14'];
-const withoutLookups = (data: Record<string, string> | undefined): Record<string, string> => Object.fromEntries(Object.entries(data ?? {}).filter(([key]) => !LOOKUPS.includes(key)));
+const withoutLookups = (data: Record<string, string> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(data ?? {}).filter(([key]) => !LOOKUPS.includes(key)));
 
 const isPut = (request: { method: string }): boolean => request.method === 'PUT';
 const recordOfPath = (path: string): string => /\/record\/(\d+)$/.exec(path)?.[1] ?? path;
@@ -66,7 +71,10 @@ describe('Journey (l): a view as an editable grid', function () {
     await row.locator('.action-label[aria-label^="Open View as Grid"]').click();
     const grid = await panelFrame('View 3');
     await grid.locator('#grid-0-1').waitFor();
-    assert.ok((await tabLabels()).some((label) => /View 3 — Orders/.test(label)), `the tab is titled by the view and the app: ${JSON.stringify(await tabLabels())}`);
+    assert.ok(
+      (await tabLabels()).some((label) => /View 3 — Orders/.test(label)),
+      `the tab is titled by the view and the app: ${JSON.stringify(await tabLabels())}`,
+    );
     assert.match((await grid.locator('#grid-counts').textContent()) ?? '', /^8 rows/, 'a view opened from the tree shows all its rows');
     await shot('grid open');
 
@@ -78,7 +86,13 @@ describe('Journey (l): a view as an editable grid', function () {
     await shot('three cells typed');
 
     // A 3 × 2 block (Title, Customer id of records 3 to 5) copied from a spreadsheet: TSV on the clipboard.
-    await page().evaluate((text) => (globalThis as unknown as { navigator: { clipboard: { writeText(text: string): Promise<void> } } }).navigator.clipboard.writeText(text), PASTE_TEXT);
+    await page().evaluate(
+      (text) =>
+        (globalThis as unknown as { navigator: { clipboard: { writeText(text: string): Promise<void> } } }).navigator.clipboard.writeText(
+          text,
+        ),
+      PASTE_TEXT,
+    );
     await grid.locator(`#grid-2-${COLUMN.title}`).click();
     await page().keyboard.press('Control+V');
     await grid.locator(`#grid-4-${COLUMN.customerId}.pending`).waitFor();
@@ -97,7 +111,9 @@ describe('Journey (l): a view as an editable grid', function () {
     await grid.locator('.row-conflict').waitFor();
     // The save is over: its progress (with its Cancel) goes, not left on screen beside the outcome. VS Code
     // keeps a progress notification up for at least 800 ms, so the screenshots after were taken beside it.
-    await page().locator('.notifications-toasts .notification-list-item-message', { hasText: /^Saving 5 changed rows/ }).waitFor({ state: 'detached', timeout: 15_000 });
+    await page()
+      .locator('.notifications-toasts .notification-list-item-message', { hasText: /^Saving 5 changed rows/ })
+      .waitFor({ state: 'detached', timeout: 15_000 });
     await shot('saved with one conflict');
     const saveLog = await requestsSince(mark);
     const puts = saveLog.filter(isPut);
@@ -109,10 +125,18 @@ describe('Journey (l): a view as an editable grid', function () {
     // Five changed rows of eight: checked against one read of the grid's view, answered before any update, not a GET each.
     const viewRead = saveLog.findIndex((request) => request.method === 'GET' && request.path === `/api/v1/app/${APP}/view/3`);
     assert.ok(viewRead >= 0 && viewRead < saveLog.findIndex(isPut), 'one read of the view before the updates');
-    assert.deepEqual(saveLog.filter((request) => request.method === 'GET' && request.path.includes('/record/')).map((request) => request.path), [], 'no GET per row');
+    assert.deepEqual(
+      saveLog.filter((request) => request.method === 'GET' && request.path.includes('/record/')).map((request) => request.path),
+      [],
+      'no GET per row',
+    );
     for (const [id, fields] of Object.entries({ '1': TYPED['1'], ...PASTED })) {
       const after = await recordState(APP, id);
-      assert.deepEqual(withoutLookups(after.data), withoutLookups({ ...before.get(id)?.data, ...fields }), `record ${id} holds its data as before plus only the fields changed in the grid`);
+      assert.deepEqual(
+        withoutLookups(after.data),
+        withoutLookups({ ...before.get(id)?.data, ...fields }),
+        `record ${id} holds its data as before plus only the fields changed in the grid`,
+      );
     }
     assert.deepEqual((await recordState(APP, '2')).data, theirs.data, 'nothing was sent for the record held back');
     assert.equal(await page().locator('.part.editor .tabs-container .tab.dirty').count(), 1, 'the held-back row keeps the tab dirty');
@@ -125,11 +149,23 @@ describe('Journey (l): a view as an editable grid', function () {
     mark = await requestMark();
     await grid.locator('#grid-keep-mine').click();
     await page().locator('.part.editor .tabs-container .tab.dirty').waitFor({ state: 'detached' });
-    const kept = await eventually(() => recordState(APP, '2'), (state) => state.data.f11 === TYPED['2'].f11, 'my title reaches the portal');
+    const kept = await eventually(
+      () => recordState(APP, '2'),
+      (state) => state.data.f11 === TYPED['2'].f11,
+      'my title reaches the portal',
+    );
     await shot('kept mine');
     const keepPuts = (await requestsSince(mark)).filter(isPut);
-    assert.deepEqual(keepPuts.map((request) => `${recordOfPath(request.path)} ${request.status}`), ['2 200'], 'one PUT, for the record resolved');
-    assert.deepEqual(withoutLookups(kept.data), withoutLookups({ ...before.get('2')?.data, ...THEIRS, ...TYPED['2'] }), "the other user's field is kept beside mine");
+    assert.deepEqual(
+      keepPuts.map((request) => `${recordOfPath(request.path)} ${request.status}`),
+      ['2 200'],
+      'one PUT, for the record resolved',
+    );
+    assert.deepEqual(
+      withoutLookups(kept.data),
+      withoutLookups({ ...before.get('2')?.data, ...THEIRS, ...TYPED['2'] }),
+      "the other user's field is kept beside mine",
+    );
     assert.equal(await grid.locator('.row-conflict, .grid-cell.pending').count(), 0, 'nothing left pending in the grid');
   });
 });

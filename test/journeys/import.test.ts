@@ -13,25 +13,43 @@ import type { Frame } from 'playwright-core';
 import { emulatorCall, eventually, requestMark, requestsSince, viewAsAnotherUser, type LoggedRequest } from './support/emulator';
 import { panelFrame } from './support/panels';
 import { collapseTree, showView } from './support/tree';
-import { answerFileDialog, clearNotifications, clickNotificationButton, closeAllEditors, freshStart, notification, pick, runCommand } from './support/workbench';
+import {
+  answerFileDialog,
+  clearNotifications,
+  clickNotificationButton,
+  closeAllEditors,
+  freshStart,
+  notification,
+  pick,
+  runCommand,
+} from './support/workbench';
 import { page, screenshots, world } from './support/world';
 
 const CUSTOMERS = ['Demo portal', 'Operations', 'Customers'];
 const CREATE = '/api/v1/app/101/record/';
 const HEADER = 'Name,Email,Tier,Customer since';
 /** Names start with `prefix`, so that the portal's own view counts the rows this journey created. */
-const line = (index: number, prefix: string): string => `${prefix} ${index},c${index}@example.com,${['Bronze', 'Silver', 'Gold'][index % 3]},2026-01-${String((index % 28) + 1).padStart(2, '0')}`;
+const line = (index: number, prefix: string): string =>
+  `${prefix} ${index},c${index}@example.com,${['Bronze', 'Silver', 'Gold'][index % 3]},2026-01-${String((index % 28) + 1).padStart(2, '0')}`;
 /** The names of app 101's records whose Name contains `text`, as the portal itself finds them (Name is field 2, "contains" operator 0). */
-const namesWith = async (text: string): Promise<string[]> => (await viewAsAnotherUser('101', '1', { filter_columns: '2', filter_operators: '0', filter_values: text })).map((row) => String(row.f2));
+const namesWith = async (text: string): Promise<string[]> =>
+  (await viewAsAnotherUser('101', '1', { filter_columns: '2', filter_operators: '0', filter_values: text })).map((row) => String(row.f2));
 const customersNamed = async (text: string): Promise<number> => (await namesWith(text)).length;
 
-const creates = (requests: readonly LoggedRequest[]): LoggedRequest[] => requests.filter((request) => request.method === 'POST' && request.path === CREATE);
+const creates = (requests: readonly LoggedRequest[]): LoggedRequest[] =>
+  requests.filter((request) => request.method === 'POST' && request.path === CREATE);
 
 /** Import Records… from the palette: Customers picked, `name` chosen in the open dialog. */
 async function startImport(name: string): Promise<void> {
   await runCommand('Portal: Import Records…');
   await pick(/Which app\?/, 'Customers');
-  await answerFileDialog(/Import records from/, (value) => value.endsWith('/workspace/'), name, join(world().profile.workspace, name), 'Import');
+  await answerFileDialog(
+    /Import records from/,
+    (value) => value.endsWith('/workspace/'),
+    name,
+    join(world().profile.workspace, name),
+    'Import',
+  );
 }
 
 /** Import Records… of `name`: the mapping panel's frame. */
@@ -45,7 +63,11 @@ async function openImport(name: string): Promise<Frame> {
 
 /** The dry run's table as a person reads it: one entry per row listed. */
 async function dryRunProblems(frame: Frame): Promise<{ row: string; column: string; value: string; expected: string; problem: string }[]> {
-  const rows = await frame.locator('#dry-run-problems tbody tr').evaluateAll((elements) => elements.map((element) => [...element.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim())));
+  const rows = await frame
+    .locator('#dry-run-problems tbody tr')
+    .evaluateAll((elements) =>
+      elements.map((element) => [...element.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim())),
+    );
   return rows.map(([row, column, value, expected, problem]) => ({ row, column, value, expected, problem }));
 }
 
@@ -68,12 +90,23 @@ describe('Journey (k): bulk import, with a dry run, cancelled and resumed', func
     await collapseTree();
     await showView(CUSTOMERS, '1', { expand: false });
     const good = [1, 2, 3].map((index) => line(index, 'Journey good'));
-    const rows = [good[0], 'Bad date Ltd,bad@example.com,Gold,31-02-2026', good[1], 'Bad tier Ltd,tier@example.com,Platinum,2026-01-05', ',noname@example.com,Silver,2026-01-06', good[2]];
+    const rows = [
+      good[0],
+      'Bad date Ltd,bad@example.com,Gold,31-02-2026',
+      good[1],
+      'Bad tier Ltd,tier@example.com,Platinum,2026-01-05',
+      ',noname@example.com,Silver,2026-01-06',
+      good[2],
+    ];
     writeFileSync(join(world().profile.workspace, 'new-customers.csv'), `${HEADER}\n${rows.join('\n')}\n`);
     const before = await customersNamed('Journey good');
     const frame = await openImport('new-customers.csv');
     await shot('mapping panel open');
-    const lookupView = await frame.locator('#option-viewId vscode-dropdown').evaluate((element) => ((element as unknown as { selectedOptions?: { textContent: string | null }[] }).selectedOptions?.[0]?.textContent ?? '').trim());
+    const lookupView = await frame
+      .locator('#option-viewId vscode-dropdown')
+      .evaluate((element) =>
+        ((element as unknown as { selectedOptions?: { textContent: string | null }[] }).selectedOptions?.[0]?.textContent ?? '').trim(),
+      );
     assert.match(lookupView, /\(view 1\)$/, 'the view added in the tree is proposed for look-ups');
 
     let mark = await requestMark();
@@ -103,7 +136,11 @@ describe('Journey (k): bulk import, with a dry run, cancelled and resumed', func
     await frame.locator('#import-message', { hasText: /Import finished: 3 created/ }).waitFor();
     await shot('imported');
     const sent = creates(await requestsSince(mark));
-    assert.deepEqual(sent.map((request) => request.status), [200, 200, 200], 'three creates, each taken');
+    assert.deepEqual(
+      sent.map((request) => request.status),
+      [200, 200, 200],
+      'three creates, each taken',
+    );
     assert.equal(await customersNamed('Journey good'), before + 3, "the portal's view counts the three good rows");
     assert.equal(await customersNamed('Bad'), 0, 'no bad row reached the portal');
   });
@@ -113,14 +150,22 @@ describe('Journey (k): bulk import, with a dry run, cancelled and resumed', func
     await closeAllEditors();
     await clearNotifications();
     const count = 80;
-    writeFileSync(join(world().profile.workspace, 'many-customers.csv'), `${HEADER}\n${Array.from({ length: count }, (_, index) => line(index + 1, 'Resumed')).join('\n')}\n`);
+    writeFileSync(
+      join(world().profile.workspace, 'many-customers.csv'),
+      `${HEADER}\n${Array.from({ length: count }, (_, index) => line(index + 1, 'Resumed')).join('\n')}\n`,
+    );
     // A slow portal, so that Cancel lands halfway: every create waits 400 ms before it is carried out.
     await emulatorCall('POST', 'faults', { method: 'POST', path: `^${CREATE}$`, count: -1, latency_ms: 400 });
     const mark = await requestMark();
     let frame = await openImport('many-customers.csv');
     await frame.locator('#import').click();
     await notification(/Importing many-customers\.csv/);
-    await eventually(async () => creates(await requestsSince(mark)).length, (done) => done >= 20, 'twenty creates answered', 60_000);
+    await eventually(
+      async () => creates(await requestsSince(mark)).length,
+      (done) => done >= 20,
+      'twenty creates answered',
+      60_000,
+    );
     await shot('importing slowly');
     await clickNotificationButton(/Importing many-customers\.csv/, 'Cancel');
     await notification(/^Import of many-customers\.csv cancelled: \d+ created/, 30_000);
@@ -137,15 +182,26 @@ describe('Journey (k): bulk import, with a dry run, cancelled and resumed', func
     await dialog.waitFor();
     await shot('resume or start over');
     await dialog.getByRole('button', { name: 'Resume', exact: true }).click();
-    await notification(new RegExp(`^Imported many-customers\\.csv: ${count} created, 0 updated, 0 skipped \\(unchanged\\), 0 failed\\.`), 90_000);
+    await notification(
+      new RegExp(`^Imported many-customers\\.csv: ${count} created, 0 updated, 0 skipped \\(unchanged\\), 0 failed\\.`),
+      90_000,
+    );
     await shot('resumed and finished');
 
     const posts = creates(await requestsSince(mark));
     assert.equal(posts.filter((request) => request.status === 200).length, count, `one create taken per row: ${posts.length} sent`);
-    assert.deepEqual(posts.filter((request) => request.status !== 200), [], 'no create refused (a second create of a name would be refused as a duplicate)');
+    assert.deepEqual(
+      posts.filter((request) => request.status !== 200),
+      [],
+      'no create refused (a second create of a name would be refused as a duplicate)',
+    );
     const names = await namesWith('Resumed');
     assert.equal(names.length, count, 'the portal holds as many records as the file has rows');
-    assert.deepEqual([...new Set(names)].sort(), Array.from({ length: count }, (_, index) => `Resumed ${index + 1}`).sort(), 'each row once');
+    assert.deepEqual(
+      [...new Set(names)].sort(),
+      Array.from({ length: count }, (_, index) => `Resumed ${index + 1}`).sort(),
+      'each row once',
+    );
   });
 
   it('Import Records… started again on a file whose import goes on is refused, saying where it runs: each row created once', async () => {
@@ -153,14 +209,22 @@ describe('Journey (k): bulk import, with a dry run, cancelled and resumed', func
     await closeAllEditors();
     await clearNotifications();
     const count = 200;
-    writeFileSync(join(world().profile.workspace, 'twice-customers.csv'), `${HEADER}\n${Array.from({ length: count }, (_, index) => line(index + 1, 'Twice')).join('\n')}\n`);
+    writeFileSync(
+      join(world().profile.workspace, 'twice-customers.csv'),
+      `${HEADER}\n${Array.from({ length: count }, (_, index) => line(index + 1, 'Twice')).join('\n')}\n`,
+    );
     // So slow (four creates a second and a half) that the run still goes on when the command is run again.
     await emulatorCall('POST', 'faults', { method: 'POST', path: `^${CREATE}$`, count: -1, latency_ms: 1500 });
     const mark = await requestMark();
     const frame = await openImport('twice-customers.csv');
     await frame.locator('#import').click();
     await notification(/Importing twice-customers\.csv/);
-    await eventually(async () => creates(await requestsSince(mark)).length, (done) => done >= 4, 'the first creates answered', 60_000);
+    await eventually(
+      async () => creates(await requestsSince(mark)).length,
+      (done) => done >= 4,
+      'the first creates answered',
+      60_000,
+    );
 
     await startImport('twice-customers.csv');
     await notification(/^An import of twice-customers\.csv is already running in this window since \d/, 30_000);
@@ -172,7 +236,10 @@ describe('Journey (k): bulk import, with a dry run, cancelled and resumed', func
     await shot('the running import shown');
 
     await emulatorCall('DELETE', 'faults');
-    await notification(new RegExp(`^Imported twice-customers\\.csv: ${count} created, 0 updated, 0 skipped \\(unchanged\\), 0 failed\\.`), 90_000);
+    await notification(
+      new RegExp(`^Imported twice-customers\\.csv: ${count} created, 0 updated, 0 skipped \\(unchanged\\), 0 failed\\.`),
+      90_000,
+    );
     const posts = creates(await requestsSince(mark));
     assert.equal(posts.length, count, `one create per row: ${posts.length} sent`);
     const names = await namesWith('Twice');

@@ -60,7 +60,12 @@ describe('Journey (m): a 100,000-row view in the Portal view, and Go to Record',
     // The portal at full speed again: Retry reads the view whole.
     await emulatorCall('POST', 'config', { bytesPerSecond: 0 });
     await partial.click();
-    const whole = await eventually(() => viewDescription(view), (text) => /100,000 records$/.test(text), 'the whole view read again', 60_000);
+    const whole = await eventually(
+      () => viewDescription(view),
+      (text) => /100,000 records$/.test(text),
+      'the whole view read again',
+      60_000,
+    );
     assert.doesNotMatch(whole, /partial/);
     await shot('read whole');
 
@@ -76,19 +81,33 @@ describe('Journey (m): a 100,000-row view in the Portal view, and Go to Record',
     await page().keyboard.type(recordId);
     const item = widget.locator('.monaco-list-row', { hasText: `#${recordId}` }).first();
     await item.waitFor({ timeout: 20_000 });
-    assert.match((await item.innerText()).replace(/\s+/g, ' '), new RegExp(subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the item is titled by the record\'s subject');
+    assert.match(
+      (await item.innerText()).replace(/\s+/g, ' '),
+      new RegExp(subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+      "the item is titled by the record's subject",
+    );
     await shot('go to record');
     await page().keyboard.press('Enter');
     await page().locator('.part.editor .view-lines').first().waitFor();
-    await eventually(() => tabLabels(), (labels) => labels.some((label) => label.includes(subject)), 'the record\'s tab, named by its subject');
+    await eventually(
+      () => tabLabels(),
+      (labels) => labels.some((label) => label.includes(subject)),
+      "the record's tab, named by its subject",
+    );
     await shot('record opened');
 
     const requests = await requestsSince(mark);
     assert.deepEqual(
-      requests.filter((request) => request.path === `/api/v1/app/201/record/${recordId}`).map((request) => `${request.method} ${request.status}`),
+      requests
+        .filter((request) => request.path === `/api/v1/app/201/record/${recordId}`)
+        .map((request) => `${request.method} ${request.status}`),
       ['GET 200'],
       'one read of the record',
     );
-    assert.deepEqual(requests.filter((request) => request.path === VIEW_PATH), [], 'Go to Record searched the rows the tree holds: the view was not read again');
+    assert.deepEqual(
+      requests.filter((request) => request.path === VIEW_PATH),
+      [],
+      'Go to Record searched the rows the tree holds: the view was not read again',
+    );
   });
 });

@@ -12,7 +12,9 @@ const ORDERS = ['Demo portal', 'Operations', 'Orders'];
 const APP = '102';
 
 async function writesSince(mark: number): Promise<string[]> {
-  return (await requestsSince(mark)).filter((request) => request.method !== 'GET').map((request) => `${request.method} ${request.path} ${request.status}`);
+  return (await requestsSince(mark))
+    .filter((request) => request.method !== 'GET')
+    .map((request) => `${request.method} ${request.path} ${request.status}`);
 }
 
 describe('Journey (o): publish a draft and delete a record, one click each', function () {
@@ -50,7 +52,11 @@ describe('Journey (o): publish a draft and delete a record, one click each', fun
 
     // Delete: the record's editor, the title bar's Delete button, VS Code's confirmation.
     await openRecordRow(view, 'Gift baskets');
-    await eventually(() => tabLabels(), (labels) => labels.some((label) => label.includes('Gift baskets')), 'the record open');
+    await eventually(
+      () => tabLabels(),
+      (labels) => labels.some((label) => label.includes('Gift baskets')),
+      'the record open',
+    );
     mark = await requestMark();
     await page().locator('.part.editor .editor-actions .action-label[aria-label^="Delete Record"]').click();
     const confirm = page().locator('.monaco-dialog-box', { hasText: /Delete record 4 of Orders\? It moves to the portal's trash\./ });
@@ -60,7 +66,11 @@ describe('Journey (o): publish a draft and delete a record, one click each', fun
     await notification(/^Record 4 moved to the portal's trash\./);
     assert.deepEqual(await writesSince(mark), [`DELETE /api/v1/app/${APP}/record/4 200`], 'one delete');
     assert.equal((await recordState(APP, '4')).trashed, true, 'the record is in the trash');
-    await eventually(() => tabLabels(), (labels) => !labels.some((label) => label.includes('Gift baskets')), 'its tab closed');
+    await eventually(
+      () => tabLabels(),
+      (labels) => !labels.some((label) => label.includes('Gift baskets')),
+      'its tab closed',
+    );
     await eventually(
       () => page().locator('.part.sidebar .monaco-list-row .label-name', { hasText: 'Gift baskets' }).count(),
       (count) => count === 0,

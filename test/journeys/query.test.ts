@@ -33,10 +33,13 @@ async function shownFilters(frame: Frame): Promise<{ column: string; operator: s
   for (let i = 0; i < (await rows.count()); i += 1) {
     const row = rows.nth(i);
     const text = async (selector: string): Promise<string> =>
-      row.locator(selector).first().evaluate((element) => {
-        const dropdown = element as unknown as { selectedOptions?: { textContent: string | null }[]; value?: string };
-        return (dropdown.selectedOptions?.[0]?.textContent ?? dropdown.value ?? '').trim();
-      });
+      row
+        .locator(selector)
+        .first()
+        .evaluate((element) => {
+          const dropdown = element as unknown as { selectedOptions?: { textContent: string | null }[]; value?: string };
+          return (dropdown.selectedOptions?.[0]?.textContent ?? dropdown.value ?? '').trim();
+        });
     const hasValue = (await row.locator('.filter-value vscode-text-field, .filter-value vscode-dropdown').count()) > 0;
     shown.push({
       column: await text('.filter-column'),
@@ -62,7 +65,7 @@ describe('Journey (e): Query View, as a person uses it', function () {
 
   after(() => closeAllEditors());
 
-  it('two filters, a column changed after the default, Run: sent = shown, count = the portal\'s; sort, Enter, Export CSV', async () => {
+  it("two filters, a column changed after the default, Run: sent = shown, count = the portal's; sort, Enter, Export CSV", async () => {
     const shot = screenshots('e-query-view');
     await collapseTree();
     const view = await showView(TICKETS, '6', { expand: false });
@@ -87,7 +90,11 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await frame.locator('#row-count', { hasText: /rows?$/ }).waitFor();
     await shot('ran');
     const shown = await shownFilters(frame);
-    assert.deepEqual(shown.map((filter) => `${filter.column} ${filter.operator}`), ['Subject contains', 'State equals'], 'the panel shows the filters chosen');
+    assert.deepEqual(
+      shown.map((filter) => `${filter.column} ${filter.operator}`),
+      ['Subject contains', 'State equals'],
+      'the panel shows the filters chosen',
+    );
     const sent = (await requestsSince(mark)).filter((request) => request.path === '/api/v1/app/201/view/6');
     assert.equal(sent.length, 1, 'one view request');
     const query = new URLSearchParams(sent[0].query);
@@ -97,7 +104,11 @@ describe('Journey (e): Query View, as a person uses it', function () {
       filter_values: shown.map((filter) => CHOICE_IDS[filter.value] ?? filter.value).join('|'),
     };
     assert.deepEqual(
-      { filter_columns: query.get('filter_columns'), filter_operators: query.get('filter_operators'), filter_values: query.get('filter_values') },
+      {
+        filter_columns: query.get('filter_columns'),
+        filter_operators: query.get('filter_operators'),
+        filter_values: query.get('filter_values'),
+      },
       expected,
       'the request carries exactly what the panel shows',
     );
@@ -111,7 +122,11 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await header.click();
     await frame.locator('.grid-columnheader[aria-sort="ascending"]', { hasText: /^Subject/ }).waitFor();
     const subjects = await frame.locator('.grid-body [role="row"] .grid-cell:nth-child(3)').allTextContents();
-    assert.deepEqual(subjects, [...subjects].sort((a, b) => a.localeCompare(b)), 'sorted by Subject');
+    assert.deepEqual(
+      subjects,
+      [...subjects].sort((a, b) => a.localeCompare(b)),
+      'sorted by Subject',
+    );
     await shot('sorted by subject');
 
     const tabsBefore = (await tabLabels()).length;
@@ -119,7 +134,10 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await page().keyboard.press('ArrowDown');
     await page().keyboard.press('Enter');
     await page().locator('.part.editor .tabs-container .tab').nth(tabsBefore).waitFor();
-    await page().locator('.part.editor .view-lines', { hasText: /printer/i }).first().waitFor();
+    await page()
+      .locator('.part.editor .view-lines', { hasText: /printer/i })
+      .first()
+      .waitFor();
     await shot('row opened with Enter');
 
     await page().locator('.part.editor .tabs-container .tab', { hasText: 'View 6' }).click();
@@ -129,7 +147,9 @@ describe('Journey (e): Query View, as a person uses it', function () {
     await answerFileDialog(/Export .* rows of View 6/, (value) => value.endsWith('/workspace/View 6.csv'), 'open-printer-tickets', target);
     // What a person waits for: the message that the export is done (a large result takes its time).
     await notification(/^Exported [\d,]+ rows to /, 90_000);
-    const written = await waitForDisk(() => existsSync(target) && readFileSync(target, 'utf8').split('\n').filter(Boolean).length === count + 1);
+    const written = await waitForDisk(
+      () => existsSync(target) && readFileSync(target, 'utf8').split('\n').filter(Boolean).length === count + 1,
+    );
     assert.ok(written, `the CSV with a header and ${count} rows is on disk at ${target}`);
     expectKeptAfterStop(target);
     await shot('exported');
@@ -162,7 +182,11 @@ describe('Journey (e): Query View, as a person uses it', function () {
     frame = await panelFrame('View 6', 90_000);
     await frame.locator('.filter-row').first().waitFor();
     await shot('after reload');
-    assert.deepEqual(await shownFilters(frame), [{ column: 'Subject', operator: 'contains', value: 'toner' }], 'the filter is back as it was');
+    assert.deepEqual(
+      await shownFilters(frame),
+      [{ column: 'Subject', operator: 'contains', value: 'toner' }],
+      'the filter is back as it was',
+    );
     const ranAlone = (await requestsSince(mark)).filter((request) => request.path === '/api/v1/app/201/view/6');
     assert.deepEqual(ranAlone, [], 'nothing ran on its own after the reload');
 
@@ -171,7 +195,10 @@ describe('Journey (e): Query View, as a person uses it', function () {
     const sent = (await requestsSince(mark)).filter((request) => request.path === '/api/v1/app/201/view/6');
     assert.equal(sent.length, 1, 'one view request, when Run was clicked');
     const query = new URLSearchParams(sent[0].query);
-    assert.deepEqual([query.get('filter_columns'), query.get('filter_operators'), query.get('filter_values')], [FIELD_IDS.Subject, operatorCode('contains'), 'toner']);
+    assert.deepEqual(
+      [query.get('filter_columns'), query.get('filter_operators'), query.get('filter_values')],
+      [FIELD_IDS.Subject, operatorCode('contains'), 'toner'],
+    );
     await shot('ran after reload');
   });
 
@@ -199,7 +226,11 @@ describe('Journey (e): Query View, as a person uses it', function () {
       await frame.locator('#retry-load').click();
       await frame.locator('.filter-row').first().waitFor();
       await shot('after retry');
-      assert.deepEqual(await shownFilters(frame), [{ column: 'Subject', operator: 'contains', value: 'toner' }], 'the filter kept across the reload, not replaced');
+      assert.deepEqual(
+        await shownFilters(frame),
+        [{ column: 'Subject', operator: 'contains', value: 'toner' }],
+        'the filter kept across the reload, not replaced',
+      );
       await frame.locator('#run').click();
       await frame.locator('#row-count', { hasText: /rows?$/ }).waitFor();
       const sent = (await requestsSince(mark)).filter((request) => request.path === '/api/v1/app/201/view/6');

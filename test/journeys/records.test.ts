@@ -31,11 +31,15 @@ async function dirtyTabs(): Promise<number> {
 
 /** Waits until the status bar's Portal item names `label`. */
 async function statusBarPortal(label: string): Promise<void> {
-  await page().locator('.part.statusbar .statusbar-item[id$="portal.status"]', { hasText: new RegExp(`^\\s*${label}\\s*$`) }).waitFor();
+  await page()
+    .locator('.part.statusbar .statusbar-item[id$="portal.status"]', { hasText: new RegExp(`^\\s*${label}\\s*$`) })
+    .waitFor();
 }
 
 async function recordRequests(mark: number): Promise<string[]> {
-  return (await requestsSince(mark)).filter((request) => request.path === RECORD_PATH).map((request) => `${request.method} ${request.status}`);
+  return (await requestsSince(mark))
+    .filter((request) => request.path === RECORD_PATH)
+    .map((request) => `${request.method} ${request.status}`);
 }
 
 describe('Journeys (b), (c), (h): records as documents', function () {
@@ -110,14 +114,25 @@ describe('Journeys (b), (c), (h): records as documents', function () {
     await clickNotificationButton(/The content of the file is newer/, 'Compare');
     const overwrite = page().locator('.part.editor .action-label[aria-label="Use your changes and overwrite file contents"]');
     await overwrite.waitFor();
-    assert.ok((await tabLabels()).some((label) => /Resolve save conflict|↔/.test(label)) || (await page().locator('.part.editor .monaco-diff-editor').count()) > 0, 'a diff editor shows the two versions');
+    assert.ok(
+      (await tabLabels()).some((label) => /Resolve save conflict|↔/.test(label)) ||
+        (await page().locator('.part.editor .monaco-diff-editor').count()) > 0,
+      'a diff editor shows the two versions',
+    );
     await shot('compare');
     const mark = await requestMark();
     await overwrite.click();
-    const after = await eventually(() => recordState('102', '1'), (state) => state.data.f15 === '01-03-2026', 'our date reaches the portal');
+    const after = await eventually(
+      () => recordState('102', '1'),
+      (state) => state.data.f15 === '01-03-2026',
+      'our date reaches the portal',
+    );
     await shot('overwritten');
     assert.equal(after.data.f18, '99', "the other user's change to another field is kept");
-    assert.deepEqual((await recordRequests(mark)).filter((request) => request.startsWith('PUT')), ['PUT 200']);
+    assert.deepEqual(
+      (await recordRequests(mark)).filter((request) => request.startsWith('PUT')),
+      ['PUT 200'],
+    );
   });
 
   it('(h) three records from two portals and two apps: each tab says which record it is', async () => {

@@ -7,7 +7,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { eventually, requestMark, requestsSince } from './support/emulator';
-import { answerInput, clearNotifications, closeAllEditors, expand, notification, pick, runCommand, treeRow, workbenchReady } from './support/workbench';
+import {
+  answerInput,
+  clearNotifications,
+  closeAllEditors,
+  expand,
+  notification,
+  pick,
+  runCommand,
+  treeRow,
+  workbenchReady,
+} from './support/workbench';
 import { openWalkthrough, waitForStepChecked } from './support/walkthrough';
 import { page, screenshots, world } from './support/world';
 
@@ -31,7 +41,11 @@ async function setRedirectMode(mode: Mode, shot: (step: string) => Promise<strin
   await shot(`settings: redirect mode ${mode}`);
   // The setting is written to the user's settings file: read it there (a file on disk).
   const file = join(world().profile.userData, 'User', 'settings.json');
-  await eventually(async () => readFileSync(file, 'utf8'), (text) => text.includes(`"portal.auth.redirectMode": "${mode}"`), `portal.auth.redirectMode = ${mode} in ${file}`);
+  await eventually(
+    async () => readFileSync(file, 'utf8'),
+    (text) => text.includes(`"portal.auth.redirectMode": "${mode}"`),
+    `portal.auth.redirectMode = ${mode} in ${file}`,
+  );
   await p.keyboard.press('Escape');
   await closeAllEditors();
 }

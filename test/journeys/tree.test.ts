@@ -58,13 +58,21 @@ describe('Journey (i): the Portal view through a refresh and a failed load', fun
     await refreshAll();
     await expandPath(view);
     await rowAt([...view, 'Office chairs']);
-    await eventually(() => requestsSince(mark), (requests) => requests.some((request) => request.path === '/api/v1/app/102/view/3' && request.status === 200), 'the view read again');
+    await eventually(
+      () => requestsSince(mark),
+      (requests) => requests.some((request) => request.path === '/api/v1/app/102/view/3' && request.status === 200),
+      'the view read again',
+    );
     const after = await descriptionBecomes(view, counted);
     await shot('after refresh');
     // The portal's count: an earlier journey may have deleted a record the emulator's reset brought back,
     // and the view shown before this Refresh still counted without it.
     const portalCount = await viewRowsAsAnotherUser('102', '3', {});
-    assert.match(after, new RegExp(`\\b${portalCount} records?$`), `the record count is still there after Refresh, and is the portal's (before: "${before}")`);
+    assert.match(
+      after,
+      new RegExp(`\\b${portalCount} records?$`),
+      `the record count is still there after Refresh, and is the portal's (before: "${before}")`,
+    );
 
     // From now on the portal fails to list its sites (every try, until the fault is cleared).
     await emulatorCall('POST', 'faults', { path: '^/api/v1/site$', status: 500, count: 1000 });
@@ -89,13 +97,18 @@ describe('Journey (i): the Portal view through a refresh and a failed load', fun
       range.selectNodeContents(text);
       const textRight = range.getBoundingClientRect().right;
       const limit = Math.min(label.getBoundingClientRect().right, actions?.getBoundingClientRect().left ?? Infinity);
-      return label.scrollWidth > label.clientWidth + 1 || textRight > limit + 1 ? `cut: text ends at ${textRight}, room ends at ${limit}` : '';
+      return label.scrollWidth > label.clientWidth + 1 || textRight > limit + 1
+        ? `cut: text ends at ${textRight}, room ends at ${limit}`
+        : '';
     });
     assert.equal(cut, '', 'the label and Retry are shown whole in the sidebar');
 
     // The hover shows after a delay, for a pointer that rests on the row: as a person would, move away
     // and back if it does not come (three tries).
-    const hover = page().locator('.monaco-hover, .workbench-hover').filter({ hasText: /problem on its side|HTTP 500/ }).first();
+    const hover = page()
+      .locator('.monaco-hover, .workbench-hover')
+      .filter({ hasText: /problem on its side|HTTP 500/ })
+      .first();
     for (let attempt = 1; ; attempt += 1) {
       try {
         await hover.waitFor({ timeout: 5_000 });

@@ -6,7 +6,16 @@ import * as assert from 'node:assert/strict';
 import { changeRecordAsAnotherUser, emulatorCall } from './support/emulator';
 import { collapseTree, openRecordRow, rowAt, showView } from './support/tree';
 import { openWalkthrough, waitForStepChecked } from './support/walkthrough';
-import { answerInput, clickNotificationButton, closeAllEditors, freshStart, notification, pick, runCommand, showPortalView } from './support/workbench';
+import {
+  answerInput,
+  clickNotificationButton,
+  closeAllEditors,
+  freshStart,
+  notification,
+  pick,
+  runCommand,
+  showPortalView,
+} from './support/workbench';
 import { page, screenshots } from './support/world';
 
 const ORDERS = ['Demo portal', 'Operations', 'Orders'];
@@ -33,7 +42,9 @@ describe('Journey (g): a change in the portal arrives by webhook', function () {
     await rowAt(['Demo portal']);
     await runCommand('Portal: Start Webhook Receiver');
     await clickNotificationButton(/webhook receiver is (already )?listening/, /^Copy Payload URL/);
-    const copied = page().locator('.notification-list-item-message', { hasText: /Copied the Payload URL/ }).first();
+    const copied = page()
+      .locator('.notification-list-item-message', { hasText: /Copied the Payload URL/ })
+      .first();
     const chooser = page().locator('.quick-input-widget:visible');
     await copied.or(chooser).first().waitFor();
     if (await chooser.isVisible()) await pick(/portal/i, 'Demo portal');
@@ -63,7 +74,10 @@ describe('Journey (g): a change in the portal arrives by webhook', function () {
     await rowAt([...view, 'Office chairs, ergonomic']);
     await shot('document and tree refreshed');
     const deliveries = await emulatorCall<{ state: string; status: number | null }[]>('GET', 'deliveries');
-    assert.ok(deliveries.some((delivery) => delivery.state === 'delivered'), `a delivery reached the receiver: ${JSON.stringify(deliveries)}`);
+    assert.ok(
+      deliveries.some((delivery) => delivery.state === 'delivered'),
+      `a delivery reached the receiver: ${JSON.stringify(deliveries)}`,
+    );
 
     await closeAllEditors();
     await openWalkthrough();

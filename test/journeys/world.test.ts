@@ -12,8 +12,14 @@ before(async function () {
 afterEach(async function () {
   const test = this.currentTest;
   if (test?.state !== 'failed') return;
-  const name = test.fullTitle().toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 90);
-  await page().screenshot({ path: join(RESULTS, `failed-${name}.png`) }).catch(() => undefined);
+  const name = test
+    .fullTitle()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 90);
+  await page()
+    .screenshot({ path: join(RESULTS, `failed-${name}.png`) })
+    .catch(() => undefined);
 });
 
 after(async function () {

@@ -13,7 +13,12 @@ function baseUrlOf(at: EmulatorAddress): string {
 }
 
 /** `emulatorControl(emulator, 'POST', 'faults', {...})`: the answer's JSON (undefined when empty); throws on 4xx/5xx. */
-export async function emulatorControl<T = unknown>(at: EmulatorAddress, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+export async function emulatorControl<T = unknown>(
+  at: EmulatorAddress,
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const relative = path.replace(/^\//, '');
   const response = await fetch(`${baseUrlOf(at)}/_emulator/${relative}`, {
     method,

@@ -71,14 +71,20 @@ export function clientFor(emulator: Emulator, options: { timeoutMs?: number; tok
 }
 
 /** Awaits `promise`, which must reject with a PortalError having the expected properties. */
-export async function rejectsWith(promise: Promise<unknown>, expected: Partial<Pick<PortalError, 'kind' | 'status' | 'code' | 'field' | 'retryable'>>): Promise<PortalError> {
+export async function rejectsWith(
+  promise: Promise<unknown>,
+  expected: Partial<Pick<PortalError, 'kind' | 'status' | 'code' | 'field' | 'retryable'>>,
+): Promise<PortalError> {
   let error: unknown;
   try {
     await promise;
   } catch (caught) {
     error = caught;
   }
-  assert.ok(error instanceof PortalError, `expected a PortalError, got ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  assert.ok(
+    error instanceof PortalError,
+    `expected a PortalError, got ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+  );
   for (const [key, value] of Object.entries(expected)) {
     assert.equal(error[key as keyof PortalError], value, `${key} of "${error.message}"`);
   }

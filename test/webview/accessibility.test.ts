@@ -32,10 +32,20 @@ describe('accessibility of the panels (webview, accessibility tree)', function (
   });
 
   /** The form of an app; `required` makes these columns required (the seed has no required choice group). */
-  async function openForm(app: string, required: readonly string[] = [], options: Parameters<typeof PanelPage.open>[3] = {}): Promise<PanelPage> {
+  async function openForm(
+    app: string,
+    required: readonly string[] = [],
+    options: Parameters<typeof PanelPage.open>[3] = {},
+  ): Promise<PanelPage> {
     panel = await PanelPage.open(environment().browser, environment().server, 'recordForm', options);
     const appColumns = columns[app].map((column) => (required.includes(column.field_id_in_data) ? { ...column, required: '1' } : column));
-    await panel.send({ type: 'form/init', appName: NAMES[app], portalLabel: 'Demo portal', columns: appColumns, offerDraft: false } satisfies FormInitMessage);
+    await panel.send({
+      type: 'form/init',
+      appName: NAMES[app],
+      portalLabel: 'Demo portal',
+      columns: appColumns,
+      offerDraft: false,
+    } satisfies FormInitMessage);
     await panel.page.waitForSelector('.field');
     return panel;
   }
@@ -71,12 +81,15 @@ describe('accessibility of the panels (webview, accessibility tree)', function (
     const error = await errorOf(form, key);
     assert.notEqual(error, '', `${key} shows an error`);
     const focused = await focusedControlWhen(form, role, (node) => node.description.includes(error) && node.properties.invalid === 'true');
-    assert.ok(focused.description.includes(error), `${key}: the focused ${role}'s description "${focused.description}" has the error "${error}"`);
+    assert.ok(
+      focused.description.includes(error),
+      `${key}: the focused ${role}'s description "${focused.description}" has the error "${error}"`,
+    );
     assert.equal(focused.properties.invalid, 'true', `${key}: the focused ${role} is invalid`);
     return focused;
   }
 
-  it("a toolkit text field, a text area and a native date input, focused after a failed Create, are described by their error", async () => {
+  it('a toolkit text field, a text area and a native date input, focused after a failed Create, are described by their error', async () => {
     const orders = await openForm('102', [], { viewport: { width: 760, height: 840 } });
     // Title (the toolkit's text field) is the first required field left empty.
     const title = await assertFocusedSaysWhy(orders, 'f11', 'textbox');
@@ -91,7 +104,10 @@ describe('accessibility of the panels (webview, accessibility tree)', function (
     await orders.page.locator('[data-field="f12"] input').fill('1e3');
     await orders.page.locator('[data-field="f12"] input').blur();
     const customerId = (await accessibilityTree(orders.page)).find((node) => node.role === 'textbox' && node.name.includes('Customer id'));
-    assert.ok(customerId?.description.includes('Id of the record in Customers'), `the column's description is kept: "${customerId?.description}"`);
+    assert.ok(
+      customerId?.description.includes('Id of the record in Customers'),
+      `the column's description is kept: "${customerId?.description}"`,
+    );
     assert.ok(customerId?.description.includes(await errorOf(orders, 'f12')), `and the error is added: "${customerId?.description}"`);
     await orders.close();
     panel = undefined;
@@ -107,12 +123,14 @@ describe('accessibility of the panels (webview, accessibility tree)', function (
       delete page.Element.prototype.ariaDescribedByElements;
     };
     const orders = await openForm('102', [], { initScript: withoutReflection });
-    const reflects = await orders.page.evaluate(() => 'ariaDescribedByElements' in (globalThis as unknown as { document: { body: object } }).document.body);
+    const reflects = await orders.page.evaluate(
+      () => 'ariaDescribedByElements' in (globalThis as unknown as { document: { body: object } }).document.body,
+    );
     assert.equal(reflects, false, 'the page has no element reflection');
     await assertFocusedSaysWhy(orders, 'f11', 'textbox');
   });
 
-  it("the toolkit's text fields are named by their label as read (no \"*\", no currency symbol)", async () => {
+  it('the toolkit\'s text fields are named by their label as read (no "*", no currency symbol)', async () => {
     const orders = await openForm('102');
     const textboxes = (await accessibilityTree(orders.page)).filter((node) => node.role === 'textbox').map((node) => node.name);
     for (const name of ['Title (required)', 'Customer id', 'Amount (required)', 'Quantity', 'Handling time', 'Owner']) {
@@ -124,7 +142,11 @@ describe('accessibility of the panels (webview, accessibility tree)', function (
     const orders = await openForm('102');
     await assertFocusedSaysWhy(orders, 'f11', 'textbox');
     await orders.page.locator('[data-field="f11"] input').fill('Chairs');
-    const focused = await focusedControlWhen(orders, 'textbox', (node) => node.description.trim() === '' && node.properties.invalid !== 'true');
+    const focused = await focusedControlWhen(
+      orders,
+      'textbox',
+      (node) => node.description.trim() === '' && node.properties.invalid !== 'true',
+    );
     assert.equal(focused.description.trim(), '');
     assert.notEqual(focused.properties.invalid, 'true');
   });
@@ -150,7 +172,11 @@ describe('accessibility of the panels (webview, accessibility tree)', function (
     assert.ok(tags, `a group named Tags (${JSON.stringify(groups.map((node) => node.name))})`);
     assert.match(tags.name, /required/, 'the name says the group is required');
     assert.ok(tags.description.includes(error), `the group's description "${tags.description}" has the error`);
-    assert.equal(await orders.page.locator('[data-field="f20"] fieldset').getAttribute('aria-required'), null, 'no aria-required where the group role has none');
+    assert.equal(
+      await orders.page.locator('[data-field="f20"] fieldset').getAttribute('aria-required'),
+      null,
+      'no aria-required where the group role has none',
+    );
   });
 
   it("the Query View's filters are a group named Filters; a refused value is described by the reason", async () => {
@@ -165,8 +191,12 @@ describe('accessibility of the panels (webview, accessibility tree)', function (
     await page.click('#run');
     const error = ((await page.locator('.filter-error').first().textContent()) ?? '').trim();
     assert.match(error, /amount/);
-    const value = await focusedControlWhen(host.panel, 'textbox', (node) => node.description.includes(error) && node.properties.invalid === 'true');
-    assert.equal(value.name, 'Value', "named by its own label, not the toolkit's \"Text field\"");
+    const value = await focusedControlWhen(
+      host.panel,
+      'textbox',
+      (node) => node.description.includes(error) && node.properties.invalid === 'true',
+    );
+    assert.equal(value.name, 'Value', 'named by its own label, not the toolkit\'s "Text field"');
     assert.ok(value.description.includes(error), `the focused value's description "${value.description}" has the error "${error}"`);
     assert.equal(value.properties.invalid, 'true');
   });

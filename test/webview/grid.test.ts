@@ -28,7 +28,12 @@ describe('the view grid (webview)', function () {
   });
 
   async function open(theme?: 'light' | 'dark' | 'high-contrast', layout?: GridHost['layout']): Promise<GridHost> {
-    host = await GridHost.open(environment().browser, environment().server, environment().client, { appId: ORDERS, viewId: '3', ...(theme ? { theme } : {}), ...(layout ? { layout } : {}) });
+    host = await GridHost.open(environment().browser, environment().server, environment().client, {
+      appId: ORDERS,
+      viewId: '3',
+      ...(theme ? { theme } : {}),
+      ...(layout ? { layout } : {}),
+    });
     await host.panel.page.waitForSelector('#grid-0-1');
     await host.panel.page.locator('.data-grid').focus();
     return host;
@@ -133,7 +138,11 @@ describe('the view grid (webview)', function () {
     await page.waitForSelector('#grid-0-8.invalid');
     assert.ok(model.changeSet.problem(first, 'f17'));
     assert.equal(await cell(page, 0, COLUMN.amount).getAttribute('title'), model.changeSet.problem(first, 'f17'));
-    assert.deepEqual(model.changeSet.savableRows().map((row) => row.recordId), [second], 'only the invalid row is blocked');
+    assert.deepEqual(
+      model.changeSet.savableRows().map((row) => row.recordId),
+      [second],
+      'only the invalid row is blocked',
+    );
     await goTo(page, 0, COLUMN.amount);
     assert.match((await page.locator('#grid-row').textContent()) ?? '', /cannot be saved until this is fixed/);
   });
@@ -143,7 +152,13 @@ describe('the view grid (webview)', function () {
     const page = panel.page;
     await panel.context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const ids = model.layout([]).rowIds;
-    await page.evaluate((text) => (globalThis as unknown as { navigator: { clipboard: { writeText(text: string): Promise<void> } } }).navigator.clipboard.writeText(text), 'Alpha\t7\nBeta\t8\nGamma\t9\n');
+    await page.evaluate(
+      (text) =>
+        (globalThis as unknown as { navigator: { clipboard: { writeText(text: string): Promise<void> } } }).navigator.clipboard.writeText(
+          text,
+        ),
+      'Alpha\t7\nBeta\t8\nGamma\t9\n',
+    );
     await goTo(page, 2, COLUMN.title);
     await page.keyboard.press('Control+V');
     await host?.settled();
@@ -188,8 +203,13 @@ describe('the view grid (webview)', function () {
     await page.waitForSelector('#grid-8-0.row-new');
     assert.equal(await cell(page, 8, 0).textContent(), '+ new');
     assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^9 rows · 1 new/);
-    assert.equal(await page.locator('.data-grid').getAttribute('aria-activedescendant'), `grid-8-${COLUMN.title}`, 'the first editable cell of the new row is active');
-    for (const column of [COLUMN.title, COLUMN.orderDate, COLUMN.amount]) assert.match((await cell(page, 8, column).getAttribute('class')) ?? '', /\binvalid\b/, `required column ${column} is marked`);
+    assert.equal(
+      await page.locator('.data-grid').getAttribute('aria-activedescendant'),
+      `grid-8-${COLUMN.title}`,
+      'the first editable cell of the new row is active',
+    );
+    for (const column of [COLUMN.title, COLUMN.orderDate, COLUMN.amount])
+      assert.match((await cell(page, 8, column).getAttribute('class')) ?? '', /\binvalid\b/, `required column ${column} is marked`);
     assert.match((await cell(page, 8, COLUMN.title).getAttribute('title')) ?? '', /required/);
     assert.match((await page.locator('#grid-row').textContent()) ?? '', /This new row cannot be created until this is fixed/);
 
@@ -202,7 +222,13 @@ describe('the view grid (webview)', function () {
 
     await page.keyboard.type('Plants for the lobby');
     await page.keyboard.press('Enter');
-    await page.evaluate((text) => (globalThis as unknown as { navigator: { clipboard: { writeText(text: string): Promise<void> } } }).navigator.clipboard.writeText(text), '03-03-2026');
+    await page.evaluate(
+      (text) =>
+        (globalThis as unknown as { navigator: { clipboard: { writeText(text: string): Promise<void> } } }).navigator.clipboard.writeText(
+          text,
+        ),
+      '03-03-2026',
+    );
     await cell(page, 8, COLUMN.orderDate).click();
     await page.keyboard.press('Control+V');
     await replaceIn(page, 8, COLUMN.amount, '120.50');
@@ -220,7 +246,10 @@ describe('the view grid (webview)', function () {
     assert.equal(await page.locator('#grid-8-0.row-new').count(), 0);
     assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^9 rows$/);
     const record = await environment().client.readRecord(ORDERS, created);
-    assert.deepEqual([record.draft, record.data.f11, record.data.f15, record.data.f17], [true, 'Plants for the lobby', '03-03-2026', '120.50']);
+    assert.deepEqual(
+      [record.draft, record.data.f11, record.data.f15, record.data.f17],
+      [true, 'Plants for the lobby', '03-03-2026', '120.50'],
+    );
     await resetEmulator(environment().emulator);
   });
 
@@ -252,12 +281,18 @@ describe('the view grid (webview)', function () {
   it('frozen columns keep their headers above them while the grid scrolls across', async () => {
     const { panel } = await open(undefined, { order: [], hidden: [], frozen: 2 });
     const page = panel.page;
-    for (const column of [0, 1, 2]) assert.match((await page.locator(`#grid-h-${column}`).getAttribute('class')) ?? '', /\bfrozen\b/, `header ${column} is frozen`);
+    for (const column of [0, 1, 2])
+      assert.match((await page.locator(`#grid-h-${column}`).getAttribute('class')) ?? '', /\bfrozen\b/, `header ${column} is frozen`);
     assert.doesNotMatch((await page.locator('#grid-h-3').getAttribute('class')) ?? '', /\bfrozen\b/);
     await page.locator('.data-grid').evaluate((scroller) => {
       (scroller as unknown as { scrollLeft: number }).scrollLeft = 600;
     });
-    await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(selector: string): { scrollLeft: number } | null } }).document.querySelector('.data-grid')?.scrollLeft === 600);
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { querySelector(selector: string): { scrollLeft: number } | null } }).document.querySelector(
+          '.data-grid',
+        )?.scrollLeft === 600,
+    );
     for (const column of [0, 1, 2]) {
       const [head, body] = await lefts(page, column);
       assert.equal(head, body, `the header of frozen column ${column} stays above its cells`);
@@ -304,7 +339,11 @@ describe('the view grid (webview)', function () {
     await page.locator('#grid-run').click();
     await page.locator('#grid-counts', { hasText: /^5 rows \(1 filter\) · 1 changed$/ }).waitFor();
     await host?.settled();
-    assert.deepEqual(host?.filters, [{ column: '18', operator: 'greaterThan', value: '9' }], 'the filter sent is the one shown, in the Query View\'s encoding');
+    assert.deepEqual(
+      host?.filters,
+      [{ column: '18', operator: 'greaterThan', value: '9' }],
+      "the filter sent is the one shown, in the Query View's encoding",
+    );
     // Quantities over 9: records 1, 3, 4 and 7; record 2 (6) has a pending edit and stays, first (pinned
     // from the read's first rows on).
     assert.deepEqual(model.layout([]).rowIds, ['2', '1', '3', '4', '7']);
@@ -339,7 +378,11 @@ describe('the view grid (webview)', function () {
     await page.waitForSelector('#grid-8-0.row-new');
     const recordId = model.layout([]).rowIds[8];
     const required = { f11: 'Plants for the lobby', f15: '03-03-2026', f17: '120.50' };
-    const filled = model.history.edit('edit', 'Edit', Object.entries(required).map(([field, value]) => ({ recordId, field, value }))).transaction;
+    const filled = model.history.edit(
+      'edit',
+      'Edit',
+      Object.entries(required).map(([field, value]) => ({ recordId, field, value })),
+    ).transaction;
     assert.ok(filled);
     host?.stack.push(filled);
     await host?.sendRows([recordId]);

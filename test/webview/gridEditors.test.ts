@@ -61,7 +61,10 @@ describe('the view grid: cell editors by kind (webview)', function () {
     await goTo(page, 0, COLUMN.title);
     await page.keyboard.press('Enter');
     await page.waitForSelector('.cell-editor');
-    assert.equal(await page.locator('.cell-editor vscode-text-field').evaluate((element) => (element as unknown as { value: string }).value), 'Office chairs');
+    assert.equal(
+      await page.locator('.cell-editor vscode-text-field').evaluate((element) => (element as unknown as { value: string }).value),
+      'Office chairs',
+    );
     await page.keyboard.press('Escape');
 
     const status = host.model.changeSet.column('f19');
@@ -69,8 +72,16 @@ describe('the view grid: cell editors by kind (webview)', function () {
     await page.keyboard.press('Enter');
     const dropdown = page.locator('.cell-editor vscode-dropdown');
     await dropdown.waitFor();
-    const colours = await page.locator('.cell-editor .swatch').evaluateAll((elements) => elements.map((element) => (globalThis as unknown as PageWindow).getComputedStyle(element).backgroundColor));
-    assert.deepEqual(colours, (status?.choices ?? []).map((choice) => rgb(choice.color)), 'each choice with its colour');
+    const colours = await page
+      .locator('.cell-editor .swatch')
+      .evaluateAll((elements) =>
+        elements.map((element) => (globalThis as unknown as PageWindow).getComputedStyle(element).backgroundColor),
+      );
+    assert.deepEqual(
+      colours,
+      (status?.choices ?? []).map((choice) => rgb(choice.color)),
+      'each choice with its colour',
+    );
     await choose(dropdown, 'Shipped');
     await page.keyboard.press('Enter');
     await host.settled();
@@ -84,7 +95,11 @@ describe('the view grid: cell editors by kind (webview)', function () {
     const tags = host.model.changeSet.column('f20');
     assert.equal(await page.locator('.cell-editor vscode-checkbox').count(), tags?.choices?.length);
     assert.deepEqual(
-      await page.locator('.cell-editor .swatch').evaluateAll((elements) => elements.map((element) => (globalThis as unknown as PageWindow).getComputedStyle(element).backgroundColor)),
+      await page
+        .locator('.cell-editor .swatch')
+        .evaluateAll((elements) =>
+          elements.map((element) => (globalThis as unknown as PageWindow).getComputedStyle(element).backgroundColor),
+        ),
       (tags?.choices ?? []).map((choice) => rgb(choice.color)),
     );
     await page.locator('.cell-editor vscode-checkbox', { hasText: 'Urgent' }).click();
@@ -112,13 +127,19 @@ describe('the view grid: cell editors by kind (webview)', function () {
     assert.equal(await cell(page, 0, COLUMN.delivery).textContent(), '06-07-2026 08:15');
   });
 
-  it('a date & time is pasted and copied in the page\'s time zone, not the extension host\'s', async () => {
+  it("a date & time is pasted and copied in the page's time zone, not the extension host's", async () => {
     const host = await orders({ timezoneId: 'Asia/Tokyo' });
     const page = host.panel.page;
     await host.panel.context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const recordId = host.model.layout([]).rowIds[0];
     assert.equal(await cell(page, 0, COLUMN.delivery).textContent(), '05-01-2026 18:30', 'Tokyo is UTC+9');
-    await page.evaluate((text) => (globalThis as unknown as { navigator: { clipboard: { writeText(text: string): Promise<void> } } }).navigator.clipboard.writeText(text), '06-01-2026 10:00');
+    await page.evaluate(
+      (text) =>
+        (globalThis as unknown as { navigator: { clipboard: { writeText(text: string): Promise<void> } } }).navigator.clipboard.writeText(
+          text,
+        ),
+      '06-01-2026 10:00',
+    );
     await goTo(page, 0, COLUMN.delivery);
     await page.keyboard.press('Control+V');
     await host.settled();
@@ -170,13 +191,20 @@ describe('the view grid: cell editors by kind (webview)', function () {
     await page.keyboard.press('F2');
     await page.waitForSelector('.cell-editor');
     assert.equal((await page.locator('.cell-editor .prefix').textContent())?.trim(), '€', 'the symbol beside the input');
-    assert.equal(await page.locator('.cell-editor vscode-text-field').evaluate((element) => (element as unknown as { value: string }).value), '1250.00');
+    assert.equal(
+      await page.locator('.cell-editor vscode-text-field').evaluate((element) => (element as unknown as { value: string }).value),
+      '1250.00',
+    );
     await page.keyboard.press('Control+A');
     await page.keyboard.type('99.5');
     await page.keyboard.press('Shift+Tab');
     await host.settled();
     assert.equal(host.model.changeSet.value(recordId, 'f17'), '99.5', 'the amount alone, without the symbol');
-    assert.equal(await page.locator('.data-grid').getAttribute('aria-activedescendant'), `grid-0-${COLUMN.amount - 1}`, 'Shift+Tab moved left');
+    assert.equal(
+      await page.locator('.data-grid').getAttribute('aria-activedescendant'),
+      `grid-0-${COLUMN.amount - 1}`,
+      'Shift+Tab moved left',
+    );
     // Shift+Tab on the grid itself (no editor) moves left too.
     await page.keyboard.press('Shift+Tab');
     assert.equal(await page.locator('.data-grid').getAttribute('aria-activedescendant'), `grid-0-${COLUMN.amount - 2}`);

@@ -59,7 +59,11 @@ describe('the view grid while its rows arrive (webview)', function () {
     await grid.send({ type: 'grid/load', load: { state: 'loading', count: 6 } });
     await page.waitForSelector('#grid-5-1');
     assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^Loading… 6 rows/);
-    assert.equal(await page.locator('#grid-1-2').textContent(), grid.model.changeSet.value(rows[1][0], 'f11'), 'the rows in the order they came');
+    assert.equal(
+      await page.locator('#grid-1-2').textContent(),
+      grid.model.changeSet.value(rows[1][0], 'f11'),
+      'the rows in the order they came',
+    );
 
     // A row that arrived is edited while the rest is still coming.
     await page.locator('.data-grid').focus();
@@ -89,9 +93,15 @@ describe('the view grid while its rows arrive (webview)', function () {
     const { grid } = await openLoading(4);
     const page = grid.panel.page;
     await page.waitForSelector('#grid-3-1');
-    await grid.send({ type: 'grid/load', load: { state: 'partial', count: 4, message: 'The connection to the portal broke off. Only 4 rows were read before it broke off.' } });
+    await grid.send({
+      type: 'grid/load',
+      load: { state: 'partial', count: 4, message: 'The connection to the portal broke off. Only 4 rows were read before it broke off.' },
+    });
     await page.waitForSelector('#grid-notice:not([hidden])');
-    assert.match((await page.locator('#grid-notice').textContent()) ?? '', /^Partial: The connection to the portal broke off\. Only 4 rows were read/);
+    assert.match(
+      (await page.locator('#grid-notice').textContent()) ?? '',
+      /^Partial: The connection to the portal broke off\. Only 4 rows were read/,
+    );
     assert.match((await page.locator('#grid-counts').textContent()) ?? '', /^4 rows \(partial\)/);
     assert.equal(await page.locator('#grid-counts').getAttribute('data-partial'), '');
     assert.equal(await page.locator('#grid-3-1').count(), 1, 'the rows read stay');

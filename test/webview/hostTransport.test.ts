@@ -11,7 +11,7 @@ interface ProbeWindow {
   addEventListener(type: 'message', listener: (event: { data: { n: number } }) => void): void;
 }
 
-describe('the host\'s messages into a panel (webview harness)', function () {
+describe("the host's messages into a panel (webview harness)", function () {
   this.timeout(30_000);
   let browser: Browser;
   const server = new PanelServer();
@@ -41,7 +41,10 @@ describe('the host\'s messages into a panel (webview harness)', function () {
     assert.equal(handled, 0, 'post() hands the message over and returns');
     await Promise.all(posted);
     await panel.delivered();
-    assert.deepEqual(await panel.page.evaluate(() => (globalThis as unknown as ProbeWindow).__seen), Array.from({ length: 50 }, (_, n) => n));
+    assert.deepEqual(
+      await panel.page.evaluate(() => (globalThis as unknown as ProbeWindow).__seen),
+      Array.from({ length: 50 }, (_, n) => n),
+    );
   });
 
   it('holds what comes before the page listens, and delivers it first, in order', async () => {

@@ -34,8 +34,17 @@ describe('the import mapping panel (webview)', function () {
 
   it('shows each file column with its app column, and the ignored ones with why', async () => {
     const page = (await open()).page;
-    const rows = await page.locator('#import-mapping tbody tr').evaluateAll((elements) => elements.map((row) => ({ source: row.querySelector('th')?.textContent, note: row.querySelector('.note')?.textContent, ignored: row.classList.contains('ignored') })));
-    assert.deepEqual(rows.map((row) => row.source), ['Name', 'Email', 'Tier', 'Customer since', 'Remarks', 'Customer no']);
+    const rows = await page.locator('#import-mapping tbody tr').evaluateAll((elements) =>
+      elements.map((row) => ({
+        source: row.querySelector('th')?.textContent,
+        note: row.querySelector('.note')?.textContent,
+        ignored: row.classList.contains('ignored'),
+      })),
+    );
+    assert.deepEqual(
+      rows.map((row) => row.source),
+      ['Name', 'Email', 'Tier', 'Customer since', 'Remarks', 'Customer no'],
+    );
     const notes = Object.fromEntries(rows.map((row) => [row.source, row]));
     assert.equal(notes['Name'].ignored, false);
     assert.match(notes['Remarks'].note ?? '', /Ignored: no column of the app has this name/);
@@ -45,7 +54,11 @@ describe('the import mapping panel (webview)', function () {
 
   it('previews the first rows as they will be sent: ISO dates as DD-MM-YYYY, bad values marked with why', async () => {
     const page = (await open()).page;
-    assert.equal(await page.locator('#option-matchField vscode-dropdown').evaluate((element) => (element as unknown as { value: string }).value), 'f2', 'the unique column the file feeds is the key');
+    assert.equal(
+      await page.locator('#option-matchField vscode-dropdown').evaluate((element) => (element as unknown as { value: string }).value),
+      'f2',
+      'the unique column the file feeds is the key',
+    );
     const header = await page.locator('#import-preview thead th').allTextContents();
     assert.equal(header[0], 'Row');
     const row2 = await page.locator('#import-preview tbody tr').nth(0).locator('td').allTextContents();
@@ -65,7 +78,14 @@ describe('the import mapping panel (webview)', function () {
     await choose(form.page.locator('#option-mode vscode-dropdown'), 'Upsert: update matching records, create the others');
     const options = await form.waitForPost('import/options', before);
     assert.equal((options.options as { mode: string }).mode, 'upsert');
-    assert.deepEqual(options.options, { mode: 'upsert', draft: 'published', decimalSeparator: '.', timeZone: 'Europe/Paris', matchField: 'f2', viewId: '1' });
+    assert.deepEqual(options.options, {
+      mode: 'upsert',
+      draft: 'published',
+      decimalSeparator: '.',
+      timeZone: 'Europe/Paris',
+      matchField: 'f2',
+      viewId: '1',
+    });
     await form.page.locator('#dry-run').click();
     await form.waitForPost('import/dryRun', before);
   });
@@ -85,12 +105,17 @@ describe('the import mapping panel (webview)', function () {
     await form.send(dryRun);
     const summary = await form.page.locator('#dry-run-summary').textContent();
     assert.equal(summary, '5 rows: 2 to create, 0 to update, 0 unchanged, 3 would fail.');
-    const rows = await form.page.locator('#dry-run-problems tbody tr').evaluateAll((elements) => elements.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)));
-    assert.deepEqual(rows.map((row) => row.slice(0, 3)), [
-      ['3', 'Customer since', '31-02-2026'],
-      ['4', 'Tier', 'Platinum'],
-      ['5', 'Name', ''],
-    ]);
+    const rows = await form.page
+      .locator('#dry-run-problems tbody tr')
+      .evaluateAll((elements) => elements.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)));
+    assert.deepEqual(
+      rows.map((row) => row.slice(0, 3)),
+      [
+        ['3', 'Customer since', '31-02-2026'],
+        ['4', 'Tier', 'Platinum'],
+        ['5', 'Name', ''],
+      ],
+    );
     const before = await form.postedCount();
     await form.page.locator('#export-problems').click();
     await form.waitForPost('import/exportProblems', before);

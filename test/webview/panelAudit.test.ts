@@ -55,32 +55,58 @@ describe('every panel passes axe-core in every theme, at 200% zoom and in the na
   const scenes: Record<string, Open> = {
     'create form': async (options) => {
       const form = await PanelPage.open(environment().browser, environment().server, 'recordForm', options);
-      await form.send({ type: 'form/init', appName: 'Tickets', portalLabel: 'Demo portal', columns: ticketColumns, offerDraft: true } satisfies FormInitMessage);
+      await form.send({
+        type: 'form/init',
+        appName: 'Tickets',
+        portalLabel: 'Demo portal',
+        columns: ticketColumns,
+        offerDraft: true,
+      } satisfies FormInitMessage);
       await form.page.waitForSelector('.field');
       return panel(form);
     },
     'create form with errors': async (options) => {
       const form = await PanelPage.open(environment().browser, environment().server, 'recordForm', options);
-      await form.send({ type: 'form/init', appName: 'Tickets', portalLabel: 'Demo portal', columns: ticketColumns.map((column) => ({ ...column, required: '1' })), offerDraft: false } satisfies FormInitMessage);
+      await form.send({
+        type: 'form/init',
+        appName: 'Tickets',
+        portalLabel: 'Demo portal',
+        columns: ticketColumns.map((column) => ({ ...column, required: '1' })),
+        offerDraft: false,
+      } satisfies FormInitMessage);
       await form.page.waitForSelector('.field');
       await form.page.click('#create');
       await form.page.waitForSelector('.field-error:not(:empty)');
       return panel(form);
     },
     'Query View before Run': async (options) => {
-      const host = await QueryHost.open(environment().browser, environment().server, environment().client, { appId: TICKETS, viewId: '6', viewName: 'All tickets', ...options });
+      const host = await QueryHost.open(environment().browser, environment().server, environment().client, {
+        appId: TICKETS,
+        viewId: '6',
+        viewName: 'All tickets',
+        ...options,
+      });
       await host.settled();
       return { page: host.panel.page, close: () => host.close() };
     },
     'Query View after Run': async (options) => {
-      const host = await QueryHost.open(environment().browser, environment().server, environment().client, { appId: TICKETS, viewId: '6', viewName: 'All tickets', ...options });
+      const host = await QueryHost.open(environment().browser, environment().server, environment().client, {
+        appId: TICKETS,
+        viewId: '6',
+        viewName: 'All tickets',
+        ...options,
+      });
       await host.panel.page.click('#run');
       await host.panel.page.waitForSelector('.grid-body [role="row"]');
       await host.settled();
       return { page: host.panel.page, close: () => host.close() };
     },
     'editable grid with pending edits, invalid cells and a conflict': async (options) => {
-      const host = await GridHost.open(environment().browser, environment().server, environment().client, { appId: ORDERS, viewId: '3', ...options });
+      const host = await GridHost.open(environment().browser, environment().server, environment().client, {
+        appId: ORDERS,
+        viewId: '3',
+        ...options,
+      });
       const page = host.panel.page;
       await page.waitForSelector('#grid-0-1');
       const [first, second, third] = host.model.layout([]).rowIds;
@@ -90,13 +116,28 @@ describe('every panel passes axe-core in every theme, at 200% zoom and in the na
       ];
       host.model.history.edit('edit', 'Edit', edits);
       await host.sendRows([first, second]);
-      await host.send({ type: 'grid/rows', rows: [{ ...host.model.rowState(third), conflict: 'Changed on the portal: Status, a field you changed too' }] });
+      await host.send({
+        type: 'grid/rows',
+        rows: [{ ...host.model.rowState(third), conflict: 'Changed on the portal: Status, a field you changed too' }],
+      });
       await host.panel.delivered();
       await page.waitForSelector('.grid-cell.invalid');
       // Focused, with a block of cells selected in row 4 and 5 (a locked column among them).
       await page.locator('.data-grid').focus();
       await page.keyboard.press('Control+Home');
-      for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'Shift+ArrowRight', 'Shift+ArrowRight', 'Shift+ArrowDown']) await page.keyboard.press(key);
+      for (const key of [
+        'ArrowDown',
+        'ArrowDown',
+        'ArrowDown',
+        'ArrowDown',
+        'ArrowRight',
+        'ArrowRight',
+        'ArrowRight',
+        'Shift+ArrowRight',
+        'Shift+ArrowRight',
+        'Shift+ArrowDown',
+      ])
+        await page.keyboard.press(key);
       await page.waitForSelector('.grid-cell.selected');
       return { page, close: () => host.close() };
     },
@@ -118,14 +159,21 @@ describe('every panel passes axe-core in every theme, at 200% zoom and in the na
       return panel(form);
     },
     'image viewer': async (options) => {
-      const context = await environment().browser.newContext({ viewport: options.viewport ?? { width: 1100, height: 800 }, deviceScaleFactor: options.deviceScaleFactor ?? 1 });
+      const context = await environment().browser.newContext({
+        viewport: options.viewport ?? { width: 1100, height: 800 },
+        deviceScaleFactor: options.deviceScaleFactor ?? 1,
+      });
       const page = await context.newPage();
       await page.setContent(themedHtml(imagePage({ fileName: 'desk.png', dataUri: PNG, size: 68 }), options.theme));
       return { page, close: () => context.close() };
     },
   };
 
-  const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-$/, '');
+  const slug = (text: string): string =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/-$/, '');
   const shot = (name: string): string => join(repoRoot(), 'test-results', 'screenshots', `webview-audit-${name}.png`);
 
   for (const [name, openScene] of Object.entries(scenes)) {
@@ -137,7 +185,10 @@ describe('every panel passes axe-core in every theme, at 200% zoom and in the na
         assert.ok(violations.length === 0, `${violations.length} axe-core violations in ${theme}:\n${violations.join('\n')}`);
       });
     }
-    for (const [size, { reflow, ...options }] of [['200% zoom', ZOOMED], ["the side bar's narrowest width", NARROW]] as const) {
+    for (const [size, { reflow, ...options }] of [
+      ['200% zoom', ZOOMED],
+      ["the side bar's narrowest width", NARROW],
+    ] as const) {
       it(`${name} at ${size}: nothing overlaps or is cut off, no axe-core violation`, async () => {
         open = await openScene({ theme: 'light', ...options });
         await open.page.screenshot({ path: shot(`${slug(name)}-${slug(size)}`) });

@@ -28,10 +28,21 @@ describe('the create-record form (webview)', function () {
 
   function init(app: string, extra: Partial<FormInitMessage> = {}): FormInitMessage {
     const names: Record<string, string> = { '101': 'Customers', '102': 'Orders', '201': 'Tickets', '202': 'Knowledge base' };
-    return { type: 'form/init', appName: names[app], portalLabel: 'Demo portal', columns: columns[app], offerDraft: app === '102', ...extra };
+    return {
+      type: 'form/init',
+      appName: names[app],
+      portalLabel: 'Demo portal',
+      columns: columns[app],
+      offerDraft: app === '102',
+      ...extra,
+    };
   }
 
-  async function openForm(app: string, options: Parameters<typeof PanelPage.open>[3] = {}, extra: Partial<FormInitMessage> = {}): Promise<PanelPage> {
+  async function openForm(
+    app: string,
+    options: Parameters<typeof PanelPage.open>[3] = {},
+    extra: Partial<FormInitMessage> = {},
+  ): Promise<PanelPage> {
     panel = await PanelPage.open(environment().browser, environment().server, 'recordForm', options);
     await panel.send(init(app, extra));
     await panel.page.waitForSelector('.field');
@@ -64,37 +75,72 @@ describe('the create-record form (webview)', function () {
     duration: 'vscode-text-field',
     user: 'vscode-text-field',
   };
-  const CHOICE_ELEMENT: Record<string, string> = { '0': 'vscode-dropdown', '1': 'vscode-radio-group', '2': 'fieldset.checkboxes vscode-checkbox' };
+  const CHOICE_ELEMENT: Record<string, string> = {
+    '0': 'vscode-dropdown',
+    '1': 'vscode-radio-group',
+    '2': 'fieldset.checkboxes vscode-checkbox',
+  };
 
   it('renders one labelled input per writable column, in position order, by kind', async () => {
     const seenKinds = new Set<string>();
     for (const app of ['101', '102', '201', '202']) {
       const form = await openForm(app);
-      const writable = columns[app].filter((column) => !['Auto Number', 'LookUp'].includes(column.type_name)).sort((a, b) => Number(a.position) - Number(b.position));
-      const fields = await form.page.locator('.field').evaluateAll((elements) => elements.map((element) => ({ key: element.getAttribute('data-field'), kind: element.getAttribute('data-kind'), text: element.textContent ?? '' })));
-      assert.deepEqual(fields.map((field) => field.key), writable.map((column) => column.field_id_in_data), `app ${app}: writable columns in position order`);
+      const writable = columns[app]
+        .filter((column) => !['Auto Number', 'LookUp'].includes(column.type_name))
+        .sort((a, b) => Number(a.position) - Number(b.position));
+      const fields = await form.page.locator('.field').evaluateAll((elements) =>
+        elements.map((element) => ({
+          key: element.getAttribute('data-field'),
+          kind: element.getAttribute('data-kind'),
+          text: element.textContent ?? '',
+        })),
+      );
+      assert.deepEqual(
+        fields.map((field) => field.key),
+        writable.map((column) => column.field_id_in_data),
+        `app ${app}: writable columns in position order`,
+      );
       for (const [index, column] of writable.entries()) {
         const field = fields[index];
         seenKinds.add(field.kind ?? '');
         assert.ok(field.text.includes(column.field_name), `${column.field_id_in_data} is labelled "${column.field_name}"`);
         const selector = field.kind === 'choice' ? CHOICE_ELEMENT[column.choice_type ?? '0'] : ELEMENT_BY_KIND[field.kind ?? ''];
         assert.ok(selector, `a known kind: ${field.kind}`);
-        assert.ok((await form.page.locator(`[data-field="${column.field_id_in_data}"] ${selector}`).count()) > 0, `${column.field_id_in_data} (${field.kind}) is a ${selector}`);
+        assert.ok(
+          (await form.page.locator(`[data-field="${column.field_id_in_data}"] ${selector}`).count()) > 0,
+          `${column.field_id_in_data} (${field.kind}) is a ${selector}`,
+        );
         const marked = (await form.page.locator(`[data-field="${column.field_id_in_data}"] .required-mark`).count()) > 0;
         assert.equal(marked, column.required === '1', `${column.field_id_in_data}: required mark`);
       }
       const readOnly = columns[app].filter((column) => ['Auto Number', 'LookUp'].includes(column.type_name));
-      for (const column of readOnly) assert.match((await form.page.locator('.read-only-note').textContent()) ?? '', new RegExp(column.field_name));
+      for (const column of readOnly)
+        assert.match((await form.page.locator('.read-only-note').textContent()) ?? '', new RegExp(column.field_name));
       await form.close();
       panel = undefined;
     }
-    assert.deepEqual([...seenKinds].sort(), ['choice', 'currency', 'date', 'datetime', 'duration', 'email', 'multiline', 'number', 'phone', 'text', 'url', 'user']);
+    assert.deepEqual([...seenKinds].sort(), [
+      'choice',
+      'currency',
+      'date',
+      'datetime',
+      'duration',
+      'email',
+      'multiline',
+      'number',
+      'phone',
+      'text',
+      'url',
+      'user',
+    ]);
   });
 
   it('shows the currency symbol beside the amount and the choices with their colours', async () => {
     const form = await openForm('102');
     assert.equal((await form.page.locator('[data-field="f17"] .prefix').textContent())?.trim(), '€');
-    const colours = await form.page.locator('[data-field="f20"] .swatch').evaluateAll((elements) => elements.map((element) => getComputedStyle(element).backgroundColor));
+    const colours = await form.page
+      .locator('[data-field="f20"] .swatch')
+      .evaluateAll((elements) => elements.map((element) => getComputedStyle(element).backgroundColor));
     const expected = (columns['102'].find((column) => column.field_id_in_data === 'f20')?.choices ?? []).map((choice) => {
       const hex = choice.color.replace('#', '');
       return `rgb(${parseInt(hex.slice(0, 2), 16)}, ${parseInt(hex.slice(2, 4), 16)}, ${parseInt(hex.slice(4, 6), 16)})`;
@@ -110,7 +156,9 @@ describe('the create-record form (webview)', function () {
 
   /** The value of a field's toolkit element (its inner <input> follows on the element's next render). */
   async function valueOf(form: PanelPage, key: string): Promise<string> {
-    return form.page.locator(`[data-field="${key}"] vscode-text-field`).evaluate((element) => (element as unknown as { value: string }).value);
+    return form.page
+      .locator(`[data-field="${key}"] vscode-text-field`)
+      .evaluate((element) => (element as unknown as { value: string }).value);
   }
 
   async function errorOf(form: PanelPage, key: string): Promise<string> {
@@ -200,7 +248,11 @@ describe('the create-record form (webview)', function () {
 
   it("shows the portal's refusal next to the field it names, as text", async () => {
     const form = await openForm('102');
-    await form.send({ type: 'form/failed', field: 'f15', message: 'f15 (Order date) needs a real calendar date as DD-MM-YYYY. <img src=x onerror="window.__xss=1">' });
+    await form.send({
+      type: 'form/failed',
+      field: 'f15',
+      message: 'f15 (Order date) needs a real calendar date as DD-MM-YYYY. <img src=x onerror="window.__xss=1">',
+    });
     assert.match(await errorOf(form, 'f15'), /needs a real calendar date.*<img src=x onerror/);
     assert.match((await form.page.locator('#form-message').textContent()) ?? '', /Order date/);
     assert.equal(await form.page.locator('img').count(), 0);
@@ -218,18 +270,23 @@ describe('the create-record form (webview)', function () {
     assert.equal((await form.waitForPost('openRecord', before)).recordId, '9');
     await form.page.click('#new-record');
     assert.equal(await valueOf(form, 'f11'), '');
-    const status = await form.page.locator('[data-field="f19"] vscode-dropdown').evaluate((element) => (element as unknown as { value: string }).value);
+    const status = await form.page
+      .locator('[data-field="f19"] vscode-dropdown')
+      .evaluate((element) => (element as unknown as { value: string }).value);
     assert.equal(status, '1', 'back to the column default');
   });
 
   it('shows the default a choice left as it is gets from the portal, never "(none)"', async () => {
     const form = await openForm('201');
     await form.page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
-    const shown = async (field: string): Promise<string> => ((await form.page.locator(`[data-field="${field}"] vscode-dropdown .selected-value`).textContent()) ?? '').trim();
+    const shown = async (field: string): Promise<string> =>
+      ((await form.page.locator(`[data-field="${field}"] vscode-dropdown .selected-value`).textContent()) ?? '').trim();
     assert.equal(await shown('f34'), 'Normal', 'Priority shows its default, Normal');
     const checked = await form.page
       .locator('[data-field="f35"] vscode-radio')
-      .evaluateAll((radios) => radios.filter((radio) => radio.getAttribute('aria-checked') === 'true').map((radio) => (radio.textContent ?? '').trim()));
+      .evaluateAll((radios) =>
+        radios.filter((radio) => radio.getAttribute('aria-checked') === 'true').map((radio) => (radio.textContent ?? '').trim()),
+      );
     assert.deepEqual(checked, ['Open'], 'State shows its default, Open');
     // The empty choice says what it means: the portal's default.
     await form.page.locator('[data-field="f34"] vscode-dropdown').click();
@@ -239,7 +296,11 @@ describe('the create-record form (webview)', function () {
     await form.close();
     panel = undefined;
     const orders = await openForm('102');
-    assert.equal(((await orders.page.locator('[data-field="f19"] vscode-dropdown .selected-value').textContent()) ?? '').trim(), 'New', 'Status of an order: New');
+    assert.equal(
+      ((await orders.page.locator('[data-field="f19"] vscode-dropdown .selected-value').textContent()) ?? '').trim(),
+      'New',
+      'Status of an order: New',
+    );
   });
 
   it('keeps what was typed when the panel is hidden and shown again', async () => {
@@ -252,7 +313,9 @@ describe('the create-record form (webview)', function () {
     await form.send(init('102'));
     await form.page.waitForSelector('.field');
     assert.equal(await valueOf(form, 'f11'), 'Kept title');
-    const gift = await form.page.locator('[data-field="f20"] vscode-checkbox', { hasText: 'Gift' }).evaluate((element) => (element as unknown as { checked: boolean }).checked);
+    const gift = await form.page
+      .locator('[data-field="f20"] vscode-checkbox', { hasText: 'Gift' })
+      .evaluate((element) => (element as unknown as { checked: boolean }).checked);
     assert.equal(gift, true);
   });
 
@@ -264,7 +327,11 @@ describe('the create-record form (webview)', function () {
     await form.waitForPost('ready');
     await form.send(init('102', { outcome: { state: 'pending' } }));
     await form.page.waitForSelector('.field');
-    assert.equal(await form.page.locator('#create').evaluate((element) => (element as unknown as { disabled: boolean }).disabled), true, 'Create is off while the create runs');
+    assert.equal(
+      await form.page.locator('#create').evaluate((element) => (element as unknown as { disabled: boolean }).disabled),
+      true,
+      'Create is off while the create runs',
+    );
     assert.equal(await form.page.locator('.busy').evaluate((element) => element.hasAttribute('hidden')), false, 'the busy ring shows');
     // Hidden and shown after it succeeded (the page missed form/created): the banner, and still no second Create.
     await form.page.reload();
@@ -272,9 +339,17 @@ describe('the create-record form (webview)', function () {
     await form.send(init('102', { outcome: { state: 'created', recordId: '9', draft: false, message: 'Created record 9 in Orders.' } }));
     await form.page.waitForSelector('.field');
     assert.match((await form.page.locator('#form-message').textContent()) ?? '', /Created record 9 in Orders/);
-    assert.equal(await form.page.locator('#create').evaluate((element) => (element as unknown as { disabled: boolean }).disabled), true, 'no second Create of the same values');
+    assert.equal(
+      await form.page.locator('#create').evaluate((element) => (element as unknown as { disabled: boolean }).disabled),
+      true,
+      'no second Create of the same values',
+    );
     await fill(form, 'f11', 'Tables');
-    assert.equal(await form.page.locator('#create').evaluate((element) => (element as unknown as { disabled: boolean }).disabled), false, 'an edit makes a new record');
+    assert.equal(
+      await form.page.locator('#create').evaluate((element) => (element as unknown as { disabled: boolean }).disabled),
+      false,
+      'an edit makes a new record',
+    );
   });
 
   it('offers "Save as draft" only for apps with Draft mode', async () => {

@@ -21,7 +21,9 @@ async function rowCount(page: Page): Promise<string> {
 }
 
 async function waitForRows(page: Page, text: RegExp): Promise<void> {
-  await page.waitForFunction((pattern) => new RegExp(pattern).test(document.querySelector('#row-count')?.textContent ?? ''), text.source, { timeout: 20_000 });
+  await page.waitForFunction((pattern) => new RegExp(pattern).test(document.querySelector('#row-count')?.textContent ?? ''), text.source, {
+    timeout: 20_000,
+  });
 }
 
 interface RequestLogEntry {
@@ -77,14 +79,28 @@ describe('the view query panel (webview)', function () {
     const { panel } = await open('6');
     const page = panel.page;
     await page.click('#add-filter');
-    const operators = async (): Promise<string[]> => (await page.locator('.filter-operator vscode-option').allTextContents()).map((text) => text.trim());
+    const operators = async (): Promise<string[]> =>
+      (await page.locator('.filter-operator vscode-option').allTextContents()).map((text) => text.trim());
     await choose(page.locator('.filter-column').first(), 'Subject');
     assert.deepEqual(await operators(), ['contains', 'does not contain', 'equals', 'does not equal', 'is empty', 'is not empty']);
     await choose(page.locator('.filter-column').first(), 'Due');
-    assert.deepEqual(await operators(), ['equals', 'does not equal', 'less than', 'less than or equal to', 'greater than', 'greater than or equal to', 'is empty', 'is not empty']);
+    assert.deepEqual(await operators(), [
+      'equals',
+      'does not equal',
+      'less than',
+      'less than or equal to',
+      'greater than',
+      'greater than or equal to',
+      'is empty',
+      'is not empty',
+    ]);
     assert.equal(await page.locator('.filter-value vscode-text-field').count(), 1, 'a value input for "equals"');
     await choose(page.locator('.filter-operator').first(), 'is empty');
-    assert.equal(await page.locator('.filter-value vscode-text-field, .filter-value vscode-dropdown').count(), 0, 'no value input for "is empty"');
+    assert.equal(
+      await page.locator('.filter-value vscode-text-field, .filter-value vscode-dropdown').count(),
+      0,
+      'no value input for "is empty"',
+    );
     await choose(page.locator('.filter-column').first(), 'Priority');
     assert.deepEqual(await operators(), ['equals', 'does not equal', 'contains', 'does not contain', 'is empty', 'is not empty']);
   });
@@ -101,7 +117,11 @@ describe('the view query panel (webview)', function () {
     await page.locator('.filter-value input').nth(0).fill('01-06-2025');
     await page.click('#add-filter');
     await choose(page.locator('.filter-column').nth(1), 'Tier (app 101)');
-    assert.equal(await page.locator('.filter-row').nth(1).locator('.filter-lookup input').inputValue(), '101', 'the lookup app is filled in');
+    assert.equal(
+      await page.locator('.filter-row').nth(1).locator('.filter-lookup input').inputValue(),
+      '101',
+      'the lookup app is filled in',
+    );
     await choose(page.locator('.filter-value vscode-dropdown').nth(0), 'Gold');
     await page.click('#add-filter');
     await choose(page.locator('.filter-column').nth(2), 'Assignee');
@@ -126,22 +146,29 @@ describe('the view query panel (webview)', function () {
     // Every row shown matches: Tier is Gold.
     const tiers = await page.locator('.grid-body .grid-row .grid-cell:nth-child(5)').allTextContents();
     assert.ok(tiers.length > 0, 'some rows');
-    assert.ok(tiers.every((tier) => tier === 'Gold' || tier === '3'), `only Gold customers: ${[...new Set(tiers)].join(', ')}`);
+    assert.ok(
+      tiers.every((tier) => tier === 'Gold' || tier === '3'),
+      `only Gold customers: ${[...new Set(tiers)].join(', ')}`,
+    );
   });
 
   it('shows a saved Lookup-app filter run in a new panel as the filter it sends, and sends it again unchanged', async () => {
     // A saved query run from the tree: the page has only the app's own columns until a run has read the view.
     const saved = [{ column: '6', operator: 'equals' as const, value: '3', lookupApp: '101' }];
-    const { panel } = await open('8', '201', { viewName: 'Tickets with customer tier', init: { run: { name: 'Gold customers', filters: saved } } });
+    const { panel } = await open('8', '201', {
+      viewName: 'Tickets with customer tier',
+      init: { run: { name: 'Gold customers', filters: saved } },
+    });
     const page = panel.page;
     await waitForRows(page, /^[\d,]+ rows?$/);
     await page.locator('.filter-row').first().waitFor();
     assert.equal(await page.locator('.filter-row').count(), 1, 'one filter row');
-    const label = async (): Promise<string> => ((await page.locator('.filter-row').first().locator('.filter-column .selected-value').textContent()) ?? '').trim();
+    const label = async (): Promise<string> =>
+      ((await page.locator('.filter-row').first().locator('.filter-column .selected-value').textContent()) ?? '').trim();
     // Every message of the run delivered (the Lookup apps' columns come last), then painted by the toolkit.
     await host?.settled();
     await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
-    assert.match(await label(), /app 101/, 'the row names the Lookup app\'s column it filters on, not the first column');
+    assert.match(await label(), /app 101/, "the row names the Lookup app's column it filters on, not the first column");
     const posted = (await panel.postedCount()) - 1;
     await page.click('#run');
     const run = (await panel.waitForPost('query/run', posted)) as unknown as QueryRunMessage;
@@ -158,7 +185,11 @@ describe('the view query panel (webview)', function () {
     const since = await lastSeq();
     await page.click('#run');
     await waitForRows(page, /^[\d,]+ rows?$/);
-    assert.equal((await page.locator('.filter-operator').first().locator('.selected-value').textContent())?.trim(), 'contains', 'the panel shows "contains"');
+    assert.equal(
+      (await page.locator('.filter-operator').first().locator('.selected-value').textContent())?.trim(),
+      'contains',
+      'the panel shows "contains"',
+    );
     const view = (await requestsSince(since)).find((entry) => entry.path === '/api/v1/app/201/view/6');
     assert.ok(view, 'the view was read');
     assert.equal(new URLSearchParams(view.query).get('filter_operators'), '0', 'sent as contains (0)');
@@ -195,7 +226,11 @@ describe('the view query panel (webview)', function () {
       assert.equal(await page.locator('#cancel-run').isVisible(), false);
       assert.match((await page.locator('#query-message').textContent()) ?? '', /Partial result: Cancelled after [\d,]+ rows/);
       assert.ok((await page.locator('.grid-body [role="row"]').count()) > 5, 'the rows read stay visible');
-      assert.equal(await page.locator('#export-csv').evaluate((element) => (element as unknown as { disabled: boolean }).disabled), false, 'what arrived can be exported');
+      assert.equal(
+        await page.locator('#export-csv').evaluate((element) => (element as unknown as { disabled: boolean }).disabled),
+        false,
+        'what arrived can be exported',
+      );
       await panel.screenshot('viewQuery-cancelled');
     } finally {
       await resetEmulator(environment().emulator);
@@ -211,7 +246,8 @@ describe('the view query panel (webview)', function () {
       await waitForRows(page, /^Loading… [\d,]+ rows so far$/);
       const buttons = ['#export-csv', '#export-json', '#bulk-set-field', '#bulk-delete'];
       // The toolkit's buttons are custom elements: their own `disabled` says whether they are off.
-      const off = (selector: string): Promise<boolean> => page.locator(selector).evaluate((element) => (element as unknown as { disabled: boolean }).disabled);
+      const off = (selector: string): Promise<boolean> =>
+        page.locator(selector).evaluate((element) => (element as unknown as { disabled: boolean }).disabled);
       for (const button of buttons) assert.equal(await off(button), true, `${button} is off while loading`);
       const header = page.locator('.grid-columnheader', { hasText: 'Cost' });
       assert.equal(await header.getAttribute('aria-sort'), null, 'a header offers no sort while loading');
@@ -269,7 +305,10 @@ describe('the view query panel (webview)', function () {
     assert.ok(most <= 200, `at most 200 rows in the DOM (saw ${most})`);
     const last = await page.locator('.grid-body [role="row"]').last().getAttribute('aria-rowindex');
     assert.equal(last, String(TICKETS + 1), 'the last row is reachable');
-    await page.waitForFunction((id) => document.querySelector('.grid-body [aria-rowindex="' + id + '"] .grid-cell')?.textContent === String(id - 1), TICKETS + 1);
+    await page.waitForFunction(
+      (id) => document.querySelector('.grid-body [aria-rowindex="' + id + '"] .grid-cell')?.textContent === String(id - 1),
+      TICKETS + 1,
+    );
   });
 
   it('moves with the keyboard and opens the row with Enter', async () => {
@@ -319,25 +358,38 @@ describe('the view query panel (webview)', function () {
     await waitForRows(page, /^[\d,]+ rows$/);
     const header = page.locator('.grid-columnheader', { hasText: 'Cost' });
     const costs = async (): Promise<number[]> => {
-      const index = await page.locator('.grid-columnheader').evaluateAll((cells) => cells.findIndex((cell) => cell.textContent?.startsWith('Cost')));
+      const index = await page
+        .locator('.grid-columnheader')
+        .evaluateAll((cells) => cells.findIndex((cell) => cell.textContent?.startsWith('Cost')));
       const texts = await page.locator(`.grid-body .grid-row .grid-cell:nth-child(${index + 1})`).allTextContents();
       return texts.filter((text) => text !== '').map(Number);
     };
     /** Waits for the rows in sight to arrive in the new order (they come from the host). */
     const sortedRows = async (direction: string): Promise<number[]> => {
       await page.waitForFunction((wanted) => document.querySelector('.grid-columnheader[aria-sort="' + wanted + '"]') !== null, direction);
-      await page.waitForFunction(() => (document.querySelector('.grid-body .grid-row[aria-rowindex="2"] .grid-cell')?.textContent ?? '') !== '');
+      await page.waitForFunction(
+        () => (document.querySelector('.grid-body .grid-row[aria-rowindex="2"] .grid-cell')?.textContent ?? '') !== '',
+      );
       return costs();
     };
     await header.click();
     const ascending = await sortedRows('ascending');
     assert.ok(ascending.length > 5);
-    assert.deepEqual(ascending, [...ascending].sort((a, b) => a - b), 'numeric order, not text order');
+    assert.deepEqual(
+      ascending,
+      [...ascending].sort((a, b) => a - b),
+      'numeric order, not text order',
+    );
     await header.click();
     const descending = await sortedRows('descending');
-    assert.deepEqual(descending, [...descending].sort((a, b) => b - a));
+    assert.deepEqual(
+      descending,
+      [...descending].sort((a, b) => b - a),
+    );
     // The top rows are the highest costs of the whole result, not only of the rows that were in sight.
-    const all = (await environment().client.readView('201', '6')).rows.map((row) => Number(row.values.f39)).filter((value) => !Number.isNaN(value) && value > 0);
+    const all = (await environment().client.readView('201', '6')).rows
+      .map((row) => Number(row.values.f39))
+      .filter((value) => !Number.isNaN(value) && value > 0);
     assert.equal(descending[0], Math.max(...all));
     assert.equal(await header.getAttribute('aria-sort'), 'descending');
     const before = await panel.postedCount();

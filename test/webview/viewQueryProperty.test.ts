@@ -88,8 +88,14 @@ describe('the view query panel: a property (webview)', function () {
   async function portal(path: string): Promise<Response> {
     const { emulator } = environment();
     if (!token) {
-      const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: emulator.clientId, client_secret: emulator.clientSecret });
-      const answer = (await (await fetch(`${emulator.baseUrl}/api/v1/oauth2/token`, { method: 'POST', body })).json()) as { access_token: string };
+      const body = new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: emulator.clientId,
+        client_secret: emulator.clientSecret,
+      });
+      const answer = (await (await fetch(`${emulator.baseUrl}/api/v1/oauth2/token`, { method: 'POST', body })).json()) as {
+        access_token: string;
+      };
       token = answer.access_token;
     }
     return fetch(`${emulator.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
@@ -134,7 +140,10 @@ describe('the view query panel: a property (webview)', function () {
     await painted(page);
     const shown: ShownRow[] = [];
     for (const row of await page.locator('.filter-row').all()) {
-      const entry: ShownRow = { column: await selectedText(row.locator('.filter-column')), operator: await selectedText(row.locator('.filter-operator')) };
+      const entry: ShownRow = {
+        column: await selectedText(row.locator('.filter-column')),
+        operator: await selectedText(row.locator('.filter-operator')),
+      };
       const choice = row.locator('.filter-value vscode-dropdown');
       const text = row.locator('.filter-value vscode-text-field input');
       if ((await choice.count()) > 0) entry.value = { text: await selectedText(choice), dropdown: true };
@@ -169,7 +178,12 @@ describe('the view query panel: a property (webview)', function () {
     }
     // A list whose items are all empty says nothing: sending it or leaving it out mean the same.
     const list = (items: string[]): string => (items.every((item) => item === '') ? '' : items.join('|'));
-    return { filter_columns: columnsParam.join('|'), filter_values: list(values), filter_apps: list(apps), filter_operators: operators.join('|') };
+    return {
+      filter_columns: columnsParam.join('|'),
+      filter_values: list(values),
+      filter_apps: list(apps),
+      filter_operators: operators.join('|'),
+    };
   }
 
   async function lastSeq(): Promise<number> {
@@ -178,7 +192,11 @@ describe('the view query panel: a property (webview)', function () {
   }
 
   async function viewRequestsSince(seq: number): Promise<Array<{ query: string; status: number }>> {
-    const log = await emulatorControl<Array<{ path: string; query: string; status: number }>>(environment().emulator, 'GET', `requests?since=${seq}`);
+    const log = await emulatorControl<Array<{ path: string; query: string; status: number }>>(
+      environment().emulator,
+      'GET',
+      `requests?since=${seq}`,
+    );
     return log.filter((entry) => entry.path === `/api/v1/app/${APP}/view/${VIEW}`);
   }
 
@@ -208,8 +226,13 @@ describe('the view query panel: a property (webview)', function () {
         assert.deepEqual(host.panel.pageErrors, [], 'no script errors on the page');
       } catch (error) {
         const screenshot = await host.panel.screenshot(`viewQuery-property-${seed}`).catch(() => 'none');
-        const message = error instanceof assert.AssertionError ? `${error.message}\nshown:\n${JSON.stringify(error.expected)}\nsent:\n${JSON.stringify(error.actual)}` : String(error);
-        throw new Error(`Seed ${seed} (replay: QUERY_PROPERTY_SEED=${seed}), screenshot ${screenshot}, steps:\n  ${steps.join('\n  ')}\n${message}`);
+        const message =
+          error instanceof assert.AssertionError
+            ? `${error.message}\nshown:\n${JSON.stringify(error.expected)}\nsent:\n${JSON.stringify(error.actual)}`
+            : String(error);
+        throw new Error(
+          `Seed ${seed} (replay: QUERY_PROPERTY_SEED=${seed}), screenshot ${screenshot}, steps:\n  ${steps.join('\n  ')}\n${message}`,
+        );
       } finally {
         await host.close();
       }
@@ -223,7 +246,10 @@ describe('the view query panel: a property (webview)', function () {
     for (let step = 0; step < STEPS; step++) {
       const rows = page.locator('.filter-row');
       const count = await rows.count();
-      const action = count === 0 ? 'add' : random.pick(['add', 'remove', 'column', 'column', 'operator', 'operator', 'value', 'value', 'lookup'] as const);
+      const action =
+        count === 0
+          ? 'add'
+          : random.pick(['add', 'remove', 'column', 'column', 'operator', 'operator', 'value', 'value', 'lookup'] as const);
       const index = Math.floor(random.next() * Math.max(count, 1));
       const row = rows.nth(index);
       const byKeys = random.chance(0.4);
@@ -277,7 +303,9 @@ describe('the view query panel: a property (webview)', function () {
     steps.push(`Run, showing ${JSON.stringify(shown)}`);
     const since = await lastSeq();
     await page.click('#run');
-    await page.waitForFunction(() => !/Running|Loading/.test(document.querySelector('#row-count')?.textContent ?? ''), undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => !/Running|Loading/.test(document.querySelector('#row-count')?.textContent ?? ''), undefined, {
+      timeout: 20_000,
+    });
     await host.settled();
     const requests = await viewRequestsSince(since);
     const refused = (await page.locator('.filter-row.invalid').count()) > 0;

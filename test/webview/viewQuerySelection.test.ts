@@ -20,8 +20,12 @@ async function selectedShown(page: Page): Promise<{ ids: string[]; othersFalse: 
   return page.locator('.grid-body .grid-row').evaluateAll((rows) => {
     const sorted = [...rows].sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')));
     return {
-      ids: sorted.filter((row) => row.getAttribute('aria-selected') === 'true').map((row) => row.querySelector('.grid-cell')?.textContent ?? ''),
-      othersFalse: sorted.filter((row) => row.getAttribute('aria-selected') !== 'true').every((row) => row.getAttribute('aria-selected') === 'false'),
+      ids: sorted
+        .filter((row) => row.getAttribute('aria-selected') === 'true')
+        .map((row) => row.querySelector('.grid-cell')?.textContent ?? ''),
+      othersFalse: sorted
+        .filter((row) => row.getAttribute('aria-selected') !== 'true')
+        .every((row) => row.getAttribute('aria-selected') === 'false'),
     };
   });
 }
@@ -51,10 +55,16 @@ describe('the view query panel: rows selected for a bulk change (webview)', func
   }
 
   it('selects with clicks and keys, marks the rows aria-selected, and sends the rows the host maps to those records', async () => {
-    host = await QueryHost.open(environment().browser, environment().server, environment().client, { appId: '201', viewId: '6', viewport: { width: 1200, height: 700 } });
+    host = await QueryHost.open(environment().browser, environment().server, environment().client, {
+      appId: '201',
+      viewId: '6',
+      viewport: { width: 1200, height: 700 },
+    });
     const page = host.panel.page;
     await page.click('#run');
-    await page.waitForFunction(() => /^[\d,]+ rows$/.test(document.querySelector('#row-count')?.textContent ?? ''), undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => /^[\d,]+ rows$/.test(document.querySelector('#row-count')?.textContent ?? ''), undefined, {
+      timeout: 20_000,
+    });
     assert.equal(await page.locator('.data-grid').getAttribute('aria-multiselectable'), 'true');
     assert.equal(await page.locator('#selected-rows').isVisible(), false, 'nothing selected at first');
     assert.match((await page.locator('#bulk-delete').getAttribute('title')) ?? '', /every row of the result/);
@@ -94,28 +104,42 @@ describe('the view query panel: rows selected for a bulk change (webview)', func
   });
 
   it('a sort starts a new selection, and positions are read in the order shown', async () => {
-    host = await QueryHost.open(environment().browser, environment().server, environment().client, { appId: '201', viewId: '6', viewport: { width: 1200, height: 700 } });
+    host = await QueryHost.open(environment().browser, environment().server, environment().client, {
+      appId: '201',
+      viewId: '6',
+      viewport: { width: 1200, height: 700 },
+    });
     const page = host.panel.page;
     await page.click('#run');
-    await page.waitForFunction(() => /^[\d,]+ rows$/.test(document.querySelector('#row-count')?.textContent ?? ''), undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => /^[\d,]+ rows$/.test(document.querySelector('#row-count')?.textContent ?? ''), undefined, {
+      timeout: 20_000,
+    });
     await row(page, 1).click();
     await page.locator('.grid-columnheader', { hasText: 'Cost' }).click();
     await page.waitForFunction(() => document.querySelector('.grid-columnheader[aria-sort="ascending"]') !== null);
-    await page.waitForFunction(() => (document.querySelector('.grid-body .grid-row[aria-rowindex="2"] .grid-cell')?.textContent ?? '') !== '');
+    await page.waitForFunction(
+      () => (document.querySelector('.grid-body .grid-row[aria-rowindex="2"] .grid-cell')?.textContent ?? '') !== '',
+    );
     assert.deepEqual((await selectedShown(page)).ids, [], 'the sort cleared the selection');
     await row(page, 0).click();
     await row(page, 3).click({ modifiers: ['Shift'] });
     const shown = (await selectedShown(page)).ids;
     assert.equal(shown.length, 4);
-    assert.notDeepEqual(shown, ['1', '2', '3', '4'], 'the sorted order differs from the portal\'s');
+    assert.notDeepEqual(shown, ['1', '2', '3', '4'], "the sorted order differs from the portal's");
     assert.deepEqual((await bulk('#bulk-delete')).ids, shown, 'the host maps positions through its sorted order');
   });
 
   it('allows no selection while a sort is under way, and a bulk change names the order its rows were chosen in', async () => {
-    host = await QueryHost.open(environment().browser, environment().server, environment().client, { appId: '201', viewId: '6', viewport: { width: 1200, height: 700 } });
+    host = await QueryHost.open(environment().browser, environment().server, environment().client, {
+      appId: '201',
+      viewId: '6',
+      viewport: { width: 1200, height: 700 },
+    });
     const page = host.panel.page;
     await page.click('#run');
-    await page.waitForFunction(() => /^[\d,]+ rows$/.test(document.querySelector('#row-count')?.textContent ?? ''), undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => /^[\d,]+ rows$/.test(document.querySelector('#row-count')?.textContent ?? ''), undefined, {
+      timeout: 20_000,
+    });
     // The host sorts when the test lets it: until then the page shows the old order with the sort asked for.
     const session = host.session;
     const sort = session.sort.bind(session);
@@ -136,13 +160,19 @@ describe('the view query panel: rows selected for a bulk change (webview)', func
     assert.deepEqual((await selectedShown(page)).ids, [], 'no row can be selected in an order about to change');
     release();
     await page.waitForFunction(() => document.querySelector('.grid-columnheader[aria-sort="ascending"]') !== null);
-    await page.waitForFunction(() => (document.querySelector('.grid-body .grid-row[aria-rowindex="2"] .grid-cell')?.textContent ?? '') !== '');
+    await page.waitForFunction(
+      () => (document.querySelector('.grid-body .grid-row[aria-rowindex="2"] .grid-cell')?.textContent ?? '') !== '',
+    );
     await row(page, 0).click();
     const { message } = await bulk('#bulk-delete');
     assert.equal(message.runId, 1, 'the run its rows were chosen in');
     assert.equal(message.sortVersion, 1, 'the order its rows were chosen in');
     assert.ok(message.rows);
-    assert.throws(() => session.selectedRecordIds(message.runId, message.sortVersion - 1, message.rows ?? []), /The order changed: select the rows again/, 'the host refuses positions read in another order');
+    assert.throws(
+      () => session.selectedRecordIds(message.runId, message.sortVersion - 1, message.rows ?? []),
+      /The order changed: select the rows again/,
+      'the host refuses positions read in another order',
+    );
     assert.deepEqual(session.selectedRecordIds(message.runId, message.sortVersion, message.rows), (await selectedShown(page)).ids);
   });
 });

@@ -42,7 +42,8 @@ export function channel<In, Out, State>(...prefixes: string[]): Channel<In, Out,
     state: () => vscode.getState() ?? {},
     saveState: (state) => vscode.setState({ ...state, ...(restore === undefined ? {} : { restore }) }),
     keep: (next, pageState) => {
-      if (vscode.getState() === undefined && typeof pageState === 'object' && pageState !== null) vscode.setState(pageState as State & { restore?: unknown });
+      if (vscode.getState() === undefined && typeof pageState === 'object' && pageState !== null)
+        vscode.setState(pageState as State & { restore?: unknown });
       restore = next ?? vscode.getState()?.restore;
       if (restore !== undefined) vscode.setState({ ...(vscode.getState() ?? ({} as State)), restore });
     },

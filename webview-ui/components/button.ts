@@ -13,7 +13,11 @@ export type Button = ValueElement;
 
 export function button(label: string, options: ButtonOptions): Button {
   registerToolkit();
-  const element = el('vscode-button', { id: options.id, text: label, attrs: { appearance: options.appearance ?? 'secondary', title: options.title } }) as Button;
+  const element = el('vscode-button', {
+    id: options.id,
+    text: label,
+    attrs: { appearance: options.appearance ?? 'secondary', title: options.title },
+  }) as Button;
   element.addEventListener('click', () => {
     if (!element.disabled) options.onClick();
   });

@@ -41,7 +41,16 @@ export class DataGrid {
     this.body = el('div', { className: 'grid-body' });
     this.element = el(
       'div',
-      { className: 'data-grid', attrs: { role: 'grid', tabindex: '0', 'aria-label': options.label, 'aria-readonly': options.editable ? 'false' : 'true', 'aria-multiselectable': options.editable ? 'true' : undefined } },
+      {
+        className: 'data-grid',
+        attrs: {
+          role: 'grid',
+          tabindex: '0',
+          'aria-label': options.label,
+          'aria-readonly': options.editable ? 'false' : 'true',
+          'aria-multiselectable': options.editable ? 'true' : undefined,
+        },
+      },
       el('div', { attrs: { role: 'rowgroup' }, className: 'grid-head' }, this.header),
       el('div', { attrs: { role: 'rowgroup' } }, this.body),
     );
@@ -121,7 +130,12 @@ export class DataGrid {
   get selection(): GridRange {
     const { row, column } = this.active;
     const anchor = this.anchor.row < 0 ? this.active : this.anchor;
-    return { top: Math.min(row, anchor.row), bottom: Math.max(row, anchor.row), left: Math.min(column, anchor.column), right: Math.max(column, anchor.column) };
+    return {
+      top: Math.min(row, anchor.row),
+      bottom: Math.max(row, anchor.row),
+      left: Math.min(column, anchor.column),
+      right: Math.max(column, anchor.column),
+    };
   }
 
   /** Selects a block, its first cell active. */
@@ -166,9 +180,16 @@ export class DataGrid {
           className: `grid-cell grid-columnheader${column.numeric ? ' numeric' : ''}`,
           id: this.cellId(-1, index),
           text: column.name,
-          attrs: { role: 'columnheader', 'aria-colindex': String(index + 1), 'aria-sort': sorted ?? (this.sortable ? 'none' : undefined), title: this.sortable ? `Sort by ${column.name}` : column.name },
+          attrs: {
+            role: 'columnheader',
+            'aria-colindex': String(index + 1),
+            'aria-sort': sorted ?? (this.sortable ? 'none' : undefined),
+            title: this.sortable ? `Sort by ${column.name}` : column.name,
+          },
         },
-        sorted ? el('span', { className: 'sort-mark', text: sorted === 'ascending' ? ' ▲' : ' ▼', attrs: { 'aria-hidden': 'true' } }) : undefined,
+        sorted
+          ? el('span', { className: 'sort-mark', text: sorted === 'ascending' ? ' ▲' : ' ▼', attrs: { 'aria-hidden': 'true' } })
+          : undefined,
       );
       cell.dataset.column = String(index);
       this.options.decorate?.(-1, index, cell);
@@ -299,7 +320,8 @@ export class DataGrid {
     event.preventDefault();
     if (!next) return;
     // Shift+arrows grow the selection from where it started.
-    const anchor = event.shiftKey && this.options.editable && next.row >= 0 ? { ...(this.anchor.row < 0 ? this.active : this.anchor) } : undefined;
+    const anchor =
+      event.shiftKey && this.options.editable && next.row >= 0 ? { ...(this.anchor.row < 0 ? this.active : this.anchor) } : undefined;
     this.moveTo(next.row, next.column);
     if (anchor) {
       this.anchor = anchor;
@@ -332,7 +354,8 @@ export class DataGrid {
     const start = left < frozen ? left : left - frozen;
     if (start < this.scroller.scrollLeft) this.scroller.scrollLeft = start;
     // Wider than the room left: its start shows (the narrow side bar), not its end with the start covered.
-    else if (left + width > this.scroller.scrollLeft + this.scroller.clientWidth) this.scroller.scrollLeft = Math.min(start, left + width - this.scroller.clientWidth);
+    else if (left + width > this.scroller.scrollLeft + this.scroller.clientWidth)
+      this.scroller.scrollLeft = Math.min(start, left + width - this.scroller.clientWidth);
     // The scroll event comes a frame later; render now so the active cell exists at once.
     this.renderRows();
     this.renderRowsFor(row);

@@ -8,7 +8,11 @@ export interface ElementOptions {
   attrs?: Record<string, string | undefined>;
 }
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, options?: ElementOptions, ...children: Array<Node | undefined>): HTMLElementTagNameMap[K];
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  options?: ElementOptions,
+  ...children: Array<Node | undefined>
+): HTMLElementTagNameMap[K];
 export function el(tag: string, options?: ElementOptions, ...children: Array<Node | undefined>): HTMLElement;
 export function el(tag: string, options: ElementOptions = {}, ...children: Array<Node | undefined>): HTMLElement {
   const element = document.createElement(tag);

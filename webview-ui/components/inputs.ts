@@ -78,7 +78,10 @@ function shadowDescription(control: HTMLElement): { set(elements: readonly HTMLE
     if (reflectsElements(inner)) inner.ariaDescribedByElements = described.length > 0 ? [...described] : null;
     else {
       // Chromium before 135 (VS Code 1.100's) has no element reflection: the text itself, as it reads now.
-      const text = described.map((element) => element.textContent?.trim() ?? '').filter(Boolean).join(' ');
+      const text = described
+        .map((element) => element.textContent?.trim() ?? '')
+        .filter(Boolean)
+        .join(' ');
       if (text) inner.setAttribute('aria-description', text);
       else inner.removeAttribute('aria-description');
     }
@@ -109,10 +112,15 @@ export interface TextFieldOptions {
 
 export function textField(options: TextFieldOptions): Input {
   registerToolkit();
-  const field = el('vscode-text-field', { attrs: { type: options.type ?? 'text', placeholder: options.placeholder } }, options.label) as ValueElement;
+  const field = el(
+    'vscode-text-field',
+    { attrs: { type: options.type ?? 'text', placeholder: options.placeholder } },
+    options.label,
+  ) as ValueElement;
   keepName(field, options.ariaLabel ?? spokenText(options.label).trim());
   if (options.required) field.setAttribute('required', '');
-  if (options.prefix) field.append(el('span', { className: 'prefix', text: options.prefix, attrs: { slot: 'start', 'aria-hidden': 'true' } }));
+  if (options.prefix)
+    field.append(el('span', { className: 'prefix', text: options.prefix, attrs: { slot: 'start', 'aria-hidden': 'true' } }));
   if (options.inputMode) {
     // The inner <input> exists once the element has rendered.
     queueMicrotask(() => field.shadowRoot?.querySelector('input')?.setAttribute('inputmode', options.inputMode ?? 'text'));
@@ -122,7 +130,11 @@ export function textField(options: TextFieldOptions): Input {
 
 export function textArea(options: { label: Node; placeholder?: string; required?: boolean }): Input {
   registerToolkit();
-  const area = el('vscode-text-area', { attrs: { placeholder: options.placeholder, rows: '4', resize: 'vertical' } }, options.label) as ValueElement;
+  const area = el(
+    'vscode-text-area',
+    { attrs: { placeholder: options.placeholder, rows: '4', resize: 'vertical' } },
+    options.label,
+  ) as ValueElement;
   keepName(area, spokenText(options.label).trim());
   if (options.required) area.setAttribute('required', '');
   return valueInput(area, area, shadowDescription(area));
@@ -213,10 +225,16 @@ export function dropdown(options: DropdownOptions): Input & { setOptions(options
 /** A single choice shown as radio buttons. */
 export function radioGroup(options: { label: Node; options: readonly Option[]; required?: boolean }): Input {
   registerToolkit();
-  const group = el('vscode-radio-group', { attrs: { orientation: 'horizontal' } }, el('label', { attrs: { slot: 'label' } }, options.label)) as ValueElement;
+  const group = el(
+    'vscode-radio-group',
+    { attrs: { orientation: 'horizontal' } },
+    el('label', { attrs: { slot: 'label' } }, options.label),
+  ) as ValueElement;
   // The toolkit's group has the role radiogroup, which takes aria-required.
   if (options.required) group.setAttribute('aria-required', 'true');
-  const radios = options.options.map((item) => el('vscode-radio', { attrs: { value: item.value } }, ...optionContent(item)) as CheckableElement & { value: string });
+  const radios = options.options.map(
+    (item) => el('vscode-radio', { attrs: { value: item.value } }, ...optionContent(item)) as CheckableElement & { value: string },
+  );
   group.append(...radios);
   return {
     element: group,
@@ -282,5 +300,8 @@ export function nativeInput(options: { label: Node; type: 'date' | 'datetime-loc
   const id = uniqueId('input');
   const input = el('input', { id, className: 'native-input', attrs: { type: options.type } });
   if (options.required) input.required = true;
-  return valueInput(el('div', { className: 'native-field' }, el('label', { className: 'label', attrs: { for: id } }, options.label), input), input);
+  return valueInput(
+    el('div', { className: 'native-field' }, el('label', { className: 'label', attrs: { for: id } }, options.label), input),
+    input,
+  );
 }

@@ -33,8 +33,17 @@ export class CellEditor {
     this.field.restore(this.initial);
     this.problem = el('div', { className: 'cell-editor-problem', attrs: { 'aria-live': 'polite' } });
     const multiline = this.field.kind === 'multiline';
-    const hint = el('div', { className: 'cell-editor-hint', text: multiline ? 'Ctrl+Enter to set · Esc to cancel' : 'Enter to set · Esc to cancel' });
-    this.element = el('div', { className: `cell-editor kind-${this.field.kind}`, attrs: { role: 'dialog', 'aria-label': `Edit ${column.name}` } }, this.field.element, this.problem, hint);
+    const hint = el('div', {
+      className: 'cell-editor-hint',
+      text: multiline ? 'Ctrl+Enter to set · Esc to cancel' : 'Enter to set · Esc to cancel',
+    });
+    this.element = el(
+      'div',
+      { className: `cell-editor kind-${this.field.kind}`, attrs: { role: 'dialog', 'aria-label': `Edit ${column.name}` } },
+      this.field.element,
+      this.problem,
+      hint,
+    );
     this.element.style.left = `${Math.max(0, cell.left)}px`;
     this.element.style.top = `${Math.max(0, cell.top)}px`;
     this.element.style.minWidth = `${Math.max(cell.width, multiline ? 360 : 200)}px`;

@@ -72,15 +72,29 @@ export class ColumnsPanel {
         this.changed();
       });
       list.append(
-        el('li', { attrs: { 'data-key': key } }, box, el('span', { className: 'column-name', text: name }), button('↑', { title: `Move ${name} left`, onClick: () => this.move(key, -1) }), button('↓', { title: `Move ${name} right`, onClick: () => this.move(key, 1) })),
+        el(
+          'li',
+          { attrs: { 'data-key': key } },
+          box,
+          el('span', { className: 'column-name', text: name }),
+          button('↑', { title: `Move ${name} left`, onClick: () => this.move(key, -1) }),
+          button('↓', { title: `Move ${name} right`, onClick: () => this.move(key, 1) }),
+        ),
       );
     }
-    const frozen = el('input', { id: 'grid-frozen', attrs: { type: 'number', min: '0', max: String(this.order.length), 'aria-label': 'Columns frozen on the left' } });
+    const frozen = el('input', {
+      id: 'grid-frozen',
+      attrs: { type: 'number', min: '0', max: String(this.order.length), 'aria-label': 'Columns frozen on the left' },
+    });
     frozen.value = String(this.frozen);
     frozen.addEventListener('change', () => {
       this.frozen = Math.max(0, Math.min(Number(frozen.value) || 0, this.order.length));
       this.changed();
     });
-    this.element.append(el('h2', { text: 'Columns' }), list, el('label', { className: 'frozen' }, document.createTextNode('Freeze the first '), frozen, document.createTextNode(' columns')));
+    this.element.append(
+      el('h2', { text: 'Columns' }),
+      list,
+      el('label', { className: 'frozen' }, document.createTextNode('Freeze the first '), frozen, document.createTextNode(' columns')),
+    );
   }
 }

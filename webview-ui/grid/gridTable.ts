@@ -10,7 +10,18 @@ import type { GridBlock, GridEditColumn, GridRowState } from '../../src/shared/p
 import { DataGrid, type GridColumnSpec } from '../components/dataGrid';
 import { CellEditor, startsByTyping, type EditorEnd } from './cellEditor';
 
-const WIDTHS: Partial<Record<ColumnKind, number>> = { autonumber: 96, number: 100, currency: 110, date: 110, datetime: 150, duration: 84, choice: 140, phone: 150, lookup: 180, multiline: 260 };
+const WIDTHS: Partial<Record<ColumnKind, number>> = {
+  autonumber: 96,
+  number: 100,
+  currency: 110,
+  date: 110,
+  datetime: 150,
+  duration: 84,
+  choice: 140,
+  phone: 150,
+  lookup: 180,
+  multiline: 260,
+};
 const MARK_WIDTH = 96;
 
 export interface GridTableHost {
@@ -30,11 +41,23 @@ function markOf(state: GridRowState | undefined): { text: string; className: str
   if (!state) return { text: '', className: '', title: '' };
   if (state.isNew && !state.saveFailure) {
     const blocked = state.problems.length > 0 ? ': fill in the marked cells first' : '';
-    return { text: '+', className: `row-new${state.problems.length > 0 ? ' row-invalid' : ''}`, title: `A new row, created when you save${blocked}` };
+    return {
+      text: '+',
+      className: `row-new${state.problems.length > 0 ? ' row-invalid' : ''}`,
+      title: `A new row, created when you save${blocked}`,
+    };
   }
   if (state.conflict) return { text: '⚠', className: 'row-conflict', title: state.conflict };
   if (state.saveFailure) return { text: '✖', className: 'row-failed', title: `The last save failed: ${state.saveFailure}` };
-  if (state.changedOnPortal) return { text: '↻', className: 'row-portal', title: state.changedOnPortal === 'deleted' ? 'Deleted on the portal since it was read' : 'Changed on the portal since it was read: resolved when you save' };
+  if (state.changedOnPortal)
+    return {
+      text: '↻',
+      className: 'row-portal',
+      title:
+        state.changedOnPortal === 'deleted'
+          ? 'Deleted on the portal since it was read'
+          : 'Changed on the portal since it was read: resolved when you save',
+    };
   if (state.problems.length > 0) return { text: '!', className: 'row-invalid', title: 'An invalid cell keeps this row from being saved' };
   if (state.pending.length > 0) return { text: '●', className: 'row-pending', title: 'Changed, not saved yet' };
   return { text: '', className: '', title: '' };
@@ -127,7 +150,10 @@ export class GridTable {
    * Rows the host sent again (their values and marks); new rows created (renamed to their record's id),
    * added at the end, and rows gone.
    */
-  update(rows: readonly GridRowState[], change: { removed?: readonly string[]; added?: readonly string[]; renamed?: ReadonlyArray<[string, string]> } = {}): void {
+  update(
+    rows: readonly GridRowState[],
+    change: { removed?: readonly string[]; added?: readonly string[]; renamed?: ReadonlyArray<[string, string]> } = {},
+  ): void {
     const redraw: number[] = [];
     const { removed = [], added = [], renamed = [] } = change;
     // A new row taken out while it was being created comes back as its record, last.
@@ -152,7 +178,15 @@ export class GridTable {
       const index = this.rowIndex.get(state.recordId);
       if (index === undefined) continue;
       this.values[index] = state.values;
-      if (state.isNew || state.pending.length > 0 || state.problems.length > 0 || state.conflict || state.saveFailure || state.changedOnPortal) this.states.set(state.recordId, state);
+      if (
+        state.isNew ||
+        state.pending.length > 0 ||
+        state.problems.length > 0 ||
+        state.conflict ||
+        state.saveFailure ||
+        state.changedOnPortal
+      )
+        this.states.set(state.recordId, state);
       else this.states.delete(state.recordId);
       redraw.push(index);
     }
@@ -161,7 +195,11 @@ export class GridTable {
       const keep = this.rowIds.map((id, index) => ({ id, values: this.values[index] })).filter((row) => !gone.has(row.id));
       // The other rows keep their marks (pending, invalid, conflict): load() starts from none.
       const states = [...this.states].filter(([id]) => !gone.has(id));
-      this.load(this.columns, keep.map((row) => [row.id, ...row.values]), this.shown);
+      this.load(
+        this.columns,
+        keep.map((row) => [row.id, ...row.values]),
+        this.shown,
+      );
       for (const [id, state] of states) this.states.set(id, state);
       this.grid.redraw();
       return;
@@ -224,7 +262,11 @@ export class GridTable {
   }
 
   private specOf(column: GridEditColumn): GridColumnSpec {
-    return { name: column.name, width: WIDTHS[column.kind] ?? 200, numeric: sortsNumerically(column.kind) && column.kind !== 'date' && column.kind !== 'datetime' };
+    return {
+      name: column.name,
+      width: WIDTHS[column.kind] ?? 200,
+      numeric: sortsNumerically(column.kind) && column.kind !== 'date' && column.kind !== 'datetime',
+    };
   }
 
   private text(row: number, column: number): string {
@@ -239,7 +281,8 @@ export class GridTable {
     const spec = this.columns[index];
     const value = this.values[row]?.[index] ?? '';
     if (spec.kind === 'datetime') return localFromUtc(value);
-    if (spec.kind === 'currency' && value !== '' && typeof spec.column?.currency_symbol === 'string') return `${spec.column.currency_symbol}${value}`;
+    if (spec.kind === 'currency' && value !== '' && typeof spec.column?.currency_symbol === 'string')
+      return `${spec.column.currency_symbol}${value}`;
     return displayValue(spec, value);
   }
 
@@ -344,7 +387,13 @@ export class GridTable {
       this.host.edit('Edit cell', [{ recordId, field: spec.key, value: this.values[row][index] }]);
       return;
     }
-    const editor = new CellEditor({ ...spec, column: appColumn }, this.values[row][index] ?? '', cell.getBoundingClientRect(), (end) => this.endEdit(end, row, column, recordId, spec.key), typed);
+    const editor = new CellEditor(
+      { ...spec, column: appColumn },
+      this.values[row][index] ?? '',
+      cell.getBoundingClientRect(),
+      (end) => this.endEdit(end, row, column, recordId, spec.key),
+      typed,
+    );
     this.editor = editor;
     document.body.append(editor.element);
     editor.focus();

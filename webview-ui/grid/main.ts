@@ -36,7 +36,11 @@ let load: GridLoadState = { state: 'done', count: 0 };
 /** The notice says the rows are partial (and offers Retry). */
 let partialShown = false;
 // While the rows arrive: stops reading; the rows read stay, marked partial.
-const cancelLoad = button('Cancel', { id: 'grid-cancel-load', title: 'Stop reading the view: the rows read so far stay', onClick: () => host.post({ type: 'grid/cancelLoad' }) });
+const cancelLoad = button('Cancel', {
+  id: 'grid-cancel-load',
+  title: 'Stop reading the view: the rows read so far stay',
+  onClick: () => host.post({ type: 'grid/cancelLoad' }),
+});
 cancelLoad.hidden = true;
 const countsLine = el('div', { className: 'row-count-line' }, counts, cancelLoad);
 
@@ -65,7 +69,8 @@ const filterBar = el(
 const table = new GridTable({
   edit: (label, edits) => host.post({ type: 'grid/edit', label, edits }),
   block: (type, block) => host.post({ type, block }),
-  paste: (block, width, text) => host.post({ type: 'grid/paste', block, width, timeZone: timeZone(), ...(text === undefined ? {} : { text }) }),
+  paste: (block, width, text) =>
+    host.post({ type: 'grid/paste', block, width, timeZone: timeZone(), ...(text === undefined ? {} : { text }) }),
   copy: (block) => host.post({ type: 'grid/copy', block, format: 'tsv', timeZone: timeZone() }),
   openRecord: (recordId) => host.post({ type: 'openRecord', recordId }),
   openLinked: (recordId, field) => host.post({ type: 'grid/openLinked', recordId, field }),
@@ -92,7 +97,8 @@ const copyFormat = dropdown({
 copyFormat.onCommit(() => {
   const format = copyFormat.value;
   const block = table.selectedBlock();
-  if ((format === 'tsv' || format === 'csv' || format === 'json' || format === 'markdown') && block) host.post({ type: 'grid/copy', block, format, timeZone: timeZone() });
+  if ((format === 'tsv' || format === 'csv' || format === 'json' || format === 'markdown') && block)
+    host.post({ type: 'grid/copy', block, format, timeZone: timeZone() });
   copyFormat.value = '';
 });
 
@@ -104,20 +110,49 @@ function withBlock(action: (block: GridBlock) => void): () => void {
   };
 }
 
-const addRow = button('Add Row', { id: 'grid-add-row', title: 'Add a row at the end: its record is created when you save', onClick: () => host.post({ type: 'grid/addRow' }) });
+const addRow = button('Add Row', {
+  id: 'grid-add-row',
+  title: 'Add a row at the end: its record is created when you save',
+  onClick: () => host.post({ type: 'grid/addRow' }),
+});
 
 const actions = el(
   'div',
   { className: 'grid-actions' },
-  button('Save', { id: 'grid-save', appearance: 'primary', title: 'Save the changed rows (Ctrl+S)', onClick: () => host.post({ type: 'grid/save' }) }),
-  button('Discard…', { id: 'grid-discard', title: 'Discard every pending change: the view is read again from the portal (File › Revert)', onClick: () => host.post({ type: 'grid/discard' }) }),
+  button('Save', {
+    id: 'grid-save',
+    appearance: 'primary',
+    title: 'Save the changed rows (Ctrl+S)',
+    onClick: () => host.post({ type: 'grid/save' }),
+  }),
+  button('Discard…', {
+    id: 'grid-discard',
+    title: 'Discard every pending change: the view is read again from the portal (File › Revert)',
+    onClick: () => host.post({ type: 'grid/discard' }),
+  }),
   addRow,
-  button('Fill Down', { id: 'grid-fill', title: 'Copy the top cell of the selection into the cells below (Ctrl+D)', onClick: withBlock((block) => host.post({ type: 'grid/fill', block })) }),
-  button('Clear', { id: 'grid-clear', title: 'Empty the selected cells (Delete)', onClick: withBlock((block) => host.post({ type: 'grid/clear', block })) }),
+  button('Fill Down', {
+    id: 'grid-fill',
+    title: 'Copy the top cell of the selection into the cells below (Ctrl+D)',
+    onClick: withBlock((block) => host.post({ type: 'grid/fill', block })),
+  }),
+  button('Clear', {
+    id: 'grid-clear',
+    title: 'Empty the selected cells (Delete)',
+    onClick: withBlock((block) => host.post({ type: 'grid/clear', block })),
+  }),
   copyFormat.element,
   // The selected rows, or every row of the grid (the filtered result) when the header is active.
-  button('Set Field…', { id: 'grid-set-field', title: 'Set one column on the selected rows (every row when none is selected), with progress and a report', onClick: () => bulk('set-field') }),
-  button('Delete Rows…', { id: 'grid-delete-rows', title: "Move the records of the selected rows (every row when none is selected) to the portal's trash", onClick: () => bulk('delete') }),
+  button('Set Field…', {
+    id: 'grid-set-field',
+    title: 'Set one column on the selected rows (every row when none is selected), with progress and a report',
+    onClick: () => bulk('set-field'),
+  }),
+  button('Delete Rows…', {
+    id: 'grid-delete-rows',
+    title: "Move the records of the selected rows (every row when none is selected) to the portal's trash",
+    onClick: () => bulk('delete'),
+  }),
   button('Columns…', { id: 'grid-columns', title: 'Hide, reorder and freeze columns', onClick: () => columnsPanel.toggle() }),
 );
 
@@ -129,7 +164,12 @@ function bulk(change: 'set-field' | 'delete'): void {
 function showCounts(): void {
   const { changed, added, conflicts, invalid } = table.counts();
   const filters = filtered > 0 ? ` (${filtered} filter${filtered === 1 ? '' : 's'})` : '';
-  const rows = load.state === 'loading' ? `Loading… ${load.count.toLocaleString()} rows` : load.state === 'partial' ? `${load.count.toLocaleString()} rows (partial)` : `${table.rowCount.toLocaleString()} rows`;
+  const rows =
+    load.state === 'loading'
+      ? `Loading… ${load.count.toLocaleString()} rows`
+      : load.state === 'partial'
+        ? `${load.count.toLocaleString()} rows (partial)`
+        : `${table.rowCount.toLocaleString()} rows`;
   const parts = [`${rows}${filters}`];
   if (changed > 0) parts.push(`${changed} changed`);
   if (added > 0) parts.push(`${added} new`);
@@ -143,7 +183,8 @@ function showRow(): void {
   const active = table.activeRow();
   const state = active?.state;
   if (!active || !state) return rowLine.hide();
-  const resolve = (action: 'compare' | 'keepMine' | 'takeTheirs') => () => host.post({ type: 'grid/resolve', recordId: active.recordId, action });
+  const resolve = (action: 'compare' | 'keepMine' | 'takeTheirs') => () =>
+    host.post({ type: 'grid/resolve', recordId: active.recordId, action });
   if (state.conflict) {
     return rowLine.show('error', `Record ${active.recordId}: ${state.conflict}`, [
       { label: 'Compare', id: 'grid-compare', run: resolve('compare') },
@@ -157,10 +198,18 @@ function showRow(): void {
   const problem = state.problems.find(([at]) => at === index)?.[1] ?? state.problems[0]?.[1];
   if (state.isNew) {
     const what = newRows === 'draft' ? 'a draft' : 'a record';
-    return rowLine.show(problem ? 'error' : 'info', problem ? `This new row cannot be created until this is fixed: ${problem}` : `A new row: saving creates ${what} from it.`);
+    return rowLine.show(
+      problem ? 'error' : 'info',
+      problem ? `This new row cannot be created until this is fixed: ${problem}` : `A new row: saving creates ${what} from it.`,
+    );
   }
   if (problem) return rowLine.show('error', `Record ${active.recordId} cannot be saved until this is fixed: ${problem}`);
-  if (state.changedOnPortal) return rowLine.show('info', `Record ${active.recordId} was ${state.changedOnPortal} on the portal since it was read. Saving checks it; or take the portal's copy now.`, [{ label: 'Take Theirs', id: 'grid-take-theirs', run: resolve('takeTheirs') }]);
+  if (state.changedOnPortal)
+    return rowLine.show(
+      'info',
+      `Record ${active.recordId} was ${state.changedOnPortal} on the portal since it was read. Saving checks it; or take the portal's copy now.`,
+      [{ label: 'Take Theirs', id: 'grid-take-theirs', run: resolve('takeTheirs') }],
+    );
   rowLine.hide();
 }
 
@@ -238,13 +287,15 @@ host.onMessage((message) => {
   }
 });
 
-document.getElementById('root')?.append(
-  el('header', { className: 'grid-header-bar' }, el('div', {}, title, subtitle), actions),
-  filterBar,
-  notice.element,
-  rowLine.element,
-  columnsPanel.element,
-  countsLine,
-  table.grid.element,
-);
+document
+  .getElementById('root')
+  ?.append(
+    el('header', { className: 'grid-header-bar' }, el('div', {}, title, subtitle), actions),
+    filterBar,
+    notice.element,
+    rowLine.element,
+    columnsPanel.element,
+    countsLine,
+    table.grid.element,
+  );
 host.post({ type: 'ready' });

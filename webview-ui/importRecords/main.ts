@@ -1,7 +1,15 @@
 // The import mapping panel (view type portal.importMapping): which app column each file column feeds,
 // the options of the run, a preview of the first rows as they will be sent, the dry run's report. The
 // host holds the mapping and answers every change with the new state (import/state).
-import type { HostToImportMessage, ImportDryRunMessage, ImportInitMessage, ImportOptions, ImportStateMessage, ImportTargetValue, ImportToHostMessage } from '../../src/shared/protocol';
+import type {
+  HostToImportMessage,
+  ImportDryRunMessage,
+  ImportInitMessage,
+  ImportOptions,
+  ImportStateMessage,
+  ImportTargetValue,
+  ImportToHostMessage,
+} from '../../src/shared/protocol';
 import { channel } from '../common/vscodeApi';
 import { button } from '../components/button';
 import { clear, el, scrollRegion } from '../components/dom';
@@ -35,7 +43,15 @@ root.append(
   el('header', {}, title, subtitle),
   banner.element,
   el('h2', { text: 'Columns' }),
-  scrollRegion('Columns', el('table', { id: 'import-mapping', className: 'import-table' }, el('thead', {}, el('tr', {}, el('th', { text: 'File column' }), el('th', { text: 'App column' }), el('th', { text: 'Note' }))), mappingBody)),
+  scrollRegion(
+    'Columns',
+    el(
+      'table',
+      { id: 'import-mapping', className: 'import-table' },
+      el('thead', {}, el('tr', {}, el('th', { text: 'File column' }), el('th', { text: 'App column' }), el('th', { text: 'Note' }))),
+      mappingBody,
+    ),
+  ),
   el('h2', { text: 'Options' }),
   optionsArea,
   problemsList,
@@ -73,10 +89,31 @@ function renderOptions(message: ImportInitMessage): void {
   clear(optionsArea);
   const current = message.state.options;
   optionsArea.append(
-    optionDropdown('mode', 'Mode', [{ value: 'create', label: 'Create every row' }, { value: 'upsert', label: 'Upsert: update matching records, create the others' }], current.mode),
-    optionDropdown('matchField', 'Key (a unique column)', [{ value: '', label: 'None (upsert: record id column only)' }, ...message.uniqueColumns], current.matchField ?? ''),
+    optionDropdown(
+      'mode',
+      'Mode',
+      [
+        { value: 'create', label: 'Create every row' },
+        { value: 'upsert', label: 'Upsert: update matching records, create the others' },
+      ],
+      current.mode,
+    ),
+    optionDropdown(
+      'matchField',
+      'Key (a unique column)',
+      [{ value: '', label: 'None (upsert: record id column only)' }, ...message.uniqueColumns],
+      current.matchField ?? '',
+    ),
   );
-  if (message.views.length > 0) optionsArea.append(optionDropdown('viewId', 'View of existing records', [{ value: '', label: 'Choose a view…' }, ...message.views], current.viewId ?? ''));
+  if (message.views.length > 0)
+    optionsArea.append(
+      optionDropdown(
+        'viewId',
+        'View of existing records',
+        [{ value: '', label: 'Choose a view…' }, ...message.views],
+        current.viewId ?? '',
+      ),
+    );
   else {
     const field = textField({ label: document.createTextNode('View of existing records (id)'), placeholder: 'e.g. 1' });
     field.value = current.viewId ?? '';
@@ -85,8 +122,29 @@ function renderOptions(message: ImportInitMessage): void {
     optionInputs.viewId = field;
     optionsArea.append(field.element);
   }
-  if (message.offerDraft) optionsArea.append(optionDropdown('draft', 'Records', [{ value: 'published', label: 'Published' }, { value: 'draft', label: 'Drafts' }], current.draft));
-  optionsArea.append(optionDropdown('decimalSeparator', 'Decimal separator', [{ value: '.', label: 'Point (1234.5)' }, { value: ',', label: 'Comma (1234,5)' }], current.decimalSeparator));
+  if (message.offerDraft)
+    optionsArea.append(
+      optionDropdown(
+        'draft',
+        'Records',
+        [
+          { value: 'published', label: 'Published' },
+          { value: 'draft', label: 'Drafts' },
+        ],
+        current.draft,
+      ),
+    );
+  optionsArea.append(
+    optionDropdown(
+      'decimalSeparator',
+      'Decimal separator',
+      [
+        { value: '.', label: 'Point (1234.5)' },
+        { value: ',', label: 'Comma (1234,5)' },
+      ],
+      current.decimalSeparator,
+    ),
+  );
   const zone = textField({ label: document.createTextNode('Time zone of date-times without an offset') });
   zone.value = current.timeZone;
   zone.element.id = 'option-timeZone';
@@ -94,20 +152,39 @@ function renderOptions(message: ImportInitMessage): void {
   optionInputs.timeZone = zone;
   optionsArea.append(zone.element);
   optionsArea.append(
-    optionDropdown('unreadableRows', 'Rows whose quotes break the file', [{ value: 'stop', label: 'Stop: the import does not start' }, { value: 'skip', label: 'Skip them (to the failures file)' }], current.unreadableRows ?? 'stop'),
+    optionDropdown(
+      'unreadableRows',
+      'Rows whose quotes break the file',
+      [
+        { value: 'stop', label: 'Stop: the import does not start' },
+        { value: 'skip', label: 'Skip them (to the failures file)' },
+      ],
+      current.unreadableRows ?? 'stop',
+    ),
   );
 }
 
 function renderState(state: ImportStateMessage): void {
   options = state.options;
   const targets = init?.targets ?? [];
-  const items: Option[] = targets.map((target) => ({ value: target.value, label: target.readOnly ? `${target.label} — read-only` : target.label }));
+  const items: Option[] = targets.map((target) => ({
+    value: target.value,
+    label: target.readOnly ? `${target.label} — read-only` : target.label,
+  }));
   clear(mappingBody);
   for (const row of state.mapping) {
     const select = dropdown({ ariaLabel: `App column for ${row.source}`, options: items, value: row.target });
     select.onCommit(() => host.post({ type: 'import/setTarget', source: row.source, target: select.value as ImportTargetValue }));
     const note = row.ignoredWhy ? `Ignored: ${row.ignoredWhy}` : row.target === 'recordId' ? 'Finds the record to update' : '';
-    mappingBody.append(el('tr', { className: row.ignoredWhy ? 'ignored' : undefined }, el('th', { text: row.source, attrs: { scope: 'row' } }), el('td', {}, select.element), el('td', { className: 'note', text: note })));
+    mappingBody.append(
+      el(
+        'tr',
+        { className: row.ignoredWhy ? 'ignored' : undefined },
+        el('th', { text: row.source, attrs: { scope: 'row' } }),
+        el('td', {}, select.element),
+        el('td', { className: 'note', text: note }),
+      ),
+    );
   }
   clear(problemsList);
   for (const problem of state.problems) problemsList.append(el('li', { text: problem }));
@@ -116,10 +193,19 @@ function renderState(state: ImportStateMessage): void {
   importButton.disabled = state.problems.length > 0;
   dryRunButton.disabled = state.problems.length > 0;
   clear(previewTable);
-  previewTable.append(el('thead', {}, el('tr', {}, el('th', { text: 'Row' }), ...state.preview.columns.map((name) => el('th', { text: name })))));
+  previewTable.append(
+    el('thead', {}, el('tr', {}, el('th', { text: 'Row' }), ...state.preview.columns.map((name) => el('th', { text: name })))),
+  );
   const body = el('tbody');
   for (const row of state.preview.rows) {
-    const cells = row.problem ? [el('td', { className: 'problem', text: row.problem, attrs: { colspan: String(Math.max(1, state.preview.columns.length)) } })] : row.cells.map((cell) => el('td', { className: cell.problem ? 'problem' : undefined, text: cell.problem ? `${cell.value} ⚠ ${cell.problem}` : cell.value }));
+    const cells = row.problem
+      ? [el('td', { className: 'problem', text: row.problem, attrs: { colspan: String(Math.max(1, state.preview.columns.length)) } })]
+      : row.cells.map((cell) =>
+          el('td', {
+            className: cell.problem ? 'problem' : undefined,
+            text: cell.problem ? `${cell.value} ⚠ ${cell.problem}` : cell.value,
+          }),
+        );
     body.append(el('tr', {}, el('th', { text: String(row.row), attrs: { scope: 'row' } }), ...cells));
   }
   previewTable.append(body);
@@ -131,12 +217,34 @@ function renderReport(result: ImportDryRunMessage): void {
   const counts = `${result.rows} rows: ${result.creates} to create, ${result.updates} to update, ${result.unchanged} unchanged, ${result.failingRows} would fail.`;
   report.append(el('h2', { text: 'Dry run (nothing was sent)' }), el('p', { id: 'dry-run-summary', text: counts }));
   if (result.problems.length === 0) return;
-  const table = el('table', { id: 'dry-run-problems', className: 'import-table' }, el('thead', {}, el('tr', {}, ...['Row', 'Column', 'Value', 'Expected', 'Problem'].map((name) => el('th', { text: name })))));
+  const table = el(
+    'table',
+    { id: 'dry-run-problems', className: 'import-table' },
+    el('thead', {}, el('tr', {}, ...['Row', 'Column', 'Value', 'Expected', 'Problem'].map((name) => el('th', { text: name })))),
+  );
   const body = el('tbody');
-  for (const problem of result.problems) body.append(el('tr', {}, ...[String(problem.row), problem.column, problem.value, problem.expected, problem.message].map((text) => el('td', { text }))));
+  for (const problem of result.problems)
+    body.append(
+      el(
+        'tr',
+        {},
+        ...[String(problem.row), problem.column, problem.value, problem.expected, problem.message].map((text) => el('td', { text })),
+      ),
+    );
   table.append(body);
-  const more = result.totalProblems > result.problems.length ? el('p', { text: `The first ${result.problems.length} of ${result.totalProblems} problems; the export holds them all.` }) : undefined;
-  report.append(scrollRegion('Rows that would fail', table), ...(more ? [more] : []), el('div', { className: 'toolbar' }, button('Export the List…', { id: 'export-problems', onClick: () => host.post({ type: 'import/exportProblems' }) })));
+  const more =
+    result.totalProblems > result.problems.length
+      ? el('p', { text: `The first ${result.problems.length} of ${result.totalProblems} problems; the export holds them all.` })
+      : undefined;
+  report.append(
+    scrollRegion('Rows that would fail', table),
+    ...(more ? [more] : []),
+    el(
+      'div',
+      { className: 'toolbar' },
+      button('Export the List…', { id: 'export-problems', onClick: () => host.post({ type: 'import/exportProblems' }) }),
+    ),
+  );
 }
 
 host.onMessage((message) => {
@@ -159,7 +267,8 @@ host.onMessage((message) => {
       importButton.disabled = message.running;
       dryRunButton.disabled = message.running;
       if (message.running) banner.show('info', 'Importing… (progress and Cancel are in the notification)');
-      else if (message.summary?.startsWith('Cancelled: ')) banner.show('info', `Import cancelled: ${message.summary.slice('Cancelled: '.length)} Import again to resume where it stopped.`);
+      else if (message.summary?.startsWith('Cancelled: '))
+        banner.show('info', `Import cancelled: ${message.summary.slice('Cancelled: '.length)} Import again to resume where it stopped.`);
       else if (message.summary) banner.show('success', `Import finished: ${message.summary}`);
       else banner.hide();
       break;

@@ -48,7 +48,13 @@ export function dateFromInput(value: string): string {
 export function dateTimeFromInput(value: string): string {
   const match = LOCAL_DATE_TIME.exec(value);
   if (!match) return '';
-  return utcFromLocal({ year: Number(match[1]), month: Number(match[2]), day: Number(match[3]), hours: Number(match[4]), minutes: Number(match[5]) });
+  return utcFromLocal({
+    year: Number(match[1]),
+    month: Number(match[2]),
+    day: Number(match[3]),
+    hours: Number(match[4]),
+    minutes: Number(match[5]),
+  });
 }
 
 /**
@@ -120,10 +126,16 @@ function inputFor(column: Column, kind: ColumnKind, label: Node): KindInput {
     case 'url':
       return { input: textField({ label, type: 'url', placeholder, required }), toApi: (value) => value.trim() };
     case 'number':
-      return { input: textField({ label, placeholder: 'e.g. 12 or -3.5', required, inputMode: 'decimal' }), toApi: (value) => value.trim() };
+      return {
+        input: textField({ label, placeholder: 'e.g. 12 or -3.5', required, inputMode: 'decimal' }),
+        toApi: (value) => value.trim(),
+      };
     case 'currency': {
       const symbol = typeof column.currency_symbol === 'string' ? column.currency_symbol : undefined;
-      return { input: textField({ label, placeholder: 'e.g. 1200.50', required, inputMode: 'decimal', prefix: symbol }), toApi: (value) => value.trim() };
+      return {
+        input: textField({ label, placeholder: 'e.g. 1200.50', required, inputMode: 'decimal', prefix: symbol }),
+        toApi: (value) => value.trim(),
+      };
     }
     case 'date':
       return { input: nativeInput({ label, type: 'date', required }), toApi: dateFromInput };
@@ -141,7 +153,10 @@ function inputFor(column: Column, kind: ColumnKind, label: Node): KindInput {
     case 'choice':
       return { input: choiceInput(column, label), toApi: same };
     case 'user':
-      return { input: textField({ label, placeholder: 'ada@example.com, grace@example.com', required }), toApi: (value) => formatUsers(parseUsers(value)) };
+      return {
+        input: textField({ label, placeholder: 'ada@example.com, grace@example.com', required }),
+        toApi: (value) => formatUsers(parseUsers(value)),
+      };
     default:
       return { input: textField({ label, placeholder, required }), toApi: same };
   }

@@ -48,7 +48,12 @@ export class RecordForm {
     }
     clear(this.body);
     this.body.append(...this.fields.map((field) => field.element));
-    const heading = el('header', {}, el('h1', { text: `New record in ${init.appName}` }), el('p', { className: 'subtitle', text: `${init.portalLabel} · fields marked * are required` }));
+    const heading = el(
+      'header',
+      {},
+      el('h1', { text: `New record in ${init.appName}` }),
+      el('p', { className: 'subtitle', text: `${init.portalLabel} · fields marked * are required` }),
+    );
     const form = el('form', { attrs: { novalidate: '', 'aria-label': `New record in ${init.appName}` } }, this.body);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -61,14 +66,21 @@ export class RecordForm {
     ];
     clear(this.actions);
     this.actions.append(...this.buttons, this.busy);
-    const notes = readOnly.length > 0 ? el('p', { className: 'read-only-note', text: `Set by the portal: ${readOnly.map((column) => column.field_name || column.field_id_in_data).join(', ')}.` }) : undefined;
+    const notes =
+      readOnly.length > 0
+        ? el('p', {
+            className: 'read-only-note',
+            text: `Set by the portal: ${readOnly.map((column) => column.field_name || column.field_id_in_data).join(', ')}.`,
+          })
+        : undefined;
     this.root.append(heading, this.banner.element, form, this.actions, ...(notes ? [notes] : []));
     if (this.fields.length === 0) this.banner.show('error', 'This app has no column that the API can set: records cannot be created here.');
     // A page reloaded while hidden missed what its create did: the host says it, so nothing invites a second one.
     if (init.outcome?.state === 'pending') {
       this.banner.show('info', 'Creating the record…');
       this.setBusy(true);
-    } else if (init.outcome?.state === 'created') this.created({ type: 'form/created', recordId: init.outcome.recordId, draft: init.outcome.draft, message: init.outcome.message });
+    } else if (init.outcome?.state === 'created')
+      this.created({ type: 'form/created', recordId: init.outcome.recordId, draft: init.outcome.draft, message: init.outcome.message });
   }
 
   /** Create (and Save as draft) stay off after a success until the user edits a field or starts a new record. */

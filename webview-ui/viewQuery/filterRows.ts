@@ -52,7 +52,13 @@ class FilterRow {
     if (!known && initial.key) this.provisional = provisionalColumn(initial.key, initial.column, initial.lookupApp);
     this.columns = this.withProvisional(columns);
     const column = known ?? this.provisional ?? columns[0];
-    this.state = { key: column?.key ?? '', column: column?.id, operator: initial.operator ?? operatorsForKind(column?.kind ?? 'unknown')[0], value: initial.value ?? '', lookupApp: initial.lookupApp ?? column?.lookupApp ?? '' };
+    this.state = {
+      key: column?.key ?? '',
+      column: column?.id,
+      operator: initial.operator ?? operatorsForKind(column?.kind ?? 'unknown')[0],
+      value: initial.value ?? '',
+      lookupApp: initial.lookupApp ?? column?.lookupApp ?? '',
+    };
     this.columnInput = dropdown({ ariaLabel: 'Column', options: this.columnOptions(), value: this.state.key });
     this.columnInput.element.classList.add('filter-column');
     this.columnInput.onInput(() => this.columnChanged());
@@ -77,12 +83,16 @@ class FilterRow {
   }
 
   private columnOptions(): Array<{ value: string; label: string }> {
-    return this.columns.map((column) => ({ value: column.key, label: column.lookupApp ? `${column.name} (app ${column.lookupApp})` : column.name }));
+    return this.columns.map((column) => ({
+      value: column.key,
+      label: column.lookupApp ? `${column.name} (app ${column.lookupApp})` : column.name,
+    }));
   }
 
   setColumns(columns: readonly FilterColumn[]): void {
     const provisional = this.provisional;
-    const real = provisional && columns.find((candidate) => candidate.id === provisional.id && (candidate.lookupApp ?? '') === this.state.lookupApp);
+    const real =
+      provisional && columns.find((candidate) => candidate.id === provisional.id && (candidate.lookupApp ?? '') === this.state.lookupApp);
     if (real) {
       // The column has come: the row shows it by name and kind, with what was chosen kept.
       this.provisional = undefined;
@@ -133,10 +143,18 @@ class FilterRow {
       if (column?.kind === 'choice' && column.choices && column.choices.length > 0) {
         const options = column.choices.map((choice) => ({ value: choice.id, label: choice.name, color: choice.color }));
         const known = options.some((option) => option.value === this.state.value);
-        this.valueInput = dropdown({ ariaLabel: 'Value', options: known || this.state.value === '' ? options : [{ value: this.state.value, label: this.state.value }, ...options], value: this.state.value || options[0]?.value });
+        this.valueInput = dropdown({
+          ariaLabel: 'Value',
+          options: known || this.state.value === '' ? options : [{ value: this.state.value, label: this.state.value }, ...options],
+          value: this.state.value || options[0]?.value,
+        });
         this.state.value = this.valueInput.value;
       } else {
-        this.valueInput = textField({ label: document.createTextNode(''), ariaLabel: 'Value', placeholder: VALUE_HINTS[column?.kind ?? 'unknown'] ?? 'value' });
+        this.valueInput = textField({
+          label: document.createTextNode(''),
+          ariaLabel: 'Value',
+          placeholder: VALUE_HINTS[column?.kind ?? 'unknown'] ?? 'value',
+        });
         this.valueInput.value = this.state.value;
       }
       this.valueInput.element.classList.add('filter-value-input');
@@ -149,7 +167,12 @@ class FilterRow {
       this.valueSlot.append(this.valueInput.element);
     }
     if (column?.lookupApp) {
-      this.lookupInput = textField({ label: document.createTextNode(''), ariaLabel: 'Lookup app', placeholder: 'Lookup app id', prefix: 'app' });
+      this.lookupInput = textField({
+        label: document.createTextNode(''),
+        ariaLabel: 'Lookup app',
+        placeholder: 'Lookup app id',
+        prefix: 'app',
+      });
       this.lookupInput.value = this.state.lookupApp;
       this.lookupInput.element.classList.add('filter-lookup-input');
       this.lookupInput.onInput(() => {
@@ -235,15 +258,28 @@ export class FilterBuilder {
   loadFilters(filters: readonly ViewFilter[]): void {
     this.load(
       filters.map((filter) => {
-        const column = this.columns.find((candidate) => candidate.id === filter.column && (candidate.lookupApp ?? '') === (filter.lookupApp ?? '')) ?? this.columns.find((candidate) => candidate.id === filter.column);
-        return { key: column?.key ?? provisionalKey(filter.column, filter.lookupApp), column: filter.column, operator: filter.operator, value: filter.value ?? '', lookupApp: filter.lookupApp ?? column?.lookupApp ?? '' };
+        const column =
+          this.columns.find((candidate) => candidate.id === filter.column && (candidate.lookupApp ?? '') === (filter.lookupApp ?? '')) ??
+          this.columns.find((candidate) => candidate.id === filter.column);
+        return {
+          key: column?.key ?? provisionalKey(filter.column, filter.lookupApp),
+          column: filter.column,
+          operator: filter.operator,
+          value: filter.value ?? '',
+          lookupApp: filter.lookupApp ?? column?.lookupApp ?? '',
+        };
       }),
     );
   }
 
   add(initial: Partial<FilterRowState> = {}, focus = true): void {
     if (this.columns.length === 0) return;
-    const row = new FilterRow(this.columns, initial, () => this.onChange(), (removed) => this.remove(removed));
+    const row = new FilterRow(
+      this.columns,
+      initial,
+      () => this.onChange(),
+      (removed) => this.remove(removed),
+    );
     this.rows.push(row);
     this.list.append(row.element);
     this.update();

@@ -37,7 +37,11 @@ const WIDTHS: Partial<Record<ColumnKind, number>> = {
 };
 
 function columnSpec(name: string, kind: ColumnKind): GridColumnSpec {
-  return { name: columnTitle({ name, kind }), width: WIDTHS[kind] ?? 220, numeric: sortsNumerically(kind) && kind !== 'date' && kind !== 'datetime' };
+  return {
+    name: columnTitle({ name, kind }),
+    width: WIDTHS[kind] ?? 220,
+    numeric: sortsNumerically(kind) && kind !== 'date' && kind !== 'datetime',
+  };
 }
 
 registerToolkit();
@@ -116,12 +120,24 @@ const exportCsv = button('Export CSV', { id: 'export-csv', onClick: () => export
 const exportJson = button('Export JSON', { id: 'export-json', onClick: () => exportRows('json') });
 // The selected rows, or every row of the result (the query's filters decide which); the host asks for the rest and confirms.
 // Positions name rows in the order shown: the host refuses them if its order is no longer this one.
-const bulk = (change: 'set-field' | 'delete'): void => host.post({ type: 'query/bulk', change, runId, sortVersion: results.sortVersion, ...(selection.count > 0 ? { rows: selection.list() } : {}) });
+const bulk = (change: 'set-field' | 'delete'): void =>
+  host.post({
+    type: 'query/bulk',
+    change,
+    runId,
+    sortVersion: results.sortVersion,
+    ...(selection.count > 0 ? { rows: selection.list() } : {}),
+  });
 const setField = button('Set Field…', { id: 'bulk-set-field', onClick: () => bulk('set-field') });
 const deleteRows = button('Delete Rows…', { id: 'bulk-delete', onClick: () => bulk('delete') });
 const selected = el('span', { id: 'selected-rows', className: 'selected-rows' });
 const clearSelected = button('Clear Selection', { id: 'clear-selection', onClick: () => clearSelection() });
-const selectionLine = el('span', { className: 'selection-line', attrs: { role: 'status', 'aria-live': 'polite' } }, selected, clearSelected);
+const selectionLine = el(
+  'span',
+  { className: 'selection-line', attrs: { role: 'status', 'aria-live': 'polite' } },
+  selected,
+  clearSelected,
+);
 const toolbar = el(
   'div',
   { className: 'toolbar' },
@@ -152,7 +168,8 @@ function showSelection(): void {
   const count = selection.count;
   selected.textContent = count === 0 ? '' : `${count.toLocaleString('en-US')} selected`;
   selectionLine.hidden = count === 0;
-  const rows = count === 0 ? 'every row of the result' : count === 1 ? 'the selected row' : `the ${count.toLocaleString('en-US')} selected rows`;
+  const rows =
+    count === 0 ? 'every row of the result' : count === 1 ? 'the selected row' : `the ${count.toLocaleString('en-US')} selected rows`;
   setField.title = `Set one column on ${rows}`;
   deleteRows.title = `Move ${rows} to trash`;
   grid.redraw();
@@ -223,7 +240,13 @@ function exportRows(format: 'csv' | 'json'): void {
 
 function showSaved(list: readonly SavedQuery[]): void {
   saved = [...list];
-  savedPicker.setOptions([{ value: '', label: saved.length > 0 ? 'Saved queries…' : 'No saved queries' }, ...saved.map((query) => ({ value: query.name, label: query.name }))], '');
+  savedPicker.setOptions(
+    [
+      { value: '', label: saved.length > 0 ? 'Saved queries…' : 'No saved queries' },
+      ...saved.map((query) => ({ value: query.name, label: query.name })),
+    ],
+    '',
+  );
 }
 
 function countText(count: number, complete: boolean): string {

@@ -39,7 +39,15 @@ export class RowSelection {
   }
 
   toggle(row: number): void {
-    if (this.has(row)) this.ranges = this.ranges.flatMap((range) => (row < range.start || row >= range.end ? [range] : [{ start: range.start, end: row }, { start: row + 1, end: range.end }].filter((part) => part.end > part.start)));
+    if (this.has(row))
+      this.ranges = this.ranges.flatMap((range) =>
+        row < range.start || row >= range.end
+          ? [range]
+          : [
+              { start: range.start, end: row },
+              { start: row + 1, end: range.end },
+            ].filter((part) => part.end > part.start),
+      );
     else this.ranges = merge([...this.ranges, { start: row, end: row + 1 }]);
     this.anchor = row;
   }
@@ -72,7 +80,12 @@ function merge(ranges: RowRange[]): RowRange[] {
  * Wires the selection to the grid's clicks and keys; `rows` is how many rows can be selected (0 while
  * the result is still being read), `changed` runs after every change.
  */
-export function selectRowsIn(grid: DataGrid, selection: RowSelection, rows: () => number, changed: () => void): (event: KeyboardEvent) => boolean {
+export function selectRowsIn(
+  grid: DataGrid,
+  selection: RowSelection,
+  rows: () => number,
+  changed: () => void,
+): (event: KeyboardEvent) => boolean {
   grid.element.addEventListener('click', (event) => {
     const element = event.target instanceof Element ? event.target.closest<HTMLElement>('.grid-body .grid-row') : null;
     if (!element || rows() === 0) return;

@@ -89,17 +89,40 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   ) {
     super();
     this.appName = `App ${target.appId}`;
-    this.viewName = target.viewName ?? deps.views.get(target.portalId, target.appId, target.viewId)?.name ?? viewNameOfPath(uri.path) ?? `View ${target.viewId}`;
-    this.reader = new GridRowsReader(() => deps.portals.client(target.portalId), target.appId, target.viewId, (state) => this.loadChanged.fire(state));
+    this.viewName =
+      target.viewName ??
+      deps.views.get(target.portalId, target.appId, target.viewId)?.name ??
+      viewNameOfPath(uri.path) ??
+      `View ${target.viewId}`;
+    this.reader = new GridRowsReader(
+      () => deps.portals.client(target.portalId),
+      target.appId,
+      target.viewId,
+      (state) => this.loadChanged.fire(state),
+    );
     // The read first (an aborted read's store is released by the client), then the rows the model keeps.
     this._register({ dispose: () => void (this.reader.dispose(), this.modelValue?.dispose()) });
-    const bulk = new QuietBatch(BULK_QUIET_MS, (recordIds) => this.refreshAfterBulkChange(recordIds).then(
-      () => undefined,
-      (error: unknown) => void (isCancellation(error) || log.warn(`reading view ${target.viewId} again after an import or a bulk change failed: ${describeError(error)}`)),
-    ));
+    const bulk = new QuietBatch(BULK_QUIET_MS, (recordIds) =>
+      this.refreshAfterBulkChange(recordIds).then(
+        () => undefined,
+        (error: unknown) => {
+          if (!isCancellation(error))
+            log.warn(`reading view ${target.viewId} again after an import or a bulk change failed: ${describeError(error)}`);
+        },
+      ),
+    );
     this._register({ dispose: () => bulk.dispose() });
     this.refreshes = this._register(
-      gridRefreshQueue({ ...target, client: () => deps.portals.client(target.portalId), filters: () => this.filters, model: () => this.modelValue, changed: (ids, gone) => this.changed(ids, gone) }, log),
+      gridRefreshQueue(
+        {
+          ...target,
+          client: () => deps.portals.client(target.portalId),
+          filters: () => this.filters,
+          model: () => this.modelValue,
+          changed: (ids, gone) => this.changed(ids, gone),
+        },
+        log,
+      ),
     );
     this._register(
       deps.recordEvents.onDidChange((change) => {
@@ -107,7 +130,8 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
         // An import or a bulk change run elsewhere: the view read once its burst of records is over (a
         // create may belong in the view too). One this grid runs reads the view itself when it ends. A
         // read under way, or one the user stopped (partial), is not started over: its rows follow, as below.
-        const burst = (change.source === 'import' || change.source === 'bulk') && this.modelValue !== undefined && this.ownBulkChanges === 0;
+        const burst =
+          (change.source === 'import' || change.source === 'bulk') && this.modelValue !== undefined && this.ownBulkChanges === 0;
         if (burst && this.reader.state.state === 'done') return bulk.add(change.recordId);
         if (change.origin !== 'webhook' && !burst) return;
         // A read under way (even before its first rows) brings the row as the portal had it when the read
@@ -154,12 +178,18 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     let backup: GridBackup | undefined;
     try {
       backup = this.heldBackup === undefined ? undefined : parseBackup(this.heldBackup);
-      if (backup && (backup.appId !== appId || backup.viewId !== viewId)) throw new Error(`The backup of this grid belongs to view ${backup.viewId} of app ${backup.appId}, not to view ${viewId} of app ${appId}.`);
+      if (backup && (backup.appId !== appId || backup.viewId !== viewId))
+        throw new Error(
+          `The backup of this grid belongs to view ${backup.viewId} of app ${backup.appId}, not to view ${viewId} of app ${appId}.`,
+        );
     } catch (error) {
       this.heldBackup = undefined; // a backup that cannot be restored is not kept
       throw error;
     }
-    const [appColumns, info] = await Promise.all([this.deps.catalog.columns(portalId, appId), this.deps.catalog.app(portalId, appId).catch(() => undefined)]);
+    const [appColumns, info] = await Promise.all([
+      this.deps.catalog.columns(portalId, appId),
+      this.deps.catalog.app(portalId, appId).catch(() => undefined),
+    ]);
     if (info?.name) this.appName = info.name;
     this.newRowsAreDrafts = info?.draftMode === true;
     this.appColumns = appColumns;
@@ -174,7 +204,9 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       this.modelValue?.dispose(); // the rows read before (revert): their store goes
       this.modelValue = model;
       this.heldBackup = undefined;
-      log.info(`view ${viewId} of app ${appId} as a grid: first ${model.rowCount} rows, ${columns.length} columns${backup === undefined ? '' : `, ${model.changeSet.size} rows restored from a backup`}`);
+      log.info(
+        `view ${viewId} of app ${appId} as a grid: first ${model.rowCount} rows, ${columns.length} columns${backup === undefined ? '' : `, ${model.changeSet.size} rows restored from a backup`}`,
+      );
     });
   }
 
@@ -183,7 +215,10 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
    * later batches are appended, and at the end the pending rows the read left out go last and the columns
    * become the metadata's. Resolves once the first rows are shown.
    */
-  private readRows(filters: readonly ViewFilter[], first: (rows: ViewRow[], metadata: ViewMetadataEntry[], lookups: ReadonlyMap<string, readonly Column[]>, source: RowsSource) => void): Promise<void> {
+  private readRows(
+    filters: readonly ViewFilter[],
+    first: (rows: ViewRow[], metadata: ViewMetadataEntry[], lookups: ReadonlyMap<string, readonly Column[]>, source: RowsSource) => void,
+  ): Promise<void> {
     const { appId, viewId } = this.target;
     this.changedBeforeArrival.clear();
     return this.reader.read(filters, {
@@ -254,7 +289,11 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   /** The page redrawn after a transaction, and the transaction handed to VS Code's undo stack. */
   private pushEdit(transaction: Transaction, removed: readonly string[]): void {
     const model = this.model;
-    const rowsOf = (step: Transaction): string[] => [...step.changes.map((change) => change.recordId), ...(step.addedRows ?? []), ...(step.removedRows ?? [])];
+    const rowsOf = (step: Transaction): string[] => [
+      ...step.changes.map((change) => change.recordId),
+      ...(step.addedRows ?? []),
+      ...(step.removedRows ?? []),
+    ];
     this.changed(rowsOf(transaction), removed);
     this.fireEdit({
       document: this,
@@ -276,11 +315,18 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
    */
   async save(token: vscode.CancellationToken): Promise<SaveSummary> {
     const model = this.model;
-    const portal = { client: this.deps.portals.client(this.target.portalId), appId: this.target.appId, viewId: this.target.viewId, filters: this.filters, drafts: this.newRowsAreDrafts };
+    const portal = {
+      client: this.deps.portals.client(this.target.portalId),
+      appId: this.target.appId,
+      viewId: this.target.viewId,
+      filters: this.filters,
+      drafts: this.newRowsAreDrafts,
+    };
     const { summary, savedIds, createdIds } = await saveGrid(model, portal, `of ${this.viewName}`, token);
     this.changed([...savedIds, ...createdIds, ...model.markedRowIds()], []);
     for (const recordId of savedIds) {
-      if (!model.changeSet.row(recordId) && !model.conflicts.has(recordId)) this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'updated', origin: 'local' });
+      if (!model.changeSet.row(recordId) && !model.conflicts.has(recordId))
+        this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'updated', origin: 'local' });
     }
     for (const recordId of createdIds) this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'created', origin: 'local' });
     log.info(`saved view ${this.target.viewId}: ${JSON.stringify(summary)}`);
@@ -331,7 +377,9 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       },
       (recordId) => store.readCurrent(recordId),
     );
-    log.info(`view ${viewId} of app ${appId} read again after a bulk change of ${recordIds.length} rows: ${model.rowCount} rows, ${marked} with pending edits marked changed on the portal`);
+    log.info(
+      `view ${viewId} of app ${appId} read again after a bulk change of ${recordIds.length} rows: ${model.rowCount} rows, ${marked} with pending edits marked changed on the portal`,
+    );
     if (marked > 0) this.changed(wanted, []);
     return marked;
   }
@@ -346,7 +394,9 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     await this.readRows(filters, (rows, _metadata, _lookups, source) => {
       this.filters = [...filters];
       model.replaceRows(rows, { more: true, source });
-      log.info(`view ${this.target.viewId} of app ${this.target.appId} read again with ${filters.length} filter${filters.length === 1 ? '' : 's'}: first ${model.rowCount} rows`);
+      log.info(
+        `view ${this.target.viewId} of app ${this.target.appId} read again with ${filters.length} filter${filters.length === 1 ? '' : 's'}: first ${model.rowCount} rows`,
+      );
     });
   }
 

@@ -50,7 +50,11 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
   constructor(private readonly deps: GridEditorDeps) {
     super();
     this.layouts = new GridLayouts(deps.state, deps.workspace);
-    this._register(vscode.workspace.registerTextDocumentContentProvider(GRID_COMPARE_SCHEME, { provideTextDocumentContent: (uri) => this.compareTexts.get(uri.toString())?.text ?? '' }));
+    this._register(
+      vscode.workspace.registerTextDocumentContentProvider(GRID_COMPARE_SCHEME, {
+        provideTextDocumentContent: (uri) => this.compareTexts.get(uri.toString())?.text ?? '',
+      }),
+    );
     this._register(vscode.workspace.onDidCloseTextDocument((closed) => this.compareTexts.delete(closed.uri.toString())));
     this._register({ dispose: () => [...this.pages].forEach((page) => page.dispose()) });
   }
@@ -73,7 +77,9 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
           // An empty backup: the grid had not loaded when VS Code asked for it; there is nothing to restore.
           backup = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(backupId))) || undefined;
         } catch (error) {
-          throw new Error(`The backup of the grid of ${document.viewName} could not be read: ${describeError(error)}. The grid opens without it.`);
+          throw new Error(
+            `The backup of the grid of ${document.viewName} could not be read: ${describeError(error)}. The grid opens without it.`,
+          );
         }
       });
     }
@@ -132,7 +138,11 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
         // Nothing on the clipboard: nothing to paste (an empty paste would clear the cell).
         if (message.type === 'grid/paste' && text === '') return;
         const block = message.type === 'grid/paste' ? { ...message, text } : message;
-        const plan = planFor(document.model, block, { dateOrder: dateOrderOf(locale), decimalSeparator: decimalSeparatorOf(locale), utcOffset: zoneOffset(message.type === 'grid/paste' ? message.timeZone : undefined) });
+        const plan = planFor(document.model, block, {
+          dateOrder: dateOrderOf(locale),
+          decimalSeparator: decimalSeparatorOf(locale),
+          utcOffset: zoneOffset(message.type === 'grid/paste' ? message.timeZone : undefined),
+        });
         const result = document.edit(plan.kind, plan.label, plan.plan.edits);
         const notice = blockPlanMessage(plan.plan, result.refused);
         if (notice) page.post({ type: 'grid/notice', level: 'error', message: notice });
@@ -140,7 +150,13 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
       }
       case 'grid/copy': {
         const model = document.model;
-        const text = copyText(model.changeSet, model.layout(message.block.columns), { top: message.block.top, bottom: message.block.bottom, left: 0, right: message.block.columns.length - 1 }, message.format, { utcOffset: zoneOffset(message.timeZone) });
+        const text = copyText(
+          model.changeSet,
+          model.layout(message.block.columns),
+          { top: message.block.top, bottom: message.block.bottom, left: 0, right: message.block.columns.length - 1 },
+          message.format,
+          { utcOffset: zoneOffset(message.timeZone) },
+        );
         await vscode.env.clipboard.writeText(text);
         return;
       }
@@ -154,13 +170,23 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
         return;
       case 'grid/addRow':
         // New rows go after the view's rows: while these are arriving, the end is not there yet.
-        if (document.loadState.state === 'loading') throw new Error(`The rows of ${document.viewName} are still arriving: Add Row waits until they are all read (or Cancel the loading).`);
+        if (document.loadState.state === 'loading')
+          throw new Error(
+            `The rows of ${document.viewName} are still arriving: Add Row waits until they are all read (or Cancel the loading).`,
+          );
         document.addRow();
         return;
       case 'grid/filter':
         // Said beside the filters, as the Query View does; the grid keeps the rows it had.
-        await runShownInPanel(`${GRID_VIEW_TYPE} grid/filter`, () => document.runFilters(message.filters), (text) =>
-          page.post({ type: 'grid/notice', level: 'error', message: `The filters could not be run: ${text} The grid shows the rows it had.` }),
+        await runShownInPanel(
+          `${GRID_VIEW_TYPE} grid/filter`,
+          () => document.runFilters(message.filters),
+          (text) =>
+            page.post({
+              type: 'grid/notice',
+              level: 'error',
+              message: `The filters could not be run: ${text} The grid shows the rows it had.`,
+            }),
         );
         return;
       case 'grid/discard':
@@ -185,21 +211,38 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
    * selected rows or every row of the grid (new rows are not records yet); then the rows are read again.
    * Pending edits are never overwritten: such rows are marked changed on the portal.
    */
-  private async bulkChange(document: GridDocument, change: 'set-field' | 'delete', selected: readonly string[] | undefined, page: GridPage): Promise<void> {
+  private async bulkChange(
+    document: GridDocument,
+    change: 'set-field' | 'delete',
+    selected: readonly string[] | undefined,
+    page: GridPage,
+  ): Promise<void> {
     // "Every row" is the view's: while its rows are arriving the grid does not have them all yet.
     if (!selected && document.loadState.state === 'loading') {
-      throw new Error(`The rows of ${document.viewName} are still arriving (${document.loadState.count.toLocaleString('en-US')} so far): a change of every row waits until they are all read. Select rows to change only those.`);
+      throw new Error(
+        `The rows of ${document.viewName} are still arriving (${document.loadState.count.toLocaleString('en-US')} so far): a change of every row waits until they are all read. Select rows to change only those.`,
+      );
     }
     const recordIds = (selected ?? document.model.layout([]).rowIds).filter((id) => !isNewRowId(id));
     if (recordIds.length === 0) throw new Error('The rows chosen are new rows: they are no records yet. Remove them with Undo or Discard.');
     const load = document.loadState;
     if (!selected && load.state === 'partial') {
-      page.post({ type: 'grid/notice', level: 'info', message: `The grid holds only the ${load.count.toLocaleString('en-US')} rows read (partial): ${change === 'delete' ? 'Delete Rows…' : 'Set Field…'} acts on those, not on the rest of the view. Retry reads them all.` });
+      page.post({
+        type: 'grid/notice',
+        level: 'info',
+        message: `The grid holds only the ${load.count.toLocaleString('en-US')} rows read (partial): ${change === 'delete' ? 'Delete Rows…' : 'Set Field…'} acts on those, not on the rest of the view. Retry reads them all.`,
+      });
     }
     const { portalId, appId, viewId } = document.target;
     document.ownBulkChanges += 1;
     try {
-      await vscode.commands.executeCommand(change === 'delete' ? COMMANDS.import.deleteRows : COMMANDS.import.setField, { portalId, appId, viewId, viewName: document.viewName, recordIds });
+      await vscode.commands.executeCommand(change === 'delete' ? COMMANDS.import.deleteRows : COMMANDS.import.setField, {
+        portalId,
+        appId,
+        viewId,
+        viewName: document.viewName,
+        recordIds,
+      });
     } finally {
       document.ownBulkChanges -= 1;
       // Whatever the command did (all, some, nothing), the grid shows the portal's rows again.
@@ -220,11 +263,21 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
    */
   private async discard(document: GridDocument): Promise<void> {
     const rows = document.model.changeSet.rows();
-    if (rows.length === 0 && document.model.conflicts.size === 0) throw new Error(`${document.viewName} has no pending changes to discard.`);
+    if (rows.length === 0 && document.model.conflicts.size === 0)
+      throw new Error(`${document.viewName} has no pending changes to discard.`);
     const added = rows.filter((row) => row.isNew).length;
     const changed = rows.length - added;
-    const what = [changed > 0 ? `the changes of ${changed} row${changed === 1 ? '' : 's'}` : '', added > 0 ? `${added} new row${added === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
-    const answer = await prompter().warn(`Discard ${what || 'the held-back rows'} of ${document.viewName}? The view is read again from the portal; this cannot be undone.`, { modal: true }, 'Discard');
+    const what = [
+      changed > 0 ? `the changes of ${changed} row${changed === 1 ? '' : 's'}` : '',
+      added > 0 ? `${added} new row${added === 1 ? '' : 's'}` : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
+    const answer = await prompter().warn(
+      `Discard ${what || 'the held-back rows'} of ${document.viewName}? The view is read again from the portal; this cannot be undone.`,
+      { modal: true },
+      'Discard',
+    );
     if (answer !== 'Discard') throw cancelled('Discarding the changes');
     await vscode.commands.executeCommand('workbench.action.files.revert');
   }
@@ -256,15 +309,21 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
     const summary = await document.save(token);
     if (token.isCancellationRequested || summary.cancelled > 0) throw cancelled('Saving the grid');
     const left = [
-      summary.conflicts > 0 ? `${summary.conflicts} held back because someone else changed them (Compare, Keep mine or Take theirs in the grid)` : '',
+      summary.conflicts > 0
+        ? `${summary.conflicts} held back because someone else changed them (Compare, Keep mine or Take theirs in the grid)`
+        : '',
       summary.failed > 0 ? `${summary.failed} failed (the grid says why)` : '',
       summary.deleted > 0 ? `${summary.deleted} deleted on the portal` : '',
       summary.blocked > 0 ? `${summary.blocked} not sent because a cell is invalid` : '',
       summary.unsent > 0 ? `${summary.unsent} changed while saving, not sent yet (save again)` : '',
     ].filter(Boolean);
     // Rows still pending keep the tab dirty: VS Code does that when the save fails, and says so.
-    const created = summary.created > 0 ? ` (${summary.created} of them new: ${summary.created === 1 ? 'a record was' : 'records were'} created)` : '';
-    if (left.length > 0) throw new Error(`Saved ${summary.saved} row${summary.saved === 1 ? '' : 's'} of ${document.viewName}${created}; ${left.join('; ')}. Their edits are kept.`);
+    const created =
+      summary.created > 0 ? ` (${summary.created} of them new: ${summary.created === 1 ? 'a record was' : 'records were'} created)` : '';
+    if (left.length > 0)
+      throw new Error(
+        `Saved ${summary.saved} row${summary.saved === 1 ? '' : 's'} of ${document.viewName}${created}; ${left.join('; ')}. Their edits are kept.`,
+      );
   }
 
   async saveCustomDocumentAs(): Promise<void> {
@@ -283,7 +342,9 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
       delete: () => {
         // Not awaited: VS Code calls delete() and does not wait. A backup left behind is harmless (VS Code
         // cleans its backup folder itself), so its failure is a log line, not a message.
-        void Promise.resolve(vscode.workspace.fs.delete(context.destination)).catch((error: unknown) => log.warn(`deleting the backup ${context.destination.toString()} failed: ${describeError(error)}`));
+        void Promise.resolve(vscode.workspace.fs.delete(context.destination)).catch((error: unknown) =>
+          log.warn(`deleting the backup ${context.destination.toString()} failed: ${describeError(error)}`),
+        );
       },
     };
   }

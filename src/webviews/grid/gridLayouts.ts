@@ -6,7 +6,6 @@ import type { SharedSetup } from '../../catalog/workspaceSetup';
 import type { ViewTarget } from '../../model/targets';
 import type { ColumnLayout } from '../../shared/protocol';
 
-
 const KEY = 'portal.gridLayouts';
 
 function isStrings(value: unknown): value is string[] {
@@ -22,7 +21,8 @@ export class GridLayouts {
   get(view: ViewTarget): ColumnLayout | undefined {
     const all = this.state.get<Record<string, unknown>>(KEY, {});
     const layout = all[this.key(view)] as Partial<ColumnLayout> | undefined;
-    if (!layout || !isStrings(layout.order) || !isStrings(layout.hidden) || typeof layout.frozen !== 'number') return this.sharedLayout(view);
+    if (!layout || !isStrings(layout.order) || !isStrings(layout.hidden) || typeof layout.frozen !== 'number')
+      return this.sharedLayout(view);
     return { order: layout.order, hidden: layout.hidden, frozen: layout.frozen };
   }
 

@@ -30,7 +30,11 @@ export class GridPage extends Disposable {
     this._register(document.onDidReload(() => this.sendInit()));
     this._register(document.onDidAppendRows((recordIds) => this.sendArrived(recordIds)));
     this._register(document.onDidChangeLoad((load) => this.post({ type: 'grid/load', load })));
-    this._register(panel.webview.onDidReceiveMessage(messageReceiver<GridToHostMessage>(GRID_VIEW_TYPE, gridToHostSchema, (message) => parts.handle(this, message), runReported)));
+    this._register(
+      panel.webview.onDidReceiveMessage(
+        messageReceiver<GridToHostMessage>(GRID_VIEW_TYPE, gridToHostSchema, (message) => parts.handle(this, message), runReported),
+      ),
+    );
     this._register(panel.onDidDispose(() => this.dispose()));
   }
 

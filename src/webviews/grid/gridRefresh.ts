@@ -32,7 +32,8 @@ export function gridRefreshQueue(grid: RefreshedGrid, log: Logger): RefreshQueue
         return grid.model()?.rowCount ?? 0;
       },
       roundTripMs: () => grid.client().roundTripMs,
-      read: (wanted, signal, onRows) => readViewCopies(grid.client(), { appId, viewId, filters: [...grid.filters()] }, wanted, signal, onRows),
+      read: (wanted, signal, onRows) =>
+        readViewCopies(grid.client(), { appId, viewId, filters: [...grid.filters()] }, wanted, signal, onRows),
     },
     refreshed: (recordId, copy) => {
       const { changed, removed } = grid.model()?.portalChanged(recordId, copy) ?? { changed: [], removed: [] };
@@ -40,7 +41,8 @@ export function gridRefreshQueue(grid: RefreshedGrid, log: Logger): RefreshQueue
     },
     failed: (recordId, error) => {
       const reason = error instanceof Error ? error.message : String(error);
-      if (recordId === undefined) log.warn(`refreshing rows of view ${viewId} with one read of it failed (each is read on its own): ${reason}`);
+      if (recordId === undefined)
+        log.warn(`refreshing rows of view ${viewId} with one read of it failed (each is read on its own): ${reason}`);
       else log.warn(`refreshing row ${recordId} of view ${viewId} failed: ${reason}`);
     },
   });

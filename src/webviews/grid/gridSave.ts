@@ -32,44 +32,52 @@ export interface GridPortal {
 
 /** Saves the model's pending rows to the portal; `what` names the grid in the progress ("of All orders"). */
 export async function saveGrid(model: GridModel, portal: GridPortal, what: string, token: vscode.CancellationToken): Promise<GridSaved> {
-    // The rows this save sends: a row an invalid cell blocks is not among them.
-    const pending = model.changeSet.savableRows().length;
-    const store = portalRecordStore(portal.client, portal.appId, { draft: portal.drafts });
-    const filters = [...portal.filters];
-    const viewCheck: ViewCheckSource = {
-      viewRows: model.rowCount,
-      roundTripMs: () => portal.client.roundTripMs,
-      read: (wanted, signal, onRows, onCopy) => readViewCopies(portal.client, { appId: portal.appId, viewId: portal.viewId, filters }, wanted, signal, onRows, { onCopy, batches: CHECK_BATCHES }),
-    };
-    const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Saving ${pending} changed row${pending === 1 ? '' : 's'} ${what}`, cancellable: true },
-      async (progress, progressToken) => {
-        const abort = new AbortController();
-        const cancel = (): void => abort.abort(new vscode.CancellationError());
-        const onSaveCancelled = token.onCancellationRequested(cancel);
-        const onProgressCancelled = progressToken.onCancellationRequested(cancel);
-        let reported = 0;
-        try {
-          return await saveChanges(model.changeSet, store, {
-            concurrency: SAVE_CONCURRENCY,
-            signal: abort.signal,
-            viewCheck,
-            onProgress: (step) => {
-              const increment = ((step.done - reported) / Math.max(1, step.total)) * 100;
-              reported = step.done;
-              const rowsRead = step.viewRowsRead ? `: ${step.viewRowsRead.toLocaleString('en-US')} rows read` : '';
-              const reading = step.viewRowsRead === undefined ? '' : ` · reading the view to check the rows against the portal${rowsRead}`;
-              progress.report({ increment, message: `${step.done} of ${step.total}${reading}` });
-            },
-          });
-        } finally {
-          onSaveCancelled.dispose();
-          onProgressCancelled.dispose();
-        }
-      },
-    );
-    const summary = model.afterSave(report);
-    const savedIds = report.outcomes.flatMap((outcome) => (outcome.kind === 'saved' ? [outcome.recordId] : []));
-    const createdIds = report.outcomes.flatMap((outcome) => (outcome.kind === 'created' ? [outcome.created] : []));
-    return { summary, savedIds, createdIds };
+  // The rows this save sends: a row an invalid cell blocks is not among them.
+  const pending = model.changeSet.savableRows().length;
+  const store = portalRecordStore(portal.client, portal.appId, { draft: portal.drafts });
+  const filters = [...portal.filters];
+  const viewCheck: ViewCheckSource = {
+    viewRows: model.rowCount,
+    roundTripMs: () => portal.client.roundTripMs,
+    read: (wanted, signal, onRows, onCopy) =>
+      readViewCopies(portal.client, { appId: portal.appId, viewId: portal.viewId, filters }, wanted, signal, onRows, {
+        onCopy,
+        batches: CHECK_BATCHES,
+      }),
+  };
+  const report = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Saving ${pending} changed row${pending === 1 ? '' : 's'} ${what}`,
+      cancellable: true,
+    },
+    async (progress, progressToken) => {
+      const abort = new AbortController();
+      const cancel = (): void => abort.abort(new vscode.CancellationError());
+      const onSaveCancelled = token.onCancellationRequested(cancel);
+      const onProgressCancelled = progressToken.onCancellationRequested(cancel);
+      let reported = 0;
+      try {
+        return await saveChanges(model.changeSet, store, {
+          concurrency: SAVE_CONCURRENCY,
+          signal: abort.signal,
+          viewCheck,
+          onProgress: (step) => {
+            const increment = ((step.done - reported) / Math.max(1, step.total)) * 100;
+            reported = step.done;
+            const rowsRead = step.viewRowsRead ? `: ${step.viewRowsRead.toLocaleString('en-US')} rows read` : '';
+            const reading = step.viewRowsRead === undefined ? '' : ` · reading the view to check the rows against the portal${rowsRead}`;
+            progress.report({ increment, message: `${step.done} of ${step.total}${reading}` });
+          },
+        });
+      } finally {
+        onSaveCancelled.dispose();
+        onProgressCancelled.dispose();
+      }
+    },
+  );
+  const summary = model.afterSave(report);
+  const savedIds = report.outcomes.flatMap((outcome) => (outcome.kind === 'saved' ? [outcome.recordId] : []));
+  const createdIds = report.outcomes.flatMap((outcome) => (outcome.kind === 'created' ? [outcome.created] : []));
+  return { summary, savedIds, createdIds };
 }

@@ -15,7 +15,9 @@ export async function openLinkedRecord(deps: GridDeps, document: GridDocument, r
   const column = changeSet.column(field);
   const source = column && typeof column.lookup_app_id === 'string' ? column.lookup_app_id : undefined;
   const linkedColumns = source ? await deps.catalog.columns(portalId, source) : [];
-  const lookup = column ? linkedLookup(column, linkedColumns, changeSet.value(recordId, field)) : { problem: `${field} is not a column of this app: it links to no record.` };
+  const lookup = column
+    ? linkedLookup(column, linkedColumns, changeSet.value(recordId, field))
+    : { problem: `${field} is not a column of this app: it links to no record.` };
   if ('problem' in lookup) throw new Error(lookup.problem);
   const appName = (await deps.catalog.app(portalId, lookup.appId).catch(() => undefined))?.name ?? `app ${lookup.appId}`;
   let viewIds = deps.views.list(portalId, lookup.appId).map((view) => view.viewId);
@@ -36,7 +38,10 @@ export async function openLinkedRecord(deps: GridDeps, document: GridDocument, r
     if (found.length > 0) break;
   }
   const views = viewIds.length === 1 ? `view ${viewIds[0]}` : `views ${viewIds.join(', ')}`;
-  if (found.length === 0) throw new Error(`No record of ${appName} shows "${lookup.value}" in ${lookup.shown.field_name} (looked in ${views} of app ${lookup.appId}).`);
+  if (found.length === 0)
+    throw new Error(
+      `No record of ${appName} shows "${lookup.value}" in ${lookup.shown.field_name} (looked in ${views} of app ${lookup.appId}).`,
+    );
   let chosen = found[0];
   if (found.length > 1) {
     const picked = await prompter().quickPick(

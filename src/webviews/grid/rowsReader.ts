@@ -78,7 +78,12 @@ export class GridRowsReader {
     const live = (): boolean => this.current === reading;
     let begun = false;
     return new Promise<void>((resolve, reject) => {
-      const begin = async (rows: ViewRow[], metadata: ViewMetadataEntry[] | undefined, count: number, source: RowsSource): Promise<void> => {
+      const begin = async (
+        rows: ViewRow[],
+        metadata: ViewMetadataEntry[] | undefined,
+        count: number,
+        source: RowsSource,
+      ): Promise<void> => {
         begun = true;
         const before = this.stateValue;
         // Before the first rows go in, so that the page starting over with them says they are loading.
@@ -134,12 +139,20 @@ export class GridRowsReader {
           // Cancel it pressed was theirs), marked partial when they were still arriving.
           this.current = undefined;
           const kept = this.stateValue;
-          this.setState(kept.state === 'loading' ? { state: 'partial', count: kept.count, message: `Cancelled after ${number(kept.count)} rows.` } : kept);
+          this.setState(
+            kept.state === 'loading'
+              ? { state: 'partial', count: kept.count, message: `Cancelled after ${number(kept.count)} rows.` }
+              : kept,
+          );
           return reject(new PortalError({ kind: 'cancelled', message: 'The read was cancelled before its first rows.' }));
         }
         if (!begun) await begin([], result.metadata, 0, { store: result.rows, from: 0 });
         if (!live()) return;
-        const message = result.failure ? `${describeError(result.failure)} Only ${number(count)} rows were read before it broke off.` : result.stopped ? `Cancelled after ${number(count)} rows.` : undefined;
+        const message = result.failure
+          ? `${describeError(result.failure)} Only ${number(count)} rows were read before it broke off.`
+          : result.stopped
+            ? `Cancelled after ${number(count)} rows.`
+            : undefined;
         await steps.ended(result.metadata);
         if (!live()) return;
         this.current = undefined;
@@ -148,7 +161,11 @@ export class GridRowsReader {
         // A step that threw: the rows read stay, and the grid says it could not finish.
         if (!live()) return;
         this.current = undefined;
-        this.setState({ state: 'partial', count: this.stateValue.count, message: `${describeError(error)} The grid shows the ${number(this.stateValue.count)} rows read.` });
+        this.setState({
+          state: 'partial',
+          count: this.stateValue.count,
+          message: `${describeError(error)} The grid shows the ${number(this.stateValue.count)} rows read.`,
+        });
         reject(error);
       });
     });
@@ -174,7 +191,12 @@ export class GridRowsReader {
 
   /** The read this one replaced was still loading: its rows stay, and say they are not all. */
   private keptPartial(why: string): void {
-    if (this.loading) this.setState({ state: 'partial', count: this.stateValue.count, message: `Stopped after ${number(this.stateValue.count)} rows: ${why}` });
+    if (this.loading)
+      this.setState({
+        state: 'partial',
+        count: this.stateValue.count,
+        message: `Stopped after ${number(this.stateValue.count)} rows: ${why}`,
+      });
   }
 
   private setState(state: GridLoadState): void {

@@ -61,7 +61,11 @@ export class ViewQuerySession {
   private current: { runId: number; result: QueryResult; complete: boolean } | undefined;
   private lastRunId = 0;
   private lastMetadata: ViewMetadataEntry[] = [];
-  private sortState: { version: number; sort: SortSpec | undefined; order: Uint32Array | undefined } = { version: 0, sort: undefined, order: undefined };
+  private sortState: { version: number; sort: SortSpec | undefined; order: Uint32Array | undefined } = {
+    version: 0,
+    sort: undefined,
+    order: undefined,
+  };
   /** Stores an export is reading: released when it ends, not when a newer run replaces them. */
   private readonly exporting = new Map<RowStore, number>();
 
@@ -112,16 +116,26 @@ export class ViewQuerySession {
     this.lastRunId = runId;
     const stale = (): boolean => controller.signal.aborted || runId !== this.lastRunId;
     try {
-      await this.runShown(`${PANEL_VIEW_TYPES.query} query/run`, () => this.read(runId, filters, { signal: controller.signal, stop: stop.signal }, stale), (message, error) => this.post({ type: 'query/failed', runId, message, ...filterIndexOf(error, filters) }), {
-        signal: controller.signal,
-        fallback: READ_FAILED,
-      });
+      await this.runShown(
+        `${PANEL_VIEW_TYPES.query} query/run`,
+        () => this.read(runId, filters, { signal: controller.signal, stop: stop.signal }, stale),
+        (message, error) => this.post({ type: 'query/failed', runId, message, ...filterIndexOf(error, filters) }),
+        {
+          signal: controller.signal,
+          fallback: READ_FAILED,
+        },
+      );
     } finally {
       if (this.running?.controller === controller) this.running = undefined;
     }
   }
 
-  private async read(runId: number, filters: readonly ViewFilter[], { signal, stop }: { signal: AbortSignal; stop: AbortSignal }, stale: () => boolean): Promise<void> {
+  private async read(
+    runId: number,
+    filters: readonly ViewFilter[],
+    { signal, stop }: { signal: AbortSignal; stop: AbortSignal },
+    stale: () => boolean,
+  ): Promise<void> {
     const columnsRead = this.ensureAppColumns(signal);
     const read = await this.source.streamView(this.appId, this.viewId, filters, {
       signal,
@@ -157,7 +171,12 @@ export class ViewQuerySession {
     this.send({ type: 'query/result', runId, columns: current.result.columns });
     if (this.sortState.sort) this.send({ type: 'query/sorted', runId, sortVersion: this.sortState.version, sort: this.sortState.sort });
     this.sendWindow(runId, this.sortState.version, 0, FIRST_CHUNK_ROWS);
-    this.send({ type: 'query/done', runId, total: current.result.rows.length, ...(current.result.partial ? { partial: current.result.partial } : {}) });
+    this.send({
+      type: 'query/done',
+      runId,
+      total: current.result.rows.length,
+      ...(current.result.partial ? { partial: current.result.partial } : {}),
+    });
     return true;
   }
 
@@ -173,7 +192,12 @@ export class ViewQuerySession {
     if (!current?.complete || runId !== current.runId) return;
     const order = exportOrder(current.result.columns, current.result.rows, sort);
     this.sortState = { version: this.sortState.version + 1, sort: order ? sort : undefined, order };
-    this.send({ type: 'query/sorted', runId, sortVersion: this.sortState.version, ...(this.sortState.sort ? { sort: this.sortState.sort } : {}) });
+    this.send({
+      type: 'query/sorted',
+      runId,
+      sortVersion: this.sortState.version,
+      ...(this.sortState.sort ? { sort: this.sortState.sort } : {}),
+    });
   }
 
   /**
@@ -182,7 +206,8 @@ export class ViewQuerySession {
    */
   selectedRecordIds(runId: number, sortVersion: number, ranges: readonly RowRange[]): string[] {
     const current = this.current;
-    if (!current?.complete || runId !== current.runId || sortVersion !== this.sortState.version) throw new Error('The order changed: select the rows again.');
+    if (!current?.complete || runId !== current.runId || sortVersion !== this.sortState.version)
+      throw new Error('The order changed: select the rows again.');
     return selectedRecordIds(current.result.rows, this.sortState.order, ranges);
   }
 
@@ -258,9 +283,15 @@ export class ViewQuerySession {
     const current = this.current;
     if (!current) return;
     current.complete = true;
-    if (read.failure) current.result.partial = `${describeError(read.failure, READ_FAILED)} ${read.rowsRead.toLocaleString('en-US')} rows were read before it broke off.`;
+    if (read.failure)
+      current.result.partial = `${describeError(read.failure, READ_FAILED)} ${read.rowsRead.toLocaleString('en-US')} rows were read before it broke off.`;
     else if (read.stopped) current.result.partial = `Cancelled after ${read.rowsRead.toLocaleString('en-US')} rows.`;
-    this.send({ type: 'query/done', runId, total: read.rows.length, ...(current.result.partial ? { partial: current.result.partial } : {}) });
+    this.send({
+      type: 'query/done',
+      runId,
+      total: read.rows.length,
+      ...(current.result.partial ? { partial: current.result.partial } : {}),
+    });
   }
 
   private sendWindow(runId: number, sortVersion: number, start: number, end: number): void {

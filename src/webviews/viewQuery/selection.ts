@@ -9,7 +9,11 @@ export interface RowRange {
 }
 
 /** Record ids of the rows at `ranges` (display positions; `order` maps them to stored rows), each once, in display order. */
-export function selectedRecordIds(rows: { readonly length: number; row(index: number): ViewRow }, order: Uint32Array | undefined, ranges: readonly RowRange[]): string[] {
+export function selectedRecordIds(
+  rows: { readonly length: number; row(index: number): ViewRow },
+  order: Uint32Array | undefined,
+  ranges: readonly RowRange[],
+): string[] {
   const ids = new Set<string>();
   for (const { start, end } of ranges) {
     for (let position = Math.max(0, start); position < Math.min(end, rows.length); position += 1) {

@@ -22,14 +22,25 @@ function filterColumnOf(column: Column, lookupApp?: string, key = column.field_i
  * The columns a filter row offers: the app's own, in position order, then the Lookup apps' columns that the
  * view's metadata names (their kinds and choices from `columnsOfApp` when that app's columns were read).
  */
-export function filterColumns(appId: string, appColumns: readonly Column[], metadata: readonly ViewMetadataEntry[] = [], columnsOfApp: (appId: string) => readonly Column[] | undefined = () => undefined): FilterColumn[] {
+export function filterColumns(
+  appId: string,
+  appColumns: readonly Column[],
+  metadata: readonly ViewMetadataEntry[] = [],
+  columnsOfApp: (appId: string) => readonly Column[] | undefined = () => undefined,
+): FilterColumn[] {
   const own = byPosition(appColumns).map((column) => filterColumnOf(column));
   const lookups = metadata
     .filter((entry) => entry.app_id && entry.app_id !== appId && entry.id)
     .map((entry): FilterColumn => {
       const column = columnsOfApp(entry.app_id)?.find((candidate) => candidate.field_id === entry.id);
       if (column) return filterColumnOf(column, entry.app_id, entry.field_id_in_data);
-      return { id: entry.id, key: entry.field_id_in_data, name: entry.field_name || entry.field_id_in_data, kind: kindOfTypeName(entry.type_name), lookupApp: entry.app_id };
+      return {
+        id: entry.id,
+        key: entry.field_id_in_data,
+        name: entry.field_name || entry.field_id_in_data,
+        kind: kindOfTypeName(entry.type_name),
+        lookupApp: entry.app_id,
+      };
     });
   return [...own, ...lookups];
 }
@@ -40,10 +51,16 @@ export function lookupAppsOf(appId: string, metadata: readonly ViewMetadataEntry
 }
 
 /** The grid's columns, in the view's order; choices from the app's (or the Lookup app's) columns when known. */
-export function gridColumns(appId: string, metadata: readonly ViewMetadataEntry[], columnsOfApp: (appId: string) => readonly Column[] | undefined): GridColumn[] {
+export function gridColumns(
+  appId: string,
+  metadata: readonly ViewMetadataEntry[],
+  columnsOfApp: (appId: string) => readonly Column[] | undefined,
+): GridColumn[] {
   return metadata.map((entry) => {
     const source = columnsOfApp(entry.app_id || appId);
-    const column = source?.find((candidate) => candidate.field_id_in_data === entry.field_id_in_data || (entry.id !== '' && candidate.field_id === entry.id));
+    const column = source?.find(
+      (candidate) => candidate.field_id_in_data === entry.field_id_in_data || (entry.id !== '' && candidate.field_id === entry.id),
+    );
     const kind = column ? columnKind(column) : kindOfTypeName(entry.type_name);
     return {
       key: entry.field_id_in_data,
@@ -55,7 +72,11 @@ export function gridColumns(appId: string, metadata: readonly ViewMetadataEntry[
 }
 
 /** The editable grid's columns: the grid's, each of the app's own carrying its Column (for the form's inputs). */
-export function gridEditColumns(appId: string, metadata: readonly ViewMetadataEntry[], columnsOfApp: (appId: string) => readonly Column[] | undefined): GridEditColumn[] {
+export function gridEditColumns(
+  appId: string,
+  metadata: readonly ViewMetadataEntry[],
+  columnsOfApp: (appId: string) => readonly Column[] | undefined,
+): GridEditColumn[] {
   const own = new Map((columnsOfApp(appId) ?? []).map((column) => [column.field_id_in_data, column]));
   return gridColumns(appId, metadata, columnsOfApp).map((column) => {
     const appColumn = own.get(column.key);
@@ -64,7 +85,12 @@ export function gridEditColumns(appId: string, metadata: readonly ViewMetadataEn
 }
 
 /** The columns of the app and of the Lookup apps the view shows columns of, by app id; an app whose columns cannot be read is left out. */
-export async function columnsByApp(appId: string, appColumns: readonly Column[], metadata: readonly ViewMetadataEntry[], columnsOf: (appId: string) => Promise<readonly Column[]>): Promise<Map<string, readonly Column[]>> {
+export async function columnsByApp(
+  appId: string,
+  appColumns: readonly Column[],
+  metadata: readonly ViewMetadataEntry[],
+  columnsOf: (appId: string) => Promise<readonly Column[]>,
+): Promise<Map<string, readonly Column[]>> {
   const apps = new Map<string, readonly Column[]>([[appId, appColumns]]);
   for (const lookupApp of lookupAppsOf(appId, metadata)) {
     const columns = await columnsOf(lookupApp).catch(() => undefined);

@@ -20,7 +20,9 @@ export const PINNED = process.env.BENCH_PIN === '1';
 
 /** Starts the emulator (`args` beside --quiet), pinned to core 1 and this process to core 0 when PINNED. */
 export async function startEmulatorProcess(args: readonly string[] = []): Promise<EmulatorProcess> {
-  const harness = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'emulator.mjs')).href)) as { startEmulator(options: { args?: string[] }): Promise<EmulatorProcess> };
+  const harness = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'emulator.mjs')).href)) as {
+    startEmulator(options: { args?: string[] }): Promise<EmulatorProcess>;
+  };
   const emulator = await harness.startEmulator({ args: ['--quiet', ...args] });
   if (PINNED) {
     // -a: every thread (the thread pool's and V8's too), so each side keeps to its core.
@@ -34,5 +36,8 @@ export async function startEmulatorProcess(args: readonly string[] = []): Promis
 export async function emulatorClient(emulator: EmulatorProcess): Promise<{ client: PortalClient; token: string }> {
   const { base_url: baseUrl, client_id: clientId, client_secret: clientSecret } = emulator.info;
   const token = (await clientCredentials({ baseUrl, clientId, clientSecret })).accessToken;
-  return { client: new PortalClient({ baseUrl, tokens: { accessToken: async () => token, renewAfterUnauthorized: async () => undefined } }), token };
+  return {
+    client: new PortalClient({ baseUrl, tokens: { accessToken: async () => token, renewAfterUnauthorized: async () => undefined } }),
+    token,
+  };
 }

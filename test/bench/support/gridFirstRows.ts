@@ -12,27 +12,55 @@ import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
 import { PanelPage, type PanelServer } from '../../webview/support/panelPage';
 
 /** Milliseconds from the start of the view's read to its first row in the editable grid's page. */
-export async function gridFirstRows(browser: Browser, server: PanelServer, client: PortalClient, appId: string, viewId: string): Promise<number> {
+export async function gridFirstRows(
+  browser: Browser,
+  server: PanelServer,
+  client: PortalClient,
+  appId: string,
+  viewId: string,
+): Promise<number> {
   const columns = await client.listColumns(appId);
   const panel = await PanelPage.open(browser, server, 'grid', { viewport: { width: 1280, height: 800 } });
   try {
     let model: GridModel | undefined;
     let paintedAt = Number.NaN;
-    const reader = new GridRowsReader(() => client, appId, viewId, () => undefined);
+    const reader = new GridRowsReader(
+      () => client,
+      appId,
+      viewId,
+      () => undefined,
+    );
     const started = Date.now();
     await reader.read([], {
       first: async (rows, metadata, _live, source) => {
         const shown = metadata ?? (rows[0] ? provisionalMetadata(appId, rows[0], columns) : []);
-        const grid = new GridModel(gridEditColumns(appId, shown, (id) => (id === appId ? columns : undefined)), columns, rows, source);
+        const grid = new GridModel(
+          gridEditColumns(appId, shown, (id) => (id === appId ? columns : undefined)),
+          columns,
+          rows,
+          source,
+        );
         model = grid;
-        const init = { type: 'grid/init', viewName: 'All tickets', appName: 'Tickets', portalLabel: 'Bench', columns: [...grid.columns], rows: grid.initialRows(), newRows: 'record', filterColumns: [], filters: [], load: { state: 'loading', count: rows.length } };
+        const init = {
+          type: 'grid/init',
+          viewName: 'All tickets',
+          appName: 'Tickets',
+          portalLabel: 'Bench',
+          columns: [...grid.columns],
+          rows: grid.initialRows(),
+          newRows: 'record',
+          filterColumns: [],
+          filters: [],
+          load: { state: 'loading', count: rows.length },
+        };
         await panel.send(init);
         // The page's own clock at the frame after the rows went in: this process is busy reading the rest
         // of the answer, so a round trip to ask the page would count its queue too.
         paintedAt = await panel.page.evaluate(() => {
           const win = globalThis as unknown as { requestAnimationFrame(callback: () => void): number };
           return new Promise<number>((resolve) => win.requestAnimationFrame(() => setTimeout(() => resolve(Date.now()), 0)));
-        });      },
+        });
+      },
       more: (rows, source) => {
         model?.appendRows(rows, source);
       },
@@ -54,15 +82,30 @@ export async function gridFirstRows(browser: Browser, server: PanelServer, clien
  * end), then what this process holds after a forced gc, less what it held before, with the model still held.
  * The page is not fed: its heap is the panel's, not the host's.
  */
-export async function gridHostMemory(client: PortalClient, appId: string, viewId: string, held: () => number): Promise<{ bytes: number; rows: number }> {
+export async function gridHostMemory(
+  client: PortalClient,
+  appId: string,
+  viewId: string,
+  held: () => number,
+): Promise<{ bytes: number; rows: number }> {
   const columns = await client.listColumns(appId);
   const before = held();
   let model: GridModel | undefined;
-  const reader = new GridRowsReader(() => client, appId, viewId, () => undefined);
+  const reader = new GridRowsReader(
+    () => client,
+    appId,
+    viewId,
+    () => undefined,
+  );
   await reader.read([], {
     first: (rows, metadata, _live, source) => {
       const shown = metadata ?? (rows[0] ? provisionalMetadata(appId, rows[0], columns) : []);
-      model = new GridModel(gridEditColumns(appId, shown, (id) => (id === appId ? columns : undefined)), columns, rows, source);
+      model = new GridModel(
+        gridEditColumns(appId, shown, (id) => (id === appId ? columns : undefined)),
+        columns,
+        rows,
+        source,
+      );
     },
     more: (rows, source) => {
       model?.appendRows(rows, source);

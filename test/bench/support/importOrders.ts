@@ -7,7 +7,9 @@ export function orders(count: number, prefix: string): string {
   const lines = ['Title,Order date,Delivery,Amount,Quantity,Status,Tags,Owner'];
   for (let index = 1; index <= count; index += 1) {
     const day = String((index % 28) + 1).padStart(2, '0');
-    lines.push(`"${prefix} order ${index}, oak",2026-01-${day},2026-02-${day}T10:30:00Z,${(index % 997) + 0.5},${index % 7},${STATUSES[index % 3]},"Urgent, Gift",ada@example.com`);
+    lines.push(
+      `"${prefix} order ${index}, oak",2026-01-${day},2026-02-${day}T10:30:00Z,${(index % 997) + 0.5},${index % 7},${STATUSES[index % 3]},"Urgent, Gift",ada@example.com`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

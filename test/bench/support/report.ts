@@ -40,7 +40,9 @@ async function prepare(needs: readonly Need[]): Promise<void> {
   const done = new Set((process.env.BENCH_PREPARED ?? '').split(',').filter(Boolean));
   const missing = needs.filter((need) => !done.has(need));
   if (missing.length === 0) return;
-  const setup = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'setup.mjs')).href)) as { setup(mode: string): Promise<void> };
+  const setup = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'setup.mjs')).href)) as {
+    setup(mode: string): Promise<void>;
+  };
   for (const need of missing) await setup.setup(need);
 }
 

@@ -57,7 +57,12 @@ function longestTasks(events: readonly TraceEvent[], count: number): string[] {
     const parts = new Map<string, number>();
     for (const event of onMain) {
       if (event === task || event.ts < task.ts || event.ts >= end || event.name === 'RunTask') continue;
-      const name = event.name === 'FunctionCall' ? `FunctionCall ${event.args?.data?.functionName || '(anonymous)'}` : event.name === 'EventDispatch' ? `EventDispatch ${event.args?.data?.type ?? ''}` : event.name;
+      const name =
+        event.name === 'FunctionCall'
+          ? `FunctionCall ${event.args?.data?.functionName || '(anonymous)'}`
+          : event.name === 'EventDispatch'
+            ? `EventDispatch ${event.args?.data?.type ?? ''}`
+            : event.name;
       parts.set(name, Math.max(parts.get(name) ?? 0, event.dur ?? 0));
     }
     const top = [...parts.entries()]

@@ -24,7 +24,8 @@ export function appOr404(ctx: Context, appId: string): AppState {
 export function liveRecordOr404(app: AppState, recordId: string): Readonly<StoredRecord> {
   const num = recordNum(recordId);
   const record = num === undefined ? undefined : app.records.peek(num);
-  if (!record || record.trashed) throw notFound(`No record ${recordId} in app ${app.def.app_id}${record?.trashed ? ' (it is in trash)' : ''}.`);
+  if (!record || record.trashed)
+    throw notFound(`No record ${recordId} in app ${app.def.app_id}${record?.trashed ? ' (it is in trash)' : ''}.`);
   return record;
 }
 
@@ -51,4 +52,3 @@ export function sendWriteResult(ctx: Context, reply: FastifyReply): FastifyReply
 export function sendJson(reply: FastifyReply, value: unknown): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(value));
 }
-

@@ -70,7 +70,12 @@ export function registerRecords(api: FastifyInstance, ctx: Context): void {
     // Draft -> Published only; Published -> Draft is not a documented transition, so draft "1" is ignored.
     if (app.draftMode && input.draft === '0') record.draft = false;
     ctx.store.touch(record);
-    ctx.emit(request, { event: 'record.updated', app_id: app.def.app_id, record_id: String(record.num), data: ctx.store.data(app, record) });
+    ctx.emit(request, {
+      event: 'record.updated',
+      app_id: app.def.app_id,
+      record_id: String(record.num),
+      data: ctx.store.data(app, record),
+    });
     return sendWriteResult(ctx, reply);
   });
 
@@ -86,7 +91,8 @@ export function registerRecords(api: FastifyInstance, ctx: Context): void {
 
   api.post<{ Params: RecordParams }>('/api/v1/app/:app_id/record/:record_id/comment', async (request, reply) => {
     const app = appOr404(ctx, request.params.app_id);
-    if (!app.commentsPlugin) throw new ApiError(403, 'comments_disabled', `The comments plugin is not enabled for app ${app.def.app_id} (${app.def.name}).`);
+    if (!app.commentsPlugin)
+      throw new ApiError(403, 'comments_disabled', `The comments plugin is not enabled for app ${app.def.app_id} (${app.def.name}).`);
     liveRecordOr404(app, request.params.record_id);
     const params = paramsOf(formParams(request));
     const unknown = [...params.keys()].find((name) => name !== 'comment');

@@ -29,11 +29,17 @@ export function columnJson(appId: string, column: ColumnDef, position: number, w
       choice_types: CHOICE_TYPES,
       display_format: column.displayFormat ?? '0',
       display_formats: DISPLAY_FORMATS,
-      choices: (column.choices ?? []).map((choice, index) => ({ id: choice.id, name: choice.name, color: choice.color, order: String(index + 1) })),
+      choices: (column.choices ?? []).map((choice, index) => ({
+        id: choice.id,
+        name: choice.name,
+        color: choice.color,
+        order: String(index + 1),
+      })),
     });
   }
   if (column.kind === 'currency') json.currency_symbol = column.currencySymbol ?? '';
-  if (column.kind === 'lookup') Object.assign(json, { lookup_app_id: column.lookupAppId ?? '', lookup_field_id: column.lookupFieldId ?? '' });
+  if (column.kind === 'lookup')
+    Object.assign(json, { lookup_app_id: column.lookupAppId ?? '', lookup_field_id: column.lookupFieldId ?? '' });
   return json;
 }
 
@@ -48,7 +54,12 @@ export function registerSites(api: FastifyInstance, ctx: Context): void {
   api.get('/api/v1/site', async (_request, reply) =>
     sendJson(
       reply,
-      ctx.store.sites.map((site) => ({ id: site.id, name: site.name, manager: site.manager, apps: site.apps.map((app) => appJson(ctx, app.app_id, app.name)) })),
+      ctx.store.sites.map((site) => ({
+        id: site.id,
+        name: site.name,
+        manager: site.manager,
+        apps: site.apps.map((app) => appJson(ctx, app.app_id, app.name)),
+      })),
     ),
   );
 

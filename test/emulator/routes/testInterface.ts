@@ -26,22 +26,26 @@ class TestInterfaceError extends Error {
 /** The JSON object of a request; an absent body is {}. */
 function jsonBody(body: unknown): Json {
   if (body === undefined || body === null || (Buffer.isBuffer(body) && body.length === 0)) return {};
-  if (typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) throw new TestInterfaceError(400, 'Send a JSON object (Content-Type: application/json).');
+  if (typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body))
+    throw new TestInterfaceError(400, 'Send a JSON object (Content-Type: application/json).');
   return body as Json;
 }
 
 function fail(reply: FastifyReply, error: unknown): FastifyReply {
   if (error instanceof TestInterfaceError) return reply.code(error.status).send({ error: error.message });
-  if (error instanceof FaultError || error instanceof OptionError || error instanceof WebhookError) return reply.code(400).send({ error: error.message });
+  if (error instanceof FaultError || error instanceof OptionError || error instanceof WebhookError)
+    return reply.code(400).send({ error: error.message });
   throw error;
 }
 
 function registerClient(ctx: Context, body: Json): { client_id: string; client_secret: string } {
   const { client_id: id, client_secret: secret, name, redirect_uris: uris } = body;
   if (id !== undefined && (typeof id !== 'string' || id === '')) throw new TestInterfaceError(400, 'client_id must be a non-empty string.');
-  if (secret !== undefined && (typeof secret !== 'string' || secret === '')) throw new TestInterfaceError(400, 'client_secret must be a non-empty string.');
+  if (secret !== undefined && (typeof secret !== 'string' || secret === ''))
+    throw new TestInterfaceError(400, 'client_secret must be a non-empty string.');
   if (name !== undefined && typeof name !== 'string') throw new TestInterfaceError(400, 'name must be a string.');
-  if (!Array.isArray(uris) || uris.length === 0 || !uris.every((uri) => typeof uri === 'string')) throw new TestInterfaceError(400, 'redirect_uris must be a non-empty list of URIs.');
+  if (!Array.isArray(uris) || uris.length === 0 || !uris.every((uri) => typeof uri === 'string'))
+    throw new TestInterfaceError(400, 'redirect_uris must be a non-empty list of URIs.');
   const problem = (uris as string[]).map(redirectUriProblem).find(Boolean);
   if (problem) throw new TestInterfaceError(400, problem);
   const client = {
@@ -79,20 +83,34 @@ function rawRecord(ctx: Context, appId: string, recordId: string): Json {
     trashed: record.trashed,
     data: ctx.store.data(app, record),
     comments: record.comments.map(({ id, text, created_at }) => ({ id, comment: text, created_at })),
-    attachments: record.attachments.map(({ id, file_name, content_type, size, created_at }) => ({ id, file_name, content_type, size, created_at })),
+    attachments: record.attachments.map(({ id, file_name, content_type, size, created_at }) => ({
+      id,
+      file_name,
+      content_type,
+      size,
+      created_at,
+    })),
     created_at: record.created_at,
     updated_at: record.updated_at,
   };
 }
 
 export function registerTestInterface(app: FastifyInstance, ctx: Context): void {
-  const route = (method: 'GET' | 'POST' | 'DELETE', url: string, handle: (body: Json, params: Record<string, string>, query: Record<string, string>) => unknown) =>
+  const route = (
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    handle: (body: Json, params: Record<string, string>, query: Record<string, string>) => unknown,
+  ) =>
     app.route({
       method,
       url: `/_emulator${url}`,
       handler: async (request, reply) => {
         try {
-          const result = handle(method === 'POST' ? jsonBody(request.body) : {}, request.params as Record<string, string>, request.query as Record<string, string>);
+          const result = handle(
+            method === 'POST' ? jsonBody(request.body) : {},
+            request.params as Record<string, string>,
+            request.query as Record<string, string>,
+          );
           return reply.send(result);
         } catch (error) {
           return fail(reply, error);
@@ -106,7 +124,9 @@ export function registerTestInterface(app: FastifyInstance, ctx: Context): void 
     return { reset: true };
   });
 
-  route('GET', '/clients', () => [...ctx.oauth.clients.values()].map(({ client_id, name, redirect_uris }) => ({ client_id, name, redirect_uris })));
+  route('GET', '/clients', () =>
+    [...ctx.oauth.clients.values()].map(({ client_id, name, redirect_uris }) => ({ client_id, name, redirect_uris })),
+  );
   route('POST', '/clients', (body) => registerClient(ctx, body));
 
   route('GET', '/webhooks', () => ctx.webhooks.list());
@@ -139,13 +159,20 @@ export function registerTestInterface(app: FastifyInstance, ctx: Context): void 
   });
 
   route('POST', '/tokens/expire', (body) => {
-    if (body.refresh_tokens !== undefined && typeof body.refresh_tokens !== 'boolean') throw new TestInterfaceError(400, 'refresh_tokens must be true or false.');
+    if (body.refresh_tokens !== undefined && typeof body.refresh_tokens !== 'boolean')
+      throw new TestInterfaceError(400, 'refresh_tokens must be true or false.');
     return { expired: ctx.oauth.expireTokens(body.refresh_tokens === true) };
   });
 
   route('GET', '/records/:app_id/:record_id', (_body, params) => rawRecord(ctx, params.app_id, params.record_id));
   route('GET', '/apps', () =>
-    ctx.store.allApps().map((app) => ({ app_id: app.def.app_id, name: app.def.name, site_id: app.site.id, draft_mode: app.draftMode, comments_plugin: app.commentsPlugin })),
+    ctx.store.allApps().map((app) => ({
+      app_id: app.def.app_id,
+      name: app.def.name,
+      site_id: app.site.id,
+      draft_mode: app.draftMode,
+      comments_plugin: app.commentsPlugin,
+    })),
   );
   route('POST', '/apps/:app_id/settings', (body, params) => settings(ctx, params.app_id, body));
 
@@ -157,6 +184,8 @@ export function registerTestInterface(app: FastifyInstance, ctx: Context): void 
   });
 
   app.get('/_emulator/callback', async (request, reply) =>
-    reply.type('text/html; charset=utf-8').send(callbackPage(Object.fromEntries(Object.entries(request.query as Record<string, unknown>).map(([k, v]) => [k, String(v)])))),
+    reply
+      .type('text/html; charset=utf-8')
+      .send(callbackPage(Object.fromEntries(Object.entries(request.query as Record<string, unknown>).map(([k, v]) => [k, String(v)])))),
   );
 }

@@ -16,7 +16,8 @@ export function registerViews(api: FastifyInstance, ctx: Context): void {
     const filters = parseFilters(ctx.store, app, request.query);
     reply.type('application/json; charset=utf-8');
     // A big app's view is generated as it is sent (no Content-Length, chunked): nothing holds it whole.
-    if (app.records.count > STREAM_ABOVE_RECORDS) return reply.send(Readable.from(viewPieces(ctx.store, app, view, filters), { objectMode: false }));
+    if (app.records.count > STREAM_ABOVE_RECORDS)
+      return reply.send(Readable.from(viewPieces(ctx.store, app, view, filters), { objectMode: false }));
     return reply.send(filters.length === 0 ? cache.get(ctx.store, app, view) : viewBody(ctx.store, app, view, filters));
   });
 }

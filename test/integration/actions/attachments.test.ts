@@ -40,7 +40,7 @@ describe(`record actions: attachments ${BROWSER_TAG}`, function () {
     return seen;
   }
 
-  it('uploads a binary file and downloads the very same bytes under the portal\'s file name', async () => {
+  it("uploads a binary file and downloads the very same bytes under the portal's file name", async () => {
     const bytes = randomBytes(300 * 1024);
     const source = await workspaceBytes('upload/random.bin', bytes);
     user().answerOpenDialog([source]);
@@ -48,7 +48,10 @@ describe(`record actions: attachments ${BROWSER_TAG}`, function () {
     assert.equal(await vscode.commands.executeCommand('portal.addAttachment', record('4')), source.toString());
     await user().waitForMessage(/^Attached random\.bin \(300 KB\) to record 4 of Customers\.$/, { level: 'info' });
     // The list of sites may come first: the app's name for the message, once per catalog.
-    assert.deepEqual((await requestsSince(mark)).filter((request) => request.includes('/record/')), ['POST /api/v1/app/101/record/4/attachment 200']);
+    assert.deepEqual(
+      (await requestsSince(mark)).filter((request) => request.includes('/record/')),
+      ['POST /api/v1/app/101/record/4/attachment 200'],
+    );
     const [stored] = (await storedRecord('101', '4')).attachments;
     assert.deepEqual([stored.file_name, stored.content_type, stored.size], ['random.bin', 'application/octet-stream', bytes.length]);
 
@@ -57,16 +60,20 @@ describe(`record actions: attachments ${BROWSER_TAG}`, function () {
     mark = await requestMark();
     assert.equal(await vscode.commands.executeCommand('portal.downloadAttachment', record('4')), destination.toString());
     assert.deepEqual(await requestsSince(mark), ['GET /api/v1/app/101/record/4/attachment 200']);
-    assert.equal(dialogs[0]?.defaultUri?.path.split('/').pop(), 'random.bin', 'the portal\'s file name is proposed');
+    assert.equal(dialogs[0]?.defaultUri?.path.split('/').pop(), 'random.bin', "the portal's file name is proposed");
     const downloaded = await vscode.workspace.fs.readFile(destination);
     assert.equal(downloaded.length, bytes.length);
     assert.ok(Buffer.from(downloaded).equals(Buffer.from(bytes)), 'identical bytes');
     await user().waitForMessage(/^Saved random\.bin \(300 KB\), the attachment of record 4, to download\/copy\.bin\.$/, { level: 'info' });
   });
 
-  it('proposes a portal\'s file name without the characters a file system refuses', async () => {
+  it("proposes a portal's file name without the characters a file system refuses", async () => {
     const api = await testApi();
-    await api.portals.client(portal()).addAttachment('101', '7', { fileName: 'minutes: 3|4?.pdf', contentType: 'application/pdf', content: new Uint8Array([37, 80, 68, 70]) });
+    await api.portals.client(portal()).addAttachment('101', '7', {
+      fileName: 'minutes: 3|4?.pdf',
+      contentType: 'application/pdf',
+      content: new Uint8Array([37, 80, 68, 70]),
+    });
     const dialogs = answerSave(vscode.Uri.joinPath(workspaceRoot(), 'download', 'minutes.pdf'));
     await vscode.commands.executeCommand('portal.downloadAttachment', record('7'));
     assert.equal(dialogs[0]?.defaultUri?.path.split('/').pop(), 'minutes_ 3_4_.pdf');
@@ -81,20 +88,26 @@ describe(`record actions: attachments ${BROWSER_TAG}`, function () {
     const opened = await vscode.commands.executeCommand<string>('portal.downloadAttachment', record('8'));
     const uri = vscode.Uri.parse(opened);
     assert.equal(uri.scheme, 'portal-attachment');
-    const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.toString() === opened ? vscode.window.activeTextEditor : undefined), { message: 'the attachment\'s editor' });
+    const editor = await waitFor(
+      () => (vscode.window.activeTextEditor?.document.uri.toString() === opened ? vscode.window.activeTextEditor : undefined),
+      { message: "the attachment's editor" },
+    );
     assert.equal(editor.document.getText(), 'Delivery on Monday.\nGate 4.\n');
     assert.equal(vscode.workspace.fs.isWritableFileSystem('portal-attachment'), false, 'read-only');
     // Kept in memory only while a tab shows it.
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    await waitFor(() => !isShown(uri), { message: 'the attachment\'s tab to close' });
-    await waitFor(async () => {
-      try {
-        await vscode.workspace.fs.stat(uri);
-        return false;
-      } catch {
-        return true;
-      }
-    }, { message: 'the attachment to be forgotten' });
+    await waitFor(() => !isShown(uri), { message: "the attachment's tab to close" });
+    await waitFor(
+      async () => {
+        try {
+          await vscode.workspace.fs.stat(uri);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      { message: 'the attachment to be forgotten' },
+    );
   });
 
   it('opens an image attachment in a panel of its own', async () => {
@@ -106,7 +119,9 @@ describe(`record actions: attachments ${BROWSER_TAG}`, function () {
     const panel = driver.webview('pixel.png');
     await panel.waitFor('img');
     // Decoded from the bytes the portal sent: the same picture, at its size.
-    await waitFor(async () => (await panel.evaluate<number>('document.querySelector("img").naturalWidth')) === 96, { message: 'the image to be decoded' });
+    await waitFor(async () => (await panel.evaluate<number>('document.querySelector("img").naturalWidth')) === 96, {
+      message: 'the image to be decoded',
+    });
     assert.equal(await panel.evaluate<number>('document.querySelector("img").naturalHeight'), 64);
     assert.equal(await panel.text('h1'), 'pixel.png · 235 bytes');
     await driver.screenshot('attachment-image');
@@ -128,9 +143,12 @@ describe(`record actions: attachments ${BROWSER_TAG}`, function () {
       user().answerOpenDialog([source]);
       const mark = await requestMark();
       await vscode.commands.executeCommand('portal.addAttachment', record('10'));
-      await user().waitForMessage(/^large\.bin is 150 KB, over the 100 KB limit for attachments \(setting portal\.attachments\.maxUploadBytes\)\. Nothing was sent\.$/, {
-        level: 'error',
-      });
+      await user().waitForMessage(
+        /^large\.bin is 150 KB, over the 100 KB limit for attachments \(setting portal\.attachments\.maxUploadBytes\)\. Nothing was sent\.$/,
+        {
+          level: 'error',
+        },
+      );
       assert.deepEqual(await requestsSince(mark), []);
       assert.deepEqual((await storedRecord('101', '10')).attachments, []);
     } finally {
@@ -154,7 +172,15 @@ describe(`record actions: attachments ${BROWSER_TAG}`, function () {
     // The portal reads the body only after its injected latency: give it that time to (not) store anything.
     await sleep(Math.max(0, started + latencyMs + 1000 - Date.now()));
     assert.deepEqual((await storedRecord('101', '11')).attachments, [], 'nothing stored');
-    assert.deepEqual((await requestsSince(mark)).filter((request) => / 2\d\d$/.test(request)), [], 'no upload succeeded');
-    assert.deepEqual(user().messages.filter((message) => message.level !== 'info'), [], 'a cancel is silent');
+    assert.deepEqual(
+      (await requestsSince(mark)).filter((request) => / 2\d\d$/.test(request)),
+      [],
+      'no upload succeeded',
+    );
+    assert.deepEqual(
+      user().messages.filter((message) => message.level !== 'info'),
+      [],
+      'a cancel is silent',
+    );
   });
 });

@@ -28,7 +28,9 @@ async function append(uri: string, text: string): Promise<void> {
 
 /** Waits until the emulator took the (one) fault waiting: the request it slows is on its way. */
 async function faultTaken(): Promise<void> {
-  await waitFor(async () => (await emulatorControl<unknown[]>('GET', 'faults')).length === 0, { message: 'the request to reach the portal' });
+  await waitFor(async () => (await emulatorControl<unknown[]>('GET', 'faults')).length === 0, {
+    message: 'the request to reach the portal',
+  });
 }
 
 async function typeIn(uri: string, text: string): Promise<void> {
@@ -55,14 +57,21 @@ describe(`record actions: comments ${BROWSER_TAG}`, function () {
     assert.equal(draft.path.split('/').pop(), 'Comment on record 3 of Customers');
     await waitFor(() => activeUri()?.toString() === opened, { message: 'the comment editor' });
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', draft);
-    assert.deepEqual(lenses.map((lens) => lens.command?.title), ['$(send) Send Comment to record 3']);
+    assert.deepEqual(
+      lenses.map((lens) => lens.command?.title),
+      ['$(send) Send Comment to record 3'],
+    );
     await waitFor(() => driver.focusedWithin('.monaco-editor'), { message: 'the focus in the comment editor' });
     await driver.type('Called the customer.');
     await driver.press('Enter');
     await driver.type('They confirm the new address.');
     await waitFor(() => vscode.window.activeTextEditor?.document.getText().endsWith('address.'), { message: 'the typed text' });
-    await waitFor(async () => (await driver.texts('.editor-actions .action-label[aria-label*="Send Comment"]')).length > 0, { message: 'Send Comment in the editor title' });
-    await waitFor(async () => (await driver.texts('.codelens-decoration')).some((text) => text.includes('Send Comment to record 3')), { message: 'the Send Comment lens' });
+    await waitFor(async () => (await driver.texts('.editor-actions .action-label[aria-label*="Send Comment"]')).length > 0, {
+      message: 'Send Comment in the editor title',
+    });
+    await waitFor(async () => (await driver.texts('.codelens-decoration')).some((text) => text.includes('Send Comment to record 3')), {
+      message: 'the Send Comment lens',
+    });
     await driver.screenshot('comment-input');
 
     const mark = await requestMark();
@@ -77,7 +86,7 @@ describe(`record actions: comments ${BROWSER_TAG}`, function () {
       comments.map((comment) => comment.comment),
       ['Called the customer.\nThey confirm the new address.'],
     );
-    await waitFor(() => !isShown(draft), { message: 'the sent comment\'s editor to close' });
+    await waitFor(() => !isShown(draft), { message: "the sent comment's editor to close" });
   });
 
   it('offers the records of the view last viewed when run from the palette with no record', async () => {
@@ -93,7 +102,10 @@ describe(`record actions: comments ${BROWSER_TAG}`, function () {
 
     await typeIn(opened, 'Gold tier confirmed.');
     assert.equal(await vscode.commands.executeCommand('portal.sendComment'), true);
-    assert.deepEqual((await storedRecord('101', recordId)).comments.map((comment) => comment.comment), ['Gold tier confirmed.']);
+    assert.deepEqual(
+      (await storedRecord('101', recordId)).comments.map((comment) => comment.comment),
+      ['Gold tier confirmed.'],
+    );
   });
 
   it('keeps a saved draft when its editor closes, and opens it again', async () => {
@@ -125,10 +137,16 @@ describe(`record actions: comments ${BROWSER_TAG}`, function () {
     const mark = await requestMark();
     const opened = await vscode.commands.executeCommand('portal.addComment', { portalId: portal(), appId: '202', recordId: '1' });
     assert.equal(opened, undefined);
-    await user().waitForMessage(/^Comments are not enabled for this app in the portal \(Knowledge base\)\. A portal administrator can turn on its comments plugin\.$/, {
-      level: 'error',
-    });
-    assert.deepEqual((await requestsSince(mark)).filter((request) => request.includes('/comment')), []);
+    await user().waitForMessage(
+      /^Comments are not enabled for this app in the portal \(Knowledge base\)\. A portal administrator can turn on its comments plugin\.$/,
+      {
+        level: 'error',
+      },
+    );
+    assert.deepEqual(
+      (await requestsSince(mark)).filter((request) => request.includes('/comment')),
+      [],
+    );
     assert.equal(activeUri()?.scheme === 'portal-comment', false, 'no comment editor opened');
   });
 
@@ -142,7 +160,10 @@ describe(`record actions: comments ${BROWSER_TAG}`, function () {
     assert.ok(opened, 'the editor opens: the portal did not say the plugin is off');
     const text = 'Reviewed the article.\nSection 2 needs a new screenshot.';
     await typeIn(opened, text);
-    user().answerMessage('Copy Comment', /^Comments are not enabled for this app in the portal \(Knowledge base\)\. Your comment on record 2 is kept in its editor\.$/);
+    user().answerMessage(
+      'Copy Comment',
+      /^Comments are not enabled for this app in the portal \(Knowledge base\)\. Your comment on record 2 is kept in its editor\.$/,
+    );
     const mark = await requestMark();
     assert.equal(await vscode.commands.executeCommand('portal.sendComment', vscode.Uri.parse(opened)), false);
     assert.deepEqual(await requestsSince(mark), ['POST /api/v1/app/202/record/2/comment 403']);
@@ -153,7 +174,7 @@ describe(`record actions: comments ${BROWSER_TAG}`, function () {
     assert.deepEqual((await storedRecord('202', '2')).comments, []);
     const logged = api.logLinesSince(linesBefore).filter((line) => line.includes('portal.sendComment'));
     assert.equal(logged.length, 1, 'one log line');
-    assert.match(logged[0], /comments plugin/i, 'the portal\'s own words are in the log');
+    assert.match(logged[0], /comments plugin/i, "the portal's own words are in the log");
     assert.ok(!logged[0].includes('Section 2'), 'the comment is not');
   });
 
@@ -167,9 +188,15 @@ describe(`record actions: comments ${BROWSER_TAG}`, function () {
     // A second Ctrl+Enter while the first is on its way.
     const second = vscode.commands.executeCommand('portal.sendComment', vscode.Uri.parse(opened));
     await Promise.all([first, second]);
-    assert.deepEqual((await requestsSince(mark)).filter((line) => line.startsWith('POST')), ['POST /api/v1/app/101/record/2/comment 200']);
+    assert.deepEqual(
+      (await requestsSince(mark)).filter((line) => line.startsWith('POST')),
+      ['POST /api/v1/app/101/record/2/comment 200'],
+    );
     await user().waitForMessage(/^The comment on record 2 is being sent already\.$/, { level: 'info' });
-    assert.deepEqual((await storedRecord('101', '2')).comments.map((comment) => comment.comment), ['Sent once.']);
+    assert.deepEqual(
+      (await storedRecord('101', '2')).comments.map((comment) => comment.comment),
+      ['Sent once.'],
+    );
   });
 
   it('keeps only the text typed while the comment was on its way: sending again posts only that', async () => {
@@ -181,8 +208,13 @@ describe(`record actions: comments ${BROWSER_TAG}`, function () {
     await append(opened, '\nSecond part.');
     assert.equal(await sending, true);
     assert.equal(vscode.workspace.textDocuments.find((document) => document.uri.toString() === opened)?.getText(), 'Second part.');
-    await user().waitForMessage(/^Comment added to record 2 of Customers\. Its editor keeps what you typed while it was being sent\.$/, { level: 'info' });
+    await user().waitForMessage(/^Comment added to record 2 of Customers\. Its editor keeps what you typed while it was being sent\.$/, {
+      level: 'info',
+    });
     assert.equal(await vscode.commands.executeCommand('portal.sendComment', vscode.Uri.parse(opened)), true);
-    assert.deepEqual((await storedRecord('101', '2')).comments.map((comment) => comment.comment), ['First part.', 'Second part.']);
+    assert.deepEqual(
+      (await storedRecord('101', '2')).comments.map((comment) => comment.comment),
+      ['First part.', 'Second part.'],
+    );
   });
 });

@@ -39,31 +39,46 @@ describe('record actions: files dropped on a record', function () {
 
   const recordId = (node: ExplorerNode): string => (node as { recordId: string }).recordId;
 
-  it('attaches files dragged from VS Code\'s explorer (text/uri-list) after a confirmation', async () => {
+  it("attaches files dragged from VS Code's explorer (text/uri-list) after a confirmation", async () => {
     const first = await workspaceBytes('drop/invoice.pdf', new Uint8Array([37, 80, 68, 70, 45, 49]));
     const second = await workspaceBytes('drop/photo.jpg', new Uint8Array([255, 216, 255, 224]));
     const transfer = new vscode.DataTransfer();
     transfer.set('text/uri-list', new vscode.DataTransferItem(`${first.toString()}\r\n${second.toString()}`));
     const target = records[1];
-    user().answerMessage('Attach', new RegExp(`^Attach 2 files \\(invoice\\.pdf, photo\\.jpg\\) to record ${recordId(target)} of Orders\\?`));
+    user().answerMessage(
+      'Attach',
+      new RegExp(`^Attach 2 files \\(invoice\\.pdf, photo\\.jpg\\) to record ${recordId(target)} of Orders\\?`),
+    );
     const mark = await requestMark();
     await (await testApi()).attachmentDrop.handleDrop(target, transfer, noCancel);
-    assert.deepEqual((await requestsSince(mark)).filter((request) => request.includes('/record/')), [`POST /api/v1/app/102/record/${recordId(target)}/attachment 200`, `POST /api/v1/app/102/record/${recordId(target)}/attachment 200`]);
-    const stored = (await storedRecord('102', recordId(target))).attachments.map((attachment) => [attachment.file_name, attachment.content_type, attachment.size]);
+    assert.deepEqual(
+      (await requestsSince(mark)).filter((request) => request.includes('/record/')),
+      [`POST /api/v1/app/102/record/${recordId(target)}/attachment 200`, `POST /api/v1/app/102/record/${recordId(target)}/attachment 200`],
+    );
+    const stored = (await storedRecord('102', recordId(target))).attachments.map((attachment) => [
+      attachment.file_name,
+      attachment.content_type,
+      attachment.size,
+    ]);
     assert.deepEqual(stored, [
       ['invoice.pdf', 'application/pdf', 6],
       ['photo.jpg', 'image/jpeg', 4],
     ]);
   });
 
-  it('attaches a file of the operating system\'s drag from its bytes', async () => {
+  it("attaches a file of the operating system's drag from its bytes", async () => {
     const transfer = new vscode.DataTransfer();
     transfer.set('files', new DroppedFile('scan.png', new Uint8Array([137, 80, 78, 71])));
     const target = records[0];
     user().answerMessage('Attach', /^Attach scan\.png to record/);
     await (await testApi()).attachmentDrop.handleDrop(target, transfer, noCancel);
-    await user().waitForMessage(new RegExp(`^Attached scan\\.png \\(4 bytes\\) to record ${recordId(target)} of Orders\\.$`), { level: 'info' });
-    assert.deepEqual((await storedRecord('102', recordId(target))).attachments.map((attachment) => attachment.file_name), ['scan.png']);
+    await user().waitForMessage(new RegExp(`^Attached scan\\.png \\(4 bytes\\) to record ${recordId(target)} of Orders\\.$`), {
+      level: 'info',
+    });
+    assert.deepEqual(
+      (await storedRecord('102', recordId(target))).attachments.map((attachment) => attachment.file_name),
+      ['scan.png'],
+    );
   });
 
   it('attaches nothing when the drop is not confirmed, or lands elsewhere than on a record', async () => {

@@ -21,10 +21,13 @@ async function contextMenuOf(node: ExplorerNode): Promise<string[]> {
   await api.explorerView.reveal(node, { select: true, focus: true });
   await waitFor(() => driver.focusedWithin('.pane-body'), { message: 'the focus on the explorer' });
   await driver.press('Shift+F10');
-  return waitFor(async () => {
-    const labels = (await driver.texts(MENU_ITEMS)).map((label) => label.trim()).filter((label) => label !== '');
-    return labels.length > 0 ? labels : undefined;
-  }, { message: 'the context menu' });
+  return waitFor(
+    async () => {
+      const labels = (await driver.texts(MENU_ITEMS)).map((label) => label.trim()).filter((label) => label !== '');
+      return labels.length > 0 ? labels : undefined;
+    },
+    { message: 'the context menu' },
+  );
 }
 
 describe(`record actions in menus ${BROWSER_TAG}`, function () {
@@ -54,14 +57,18 @@ describe(`record actions in menus ${BROWSER_TAG}`, function () {
     assert.ok(published);
     const labels = await contextMenuOf(published);
     assert.ok(!labels.includes('Publish Draft'), `no Publish in ${JSON.stringify(labels)}`);
-    for (const label of ['Delete Record…', 'Add Comment…', 'Add Attachment…', 'Download Attachment…']) assert.ok(labels.includes(label), `"${label}" is in ${JSON.stringify(labels)}`);
+    for (const label of ['Delete Record…', 'Add Comment…', 'Add Attachment…', 'Download Attachment…'])
+      assert.ok(labels.includes(label), `"${label}" is in ${JSON.stringify(labels)}`);
   });
 
-  it('publishes a draft and deletes a record given the explorer\'s record items', async () => {
+  it("publishes a draft and deletes a record given the explorer's record items", async () => {
     const api = await testApi();
     const records = await recordItemsOf(portal(), 'Operations', 'Orders', '102', '3', 'All orders');
     const byId = (id: string) => records.find((node) => (node as { recordId?: string }).recordId === id);
-    const published = waitForEvent(api.recordEvents.onDidChange, (change: RecordChange) => change.recordId === '8' && change.kind === 'updated');
+    const published = waitForEvent(
+      api.recordEvents.onDidChange,
+      (change: RecordChange) => change.recordId === '8' && change.kind === 'updated',
+    );
     await vscode.commands.executeCommand('portal.publishRecord', byId('8'));
     await published;
     assert.equal((await emulatorRecord('102', '8')).draft, false);
@@ -78,18 +85,30 @@ describe(`record actions in menus ${BROWSER_TAG}`, function () {
     await vscode.commands.executeCommand('portal.refresh');
     await recordItemsOf(portal(), 'Operations', 'Orders', '102', '3', 'All orders');
     user().answerQuickPick((item) => item.description === '#7 · Draft', /Publish Draft \| Which record\?/);
-    const published = waitForEvent(api.recordEvents.onDidChange, (change: RecordChange) => change.recordId === '7' && change.kind === 'updated');
+    const published = waitForEvent(
+      api.recordEvents.onDidChange,
+      (change: RecordChange) => change.recordId === '7' && change.kind === 'updated',
+    );
     await vscode.commands.executeCommand('portal.publishRecord');
     await published;
     assert.equal((await emulatorRecord('102', '7')).draft, false);
     const offered = user().prompts.find((prompt) => prompt.kind === 'quickPick')?.items ?? [];
-    assert.ok(offered.some((label) => label.startsWith('Drafts in All orders')), `the drafts are listed: ${JSON.stringify(offered)}`);
-    assert.equal(offered.filter((label) => !label.startsWith('$(') && !label.startsWith('Drafts in')).length, 2, `only records 7 and 8 (the drafts) are offered: ${JSON.stringify(offered)}`);
+    assert.ok(
+      offered.some((label) => label.startsWith('Drafts in All orders')),
+      `the drafts are listed: ${JSON.stringify(offered)}`,
+    );
+    assert.equal(
+      offered.filter((label) => !label.startsWith('$(') && !label.startsWith('Drafts in')).length,
+      2,
+      `only records 7 and 8 (the drafts) are offered: ${JSON.stringify(offered)}`,
+    );
   });
 
   it('refuses to publish a record typed in by id that is published already', async () => {
     await recordItemsOf(portal(), 'Operations', 'Orders', '102', '3', 'All orders');
-    user().answerQuickPick((item) => item.label.includes('Enter a record id'), /Publish Draft/).answerInputBox('1', /record/i);
+    user()
+      .answerQuickPick((item) => item.label.includes('Enter a record id'), /Publish Draft/)
+      .answerInputBox('1', /record/i);
     await vscode.commands.executeCommand('portal.publishRecord');
     await user().waitForMessage(/^Record 1 is published already\.$/, { level: 'error' });
   });
@@ -97,7 +116,9 @@ describe(`record actions in menus ${BROWSER_TAG}`, function () {
   it('shows Add Comment and Add Attachment in the title of a record document', async () => {
     await openRecord(portal(), '101', '1');
     for (const label of ['Add Comment', 'Add Attachment']) {
-      await waitFor(async () => (await driver.texts(`.editor-actions .action-label[aria-label*="${label}"]`)).length > 0, { message: `${label} in the editor title` });
+      await waitFor(async () => (await driver.texts(`.editor-actions .action-label[aria-label*="${label}"]`)).length > 0, {
+        message: `${label} in the editor title`,
+      });
     }
   });
 });

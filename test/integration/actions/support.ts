@@ -85,7 +85,14 @@ export async function withSetting(key: string, value: unknown): Promise<() => Pr
  * The record items of a view as the explorer shows them, after adding the view (as "Add View…" keeps it):
  * expanding it reads its rows, and it becomes the view the pickers offer records of.
  */
-export async function recordItemsOf(portalId: string, site: string, app: string, appId: string, viewId: string, viewName: string): Promise<ExplorerNode[]> {
+export async function recordItemsOf(
+  portalId: string,
+  site: string,
+  app: string,
+  appId: string,
+  viewId: string,
+  viewName: string,
+): Promise<ExplorerNode[]> {
   const api = await testApi();
   if (!api.views.get(portalId, appId, viewId)) await api.views.add(portalId, appId, { viewId, name: viewName });
   const view = await path(portalId, site, app, 'Views', viewName);
@@ -96,7 +103,9 @@ export async function recordItemsOf(portalId: string, site: string, app: string,
 export function isShown(uri: vscode.Uri | string): boolean {
   const key = uri.toString();
   return vscode.window.tabGroups.all.some((group) =>
-    group.tabs.some((tab) => (tab.input instanceof vscode.TabInputText || tab.input instanceof vscode.TabInputCustom) && tab.input.uri.toString() === key),
+    group.tabs.some(
+      (tab) => (tab.input instanceof vscode.TabInputText || tab.input instanceof vscode.TabInputCustom) && tab.input.uri.toString() === key,
+    ),
   );
 }
 

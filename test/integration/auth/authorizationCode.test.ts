@@ -96,7 +96,7 @@ describe('sign-in: authorization code', () => {
       await nothingStored();
     });
 
-    it('a wrong secret is refused before the browser opens, with the portal\'s reason; Edit Details keeps the answers', async () => {
+    it("a wrong secret is refused before the browser opens, with the portal's reason; Edit Details keeps the answers", async () => {
       const api = await testApi();
       addPortalAnswers(user(), 'Wrong', 'not-the-secret')
         .answerMessage('Edit Details', /did not accept the client id and secret/)
@@ -108,11 +108,13 @@ describe('sign-in: authorization code', () => {
         .onOpenExternal(async (target) => (await approvePortalSignIn(target), true));
       const id = await vscode.commands.executeCommand<string>('portal.addPortal');
       const refusal = user().messagesOf('error')[0] ?? '';
-      assert.match(refusal, /Unknown client or wrong client secret/, 'the portal\'s error_description is shown');
+      assert.match(refusal, /Unknown client or wrong client secret/, "the portal's error_description is shown");
       assert.ok(!refusal.includes('not-the-secret'));
       assert.equal(user().opened.length, 1, 'the browser opened only for the right secret');
       // The second round offered every earlier answer again, the secret included.
-      const second = user().prompts.filter((prompt) => prompt.kind === 'inputBox').slice(4);
+      const second = user()
+        .prompts.filter((prompt) => prompt.kind === 'inputBox')
+        .slice(4);
       assert.equal(second.length, 4);
       assert.equal(id, 'wrong');
       assert.equal(api.portals.state(id), 'signedIn');
@@ -141,7 +143,11 @@ describe('sign-in: authorization code', () => {
       // hands out for the extension's URI (code-server's /<version>/callback), here as a second client.
       const external = await vscode.env.asExternalUri(vscode.Uri.parse(`${vscode.env.uriScheme}://portal-labs.portal-explorer/auth`));
       const callback = new URL(external.toString(true));
-      const client = { client_id: 'web-client', client_secret: 'web-client-secret', redirect_uris: [`${callback.origin}${callback.pathname}`] };
+      const client = {
+        client_id: 'web-client',
+        client_secret: 'web-client-secret',
+        redirect_uris: [`${callback.origin}${callback.pathname}`],
+      };
       await emulatorControl('POST', 'clients', client);
       user()
         .answerInputBox(emulator().base_url, /Base URL/)

@@ -21,10 +21,19 @@ describe('sign-in: client credentials', () => {
     const id = await connectEmulator({ label: 'Demo Portal' });
     assert.equal(id, 'demo-portal', 'the id is a slug of the display name');
     const connection = api.portals.get(id);
-    assert.deepEqual(connection, { id, label: 'Demo Portal', baseUrl: emulator().base_url, clientId: emulator().client_id, flow: 'clientCredentials' });
+    assert.deepEqual(connection, {
+      id,
+      label: 'Demo Portal',
+      baseUrl: emulator().base_url,
+      clientId: emulator().client_id,
+      flow: 'clientCredentials',
+    });
     assert.equal(api.portals.state(id), 'signedIn');
     const sites = await api.portals.client(id).listSites();
-    assert.deepEqual(sites.map((site) => site.name), ['Operations', 'Support']);
+    assert.deepEqual(
+      sites.map((site) => site.name),
+      ['Operations', 'Support'],
+    );
     assert.strictEqual(api.portals.client(id), api.portals.client(id), 'one client per connection');
 
     // The token request used HTTP Basic (the emulator accepts both; the request log proves the call).
@@ -38,7 +47,11 @@ describe('sign-in: client credentials', () => {
   it('a second portal with the same name gets its own id; both are listed', async () => {
     const api = await testApi();
     const first = await connectEmulator({ label: 'Staging' });
-    await emulatorControl('POST', 'clients', { client_id: 'second-client', client_secret: 'second-secret', redirect_uris: ['http://127.0.0.1/callback'] });
+    await emulatorControl('POST', 'clients', {
+      client_id: 'second-client',
+      client_secret: 'second-secret',
+      redirect_uris: ['http://127.0.0.1/callback'],
+    });
     const scripted = prompter()
       .answerInputBox(emulator().base_url)
       .answerInputBox('Staging')
@@ -48,7 +61,10 @@ describe('sign-in: client credentials', () => {
     const second = await vscode.commands.executeCommand<string>('portal.addPortal');
     assert.equal(first, 'staging');
     assert.equal(second, 'staging-2');
-    assert.deepEqual(api.portals.list().map((connection) => connection.id), ['staging', 'staging-2']);
+    assert.deepEqual(
+      api.portals.list().map((connection) => connection.id),
+      ['staging', 'staging-2'],
+    );
     assert.equal(api.portals.state('staging-2'), 'signedIn');
     assert.match(scripted.messagesOf('info').join(), /Connected to the portal "Staging"/);
   });
@@ -71,7 +87,9 @@ describe('sign-in: client credentials', () => {
       'The portal address must start with https:// or http://, got ftp:.',
       'The portal address "portal.example" is not a URL.',
     ]);
-    await scripted.waitForMessage(/could not reach the portal at http:\/\/127\.0\.0\.1:\d+ \(the connection was dropped\)/, { level: 'error' });
+    await scripted.waitForMessage(/could not reach the portal at http:\/\/127\.0\.0\.1:\d+ \(the connection was dropped\)/, {
+      level: 'error',
+    });
 
     // Wrong credentials: the portal's own error_description is shown, the secret is not.
     const wrong = prompter()
@@ -105,7 +123,11 @@ describe('sign-in: client credentials', () => {
     const { tokens } = JSON.parse(stored) as { tokens: { accessToken: string } };
     assert.ok(tokens.accessToken.length > 10, 'an access token');
     const accounts = await vscode.authentication.getAccounts('portal');
-    assert.deepEqual(accounts.map((account) => [account.id, account.label]), [[id, 'Emulator']], 'the Accounts menu lists the portal');
+    assert.deepEqual(
+      accounts.map((account) => [account.id, account.label]),
+      [[id, 'Emulator']],
+      'the Accounts menu lists the portal',
+    );
     assert.equal(await api.context.secrets.get(`portal.clientSecret.${id}`), emulator().client_secret);
 
     const secrets = [tokens.accessToken, emulator().client_secret];
@@ -115,7 +137,10 @@ describe('sign-in: client credentials', () => {
     const settingsFile = vscode.Uri.joinPath(api.context.globalStorageUri, '..', '..', 'settings.json');
     const fileText = new TextDecoder().decode(await vscode.workspace.fs.readFile(settingsFile));
     assert.match(fileText, /telemetry/, `the user settings file was found (${settingsFile.toString()})`);
-    const settings = fileText + JSON.stringify(vscode.workspace.getConfiguration('portal')) + JSON.stringify(vscode.workspace.getConfiguration().inspect('portal'));
+    const settings =
+      fileText +
+      JSON.stringify(vscode.workspace.getConfiguration('portal')) +
+      JSON.stringify(vscode.workspace.getConfiguration().inspect('portal'));
     const logText = api.logLines().join('\n');
     for (const secret of secrets) {
       for (const [where, text] of Object.entries({ globalState, workspaceState, settings, logText })) {
@@ -123,6 +148,8 @@ describe('sign-in: client credentials', () => {
       }
     }
     assert.match(globalState, /Emulator/, 'the connection itself is in global state');
-    await waitFor(() => api.logLines().some((line) => line.includes(`Added the portal ${id}`)), { message: 'the log line of the addition' });
+    await waitFor(() => api.logLines().some((line) => line.includes(`Added the portal ${id}`)), {
+      message: 'the log line of the addition',
+    });
   });
 });

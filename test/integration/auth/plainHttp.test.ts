@@ -56,7 +56,9 @@ describe('sign-in: a portal over plain http://', () => {
 
   it('warns before sending anything; declined, it asks the details again and sends nothing', async () => {
     const api = await testApi();
-    const scripted = details().answerMessage(undefined, /without encryption/).answerInputBox(undefined, /Base URL/);
+    const scripted = details()
+      .answerMessage(undefined, /without encryption/)
+      .answerInputBox(undefined, /Base URL/);
     assert.equal(await vscode.commands.executeCommand('portal.addPortal'), undefined);
     const warning = scripted.messages.find((message) => /without encryption/.test(message.message));
     assert.ok(warning, 'the warning was shown');
@@ -74,7 +76,10 @@ describe('sign-in: a portal over plain http://', () => {
     const id = await vscode.commands.executeCommand<string>('portal.addPortal');
     assert.equal(api.portals.state(id), 'signedIn');
     assert.equal(api.portals.get(id)?.allowPlainHttp, true);
-    assert.deepEqual((await api.portals.client(id).listSites()).map((site) => site.name), ['Operations', 'Support']);
+    assert.deepEqual(
+      (await api.portals.client(id).listSites()).map((site) => site.name),
+      ['Operations', 'Support'],
+    );
     assert.ok(connections > 0);
     // No answer queued: a second question would fail the test (the scripted prompter's verify).
     await api.portals.signIn(id);

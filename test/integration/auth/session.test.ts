@@ -34,12 +34,16 @@ describe('sign-in: staying signed in', () => {
   it('survives an expired access token by refreshing (authorization code)', async () => {
     const api = await testApi();
     const id = await connectEmulator({ flow: 'authorizationCode' });
-    const before = JSON.parse((await api.context.secrets.get(`portal.tokens.${id}`)) ?? '{}') as { tokens: { accessToken: string; refreshToken: string } };
+    const before = JSON.parse((await api.context.secrets.get(`portal.tokens.${id}`)) ?? '{}') as {
+      tokens: { accessToken: string; refreshToken: string };
+    };
     await emulatorControl('POST', 'tokens/expire', {});
     await requestLog();
     assert.equal((await api.portals.client(id).listSites()).length, 2);
     assert.deepEqual(await requestLog(), ['GET /api/v1/site 401', 'POST /api/v1/oauth2/token 200', 'GET /api/v1/site 200']);
-    const after = JSON.parse((await api.context.secrets.get(`portal.tokens.${id}`)) ?? '{}') as { tokens: { accessToken: string; refreshToken: string } };
+    const after = JSON.parse((await api.context.secrets.get(`portal.tokens.${id}`)) ?? '{}') as {
+      tokens: { accessToken: string; refreshToken: string };
+    };
     assert.notEqual(after.tokens.accessToken, before.tokens.accessToken, 'the renewed token is stored');
     assert.notEqual(after.tokens.refreshToken, before.tokens.refreshToken, 'with the rotated refresh token');
     assert.equal(api.portals.state(id), 'signedIn');
@@ -76,14 +80,23 @@ describe('sign-in: staying signed in', () => {
   it('signs out: the tokens are forgotten, the session ends, calls ask to sign in', async () => {
     const api = await testApi();
     const id = await connectEmulator();
-    const ended = waitForEvent(vscode.authentication.onDidChangeSessions, (event) => event.provider.id === 'portal', { message: 'the session to end' });
+    const ended = waitForEvent(vscode.authentication.onDidChangeSessions, (event) => event.provider.id === 'portal', {
+      message: 'the session to end',
+    });
     await vscode.commands.executeCommand('portal.signOut', id);
     await ended;
     assert.equal(api.portals.state(id), 'signedOut');
     assert.equal(await api.context.secrets.get(`portal.tokens.${id}`), undefined);
-    assert.equal(await api.context.secrets.get(`portal.clientSecret.${id}`), emulator().client_secret, 'the connection and its secret stay');
+    assert.equal(
+      await api.context.secrets.get(`portal.clientSecret.${id}`),
+      emulator().client_secret,
+      'the connection and its secret stay',
+    );
     assert.deepEqual(await vscode.authentication.getAccounts('portal'), [], 'no account left in the Accounts menu');
-    await assert.rejects(api.portals.client(id).listSites(), (error: { code?: string; status?: number }) => error.code === 'unauthorized' && error.status === 401);
+    await assert.rejects(
+      api.portals.client(id).listSites(),
+      (error: { code?: string; status?: number }) => error.code === 'unauthorized' && error.status === 401,
+    );
     await user().waitForMessage(/Signed out of the portal "Emulator"/, { level: 'info' });
 
     await vscode.commands.executeCommand('portal.signIn', id);
@@ -93,7 +106,11 @@ describe('sign-in: staying signed in', () => {
   it(`lists signed-in portals in the Accounts menu ${BROWSER_TAG}`, async () => {
     await connectEmulator({ label: 'Production' });
     const client = { id: 'staging-client', secret: 'staging-secret' };
-    await emulatorControl('POST', 'clients', { client_id: client.id, client_secret: client.secret, redirect_uris: ['http://127.0.0.1/callback'] });
+    await emulatorControl('POST', 'clients', {
+      client_id: client.id,
+      client_secret: client.secret,
+      redirect_uris: ['http://127.0.0.1/callback'],
+    });
     await connectEmulator({ label: 'Staging', client });
     const accounts = await vscode.authentication.getAccounts('portal');
     assert.deepEqual(accounts.map((account) => account.label).sort(), ['Production', 'Staging']);
@@ -106,7 +123,10 @@ describe('sign-in: staying signed in', () => {
       },
       { message: 'the Accounts menu to list the portals' },
     );
-    assert.ok(labels.some((label) => label.includes('Staging')), `the menu shows: ${labels.join(', ')}`);
+    assert.ok(
+      labels.some((label) => label.includes('Staging')),
+      `the menu shows: ${labels.join(', ')}`,
+    );
     await driver.screenshot('accounts-menu-with-portals');
     await driver.press('Escape');
   });
@@ -114,7 +134,9 @@ describe('sign-in: staying signed in', () => {
   it('follows another window: a change in SecretStorage updates the state and fires onDidChange', async () => {
     const api = await testApi();
     const id = await connectEmulator();
-    const changed = waitForEvent(api.portals.onDidChange, () => api.portals.state(id) === 'signedOut', { message: 'the sign-out of another window' });
+    const changed = waitForEvent(api.portals.onDidChange, () => api.portals.state(id) === 'signedOut', {
+      message: 'the sign-out of another window',
+    });
     // Another window signing out deletes the same SecretStorage entry; its change event reaches this window.
     await api.context.secrets.delete(`portal.tokens.${id}`);
     await changed;
@@ -125,7 +147,11 @@ describe('sign-in: staying signed in', () => {
     const api = await testApi();
     const first = await connectEmulator({ label: 'First' });
     const client = { id: 'second-client', secret: 'second-secret' };
-    await emulatorControl('POST', 'clients', { client_id: client.id, client_secret: client.secret, redirect_uris: ['http://127.0.0.1/callback'] });
+    await emulatorControl('POST', 'clients', {
+      client_id: client.id,
+      client_secret: client.secret,
+      redirect_uris: ['http://127.0.0.1/callback'],
+    });
     const second = await connectEmulator({ label: 'Second', client });
     assert.equal(api.portals.active()?.id, first, 'the first portal added stays active');
     const changed = waitForEvent(api.portals.onDidChange, () => api.portals.active()?.id === second, { message: 'the switch' });
@@ -163,7 +189,11 @@ describe('sign-in: staying signed in', () => {
   it(`names the portal of the record or tree item the user works on in the status bar ${BROWSER_TAG}`, async () => {
     const api = await testApi();
     const first = await connectEmulator({ label: 'First Portal' });
-    await emulatorControl('POST', 'clients', { client_id: 'second-client', client_secret: 'second-secret', redirect_uris: ['http://127.0.0.1/callback'] });
+    await emulatorControl('POST', 'clients', {
+      client_id: 'second-client',
+      client_secret: 'second-secret',
+      redirect_uris: ['http://127.0.0.1/callback'],
+    });
     const second = await connectEmulator({ label: 'Second Portal', client: { id: 'second-client', secret: 'second-secret' } });
     await api.portals.setActive(first);
     const text = async (): Promise<string> => (await driver.texts('.statusbar-item')).join(' | ');
@@ -171,16 +201,22 @@ describe('sign-in: staying signed in', () => {
 
     // A record of the other portal in the editor: the status bar names that portal, and its menu is that portal's.
     await openRecord(second, '102', '1');
-    await waitFor(async () => (await text()).includes('Second Portal') && !(await text()).includes('First Portal'), { message: 'the status bar to name the record\'s portal' });
+    await waitFor(async () => (await text()).includes('Second Portal') && !(await text()).includes('First Portal'), {
+      message: "the status bar to name the record's portal",
+    });
     await driver.screenshot('status-bar-record-portal');
     user().answerQuickPick(undefined, /^Portal: Second Portal/);
     await driver.click('.statusbar-item:has-text("Second Portal")');
-    await waitFor(() => user().prompts.some((prompt) => /^Portal: Second Portal/.test(prompt.text)), { message: 'the menu of the portal shown' });
+    await waitFor(() => user().prompts.some((prompt) => /^Portal: Second Portal/.test(prompt.text)), {
+      message: 'the menu of the portal shown',
+    });
 
     // A tree item of the first portal selected: that portal.
     await closeAllEditors();
     await vscode.commands.executeCommand('workbench.view.extension.portal');
     await driver.click('.monaco-list-row[aria-level="1"]:has-text("First Portal")');
-    await waitFor(async () => (await text()).includes('First Portal') && !(await text()).includes('Second Portal'), { message: 'the status bar to name the selected portal' });
+    await waitFor(async () => (await text()).includes('First Portal') && !(await text()).includes('Second Portal'), {
+      message: 'the status bar to name the selected portal',
+    });
   });
 });

@@ -3,7 +3,16 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { BROWSER_TAG, driver } from '../support/driver';
-import { afterFreshCopy, emulatorRecord, fieldsOf, openRecord, requestMark, requestsSince, setField, valueRange } from '../support/documents';
+import {
+  afterFreshCopy,
+  emulatorRecord,
+  fieldsOf,
+  openRecord,
+  requestMark,
+  requestsSince,
+  setField,
+  valueRange,
+} from '../support/documents';
 import { testApi } from '../support/extension';
 import { clearNotifications, clickNotificationAction, waitForNotification } from '../support/notifications';
 import { useScriptedPrompter } from '../support/prompter';
@@ -43,7 +52,7 @@ describe(`records as documents: someone else's change ${BROWSER_TAG}`, () => {
     assert.equal(stored.data.f18, '25');
   });
 
-  it('overwrites after the conflict: the user\'s changed field wins, the other change stays', async () => {
+  it("overwrites after the conflict: the user's changed field wins, the other change stays", async () => {
     const document = await openEditedAndChangedElsewhere();
     assert.equal(await document.save(), false);
     // As a person reads the message first: the conflict's read is no longer fresh, so Overwrite's own check
@@ -51,7 +60,7 @@ describe(`records as documents: someone else's change ${BROWSER_TAG}`, () => {
     await afterFreshCopy();
     const mark = await requestMark();
     await clickNotificationAction(CONFLICT, 'Overwrite');
-    await waitFor(() => !document.isDirty, { message: 'the document to be saved over the portal\'s copy' });
+    await waitFor(() => !document.isDirty, { message: "the document to be saved over the portal's copy" });
     assert.deepEqual(await requestsSince(mark), ['GET /api/v1/app/102/record/1 200', 'PUT /api/v1/app/102/record/1 200']);
     const stored = await emulatorRecord('102', '1');
     assert.equal(stored.data.f11, 'My title');

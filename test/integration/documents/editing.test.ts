@@ -3,7 +3,18 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { BROWSER_TAG, driver } from '../support/driver';
-import { afterFreshCopy, closeAllEditors, emulatorRecord, fieldsOf, openRecord, recordUriOf, requestMark, requestsSince, setField, valueRange } from '../support/documents';
+import {
+  afterFreshCopy,
+  closeAllEditors,
+  emulatorRecord,
+  fieldsOf,
+  openRecord,
+  recordUriOf,
+  requestMark,
+  requestsSince,
+  setField,
+  valueRange,
+} from '../support/documents';
 import { emulatorControl } from '../support/emulator';
 import { testApi } from '../support/extension';
 import { clearNotifications, waitForNotification } from '../support/notifications';
@@ -27,13 +38,18 @@ describe('records as documents: open, edit, save', () => {
       $schema: `portal://${portal()}/102/schema/record.json`,
       ...(await emulatorRecord('102', '4')).data,
     });
-    assert.deepEqual(Object.keys(fieldsOf(document)), ['$schema', 'f10', 'f11', 'f12', 'f13', 'f14', 'f15', 'f16', 'f17', 'f18', 'f19', 'f20', 'f21', 'f22'], 'in column order');
+    assert.deepEqual(
+      Object.keys(fieldsOf(document)),
+      ['$schema', 'f10', 'f11', 'f12', 'f13', 'f14', 'f15', 'f16', 'f17', 'f18', 'f19', 'f20', 'f21', 'f22'],
+      'in column order',
+    );
     assert.match(document.getText(), /^\{\n {2}"\$schema": /, 'two spaces, $schema first');
     assert.equal(document.isDirty, false);
     // Let the editor settle (VS Code stats the file again after showing it) before counting. Requests of
     // other records (documents of earlier tests that VS Code still holds) are not this open's.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const ofApp = (requests: string[]): string[] => requests.filter((request) => /\/app\/102\/(columns|record\/[45]) /.test(request)).sort();
+    const ofApp = (requests: string[]): string[] =>
+      requests.filter((request) => /\/app\/102\/(columns|record\/[45]) /.test(request)).sort();
     assert.deepEqual(ofApp(await requestsSince(mark)), ['GET /api/v1/app/102/columns 200', 'GET /api/v1/app/102/record/4 200']);
 
     mark = await requestMark();
@@ -98,9 +114,12 @@ describe('records as documents: open, edit, save', () => {
 
     // A wrong shape blocks the save too: an Error, once (the JSON language adds no Warning of its own).
     await setField(document, 'f15', '2026-02-01');
-    const shapeProblem = await waitFor(() => vscode.languages.getDiagnostics(document.uri).find((diagnostic) => /Order date: expected DD-MM-YYYY/.test(diagnostic.message)), {
-      message: 'the diagnostic on the date\'s shape',
-    });
+    const shapeProblem = await waitFor(
+      () => vscode.languages.getDiagnostics(document.uri).find((diagnostic) => /Order date: expected DD-MM-YYYY/.test(diagnostic.message)),
+      {
+        message: "the diagnostic on the date's shape",
+      },
+    );
     assert.equal(shapeProblem.severity, vscode.DiagnosticSeverity.Error);
     assert.deepEqual(shapeProblem.range, valueRange(document, 'f15'));
     assert.deepEqual(
@@ -113,12 +132,18 @@ describe('records as documents: open, edit, save', () => {
   it(`shows a bad e-mail, which blocks the save, as an Error in Problems, and no Warning ${BROWSER_TAG}`, async () => {
     const document = await openRecord(portal(), '101', '1');
     await setField(document, 'f3', 'ann@example');
-    const problem = await waitFor(() => vscode.languages.getDiagnostics(document.uri).find((diagnostic) => /Email/.test(diagnostic.message)), { message: 'a diagnostic on the e-mail' });
+    const problem = await waitFor(
+      () => vscode.languages.getDiagnostics(document.uri).find((diagnostic) => /Email/.test(diagnostic.message)),
+      { message: 'a diagnostic on the e-mail' },
+    );
     assert.equal(problem.severity, vscode.DiagnosticSeverity.Error, `an Error: ${problem.message}`);
     // Give the JSON language its time to validate against the schema: it must add nothing.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     assert.deepEqual(
-      vscode.languages.getDiagnostics(document.uri).filter((diagnostic) => diagnostic.severity !== vscode.DiagnosticSeverity.Error).map((diagnostic) => diagnostic.message),
+      vscode.languages
+        .getDiagnostics(document.uri)
+        .filter((diagnostic) => diagnostic.severity !== vscode.DiagnosticSeverity.Error)
+        .map((diagnostic) => diagnostic.message),
       [],
       'no Warning',
     );
@@ -133,9 +158,12 @@ describe('records as documents: open, edit, save', () => {
   it('refuses a changed read-only field and an unknown one, naming them, and sends nothing', async () => {
     const document = await openRecord(portal(), '102', '1');
     await setField(document, 'f13', 'Globex');
-    await waitFor(() => vscode.languages.getDiagnostics(document.uri).find((diagnostic) => /Customer is read-only \(LookUp\)/.test(diagnostic.message)), {
-      message: 'the read-only diagnostic',
-    });
+    await waitFor(
+      () => vscode.languages.getDiagnostics(document.uri).find((diagnostic) => /Customer is read-only \(LookUp\)/.test(diagnostic.message)),
+      {
+        message: 'the read-only diagnostic',
+      },
+    );
     const mark = await requestMark();
     assert.equal(await document.save(), false);
     assert.ok(!(await requestsSince(mark)).some((request) => request.startsWith('PUT')));
@@ -163,7 +191,12 @@ describe('records as documents: open, edit, save', () => {
   it(`fails the save with the portal's message on a 5xx, and keeps the text ${BROWSER_TAG}`, async () => {
     const document = await openRecord(portal(), '102', '1');
     await setField(document, 'f11', 'Server trouble');
-    await emulatorControl('POST', 'faults', { path: '^/api/v1/app/102/record/1$', method: 'PUT', status: 503, body: { error: { code: 'maintenance', message: 'The portal is down for maintenance.' } } });
+    await emulatorControl('POST', 'faults', {
+      path: '^/api/v1/app/102/record/1$',
+      method: 'PUT',
+      status: 503,
+      body: { error: { code: 'maintenance', message: 'The portal is down for maintenance.' } },
+    });
     assert.equal(await document.save(), false);
     assert.equal(document.isDirty, true);
     assert.match(await waitForNotification(/maintenance/), /The portal is down for maintenance\..*Your text is kept/);
@@ -185,7 +218,12 @@ describe('records as documents: open, edit, save', () => {
     const document = await openRecord(portal(), '102', '1');
     await setField(document, 'f11', 'After signing in');
     await emulatorControl('POST', 'tokens/expire');
-    await emulatorControl('POST', 'faults', { path: 'oauth2/token', count: -1, status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed.' } });
+    await emulatorControl('POST', 'faults', {
+      path: 'oauth2/token',
+      count: -1,
+      status: 401,
+      body: { error: 'invalid_client', error_description: 'Client authentication failed.' },
+    });
     assert.equal(await document.save(), false);
     assert.equal(document.isDirty, true);
     assert.match(await waitForNotification(/Sign in/), /Sign in to "Emulator" \(Portal: Sign In\), then save again: your text is kept\./);

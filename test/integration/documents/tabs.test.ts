@@ -34,8 +34,15 @@ describe(`record tabs ${BROWSER_TAG}`, function () {
     await resetEmulator();
     await removeAllPortals();
     // A portal and client id connect once: the second portal is the emulator with another client.
-    await emulatorControl('POST', 'clients', { client_id: 'tabs-client', client_secret: 'tabs-secret', redirect_uris: ['http://127.0.0.1/callback'] });
-    portals.push(await connectEmulator({ label: 'Production' }), await connectEmulator({ label: 'Staging', client: { id: 'tabs-client', secret: 'tabs-secret' } }));
+    await emulatorControl('POST', 'clients', {
+      client_id: 'tabs-client',
+      client_secret: 'tabs-secret',
+      redirect_uris: ['http://127.0.0.1/callback'],
+    });
+    portals.push(
+      await connectEmulator({ label: 'Production' }),
+      await connectEmulator({ label: 'Staging', client: { id: 'tabs-client', secret: 'tabs-secret' } }),
+    );
     const api = await testApi();
     for (const portalId of portals) {
       await freshExplorer(portalId);
@@ -68,12 +75,19 @@ describe(`record tabs ${BROWSER_TAG}`, function () {
     ];
     const tabs = await waitFor(async () => ((await tabsShown()).length === 3 ? tabsShown() : undefined), { message: 'three tabs' });
     await driver.screenshot('record-tabs');
-    for (const { title } of opened) assert.ok(tabs.some((tab) => tab.label.includes(title)), `a tab shows "${title}": ${JSON.stringify(tabs)}`);
+    for (const { title } of opened)
+      assert.ok(
+        tabs.some((tab) => tab.label.includes(title)),
+        `a tab shows "${title}": ${JSON.stringify(tabs)}`,
+      );
     const seen = tabs.map((tab) => `${tab.label} ${tab.description}`);
     assert.equal(new Set(seen).size, 3, `the tabs look different: ${JSON.stringify(seen)}`);
     const alike = tabs.filter((tab) => tab.label.includes(opened[0].title));
     assert.equal(alike.length, 2, 'the same customer in both portals');
-    assert.ok(alike.some((tab) => tab.description.includes(portals[0])) && alike.some((tab) => tab.description.includes(portals[1])), `their descriptions name the portals: ${JSON.stringify(alike)}`);
+    assert.ok(
+      alike.some((tab) => tab.description.includes(portals[0])) && alike.some((tab) => tab.description.includes(portals[1])),
+      `their descriptions name the portals: ${JSON.stringify(alike)}`,
+    );
   });
 
   it('opens the same document from the old address and from the record ids', async () => {
@@ -84,6 +98,10 @@ describe(`record tabs ${BROWSER_TAG}`, function () {
     await vscode.commands.executeCommand('portal.openRecord', { portalId: portals[0], appId: '101', recordId: '1' });
     const active = vscode.window.activeTextEditor?.document.uri;
     assert.ok(active && active.path.endsWith('1.json'), `a record document is active: ${active?.toString()}`);
-    assert.equal(vscode.window.tabGroups.all.flatMap((group) => group.tabs).length, before, 'opening the record by ids shows the tab already open, not another one');
+    assert.equal(
+      vscode.window.tabGroups.all.flatMap((group) => group.tabs).length,
+      before,
+      'opening the record by ids shows the tab already open, not another one',
+    );
   });
 });

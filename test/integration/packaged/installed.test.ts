@@ -31,7 +31,9 @@ describe(`the installed .vsix ${BROWSER_TAG}`, function () {
     const path = realpathSync(installed().extensionPath);
     assert.ok(!relative(realpathSync(extensionsDir), path).startsWith('..'), `${path} is under ${extensionsDir}`);
     assert.match(path, /portal-labs\.portal-explorer-\d+\.\d+\.\d+/);
-    const files = filesUnder(path).map((file) => relative(path, file)).filter((file) => file !== '.vsixmanifest');
+    const files = filesUnder(path)
+      .map((file) => relative(path, file))
+      .filter((file) => file !== '.vsixmanifest');
     assert.ok(files.includes(join('dist', 'extension.js')), 'the entry');
     assert.ok(files.includes(join('dist', 'esm', 'extension.mjs')), 'the ES modules it loads');
     assert.ok(files.includes(join('media', 'walkthrough', 'register.md')), 'the walkthrough');
@@ -50,7 +52,9 @@ describe(`the installed .vsix ${BROWSER_TAG}`, function () {
     await vscode.commands.executeCommand('workbench.view.extension.portal');
     await waitFor(() => extension.isActive, { message: 'the extension to activate when its view is shown' });
     assert.equal(extension.exports.testing, undefined, 'no test API outside ExtensionMode.Test');
-    const contributed = (extension.packageJSON as { contributes: { commands: Array<{ command: string }> } }).contributes.commands.map((entry) => entry.command);
+    const contributed = (extension.packageJSON as { contributes: { commands: Array<{ command: string }> } }).contributes.commands.map(
+      (entry) => entry.command,
+    );
     const registered = new Set(await vscode.commands.getCommands(true));
     assert.deepEqual(
       contributed.filter((command) => !registered.has(command)),
@@ -64,10 +68,17 @@ describe(`the installed .vsix ${BROWSER_TAG}`, function () {
   it('opens a record document as the first thing it is asked for', async () => {
     const uri = vscode.Uri.parse('portal://demo-portal/101/1.json');
     // The pre-configured portal is connected a moment after activation, the first time.
-    const document = await waitFor(async () => vscode.workspace.openTextDocument(uri).then((opened) => opened, () => undefined), {
-      message: 'the record document portal://demo-portal/101/1.json to open',
-      timeoutMs: 30_000,
-    });
+    const document = await waitFor(
+      async () =>
+        vscode.workspace.openTextDocument(uri).then(
+          (opened) => opened,
+          () => undefined,
+        ),
+      {
+        message: 'the record document portal://demo-portal/101/1.json to open',
+        timeoutMs: 30_000,
+      },
+    );
     const record = JSON.parse(document.getText()) as Record<string, unknown>;
     assert.equal(typeof record.$schema, 'string', 'the record names its schema');
     assert.ok(Object.keys(record).length > 2, `the record's fields are there: ${document.getText()}`);
@@ -80,16 +91,19 @@ describe(`the installed .vsix ${BROWSER_TAG}`, function () {
 
   it('shows the pre-configured portal in the Portal view, down to its apps', async () => {
     await vscode.commands.executeCommand('workbench.view.extension.portal');
-    const portal = await waitFor(
-      async () => (await driver.treeItems('Explorer')).find((row) => row.label === 'Demo portal'),
-      { message: 'the portal "Demo portal" in the Portal view', timeoutMs: 30_000 },
-    );
+    const portal = await waitFor(async () => (await driver.treeItems('Explorer')).find((row) => row.label === 'Demo portal'), {
+      message: 'the portal "Demo portal" in the Portal view',
+      timeoutMs: 30_000,
+    });
     assert.equal(portal.level, 1);
     await driver.click('.pane .monaco-list-row[aria-level="1"]:has-text("Demo portal")');
     await driver.press('ArrowRight');
-    const site = await waitFor(async () => (await driver.treeItems('Explorer')).find((row) => row.level === 2 && row.label === 'Operations'), {
-      message: 'the site "Operations" under the portal',
-    });
+    const site = await waitFor(
+      async () => (await driver.treeItems('Explorer')).find((row) => row.level === 2 && row.label === 'Operations'),
+      {
+        message: 'the site "Operations" under the portal',
+      },
+    );
     assert.equal(site.level, 2);
     await driver.click('.pane .monaco-list-row[aria-level="2"]:has-text("Operations")');
     await driver.press('ArrowRight');
@@ -100,8 +114,11 @@ describe(`the installed .vsix ${BROWSER_TAG}`, function () {
   });
 
   // The tools' code is a chunk of its own, loaded by the first call: this proves it ships and loads.
-  it('answers the agent\'s tools from the installed package', async () => {
-    const result = await vscode.lm.invokeTool('portal_readRecord', { input: { portal: 'demo-portal', app: 'Customers', record: '1' }, toolInvocationToken: undefined });
+  it("answers the agent's tools from the installed package", async () => {
+    const result = await vscode.lm.invokeTool('portal_readRecord', {
+      input: { portal: 'demo-portal', app: 'Customers', record: '1' },
+      toolInvocationToken: undefined,
+    });
     const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     assert.match(text, /^Record 1 of Customers \(app 101\) on portal "Demo portal"\.$/m);
     assert.match(text, /^- f2 \(Name\): Acme Corporation$/m);

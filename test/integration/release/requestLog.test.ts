@@ -23,7 +23,9 @@ describe('the request log', () => {
     const document = await openRecord(portal(), '102', '2');
     await setField(document, 'f11', 'Logged but never written down');
     await document.save();
-    await waitFor(async () => (await emulatorRecord('102', '2')).data.f11 === 'Logged but never written down', { message: 'the save to reach the portal' });
+    await waitFor(async () => (await emulatorRecord('102', '2')).data.f11 === 'Logged but never written down', {
+      message: 'the save to reach the portal',
+    });
     const lines = api.logLinesSince(before);
     const requests = lines.filter((line) => line.startsWith('info: [http] '));
     for (const line of requests) assert.match(line, REQUEST_LINE, 'method, path without query, status, duration');
@@ -36,7 +38,10 @@ describe('the request log', () => {
     await api.portals.signOut(portal());
     await api.portals.signIn(portal());
     const tokenLines = api.logLinesSince(beforeSignIn).filter((line) => REQUEST_LINE.test(line));
-    assert.ok(tokenLines.some((line) => line.endsWith(' ms') && line.includes(`[http] ${portal()}: POST /api/v1/oauth2/token 200 `)), `the token call is logged: ${tokenLines.join(' | ')}`);
+    assert.ok(
+      tokenLines.some((line) => line.endsWith(' ms') && line.includes(`[http] ${portal()}: POST /api/v1/oauth2/token 200 `)),
+      `the token call is logged: ${tokenLines.join(' | ')}`,
+    );
 
     const stored = await api.context.secrets.get(`portal.tokens.${portal()}`);
     const accessToken = stored ? (JSON.parse(stored) as { tokens: { accessToken: string; refreshToken?: string } }).tokens.accessToken : '';
@@ -53,7 +58,9 @@ describe('the request log', () => {
     await vscode.commands.executeCommand('portal.showLog');
     const shown = await waitForOutputChannel('Portal Explorer');
     assert.equal(shown, 'Portal Explorer');
-    await waitFor(async () => (await driver.texts('.part.panel .view-lines')).join('\n').includes('[http]'), { message: 'the request lines in the Output panel' });
+    await waitFor(async () => (await driver.texts('.part.panel .view-lines')).join('\n').includes('[http]'), {
+      message: 'the request lines in the Output panel',
+    });
     await driver.screenshot('log-channel');
     await vscode.commands.executeCommand('workbench.action.closePanel');
   });

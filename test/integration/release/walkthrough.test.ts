@@ -55,9 +55,12 @@ async function fromPalette(title: string): Promise<void> {
   await driver.press('F1');
   await waitFor(() => driver.focusedWithin('.quick-input-widget'), { message: 'the Command Palette to open' });
   await driver.type(title);
-  await waitFor(async () => (await driver.texts('.quick-input-widget .quick-input-list .monaco-list-row.focused')).some((text) => text.includes(title)), {
-    message: `"${title}" to be the first command offered`,
-  });
+  await waitFor(
+    async () => (await driver.texts('.quick-input-widget .quick-input-list .monaco-list-row.focused')).some((text) => text.includes(title)),
+    {
+      message: `"${title}" to be the first command offered`,
+    },
+  );
   await driver.press('Enter');
 }
 
@@ -84,7 +87,9 @@ describe(`the walkthrough ${BROWSER_TAG}`, function () {
       shown.map((candidate) => candidate.id),
       STEPS,
     );
-    const heading = (await driver.texts('.gettingStartedContainer .getting-started-category .category-title, .gettingStartedContainer h2')).join(' ');
+    const heading = (
+      await driver.texts('.gettingStartedContainer .getting-started-category .category-title, .gettingStartedContainer h2')
+    ).join(' ');
     assert.match(heading, /Get started with Portal Explorer/);
     await driver.screenshot('walkthrough');
   });
@@ -100,7 +105,10 @@ describe(`the walkthrough ${BROWSER_TAG}`, function () {
       // A step shows its description and button when selected.
       await driver.click(`.gettingStartedContainer [data-step-id$="#${id}"]`);
       const label = await waitFor(
-        async () => (await driver.texts(`.gettingStartedContainer [data-step-id$="#${id}"] .monaco-button`)).map((text) => text.trim()).find((text) => text !== ''),
+        async () =>
+          (await driver.texts(`.gettingStartedContainer [data-step-id$="#${id}"] .monaco-button`))
+            .map((text) => text.trim())
+            .find((text) => text !== ''),
         { message: `the button of the step ${id}` },
       );
       buttons.push(label);

@@ -62,12 +62,15 @@ export async function openRecord(portalId: string, appId: string, recordId: stri
   // document a while after its tab closes, and portal.openRecord shows that one): the same record either way.
   const record = opened === undefined ? undefined : recordOfText(opened);
   assert.deepEqual(record, { portalId, appId, recordId }, `portal.openRecord resolves with the record's document: ${opened}`);
-  return waitFor(() => {
-    const document = vscode.window.activeTextEditor?.document;
-    return document?.uri.toString() === opened ? document : undefined;
-  }, {
-    message: `the editor of ${opened}`,
-  });
+  return waitFor(
+    () => {
+      const document = vscode.window.activeTextEditor?.document;
+      return document?.uri.toString() === opened ? document : undefined;
+    },
+    {
+      message: `the editor of ${opened}`,
+    },
+  );
 }
 
 /** The range of a top-level field's string value (quotes included), found in the document's text. */

@@ -128,7 +128,9 @@ export class Driver {
 
   private async call(operation: string, body: object): Promise<unknown> {
     if (!this.available) {
-      throw new DriverUnavailableError(`driver.${operation} needs the browser driver of the code-server harness; tag the test ${BROWSER_TAG}.`);
+      throw new DriverUnavailableError(
+        `driver.${operation} needs the browser driver of the code-server harness; tag the test ${BROWSER_TAG}.`,
+      );
     }
     const response = await fetch(`${this.url}/op/${operation}`, {
       method: 'POST',

@@ -15,7 +15,8 @@ export interface EmulatorInfo {
 /** This run's emulator; throws a clear error when the harness started none. */
 export function emulator(): EmulatorInfo {
   const raw = process.env.PORTAL_EMULATOR;
-  if (!raw) throw new Error('No emulator in this run: PORTAL_EMULATOR is not set (test/harness/runIntegration.mjs and runElectron.mjs set it).');
+  if (!raw)
+    throw new Error('No emulator in this run: PORTAL_EMULATOR is not set (test/harness/runIntegration.mjs and runElectron.mjs set it).');
   return JSON.parse(raw) as EmulatorInfo;
 }
 

@@ -82,7 +82,9 @@ export function isPortalItem(portalId: string): (pick: vscode.QuickPickItem) => 
  */
 export async function emulatorPortal(): Promise<string> {
   const api = await testApi();
-  const known = api.portals.list().find((connection) => connection.baseUrl === emulator().base_url && connection.clientId === emulator().client_id);
+  const known = api.portals
+    .list()
+    .find((connection) => connection.baseUrl === emulator().base_url && connection.clientId === emulator().client_id);
   if (!known) return connectEmulator();
   if (api.portals.state(known.id) !== 'signedIn') await api.portals.signIn(known.id);
   return known.id;

@@ -5,7 +5,9 @@ import type { GridDocument } from '../../../src/webviews/grid/gridDocument';
 import { testApi } from './extension';
 
 export function gridTab(): vscode.Tab | undefined {
-  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.input instanceof vscode.TabInputCustom && tab.input.viewType === 'portal.grid');
+  return vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .find((tab) => tab.input instanceof vscode.TabInputCustom && tab.input.viewType === 'portal.grid');
 }
 
 /** The document of the grid tab open now. */

@@ -10,10 +10,10 @@ const CENTER = '.notifications-center';
 /** The messages in the notification center once one matches `pattern`; resolves with that one. */
 export async function waitForNotification(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
   await vscode.commands.executeCommand('notifications.showList');
-  return waitFor(
-    async () => (await driver.texts(`${CENTER} .notification-list-item-message`)).find((message) => pattern.test(message)),
-    { message: `a notification matching ${pattern}`, timeoutMs },
-  );
+  return waitFor(async () => (await driver.texts(`${CENTER} .notification-list-item-message`)).find((message) => pattern.test(message)), {
+    message: `a notification matching ${pattern}`,
+    timeoutMs,
+  });
 }
 
 /** Waits for a notification matching `pattern`, then clicks the action `label` (of the first notification offering it). */

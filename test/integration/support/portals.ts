@@ -105,7 +105,9 @@ export async function connectEmulator(options: ConnectEmulatorOptions = {}): Pro
     api.setPrompter(previous);
   }
   if (typeof id !== 'string') {
-    throw new Error(`Adding the emulator as a portal failed: ${JSON.stringify(scripted.messages.map((message) => message.message))}; ${scripted.problems().join('; ')}`);
+    throw new Error(
+      `Adding the emulator as a portal failed: ${JSON.stringify(scripted.messages.map((message) => message.message))}; ${scripted.problems().join('; ')}`,
+    );
   }
   scripted.verify();
   return id;

@@ -131,17 +131,24 @@ export class ScriptedPrompter implements Prompter {
 
   /** Waits until a message matching `pattern` (at `level`, when given) has been shown. */
   waitForMessage(pattern: RegExp, options: { level?: MessageLevel; timeoutMs?: number } = {}): Promise<MessageRecord> {
-    return waitFor(() => this.messages.find((record) => (!options.level || record.level === options.level) && pattern.test(record.message)), {
-      timeoutMs: options.timeoutMs,
-      message: `a ${options.level ?? ''} message matching ${pattern} (shown so far: ${JSON.stringify(this.messages.map((m) => m.message))})`,
-    });
+    return waitFor(
+      () => this.messages.find((record) => (!options.level || record.level === options.level) && pattern.test(record.message)),
+      {
+        timeoutMs: options.timeoutMs,
+        message: `a ${options.level ?? ''} message matching ${pattern} (shown so far: ${JSON.stringify(this.messages.map((m) => m.message))})`,
+      },
+    );
   }
 
   /** Unanswered questions, answers that did not fit, and answers never used. */
   problems(): string[] {
     const unused = [
-      ...Object.entries(this.queues).flatMap(([kind, queue]) => queue.map((item) => `an answer for a ${kind} was never used: ${JSON.stringify(item.value)}`)),
-      ...this.messageAnswers.map((item) => `an answer for a message${item.expect ? ` matching ${item.expect}` : ''} was never used: ${JSON.stringify(item.value)}`),
+      ...Object.entries(this.queues).flatMap(([kind, queue]) =>
+        queue.map((item) => `an answer for a ${kind} was never used: ${JSON.stringify(item.value)}`),
+      ),
+      ...this.messageAnswers.map(
+        (item) => `an answer for a message${item.expect ? ` matching ${item.expect}` : ''} was never used: ${JSON.stringify(item.value)}`,
+      ),
     ];
     return [...this.failures, ...unused];
   }
@@ -178,12 +185,18 @@ export class ScriptedPrompter implements Prompter {
     const answer = this.take('quickPick', text) as PickAnswer;
     if (answer === undefined) return undefined;
     const chosen = items.find((item) => (typeof answer === 'string' ? item.label === answer : answer(item)));
-    if (!chosen) this.fail(`${describePrompt('quickPick', text)} offers no item ${typeof answer === 'string' ? `"${answer}"` : 'passing the test'}; it offers: ${labels.join(', ')}`);
+    if (!chosen)
+      this.fail(
+        `${describePrompt('quickPick', text)} offers no item ${typeof answer === 'string' ? `"${answer}"` : 'passing the test'}; it offers: ${labels.join(', ')}`,
+      );
     record.answer = chosen.label;
     return chosen;
   }
 
-  async quickPickMany<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<readonly T[] | undefined> {
+  async quickPickMany<T extends vscode.QuickPickItem>(
+    items: readonly T[],
+    options: vscode.QuickPickOptions,
+  ): Promise<readonly T[] | undefined> {
     const text = promptText(options);
     const labels = items.map((item) => item.label);
     const record: PromptRecord = { kind: 'quickPickMany', text, items: labels };
@@ -191,7 +204,10 @@ export class ScriptedPrompter implements Prompter {
     const answer = this.take('quickPickMany', text) as readonly string[] | undefined;
     if (answer === undefined) return undefined;
     const missing = answer.filter((label) => !labels.includes(label));
-    if (missing.length > 0) this.fail(`${describePrompt('quickPickMany', text)} offers no item ${missing.map((label) => `"${label}"`).join(', ')}; it offers: ${labels.join(', ')}`);
+    if (missing.length > 0)
+      this.fail(
+        `${describePrompt('quickPickMany', text)} offers no item ${missing.map((label) => `"${label}"`).join(', ')}; it offers: ${labels.join(', ')}`,
+      );
     record.answer = answer;
     return items.filter((item) => answer.includes(item.label));
   }
@@ -247,7 +263,8 @@ export class ScriptedPrompter implements Prompter {
       return undefined;
     }
     const [{ value }] = this.messageAnswers.splice(index, 1);
-    if (value !== undefined && !actions.includes(value as A)) this.fail(`${level} "${message}" offers ${actions.join(' / ')}, not "${value}"`);
+    if (value !== undefined && !actions.includes(value as A))
+      this.fail(`${level} "${message}" offers ${actions.join(' / ')}, not "${value}"`);
     record.answer = value;
     return value as A | undefined;
   }
@@ -255,7 +272,8 @@ export class ScriptedPrompter implements Prompter {
   private take(kind: Exclude<PromptKind, 'message'>, text: string): unknown {
     const next = this.queues[kind].shift();
     if (!next) this.fail(`${describePrompt(kind, text)} was shown and no answer was queued`);
-    if (next.expect && !next.expect.test(text)) this.fail(`${describePrompt(kind, text)} was shown, but the queued answer ${JSON.stringify(next.value)} expects ${next.expect}`);
+    if (next.expect && !next.expect.test(text))
+      this.fail(`${describePrompt(kind, text)} was shown, but the queued answer ${JSON.stringify(next.value)} expects ${next.expect}`);
     return next.value;
   }
 

@@ -11,5 +11,7 @@ export async function requestLogSince(mark: number): Promise<LoggedRequest[]> {
 
 /** Lines for an assertion message: what was asked, when, for how long. */
 export function describeRequests(requests: readonly LoggedRequest[]): string {
-  return requests.map((request) => `${request.method} ${request.path} ${request.duration_ms} ms, ended ${request.time.slice(11, 23)}`).join('; ');
+  return requests
+    .map((request) => `${request.method} ${request.path} ${request.duration_ms} ms, ended ${request.time.slice(11, 23)}`)
+    .join('; ');
 }

@@ -19,7 +19,10 @@ export function sleep(ms: number): Promise<void> {
  * Calls `probe` until it returns something other than undefined, null or false (or stops throwing) and
  * resolves with that value; rejects after the time limit with the last error or value seen.
  */
-export async function waitFor<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, options: WaitForOptions = {}): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  options: WaitForOptions = {},
+): Promise<T> {
   const { timeoutMs = 10_000, intervalMs = 50, message = 'a condition' } = options;
   const deadline = Date.now() + timeoutMs;
   let last = 'it never held';
@@ -37,7 +40,11 @@ export async function waitFor<T>(probe: () => T | undefined | null | false | Pro
 }
 
 /** The next firing of `event` that passes `accept`; rejects after the time limit. */
-export function waitForEvent<T>(event: vscode.Event<T>, accept: (value: T) => boolean = () => true, options: WaitForOptions = {}): Promise<T> {
+export function waitForEvent<T>(
+  event: vscode.Event<T>,
+  accept: (value: T) => boolean = () => true,
+  options: WaitForOptions = {},
+): Promise<T> {
   const { timeoutMs = 10_000, message = 'an event' } = options;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

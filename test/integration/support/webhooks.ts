@@ -17,9 +17,12 @@ export const WEBHOOK_SECRET = 'whsec-integration-51ab9e';
 /** A setting of portal.webhooks in the user settings (undefined removes it), awaited until VS Code reads it back. */
 export async function setWebhookSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('portal.webhooks').update(key, value, vscode.ConfigurationTarget.Global);
-  await waitFor(() => JSON.stringify(vscode.workspace.getConfiguration('portal.webhooks').inspect(key)?.globalValue) === JSON.stringify(value), {
-    message: `portal.webhooks.${key} to read ${JSON.stringify(value)}`,
-  });
+  await waitFor(
+    () => JSON.stringify(vscode.workspace.getConfiguration('portal.webhooks').inspect(key)?.globalValue) === JSON.stringify(value),
+    {
+      message: `portal.webhooks.${key} to read ${JSON.stringify(value)}`,
+    },
+  );
 }
 
 /** Runs "Portal: Start Webhook Receiver" and resolves with the Payload URL of `portalId`. */
@@ -67,7 +70,10 @@ export async function setSecretThroughCommand(user: ScriptedPrompter, portalId: 
 }
 
 /** Registers a webhook of the emulator for `appId`, delivering to `payloadUrl`. */
-export async function registerEmulatorWebhook(payloadUrl: string, options: { appId?: string; secret?: string; events?: string[] } = {}): Promise<string> {
+export async function registerEmulatorWebhook(
+  payloadUrl: string,
+  options: { appId?: string; secret?: string; events?: string[] } = {},
+): Promise<string> {
   const { id } = await emulatorControl<{ id: string }>('POST', 'webhooks', {
     app_id: options.appId ?? '101',
     payload_url: payloadUrl,
@@ -112,14 +118,25 @@ export function sign(body: string | Buffer, secret = WEBHOOK_SECRET): string {
 }
 
 /** POSTs `body` to the receiver as a portal would (or would not), resolving with the status and body. */
-export async function deliver(url: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+export async function deliver(
+  url: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   return { status: response.status, text: await response.text() };
 }
 
 /** A payload as the emulator sends it. */
 export function payload(event: string, recordId: string, data: Record<string, string> = {}): string {
-  return JSON.stringify({ event, app_id: '101', record_id: recordId, data, occurred_at: new Date().toISOString(), delivery_id: `manual-${recordId}-${Date.now()}` });
+  return JSON.stringify({
+    event,
+    app_id: '101',
+    record_id: recordId,
+    data,
+    occurred_at: new Date().toISOString(),
+    delivery_id: `manual-${recordId}-${Date.now()}`,
+  });
 }
 
 export interface HeldDelivery {
@@ -145,7 +162,8 @@ export class DeliveryRelay {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string' && name.startsWith('x-')) headers[name] = value;
+        for (const [name, value] of Object.entries(request.headers))
+          if (typeof value === 'string' && name.startsWith('x-')) headers[name] = value;
         this.held.push({ headers, body: Buffer.concat(chunks) });
         response.writeHead(204).end();
       });

@@ -49,7 +49,8 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   const deadline = Date.now() + timeoutMs;
   let last: T = await read();
   while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms; last seen ${JSON.stringify(last).slice(0, 600)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not reached within ${timeoutMs} ms; last seen ${JSON.stringify(last).slice(0, 600)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     last = await read();
   }
@@ -79,11 +80,17 @@ export async function changeRecordAsAnotherUser(appId: string, recordId: string,
 }
 
 /** The rows the portal itself finds in a view with these filter parameters. */
-export async function viewAsAnotherUser(appId: string, viewId: string, filters: Record<string, string>): Promise<Record<string, unknown>[]> {
+export async function viewAsAnotherUser(
+  appId: string,
+  viewId: string,
+  filters: Record<string, string>,
+): Promise<Record<string, unknown>[]> {
   const url = `${world().emulator.info.base_url}/api/v1/app/${appId}/view/${viewId}?${new URLSearchParams(filters)}`;
   const response = await fetch(url, { headers: { authorization: `Bearer ${await anotherUserToken()}` } });
   const body = (await response.json()) as unknown;
-  const rows = Array.isArray(body) ? body : ((body as { records?: unknown[]; data?: unknown[] }).records ?? (body as { data?: unknown[] }).data);
+  const rows = Array.isArray(body)
+    ? body
+    : ((body as { records?: unknown[]; data?: unknown[] }).records ?? (body as { data?: unknown[] }).data);
   if (!response.ok || !Array.isArray(rows)) throw new Error(`The view answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
   return rows as Record<string, unknown>[];
 }

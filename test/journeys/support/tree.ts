@@ -52,7 +52,10 @@ export async function rowAt(path: readonly string[], timeoutMs = 20_000): Promis
   for (;;) {
     const row = await findRow(path);
     if (row) return row;
-    if (Date.now() > deadline) throw new Error(`No row ${path.join(' > ')} in the Portal view; rows: ${(await rows()).map((r) => `${'  '.repeat(r.level)}${r.label}`).join(' | ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `No row ${path.join(' > ')} in the Portal view; rows: ${(await rows()).map((r) => `${'  '.repeat(r.level)}${r.label}`).join(' | ')}`,
+      );
     await page().waitForTimeout(150);
   }
 }
@@ -65,7 +68,9 @@ export async function expandPath(path: readonly string[]): Promise<void> {
     if ((await row.getAttribute('aria-expanded')) === 'true') continue;
     await row.click();
     await page().keyboard.press('ArrowRight');
-    await page().locator(`${ROWS}[aria-expanded="true"][data-index="${await row.getAttribute('data-index')}"]`).waitFor();
+    await page()
+      .locator(`${ROWS}[aria-expanded="true"][data-index="${await row.getAttribute('data-index')}"]`)
+      .waitFor();
   }
 }
 

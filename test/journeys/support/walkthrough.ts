@@ -37,4 +37,3 @@ export async function openWalkthrough(from: 'portalCommand' | 'welcomePage' = 'p
   if (!(await steps.isVisible())) await card.click();
   await steps.waitFor();
 }
-

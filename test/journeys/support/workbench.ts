@@ -39,7 +39,10 @@ export async function freshStart(): Promise<void> {
 /** F1, the command's title typed, and Enter on exactly that entry. */
 export async function runCommand(title: string): Promise<void> {
   const p = page();
-  const row = p.locator(`${QUICK_INPUT} .monaco-list-row`).first().filter({ hasText: new RegExp(`^${escapeRegExp(title)}`) });
+  const row = p
+    .locator(`${QUICK_INPUT} .monaco-list-row`)
+    .first()
+    .filter({ hasText: new RegExp(`^${escapeRegExp(title)}`) });
   // Under load the palette can take the first keys before its input has the focus, and the title typed
   // arrives cut: as a person would, close it and type again (three tries).
   for (let attempt = 1; ; attempt += 1) {
@@ -66,7 +69,10 @@ export async function answerInput(prompt: RegExp, text: string): Promise<void> {
   await p.keyboard.press('ControlOrMeta+a');
   await p.keyboard.type(text);
   await p.keyboard.press('Enter');
-  await widget.filter({ hasText: prompt }).waitFor({ state: 'hidden' }).catch(() => undefined);
+  await widget
+    .filter({ hasText: prompt })
+    .waitFor({ state: 'hidden' })
+    .catch(() => undefined);
 }
 
 /** Types `label` into the open quick pick (its title or placeholder matching `prompt`) and picks the entry with that label. */
@@ -74,7 +80,8 @@ export async function pick(prompt: RegExp, label: string): Promise<void> {
   const p = page();
   const widget = p.locator(`${QUICK_INPUT}:visible`);
   await widget.waitFor();
-  const shown = async (): Promise<string> => `${await widget.innerText()} ${(await widget.locator('input.input').getAttribute('placeholder')) ?? ''}`;
+  const shown = async (): Promise<string> =>
+    `${await widget.innerText()} ${(await widget.locator('input.input').getAttribute('placeholder')) ?? ''}`;
   const deadline = Date.now() + 15_000;
   while (!prompt.test(await shown())) {
     if (Date.now() > deadline) throw new Error(`The quick pick shows "${await shown()}", not ${prompt}.`);
@@ -173,7 +180,12 @@ export async function tabTitles(): Promise<string[]> {
   return page()
     .locator('.part.editor .tabs-container .tab')
     .evaluateAll((tabs) =>
-      tabs.map((tab) => [tab.querySelector('.label-name'), tab.querySelector('.label-description')].map((part) => part?.textContent?.trim() ?? '').filter(Boolean).join(' ')),
+      tabs.map((tab) =>
+        [tab.querySelector('.label-name'), tab.querySelector('.label-description')]
+          .map((part) => part?.textContent?.trim() ?? '')
+          .filter(Boolean)
+          .join(' '),
+      ),
     );
 }
 
@@ -181,7 +193,10 @@ export async function tabTitles(): Promise<string[]> {
 export async function editorText(): Promise<string> {
   const lines = page().locator('.part.editor .editor-instance .view-lines .view-line');
   const tops = await lines.evaluateAll((elements) =>
-    elements.map((element) => ({ top: parseFloat((element as unknown as { style: { top: string } }).style.top), text: (element.textContent ?? '').replace(/\u00a0/g, ' ') })),
+    elements.map((element) => ({
+      top: parseFloat((element as unknown as { style: { top: string } }).style.top),
+      text: (element.textContent ?? '').replace(/\u00a0/g, ' '),
+    })),
   );
   return tops
     .sort((a, b) => a.top - b.top)
@@ -212,9 +227,9 @@ export async function problems(): Promise<Problem[]> {
   await runCommand('View: Focus Problems (Errors, Warnings, Infos)');
   const p = page();
   await p.locator('.markers-panel').waitFor();
-  const rows = await p.locator('.markers-panel .monaco-list-row').evaluateAll((elements) =>
-    elements.map((element) => ({ html: element.innerHTML, text: (element.textContent ?? '').trim() })),
-  );
+  const rows = await p
+    .locator('.markers-panel .monaco-list-row')
+    .evaluateAll((elements) => elements.map((element) => ({ html: element.innerHTML, text: (element.textContent ?? '').trim() })));
   return rows.flatMap(({ html, text }) => {
     const severity = /codicon-(error|warning|info)\b/.exec(html)?.[1] as Problem['severity'] | undefined;
     return severity ? [{ severity, text }] : [];
@@ -253,7 +268,13 @@ export async function save(): Promise<void> {
  * dialog's is labelled by the command, a save dialog's OK). Typing a whole path
  * instead races the dialog's own listing of the folder it starts in.
  */
-export async function answerFileDialog(title: RegExp, proposed: (value: string) => boolean, typed: string, expected: string, button = 'OK'): Promise<void> {
+export async function answerFileDialog(
+  title: RegExp,
+  proposed: (value: string) => boolean,
+  typed: string,
+  expected: string,
+  button = 'OK',
+): Promise<void> {
   const p = page();
   const dialog = p.locator(QUICK_INPUT, { hasText: title });
   const input = dialog.locator('input.input');
@@ -272,4 +293,3 @@ export async function answerFileDialog(title: RegExp, proposed: (value: string) 
   await dialog.getByRole('button', { name: button, exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
 }
-

@@ -29,7 +29,9 @@ export interface World {
 }
 
 interface HarnessModules {
-  journeyWorld: { startJourneyWorld(options: { chromium: string; logs: string; workspace: string; settings?: Record<string, unknown> }): Promise<World> };
+  journeyWorld: {
+    startJourneyWorld(options: { chromium: string; logs: string; workspace: string; settings?: Record<string, unknown> }): Promise<World>;
+  };
   setup: { findChromium(): string | undefined };
 }
 
@@ -59,7 +61,9 @@ export async function startWorld(): Promise<void> {
   mkdirSync(RESULTS, { recursive: true });
   const chromium = (await harness('setup')).findChromium();
   if (!chromium) throw new Error('No Chromium: run `node test/harness/setup.mjs integration`.');
-  (globalThis as Holder)[KEY] = await (await harness('journeyWorld')).startJourneyWorld({ chromium, logs: join(RESULTS, 'logs'), workspace: join(RESULTS, 'workspace') });
+  (globalThis as Holder)[KEY] = await (
+    await harness('journeyWorld')
+  ).startJourneyWorld({ chromium, logs: join(RESULTS, 'logs'), workspace: join(RESULTS, 'workspace') });
 }
 
 export async function stopWorld(): Promise<void> {
@@ -82,7 +86,12 @@ export function keptFiles(): { path: string; there: boolean }[] {
 
 /** The screenshots of one journey: `await shot('typed a bad date')` saves <journey>/<nn>-<step>.png. */
 export function screenshots(journey: string): (step: string) => Promise<string> {
-  const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 70);
+  const slug = (text: string): string =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 70);
   const dir = join(RESULTS, slug(journey));
   let count = 0;
   return async (step) => {

@@ -14,7 +14,9 @@ import { CredentialsTokens, startPortal, type Emulator } from './portal';
 
 const MB = 1024 * 1024;
 
-async function serve(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<{ base: string; close(): Promise<void> }> {
+async function serve(
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<{ base: string; close(): Promise<void> }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -52,7 +54,8 @@ describe('the size of an answer read whole (issue 30)', () => {
       const url = request.url ?? '/';
       if (url === '/gzip') response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }).end(gzipped);
       else if (url === '/br') response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'br' }).end(brotli);
-      else if (url === '/declared') response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(2 * MB) }).end(Buffer.alloc(2 * MB));
+      else if (url === '/declared')
+        response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(2 * MB) }).end(Buffer.alloc(2 * MB));
       else if (url === '/error') response.writeHead(500, { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }).end(gzipped);
       else if (url === '/endless') {
         // Chunked, no length: keeps sending until the client hangs up.
@@ -69,7 +72,8 @@ describe('the size of an answer read whole (issue 30)', () => {
   });
   after(() => edge.close());
 
-  const get = (path: string, maxAnswerBytes?: number) => send({ method: 'GET', url: `${edge.base}${path}`, action: 'Reading the answer', maxAnswerBytes });
+  const get = (path: string, maxAnswerBytes?: number) =>
+    send({ method: 'GET', url: `${edge.base}${path}`, action: 'Reading the answer', maxAnswerBytes });
 
   it('has a generous default', () => {
     assert.ok(DEFAULT_MAX_ANSWER_BYTES >= 128 * MB);
@@ -106,7 +110,11 @@ describe('the size of an answer read whole (issue 30)', () => {
     it('takes the bound as the setting is now, and leaves a streamed view read to its own bounds', async () => {
       let bound = 64 * 1024;
       const client = new PortalClient({ baseUrl: emulator.baseUrl, tokens: new CredentialsTokens(emulator), maxAnswerBytes: () => bound });
-      await assert.rejects(client.readView('201', '6'), (error: unknown) => error instanceof PortalError && error.code === 'answer_too_large' && error.message.startsWith('Reading view 6 of app 201 failed'));
+      await assert.rejects(
+        client.readView('201', '6'),
+        (error: unknown) =>
+          error instanceof PortalError && error.code === 'answer_too_large' && error.message.startsWith('Reading view 6 of app 201 failed'),
+      );
       const streamed = await client.streamView('201', '6', []);
       assert.equal(streamed.failure, undefined);
       assert.ok(streamed.rowsRead >= 3000, String(streamed.rowsRead));

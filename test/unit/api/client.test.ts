@@ -43,7 +43,22 @@ describe('PortalClient against the emulator', function () {
         kinds.add(kindOfTypeName(column.type_name, column.type));
       }
     }
-    const expected: ColumnKind[] = ['text', 'multiline', 'email', 'phone', 'url', 'number', 'currency', 'date', 'datetime', 'duration', 'choice', 'user', 'autonumber', 'lookup'];
+    const expected: ColumnKind[] = [
+      'text',
+      'multiline',
+      'email',
+      'phone',
+      'url',
+      'number',
+      'currency',
+      'date',
+      'datetime',
+      'duration',
+      'choice',
+      'user',
+      'autonumber',
+      'lookup',
+    ];
     assert.deepEqual([...kinds].sort(), [...expected].sort());
     const tags = (await client.listColumns(ORDERS)).find((column) => column.field_name === 'Tags');
     assert.equal(tags?.choice_type, '2');
@@ -101,7 +116,12 @@ describe('PortalClient against the emulator', function () {
     const content = Buffer.alloc(300 * 1024);
     for (let i = 0; i < content.length; i += 1) content[i] = (i * 31) % 256;
     const progress: Array<[number, number]> = [];
-    await client.addAttachment(ORDERS, '2', { fileName: 'quote ü.pdf', contentType: 'application/pdf', content }, { onProgress: (sent, total) => progress.push([sent, total]) });
+    await client.addAttachment(
+      ORDERS,
+      '2',
+      { fileName: 'quote ü.pdf', contentType: 'application/pdf', content },
+      { onProgress: (sent, total) => progress.push([sent, total]) },
+    );
     const total = progress[0][1];
     assert.ok(total > content.length, 'the total is the encoded multipart body');
     assert.deepEqual(progress[0], [0, total]);
@@ -132,7 +152,10 @@ describe('PortalClient against the emulator', function () {
     assert.equal(first.values.f11, 'Office chairs');
     assert.equal(first.values.f13, 'Acme Corporation', 'a LookUp shows the linked record');
     assert.equal('id' in first.values || 'draft' in first.values, false, 'id and draft are not values');
-    assert.ok(view.rows.some((row) => row.draft === true), 'drafts are marked');
+    assert.ok(
+      view.rows.some((row) => row.draft === true),
+      'drafts are marked',
+    );
   });
 
   it('reads the columns of a Lookup app under their l<N> keys', async () => {

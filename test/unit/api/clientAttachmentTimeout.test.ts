@@ -15,15 +15,18 @@ describe('PortalClient attachment time limits', function () {
 
   const file = { fileName: 'slow.bin', contentType: 'application/octet-stream', content: new Uint8Array(1024) };
 
-  it('waits as long as the upload\'s own limit says, beyond the client\'s', async () => {
+  it("waits as long as the upload's own limit says, beyond the client's", async () => {
     const { client } = clientFor(emulator, { timeoutMs: 300 });
     await injectFault(emulator, { path: '/attachment$', latency_ms: 800 });
     await client.addAttachment('101', '3', file, { timeoutMs: 5000 });
     const stored = (await testInterface(emulator, 'GET', 'records/101/3')) as { attachments: Array<{ file_name: string }> };
-    assert.deepEqual(stored.attachments.map((attachment) => attachment.file_name), ['slow.bin']);
+    assert.deepEqual(
+      stored.attachments.map((attachment) => attachment.file_name),
+      ['slow.bin'],
+    );
   });
 
-  it('keeps the client\'s limit when the upload gives none', async () => {
+  it("keeps the client's limit when the upload gives none", async () => {
     const { client } = clientFor(emulator, { timeoutMs: 300 });
     await injectFault(emulator, { path: '/attachment$', latency_ms: 800 });
     await rejectsWith(client.addAttachment('101', '4', file), { kind: 'timeout' });

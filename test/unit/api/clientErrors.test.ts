@@ -89,17 +89,27 @@ describe('PortalClient errors against the emulator', function () {
       const content = Buffer.alloc(200 * 1024, 7);
       const starts: number[] = [];
       let last = 0;
-      await client.addAttachment(CUSTOMERS, '4', { fileName: 'again.bin', contentType: 'application/octet-stream', content }, {
-        onProgress: (sent, total) => {
-          if (sent === 0) starts.push(total);
-          last = sent;
+      await client.addAttachment(
+        CUSTOMERS,
+        '4',
+        { fileName: 'again.bin', contentType: 'application/octet-stream', content },
+        {
+          onProgress: (sent, total) => {
+            if (sent === 0) starts.push(total);
+            last = sent;
+          },
         },
-      });
+      );
       assert.equal(tokens.renewals, 1);
       assert.equal(starts.length, 2, 'progress started over for the retry');
       assert.equal(last, starts[1]);
-      const stored = (await testInterface(emulator, 'GET', `records/${CUSTOMERS}/4`)) as { attachments: Array<{ file_name: string; size: number }> };
-      assert.deepEqual(stored.attachments.map((file) => [file.file_name, file.size]), [['again.bin', content.length]]);
+      const stored = (await testInterface(emulator, 'GET', `records/${CUSTOMERS}/4`)) as {
+        attachments: Array<{ file_name: string; size: number }>;
+      };
+      assert.deepEqual(
+        stored.attachments.map((file) => [file.file_name, file.size]),
+        [['again.bin', content.length]],
+      );
     });
 
     it('when renewal gives up, or gives a token that fails again, the call fails as unauthorized', async () => {
@@ -121,7 +131,12 @@ describe('PortalClient errors against the emulator', function () {
 
       it('404 for an unknown record or app', async () => {
         const { client } = setup();
-        const error = await failure(client.readRecord(CUSTOMERS, '999999'), { kind: 'http', status: 404, code: 'not_found', retryable: false });
+        const error = await failure(client.readRecord(CUSTOMERS, '999999'), {
+          kind: 'http',
+          status: 404,
+          code: 'not_found',
+          retryable: false,
+        });
         assert.match(error.portalMessage ?? '', /999999/);
         assert.match(error.message, /Reading record 999999 of app 101 failed/);
         await failure(client.listColumns('4242'), { status: 404, code: 'not_found' });
@@ -153,7 +168,12 @@ describe('PortalClient errors against the emulator', function () {
       it('5xx is retryable', async () => {
         const { client } = setup();
         await injectFault(emulator, { path: '^/api/v1/site$', status: 503 });
-        await failure(client.listSites(), { kind: 'http', status: 503, retryable: true, code: style === 'text' ? 'server_error' : 'injected_fault' });
+        await failure(client.listSites(), {
+          kind: 'http',
+          status: 503,
+          retryable: true,
+          code: style === 'text' ? 'server_error' : 'injected_fault',
+        });
         assert.equal((await client.listSites()).length, 2, 'the fault was used up');
       });
     });
@@ -161,7 +181,11 @@ describe('PortalClient errors against the emulator', function () {
 
   it('reads error bodies of other shapes a real portal or a proxy may send', async () => {
     const { client } = setup();
-    await injectFault(emulator, { path: '^/api/v1/site$', status: 502, body: '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>' });
+    await injectFault(emulator, {
+      path: '^/api/v1/site$',
+      status: 502,
+      body: '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>',
+    });
     let error = await failure(client.listSites(), { kind: 'http', status: 502, retryable: true });
     assert.match(error.portalMessage ?? '', /502 Bad Gateway/);
     await injectFault(emulator, { path: '^/api/v1/site$', status: 429, body: { message: 'Slow down', retry_after: 3 } });
@@ -226,7 +250,10 @@ describe('PortalClient errors against the emulator', function () {
     const { baseUrl } = closed;
     await closed.close();
     // A fixed token: nothing may reach the closed port before the data call.
-    const client = new PortalClient({ baseUrl, tokens: { accessToken: async () => 'tok-unused-0001', renewAfterUnauthorized: async () => undefined } });
+    const client = new PortalClient({
+      baseUrl,
+      tokens: { accessToken: async () => 'tok-unused-0001', renewAfterUnauthorized: async () => undefined },
+    });
     const error = await failure(client.listSites(), { kind: 'network', retryable: true, code: 'ECONNREFUSED' });
     assert.ok(error.message.includes(new URL(baseUrl).host));
     assert.match(error.message, /refused/);

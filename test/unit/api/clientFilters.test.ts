@@ -99,7 +99,8 @@ describe('view filters against the emulator', function () {
   before(async () => {
     emulator = await startPortal();
     ({ client } = clientFor(emulator));
-    for (const appId of ['101', '102', '201', '202']) for (const column of await client.listColumns(appId)) columnsById.set(column.field_id, column);
+    for (const appId of ['101', '102', '201', '202'])
+      for (const column of await client.listColumns(appId)) columnsById.set(column.field_id, column);
   });
   after(() => emulator.close());
 
@@ -131,7 +132,9 @@ describe('view filters against the emulator', function () {
           if (operatorNeedsValue(operator) && value === undefined) continue;
           const filter: ViewFilter = { column: entry.id, operator, value, lookupApp };
           const filtered = await client.readView(app, view, [filter]);
-          const expected = all.rows.filter((row) => satisfies(kind, operator, row.values[entry.field_id_in_data], value ?? '')).map((row) => row.id);
+          const expected = all.rows
+            .filter((row) => satisfies(kind, operator, row.values[entry.field_id_in_data], value ?? ''))
+            .map((row) => row.id);
           const label = `${entry.field_id_in_data} (${entry.type_name}) ${FILTER_OPERATOR_LABELS[operator]} ${JSON.stringify(value ?? '')}`;
           assert.deepEqual(
             filtered.rows.map((row) => row.id),
@@ -148,7 +151,22 @@ describe('view filters against the emulator', function () {
   }
 
   it('covered every operator of every filterable kind', () => {
-    const kinds: ColumnKind[] = ['text', 'multiline', 'email', 'phone', 'url', 'number', 'currency', 'date', 'datetime', 'duration', 'choice', 'user', 'autonumber', 'lookup'];
+    const kinds: ColumnKind[] = [
+      'text',
+      'multiline',
+      'email',
+      'phone',
+      'url',
+      'number',
+      'currency',
+      'date',
+      'datetime',
+      'duration',
+      'choice',
+      'user',
+      'autonumber',
+      'lookup',
+    ];
     for (const kind of kinds) assert.deepEqual([...(covered.get(kind) ?? [])].sort(), operatorsForKind(kind).sort(), kind);
   });
 
@@ -171,15 +189,25 @@ describe('view filters against the emulator', function () {
 
   it('refuses locally what cannot be encoded, sending nothing', async () => {
     const { client: counted, requests } = clientFor(emulator);
-    const error = await rejectsWith(counted.readView('101', '1', [{ column: '2', operator: 'equals', value: 'A|B' }]), { kind: 'invalid-input', code: 'invalid_filter' });
+    const error = await rejectsWith(counted.readView('101', '1', [{ column: '2', operator: 'equals', value: 'A|B' }]), {
+      kind: 'invalid-input',
+      code: 'invalid_filter',
+    });
     assert.match(error.message, /"\|"/);
     assert.equal(requests.length, 0);
   });
 
   it("reports the portal's refusal of a filter it cannot apply", async () => {
-    const error = await rejectsWith(client.readView('102', '5', [{ column: '3', operator: 'equals', value: 'x' }]), { kind: 'http', status: 400, code: 'invalid_filter' });
+    const error = await rejectsWith(client.readView('102', '5', [{ column: '3', operator: 'equals', value: 'x' }]), {
+      kind: 'http',
+      status: 400,
+      code: 'invalid_filter',
+    });
     assert.match(error.portalMessage ?? '', /filter_apps/);
     assert.ok(error instanceof PortalError);
-    await rejectsWith(client.readView('102', '3', [{ column: '15', operator: 'lessThan', value: '2026-01-01' }]), { status: 400, code: 'invalid_filter' });
+    await rejectsWith(client.readView('102', '3', [{ column: '15', operator: 'lessThan', value: '2026-01-01' }]), {
+      status: 400,
+      code: 'invalid_filter',
+    });
   });
 });

@@ -35,12 +35,18 @@ describe('PortalClient with answers shaped otherwise', function () {
 
   it('view rows keyed record_id, with numeric ids and true/false drafts', async () => {
     await answer('^/api/v1/app/101/view/1$', {
-      data: [
-        { record_id: 7, f2: 'A', draft: true },
-        { record_id: '8', f2: 'B', f6: 2, draft: 0 },
-        { f2: 'C' },
+      data: [{ record_id: 7, f2: 'A', draft: true }, { record_id: '8', f2: 'B', f6: 2, draft: 0 }, { f2: 'C' }],
+      metadata: [
+        {
+          view_id: '1',
+          field_id_in_data: 'f2',
+          field_name: 'Name',
+          field_description: '',
+          app_id: '101',
+          id: '2',
+          type_name: 'Text Field',
+        },
       ],
-      metadata: [{ view_id: '1', field_id_in_data: 'f2', field_name: 'Name', field_description: '', app_id: '101', id: '2', type_name: 'Text Field' }],
       total: 3,
     });
     const view = await client.readView('101', '1');
@@ -74,7 +80,10 @@ describe('PortalClient with answers shaped otherwise', function () {
     assert.equal(amount?.currency_symbol, '€', 'undocumented currency_symbol kept');
     assert.equal(columns.find((column) => column.field_id_in_data === 'f13')?.lookup_app_id, '101');
     await answer('^/api/v1/app/102/columns$', [{ field_id: 5, type: 0, field_name: 'No key' }]);
-    assert.match((await rejectsWith(client.listColumns('102'), { kind: 'invalid-response' })).message, /column 1 has no "field_id_in_data"/);
+    assert.match(
+      (await rejectsWith(client.listColumns('102'), { kind: 'invalid-response' })).message,
+      /column 1 has no "field_id_in_data"/,
+    );
     await answer('^/api/v1/site$', [{ id: 1, name: 'Numbers', apps: [{ app_id: 9 }], region: 'eu' }]);
     const [site] = await client.listSites();
     assert.deepEqual([site.id, site.name, site.manager, site.apps, site.region], ['1', 'Numbers', '', [{ app_id: '9', name: '' }], 'eu']);

@@ -9,13 +9,24 @@ describe('error bodies of other shapes', () => {
   it('reads {message}, {error: sentence}, {errors: [...]} and a bare list', () => {
     assert.deepEqual(read('{"message":"Bad date","code":"E12","field":"f3"}'), { message: 'Bad date', code: 'E12', field: 'f3' });
     assert.deepEqual(read('{"error":"Something broke badly"}'), { message: 'Something broke badly', code: undefined, field: undefined });
-    assert.deepEqual(read('{"errors":[{"message":"f2 is required","field":"f2"}]}'), { message: 'f2 is required', code: undefined, field: 'f2' });
+    assert.deepEqual(read('{"errors":[{"message":"f2 is required","field":"f2"}]}'), {
+      message: 'f2 is required',
+      code: undefined,
+      field: 'f2',
+    });
     assert.deepEqual(read('["first problem","second"]'), { message: 'first problem', code: undefined, field: undefined });
-    assert.deepEqual(read('{"error":{"code":404,"description":"No such record"}}'), { message: 'No such record', code: '404', field: undefined });
+    assert.deepEqual(read('{"error":{"code":404,"description":"No such record"}}'), {
+      message: 'No such record',
+      code: '404',
+      field: undefined,
+    });
   });
 
   it('reads an HTML page by its title, or its text', () => {
-    assert.equal(read('<html><head><title>502 Bad Gateway</title></head><body><h1>x</h1></body></html>', 'text/html').message, '502 Bad Gateway');
+    assert.equal(
+      read('<html><head><title>502 Bad Gateway</title></head><body><h1>x</h1></body></html>', 'text/html').message,
+      '502 Bad Gateway',
+    );
     assert.equal(read('<html><body><p>Down &amp; out</p><script>var a=1</script></body></html>', 'text/html').message, 'Down & out');
   });
 

@@ -43,7 +43,14 @@ describe('view filters', () => {
   });
 
   it('refuses a "|" in a value, a column or a lookup app, naming the filter', () => {
-    refusal(() => encodeFilters([{ column: '1', operator: 'equals', value: 'ok' }, { column: '2', operator: 'equals', value: 'a|b' }]), /Filter 2: the value contains "\|"/);
+    refusal(
+      () =>
+        encodeFilters([
+          { column: '1', operator: 'equals', value: 'ok' },
+          { column: '2', operator: 'equals', value: 'a|b' },
+        ]),
+      /Filter 2: the value contains "\|"/,
+    );
     refusal(() => encodeFilters([{ column: '1|2', operator: 'equals', value: 'a' }]), /the column contains "\|"/);
     refusal(() => encodeFilters([{ column: '1', operator: 'equals', value: 'a', lookupApp: '3|4' }]), /the lookup app contains "\|"/);
   });

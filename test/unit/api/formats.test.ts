@@ -65,7 +65,11 @@ describe('value formats', () => {
         [multiChoice, '1,,2', 'not one of the choices: (empty item) (choices: 1 Open, 2 Closed)'],
         [multiChoice, '1, 2', 'not one of the choices:  2 (no spaces around the ids) (choices: 1 Open, 2 Closed)'],
         [choice, '1 ', 'not one of the choices: 1  (no spaces around the ids) (choices: 1 Open, 2 Closed)'],
-        [users, 'ann@example.com, bob@example.org', 'expected comma-separated e-mail addresses, got " bob@example.org" (no spaces after the commas)'],
+        [
+          users,
+          'ann@example.com, bob@example.org',
+          'expected comma-separated e-mail addresses, got " bob@example.org" (no spaces after the commas)',
+        ],
         [users, 'ann@example.com,,bob@example.org', 'expected comma-separated e-mail addresses, got an empty item'],
         [users, 'ann@example.com,bob,carl', 'expected comma-separated e-mail addresses, got bob'],
         [email, `a@b.${'c'.repeat(63)}`, undefined],

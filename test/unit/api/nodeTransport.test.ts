@@ -88,7 +88,12 @@ describe('nodeTransport (node:http in fetch’s shape)', () => {
       else response.writeHead(200, { 'Content-Encoding': (request.url ?? '').slice('/empty-'.length) }).end();
     });
     assert.equal((await text(`${server.base}/raw`)).text, json, 'deflate without its zlib header');
-    for (const encoding of ['gzip', 'deflate']) assert.deepEqual(await text(`${server.base}/empty-${encoding}`), { status: 200, text: '' }, `an empty ${encoding} answer is an empty body`);
+    for (const encoding of ['gzip', 'deflate'])
+      assert.deepEqual(
+        await text(`${server.base}/empty-${encoding}`),
+        { status: 200, text: '' },
+        `an empty ${encoding} answer is an empty body`,
+      );
   });
 
   it('names itself in a User-Agent header (some firewalls refuse requests without one)', async () => {
@@ -121,8 +126,14 @@ describe('nodeTransport (node:http in fetch’s shape)', () => {
       else if (request.url === '/temporary') response.writeHead(307, { Location: '/result' }).end();
       else response.end('ok');
     });
-    await text(`${server.base}/see-other`, init({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=1' }));
-    await text(`${server.base}/temporary`, init({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'b=2' }));
+    await text(
+      `${server.base}/see-other`,
+      init({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=1' }),
+    );
+    await text(
+      `${server.base}/temporary`,
+      init({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'b=2' }),
+    );
     assert.deepEqual(
       server.seen.map(({ method, url, body }) => `${method} ${url} ${body}`),
       ['POST /see-other a=1', 'GET /result ', 'POST /temporary b=2', 'POST /result b=2'],
@@ -142,7 +153,13 @@ describe('nodeTransport (node:http in fetch’s shape)', () => {
     async function* pieces(): AsyncGenerator<Uint8Array> {
       for (let index = 0; index < 64; index += 1) yield Buffer.alloc(16 * 1024, index);
     }
-    assert.deepEqual(await text(`${server.base}/upload`, init({ method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: pieces() })), { status: 200, text: String(64 * 16 * 1024) });
+    assert.deepEqual(
+      await text(
+        `${server.base}/upload`,
+        init({ method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: pieces() }),
+      ),
+      { status: 200, text: String(64 * 16 * 1024) },
+    );
   });
 
   it('joins a header sent twice, as fetch does', async () => {
@@ -183,13 +200,17 @@ describe('nodeTransport (node:http in fetch’s shape)', () => {
     const controller = new AbortController();
     const { signal } = controller;
     assert.equal((await send({ method: 'GET', url: `${server.base}/quick`, action: 'Reading record 1', signal })).status, 200);
-    const sending = [2, 3, 4].map((record) => send({ method: 'GET', url: `${server.base}/slow/${record}`, action: `Reading record ${record}`, signal }));
+    const sending = [2, 3, 4].map((record) =>
+      send({ method: 'GET', url: `${server.base}/slow/${record}`, action: `Reading record ${record}`, signal }),
+    );
     await arrived;
     assert.equal(getEventListeners(signal, 'abort').length, 1, 'one listener for the requests under way, not one each');
     controller.abort();
     const outcomes = await Promise.allSettled(sending);
     assert.deepEqual(
-      outcomes.map((outcome) => (outcome.status === 'rejected' && outcome.reason instanceof PortalError ? outcome.reason.kind : outcome.status)),
+      outcomes.map((outcome) =>
+        outcome.status === 'rejected' && outcome.reason instanceof PortalError ? outcome.reason.kind : outcome.status,
+      ),
       ['cancelled', 'cancelled', 'cancelled'],
     );
     assert.equal(getEventListeners(signal, 'abort').length, 0);
@@ -204,7 +225,10 @@ describe('nodeTransport (node:http in fetch’s shape)', () => {
     for (let index = 0; index < 3; index += 1) {
       assert.equal((await send({ method: 'GET', url: `${server.base}/`, action: 'Reading record 7', signal })).status, 200);
     }
-    await assert.rejects(send({ method: 'GET', url: `${server.base}/fails`, action: 'Reading record 8', signal }), (error: unknown) => error instanceof PortalError && error.kind === 'network');
+    await assert.rejects(
+      send({ method: 'GET', url: `${server.base}/fails`, action: 'Reading record 8', signal }),
+      (error: unknown) => error instanceof PortalError && error.kind === 'network',
+    );
     assert.equal(getEventListeners(signal, 'abort').length, 0);
   });
 
@@ -215,7 +239,8 @@ describe('nodeTransport (node:http in fetch’s shape)', () => {
     });
     await assert.rejects(
       send({ method: 'GET', url: new URL(`${server.base}/cut`), action: 'Reading view 3' }),
-      (error: unknown) => error instanceof PortalError && error.kind === 'network' && /Reading view 3 failed: could not reach the portal/.test(error.message),
+      (error: unknown) =>
+        error instanceof PortalError && error.kind === 'network' && /Reading view 3 failed: could not reach the portal/.test(error.message),
     );
   });
 

@@ -6,7 +6,16 @@ import nodeFetch from 'node-fetch';
 import { PortalClient } from '../../../src/api/client';
 import { PortalError } from '../../../src/api/errors';
 import { defaultFetch, type FetchLike } from '../../../src/api/http';
-import { authorizeUrl, clientCredentials, createPkce, createState, exchangeCode, parseRedirect, refresh, type TokenSet } from '../../../src/api/oauth';
+import {
+  authorizeUrl,
+  clientCredentials,
+  createPkce,
+  createState,
+  exchangeCode,
+  parseRedirect,
+  refresh,
+  type TokenSet,
+} from '../../../src/api/oauth';
 import { configure, injectFault, rejectsWith, startPortal, testInterface, type Emulator } from './portal';
 
 const REDIRECT = 'http://127.0.0.1:33333/callback';
@@ -37,7 +46,9 @@ describe('OAuth against the emulator', function () {
   async function signIn(options: { pkce?: boolean } = {}): Promise<{ tokens: TokenSet; code: string; verifier?: string }> {
     const state = createState();
     const pkce = options.pkce === false ? undefined : createPkce();
-    const location = await authorize(authorizeUrl({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, redirectUri: REDIRECT, state, pkce }));
+    const location = await authorize(
+      authorizeUrl({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, redirectUri: REDIRECT, state, pkce }),
+    );
     assert.ok(location.startsWith(REDIRECT), location);
     const { code } = parseRedirect(location, state);
     const tokens = await exchangeCode({
@@ -52,7 +63,10 @@ describe('OAuth against the emulator', function () {
   }
 
   function clientWith(accessToken: string): PortalClient {
-    return new PortalClient({ baseUrl: emulator.baseUrl, tokens: { accessToken: async () => accessToken, renewAfterUnauthorized: async () => undefined } });
+    return new PortalClient({
+      baseUrl: emulator.baseUrl,
+      tokens: { accessToken: async () => accessToken, renewAfterUnauthorized: async () => undefined },
+    });
   }
 
   it('authorization code flow with state and PKCE gives tokens that open the data endpoints', async () => {
@@ -72,16 +86,31 @@ describe('OAuth against the emulator', function () {
 
   it('a code works once; a wrong PKCE verifier is refused; neither error reveals the code', async () => {
     const { code } = await signIn();
-    const again = exchangeCode({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret, code, redirectUri: REDIRECT });
+    const again = exchangeCode({
+      baseUrl: emulator.baseUrl,
+      clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
+      code,
+      redirectUri: REDIRECT,
+    });
     revealsNothing(await rejectsWith(again, { kind: 'http', status: 400, code: 'invalid_grant' }), [code, emulator.clientSecret]);
 
     const state = createState();
     const pkce = createPkce();
-    const location = await authorize(authorizeUrl({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, redirectUri: REDIRECT, state, pkce }));
+    const location = await authorize(
+      authorizeUrl({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, redirectUri: REDIRECT, state, pkce }),
+    );
     const fresh = parseRedirect(location, state).code;
     const wrong = createPkce().verifier;
     const error = await rejectsWith(
-      exchangeCode({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret, code: fresh, redirectUri: REDIRECT, codeVerifier: wrong }),
+      exchangeCode({
+        baseUrl: emulator.baseUrl,
+        clientId: emulator.clientId,
+        clientSecret: emulator.clientSecret,
+        code: fresh,
+        redirectUri: REDIRECT,
+        codeVerifier: wrong,
+      }),
       { kind: 'http', status: 400, code: 'invalid_grant' },
     );
     assert.ok(error.portalMessage, 'the portal said why');
@@ -89,8 +118,13 @@ describe('OAuth against the emulator', function () {
   });
 
   it('a redirect with another state is refused before any exchange', async () => {
-    const location = await authorize(authorizeUrl({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, redirectUri: REDIRECT, state: createState() }));
-    assert.throws(() => parseRedirect(location, createState()), (error: unknown) => error instanceof PortalError && error.code === 'state_mismatch');
+    const location = await authorize(
+      authorizeUrl({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, redirectUri: REDIRECT, state: createState() }),
+    );
+    assert.throws(
+      () => parseRedirect(location, createState()),
+      (error: unknown) => error instanceof PortalError && error.code === 'state_mismatch',
+    );
   });
 
   it('Deny on the approval page comes back as access_denied', async () => {
@@ -125,7 +159,11 @@ describe('OAuth against the emulator', function () {
     assert.ok(renewed.refreshToken && renewed.refreshToken !== tokens.refreshToken);
     assert.equal((await clientWith(renewed.accessToken).listSites()).length, 2);
 
-    const stale = await rejectsWith(refresh({ ...common, refreshToken: tokens.refreshToken ?? '' }), { kind: 'http', status: 400, code: 'invalid_grant' });
+    const stale = await rejectsWith(refresh({ ...common, refreshToken: tokens.refreshToken ?? '' }), {
+      kind: 'http',
+      status: 400,
+      code: 'invalid_grant',
+    });
     revealsNothing(stale, [tokens.refreshToken ?? '', emulator.clientSecret]);
   });
 
@@ -140,7 +178,12 @@ describe('OAuth against the emulator', function () {
         accessToken: async () => current.accessToken,
         renewAfterUnauthorized: async () => {
           renewals += 1;
-          current = await refresh({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret, refreshToken: current.refreshToken ?? '' });
+          current = await refresh({
+            baseUrl: emulator.baseUrl,
+            clientId: emulator.clientId,
+            clientSecret: emulator.clientSecret,
+            refreshToken: current.refreshToken ?? '',
+          });
           return current.accessToken;
         },
       },
@@ -156,18 +199,30 @@ describe('OAuth against the emulator', function () {
       sent.push({ authorization: init.headers.Authorization, body: String(init.body) });
       return defaultFetch(url, init);
     };
-    const tokens = await clientCredentials({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret, fetch: noting });
+    const tokens = await clientCredentials({
+      baseUrl: emulator.baseUrl,
+      clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
+      fetch: noting,
+    });
     assert.equal(tokens.refreshToken, undefined);
     assert.equal((await clientWith(tokens.accessToken).listSites()).length, 2);
     const form = new URLSearchParams(sent[0].body);
-    assert.deepEqual([form.get('grant_type'), form.get('client_id'), form.get('client_secret')], ['client_credentials', emulator.clientId, emulator.clientSecret]);
+    assert.deepEqual(
+      [form.get('grant_type'), form.get('client_id'), form.get('client_secret')],
+      ['client_credentials', emulator.clientId, emulator.clientSecret],
+    );
     const basic = Buffer.from((sent[0].authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
     assert.equal(basic, `${encodeURIComponent(emulator.clientId)}:${encodeURIComponent(emulator.clientSecret)}`);
   });
 
   it('client credentials with a secret full of special characters', async () => {
     const secret = 'a b:c%41+d/e=f&g';
-    const registered = (await testInterface(emulator, 'POST', 'clients', { client_id: 'odd id:1', client_secret: secret, redirect_uris: [REDIRECT] })) as { client_id: string };
+    const registered = (await testInterface(emulator, 'POST', 'clients', {
+      client_id: 'odd id:1',
+      client_secret: secret,
+      redirect_uris: [REDIRECT],
+    })) as { client_id: string };
     const tokens = await clientCredentials({ baseUrl: emulator.baseUrl, clientId: registered.client_id, clientSecret: secret });
     assert.equal((await clientWith(tokens.accessToken).listSites()).length, 2);
   });
@@ -181,7 +236,10 @@ describe('OAuth against the emulator', function () {
       retryable: false,
     });
     revealsNothing(error, [wrong, emulator.clientSecret]);
-    await rejectsWith(exchangeCode({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: wrong, code: 'abc' }), { status: 401, code: 'invalid_client' });
+    await rejectsWith(exchangeCode({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: wrong, code: 'abc' }), {
+      status: 401,
+      code: 'invalid_client',
+    });
   });
 
   it('a token endpoint that times out, drops or answers garbage gives the same PortalError kinds', async () => {

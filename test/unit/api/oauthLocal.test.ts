@@ -24,7 +24,15 @@ describe('oauth (no network)', () => {
   });
 
   it('builds the authorize URL with state, redirect and PKCE under any base URL', () => {
-    const url = new URL(authorizeUrl({ baseUrl: 'https://portal.example/sub/', clientId: 'c 1', redirectUri: 'http://127.0.0.1:5000/cb', state: 's', pkce: { challenge: 'ch', method: 'S256' } }));
+    const url = new URL(
+      authorizeUrl({
+        baseUrl: 'https://portal.example/sub/',
+        clientId: 'c 1',
+        redirectUri: 'http://127.0.0.1:5000/cb',
+        state: 's',
+        pkce: { challenge: 'ch', method: 'S256' },
+      }),
+    );
     assert.equal(url.origin + url.pathname, 'https://portal.example/sub/api/v1/oauth2/authorize');
     assert.deepEqual(Object.fromEntries(url.searchParams), {
       client_id: 'c 1',
@@ -72,7 +80,10 @@ describe('oauth (no network)', () => {
     assert.throws(
       () => parseRedirect('http://x/cb?error=access_denied&error_description=User%20said%20no&state=s1', 's1'),
       (error: unknown) =>
-        error instanceof PortalError && error.code === 'access_denied' && error.portalMessage === 'User said no' && /denied/.test(error.message),
+        error instanceof PortalError &&
+        error.code === 'access_denied' &&
+        error.portalMessage === 'User said no' &&
+        /denied/.test(error.message),
     );
     refusedWith(() => parseRedirect('http://x/cb?error=server_error&state=s1', 's1'), 'server_error', 'http');
     refusedWith(() => parseRedirect('http://x/cb?error=access_denied&state=forged', 's1'), 'state_mismatch', 'invalid-response');

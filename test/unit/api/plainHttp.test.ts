@@ -24,10 +24,30 @@ function refusesPlainHttp(host: string): (error: unknown) => boolean {
 
 describe('plain http:// portals (issue 30)', () => {
   it('knows the loopback hosts: localhost, 127.0.0.0/8, ::1, as URLs spell them', () => {
-    for (const host of ['localhost', 'LOCALHOST', 'portal.localhost', '127.0.0.1', '127.4.5.6', '[::1]', '::1', '[::ffff:7f00:1]', '::ffff:127.0.0.1']) {
+    for (const host of [
+      'localhost',
+      'LOCALHOST',
+      'portal.localhost',
+      '127.0.0.1',
+      '127.4.5.6',
+      '[::1]',
+      '::1',
+      '[::ffff:7f00:1]',
+      '::ffff:127.0.0.1',
+    ]) {
       assert.equal(isLoopbackHost(host), true, host);
     }
-    for (const host of ['portal.example.com', 'localhost.example.com', '192.168.1.4', '10.0.0.1', '0.0.0.0', '[::]', '[fd00::2]', '128.0.0.1', '[::ffff:c0a8:104]']) {
+    for (const host of [
+      'portal.example.com',
+      'localhost.example.com',
+      '192.168.1.4',
+      '10.0.0.1',
+      '0.0.0.0',
+      '[::]',
+      '[fd00::2]',
+      '128.0.0.1',
+      '[::ffff:c0a8:104]',
+    ]) {
       assert.equal(isLoopbackHost(host), false, host);
     }
   });
@@ -46,8 +66,18 @@ describe('plain http:// portals (issue 30)', () => {
     assert.equal(portalBase('http://portal.example.com/api/v1', true).href, 'http://portal.example.com/');
     assert.equal(portalBase('https://portal.example.com', false).href, 'https://portal.example.com/');
     assert.equal(portalBase('http://127.0.0.1:3000', false).href, 'http://127.0.0.1:3000/');
-    assert.throws(() => authorizeUrl({ baseUrl: 'http://portal.example.com', clientId: 'c', state: 's' }), refusesPlainHttp('portal.example.com'));
-    assert.throws(() => new PortalClient({ baseUrl: 'http://portal.example.com', tokens: { accessToken: async () => 't', renewAfterUnauthorized: async () => undefined } }), refusesPlainHttp('portal.example.com'));
+    assert.throws(
+      () => authorizeUrl({ baseUrl: 'http://portal.example.com', clientId: 'c', state: 's' }),
+      refusesPlainHttp('portal.example.com'),
+    );
+    assert.throws(
+      () =>
+        new PortalClient({
+          baseUrl: 'http://portal.example.com',
+          tokens: { accessToken: async () => 't', renewAfterUnauthorized: async () => undefined },
+        }),
+      refusesPlainHttp('portal.example.com'),
+    );
   });
 
   describe(`against a server at this machine's host name (${OTHER_HOST_NAME})`, () => {
@@ -55,7 +85,8 @@ describe('plain http:// portals (issue 30)', () => {
     before(async () => {
       other = await startOtherHost((request, response) => {
         response.setHeader('Content-Type', 'application/json');
-        if ((request.url ?? '').endsWith('/oauth2/token')) response.end(JSON.stringify({ access_token: 'a', expires_in: 60, token_type: 'Bearer', scope: null }));
+        if ((request.url ?? '').endsWith('/oauth2/token'))
+          response.end(JSON.stringify({ access_token: 'a', expires_in: 60, token_type: 'Bearer', scope: null }));
         else response.end(JSON.stringify([]));
       });
     });
@@ -79,7 +110,10 @@ describe('plain http:// portals (issue 30)', () => {
       const common = { baseUrl: other.base, clientId: 'c', clientSecret: 'the-secret', allowPlainHttp: true };
       assert.equal((await clientCredentials(common)).accessToken, 'a');
       assert.deepEqual(await new PortalClient({ baseUrl: other.base, tokens, allowPlainHttp: true }).listSites(), []);
-      assert.deepEqual(other.seen.map((line) => line.split(' ').slice(0, 2).join(' ')), ['POST /api/v1/oauth2/token', 'GET /api/v1/site']);
+      assert.deepEqual(
+        other.seen.map((line) => line.split(' ').slice(0, 2).join(' ')),
+        ['POST /api/v1/oauth2/token', 'GET /api/v1/site'],
+      );
     });
   });
 });

@@ -41,7 +41,11 @@ async function serve(handler: Handler): Promise<Local> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      seen.push({ method: request.method ?? '', url: request.url ?? '', everything: `${request.url ?? ''}\n${JSON.stringify(request.headers)}\n${body}` });
+      seen.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        everything: `${request.url ?? ''}\n${JSON.stringify(request.headers)}\n${body}`,
+      });
       handler(request, response);
     });
   });
@@ -62,7 +66,9 @@ async function serve(handler: Handler): Promise<Local> {
 function portalAnswer(request: IncomingMessage, response: ServerResponse): void {
   response.setHeader('Content-Type', 'application/json');
   if ((request.url ?? '').endsWith('/oauth2/token')) {
-    response.end(JSON.stringify({ access_token: 'new-access', expires_in: 3600, token_type: 'Bearer', scope: null, refresh_token: 'new-refresh' }));
+    response.end(
+      JSON.stringify({ access_token: 'new-access', expires_in: 3600, token_type: 'Bearer', scope: null, refresh_token: 'new-refresh' }),
+    );
   } else if (request.method === 'GET') {
     response.end(JSON.stringify({ data: [], metadata: [] }));
   } else {
@@ -71,7 +77,11 @@ function portalAnswer(request: IncomingMessage, response: ServerResponse): void 
 }
 
 function leaked(server: Local): string[] {
-  return server.seen.flatMap((seen) => Object.entries(SECRETS).filter(([, secret]) => seen.everything.includes(secret)).map(([name]) => `${name} in ${seen.method} ${seen.url}`));
+  return server.seen.flatMap((seen) =>
+    Object.entries(SECRETS)
+      .filter(([, secret]) => seen.everything.includes(secret))
+      .map(([name]) => `${name} in ${seen.method} ${seen.url}`),
+  );
 }
 
 describe('redirects: what follows to another origin (issue 30)', () => {
@@ -101,13 +111,21 @@ describe('redirects: what follows to another origin (issue 30)', () => {
     edge.seen.length = 0;
   });
 
-  const common = (): { baseUrl: string; clientId: string; clientSecret: string } => ({ baseUrl: edge.base, clientId: CLIENT_ID, clientSecret: SECRETS.clientSecret });
+  const common = (): { baseUrl: string; clientId: string; clientSecret: string } => ({
+    baseUrl: edge.base,
+    clientId: CLIENT_ID,
+    clientSecret: SECRETS.clientSecret,
+  });
   const client = (): PortalClient =>
-    new PortalClient({ baseUrl: edge.base, tokens: { accessToken: async () => SECRETS.accessToken, renewAfterUnauthorized: async () => undefined } });
+    new PortalClient({
+      baseUrl: edge.base,
+      tokens: { accessToken: async () => SECRETS.accessToken, renewAfterUnauthorized: async () => undefined },
+    });
 
   const calls: Record<string, () => Promise<unknown>> = {
     'the refresh': () => refresh({ ...common(), refreshToken: SECRETS.refreshToken }),
-    'the code exchange': () => exchangeCode({ ...common(), code: SECRETS.code, codeVerifier: SECRETS.verifier, redirectUri: 'http://127.0.0.1:1/cb' }),
+    'the code exchange': () =>
+      exchangeCode({ ...common(), code: SECRETS.code, codeVerifier: SECRETS.verifier, redirectUri: 'http://127.0.0.1:1/cb' }),
     'the client credentials sign-in': () => clientCredentials(common()),
     'a record created': () => client().createRecord('101', { f1: 'value' }),
     'a record updated': () => client().updateRecord('101', '7', { f1: 'value' }),
@@ -128,7 +146,11 @@ describe('redirects: what follows to another origin (issue 30)', () => {
           return true;
         });
         assert.deepEqual(leaked(other), []);
-        assert.deepEqual(other.seen.map((seen) => `${seen.method} ${seen.url}`), [], 'nothing reaches the other origin');
+        assert.deepEqual(
+          other.seen.map((seen) => `${seen.method} ${seen.url}`),
+          [],
+          'nothing reaches the other origin',
+        );
       });
     }
 
@@ -161,7 +183,10 @@ describe('redirects: what follows to another origin (issue 30)', () => {
       assert.equal(tokens.accessToken, 'new-access');
       await client().updateRecord('101', '7', { f1: 'value' });
       const moved = edge.seen.filter((seen) => seen.url.startsWith('/moved/'));
-      assert.deepEqual(moved.map((seen) => seen.method), ['POST', 'PUT']);
+      assert.deepEqual(
+        moved.map((seen) => seen.method),
+        ['POST', 'PUT'],
+      );
       assert.ok(moved[0].everything.includes(`refresh_token=${SECRETS.refreshToken}`));
       assert.ok(moved[1].everything.includes('f1=value'));
     });

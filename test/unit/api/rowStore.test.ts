@@ -30,7 +30,12 @@ async function readInPieces(body: Buffer, size: number): Promise<RowStore> {
 
 describe('api: compact rows of a view (RowStore)', () => {
   it('gives back every row as the whole read does, across 1 MB blocks and multi-byte characters split between pieces', async () => {
-    const data = Array.from({ length: 20_000 }, (_, index) => ({ id: String(index + 1), f1: `Zoë ${'€'.repeat(index % 7)} "quoted" \\ ${index}`, f2: index % 3 === 0 ? 12.5 : 'x', draft: index % 5 === 0 ? '1' : '0' }));
+    const data = Array.from({ length: 20_000 }, (_, index) => ({
+      id: String(index + 1),
+      f1: `Zoë ${'€'.repeat(index % 7)} "quoted" \\ ${index}`,
+      f2: index % 3 === 0 ? 12.5 : 'x',
+      draft: index % 5 === 0 ? '1' : '0',
+    }));
     const body = Buffer.from(JSON.stringify({ data, metadata: [{ field_id_in_data: 'f1' }, { field_id_in_data: 'f2' }] }));
     assert.ok(body.length > 1_100_000, 'the body spans several blocks');
     const rows = await readInPieces(body, 777);
@@ -50,7 +55,9 @@ describe('api: compact rows of a view (RowStore)', () => {
   });
 
   it('keeps id and draft among the values when the metadata names them as columns', async () => {
-    const body = Buffer.from(JSON.stringify({ data: [{ id: '7', draft: '1', f1: 'a' }], metadata: [{ field_id_in_data: 'id' }, { field_id_in_data: 'f1' }] }));
+    const body = Buffer.from(
+      JSON.stringify({ data: [{ id: '7', draft: '1', f1: 'a' }], metadata: [{ field_id_in_data: 'id' }, { field_id_in_data: 'f1' }] }),
+    );
     const rows = await readInPieces(body, 3);
     assert.deepEqual(rows.row(0), { id: '7', draft: true, values: { id: '7', draft: '1', f1: 'a' } });
   });
@@ -61,7 +68,9 @@ describe('api: compact rows of a view (RowStore)', () => {
       { id: '2', f1: '', f2: [], f3: {} },
       { id: '3', f1: '\\', f2: '"', f3: 'ünïcødé ✓ 𝄞' },
     ];
-    const body = Buffer.from(` { "before" : {"data": [0]} ,"data" : [ ${data.map((row) => JSON.stringify(row)).join(' ,\n ')} ] , "metadata":[{"field_id_in_data":"f1"}], "after": "]}" } `);
+    const body = Buffer.from(
+      ` { "before" : {"data": [0]} ,"data" : [ ${data.map((row) => JSON.stringify(row)).join(' ,\n ')} ] , "metadata":[{"field_id_in_data":"f1"}], "after": "]}" } `,
+    );
     for (const size of [1, 2, 3, 5, 64]) {
       const rows = await readInPieces(body, size);
       assert.deepEqual(
@@ -69,14 +78,18 @@ describe('api: compact rows of a view (RowStore)', () => {
         data,
         `pieces of ${size}`,
       );
-      assert.deepEqual(rows.metadata?.map((entry) => entry.field_id_in_data), ['f1']);
+      assert.deepEqual(
+        rows.metadata?.map((entry) => entry.field_id_in_data),
+        ['f1'],
+      );
     }
   });
 
   it('refuses a row whose own JSON is broken while reading, naming it, as the whole read does', async () => {
     await assert.rejects(
       readInPieces(Buffer.from('{"data":[{"id":"1"},{"id":"2",,},{"id":"3"}],"metadata":[]}'), 4),
-      (error: Error) => error.name === 'PortalError' && /not JSON \("," where a key after a comma should be, at byte 30, in row 2\)/.test(error.message),
+      (error: Error) =>
+        error.name === 'PortalError' && /not JSON \("," where a key after a comma should be, at byte 30, in row 2\)/.test(error.message),
     );
   });
 

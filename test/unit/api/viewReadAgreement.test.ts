@@ -65,7 +65,11 @@ async function assertAgree(body: Buffer, splits: readonly number[] = []): Promis
     assert.deepEqual(streamed.rows, whole.rows, where);
     assert.deepEqual(streamed.metadata, whole.metadata, where);
   } else {
-    assert.equal(streamed.ok, whole.ok, `${where}: whole ${whole.ok ? 'read it' : `refused it (${whole.message})`}, streamed ${streamed.ok ? 'read it' : `refused it (${streamed.message})`}`);
+    assert.equal(
+      streamed.ok,
+      whole.ok,
+      `${where}: whole ${whole.ok ? 'read it' : `refused it (${whole.message})`}, streamed ${streamed.ok ? 'read it' : `refused it (${streamed.message})`}`,
+    );
   }
   return whole;
 }
@@ -76,17 +80,43 @@ const view = (data: string, rest = `,${META}`): Buffer => Buffer.from(`{"data":$
 
 describe('api: the streamed view reader agrees with the whole-body read', () => {
   it('refuses every separator mistake of the rows, as JSON.parse does, with a clear message', async () => {
-    for (const data of [`[,${ROW}]`, `[${ROW},]`, `[${ROW},,${ROW}]`, `[${ROW}${ROW}]`, `[${ROW} ${ROW}]`, '[][]', `[${ROW}][]`, `[${ROW}]]`, `[${ROW}`]) {
+    for (const data of [
+      `[,${ROW}]`,
+      `[${ROW},]`,
+      `[${ROW},,${ROW}]`,
+      `[${ROW}${ROW}]`,
+      `[${ROW} ${ROW}]`,
+      '[][]',
+      `[${ROW}][]`,
+      `[${ROW}]]`,
+      `[${ROW}`,
+    ]) {
       const body = view(data);
       const whole = await assertAgree(body);
       assert.equal(whole.ok, false, data);
       const streamed = await readStreamed(body, []);
-      assert.ok(!streamed.ok && /not JSON|ends before|not an object/.test(streamed.message), `${data}: ${streamed.ok ? 'read' : streamed.message}`);
+      assert.ok(
+        !streamed.ok && /not JSON|ends before|not an object/.test(streamed.message),
+        `${data}: ${streamed.ok ? 'read' : streamed.message}`,
+      );
     }
   });
 
   it('refuses a row whose own JSON is broken while the read runs, not later when the row is shown', async () => {
-    for (const row of ['{"a":1,}', '{"a" 1}', '{"a":01}', '{"a":1.}', '{"a":tru}', '{"a":"\\x"}', '{"a":"tab\there"}', '{,"a":1}', '{"a":[1,]}', '{"a":-}', '{"a":"\\u12"}', "{'a':1}"]) {
+    for (const row of [
+      '{"a":1,}',
+      '{"a" 1}',
+      '{"a":01}',
+      '{"a":1.}',
+      '{"a":tru}',
+      '{"a":"\\x"}',
+      '{"a":"tab\there"}',
+      '{,"a":1}',
+      '{"a":[1,]}',
+      '{"a":-}',
+      '{"a":"\\u12"}',
+      "{'a':1}",
+    ]) {
       const body = view(`[${ROW},${row}]`);
       const whole = await assertAgree(body);
       assert.equal(whole.ok, false, row);
@@ -139,23 +169,64 @@ describe('api: the streamed view reader agrees with the whole-body read', () => 
   });
 
   it('agrees on small bodies, good and broken, split at every byte', async () => {
-    const bodies = [view(`[${ROW},{"id":"2","f1":"x\\"]}"}]`), view(`[${ROW},]`), view(`[${ROW}${ROW}]`), Buffer.from(`{"data":[],"data":[${ROW}],${META}}`), Buffer.from(`{"data":[{"f1":"é😀"}],${META}}`)];
+    const bodies = [
+      view(`[${ROW},{"id":"2","f1":"x\\"]}"}]`),
+      view(`[${ROW},]`),
+      view(`[${ROW}${ROW}]`),
+      Buffer.from(`{"data":[],"data":[${ROW}],${META}}`),
+      Buffer.from(`{"data":[{"f1":"é😀"}],${META}}`),
+    ];
     for (const body of bodies) {
       for (let split = 1; split < body.length; split += 1) await assertAgree(body, [split]);
-      await assertAgree(body, Array.from({ length: body.length }, (_, index) => index));
+      await assertAgree(
+        body,
+        Array.from({ length: body.length }, (_, index) => index),
+      );
     }
   });
 
   /** Text that stresses a scanner: quotes, backslashes, brackets, controls, unicode, lone surrogates. */
   const trickyText = fc.string({
     unit: fc.oneof(
-      fc.constantFrom('"', '\\', '{', '}', '[', ']', ',', ':', '\n', '\t', '\u0000', '\u001f', 'é', '😀', '\ud800', '\udfff', '\u2028', '/', 'data'),
+      fc.constantFrom(
+        '"',
+        '\\',
+        '{',
+        '}',
+        '[',
+        ']',
+        ',',
+        ':',
+        '\n',
+        '\t',
+        '\u0000',
+        '\u001f',
+        'é',
+        '😀',
+        '\ud800',
+        '\udfff',
+        '\u2028',
+        '/',
+        'data',
+      ),
       fc.string({ unit: 'grapheme', maxLength: 1 }),
     ),
     maxLength: 12,
   });
-  const cell = fc.oneof(trickyText, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.oneof(trickyText, fc.integer()), { maxLength: 3 }), fc.dictionary(trickyText, trickyText, { maxKeys: 2 }));
-  const row = fc.dictionary(fc.oneof(fc.constantFrom('id', 'record_id', 'draft', 'f1', 'f2', 'constructor', '__proto__'), trickyText), cell, { maxKeys: 5 });
+  const cell = fc.oneof(
+    trickyText,
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.oneof(trickyText, fc.integer()), { maxLength: 3 }),
+    fc.dictionary(trickyText, trickyText, { maxKeys: 2 }),
+  );
+  const row = fc.dictionary(
+    fc.oneof(fc.constantFrom('id', 'record_id', 'draft', 'f1', 'f2', 'constructor', '__proto__'), trickyText),
+    cell,
+    { maxKeys: 5 },
+  );
   const answer = fc.record({
     data: fc.array(row, { maxLength: 6 }),
     metadata: fc.array(fc.record({ field_id_in_data: fc.constantFrom('f1', 'f2', 'id') }), { maxLength: 3 }),
@@ -164,7 +235,9 @@ describe('api: the streamed view reader agrees with the whole-body read', () => 
   /** One answer as text, keys in a random order, with random spaces between tokens. */
   const bodyText = fc.tuple(answer, fc.boolean(), fc.boolean()).map(([value, metadataFirst, spaced]) => {
     const keys = metadataFirst ? ['metadata', 'note', 'data'] : ['note', 'data', 'metadata'];
-    const ordered = Object.fromEntries(keys.filter((key) => value[key as keyof typeof value] !== undefined).map((key) => [key, value[key as keyof typeof value]]));
+    const ordered = Object.fromEntries(
+      keys.filter((key) => value[key as keyof typeof value] !== undefined).map((key) => [key, value[key as keyof typeof value]]),
+    );
     return JSON.stringify(ordered, null, spaced ? 1 : undefined);
   });
   const MISTAKES = [',', ':', '[', ']', '{', '}', '"', '\\', ' ', '0', '-', '.', 'e', 't', '\n', ',,', '][', '}{', '"data":[]', ''];
@@ -173,7 +246,10 @@ describe('api: the streamed view reader agrees with the whole-body read', () => 
     await fc.assert(
       fc.asyncProperty(bodyText, fc.array(fc.nat(), { maxLength: 5 }), async (text, splits) => {
         const body = Buffer.from(text);
-        const whole = await assertAgree(body, splits.map((split) => split % (body.length + 1)));
+        const whole = await assertAgree(
+          body,
+          splits.map((split) => split % (body.length + 1)),
+        );
         assert.equal(whole.ok, true, whole.ok ? '' : whole.message);
       }),
       { numRuns: 300 },
@@ -182,12 +258,27 @@ describe('api: the streamed view reader agrees with the whole-body read', () => 
 
   it('agrees on generated answers with one mistake put in, deleted or doubled anywhere (fast-check)', async () => {
     await fc.assert(
-      fc.asyncProperty(bodyText, fc.nat(), fc.constantFrom(...MISTAKES), fc.constantFrom('insert', 'replace', 'delete'), fc.array(fc.nat(), { maxLength: 4 }), async (text, place, mistake, how, splits) => {
-        const at = place % (text.length + 1);
-        const changed = how === 'insert' ? text.slice(0, at) + mistake + text.slice(at) : how === 'replace' ? text.slice(0, at) + mistake + text.slice(at + 1) : text.slice(0, at) + text.slice(at + 1);
-        const body = Buffer.from(changed);
-        await assertAgree(body, splits.map((split) => split % (body.length + 1)));
-      }),
+      fc.asyncProperty(
+        bodyText,
+        fc.nat(),
+        fc.constantFrom(...MISTAKES),
+        fc.constantFrom('insert', 'replace', 'delete'),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        async (text, place, mistake, how, splits) => {
+          const at = place % (text.length + 1);
+          const changed =
+            how === 'insert'
+              ? text.slice(0, at) + mistake + text.slice(at)
+              : how === 'replace'
+                ? text.slice(0, at) + mistake + text.slice(at + 1)
+                : text.slice(0, at) + text.slice(at + 1);
+          const body = Buffer.from(changed);
+          await assertAgree(
+            body,
+            splits.map((split) => split % (body.length + 1)),
+          );
+        },
+      ),
       { numRuns: 1500 },
     );
   });

@@ -18,7 +18,10 @@ describe('api: reading a view as it arrives (streamView)', () => {
   /** The batches as they came, each with its rows read at once (as a grid would). */
   const collect = () => {
     const batches: Array<{ rows: ViewRow[]; total: number }> = [];
-    return { batches, onBatch: (batch: ViewBatch) => void batches.push({ rows: [...batch.rows.rows(batch.from, batch.to)], total: batch.to }) };
+    return {
+      batches,
+      onBatch: (batch: ViewBatch) => void batches.push({ rows: [...batch.rows.rows(batch.from, batch.to)], total: batch.to }),
+    };
   };
 
   it('delivers the rows in batches, the first one small, the same rows as reading it whole', async () => {
@@ -184,13 +187,24 @@ describe('api: reading a view as it arrives (streamView)', () => {
   it('finds the rows after a long outline in one piece (metadata first, a string that looks like "data")', async () => {
     const { client } = clientFor(emulator);
     const whole = await client.readView('201', '6');
-    const plain = JSON.parse(Buffer.from(await client.readViewRaw('201', '6')).toString('utf8')) as { data: unknown[]; metadata: unknown[] };
+    const plain = JSON.parse(Buffer.from(await client.readViewRaw('201', '6')).toString('utf8')) as {
+      data: unknown[];
+      metadata: unknown[];
+    };
     // The outline is fed in growing slices until "data" begins: these bytes cross several slices' ends.
-    const body = Buffer.from(JSON.stringify({ note: `${'x'.repeat(300)}"data":[{"id":"0"}]${'é'.repeat(2_000)}`, metadata: plain.metadata, data: plain.data.slice(0, 300) }));
+    const body = Buffer.from(
+      JSON.stringify({
+        note: `${'x'.repeat(300)}"data":[{"id":"0"}]${'é'.repeat(2_000)}`,
+        metadata: plain.metadata,
+        data: plain.data.slice(0, 300),
+      }),
+    );
     const reader = new ViewStreamReader('Reading view 6 of app 201');
-    await reader.read((async function* (): AsyncGenerator<Uint8Array> {
-      yield body;
-    })());
+    await reader.read(
+      (async function* (): AsyncGenerator<Uint8Array> {
+        yield body;
+      })(),
+    );
     const result = reader.result();
     assert.equal(result.rows.length, 300);
     assert.deepEqual(result.rows.row(0), whole.rows[0]);

@@ -4,7 +4,8 @@ import { PortalError } from '../../../src/api/errors';
 import { parseWebhookPayload } from '../../../src/api/webhookPayload';
 import { DEFAULT_SIGNATURE_SCHEME, computeSignature, verifySignature, type SignatureScheme } from '../../../src/api/webhookSignature';
 
-const body = '{"event":"record.updated","app_id":"3","record_id":"12","data":{"f1":"a"},"occurred_at":"2026-11-21T10:00:00Z","delivery_id":"d1"}';
+const body =
+  '{"event":"record.updated","app_id":"3","record_id":"12","data":{"f1":"a"},"occurred_at":"2026-11-21T10:00:00Z","delivery_id":"d1"}';
 
 describe('webhook signature', () => {
   it('computes sha256=<hex HMAC of the raw body> by default', () => {
@@ -63,7 +64,9 @@ describe('webhook signature', () => {
 
 describe('webhook payload', () => {
   it('reads the documented fields and keeps the unknown ones', () => {
-    const payload = parseWebhookPayload(Buffer.from(body.replace(/}$/, ',"actor":"ann"}').replace('"f1":"a"', '"f1":"a","f2":5,"f3":null')));
+    const payload = parseWebhookPayload(
+      Buffer.from(body.replace(/}$/, ',"actor":"ann"}').replace('"f1":"a"', '"f1":"a","f2":5,"f3":null')),
+    );
     assert.equal(payload.event, 'record.updated');
     assert.equal(payload.app_id, '3');
     assert.equal(payload.record_id, '12');
@@ -88,7 +91,9 @@ describe('webhook payload', () => {
     const payload = parseWebhookPayload(framed.subarray(4, 4 + Buffer.byteLength(body)), { event: 'record.deleted', deliveryId: 'h9' });
     assert.equal(payload.event, 'record.updated');
     assert.equal(payload.delivery_id, 'd1');
-    const accented = parseWebhookPayload(Buffer.from('{"event":"record.created","app_id":"1","record_id":"2","data":{"f1":"Caf\u00e9 \u2603"}}', 'utf8'));
+    const accented = parseWebhookPayload(
+      Buffer.from('{"event":"record.created","app_id":"1","record_id":"2","data":{"f1":"Caf\u00e9 \u2603"}}', 'utf8'),
+    );
     assert.equal(accented.data.f1, 'Caf\u00e9 \u2603');
   });
 

@@ -77,7 +77,13 @@ describe('webhook deliveries from the emulator', function () {
       return parseWebhookPayload(body, { event: header(headers, 'x-portal-event'), deliveryId: header(headers, 'x-portal-delivery') });
     });
     // Each delivery leaves after its response, so arrival order is not guaranteed; compare by event.
-    assert.deepEqual(parsed.map((payload) => payload.event).sort(), ['attachment.created', 'comment.created', 'record.created', 'record.deleted', 'record.updated']);
+    assert.deepEqual(parsed.map((payload) => payload.event).sort(), [
+      'attachment.created',
+      'comment.created',
+      'record.created',
+      'record.deleted',
+      'record.updated',
+    ]);
     const byEvent = new Map(parsed.map((payload) => [payload.event, payload]));
     for (const payload of parsed) {
       assert.equal(payload.app_id, '101');

@@ -19,7 +19,21 @@ describe('attachment file names and sizes', () => {
 
   it('replaces controls that reorder or hide characters, so a name reads as what it is', () => {
     assert.equal(safeFileName('invoice\u202Efdp.exe', 'x'), 'invoice_fdp.exe');
-    for (const control of ['\u202A', '\u202B', '\u202C', '\u202D', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C', '\u200B', '\uFEFF']) {
+    for (const control of [
+      '\u202A',
+      '\u202B',
+      '\u202C',
+      '\u202D',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200E',
+      '\u200F',
+      '\u061C',
+      '\u200B',
+      '\uFEFF',
+    ]) {
       assert.equal(safeFileName(`a${control}b.txt`, 'x'), 'a_b.txt', `U+${control.codePointAt(0)?.toString(16)}`);
     }
   });

@@ -51,7 +51,13 @@ describe('authorization code sign-in with the loopback listener, against the emu
     };
   }
 
-  function signIn(options: { openBrowser: (url: string) => Promise<boolean>; signal?: AbortSignal; timeoutMs?: number; clientSecret?: string; baseUrl?: string }) {
+  function signIn(options: {
+    openBrowser: (url: string) => Promise<boolean>;
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    clientSecret?: string;
+    baseUrl?: string;
+  }) {
     return authorizationCodeSignIn({
       baseUrl: options.baseUrl ?? emulator.baseUrl,
       clientId: emulator.clientId,
@@ -89,7 +95,10 @@ describe('authorization code sign-in with the loopback listener, against the emu
     assert.equal(query.get('code_challenge_method'), 'S256');
     assert.match(query.get('redirect_uri') ?? '', /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     assert.ok(tokens.refreshToken, 'a refresh token');
-    const client = new PortalClient({ baseUrl: emulator.baseUrl, tokens: { accessToken: async () => tokens.accessToken, renewAfterUnauthorized: async () => undefined } });
+    const client = new PortalClient({
+      baseUrl: emulator.baseUrl,
+      tokens: { accessToken: async () => tokens.accessToken, renewAfterUnauthorized: async () => undefined },
+    });
     assert.equal((await client.listSites()).length, 2);
     assert.equal(pages[0]?.status, 200);
     assert.match(pages[0]?.html ?? '', /You can close this tab/);
@@ -164,7 +173,10 @@ describe('authorization code sign-in with the loopback listener, against the emu
   });
 
   it('times out when the browser never answers, and closes the listener', async () => {
-    const error = await rejectsWith(signIn({ openBrowser: async () => true, timeoutMs: 300 }), { kind: 'timeout', code: 'sign_in_timeout' });
+    const error = await rejectsWith(signIn({ openBrowser: async () => true, timeoutMs: 300 }), {
+      kind: 'timeout',
+      code: 'sign_in_timeout',
+    });
     assert.match(error.message, /Nothing was stored/);
     await listenerClosed();
   });
@@ -176,9 +188,12 @@ describe('authorization code sign-in with the loopback listener, against the emu
     await listenerClosed();
   });
 
-  it('verifyClient: the right client passes; a wrong secret shows the portal\'s error_description', async () => {
+  it("verifyClient: the right client passes; a wrong secret shows the portal's error_description", async () => {
     await verifyClient({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
-    const error = await rejectsWith(verifyClient({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: 'wrong-secret' }), { code: 'invalid_client' });
+    const error = await rejectsWith(
+      verifyClient({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: 'wrong-secret' }),
+      { code: 'invalid_client' },
+    );
     assert.ok(error.portalMessage, 'the portal said why');
     assert.ok(error.message.includes(error.portalMessage ?? ''), 'and the message shows it');
     assert.ok(!error.message.includes('wrong-secret'));
@@ -186,9 +201,13 @@ describe('authorization code sign-in with the loopback listener, against the emu
 
   it('verifyClient: no portal at the address, or no API under it', async () => {
     const port = await closedPort();
-    const error = await rejectsWith(verifyClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: 'x', clientSecret: 'y' }), { kind: 'network' });
+    const error = await rejectsWith(verifyClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: 'x', clientSecret: 'y' }), {
+      kind: 'network',
+    });
     assert.match(error.message, /could not reach the portal/);
-    const notFound = await rejectsWith(verifyClient({ baseUrl: `${emulator.baseUrl}/not-the-portal`, clientId: 'x', clientSecret: 'y' }), { status: 404 });
+    const notFound = await rejectsWith(verifyClient({ baseUrl: `${emulator.baseUrl}/not-the-portal`, clientId: 'x', clientSecret: 'y' }), {
+      status: 404,
+    });
     assert.match(notFound.message, /No portal API answers/);
   });
 
@@ -198,7 +217,10 @@ describe('authorization code sign-in with the loopback listener, against the emu
     const other = await nodeFetch(receiver.redirectUri.replace('/callback', '/favicon.ico'));
     assert.equal(other.status, 404);
     const port = Number(new URL(receiver.redirectUri).port);
-    await assert.rejects(startLoopbackReceiver({ expectedState: 's', port }), (error: unknown) => error instanceof PortalError && /port \d+ on 127\.0\.0\.1 is in use/.test(error.message));
+    await assert.rejects(
+      startLoopbackReceiver({ expectedState: 's', port }),
+      (error: unknown) => error instanceof PortalError && /port \d+ on 127\.0\.0\.1 is in use/.test(error.message),
+    );
     receiver.dispose();
     await listenerClosed();
   });

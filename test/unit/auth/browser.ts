@@ -29,7 +29,16 @@ export async function browserRedirect(url: string, decision: 'approve' | 'deny' 
 export async function signInWithCode(emulator: Emulator): Promise<TokenSet> {
   const state = createState();
   const pkce = createPkce();
-  const location = await browserRedirect(authorizeUrl({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, redirectUri: LOOPBACK_REDIRECT, state, pkce }));
+  const location = await browserRedirect(
+    authorizeUrl({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, redirectUri: LOOPBACK_REDIRECT, state, pkce }),
+  );
   const { code } = parseRedirect(location, state);
-  return exchangeCode({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret, code, redirectUri: LOOPBACK_REDIRECT, codeVerifier: pkce.verifier });
+  return exchangeCode({
+    baseUrl: emulator.baseUrl,
+    clientId: emulator.clientId,
+    clientSecret: emulator.clientSecret,
+    code,
+    redirectUri: LOOPBACK_REDIRECT,
+    codeVerifier: pkce.verifier,
+  });
 }

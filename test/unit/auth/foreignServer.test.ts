@@ -18,11 +18,16 @@ describe('OAuth calls against oauth2-mock-server (a server not written here)', (
   const tokenRequests: Array<{ authorization: string | undefined; body: Record<string, unknown> }> = [];
 
   before(async () => {
-    server = new OAuth2Server(undefined, undefined, { endpoints: { token: '/api/v1/oauth2/token', authorize: '/api/v1/oauth2/authorize' } });
-    await server.issuer.keys.generate('RS256');
-    server.service.on('beforeResponse', (_response: unknown, request: { headers: Record<string, string | undefined>; body: Record<string, unknown> }) => {
-      tokenRequests.push({ authorization: request.headers.authorization, body: request.body });
+    server = new OAuth2Server(undefined, undefined, {
+      endpoints: { token: '/api/v1/oauth2/token', authorize: '/api/v1/oauth2/authorize' },
     });
+    await server.issuer.keys.generate('RS256');
+    server.service.on(
+      'beforeResponse',
+      (_response: unknown, request: { headers: Record<string, string | undefined>; body: Record<string, unknown> }) => {
+        tokenRequests.push({ authorization: request.headers.authorization, body: request.body });
+      },
+    );
     await server.start(0, '127.0.0.1');
     const address = server.address();
     baseUrl = `http://127.0.0.1:${address.port}`;

@@ -38,7 +38,10 @@ describe('forgetting a removed portal', () => {
       await secrets.store(`portal.webhookSecret.${id}`, 'w');
     }
     const state = new MapState();
-    await state.update('portal.views', { gone: { '101': [{ viewId: '1', name: 'All' }] }, kept: { '101': [{ viewId: '2', name: 'Open' }] } });
+    await state.update('portal.views', {
+      gone: { '101': [{ viewId: '1', name: 'All' }] },
+      kept: { '101': [{ viewId: '2', name: 'Open' }] },
+    });
     await state.update('portal.titleFields', { gone: { '101': 'f1' }, kept: { '101': 'f2' } });
     await state.update('portal.savedQueries', {
       [JSON.stringify(['gone', '101', '1'])]: [{ name: 'q', filters: [] }],

@@ -30,7 +30,13 @@ class MapMemento implements vscode.Memento {
 describe('a plain http:// connection (issue 30)', () => {
   it('is stored with its confirmation, in its place, and read back with it', async () => {
     const store = new ConnectionStore(new MapMemento());
-    const plain: PortalConnection = { id: 'plain', label: 'Plain', baseUrl: 'http://portal.example.com', clientId: 'c', flow: 'clientCredentials' };
+    const plain: PortalConnection = {
+      id: 'plain',
+      label: 'Plain',
+      baseUrl: 'http://portal.example.com',
+      clientId: 'c',
+      flow: 'clientCredentials',
+    };
     await store.add(plain);
     await store.add({ id: 'other', label: 'Other', baseUrl: 'https://other.example.com', clientId: 'c', flow: 'clientCredentials' });
     assert.equal(store.list()[0].allowPlainHttp, undefined);
@@ -49,7 +55,9 @@ describe('a plain http:// connection (issue 30)', () => {
     before(async () => {
       host = await startOtherHost((_request, response) => {
         response.setHeader('Content-Type', 'application/json');
-        response.end(JSON.stringify({ access_token: 'renewed', expires_in: 3600, token_type: 'Bearer', scope: null, refresh_token: 'next' }));
+        response.end(
+          JSON.stringify({ access_token: 'renewed', expires_in: 3600, token_type: 'Bearer', scope: null, refresh_token: 'next' }),
+        );
       });
     });
     after(() => host.close());
@@ -60,15 +68,30 @@ describe('a plain http:// connection (issue 30)', () => {
     async function keeperFor(allowPlainHttp: boolean): Promise<TokenKeeper> {
       const secrets = new MapSecrets();
       await secrets.store(secretKeys.clientSecret('plain'), 'the-client-secret');
-      const connection: PortalConnection = { id: 'plain', label: 'Plain', baseUrl: host.base, clientId: 'c', flow: 'authorizationCode', ...(allowPlainHttp ? { allowPlainHttp: true as const } : {}) };
+      const connection: PortalConnection = {
+        id: 'plain',
+        label: 'Plain',
+        baseUrl: host.base,
+        clientId: 'c',
+        flow: 'authorizationCode',
+        ...(allowPlainHttp ? { allowPlainHttp: true as const } : {}),
+      };
       const keeper = new TokenKeeper({ connection, secrets });
-      await keeper.signedIn(tokensFrom({ accessToken: 'old', refreshToken: 'the-refresh-token', expiresAt: Date.now() + 3_600_000, tokenType: 'Bearer' }, Date.now()));
+      await keeper.signedIn(
+        tokensFrom(
+          { accessToken: 'old', refreshToken: 'the-refresh-token', expiresAt: Date.now() + 3_600_000, tokenType: 'Bearer' },
+          Date.now(),
+        ),
+      );
       return keeper;
     }
 
     it('sends no refresh without the confirmation', async () => {
       const keeper = await keeperFor(false);
-      await assert.rejects(keeper.renewAfterUnauthorized('old'), (error: unknown) => error instanceof PortalError && error.code === 'plain_http');
+      await assert.rejects(
+        keeper.renewAfterUnauthorized('old'),
+        (error: unknown) => error instanceof PortalError && error.code === 'plain_http',
+      );
       assert.deepEqual(host.seen, []);
     });
 

@@ -63,7 +63,10 @@ describe('TokenKeeper against the emulator', () => {
     return { id: 'demo', label: 'Demo', baseUrl: emulator.baseUrl, clientId: emulator.clientId, flow };
   }
 
-  async function keeperWith(flow: PortalConnection['flow'], tokens?: StoredTokens): Promise<{ keeper: TokenKeeper; client: PortalClient; writes: () => number }> {
+  async function keeperWith(
+    flow: PortalConnection['flow'],
+    tokens?: StoredTokens,
+  ): Promise<{ keeper: TokenKeeper; client: PortalClient; writes: () => number }> {
     await secrets.store(secretKeys.clientSecret('demo'), emulator.clientSecret);
     let writes = 0;
     const keeper = new TokenKeeper({ connection: connection(flow), secrets, onDidWrite: () => (writes += 1) });
@@ -94,7 +97,11 @@ describe('TokenKeeper against the emulator', () => {
   it('refreshes ahead of expiry: no 401 is ever seen', async () => {
     const tokens = await codeTokens();
     // Issued an hour ago, expiring in 20 s: inside the one-minute margin.
-    const { keeper, client, writes } = await keeperWith('authorizationCode', { ...tokens, issuedAt: Date.now() - 3580_000, expiresAt: Date.now() + 20_000 });
+    const { keeper, client, writes } = await keeperWith('authorizationCode', {
+      ...tokens,
+      issuedAt: Date.now() - 3580_000,
+      expiresAt: Date.now() + 20_000,
+    });
     await requests();
     assert.equal((await client.listSites()).length, 2);
     assert.deepEqual(await requests(), ['POST /api/v1/oauth2/token 200', 'GET /api/v1/site 200']);
@@ -160,12 +167,22 @@ describe('TokenKeeper against the emulator', () => {
     const tokens = await codeTokens();
     const { keeper, client } = await keeperWith('authorizationCode', tokens);
     // "Another window" refreshes first and stores the rotated tokens in the shared SecretStorage.
-    const other = await refresh({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret, refreshToken: tokens.refreshToken ?? '' });
+    const other = await refresh({
+      baseUrl: emulator.baseUrl,
+      clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
+      refreshToken: tokens.refreshToken ?? '',
+    });
     await secrets.store(secretKeys.tokens('demo'), JSON.stringify({ kind: 'tokens', tokens: tokensFrom(other, Date.now()) }));
     await testInterface(emulator, 'POST', 'tokens/expire', {});
-    const renewed = await refresh({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret, refreshToken: other.refreshToken ?? '' });
+    const renewed = await refresh({
+      baseUrl: emulator.baseUrl,
+      clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
+      refreshToken: other.refreshToken ?? '',
+    });
     await secrets.store(secretKeys.tokens('demo'), JSON.stringify({ kind: 'tokens', tokens: tokensFrom(renewed, Date.now()) }));
-    assert.equal((await client.listSites()).length, 2, 'the keeper found the other window\'s tokens');
+    assert.equal((await client.listSites()).length, 2, "the keeper found the other window's tokens");
     assert.equal(keeper.state(), 'signedIn');
     assert.equal(keeper.currentAccessToken(), renewed.accessToken);
   });
@@ -174,13 +191,20 @@ describe('TokenKeeper against the emulator', () => {
     const { keeper, client } = await keeperWith('clientCredentials');
     assert.equal(keeper.state(), 'signedOut');
     await requests();
-    await assert.rejects(client.listSites(), (caught: unknown) => caught instanceof SignInRequiredError && /not signed in to the portal "Demo"/.test(caught.message));
+    await assert.rejects(
+      client.listSites(),
+      (caught: unknown) => caught instanceof SignInRequiredError && /not signed in to the portal "Demo"/.test(caught.message),
+    );
     assert.deepEqual(await requests(), []);
   });
 
   it('a renewal ahead of time that fails for a network reason keeps using the still-valid token', async () => {
     const tokens = await codeTokens();
-    const { client } = await keeperWith('authorizationCode', { ...tokens, issuedAt: Date.now() - 3580_000, expiresAt: Date.now() + 20_000 });
+    const { client } = await keeperWith('authorizationCode', {
+      ...tokens,
+      issuedAt: Date.now() - 3580_000,
+      expiresAt: Date.now() + 20_000,
+    });
     await testInterface(emulator, 'POST', 'faults', { path: 'oauth2/token', drop: true });
     await requests();
     assert.equal((await client.listSites()).length, 2);
@@ -218,7 +242,7 @@ describe('TokenKeeper against the emulator', () => {
     assert.equal(await keeper.load(), 'signedOut');
   });
 
-  it('a caller\'s cancel does not cancel the renewal others wait for, nor lose the rotated refresh token', async () => {
+  it("a caller's cancel does not cancel the renewal others wait for, nor lose the rotated refresh token", async () => {
     const { held, keeper, tokens } = await signedInWithHeldRenewal();
     const cancelling = new AbortController();
     const first = keeper.renewAfterUnauthorized(tokens.accessToken, cancelling.signal).then(
@@ -248,7 +272,7 @@ describe('TokenKeeper against the emulator', () => {
     await held.arrived;
     await other.signOut();
     held.release();
-    assert.equal(await renewal, 'sign in', 'the renewal that outlived the other window\'s sign-out hands out no token');
+    assert.equal(await renewal, 'sign in', "the renewal that outlived the other window's sign-out hands out no token");
     assert.equal(await secrets.get(secretKeys.tokens('demo')), undefined, 'the signed-out sign-in was not brought back');
     assert.equal(keeper.state(), 'signedOut');
   });
@@ -261,7 +285,7 @@ describe('TokenKeeper against the emulator', () => {
     const fresh = await codeTokens();
     await other.signedIn(fresh);
     held.release();
-    assert.equal(await renewal, fresh.accessToken, 'this window uses the other window\'s new sign-in');
+    assert.equal(await renewal, fresh.accessToken, "this window uses the other window's new sign-in");
     const stored = JSON.parse((await secrets.get(secretKeys.tokens('demo'))) ?? '{}') as { tokens?: StoredTokens };
     assert.equal(stored.tokens?.refreshToken, fresh.refreshToken, 'the new sign-in was not overwritten');
   });

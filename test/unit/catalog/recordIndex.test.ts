@@ -31,7 +31,10 @@ describe('Go to Record: the record index', () => {
       const subject = rows.row(row).values.f31.toLowerCase();
       assert.ok(subject.includes('printer') && subject.includes('berlin'), subject);
     }
-    assert.deepEqual(found, [...found].sort((a, b) => a - b));
+    assert.deepEqual(
+      found,
+      [...found].sort((a, b) => a - b),
+    );
   });
 
   it('puts the record whose id is typed first, then other matches', () => {

@@ -75,7 +75,10 @@ describe('the shared cache of the catalog', () => {
     const cache = new SharedCache<string>();
     const stale = gate('old');
     const pending = cache.get('p', stale.load);
-    assert.deepEqual(cache.drop((key) => key === 'p'), ['p']);
+    assert.deepEqual(
+      cache.drop((key) => key === 'p'),
+      ['p'],
+    );
     stale.release();
     assert.equal(await pending, 'old');
     assert.equal(cache.has('p'), false);

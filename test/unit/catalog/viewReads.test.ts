@@ -65,7 +65,7 @@ describe('the reads of view rows', function () {
     assert.ok(stopped.rows.length > 0 && stopped.rows.length < 20_000, `${stopped.rows.length} rows kept`);
   });
 
-  it('knows the portals it keeps rows of, so a removed portal\'s can be dropped, its read under way too', async () => {
+  it("knows the portals it keeps rows of, so a removed portal's can be dropped, its read under way too", async () => {
     const read = reads.read(VIEW);
     await firstRows();
     assert.deepEqual([...reads.portals()], [VIEW.portalId], 'a read under way counts');

@@ -18,14 +18,21 @@ function sourceFiles(dir: string): string[] {
 // contributed in package.json but in neither list would be missing from VS Code, one in both registered twice.
 describe('command ids', () => {
   it('name every contributed command once, in one group', () => {
-    const contributed = manifest().contributes.commands.map((entry) => entry.command).sort();
+    const contributed = manifest()
+      .contributes.commands.map((entry) => entry.command)
+      .sort();
     const grouped = [...PORTAL_GROUP, ...FEATURE_GROUP];
     assert.equal(new Set(grouped).size, grouped.length, 'no command is in two groups, or twice in one');
     assert.deepEqual([...grouped].sort(), contributed);
   });
 
   it('come from one table: the table is what package.json contributes', () => {
-    assert.deepEqual(tableIds().sort(), manifest().contributes.commands.map((entry) => entry.command).sort());
+    assert.deepEqual(
+      tableIds().sort(),
+      manifest()
+        .contributes.commands.map((entry) => entry.command)
+        .sort(),
+    );
   });
 
   it('are written nowhere in src/ but in the table (tree items, panels, banners use it)', () => {
@@ -34,8 +41,11 @@ describe('command ids', () => {
     for (const file of sourceFiles(join(repoRoot(), 'src'))) {
       if (relative(repoRoot(), file) === join('src', 'ids.ts')) continue;
       // A contextValue may share a command's name ("portal.loadMore"): it is no command id.
-      const lines = readFileSync(file, 'utf8').split('\n').filter((line) => !line.includes('contextValue'));
-      for (const match of lines.join('\n').matchAll(/['"`](portal\.[A-Za-z]+)['"`]/g)) if (ids.has(match[1])) restated.push(`${relative(repoRoot(), file)}: ${match[1]}`);
+      const lines = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => !line.includes('contextValue'));
+      for (const match of lines.join('\n').matchAll(/['"`](portal\.[A-Za-z]+)['"`]/g))
+        if (ids.has(match[1])) restated.push(`${relative(repoRoot(), file)}: ${match[1]}`);
     }
     assert.deepEqual(restated, []);
   });
@@ -45,6 +55,9 @@ describe('command ids', () => {
     const ids = new Set(tableIds());
     const named = [...text.matchAll(/(?:"command":\s*"|command:|onCommand:)(portal\.[A-Za-z]+)/g)].map((match) => match[1]);
     assert.ok(named.length > 20, 'package.json names commands');
-    assert.deepEqual(named.filter((id) => !ids.has(id)), []);
+    assert.deepEqual(
+      named.filter((id) => !ids.has(id)),
+      [],
+    );
   });
 });

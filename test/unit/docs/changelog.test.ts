@@ -12,7 +12,8 @@ describe('the CHANGELOG', () => {
   it('starts with [Unreleased], then dated releases, the newest first', () => {
     const [first, ...versions] = releases();
     assert.equal(first, 'Unreleased');
-    for (const version of versions) assert.match(changelog(), new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
+    for (const version of versions)
+      assert.match(changelog(), new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
     const sorted = [...versions].sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
     assert.deepEqual(versions, sorted);
   });
@@ -23,7 +24,10 @@ describe('the CHANGELOG', () => {
 
   it("sorts each release's entries under Keep a Changelog's headings only", () => {
     const headings = [...changelog().matchAll(/^### (.+)$/gm)].map((match) => match[1]);
-    assert.deepEqual(headings.filter((heading) => !SECTIONS.has(heading)), []);
+    assert.deepEqual(
+      headings.filter((heading) => !SECTIONS.has(heading)),
+      [],
+    );
   });
 
   it('links every release it names', () => {

@@ -47,8 +47,14 @@ describe('the README', () => {
 
   it('links only to files of the repository that exist', () => {
     const links = [...readme.matchAll(/\]\(((?!https?:|#)[^)]+)\)/g)].map((match) => match[1]);
-    assert.ok(links.some((link) => link === 'src/README.md'), 'the architecture doc is linked');
-    assert.deepEqual(links.filter((link) => !existsSync(join(repoRoot(), link))), []);
+    assert.ok(
+      links.some((link) => link === 'src/README.md'),
+      'the architecture doc is linked',
+    );
+    assert.deepEqual(
+      links.filter((link) => !existsSync(join(repoRoot(), link))),
+      [],
+    );
   });
 
   it('lists every command with its title and id, each once, grouped by what it is for, and no other', () => {
@@ -59,7 +65,8 @@ describe('the README', () => {
     const expected = contributes.commands.map((command) => `${command.title} (\`${command.command}\`)`);
     assert.deepEqual([...listed].sort(), [...expected].sort());
     assert.equal(new Set(listed).size, listed.length, 'each command once');
-    for (const command of contributes.commands) assert.equal(command.category, 'Portal', `${command.command} is in the Portal category the section names`);
+    for (const command of contributes.commands)
+      assert.equal(command.category, 'Portal', `${command.command} is in the Portal category the section names`);
   });
 
   it('lists every setting with its default, and no other', () => {

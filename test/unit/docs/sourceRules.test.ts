@@ -20,7 +20,8 @@ const allCode = (): string[] => ['src', 'webview-ui', 'test'].flatMap((dir) => s
 /** `void x` as a statement or an expression (not the `void` type, not `void 0`). */
 const VOID_OPERATOR = /(^|[^\w.:<>=|&])void (?!0\b)[\w(]/;
 /** The line's code without the text of its string literals ("void and self-closed elements"). */
-const codeOf = (line: string): string => line.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''").replace(/\): void|=> void|<void>|: void\b/g, '');
+const codeOf = (line: string): string =>
+  line.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''").replace(/\): void|=> void|<void>|: void\b/g, '');
 const isVoid = (line: string): boolean => VOID_OPERATOR.test(codeOf(line));
 
 describe('source rules', () => {
@@ -35,7 +36,8 @@ describe('source rules', () => {
         let above = index - 1;
         while (above >= 0 && isVoid(lines[above])) above -= 1; // a group of them, under one comment
         const comment = lines[above]?.trim() ?? '';
-        if (!(comment.startsWith('//') || comment.endsWith('*/'))) unexplained.push(`${relative(repoRoot(), file)}:${index + 1}: ${line.trim()}`);
+        if (!(comment.startsWith('//') || comment.endsWith('*/')))
+          unexplained.push(`${relative(repoRoot(), file)}:${index + 1}: ${line.trim()}`);
       });
     }
     assert.deepEqual(unexplained, []);

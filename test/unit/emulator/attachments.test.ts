@@ -14,7 +14,10 @@ describe('emulator: attachments', () => {
 
   it('takes a multipart upload and gives back the first attachment with its bytes, content type and file name', async () => {
     const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x10]);
-    const added = await call(running.emulator, 'POST', PATH, { token: running.token, body: upload(bytes, 'application/pdf', 'Quote été.pdf') });
+    const added = await call(running.emulator, 'POST', PATH, {
+      token: running.token,
+      body: upload(bytes, 'application/pdf', 'Quote été.pdf'),
+    });
     assert.equal(added.status, 200, added.text);
     assert.deepEqual(added.json, { success: '1' });
     await call(running.emulator, 'POST', PATH, { token: running.token, body: upload(new Uint8Array([1]), 'text/plain', 'second.txt') });
@@ -22,10 +25,15 @@ describe('emulator: attachments', () => {
     const response = await fetch(`${running.emulator.baseUrl}${PATH}`, { headers: { Authorization: `Bearer ${running.token}` } });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'application/pdf');
-    assert.equal(response.headers.get('content-disposition'), `attachment; filename="Quote _t_.pdf"; filename*=UTF-8''Quote%20%C3%A9t%C3%A9.pdf`);
+    assert.equal(
+      response.headers.get('content-disposition'),
+      `attachment; filename="Quote _t_.pdf"; filename*=UTF-8''Quote%20%C3%A9t%C3%A9.pdf`,
+    );
     assert.deepEqual(new Uint8Array(await response.arrayBuffer()), bytes);
 
-    const raw = (await call(running.emulator, 'GET', '/_emulator/records/102/1')).json as { attachments: Array<{ file_name: string; size: number }> };
+    const raw = (await call(running.emulator, 'GET', '/_emulator/records/102/1')).json as {
+      attachments: Array<{ file_name: string; size: number }>;
+    };
     assert.deepEqual(
       raw.attachments.map((a) => [a.file_name, a.size]),
       [
@@ -43,15 +51,24 @@ describe('emulator: attachments', () => {
 
   it('answers 413 too_large over the size limit', async () => {
     await call(running.emulator, 'POST', '/_emulator/config', { body: { attachmentLimitBytes: 10 } });
-    const result = await call(running.emulator, 'POST', PATH, { token: running.token, body: upload(new Uint8Array(11), 'application/octet-stream', 'big.bin') });
+    const result = await call(running.emulator, 'POST', PATH, {
+      token: running.token,
+      body: upload(new Uint8Array(11), 'application/octet-stream', 'big.bin'),
+    });
     assert.equal(result.status, 413);
     assert.equal(nestedError(result).code, 'too_large');
-    const fits = await call(running.emulator, 'POST', PATH, { token: running.token, body: upload(new Uint8Array(10), 'application/octet-stream', 'ok.bin') });
+    const fits = await call(running.emulator, 'POST', PATH, {
+      token: running.token,
+      body: upload(new Uint8Array(10), 'application/octet-stream', 'ok.bin'),
+    });
     assert.equal(fits.status, 200);
   });
 
   it('refuses an upload without attachment_file, naming it', async () => {
-    const other = await call(running.emulator, 'POST', PATH, { token: running.token, body: upload(new Uint8Array(1), 'text/plain', 'a.txt', 'file') });
+    const other = await call(running.emulator, 'POST', PATH, {
+      token: running.token,
+      body: upload(new Uint8Array(1), 'text/plain', 'a.txt', 'file'),
+    });
     assert.equal(other.status, 400);
     assert.equal(nestedError(other).code, 'unknown_field');
     const empty = new FormData();
@@ -71,7 +88,10 @@ describe('emulator: attachments', () => {
 
   it('answers 404 for a record in trash', async () => {
     await call(running.emulator, 'DELETE', '/api/v1/app/102/record/1', { token: running.token });
-    const result = await call(running.emulator, 'POST', PATH, { token: running.token, body: upload(new Uint8Array(1), 'text/plain', 'a.txt') });
+    const result = await call(running.emulator, 'POST', PATH, {
+      token: running.token,
+      body: upload(new Uint8Array(1), 'text/plain', 'a.txt'),
+    });
     assert.equal(result.status, 404);
   });
 });

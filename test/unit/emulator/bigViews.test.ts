@@ -22,7 +22,14 @@ function rawGet(baseUrl: string, path: string, token: string): Promise<RawAnswer
       const chunks: Buffer[] = [];
       let firstByteMs = -1;
       const finish = (aborted?: string): void =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, firstByteMs, endMs: Date.now() - started, bytes: Buffer.concat(chunks), aborted });
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          firstByteMs,
+          endMs: Date.now() - started,
+          bytes: Buffer.concat(chunks),
+          aborted,
+        });
       response.on('data', (chunk: Buffer) => {
         if (firstByteMs < 0) firstByteMs = Date.now() - started;
         chunks.push(chunk);
@@ -77,7 +84,12 @@ describe('emulator: big views, latency and transfer rate', () => {
               rows += 1;
               lastId = final[1];
             }
-            resolve({ status: response.statusCode ?? 0, transfer: response.headers['transfer-encoding'], length: response.headers['content-length'], tail });
+            resolve({
+              status: response.statusCode ?? 0,
+              transfer: response.headers['transfer-encoding'],
+              length: response.headers['content-length'],
+              tail,
+            });
           });
         })
         .on('error', reject);
@@ -94,7 +106,10 @@ describe('emulator: big views, latency and transfer rate', () => {
   });
 
   it('gives a streamed view the same body as a cached one', async () => {
-    const small = JSON.parse((await call(running.emulator, 'GET', '/api/v1/app/201/view/8', { token: running.token })).text) as { data: unknown[]; metadata: unknown[] };
+    const small = JSON.parse((await call(running.emulator, 'GET', '/api/v1/app/201/view/8', { token: running.token })).text) as {
+      data: unknown[];
+      metadata: unknown[];
+    };
     await config({ bigViewRecords: 300_000 });
     const big = await rawGet(running.emulator.baseUrl, '/api/v1/app/201/view/8', running.token);
     assert.equal(big.headers['transfer-encoding'], 'chunked');
@@ -106,10 +121,14 @@ describe('emulator: big views, latency and transfer rate', () => {
 
   it('returns to the startup size of Tickets on reset', async () => {
     await config({ bigViewRecords: 3 });
-    const three = JSON.parse((await call(running.emulator, 'GET', '/api/v1/app/201/view/6', { token: running.token })).text) as { data: unknown[] };
+    const three = JSON.parse((await call(running.emulator, 'GET', '/api/v1/app/201/view/6', { token: running.token })).text) as {
+      data: unknown[];
+    };
     assert.equal(three.data.length, 3);
     await call(running.emulator, 'POST', '/_emulator/reset');
-    const reset = JSON.parse((await call(running.emulator, 'GET', '/api/v1/app/201/view/6', { token: running.token })).text) as { data: unknown[] };
+    const reset = JSON.parse((await call(running.emulator, 'GET', '/api/v1/app/201/view/6', { token: running.token })).text) as {
+      data: unknown[];
+    };
     assert.equal(reset.data.length, 500);
   });
 
@@ -129,7 +148,10 @@ describe('emulator: big views, latency and transfer rate', () => {
     const answer = await rawGet(running.emulator.baseUrl, '/api/v1/app/201/view/6', running.token);
     const expectedMs = (answer.bytes.length / 200_000) * 1000;
     assert.equal(answer.bytes.toString('utf8'), whole);
-    assert.ok(answer.endMs >= expectedMs * 0.9, `${answer.bytes.length} bytes in ${answer.endMs} ms, at least ${Math.round(expectedMs)} ms expected`);
+    assert.ok(
+      answer.endMs >= expectedMs * 0.9,
+      `${answer.bytes.length} bytes in ${answer.endMs} ms, at least ${Math.round(expectedMs)} ms expected`,
+    );
     assert.ok(answer.firstByteMs < answer.endMs / 2, 'the first bytes come early: it is a rate, not a delay');
   });
 
@@ -158,7 +180,10 @@ describe('emulator: big views, latency and transfer rate', () => {
 });
 
 describe('emulator: counting sequential round trips from the request log', () => {
-  const at = (endMs: number, durationMs: number) => ({ time: new Date(Date.UTC(2026, 0, 1) + endMs).toISOString(), duration_ms: durationMs });
+  const at = (endMs: number, durationMs: number) => ({
+    time: new Date(Date.UTC(2026, 0, 1) + endMs).toISOString(),
+    duration_ms: durationMs,
+  });
 
   it('counts requests that overlap as one round trip, and one after another as two', () => {
     assert.equal(sequentialRoundTrips([]), 0);

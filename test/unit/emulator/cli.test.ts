@@ -88,7 +88,9 @@ describe('emulator: command line', () => {
 
   it('prints the JSON line first, serves, and exits 0 on SIGTERM', async function () {
     this.timeout(15000);
-    const child = spawn(process.execPath, [MAIN, '--port', '0', '--quiet', '--big-view-records', '20'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, '--port', '0', '--quiet', '--big-view-records', '20'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       const lines = createInterface({ input: child.stdout });

@@ -71,7 +71,12 @@ export async function call(
   emulator: RunningEmulator,
   method: string,
   path: string,
-  options: { token?: string; body?: URLSearchParams | FormData | Record<string, unknown> | string; headers?: Record<string, string>; redirect?: RequestInit['redirect'] } = {},
+  options: {
+    token?: string;
+    body?: URLSearchParams | FormData | Record<string, unknown> | string;
+    headers?: Record<string, string>;
+    redirect?: RequestInit['redirect'];
+  } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;

@@ -50,7 +50,11 @@ describe('emulator: rate limit and requests in flight', () => {
     const three = await Promise.all([sites(), sites(), sites()]);
     assert.deepEqual(three.map((answer) => answer.status).sort(), [200, 200, 429]);
     assert.equal(three.find((answer) => answer.status === 429)?.headers.get('retry-after'), '1');
-    assert.deepEqual((await Promise.all([sites(), sites()])).map((answer) => answer.status), [200, 200], 'the first ones were counted out');
+    assert.deepEqual(
+      (await Promise.all([sites(), sites()])).map((answer) => answer.status),
+      [200, 200],
+      'the first ones were counted out',
+    );
     await config({ overLimitStatus: 503 });
     assert.deepEqual((await Promise.all([sites(), sites(), sites()])).map((answer) => answer.status).sort(), [200, 200, 503]);
   });

@@ -33,14 +33,27 @@ function tokenBody(result: Answer): Record<string, unknown> {
 describe('emulator: OAuth 2.0', () => {
   const running = useEmulator();
   const emulator = () => running.emulator;
-  const standard = () => ({ client_id: emulator().clientId, response_type: 'code', state: 'xyz-123', redirect_uri: emulator().redirectUri });
+  const standard = () => ({
+    client_id: emulator().clientId,
+    response_type: 'code',
+    state: 'xyz-123',
+    redirect_uri: emulator().redirectUri,
+  });
 
   beforeEach(async () => {
     await call(emulator(), 'POST', '/_emulator/reset');
   });
 
   const exchange = (code: string, extra: Record<string, string> = {}) =>
-    call(emulator(), 'POST', TOKEN, { body: form({ grant_type: 'authorization_code', code, client_id: emulator().clientId, client_secret: emulator().clientSecret, ...extra }) });
+    call(emulator(), 'POST', TOKEN, {
+      body: form({
+        grant_type: 'authorization_code',
+        code,
+        client_id: emulator().clientId,
+        client_secret: emulator().clientSecret,
+        ...extra,
+      }),
+    });
 
   describe('authorize', () => {
     it('renders an approval page with Approve and Deny', async () => {
@@ -152,15 +165,23 @@ describe('emulator: OAuth 2.0', () => {
     it('enforces PKCE (S256) once a challenge was given', async () => {
       const verifier = 'v'.repeat(20) + '-._~' + 'A1'.repeat(12);
       const challenge = createHash('sha256').update(verifier).digest('base64url');
-      const codeFor = async () => (await approve(emulator(), { ...standard(), code_challenge: challenge, code_challenge_method: 'S256' })).searchParams.get('code') ?? '';
+      const codeFor = async () =>
+        (await approve(emulator(), { ...standard(), code_challenge: challenge, code_challenge_method: 'S256' })).searchParams.get('code') ??
+        '';
       assert.equal(((await exchange(await codeFor())).json as { error: string }).error, 'invalid_grant', 'no verifier');
-      assert.equal(((await exchange(await codeFor(), { code_verifier: 'w'.repeat(43) })).json as { error: string }).error, 'invalid_grant', 'wrong verifier');
+      assert.equal(
+        ((await exchange(await codeFor(), { code_verifier: 'w'.repeat(43) })).json as { error: string }).error,
+        'invalid_grant',
+        'wrong verifier',
+      );
       tokenBody(await exchange(await codeFor(), { code_verifier: verifier }));
     });
 
     it('enforces PKCE (plain)', async () => {
       const verifier = 'p'.repeat(43);
-      const codeFor = async () => (await approve(emulator(), { ...standard(), code_challenge: verifier, code_challenge_method: 'plain' })).searchParams.get('code') ?? '';
+      const codeFor = async () =>
+        (await approve(emulator(), { ...standard(), code_challenge: verifier, code_challenge_method: 'plain' })).searchParams.get('code') ??
+        '';
       assert.equal((await exchange(await codeFor(), { code_verifier: 'q'.repeat(43) })).status, 400);
       tokenBody(await exchange(await codeFor(), { code_verifier: verifier }));
     });
@@ -172,7 +193,10 @@ describe('emulator: OAuth 2.0', () => {
     });
 
     it('refuses a code issued to another client', async () => {
-      const other = (await call(emulator(), 'POST', '/_emulator/clients', { body: { redirect_uris: ['http://127.0.0.1/cb'] } })).json as { client_id: string; client_secret: string };
+      const other = (await call(emulator(), 'POST', '/_emulator/clients', { body: { redirect_uris: ['http://127.0.0.1/cb'] } })).json as {
+        client_id: string;
+        client_secret: string;
+      };
       const code = (await approve(emulator(), standard())).searchParams.get('code') ?? '';
       const result = await exchange(code, { client_id: other.client_id, client_secret: other.client_secret });
       assert.equal((result.json as { error: string }).error, 'invalid_grant');
@@ -181,25 +205,38 @@ describe('emulator: OAuth 2.0', () => {
 
   describe('token: client_credentials', () => {
     it('authenticates with HTTP Basic and answers no refresh_token', async () => {
-      const result = await call(emulator(), 'POST', TOKEN, { body: form({ grant_type: 'client_credentials' }), headers: basic(emulator().clientId, emulator().clientSecret) });
+      const result = await call(emulator(), 'POST', TOKEN, {
+        body: form({ grant_type: 'client_credentials' }),
+        headers: basic(emulator().clientId, emulator().clientSecret),
+      });
       const body = tokenBody(result);
       assert.deepEqual(Object.keys(body).sort(), ['access_token', 'expires_in', 'scope', 'token_type']);
       assert.equal(body.scope, null);
     });
 
     it('authenticates with client_id and client_secret form parameters', async () => {
-      tokenBody(await call(emulator(), 'POST', TOKEN, { body: form({ grant_type: 'client_credentials', client_id: emulator().clientId, client_secret: emulator().clientSecret }) }));
+      tokenBody(
+        await call(emulator(), 'POST', TOKEN, {
+          body: form({ grant_type: 'client_credentials', client_id: emulator().clientId, client_secret: emulator().clientSecret }),
+        }),
+      );
     });
 
     it('accepts Basic and form parameters together when they agree, refuses them when they do not', async () => {
       const both = { grant_type: 'client_credentials', client_id: emulator().clientId, client_secret: emulator().clientSecret };
       tokenBody(await call(emulator(), 'POST', TOKEN, { body: form(both), headers: basic(emulator().clientId, emulator().clientSecret) }));
-      const disagree = await call(emulator(), 'POST', TOKEN, { body: form({ ...both, client_id: 'other' }), headers: basic(emulator().clientId, emulator().clientSecret) });
+      const disagree = await call(emulator(), 'POST', TOKEN, {
+        body: form({ ...both, client_id: 'other' }),
+        headers: basic(emulator().clientId, emulator().clientSecret),
+      });
       assert.equal(disagree.status, 400);
     });
 
     it('answers 401 invalid_client for a wrong secret', async () => {
-      const result = await call(emulator(), 'POST', TOKEN, { body: form({ grant_type: 'client_credentials' }), headers: basic(emulator().clientId, 'wrong') });
+      const result = await call(emulator(), 'POST', TOKEN, {
+        body: form({ grant_type: 'client_credentials' }),
+        headers: basic(emulator().clientId, 'wrong'),
+      });
       assert.equal(result.status, 401);
       assert.deepEqual(result.json, { error: 'invalid_client', error_description: 'Unknown client or wrong client secret.' });
     });
@@ -211,12 +248,21 @@ describe('emulator: OAuth 2.0', () => {
     });
 
     it('answers 400 unsupported_grant_type and invalid_request', async () => {
-      const password = await call(emulator(), 'POST', TOKEN, { body: form({ grant_type: 'password' }), headers: basic(emulator().clientId, emulator().clientSecret) });
+      const password = await call(emulator(), 'POST', TOKEN, {
+        body: form({ grant_type: 'password' }),
+        headers: basic(emulator().clientId, emulator().clientSecret),
+      });
       assert.equal(password.status, 400);
       assert.equal((password.json as { error: string }).error, 'unsupported_grant_type');
-      const missing = await call(emulator(), 'POST', TOKEN, { body: form({}), headers: basic(emulator().clientId, emulator().clientSecret) });
+      const missing = await call(emulator(), 'POST', TOKEN, {
+        body: form({}),
+        headers: basic(emulator().clientId, emulator().clientSecret),
+      });
       assert.equal((missing.json as { error: string }).error, 'invalid_request');
-      const json = await call(emulator(), 'POST', TOKEN, { body: { grant_type: 'client_credentials' }, headers: basic(emulator().clientId, emulator().clientSecret) });
+      const json = await call(emulator(), 'POST', TOKEN, {
+        body: { grant_type: 'client_credentials' },
+        headers: basic(emulator().clientId, emulator().clientSecret),
+      });
       assert.equal((json.json as { error: string }).error, 'invalid_request');
     });
   });
@@ -226,7 +272,10 @@ describe('emulator: OAuth 2.0', () => {
       const code = (await approve(emulator(), standard())).searchParams.get('code') ?? '';
       const first = tokenBody(await exchange(code));
       const refresh = (refreshToken: unknown) =>
-        call(emulator(), 'POST', TOKEN, { body: form({ grant_type: 'refresh_token', refresh_token: String(refreshToken) }), headers: basic(emulator().clientId, emulator().clientSecret) });
+        call(emulator(), 'POST', TOKEN, {
+          body: form({ grant_type: 'refresh_token', refresh_token: String(refreshToken) }),
+          headers: basic(emulator().clientId, emulator().clientSecret),
+        });
       const second = tokenBody(await refresh(first.refresh_token));
       assert.notEqual(second.access_token, first.access_token);
       assert.notEqual(second.refresh_token, first.refresh_token);
@@ -243,7 +292,9 @@ describe('emulator: token lifetime', () => {
   const running = useEmulator({ tokenLifetimeSeconds: 1 });
 
   it('answers expires_in from the option and 401 invalid_token once the token expired', async () => {
-    const result = await call(running.emulator, 'POST', TOKEN, { body: form({ grant_type: 'client_credentials', client_id: running.emulator.clientId, client_secret: running.emulator.clientSecret }) });
+    const result = await call(running.emulator, 'POST', TOKEN, {
+      body: form({ grant_type: 'client_credentials', client_id: running.emulator.clientId, client_secret: running.emulator.clientSecret }),
+    });
     const body = tokenBody(result);
     assert.equal(body.expires_in, 1);
     const token = String(body.access_token);

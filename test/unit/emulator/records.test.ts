@@ -12,7 +12,10 @@ describe('emulator: records', () => {
   const order = (extra: Record<string, string> = {}) => form({ f11: 'Paper', f15: '03-03-2026', f17: '12.50', ...extra });
 
   it('creates a record and answers its values keyed by field_id_in_data, with its id, all as strings', async () => {
-    const created = await call(running.emulator, 'POST', `/api/v1/app/${ORDERS}/record/`, { token: running.token, body: order({ f12: '1', f18: '3' }) });
+    const created = await call(running.emulator, 'POST', `/api/v1/app/${ORDERS}/record/`, {
+      token: running.token,
+      body: order({ f12: '1', f18: '3' }),
+    });
     assert.equal(created.status, 200);
     const body = created.json as Record<string, unknown>;
     assert.equal(body.id, '9');
@@ -31,14 +34,27 @@ describe('emulator: records', () => {
     assert.equal(body.id, '1');
     assert.equal(body.draft, '0');
     const name = body.metadata.find((entry) => entry.field_id === '2');
-    assert.deepEqual(name, { app_id: CUSTOMERS, field_id: '2', field_name: 'Name', field_description: 'Company name as on the contract', type: '0', type_name: 'Text Field', position: '2', required: '1' });
+    assert.deepEqual(name, {
+      app_id: CUSTOMERS,
+      field_id: '2',
+      field_name: 'Name',
+      field_description: 'Company name as on the contract',
+      type: '0',
+      type_name: 'Text Field',
+      position: '2',
+      required: '1',
+    });
   });
 
   it('updates the given fields only and answers {"success": "1"}', async () => {
-    const updated = await call(running.emulator, 'PUT', `/api/v1/app/${CUSTOMERS}/record/2`, { token: running.token, body: form({ f4: '+49 30 1234' }) });
+    const updated = await call(running.emulator, 'PUT', `/api/v1/app/${CUSTOMERS}/record/2`, {
+      token: running.token,
+      body: form({ f4: '+49 30 1234' }),
+    });
     assert.equal(updated.status, 200);
     assert.deepEqual(updated.json, { success: '1' });
-    const read = (await call(running.emulator, 'GET', `/api/v1/app/${CUSTOMERS}/record/2`, { token: running.token })).json as ReadRecordResponse;
+    const read = (await call(running.emulator, 'GET', `/api/v1/app/${CUSTOMERS}/record/2`, { token: running.token }))
+      .json as ReadRecordResponse;
     assert.equal(read.data.f4, '+49 30 1234');
     assert.equal(read.data.f2, 'Globex');
   });
@@ -62,8 +78,12 @@ describe('emulator: records', () => {
   });
 
   it('creates a Draft with draft "1" in a Draft-mode app and publishes it with draft "0"', async () => {
-    const created = (await call(running.emulator, 'POST', `/api/v1/app/${ORDERS}/record/`, { token: running.token, body: order({ draft: '1' }) })).json as { id: string };
-    const read = async () => (await call(running.emulator, 'GET', `/api/v1/app/${ORDERS}/record/${created.id}`, { token: running.token })).json as ReadRecordResponse;
+    const created = (
+      await call(running.emulator, 'POST', `/api/v1/app/${ORDERS}/record/`, { token: running.token, body: order({ draft: '1' }) })
+    ).json as { id: string };
+    const read = async () =>
+      (await call(running.emulator, 'GET', `/api/v1/app/${ORDERS}/record/${created.id}`, { token: running.token }))
+        .json as ReadRecordResponse;
     assert.equal((await read()).draft, '1');
     await call(running.emulator, 'PUT', `/api/v1/app/${ORDERS}/record/${created.id}`, { token: running.token, body: form({ f18: '2' }) });
     assert.equal((await read()).draft, '1', 'an update without draft keeps the Draft');
@@ -74,19 +94,31 @@ describe('emulator: records', () => {
   });
 
   it('creates a Published record when draft is not "1"', async () => {
-    const created = (await call(running.emulator, 'POST', `/api/v1/app/${ORDERS}/record/`, { token: running.token, body: order({ draft: 'yes' }) })).json as { id: string };
-    const read = (await call(running.emulator, 'GET', `/api/v1/app/${ORDERS}/record/${created.id}`, { token: running.token })).json as ReadRecordResponse;
+    const created = (
+      await call(running.emulator, 'POST', `/api/v1/app/${ORDERS}/record/`, { token: running.token, body: order({ draft: 'yes' }) })
+    ).json as { id: string };
+    const read = (await call(running.emulator, 'GET', `/api/v1/app/${ORDERS}/record/${created.id}`, { token: running.token }))
+      .json as ReadRecordResponse;
     assert.equal(read.draft, '0');
   });
 
   it('ignores draft in an app without Draft mode', async () => {
-    const created = (await call(running.emulator, 'POST', `/api/v1/app/${CUSTOMERS}/record/`, { token: running.token, body: form({ f2: 'New Co', draft: '1' }) })).json as { id: string };
-    const read = (await call(running.emulator, 'GET', `/api/v1/app/${CUSTOMERS}/record/${created.id}`, { token: running.token })).json as ReadRecordResponse;
+    const created = (
+      await call(running.emulator, 'POST', `/api/v1/app/${CUSTOMERS}/record/`, {
+        token: running.token,
+        body: form({ f2: 'New Co', draft: '1' }),
+      })
+    ).json as { id: string };
+    const read = (await call(running.emulator, 'GET', `/api/v1/app/${CUSTOMERS}/record/${created.id}`, { token: running.token }))
+      .json as ReadRecordResponse;
     assert.equal(read.draft, '0');
   });
 
   it('adds a comment, and refuses one when the comments plugin is off', async () => {
-    const added = await call(running.emulator, 'POST', `/api/v1/app/${ORDERS}/record/1/comment`, { token: running.token, body: form({ comment: 'Shipped early' }) });
+    const added = await call(running.emulator, 'POST', `/api/v1/app/${ORDERS}/record/1/comment`, {
+      token: running.token,
+      body: form({ comment: 'Shipped early' }),
+    });
     assert.equal(added.status, 200);
     assert.deepEqual(added.json, { success: '1' });
     const raw = (await call(running.emulator, 'GET', `/_emulator/records/${ORDERS}/1`)).json as { comments: Array<{ comment: string }> };
@@ -94,14 +126,20 @@ describe('emulator: records', () => {
       raw.comments.map((c) => c.comment),
       ['Shipped early'],
     );
-    const refused = await call(running.emulator, 'POST', `/api/v1/app/${KNOWLEDGE_BASE}/record/1/comment`, { token: running.token, body: form({ comment: 'Hello' }) });
+    const refused = await call(running.emulator, 'POST', `/api/v1/app/${KNOWLEDGE_BASE}/record/1/comment`, {
+      token: running.token,
+      body: form({ comment: 'Hello' }),
+    });
     assert.equal(refused.status, 403);
     assert.equal(nestedError(refused).code, 'comments_disabled');
     assert.match(nestedError(refused).message, /comments plugin/);
   });
 
   it('refuses an empty comment, naming the parameter', async () => {
-    const refused = await call(running.emulator, 'POST', `/api/v1/app/${ORDERS}/record/1/comment`, { token: running.token, body: form({ comment: '  ' }) });
+    const refused = await call(running.emulator, 'POST', `/api/v1/app/${ORDERS}/record/1/comment`, {
+      token: running.token,
+      body: form({ comment: '  ' }),
+    });
     assert.equal(refused.status, 400);
     assert.deepEqual(nestedError(refused).field, 'comment');
   });
@@ -119,7 +157,10 @@ describe('emulator: records', () => {
   });
 
   it('refuses a body that is not form-encoded', async () => {
-    const json = await call(running.emulator, 'POST', `/api/v1/app/${ORDERS}/record/`, { token: running.token, body: { f11: 'x', f15: '01-01-2026', f17: '1' } });
+    const json = await call(running.emulator, 'POST', `/api/v1/app/${ORDERS}/record/`, {
+      token: running.token,
+      body: { f11: 'x', f15: '01-01-2026', f17: '1' },
+    });
     assert.equal(json.status, 400);
     assert.equal(nestedError(json).code, 'invalid_request');
     assert.match(nestedError(json).message, /form/);

@@ -2,7 +2,22 @@ import * as assert from 'node:assert/strict';
 import type { Column, ReadRecordResponse, Site, ViewResponse } from '../../../src/api/types';
 import { call, clientToken, form, useEmulator } from './helpers';
 
-const TYPE_NAMES = ['Text Field', 'Multiline', 'Choice', 'Number', 'Date', 'Date & Time', 'Email', 'Phone/Fax No.', 'URL', 'Currency', 'Duration', 'User', 'Auto Number', 'LookUp'];
+const TYPE_NAMES = [
+  'Text Field',
+  'Multiline',
+  'Choice',
+  'Number',
+  'Date',
+  'Date & Time',
+  'Email',
+  'Phone/Fax No.',
+  'URL',
+  'Currency',
+  'Duration',
+  'User',
+  'Auto Number',
+  'LookUp',
+];
 
 interface AppSettings {
   app_id: string;
@@ -39,15 +54,24 @@ describe('emulator: the seed', () => {
     for (const column of choiceColumns) {
       assert.ok(column.choices && column.choices.length > 0);
       for (const choice of column.choices) assert.match(choice.color, /^#[0-9A-F]{6}$/i);
-      assert.deepEqual(column.choice_types, { '0': 'single_select_dropdown', '1': 'single_select_radio_button', '2': 'multi_select_checkbox' });
+      assert.deepEqual(column.choice_types, {
+        '0': 'single_select_dropdown',
+        '1': 'single_select_radio_button',
+        '2': 'multi_select_checkbox',
+      });
       assert.equal(Object.keys(column.display_formats ?? {}).length, 5);
     }
     for (const column of all.filter((c) => c.type_name === 'LookUp')) {
       assert.ok(columns.has(String(column.lookup_app_id)));
       assert.ok(columns.get(String(column.lookup_app_id))?.some((target) => target.field_id === column.lookup_field_id));
     }
-    assert.ok(all.filter((c) => c.type_name === 'Currency').every((c) => typeof c.currency_symbol === 'string' && c.currency_symbol !== ''));
-    assert.ok(all.every((c) => Object.values(c).every((v) => typeof v !== 'number')), 'no numbers: all values are strings');
+    assert.ok(
+      all.filter((c) => c.type_name === 'Currency').every((c) => typeof c.currency_symbol === 'string' && c.currency_symbol !== ''),
+    );
+    assert.ok(
+      all.every((c) => Object.values(c).every((v) => typeof v !== 'number')),
+      'no numbers: all values are strings',
+    );
   });
 
   it('has an app with Draft mode and one with the comments plugin off', async () => {
@@ -66,7 +90,8 @@ describe('emulator: the seed', () => {
     for (const [appId, appColumns] of columns) {
       const writable = appColumns.filter((column) => column.type_name !== 'Auto Number' && column.type_name !== 'LookUp');
       const view = running.emulator.views.find((candidate) => candidate.app_id === appId);
-      const rows = ((await call(running.emulator, 'GET', `/api/v1/app/${appId}/view/${view?.view_id}`, { token })).json as ViewResponse).data;
+      const rows = ((await call(running.emulator, 'GET', `/api/v1/app/${appId}/view/${view?.view_id}`, { token })).json as ViewResponse)
+        .data;
       for (const row of rows.slice(0, 50)) {
         const record = (await call(running.emulator, 'GET', `/api/v1/app/${appId}/record/${row.id}`, { token })).json as ReadRecordResponse;
         const values = Object.fromEntries(writable.map((column) => [column.field_id_in_data, record.data[column.field_id_in_data]]));

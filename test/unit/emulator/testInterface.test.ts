@@ -3,7 +3,6 @@ import type { Column } from '../../../src/api/types';
 import type { LoggedRequest } from '../../emulator/requestLog';
 import { call, clientToken, form, nestedError, useSeededEmulator } from './helpers';
 
-
 describe('emulator: test interface', () => {
   const running = useSeededEmulator();
 
@@ -17,9 +16,16 @@ describe('emulator: test interface', () => {
   describe('reset', () => {
     it('restores the seed and forgets faults, requests and other clients with their tokens', async () => {
       await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token: running.token, body: form({ f2: 'Changed' }) });
-      await call(running.emulator, 'POST', '/_emulator/clients', { body: { client_id: 'extra', client_secret: 'pw', redirect_uris: ['http://127.0.0.1/cb'] } });
-      const extraToken = ((await call(running.emulator, 'POST', '/api/v1/oauth2/token', { body: form({ grant_type: 'client_credentials', client_id: 'extra', client_secret: 'pw' }) })).json as { access_token: string })
-        .access_token;
+      await call(running.emulator, 'POST', '/_emulator/clients', {
+        body: { client_id: 'extra', client_secret: 'pw', redirect_uris: ['http://127.0.0.1/cb'] },
+      });
+      const extraToken = (
+        (
+          await call(running.emulator, 'POST', '/api/v1/oauth2/token', {
+            body: form({ grant_type: 'client_credentials', client_id: 'extra', client_secret: 'pw' }),
+          })
+        ).json as { access_token: string }
+      ).access_token;
       await fault({ status: 500, path: '^/never' });
       await call(running.emulator, 'POST', '/_emulator/reset');
       assert.deepEqual(await requests(), []);
@@ -29,7 +35,11 @@ describe('emulator: test interface', () => {
         clients.map((c) => c.client_id),
         [running.emulator.clientId],
       );
-      assert.equal((await call(running.emulator, 'GET', '/api/v1/site', { token: extraToken })).status, 401, "a forgotten client's token goes");
+      assert.equal(
+        (await call(running.emulator, 'GET', '/api/v1/site', { token: extraToken })).status,
+        401,
+        "a forgotten client's token goes",
+      );
       assert.equal((await sites()).status, 200, "the demo client's token stays: a signed-in extension stays signed in");
       const raw = (await call(running.emulator, 'GET', '/_emulator/records/101/1')).json as { data: Record<string, string> };
       assert.equal(raw.data.f2, 'Acme Corporation');
@@ -41,14 +51,18 @@ describe('emulator: test interface', () => {
       const created = await call(running.emulator, 'POST', '/_emulator/clients', { body: { redirect_uris: ['http://127.0.0.1/cb'] } });
       const { client_id, client_secret } = created.json as { client_id: string; client_secret: string };
       assert.ok(client_id && client_secret);
-      const token = await call(running.emulator, 'POST', '/api/v1/oauth2/token', { body: form({ grant_type: 'client_credentials', client_id, client_secret }) });
+      const token = await call(running.emulator, 'POST', '/api/v1/oauth2/token', {
+        body: form({ grant_type: 'client_credentials', client_id, client_secret }),
+      });
       assert.equal(token.status, 200);
       const page = await call(running.emulator, 'GET', `/api/v1/oauth2/authorize?client_id=${client_id}&response_type=code&state=s`);
       assert.match(page.text, /http:\/\/127\.0\.0\.1\/cb/, 'the registered call-back URL is used');
     });
 
     it('keeps a chosen id and secret, and refuses bad registrations', async () => {
-      const created = await call(running.emulator, 'POST', '/_emulator/clients', { body: { client_id: 'mine', client_secret: 'pw', redirect_uris: ['vscode://x/y'] } });
+      const created = await call(running.emulator, 'POST', '/_emulator/clients', {
+        body: { client_id: 'mine', client_secret: 'pw', redirect_uris: ['vscode://x/y'] },
+      });
       assert.deepEqual(created.json, { client_id: 'mine', client_secret: 'pw' });
       assert.equal((await call(running.emulator, 'POST', '/_emulator/clients', { body: { redirect_uris: [] } })).status, 400);
       assert.equal((await call(running.emulator, 'POST', '/_emulator/clients', { body: { redirect_uris: ['not a uri'] } })).status, 400);
@@ -93,11 +107,16 @@ describe('emulator: test interface', () => {
 
     it('applies a request and then loses its answer (lose_answer)', async () => {
       await fault({ path: '/record/$', method: 'POST', lose_answer: true });
-      await assert.rejects(call(running.emulator, 'POST', '/api/v1/app/101/record/', { token: running.token, body: form({ f2: 'Lost answer Ltd' }) }));
+      await assert.rejects(
+        call(running.emulator, 'POST', '/api/v1/app/101/record/', { token: running.token, body: form({ f2: 'Lost answer Ltd' }) }),
+      );
       const logged = (await requests()).at(-1);
       assert.deepEqual([logged?.path, logged?.status, logged?.fault], ['/api/v1/app/101/record/', 0, 'lose_answer']);
       // The record exists although its creator never heard of it: the next one gets the next id.
-      const created = await call(running.emulator, 'POST', '/api/v1/app/101/record/', { token: running.token, body: form({ f2: 'Heard Ltd' }) });
+      const created = await call(running.emulator, 'POST', '/api/v1/app/101/record/', {
+        token: running.token,
+        body: form({ f2: 'Heard Ltd' }),
+      });
       assert.equal(created.status, 200);
       const lost = await call(running.emulator, 'GET', `/_emulator/records/101/${Number((created.json as { id: string }).id) - 1}`);
       assert.equal((lost.json as { data: Record<string, string> }).data.f2, 'Lost answer Ltd');
@@ -128,7 +147,16 @@ describe('emulator: test interface', () => {
     });
 
     it('refuses a fault it cannot apply', async () => {
-      for (const body of [{}, { path: '(' }, { status: 99 }, { drop: true, status: 500 }, { lose_answer: true, drop: true }, { lose_answer: 'yes' }, { count: 0, status: 500 }, { wat: 1, status: 500 }]) {
+      for (const body of [
+        {},
+        { path: '(' },
+        { status: 99 },
+        { drop: true, status: 500 },
+        { lose_answer: true, drop: true },
+        { lose_answer: 'yes' },
+        { count: 0, status: 500 },
+        { wat: 1, status: 500 },
+      ]) {
         assert.equal((await call(running.emulator, 'POST', '/_emulator/faults', { body })).status, 400, JSON.stringify(body));
       }
     });
@@ -188,21 +216,43 @@ describe('emulator: test interface', () => {
     });
 
     it('switches Draft mode and the comments plugin per app', async () => {
-      const changed = await call(running.emulator, 'POST', '/_emulator/apps/202/settings', { body: { comments_plugin: true, draft_mode: true } });
+      const changed = await call(running.emulator, 'POST', '/_emulator/apps/202/settings', {
+        body: { comments_plugin: true, draft_mode: true },
+      });
       assert.deepEqual(changed.json, { app_id: '202', draft_mode: true, comments_plugin: true });
-      assert.equal((await call(running.emulator, 'POST', '/api/v1/app/202/record/1/comment', { token: running.token, body: form({ comment: 'now on' }) })).status, 200);
+      assert.equal(
+        (
+          await call(running.emulator, 'POST', '/api/v1/app/202/record/1/comment', {
+            token: running.token,
+            body: form({ comment: 'now on' }),
+          })
+        ).status,
+        200,
+      );
       await call(running.emulator, 'POST', '/_emulator/apps/102/settings', { body: { draft_mode: false } });
-      const created = (await call(running.emulator, 'POST', '/api/v1/app/102/record/', { token: running.token, body: form({ f11: 'x', f15: '01-01-2026', f17: '1', draft: '1' }) })).json as { id: string };
+      const created = (
+        await call(running.emulator, 'POST', '/api/v1/app/102/record/', {
+          token: running.token,
+          body: form({ f11: 'x', f15: '01-01-2026', f17: '1', draft: '1' }),
+        })
+      ).json as { id: string };
       const raw = (await call(running.emulator, 'GET', `/_emulator/records/102/${created.id}`)).json as { draft: boolean };
       assert.equal(raw.draft, false);
       assert.equal((await call(running.emulator, 'POST', '/_emulator/apps/102/settings', { body: { draft_mode: 'yes' } })).status, 400);
     });
 
-    it('shows each app\'s Draft mode and comments plugin in the list of sites, unless told not to', async () => {
+    it("shows each app's Draft mode and comments plugin in the list of sites, unless told not to", async () => {
       const appsOf = async () =>
-        ((await call(running.emulator, 'GET', '/api/v1/site', { token: running.token })).json as Array<{ apps: Array<Record<string, string>> }>).flatMap((site) => site.apps);
+        (
+          (await call(running.emulator, 'GET', '/api/v1/site', { token: running.token })).json as Array<{
+            apps: Array<Record<string, string>>;
+          }>
+        ).flatMap((site) => site.apps);
       const before = await appsOf();
-      assert.deepEqual(before.find((app) => app.app_id === '102'), { app_id: '102', name: 'Orders', draft_mode: '1', comments_plugin: '1' });
+      assert.deepEqual(
+        before.find((app) => app.app_id === '102'),
+        { app_id: '102', name: 'Orders', draft_mode: '1', comments_plugin: '1' },
+      );
       assert.equal(before.find((app) => app.app_id === '202')?.comments_plugin, '0');
       await call(running.emulator, 'POST', '/_emulator/apps/202/settings', { body: { comments_plugin: true } });
       assert.equal((await appsOf()).find((app) => app.app_id === '202')?.comments_plugin, '1');
@@ -212,13 +262,19 @@ describe('emulator: test interface', () => {
 
     it('switches the error style', async () => {
       await call(running.emulator, 'POST', '/_emulator/config', { body: { errorStyle: 'flat' } });
-      const flat = await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token: running.token, body: form({ f9: '31-02-2026' }) });
+      const flat = await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', {
+        token: running.token,
+        body: form({ f9: '31-02-2026' }),
+      });
       assert.equal(flat.status, 400);
       assert.deepEqual(Object.keys(flat.json as object), ['error', 'error_description']);
       assert.equal((flat.json as { error: string }).error, 'invalid_value');
       assert.match((flat.json as { error_description: string }).error_description, /^f9 /);
       await call(running.emulator, 'POST', '/_emulator/config', { body: { errorStyle: 'text' } });
-      const text = await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token: running.token, body: form({ f9: '31-02-2026' }) });
+      const text = await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', {
+        token: running.token,
+        body: form({ f9: '31-02-2026' }),
+      });
       assert.match(text.headers.get('content-type') ?? '', /text\/plain/);
       assert.match(text.text, /^f9 \(Customer since\)/);
     });
@@ -228,12 +284,16 @@ describe('emulator: test interface', () => {
       const empty = await call(running.emulator, 'PUT', '/api/v1/app/101/record/1', { token: running.token, body: form({ f4: '1' }) });
       assert.deepEqual([empty.status, empty.text], [204, '']);
       await call(running.emulator, 'POST', '/_emulator/config', { body: { writeResponse: 'text' } });
-      const text = await call(running.emulator, 'POST', '/api/v1/app/101/record/1/comment', { token: running.token, body: form({ comment: 'c' }) });
+      const text = await call(running.emulator, 'POST', '/api/v1/app/101/record/1/comment', {
+        token: running.token,
+        body: form({ comment: 'c' }),
+      });
       assert.deepEqual([text.status, text.text], [200, 'OK']);
     });
 
     it('leaves required out of the columns when asked', async () => {
-      const columns = async () => (await call(running.emulator, 'GET', '/api/v1/app/101/columns', { token: running.token })).json as Column[];
+      const columns = async () =>
+        (await call(running.emulator, 'GET', '/api/v1/app/101/columns', { token: running.token })).json as Column[];
       assert.equal((await columns())[1].required, '1');
       await call(running.emulator, 'POST', '/_emulator/config', { body: { columnRequired: false } });
       assert.equal('required' in (await columns())[1], false);

@@ -17,7 +17,15 @@ const SAMPLES: KindSamples[] = [
     kind: 'multiline',
     app: '101',
     field: 'f8',
-    valid: ['plain text', '<p>one</p><p>two<br>three</p>', '<ul><li>a</li></ul>', 'a < b and c > d', '<img src="x.png" alt="x">', '<!-- note --><p>x</p>', '<br/>'],
+    valid: [
+      'plain text',
+      '<p>one</p><p>two<br>three</p>',
+      '<ul><li>a</li></ul>',
+      'a < b and c > d',
+      '<img src="x.png" alt="x">',
+      '<!-- note --><p>x</p>',
+      '<br/>',
+    ],
     invalid: ['<p>unclosed', '<b><i>crossed</b></i>', '</p>', '<p class="x>broken</p>', '<!-- never closed'],
   },
   {
@@ -25,7 +33,16 @@ const SAMPLES: KindSamples[] = [
     app: '101',
     field: 'f3',
     valid: ['a@example.com', 'first.last+tag@sub.example.org', "o'brien@example.co.uk"],
-    invalid: ['no-at.example.com', 'a@b', 'a@@example.com', 'a b@example.com', '.a@example.com', 'a@-example.com', 'a@example.c0m', ' a@example.com'],
+    invalid: [
+      'no-at.example.com',
+      'a@b',
+      'a@@example.com',
+      'a b@example.com',
+      '.a@example.com',
+      'a@-example.com',
+      'a@example.c0m',
+      ' a@example.com',
+    ],
   },
   {
     kind: 'phone',
@@ -67,7 +84,15 @@ const SAMPLES: KindSamples[] = [
     app: '102',
     field: 'f16',
     valid: ['01-01-2026 00:00', '29-02-2024 23:59', '15-06-2026 09:05'],
-    invalid: ['01-01-2026', '01-01-2026 24:00', '01-01-2026 12:60', '01-01-2026 9:05', '31-04-2026 10:00', '01-01-2026T10:00', '01-01-2026  10:00'],
+    invalid: [
+      '01-01-2026',
+      '01-01-2026 24:00',
+      '01-01-2026 12:60',
+      '01-01-2026 9:05',
+      '31-04-2026 10:00',
+      '01-01-2026T10:00',
+      '01-01-2026  10:00',
+    ],
   },
   {
     kind: 'duration',
@@ -78,7 +103,13 @@ const SAMPLES: KindSamples[] = [
   },
   { kind: 'choice (dropdown)', app: '102', field: 'f19', valid: ['1', '5'], invalid: ['6', 'New', '1,2', '0'] },
   { kind: 'choice (radio)', app: '101', field: 'f6', valid: ['3'], invalid: ['Gold', '4'] },
-  { kind: 'choice (multi-select)', app: '102', field: 'f20', valid: ['1', '1,2', '4,3,2,1'], invalid: ['1, 2', '1,1', '9', '1,', 'Urgent'] },
+  {
+    kind: 'choice (multi-select)',
+    app: '102',
+    field: 'f20',
+    valid: ['1', '1,2', '4,3,2,1'],
+    invalid: ['1, 2', '1,1', '9', '1,', 'Urgent'],
+  },
   {
     kind: 'user',
     app: '102',
@@ -96,7 +127,8 @@ describe('emulator: value validation', () => {
     token = await clientToken(running.emulator);
   });
 
-  const put = (app: string, fields: Record<string, string>, record = '1') => call(running.emulator, 'PUT', `/api/v1/app/${app}/record/${record}`, { token, body: form(fields) });
+  const put = (app: string, fields: Record<string, string>, record = '1') =>
+    call(running.emulator, 'PUT', `/api/v1/app/${app}/record/${record}`, { token, body: form(fields) });
 
   for (const { kind, app, field, valid, invalid } of SAMPLES) {
     describe(kind, () => {
@@ -122,7 +154,8 @@ describe('emulator: value validation', () => {
         });
       }
       it('accepts the empty string, which clears the value', async () => {
-        if (field === 'f11' || field === 'f17') return assert.equal((await put(app, { [field]: '' })).status, 400, 'a required field cannot be emptied');
+        if (field === 'f11' || field === 'f17')
+          return assert.equal((await put(app, { [field]: '' })).status, 400, 'a required field cannot be emptied');
         assert.equal((await put(app, { [field]: '' })).status, 200);
       });
     });
@@ -131,7 +164,11 @@ describe('emulator: value validation', () => {
   it('refuses an unknown field, naming it', async () => {
     const result = await put('101', { f2: 'Acme Corporation', f999: 'x' });
     assert.equal(result.status, 400);
-    assert.deepEqual(nestedError(result), { code: 'unknown_field', message: 'f999 is not a column of app 101 (Customers).', field: 'f999' });
+    assert.deepEqual(nestedError(result), {
+      code: 'unknown_field',
+      message: 'f999 is not a column of app 101 (Customers).',
+      field: 'f999',
+    });
   });
 
   it('refuses Auto Number and LookUp fields as read-only', async () => {

@@ -37,17 +37,49 @@ describe('emulator: read records by view', () => {
       body.data.map((row) => row.id),
       ['1', '2', '3', '4', '5', '6', '7', '8'],
     );
-    assert.deepEqual(Object.keys(body.data[0]), ['id', 'f10', 'f11', 'f12', 'f13', 'f14', 'f15', 'f16', 'f17', 'f18', 'f19', 'f20', 'f21', 'f22', 'draft']);
+    assert.deepEqual(Object.keys(body.data[0]), [
+      'id',
+      'f10',
+      'f11',
+      'f12',
+      'f13',
+      'f14',
+      'f15',
+      'f16',
+      'f17',
+      'f18',
+      'f19',
+      'f20',
+      'f21',
+      'f22',
+      'draft',
+    ]);
     assert.equal(body.data[6].draft, '1');
     assert.equal(body.data[0].draft, '0');
     assert.ok(body.data.every((row) => Object.values(row).every((value) => typeof value === 'string')));
-    assert.deepEqual(body.metadata[1], { view_id: '3', field_id_in_data: 'f11', field_name: 'Title', field_description: '', app_id: '102', id: '11', type_name: 'Text Field' });
+    assert.deepEqual(body.metadata[1], {
+      view_id: '3',
+      field_id_in_data: 'f11',
+      field_name: 'Title',
+      field_description: '',
+      app_id: '102',
+      id: '11',
+      type_name: 'Text Field',
+    });
   });
 
   it("keys a Lookup app's columns l<N>, with that app's id in the metadata", async () => {
     const body = await view('102', '5');
     const tier = body.metadata.find((entry) => entry.field_id_in_data === 'l6');
-    assert.deepEqual(tier, { view_id: '5', field_id_in_data: 'l6', field_name: 'Tier', field_description: '', app_id: '101', id: '6', type_name: 'Choice' });
+    assert.deepEqual(tier, {
+      view_id: '5',
+      field_id_in_data: 'l6',
+      field_name: 'Tier',
+      field_description: '',
+      app_id: '101',
+      id: '6',
+      type_name: 'Choice',
+    });
     assert.equal(body.data[0].l3, 'orders@acme.example.com');
     assert.equal(body.data[0].f13, 'Acme Corporation');
   });
@@ -58,22 +90,30 @@ describe('emulator: read records by view', () => {
   });
 
   describe('operators', () => {
-    it('0 contains (case-insensitive substring)', async () => assert.deepEqual(await orders([{ column: '11', operator: '0', value: 'DESK' }]), ['2', '7']));
-    it('1 does not contain', async () => assert.deepEqual(await orders([{ column: '11', operator: '1', value: 'desk' }]), ['1', '3', '4', '5', '6', '8']));
-    it('2 equals, numerically for Currency', async () => assert.deepEqual(await orders([{ column: '17', operator: '2', value: '4800.00' }]), ['2']));
-    it('2 equals, as text for Choice ids', async () => assert.deepEqual(await orders([{ column: '19', operator: '2', value: '1' }]), ['4', '7', '8']));
-    it('3 does not equal', async () => assert.deepEqual(await orders([{ column: '19', operator: '3', value: '1' }]), ['1', '2', '3', '5', '6']));
+    it('0 contains (case-insensitive substring)', async () =>
+      assert.deepEqual(await orders([{ column: '11', operator: '0', value: 'DESK' }]), ['2', '7']));
+    it('1 does not contain', async () =>
+      assert.deepEqual(await orders([{ column: '11', operator: '1', value: 'desk' }]), ['1', '3', '4', '5', '6', '8']));
+    it('2 equals, numerically for Currency', async () =>
+      assert.deepEqual(await orders([{ column: '17', operator: '2', value: '4800.00' }]), ['2']));
+    it('2 equals, as text for Choice ids', async () =>
+      assert.deepEqual(await orders([{ column: '19', operator: '2', value: '1' }]), ['4', '7', '8']));
+    it('3 does not equal', async () =>
+      assert.deepEqual(await orders([{ column: '19', operator: '3', value: '1' }]), ['1', '2', '3', '5', '6']));
     it('4 empty', async () => assert.deepEqual(await orders([{ column: '16', operator: '4' }]), ['3', '5', '7', '8']));
     it('5 not empty', async () => assert.deepEqual(await orders([{ column: '21', operator: '5' }]), ['1', '2', '3', '4', '6', '8']));
-    it('6 less than, as dates for Date', async () => assert.deepEqual(await orders([{ column: '15', operator: '6', value: '12-01-2026' }]), ['1', '2']));
-    it('7 less than or equal to', async () => assert.deepEqual(await orders([{ column: '15', operator: '7', value: '12-01-2026' }]), ['1', '2', '3']));
+    it('6 less than, as dates for Date', async () =>
+      assert.deepEqual(await orders([{ column: '15', operator: '6', value: '12-01-2026' }]), ['1', '2']));
+    it('7 less than or equal to', async () =>
+      assert.deepEqual(await orders([{ column: '15', operator: '7', value: '12-01-2026' }]), ['1', '2', '3']));
     it('8 greater than, numerically for Currency (not as text)', async () =>
       assert.deepEqual(await orders([{ column: '17', operator: '8', value: '1000' }]), ['1', '2', '5', '8']));
     it('9 greater than or equal to, as minutes for Duration', async () =>
       assert.deepEqual(await orders([{ column: '21', operator: '9', value: '02:00' }]), ['2', '4', '8']));
     it('8 greater than, as date-times for Date & Time; empty values never match', async () =>
       assert.deepEqual(await orders([{ column: '16', operator: '8', value: '20-01-2026 14:00' }]), ['4', '6']));
-    it('6 less than, as case-insensitive text for Text', async () => assert.deepEqual(await orders([{ column: '11', operator: '6', value: 'D' }]), ['6']));
+    it('6 less than, as case-insensitive text for Text', async () =>
+      assert.deepEqual(await orders([{ column: '11', operator: '6', value: 'D' }]), ['6']));
   });
 
   it('filters on a LookUp column of the app by the value it shows', async () => {
@@ -86,11 +126,19 @@ describe('emulator: read records by view', () => {
   });
 
   it('combines filters with AND, and takes field_id_in_data as a column id', async () => {
-    assert.deepEqual(await orders([{ column: 'f19', operator: '2', value: '1' }, { column: '11', operator: '0', value: 'lamp' }]), ['7']);
+    assert.deepEqual(
+      await orders([
+        { column: 'f19', operator: '2', value: '1' },
+        { column: '11', operator: '0', value: 'lamp' },
+      ]),
+      ['7'],
+    );
   });
 
   it('accepts omitted filter_values and filter_apps when every item is empty', async () => {
-    const result = await call(running.emulator, 'GET', '/api/v1/app/102/view/3?filter_columns=16&filter_operators=4', { token: running.token });
+    const result = await call(running.emulator, 'GET', '/api/v1/app/102/view/3?filter_columns=16&filter_operators=4', {
+      token: running.token,
+    });
     assert.deepEqual(
       (result.json as ViewResponse).data.map((row) => row.id),
       ['3', '5', '7', '8'],
@@ -129,7 +177,10 @@ describe('emulator: read records by view', () => {
   it('serves the big view from cache until a record changes', async () => {
     const first = await view('201', '6');
     assert.equal(first.data.length, 500);
-    const created = await call(running.emulator, 'POST', '/api/v1/app/201/record/', { token: running.token, body: form({ f31: 'New ticket', f36: '01-03-2026 10:00', f32: '1' }) });
+    const created = await call(running.emulator, 'POST', '/api/v1/app/201/record/', {
+      token: running.token,
+      body: form({ f31: 'New ticket', f36: '01-03-2026 10:00', f32: '1' }),
+    });
     assert.equal(created.status, 200, created.text);
     const second = await view('201', '6');
     assert.equal(second.data.length, 501);

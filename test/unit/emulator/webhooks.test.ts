@@ -62,7 +62,9 @@ describe('emulator: webhooks', () => {
   });
 
   const register = async (body: Record<string, unknown>) => {
-    const result = await call(running.emulator, 'POST', '/_emulator/webhooks', { body: { app_id: '102', payload_url: url, active: true, ...body } });
+    const result = await call(running.emulator, 'POST', '/_emulator/webhooks', {
+      body: { app_id: '102', payload_url: url, active: true, ...body },
+    });
     assert.equal(result.status, 200, result.text);
     return (result.json as { id: string }).id;
   };
@@ -76,7 +78,9 @@ describe('emulator: webhooks', () => {
 
   it('POSTs a signed JSON payload naming the event, app, record and data', async () => {
     await register({ events: ['record.created'], secret: 's3cret' });
-    const created = (await call(running.emulator, 'POST', '/api/v1/app/102/record/', { token, body: form({ f11: 'Hooked', f15: '01-03-2026', f17: '5' }) })).json as { id: string };
+    const created = (
+      await call(running.emulator, 'POST', '/api/v1/app/102/record/', { token, body: form({ f11: 'Hooked', f15: '01-03-2026', f17: '5' }) })
+    ).json as { id: string };
     const [hit] = await arrived(1);
     assert.equal(hit.headers['content-type'], 'application/json');
     assert.equal(hit.headers['x-portal-event'], 'record.created');
@@ -115,10 +119,14 @@ describe('emulator: webhooks', () => {
     const comment = payloads.find((p) => p.event === 'comment.created');
     assert.equal((comment?.comment as { comment: string }).comment, 'Nice');
     const attachment = payloads.find((p) => p.event === 'attachment.created');
-    assert.deepEqual([(attachment?.attachment as { file_name: string }).file_name, (attachment?.attachment as { size: number }).size], ['hello.txt', 5]);
+    assert.deepEqual(
+      [(attachment?.attachment as { file_name: string }).file_name, (attachment?.attachment as { size: number }).size],
+      ['hello.txt', 5],
+    );
     const deleted = payloads.find((p) => p.event === 'record.deleted');
     assert.equal((deleted?.data as Record<string, string>).f18, '7', 'the data before the delete');
-    for (const hit of hits) assert.equal(hit.headers['x-portal-signature'], `sha256=${createHmac('sha256', 'k').update(hit.body).digest('hex')}`);
+    for (const hit of hits)
+      assert.equal(hit.headers['x-portal-signature'], `sha256=${createHmac('sha256', 'k').update(hit.body).digest('hex')}`);
   });
 
   it('sends nothing to an inactive webhook, for other events or other apps', async () => {

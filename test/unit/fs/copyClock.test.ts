@@ -7,14 +7,14 @@ function conflicts(read: { mtime: number; size: number }, now: { mtime: number; 
 }
 
 describe('the stat of a record document', () => {
-  it('starts near the text\'s byte length, offset by less than 1024', () => {
+  it("starts near the text's byte length, offset by less than 1024", () => {
     const clock = new CopyClock(1000, 5);
     const stat = clock.observe('{"f1": "ü"}', '["ü"]', 1000);
     assert.deepEqual(stat, { mtime: 1000, size: 12 + 5 }, '12 bytes: ü takes two');
     assert.equal(clock.ctime, 1000);
   });
 
-  it('stays the same while the portal\'s copy does', () => {
+  it("stays the same while the portal's copy does", () => {
     const clock = new CopyClock(0, 0);
     const first = clock.observe('text', 'a', 10);
     assert.deepEqual(clock.observe('text', 'a', 50), first);

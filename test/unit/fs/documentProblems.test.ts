@@ -32,13 +32,21 @@ describe('the problems of a record document', () => {
 
   it('says nothing about valid values', () => {
     for (const { column: sample, valid } of VALUE_CASES) {
-      for (const value of valid) assert.deepEqual(documentProblems(documentFields(text({ f7: value })), [sample], { creating: false, base: {} }), [], `${sample.type_name} ${value}`);
+      for (const value of valid)
+        assert.deepEqual(
+          documentProblems(documentFields(text({ f7: value })), [sample], { creating: false, base: {} }),
+          [],
+          `${sample.type_name} ${value}`,
+        );
     }
   });
 
   it('points at the value and names the field: 31-02-2026 is no date', () => {
     const document = text({ f1: '1001', f2: 'Acme', f9: '31-02-2026' });
-    const [problem, ...rest] = documentProblems(documentFields(document), columns, { creating: false, base: { f1: '1001', f2: 'Acme', f9: '' } });
+    const [problem, ...rest] = documentProblems(documentFields(document), columns, {
+      creating: false,
+      base: { f1: '1001', f2: 'Acme', f9: '' },
+    });
     assert.equal(rest.length, 0);
     assert.equal(problem.field, 'f9');
     assert.equal(document.slice(problem.offset, problem.offset + problem.length), '"31-02-2026"');
@@ -47,9 +55,19 @@ describe('the problems of a record document', () => {
   });
 
   it('refuses a read-only field changed from the copy read, and says what to put back', () => {
-    const problems = documentProblems(documentFields(text({ f1: '9999', f2: 'Acme' })), columns, { creating: false, base: { f1: '1001', f2: 'Acme' } });
-    assert.deepEqual(problems.map((problem) => problem.message), ['No. is read-only (Auto Number): a change is never sent; put back "1001".']);
-    assert.deepEqual(documentProblems(documentFields(text({ f1: '1001' })), columns, { creating: false, base: { f1: '1001' } }), [], 'unchanged is fine');
+    const problems = documentProblems(documentFields(text({ f1: '9999', f2: 'Acme' })), columns, {
+      creating: false,
+      base: { f1: '1001', f2: 'Acme' },
+    });
+    assert.deepEqual(
+      problems.map((problem) => problem.message),
+      ['No. is read-only (Auto Number): a change is never sent; put back "1001".'],
+    );
+    assert.deepEqual(
+      documentProblems(documentFields(text({ f1: '1001' })), columns, { creating: false, base: { f1: '1001' } }),
+      [],
+      'unchanged is fine',
+    );
   });
 
   it('in a new record: read-only fields stay empty, required fields left out are errors', () => {
@@ -65,13 +83,21 @@ describe('the problems of a record document', () => {
 
   it('reports unknown keys and non-strings, and leaves half-typed documents to the JSON language', () => {
     assert.deepEqual(
-      documentProblems(documentFields(text({ f99: 'x', f9: 12 })), columns, { creating: false, base: {} }).map((problem) => [problem.field, problem.severity]),
+      documentProblems(documentFields(text({ f99: 'x', f9: 12 })), columns, { creating: false, base: {} }).map((problem) => [
+        problem.field,
+        problem.severity,
+      ]),
       [
         ['f99', 'error'],
         ['f9', 'error'],
       ],
     );
-    assert.deepEqual(documentProblems(documentFields('{ "f9": "31-02-2026", "f2": '), columns, { creating: false, base: {} }).map((problem) => problem.field), ['f9']);
+    assert.deepEqual(
+      documentProblems(documentFields('{ "f9": "31-02-2026", "f2": '), columns, { creating: false, base: {} }).map(
+        (problem) => problem.field,
+      ),
+      ['f9'],
+    );
     assert.deepEqual(documentProblems(documentFields('not json'), columns, { creating: false }), []);
   });
 });

@@ -25,10 +25,16 @@ describe('new record documents: a create whose answer was lost', function () {
     const entry = new NewRecords().add(app, '{}', false, 0);
     const text = '{"f31": "Printer jammed", "f36": "01-02-2026 10:00"}';
     const save = (saved: string): Promise<string | undefined> =>
-      createGuarded(entry, saved, () => store.create(app, { f31: 'Printer jammed', f36: '01-02-2026 10:00' }), () => Promise.resolve('Tickets'));
+      createGuarded(
+        entry,
+        saved,
+        () => store.create(app, { f31: 'Printer jammed', f36: '01-02-2026 10:00' }),
+        () => Promise.resolve('Tickets'),
+      );
     await injectFault(emulator, { path: '/api/v1/app/201/record/$', method: 'POST', lose_answer: true });
     const mark = requests.length;
-    const mayExist = /The portal may have created this record already \(its answer was lost\): look for it in Tickets before saving again\./;
+    const mayExist =
+      /The portal may have created this record already \(its answer was lost\): look for it in Tickets before saving again\./;
     await assert.rejects(save(text), mayExist);
     await assert.rejects(save(text), mayExist, 'the same text saved again is refused too');
     const posts = requests.slice(mark).filter((request) => request.method === 'POST');

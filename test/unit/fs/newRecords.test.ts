@@ -20,7 +20,11 @@ describe('new-record documents', () => {
   it('knows a document it never opened (restored after a reload) by its own address, as a draft when its name says so', () => {
     const entries = new NewRecords();
     const restored = entries.at('prod', '/102/new/new-draft-4.json');
-    assert.deepEqual(restored, { portalId: 'prod', appId: '102', n: 4, path: '/102/new/new-draft-4.json', asDraft: true, mtime: 0 }, 'no text: VS Code holds it');
+    assert.deepEqual(
+      restored,
+      { portalId: 'prod', appId: '102', n: 4, path: '/102/new/new-draft-4.json', asDraft: true, mtime: 0 },
+      'no text: VS Code holds it',
+    );
     assert.equal(entries.at('prod', '/102/new/new-draft-4.json'), restored, 'one entry per address');
     assert.equal(entries.get('prod', '/102/new/new-draft-4.json'), restored);
     assert.equal(entries.at('prod', '/102/new/new-record-4.json')?.asDraft, false);

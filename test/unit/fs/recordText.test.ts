@@ -13,7 +13,10 @@ const columns: Column[] = [
 describe('a record as the text of its document', () => {
   it('is pretty JSON: $schema first, then every column in the order given, values as strings', () => {
     const text = recordText({ f9: '01-02-2026', f2: 'Acme "Ltd"', f1: '1001', extra: 'x' }, columns, 'portal://p/101/schema/record.json');
-    assert.equal(text, '{\n  "$schema": "portal://p/101/schema/record.json",\n  "f1": "1001",\n  "f2": "Acme \\"Ltd\\"",\n  "f9": "01-02-2026"\n}\n');
+    assert.equal(
+      text,
+      '{\n  "$schema": "portal://p/101/schema/record.json",\n  "f1": "1001",\n  "f2": "Acme \\"Ltd\\"",\n  "f9": "01-02-2026"\n}\n',
+    );
     assert.match(recordText({}, columns, 's'), /"f9": ""/, 'a field the portal did not send shows empty');
   });
 
@@ -37,12 +40,24 @@ describe('a record as the text of its document', () => {
 describe('the paths of the portal: documents', () => {
   it('tells records, new records, schemas and folders apart', () => {
     assert.deepEqual(parseDocumentPath(recordPath({ appId: '102', recordId: '7' })), { kind: 'record', appId: '102', recordId: '7' });
-    assert.deepEqual(parseDocumentPath(newRecordPath('102', 3)), { kind: 'new', appId: '102', name: 'new-record-3.json', n: 3, draft: false });
-    assert.deepEqual(parseDocumentPath(newRecordPath('102', 4, true)), { kind: 'new', appId: '102', name: 'new-draft-4.json', n: 4, draft: true }, 'a draft says so in its name');
+    assert.deepEqual(parseDocumentPath(newRecordPath('102', 3)), {
+      kind: 'new',
+      appId: '102',
+      name: 'new-record-3.json',
+      n: 3,
+      draft: false,
+    });
+    assert.deepEqual(
+      parseDocumentPath(newRecordPath('102', 4, true)),
+      { kind: 'new', appId: '102', name: 'new-draft-4.json', n: 4, draft: true },
+      'a draft says so in its name',
+    );
     assert.deepEqual(parseDocumentPath(schemaPath('102')), { kind: 'schema', appId: '102' });
     assert.deepEqual(parseDocumentPath('/'), { kind: 'directory' });
-    for (const folder of ['/102', '/102/new', '/102/schema']) assert.deepEqual(parseDocumentPath(folder), { kind: 'directory', appId: '102' }, folder);
-    for (const other of ['/102/7.txt', '/102/new/7.json', '/102/new/new-other-1.json', '/102/schema/other.json', '/a/b/c/d.json']) assert.equal(parseDocumentPath(other), undefined, other);
+    for (const folder of ['/102', '/102/new', '/102/schema'])
+      assert.deepEqual(parseDocumentPath(folder), { kind: 'directory', appId: '102' }, folder);
+    for (const other of ['/102/7.txt', '/102/new/7.json', '/102/new/new-other-1.json', '/102/schema/other.json', '/a/b/c/d.json'])
+      assert.equal(parseDocumentPath(other), undefined, other);
     assert.equal(schemaReference('prod', '102'), 'portal://prod/102/schema/record.json');
   });
 });

@@ -29,7 +29,11 @@ function check(label: string, text: string, cols: readonly Column[], base: Recor
   const problems = documentProblems(documentFields(text), cols, { creating: base === undefined, ...(base ? { base } : {}) });
   const refused = saveRefuses(text, cols, base);
   const errors = problems.filter((problem) => problem.severity === 'error');
-  assert.equal(errors.length > 0, refused, `${label}: the save ${refused ? 'refuses it, and no Error says so' : 'goes through, yet an Error is shown'} (${JSON.stringify(problems)})`);
+  assert.equal(
+    errors.length > 0,
+    refused,
+    `${label}: the save ${refused ? 'refuses it, and no Error says so' : 'goes through, yet an Error is shown'} (${JSON.stringify(problems)})`,
+  );
 }
 
 const doc = (fields: Record<string, unknown>): string => JSON.stringify({ $schema: 'portal://p/1/schema/record.json', ...fields }, null, 2);
@@ -38,7 +42,9 @@ const doc = (fields: Record<string, unknown>): string => JSON.stringify({ $schem
 const VALIDATING = ['type', 'pattern', 'additionalProperties', 'enum', 'const', 'required', 'minLength', 'maxLength', 'format'];
 
 function validating(schema: JsonSchema, path = '#'): string[] {
-  const own = VALIDATING.filter((keyword) => (schema as Record<string, unknown>)[keyword] !== undefined).map((keyword) => `${path}/${keyword}`);
+  const own = VALIDATING.filter((keyword) => (schema as Record<string, unknown>)[keyword] !== undefined).map(
+    (keyword) => `${path}/${keyword}`,
+  );
   return [...own, ...Object.entries(schema.properties ?? {}).flatMap(([key, property]) => validating(property, `${path}/${key}`))];
 }
 
@@ -54,7 +60,10 @@ describe('the Problems of a record document against what blocks its save', () =>
 
   it('a bad e-mail is an Error', () => {
     check('a bad e-mail', doc({ f2: 'Acme', f3: 'ann@example' }), columns, { f2: 'Acme', f3: '' });
-    const [problem] = documentProblems(documentFields(doc({ f2: 'Acme', f3: 'ann@example' })), columns, { creating: false, base: { f2: 'Acme', f3: '' } });
+    const [problem] = documentProblems(documentFields(doc({ f2: 'Acme', f3: 'ann@example' })), columns, {
+      creating: false,
+      base: { f2: 'Acme', f3: '' },
+    });
     assert.equal(problem?.severity, 'error');
     assert.equal(problem?.field, 'f3');
   });
@@ -76,6 +85,16 @@ describe('the Problems of a record document against what blocks its save', () =>
   });
 
   it('serves the JSON language a schema with nothing that can fail (it would show a Warning)', () => {
-    assert.deepEqual(validating(buildRecordSchema([number, name, email, ...VALUE_CASES.map((sample, index) => ({ ...sample.column, field_id_in_data: `f${20 + index}` }))])), []);
+    assert.deepEqual(
+      validating(
+        buildRecordSchema([
+          number,
+          name,
+          email,
+          ...VALUE_CASES.map((sample, index) => ({ ...sample.column, field_id_in_data: `f${20 + index}` })),
+        ]),
+      ),
+      [],
+    );
   });
 });

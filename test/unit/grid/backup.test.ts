@@ -36,14 +36,25 @@ describe('grid: backup of pending changes', function () {
     assert.equal(restored.row('1')?.asRead.f11, rows.get('1')?.f11, 'the copy as read stays the base of the conflict check');
     assert.match(restored.problem('2', 'f15') ?? '', /not a real date/);
     assert.equal((restored.row('3')?.changedOnPortal as Record<string, string>).f11, 'theirs');
-    assert.deepEqual(restored.rows().map((row) => row.recordId), ['1', '2', '3']);
+    assert.deepEqual(
+      restored.rows().map((row) => row.recordId),
+      ['1', '2', '3'],
+    );
   });
 
   it('hands back edits the columns no longer allow instead of restoring them', async () => {
     const { changeSet } = await freshGrid(portal);
-    const text = JSON.stringify({ version: 1, appId: '102', viewId: '3', rows: [{ recordId: '1', asRead: { f10: '5001' }, edits: { f10: '1', f18: '3' }, changedOnPortal: null }] });
+    const text = JSON.stringify({
+      version: 1,
+      appId: '102',
+      viewId: '3',
+      rows: [{ recordId: '1', asRead: { f10: '5001' }, edits: { f10: '1', f18: '3' }, changedOnPortal: null }],
+    });
     const refused = restoreBackup(changeSet, parseBackup(text));
-    assert.deepEqual(refused.map((cell) => [cell.field, cell.message]), [['f10', 'read-only (Auto Number): it cannot be set through the API']]);
+    assert.deepEqual(
+      refused.map((cell) => [cell.field, cell.message]),
+      [['f10', 'read-only (Auto Number): it cannot be set through the API']],
+    );
     assert.deepEqual(Object.fromEntries(changeSet.row('1')?.edits ?? []), { f18: '3' });
   });
 
@@ -67,8 +78,14 @@ describe('grid: backup of pending changes', function () {
   });
 
   it('refuses a backup of another version or a damaged one, saying why', () => {
-    assert.throws(() => parseBackup('{"version": 2, "appId": "1", "viewId": "1", "rows": []}'), /has version 2; this version of Portal Explorer reads version 1/);
+    assert.throws(
+      () => parseBackup('{"version": 2, "appId": "1", "viewId": "1", "rows": []}'),
+      /has version 2; this version of Portal Explorer reads version 1/,
+    );
     assert.throws(() => parseBackup('{"version": 1'), /not JSON/);
-    assert.throws(() => parseBackup('{"version": 1, "appId": "1", "viewId": "1", "rows": [{"recordId": "1", "asRead": {}, "edits": {"f1": 3}}]}'), /row 1: edits\.f1 is not a string/);
+    assert.throws(
+      () => parseBackup('{"version": 1, "appId": "1", "viewId": "1", "rows": [{"recordId": "1", "asRead": {}, "edits": {"f1": 3}}]}'),
+      /row 1: edits\.f1 is not a string/,
+    );
   });
 });

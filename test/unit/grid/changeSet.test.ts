@@ -54,7 +54,13 @@ describe('grid: the change set', function () {
     assert.equal(changeSet.value('1', 'f15'), '31-02-2026');
     history.edit('edit', 'Edit', [{ recordId: '1', field: 'f15', value: '28-02-2026' }]);
     assert.equal(changeSet.problem('1', 'f15'), undefined);
-    assert.deepEqual(changeSet.savableRows().map((row) => row.recordId).sort(), ['1', '2']);
+    assert.deepEqual(
+      changeSet
+        .savableRows()
+        .map((row) => row.recordId)
+        .sort(),
+      ['1', '2'],
+    );
   });
 
   it('says a required field cannot be emptied, as documents do', () => {
@@ -62,7 +68,7 @@ describe('grid: the change set', function () {
     assert.equal(changeSet.problem('3', 'f11'), 'required: Title must have a value');
   });
 
-  it('refuses read-only kinds and Lookup apps\' columns with a clear message, and keeps nothing of them', () => {
+  it("refuses read-only kinds and Lookup apps' columns with a clear message, and keeps nothing of them", () => {
     const outcome = history.edit('paste', 'Paste', [
       { recordId: '1', field: 'f10', value: '9999' },
       { recordId: '1', field: 'f13', value: 'Someone' },
@@ -103,7 +109,7 @@ describe('grid: the change set', function () {
     assert.equal(changeSet.row('2'), undefined);
   });
 
-  it('hands back the portal\'s copy when the last edit of a marked row is edited away', () => {
+  it("hands back the portal's copy when the last edit of a marked row is edited away", () => {
     const original = changeSet.value('2', 'f18');
     history.edit('edit', 'Edit', [{ recordId: '2', field: 'f18', value: '40' }]);
     changeSet.portalChanged('2', 'deleted');
@@ -123,7 +129,10 @@ describe('grid: the change set', function () {
     assert.equal(history.undo()?.transaction.kind, 'edit');
     assert.equal(changeSet.row('6'), undefined);
     assert.equal(history.undo()?.transaction.kind, 'paste');
-    assert.deepEqual(['f11', 'f18'].map((field) => changeSet.value('4', field)), before);
+    assert.deepEqual(
+      ['f11', 'f18'].map((field) => changeSet.value('4', field)),
+      before,
+    );
     assert.equal(changeSet.isDirty, false);
     assert.equal(history.redo()?.transaction.label, 'Paste 2 × 2 cells');
     assert.equal(changeSet.value('5', 'f18'), '2');
@@ -135,7 +144,7 @@ describe('grid: the change set', function () {
     assert.equal(history.undo(), undefined);
   });
 
-  it('undoes only the transaction it is asked for, as VS Code\'s stack calls back, and can forget the oldest', () => {
+  it("undoes only the transaction it is asked for, as VS Code's stack calls back, and can forget the oldest", () => {
     const first = history.edit('edit', 'Edit', [{ recordId: '1', field: 'f11', value: 'A' }]).transaction;
     const second = history.edit('edit', 'Edit', [{ recordId: '1', field: 'f11', value: 'B' }]).transaction;
     assert.ok(first && second);
@@ -166,7 +175,10 @@ describe('grid: the change set', function () {
   it('tells its listeners which rows changed', () => {
     const seen: string[][] = [];
     const subscription = changeSet.onDidChange((ids) => seen.push([...ids]));
-    history.edit('edit', 'Edit', [{ recordId: '1', field: 'f11', value: 'A' }, { recordId: '3', field: 'f11', value: 'B' }]);
+    history.edit('edit', 'Edit', [
+      { recordId: '1', field: 'f11', value: 'A' },
+      { recordId: '3', field: 'f11', value: 'B' },
+    ]);
     subscription.dispose();
     history.undo();
     assert.deepEqual(seen, [['1', '3']]);

@@ -35,7 +35,10 @@ describe('grid: the layouts kept per view', () => {
 
   it('ignores a damaged entry', async () => {
     const state = memento();
-    await state.update('portal.gridLayouts', { [JSON.stringify(['demo', '102', '3'])]: { order: 'f11', hidden: [], frozen: 1 }, [JSON.stringify(['demo', '102', '4'])]: { order: [], hidden: [7], frozen: 0 } });
+    await state.update('portal.gridLayouts', {
+      [JSON.stringify(['demo', '102', '3'])]: { order: 'f11', hidden: [], frozen: 1 },
+      [JSON.stringify(['demo', '102', '4'])]: { order: [], hidden: [7], frozen: 0 },
+    });
     const layouts = new GridLayouts(state);
     assert.equal(layouts.get(view('3')), undefined);
     assert.equal(layouts.get(view('4')), undefined);

@@ -21,7 +21,11 @@ describe('grid: the model of an open grid', function () {
   beforeEach(async () => {
     await testInterface(portal.emulator, 'POST', 'reset');
     const view = await portal.client.readView(ORDERS, ALL_ORDERS);
-    model = new GridModel(gridEditColumns(ORDERS, view.metadata, () => portal.columns), portal.columns, view.rows);
+    model = new GridModel(
+      gridEditColumns(ORDERS, view.metadata, () => portal.columns),
+      portal.columns,
+      view.rows,
+    );
   });
 
   const index = (key: string): number => model.columns.findIndex((column) => column.key === key);
@@ -53,7 +57,7 @@ describe('grid: the model of an open grid', function () {
     assert.equal(model.hasRow('3'), false);
   });
 
-  it('does not mark a row with edits when the webhook\'s copy is the one it was read as (the echo of an earlier save)', () => {
+  it("does not mark a row with edits when the webhook's copy is the one it was read as (the echo of an earlier save)", () => {
     model.history.edit('edit', 'Edit', [{ recordId: '2', field: 'f11', value: 'Mine' }]);
     assert.deepEqual(model.portalChanged('2', { ...model.copyOf('2') }), { changed: [], removed: [] });
     assert.equal(model.rowState('2').changedOnPortal, undefined, 'no "changed on the portal" mark');
@@ -62,16 +66,23 @@ describe('grid: the model of an open grid', function () {
   });
 
   it('a restored backup keeps every pending row in sight and marks a row the portal changed since', async () => {
-    model.history.edit('edit', 'Edit', [{ recordId: '1', field: 'f11', value: 'Chairs' }, { recordId: '2', field: 'f18', value: '4' }]);
+    model.history.edit('edit', 'Edit', [
+      { recordId: '1', field: 'f11', value: 'Chairs' },
+      { recordId: '2', field: 'f18', value: '4' },
+    ]);
     const text = serializeBackup(backupOf(model.changeSet, ORDERS, ALL_ORDERS));
     // Until the grid opens again: record 1 leaves the view's rows, someone else renames record 2.
     await portal.client.updateRecord(ORDERS, '2', { f11: 'Theirs' });
     const view = await portal.client.readView(ORDERS, ALL_ORDERS);
-    const restored = new GridModel(model.columns, portal.columns, view.rows.filter((row) => row.id !== '1'));
+    const restored = new GridModel(
+      model.columns,
+      portal.columns,
+      view.rows.filter((row) => row.id !== '1'),
+    );
     assert.deepEqual(restored.restoreBackup(parseBackup(text)), []);
     assert.equal(restored.layout([]).rowIds.at(-1), '1', 'the pending row the view left out is in sight, last');
     assert.equal(restored.rowState('1').values[index('f11')], 'Chairs');
-    assert.equal(restored.rowState('2').changedOnPortal, 'changed', 'marked, as a webhook marks it: its Title as read is not the portal\'s');
+    assert.equal(restored.rowState('2').changedOnPortal, 'changed', "marked, as a webhook marks it: its Title as read is not the portal's");
     assert.equal((restored.changeSet.row('2')?.changedOnPortal as Record<string, string>).f11, 'Theirs');
     assert.equal(restored.rowState('3').changedOnPortal, undefined);
   });
@@ -101,7 +112,10 @@ describe('grid: the model of an open grid', function () {
       ...real,
       update: async (recordId, fields, signal) => {
         // Typed while the update is on its way: a cell of the row being saved and one of another row.
-        model.history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '5' }, { recordId: '2', field: 'f11', value: 'Chairs' }]);
+        model.history.edit('edit', 'Edit', [
+          { recordId: '1', field: 'f18', value: '5' },
+          { recordId: '2', field: 'f11', value: 'Chairs' },
+        ]);
         await real.update(recordId, fields, signal);
       },
     });

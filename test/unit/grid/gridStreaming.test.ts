@@ -55,7 +55,9 @@ describe('grid: rows arriving in batches', function () {
     model.history.edit('edit', 'Edit', [{ recordId: added, field: 'f11', value: 'New' }]);
     model.takeRowEvents();
     // The new read: `left` is no longer in the view, and someone else changed another field of `reached`.
-    const others = rows.filter((row) => row.id !== left).map((row) => (row.id === reached ? { ...row, values: { ...row.values, f18: '77' } } : row));
+    const others = rows
+      .filter((row) => row.id !== left)
+      .map((row) => (row.id === reached ? { ...row, values: { ...row.values, f18: '77' } } : row));
     model.replaceRows(others.slice(0, 2), { more: true });
     const pinned = [left, reached, added];
     assert.deepEqual(model.layout([]).rowIds, [...pinned, ...ids(others.slice(0, 2))], 'in the order they had, before the first rows');
@@ -63,7 +65,11 @@ describe('grid: rows arriving in batches', function () {
     assert.equal(model.rowState(left).values[title], 'Kept');
     assert.equal(model.rowState(added).isNew, true);
 
-    assert.deepEqual(model.appendRows(others.slice(2)), ids(others.slice(2)).filter((id) => id !== reached), 'the row the read reached is not added twice');
+    assert.deepEqual(
+      model.appendRows(others.slice(2)),
+      ids(others.slice(2)).filter((id) => id !== reached),
+      'the row the read reached is not added twice',
+    );
     assert.equal(model.copyOf(reached)?.f18, '77', "the row's copy is the new read's, taken in place");
     assert.equal(model.rowState(reached).values[title], 'Mine');
     assert.deepEqual(model.finishRows(), [], 'at the end no row moves and none is appended: the page goes on as it is');
@@ -151,12 +157,20 @@ describe('grid: rows arriving in batches', function () {
     assert.deepEqual(model.layout([]).rowIds, [moved, same, ...ids(rows.slice(0, 2))]);
     assert.equal(model.rowState(moved).values[columns.findIndex((column) => column.key === 'f18')], '5');
     const later = rows.slice(2).map((row) => (row.id === moved ? { ...row, values: { ...row.values, f11: 'Changed by someone' } } : row));
-    assert.deepEqual(model.appendRows(later), ids(later).filter((id) => id !== moved && id !== same), 'not shown twice');
+    assert.deepEqual(
+      model.appendRows(later),
+      ids(later).filter((id) => id !== moved && id !== same),
+      'not shown twice',
+    );
     assert.equal(model.rowState(moved).changedOnPortal, 'changed');
     assert.equal(model.rowState(same).changedOnPortal, undefined);
     assert.equal(model.changeSet.value(moved, 'f18'), '5', 'the restored edit stays');
     assert.deepEqual(model.finishRows(), []);
-    assert.deepEqual(model.layout([]).rowIds, [moved, same, ...ids(rows).filter((id) => id !== moved && id !== same)], 'nothing moves at the end');
+    assert.deepEqual(
+      model.layout([]).rowIds,
+      [moved, same, ...ids(rows).filter((id) => id !== moved && id !== same)],
+      'nothing moves at the end',
+    );
   });
 
   it('a row given a newer copy before it arrived (saved, refreshed) keeps that copy when it arrives', () => {
@@ -188,15 +202,29 @@ describe('grid: rows arriving in batches', function () {
     assert.equal(told.length, 1, 'the columns did not change: no second start over');
   });
 
-  it("a refresh after a bulk change that a newer read replaces still marks the pending rows the portal changed", async () => {
+  it('a refresh after a bulk change that a newer read replaces still marks the pending rows the portal changed', async () => {
     const model = new GridModel(columns, portal.columns, rows);
     const edited = ids(rows)[1];
     model.history.edit('edit', 'Edit', [{ recordId: edited, field: 'f11', value: 'Mine' }]);
     const theirs = { ...rows[1].values, f18: '99' };
-    const { marked } = await readAgainAndMark(model.changeSet, [edited], () => Promise.reject(new PortalError({ kind: 'cancelled', message: 'A newer read of the view replaced this one.' })), async () => theirs);
+    const { marked } = await readAgainAndMark(
+      model.changeSet,
+      [edited],
+      () => Promise.reject(new PortalError({ kind: 'cancelled', message: 'A newer read of the view replaced this one.' })),
+      async () => theirs,
+    );
     assert.equal(marked, 1);
     assert.equal(model.rowState(edited).changedOnPortal, 'changed');
-    await assert.rejects(readAgainAndMark(model.changeSet, [edited], () => Promise.reject(new Error('Broken')), async () => theirs), /Broken/, 'other failures still fail');
+    await assert.rejects(
+      readAgainAndMark(
+        model.changeSet,
+        [edited],
+        () => Promise.reject(new Error('Broken')),
+        async () => theirs,
+      ),
+      /Broken/,
+      'other failures still fail',
+    );
   });
 
   describe('the reader', () => {
@@ -218,15 +246,32 @@ describe('grid: rows arriving in batches', function () {
             from += size;
           }
           if (end === 'done') store.metadata = [];
-          return { rows: store, rowsRead: from, metadata: store.metadata, ...(end === 'stopped' ? { stopped: true as const } : end === 'broken' ? { failure: new PortalError({ kind: 'network', message: 'The connection broke off.' }) } : {}) };
+          return {
+            rows: store,
+            rowsRead: from,
+            metadata: store.metadata,
+            ...(end === 'stopped'
+              ? { stopped: true as const }
+              : end === 'broken'
+                ? { failure: new PortalError({ kind: 'network', message: 'The connection broke off.' }) }
+                : {}),
+          };
         },
       };
     }
 
-    async function readAll(batches: number[], end: 'done' | 'stopped' | 'broken'): Promise<{ states: GridLoadState[]; first: number; more: number[]; ended: boolean }> {
+    async function readAll(
+      batches: number[],
+      end: 'done' | 'stopped' | 'broken',
+    ): Promise<{ states: GridLoadState[]; first: number; more: number[]; ended: boolean }> {
       const states: GridLoadState[] = [];
       const seen = { first: -1, more: [] as number[], ended: false };
-      const reader = new GridRowsReader(() => source(batches, end), ORDERS, ALL_ORDERS, (state) => states.push(state));
+      const reader = new GridRowsReader(
+        () => source(batches, end),
+        ORDERS,
+        ALL_ORDERS,
+        (state) => states.push(state),
+      );
       await reader.read([], {
         first: (arrived) => {
           seen.first = arrived.length;
@@ -256,16 +301,26 @@ describe('grid: rows arriving in batches', function () {
 
     it('a first step that throws makes the read fail (the grid shows the failure instead of waiting forever)', async () => {
       const states: GridLoadState[] = [];
-      const reader = new GridRowsReader(() => source([2, 3], 'done'), ORDERS, ALL_ORDERS, (state) => states.push(state));
+      const reader = new GridRowsReader(
+        () => source([2, 3], 'done'),
+        ORDERS,
+        ALL_ORDERS,
+        (state) => states.push(state),
+      );
       let more = 0;
       const outcome = await Promise.race([
-        reader.read([], {
-          first: () => {
-            throw new Error('The first rows could not be taken.');
-          },
-          more: () => (more += 1),
-          ended: () => assert.fail('a read whose first step failed does not end as read'),
-        }).then(() => 'resolved', (error: unknown) => (error instanceof Error ? error.message : String(error))),
+        reader
+          .read([], {
+            first: () => {
+              throw new Error('The first rows could not be taken.');
+            },
+            more: () => (more += 1),
+            ended: () => assert.fail('a read whose first step failed does not end as read'),
+          })
+          .then(
+            () => 'resolved',
+            (error: unknown) => (error instanceof Error ? error.message : String(error)),
+          ),
         new Promise((resolve) => setTimeout(() => resolve('never settled'), 2000)),
       ]);
       assert.equal(outcome, 'The first rows could not be taken.');
@@ -276,7 +331,8 @@ describe('grid: rows arriving in batches', function () {
 
     it('Cancel before a newer read has its first rows stops that read and keeps the rows of the one it replaced, marked partial', async () => {
       const states: GridLoadState[] = [];
-      const waitFor = (signal: AbortSignal | undefined): Promise<void> => new Promise((resolve) => (signal?.aborted ? resolve() : signal?.addEventListener('abort', () => resolve())));
+      const waitFor = (signal: AbortSignal | undefined): Promise<void> =>
+        new Promise((resolve) => (signal?.aborted ? resolve() : signal?.addEventListener('abort', () => resolve())));
       let reads = 0;
       const reader = new GridRowsReader(
         () => ({
@@ -308,7 +364,10 @@ describe('grid: rows arriving in batches', function () {
       const firsts: number[] = [];
       const steps = { first: (arrived: ViewRow[]) => void firsts.push(arrived.length), more: () => undefined, ended: () => undefined };
       await reader.read([], steps);
-      const again = reader.read([], steps).then(() => 'resolved', (error: unknown) => (isCancellation(error) ? 'cancelled' : String(error)));
+      const again = reader.read([], steps).then(
+        () => 'resolved',
+        (error: unknown) => (isCancellation(error) ? 'cancelled' : String(error)),
+      );
       await new Promise((resolve) => setImmediate(resolve));
       assert.equal(reader.stop(), true);
       assert.equal(await again, 'cancelled', 'the newer read gives up quietly');
@@ -318,7 +377,11 @@ describe('grid: rows arriving in batches', function () {
     });
 
     it('a cancelled read and one that broke off keep their rows and say how many were read', async () => {
-      assert.deepEqual((await readAll([2, 3], 'stopped')).states.at(-1), { state: 'partial', count: 5, message: 'Cancelled after 5 rows.' });
+      assert.deepEqual((await readAll([2, 3], 'stopped')).states.at(-1), {
+        state: 'partial',
+        count: 5,
+        message: 'Cancelled after 5 rows.',
+      });
       const broken = (await readAll([2, 3], 'broken')).states.at(-1);
       assert.equal(broken?.state, 'partial');
       assert.match(broken?.message ?? '', /^The connection broke off\. Only 5 rows were read before it broke off\.$/);

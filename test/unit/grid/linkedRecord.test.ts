@@ -27,7 +27,10 @@ describe('grid: the record a LookUp cell links to', function () {
     assert.equal(lookup.shown.field_id_in_data, 'f3');
     assert.deepEqual(linkedFilter(lookup), { column: lookup.shown.field_id, operator: 'equals', value: 'hello@hooli.example.com' });
     const read = await portal.client.readView('101', '1', [linkedFilter(lookup)]);
-    assert.deepEqual(linkedRows(lookup, read.rows).map((row) => row.id), ['5']);
+    assert.deepEqual(
+      linkedRows(lookup, read.rows).map((row) => row.id),
+      ['5'],
+    );
   });
 
   it('keeps only exact matches, and says why a cell cannot be followed', async () => {
@@ -35,9 +38,15 @@ describe('grid: the record a LookUp cell links to', function () {
     const lookup = linkedLookup(column('f13'), customers, 'Hooli');
     assert.ok(!('problem' in lookup));
     const row = (id: string, name: string): ViewRow => ({ id, draft: false, values: { f2: name } });
-    assert.deepEqual(linkedRows(lookup, [row('5', 'Hooli'), row('9', 'hooli'), row('10', 'Hooli Inc')]).map((found) => found.id), ['5']);
+    assert.deepEqual(
+      linkedRows(lookup, [row('5', 'Hooli'), row('9', 'hooli'), row('10', 'Hooli Inc')]).map((found) => found.id),
+      ['5'],
+    );
     assert.match((linkedLookup(column('f13'), customers, '') as { problem: string }).problem, /empty: it links to no record/);
     assert.match((lookupSource(column('f11')) as { problem: string }).problem, /Title is not a LookUp column/);
-    assert.match((lookupSource({ ...column('f13'), lookup_app_id: undefined }) as { problem: string }).problem, /does not say which app Customer shows/);
+    assert.match(
+      (lookupSource({ ...column('f13'), lookup_app_id: undefined }) as { problem: string }).problem,
+      /does not say which app Customer shows/,
+    );
   });
 });

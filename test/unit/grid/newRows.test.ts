@@ -27,14 +27,22 @@ describe('grid: new rows', function () {
   beforeEach(async () => {
     await testInterface(portal.emulator, 'POST', 'reset');
     const view = await portal.client.readView(ORDERS, ALL_ORDERS);
-    model = new GridModel(gridEditColumns(ORDERS, view.metadata, () => portal.columns), portal.columns, view.rows);
+    model = new GridModel(
+      gridEditColumns(ORDERS, view.metadata, () => portal.columns),
+      portal.columns,
+      view.rows,
+    );
     await testInterface(portal.emulator, 'DELETE', 'requests');
     portal.sent.length = 0;
   });
 
   const rowIds = (): readonly string[] => model.layout([]).rowIds;
   const fill = (recordId: string, fields: Record<string, string>): void => {
-    model.history.edit('edit', 'Edit', Object.entries(fields).map(([field, value]) => ({ recordId, field, value })));
+    model.history.edit(
+      'edit',
+      'Edit',
+      Object.entries(fields).map(([field, value]) => ({ recordId, field, value })),
+    );
   };
 
   it('adds an empty row at the end, marked with the rules of a create: each required field empty blocks only that row', () => {
@@ -53,7 +61,11 @@ describe('grid: new rows', function () {
     );
     assert.deepEqual(Object.keys(REQUIRED).sort(), expected.map((problem) => problem.field).sort());
     assert.equal(model.changeSet.problem(recordId, 'f11'), expected.find((problem) => problem.field === 'f11')?.message);
-    assert.deepEqual(model.changeSet.savableRows().map((row) => row.recordId), ['1'], 'only the new row is blocked');
+    assert.deepEqual(
+      model.changeSet.savableRows().map((row) => row.recordId),
+      ['1'],
+      'only the new row is blocked',
+    );
     const state = model.rowState(recordId);
     assert.equal(state.isNew, true);
     assert.equal(state.problems.length, 3);
@@ -62,7 +74,13 @@ describe('grid: new rows', function () {
     assert.match(model.changeSet.problem(recordId, 'f15') ?? '', /not a real date/, 'a bad value is marked with the rule of documents');
     fill(recordId, { f15: REQUIRED.f15 });
     assert.equal(model.changeSet.row(recordId)?.problems.size, 0);
-    assert.deepEqual(model.changeSet.savableRows().map((row) => row.recordId).sort(), ['1', recordId].sort());
+    assert.deepEqual(
+      model.changeSet
+        .savableRows()
+        .map((row) => row.recordId)
+        .sort(),
+      ['1', recordId].sort(),
+    );
     // Emptied again, it stays (a new row is pending without any value), marked again.
     fill(recordId, { f11: '', f15: '', f17: '' });
     assert.equal(model.changeSet.row(recordId)?.isNew, true);
@@ -121,10 +139,16 @@ describe('grid: new rows', function () {
     const created = report.outcomes.find((outcome) => outcome.kind === 'created');
     assert.ok(created?.kind === 'created');
     const posts = (await requestLog(portal.emulator)).filter((entry) => entry.method === 'POST');
-    assert.deepEqual(posts.map((entry) => `${entry.path} ${entry.status}`), [`/api/v1/app/${ORDERS}/record/ 200`]);
+    assert.deepEqual(
+      posts.map((entry) => `${entry.path} ${entry.status}`),
+      [`/api/v1/app/${ORDERS}/record/ 200`],
+    );
     const body = Object.fromEntries(new URLSearchParams(portal.sent.find((request) => request.method === 'POST')?.body ?? ''));
     assert.deepEqual(body, { ...REQUIRED, f19: '2', f18: '7', draft: '1' }, 'only the fields typed, as a draft');
-    const state = (await testInterface(portal.emulator, 'GET', `records/${ORDERS}/${created.created}`)) as { draft: boolean; data: Record<string, string> };
+    const state = (await testInterface(portal.emulator, 'GET', `records/${ORDERS}/${created.created}`)) as {
+      draft: boolean;
+      data: Record<string, string>;
+    };
     assert.equal(state.draft, true);
 
     assert.equal(rowIds().at(-1), created.created, 'the row is the record now, where it was');
@@ -196,7 +220,10 @@ describe('grid: new rows', function () {
       },
     };
     const report = await saveChanges(model.changeSet, unreadable);
-    assert.deepEqual(report.outcomes.map((outcome) => outcome.kind), ['failed']);
+    assert.deepEqual(
+      report.outcomes.map((outcome) => outcome.kind),
+      ['failed'],
+    );
     assert.match(model.changeSet.row(recordId)?.saveFailure ?? '', /not JSON\. The portal may have created the record all the same/);
   });
 

@@ -28,13 +28,20 @@ class FakePortal {
   mostAtOnce = 0;
 
   readCurrent = (recordId: string, signal?: AbortSignal): Promise<RecordData | undefined> =>
-    this.track(new Promise((resolve, reject) => this.gets.push({ recordId, signal: signal ?? new AbortController().signal, resolve, reject })));
+    this.track(
+      new Promise((resolve, reject) => this.gets.push({ recordId, signal: signal ?? new AbortController().signal, resolve, reject })),
+    );
 
   view(viewRows: number, roundTripMs: number): ViewCheckSource {
     return {
       viewRows,
       roundTripMs: () => roundTripMs,
-      read: (wanted, signal) => this.track(new Promise((resolve, reject) => this.views.push({ wanted: new Set(wanted), signal: signal ?? new AbortController().signal, resolve, reject }))),
+      read: (wanted, signal) =>
+        this.track(
+          new Promise((resolve, reject) =>
+            this.views.push({ wanted: new Set(wanted), signal: signal ?? new AbortController().signal, resolve, reject }),
+          ),
+        ),
     };
   }
 
@@ -66,7 +73,13 @@ const ids = (from: number, to: number): string[] => Array.from({ length: to - fr
 /** Lets the promise callbacks queued so far run (answers handed over, the next reads sent). */
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const rateLimited = (retryAfterMs: number | undefined): PortalError =>
-  new PortalError({ kind: 'http', status: 429, message: 'Reading record: HTTP 429 (the portal is limiting requests; try again later).', retryable: true, retryAfterMs });
+  new PortalError({
+    kind: 'http',
+    status: 429,
+    message: 'Reading record: HTTP 429 (the portal is limiting requests; try again later).',
+    retryable: true,
+    retryAfterMs,
+  });
 
 describe('grid: the queue of row refreshes after webhooks', () => {
   let portal: FakePortal;
@@ -102,13 +115,25 @@ describe('grid: the queue of row refreshes after webhooks', () => {
     start();
     for (const recordId of ids(1, 10)) queue.add(recordId);
     await settle();
-    assert.deepEqual(portal.gets.map((get) => get.recordId), ['1', '2', '3', '4'], 'four GETs, the first events first');
+    assert.deepEqual(
+      portal.gets.map((get) => get.recordId),
+      ['1', '2', '3', '4'],
+      'four GETs, the first events first',
+    );
     portal.get('2').resolve(copyOf('2'));
     await settle();
-    assert.deepEqual(portal.gets.map((get) => get.recordId), ['1', '3', '4', '5'], 'one ends, the next begins');
+    assert.deepEqual(
+      portal.gets.map((get) => get.recordId),
+      ['1', '3', '4', '5'],
+      'one ends, the next begins',
+    );
     await answerAll();
     assert.equal(portal.mostAtOnce, 4);
-    assert.deepEqual(refreshed.map(([recordId]) => recordId).sort((a, b) => Number(a) - Number(b)), ids(1, 10), 'every record refreshed once');
+    assert.deepEqual(
+      refreshed.map(([recordId]) => recordId).sort((a, b) => Number(a) - Number(b)),
+      ids(1, 10),
+      'every record refreshed once',
+    );
     assert.deepEqual(refreshed.find(([recordId]) => recordId === '7')?.[1], copyOf('7'));
   });
 
@@ -134,7 +159,14 @@ describe('grid: the queue of row refreshes after webhooks', () => {
     assert.deepEqual(refreshed, [['1', copyOf('1', 1)]]);
     portal.get('1').resolve(copyOf('1', 2));
     await settle();
-    assert.deepEqual(refreshed, [['1', copyOf('1', 1)], ['1', copyOf('1', 2)]], 'read again once, after the first');
+    assert.deepEqual(
+      refreshed,
+      [
+        ['1', copyOf('1', 1)],
+        ['1', copyOf('1', 2)],
+      ],
+      'read again once, after the first',
+    );
     assert.equal(portal.gets.length, 0);
   });
 
@@ -145,8 +177,18 @@ describe('grid: the queue of row refreshes after webhooks', () => {
     assert.deepEqual(refreshed, [['5', 'deleted']], 'at once: nothing to read');
     queue.add('2', true);
     await answerAll();
-    assert.deepEqual(refreshed.filter(([recordId]) => recordId === '5' || recordId === '2'), [['5', 'deleted'], ['2', 'deleted']], 'no copy of 5 read, the older copy of 2 not shown');
-    assert.deepEqual(refreshed.map(([recordId]) => recordId), ['5', '2', '1', '3', '4']);
+    assert.deepEqual(
+      refreshed.filter(([recordId]) => recordId === '5' || recordId === '2'),
+      [
+        ['5', 'deleted'],
+        ['2', 'deleted'],
+      ],
+      'no copy of 5 read, the older copy of 2 not shown',
+    );
+    assert.deepEqual(
+      refreshed.map(([recordId]) => recordId),
+      ['5', '2', '1', '3', '4'],
+    );
   });
 
   it('aborts the reads on their way when disposed (the grid closed), sends nothing more and shows nothing', async () => {
@@ -155,7 +197,10 @@ describe('grid: the queue of row refreshes after webhooks', () => {
     await settle();
     const sent = [...portal.gets];
     queue.dispose();
-    assert.ok(sent.every((get) => get.signal.aborted), 'every read on its way aborted');
+    assert.ok(
+      sent.every((get) => get.signal.aborted),
+      'every read on its way aborted',
+    );
     for (const get of sent) get.resolve(copyOf(get.recordId));
     queue.add('10');
     await settle();
@@ -178,7 +223,7 @@ describe('grid: the queue of row refreshes after webhooks', () => {
     assert.deepEqual(refreshed, []);
   });
 
-  it('reads many waiting records with one read of the view when the save\'s rule says it is cheaper; rows the answer lacks by their own GET', async () => {
+  it("reads many waiting records with one read of the view when the save's rule says it is cheaper; rows the answer lacks by their own GET", async () => {
     // 8 rows in the view, 50 ms away: 16 records' GETs take 4 rounds (200 ms), the view one round and its rows.
     start({ view: portal.view(8, 50) });
     for (const recordId of ids(1, 4)) queue.add(recordId);
@@ -195,15 +240,29 @@ describe('grid: the queue of row refreshes after webhooks', () => {
     // Records 19 and 20 are not in the answer (deleted, or filtered out of the view): each by its GET.
     view.resolve(new Map(ids(5, 18).map((recordId) => [recordId, copyOf(recordId)])));
     await settle();
-    assert.deepEqual(refreshed.map(([recordId]) => recordId), ['1', ...ids(5, 18)]);
-    assert.deepEqual(portal.gets.map((get) => get.recordId), ['2', '3', '4', '19'], 'four reads at once still');
+    assert.deepEqual(
+      refreshed.map(([recordId]) => recordId),
+      ['1', ...ids(5, 18)],
+    );
+    assert.deepEqual(
+      portal.gets.map((get) => get.recordId),
+      ['2', '3', '4', '19'],
+      'four reads at once still',
+    );
     portal.get('19').resolve(undefined);
     await settle();
     portal.get('20').resolve(copyOf('20'));
     for (const recordId of ['2', '3', '4']) portal.get(recordId).resolve(copyOf(recordId));
     await settle();
-    assert.deepEqual(refreshed.find(([recordId]) => recordId === '19'), ['19', 'deleted'], 'a GET that finds nothing: deleted');
-    assert.deepEqual(refreshed.find(([recordId]) => recordId === '20'), ['20', copyOf('20')]);
+    assert.deepEqual(
+      refreshed.find(([recordId]) => recordId === '19'),
+      ['19', 'deleted'],
+      'a GET that finds nothing: deleted',
+    );
+    assert.deepEqual(
+      refreshed.find(([recordId]) => recordId === '20'),
+      ['20', copyOf('20')],
+    );
     assert.equal(portal.gets.length + portal.views.length, 0);
     assert.ok(portal.mostAtOnce <= 4);
   });
@@ -225,7 +284,11 @@ describe('grid: the queue of row refreshes after webhooks', () => {
     portal.get('1').reject(rateLimited(300));
     portal.get('2').resolve(copyOf('2'));
     await settle();
-    assert.deepEqual(portal.gets.map((get) => get.recordId), ['3', '4'], 'no read begins while the portal asked to wait');
+    assert.deepEqual(
+      portal.gets.map((get) => get.recordId),
+      ['3', '4'],
+      'no read begins while the portal asked to wait',
+    );
     const again = await waitForGet('1');
     assert.ok(Date.now() - refusedAt >= 290, `not before the Retry-After (${Date.now() - refusedAt} ms)`);
     again.resolve(copyOf('1'));
@@ -295,7 +358,8 @@ describe('grid: the queue of row refreshes against the emulator', function () {
       viewRows: 8,
       // The round trip of a portal 50 ms away: eight GETs, four at once, take two rounds.
       roundTripMs: () => 50,
-      read: (wanted, signal, onRows) => readViewCopies(portal.client, { appId: ORDERS, viewId: ALL_ORDERS, filters: [] }, wanted, signal, onRows),
+      read: (wanted, signal, onRows) =>
+        readViewCopies(portal.client, { appId: ORDERS, viewId: ALL_ORDERS, filters: [] }, wanted, signal, onRows),
     };
     const queue = new RefreshQueue({
       store: portalRecordStore(portal.client, ORDERS),
@@ -319,6 +383,7 @@ describe('grid: the queue of row refreshes against the emulator', function () {
       `GET /api/v1/app/${ORDERS}/record/8 404`,
     ]);
     assert.equal(refreshed.get('8'), 'deleted');
-    for (const recordId of ids(1, 7)) assert.equal((refreshed.get(recordId) as RecordData | undefined)?.f11, `Changed ${recordId}`, recordId);
+    for (const recordId of ids(1, 7))
+      assert.equal((refreshed.get(recordId) as RecordData | undefined)?.f11, `Changed ${recordId}`, recordId);
   });
 });

@@ -134,7 +134,11 @@ describe('grid: rows kept in the read’s store', function () {
       model.history.edit('edit', 'Edit', edit);
       objects.history.edit('edit', 'Edit', edit);
       assert.deepEqual(model.rowState(edited), objects.rowState(edited));
-      assert.deepEqual(model.rowState(edited).values, model.columns.map((column) => model.changeSet.value(edited, column.key)), 'the page shows what the change set says');
+      assert.deepEqual(
+        model.rowState(edited).values,
+        model.columns.map((column) => model.changeSet.value(edited, column.key)),
+        'the page shows what the change set says',
+      );
       assert.deepEqual(model.copyOf(ids(rows)[2]), rows[2].values);
     });
 
@@ -172,7 +176,11 @@ describe('grid: rows kept in the read’s store', function () {
         () => undefined,
       );
       let handed: RowStore | undefined;
-      await reader.read([], { first: (_rows, _metadata, _live, source) => void (handed = source.store), more: () => undefined, ended: () => undefined });
+      await reader.read([], {
+        first: (_rows, _metadata, _live, source) => void (handed = source.store),
+        more: () => undefined,
+        ended: () => undefined,
+      });
       await reader.whenEnded();
       assert.equal(handed, store);
       assert.equal(store.isReleased, false, 'the grid parses its copies from it');

@@ -12,7 +12,17 @@ import type { RecordStore } from '../../../src/grid/recordStore';
 import { saveChanges, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
 import { readViewCopies, type ViewCheckSource } from '../../../src/grid/viewCheck';
 import { configure, injectFault, testInterface } from '../api/portal';
-import { ALL_ORDERS, freshGrid, freshSave, ORDERS, portalData, requestLog, someoneElseOn, startGridPortal, type GridPortal } from './gridPortal';
+import {
+  ALL_ORDERS,
+  freshGrid,
+  freshSave,
+  ORDERS,
+  portalData,
+  requestLog,
+  someoneElseOn,
+  startGridPortal,
+  type GridPortal,
+} from './gridPortal';
 
 const record = (id: string): string => `/api/v1/app/${ORDERS}/record/${id}`;
 const view = (id: string): string => `/api/v1/app/${ORDERS}/view/${id}`;
@@ -34,27 +44,45 @@ describe('grid: saving many changed rows checked with one read of the view', fun
   });
 
   /** The grid's view as the save reads it: "All orders" (8 rows) unless told, with the client's round trip. */
-  const viewCheck = (options: { viewId?: string; filters?: ViewFilter[]; viewRows?: number; batches?: { firstBatchRows: number; batchRows: number } } = {}): ViewCheckSource => ({
+  const viewCheck = (
+    options: { viewId?: string; filters?: ViewFilter[]; viewRows?: number; batches?: { firstBatchRows: number; batchRows: number } } = {},
+  ): ViewCheckSource => ({
     viewRows: options.viewRows ?? 8,
     roundTripMs: () => portal.client.roundTripMs,
     read: (wanted, signal, onRows, onCopy) =>
-      readViewCopies(portal.client, { appId: ORDERS, viewId: options.viewId ?? ALL_ORDERS, filters: options.filters ?? [] }, wanted, signal, onRows, { onCopy, batches: options.batches }),
+      readViewCopies(
+        portal.client,
+        { appId: ORDERS, viewId: options.viewId ?? ALL_ORDERS, filters: options.filters ?? [] },
+        wanted,
+        signal,
+        onRows,
+        { onCopy, batches: options.batches },
+      ),
   });
   const kinds = (outcomes: readonly RowOutcome[]): Array<[string, string]> => outcomes.map((outcome) => [outcome.recordId, outcome.kind]);
   /** The API requests since the test began, as "METHOD path status". */
-  const requests = async (): Promise<string[]> => (await requestLog(portal.emulator)).map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+  const requests = async (): Promise<string[]> =>
+    (await requestLog(portal.emulator)).map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
   const putBodies = (): Array<[string, Record<string, string>]> =>
-    portal.sent.filter((request) => request.method === 'PUT').map((request) => [request.path, Object.fromEntries(new URLSearchParams(request.body ?? ''))]);
+    portal.sent
+      .filter((request) => request.method === 'PUT')
+      .map((request) => [request.path, Object.fromEntries(new URLSearchParams(request.body ?? ''))]);
 
   it("a view's rows carry the app's columns under their field_id_in_data, with the values a GET reads (other keys are a Lookup app's)", async () => {
     // What comparing with the view's copy rests on: for the fields the grid edits, the same keys and values as the GET's.
     const own = new Set(portal.columns.map((column) => column.field_id_in_data));
     for (const viewId of ['3', '4', '5']) {
       const { rows, metadata } = await portal.client.readView(ORDERS, viewId);
-      for (const entry of metadata) assert.equal(own.has(entry.field_id_in_data), entry.app_id === ORDERS, `view ${viewId}: ${entry.field_id_in_data} of app ${entry.app_id}`);
+      for (const entry of metadata)
+        assert.equal(
+          own.has(entry.field_id_in_data),
+          entry.app_id === ORDERS,
+          `view ${viewId}: ${entry.field_id_in_data} of app ${entry.app_id}`,
+        );
       for (const row of rows) {
         const read = (await portal.client.readRecord(ORDERS, row.id ?? '')).data;
-        for (const [key, value] of Object.entries(row.values)) if (own.has(key)) assert.equal(value, read[key], `view ${viewId}, record ${row.id}, ${key}`);
+        for (const [key, value] of Object.entries(row.values))
+          if (own.has(key)) assert.equal(value, read[key], `view ${viewId}, record ${row.id}, ${key}`);
       }
     }
   });
@@ -78,20 +106,38 @@ describe('grid: saving many changed rows checked with one read of the view', fun
     const report = await saveChanges(changeSet, store, { viewCheck: viewCheck() });
 
     // The outcomes of the GET check (saveRunner.test.ts), conflicts and all.
-    assert.deepEqual(kinds(report.outcomes), [['1', 'saved'], ['2', 'saved'], ['3', 'conflict'], ['4', 'conflict'], ['5', 'saved'], ['6', 'saved']]);
-    assert.deepEqual((await requests()).sort(), [`GET ${view(ALL_ORDERS)} 200`, `PUT ${record('1')} 200`, `PUT ${record('2')} 200`, `PUT ${record('6')} 200`]);
+    assert.deepEqual(kinds(report.outcomes), [
+      ['1', 'saved'],
+      ['2', 'saved'],
+      ['3', 'conflict'],
+      ['4', 'conflict'],
+      ['5', 'saved'],
+      ['6', 'saved'],
+    ]);
+    assert.deepEqual((await requests()).sort(), [
+      `GET ${view(ALL_ORDERS)} 200`,
+      `PUT ${record('1')} 200`,
+      `PUT ${record('2')} 200`,
+      `PUT ${record('6')} 200`,
+    ]);
     assert.deepEqual(putBodies().sort(), [
       [record('1'), { f11: 'Office chairs, black', f18: '12' }],
       [record('2'), { f19: '4' }],
       [record('6'), { f11: 'Plants' }],
     ]);
     const conflicts = report.outcomes.flatMap((outcome) => (outcome.kind === 'conflict' ? [outcome.conflict] : []));
-    assert.deepEqual(conflicts.map((conflict) => [conflict.recordId, conflict.overlap, conflict.theirFields]), [
-      ['3', 'other-fields', ['f11']],
-      ['4', 'same-fields', ['f18']],
-    ]);
+    assert.deepEqual(
+      conflicts.map((conflict) => [conflict.recordId, conflict.overlap, conflict.theirFields]),
+      [
+        ['3', 'other-fields', ['f11']],
+        ['4', 'same-fields', ['f18']],
+      ],
+    );
     assert.equal(conflicts[0].current.f11, 'Toner, cyan');
-    assert.deepEqual(changeSet.rows().map((row) => row.recordId), ['3', '4']);
+    assert.deepEqual(
+      changeSet.rows().map((row) => row.recordId),
+      ['3', '4'],
+    );
     assert.equal((await portalData(portal, '3')).f11, 'Toner, cyan', 'nothing sent over their change');
     assert.equal((await portalData(portal, '4')).f18, '21');
   });
@@ -102,27 +148,55 @@ describe('grid: saving many changed rows checked with one read of the view', fun
     const rows = new Map(details.rows.map((row) => [row.id ?? '', row.values]));
     const grid = new ChangeSet(portal.columns, (recordId) => rows.get(recordId));
     const ids = ['1', '2', '3', '4', '5'];
-    new EditHistory(grid).edit('fill', 'Fill', ids.map((recordId) => ({ recordId, field: 'f11', value: `Linked ${recordId}` })));
+    new EditHistory(grid).edit(
+      'fill',
+      'Fill',
+      ids.map((recordId) => ({ recordId, field: 'f11', value: `Linked ${recordId}` })),
+    );
     assert.ok(rows.get('1')?.l3, 'the row shows its customer through l3');
     await someoneElse.updateRecord('101', '1', { f2: 'Acme Holdings', f3: 'billing@acme.example.com' }); // the customer of orders 1 and 2
     await testInterface(portal.emulator, 'DELETE', 'requests');
     const report = await saveChanges(grid, store, { viewCheck: viewCheck({ viewId: '5', viewRows: details.rows.length }) });
-    assert.deepEqual(kinds(report.outcomes), ids.map((id) => [id, 'saved']));
-    assert.deepEqual((await requests()).filter((line) => line.startsWith('GET')), [`GET ${view('5')} 200`]);
+    assert.deepEqual(
+      kinds(report.outcomes),
+      ids.map((id) => [id, 'saved']),
+    );
+    assert.deepEqual(
+      (await requests()).filter((line) => line.startsWith('GET')),
+      [`GET ${view('5')} 200`],
+    );
   });
 
   it('checks by GET the rows the answer does not hold: deleted, outside the filters', async () => {
-    history.edit('fill', 'Fill', ['1', '2', '3', '4', '5', '6'].map((recordId) => ({ recordId, field: 'f18', value: '40' })));
+    history.edit(
+      'fill',
+      'Fill',
+      ['1', '2', '3', '4', '5', '6'].map((recordId) => ({ recordId, field: 'f18', value: '40' })),
+    );
     await someoneElse.deleteRecord(ORDERS, '2');
     await someoneElse.updateRecord(ORDERS, '5', { f11: 'Moved on' });
     await testInterface(portal.emulator, 'DELETE', 'requests');
     // The grid shows the orders other than record 3 (its Order no. is 5003).
     const filters: ViewFilter[] = [{ column: '10', operator: 'doesNotEqual', value: '5003' }];
     const report = await saveChanges(changeSet, store, { viewCheck: viewCheck({ filters, viewRows: 7 }) });
-    assert.deepEqual(kinds(report.outcomes), [['1', 'saved'], ['2', 'deleted'], ['3', 'saved'], ['4', 'saved'], ['5', 'conflict'], ['6', 'saved']]);
+    assert.deepEqual(kinds(report.outcomes), [
+      ['1', 'saved'],
+      ['2', 'deleted'],
+      ['3', 'saved'],
+      ['4', 'saved'],
+      ['5', 'conflict'],
+      ['6', 'saved'],
+    ]);
     const log = await requests();
-    assert.deepEqual(log.filter((line) => line.startsWith('GET')).sort(), [`GET ${record('2')} 404`, `GET ${record('3')} 200`, `GET ${view(ALL_ORDERS)} 200`]);
-    assert.deepEqual(log.filter((line) => line.startsWith('PUT')).sort(), ['1', '3', '4', '6'].map((id) => `PUT ${record(id)} 200`));
+    assert.deepEqual(log.filter((line) => line.startsWith('GET')).sort(), [
+      `GET ${record('2')} 404`,
+      `GET ${record('3')} 200`,
+      `GET ${view(ALL_ORDERS)} 200`,
+    ]);
+    assert.deepEqual(
+      log.filter((line) => line.startsWith('PUT')).sort(),
+      ['1', '3', '4', '6'].map((id) => `PUT ${record(id)} 200`),
+    );
   });
 
   it('checks by GET a row read with a writable field the view does not show, and finds the change the view could not', async () => {
@@ -132,38 +206,70 @@ describe('grid: saving many changed rows checked with one read of the view', fun
     for (const row of open.rows) rows.set(row.id ?? '', { ...row.values, f18: (await portalData(portal, row.id ?? '')).f18 });
     const grid = new ChangeSet(portal.columns, (recordId) => rows.get(recordId));
     const ids = [...rows.keys()].slice(0, 5);
-    new EditHistory(grid).edit('fill', 'Fill', ids.map((recordId) => ({ recordId, field: 'f11', value: `Open ${recordId}` })));
+    new EditHistory(grid).edit(
+      'fill',
+      'Fill',
+      ids.map((recordId) => ({ recordId, field: 'f11', value: `Open ${recordId}` })),
+    );
     await someoneElse.updateRecord(ORDERS, ids[1], { f18: '77' });
     await testInterface(portal.emulator, 'DELETE', 'requests');
     const report = await saveChanges(grid, store, { viewCheck: viewCheck({ viewId: '4', viewRows: open.rows.length }) });
-    assert.deepEqual(kinds(report.outcomes), ids.map((id) => [id, id === ids[1] ? 'conflict' : 'saved']));
+    assert.deepEqual(
+      kinds(report.outcomes),
+      ids.map((id) => [id, id === ids[1] ? 'conflict' : 'saved']),
+    );
     const gets = (await requests()).filter((line) => line.startsWith('GET'));
     assert.deepEqual(gets.filter((line) => line.includes('/record/')).length, ids.length, 'every row by GET');
   });
 
   it('retries a view read the portal failed (503, 429 Retry-After), and falls back to a GET per row when it cannot be read', async () => {
-    history.edit('fill', 'Fill', ['1', '2', '3', '4', '5'].map((recordId) => ({ recordId, field: 'f18', value: '41' })));
+    history.edit(
+      'fill',
+      'Fill',
+      ['1', '2', '3', '4', '5'].map((recordId) => ({ recordId, field: 'f18', value: '41' })),
+    );
     await injectFault(portal.emulator, { path: `^${view(ALL_ORDERS)}$`, method: 'GET', status: 503, count: 1 });
-    await injectFault(portal.emulator, { path: `^${view(ALL_ORDERS)}$`, method: 'GET', status: 429, count: 1, headers: { 'Retry-After': '1' } });
+    await injectFault(portal.emulator, {
+      path: `^${view(ALL_ORDERS)}$`,
+      method: 'GET',
+      status: 429,
+      count: 1,
+      headers: { 'Retry-After': '1' },
+    });
     const started = Date.now();
     const report = await saveChanges(changeSet, store, { viewCheck: viewCheck(), backoffMs: () => 20 });
     assert.ok(Date.now() - started >= 900, `waited ${Date.now() - started} ms`);
     assert.ok(report.outcomes.every((outcome) => outcome.kind === 'saved'));
-    assert.deepEqual((await requests()).filter((line) => line.startsWith('GET')), [503, 429, 200].map((status) => `GET ${view(ALL_ORDERS)} ${status}`));
+    assert.deepEqual(
+      (await requests()).filter((line) => line.startsWith('GET')),
+      [503, 429, 200].map((status) => `GET ${view(ALL_ORDERS)} ${status}`),
+    );
 
     ({ changeSet } = await freshGrid(portal));
-    new EditHistory(changeSet).edit('fill', 'Fill', ['1', '2', '3', '4', '5'].map((recordId) => ({ recordId, field: 'f18', value: '42' })));
+    new EditHistory(changeSet).edit(
+      'fill',
+      'Fill',
+      ['1', '2', '3', '4', '5'].map((recordId) => ({ recordId, field: 'f18', value: '42' })),
+    );
     await testInterface(portal.emulator, 'DELETE', 'requests');
     await injectFault(portal.emulator, { path: `^${view(ALL_ORDERS)}$`, method: 'GET', status: 400, count: 1 });
     const fallback = await saveChanges(changeSet, store, { viewCheck: viewCheck() });
     assert.ok(fallback.outcomes.every((outcome) => outcome.kind === 'saved'));
     const log = await requests();
-    assert.deepEqual(log.filter((line) => line.includes('/view/')), [`GET ${view(ALL_ORDERS)} 400`], 'a refused read is not retried');
+    assert.deepEqual(
+      log.filter((line) => line.includes('/view/')),
+      [`GET ${view(ALL_ORDERS)} 400`],
+      'a refused read is not retried',
+    );
     assert.equal(log.filter((line) => line.startsWith('GET') && line.includes('/record/')).length, 5, 'a GET per row instead');
   });
 
   it('reads the view again for the rows left once its answer is older than allowed, and finds a change made meanwhile', async () => {
-    history.edit('fill', 'Fill', ['1', '2', '3', '4', '5', '6'].map((recordId) => ({ recordId, field: 'f11', value: `Late ${recordId}` })));
+    history.edit(
+      'fill',
+      'Fill',
+      ['1', '2', '3', '4', '5', '6'].map((recordId) => ({ recordId, field: 'f11', value: `Late ${recordId}` })),
+    );
     // The first update is slow, and someone else changes record 5 while it is on its way.
     const slow: RecordStore = {
       ...store,
@@ -176,14 +282,21 @@ describe('grid: saving many changed rows checked with one read of the view', fun
       },
     };
     const report = await saveChanges(changeSet, slow, { concurrency: 1, viewCheck: viewCheck(), viewAnswerMaxAgeMs: 200 });
-    assert.deepEqual(kinds(report.outcomes), ['1', '2', '3', '4', '5', '6'].map((id) => [id, id === '5' ? 'conflict' : 'saved']));
+    assert.deepEqual(
+      kinds(report.outcomes),
+      ['1', '2', '3', '4', '5', '6'].map((id) => [id, id === '5' ? 'conflict' : 'saved']),
+    );
     const log = await requests();
     assert.equal(log.filter((line) => line === `GET ${view(ALL_ORDERS)} 200`).length, 2, 'read again once');
     assert.equal(log.filter((line) => line.includes('/record/') && line.startsWith('GET')).length, 0);
   });
 
   it('checks by GET, without reading the view again and again, when a read takes longer than the age allowed', async () => {
-    history.edit('fill', 'Fill', ['1', '2', '3', '4', '5', '6'].map((recordId) => ({ recordId, field: 'f18', value: '44' })));
+    history.edit(
+      'fill',
+      'Fill',
+      ['1', '2', '3', '4', '5', '6'].map((recordId) => ({ recordId, field: 'f18', value: '44' })),
+    );
     await injectFault(portal.emulator, { path: `^${view(ALL_ORDERS)}$`, method: 'GET', latency_ms: 150, count: -1 });
     const report = await saveChanges(changeSet, store, { viewCheck: viewCheck(), viewAnswerMaxAgeMs: 100 });
     await testInterface(portal.emulator, 'DELETE', 'faults');
@@ -194,7 +307,11 @@ describe('grid: saving many changed rows checked with one read of the view', fun
   });
 
   it('Cancel while the view is read sends nothing, keeps every edit, and shows the read in the progress', async () => {
-    history.edit('fill', 'Fill', ['1', '2', '3', '4', '5'].map((recordId) => ({ recordId, field: 'f18', value: '43' })));
+    history.edit(
+      'fill',
+      'Fill',
+      ['1', '2', '3', '4', '5'].map((recordId) => ({ recordId, field: 'f18', value: '43' })),
+    );
     await injectFault(portal.emulator, { path: `^${view(ALL_ORDERS)}$`, method: 'GET', latency_ms: 300, count: 1 });
     const controller = new AbortController();
     const progress: SaveProgress[] = [];
@@ -210,25 +327,43 @@ describe('grid: saving many changed rows checked with one read of the view', fun
     assert.deepEqual(progress[0], { total: 5, done: 0, saved: 0, conflicts: 0, failed: 0, viewRowsRead: 0 });
     assert.ok(report.outcomes.every((outcome) => outcome.kind === 'cancelled'));
     assert.equal(changeSet.rows().length, 5);
-    assert.deepEqual((await requests()).filter((line) => !line.includes('/view/')), [], 'nothing but the view read');
+    assert.deepEqual(
+      (await requests()).filter((line) => !line.includes('/view/')),
+      [],
+      'nothing but the view read',
+    );
     assert.equal(portal.sent.filter((request) => request.method === 'PUT').length, 0);
   });
 
   it('sends a row as soon as the read has brought its copy, before the rest of the answer has come', async () => {
-    history.edit('fill', 'Fill', ['1', '2', '3', '4', '5', '6'].map((recordId) => ({ recordId, field: 'f18', value: '44' })));
+    history.edit(
+      'fill',
+      'Fill',
+      ['1', '2', '3', '4', '5', '6'].map((recordId) => ({ recordId, field: 'f18', value: '44' })),
+    );
     // A portal far away: the view's answer arrives a kilobyte a second, a row or a few at a time.
     await configure(portal.emulator, { bytesPerSecond: 1024 });
     const progress: SaveProgress[] = [];
     try {
       // A row a batch (the grid's batches hold hundreds: 8 rows would be one).
-      const report = await saveChanges(changeSet, store, { viewCheck: viewCheck({ batches: { firstBatchRows: 1, batchRows: 1 } }), onProgress: (step) => progress.push(step) });
-      assert.deepEqual(kinds(report.outcomes), ['1', '2', '3', '4', '5', '6'].map((recordId) => [recordId, 'saved']));
+      const report = await saveChanges(changeSet, store, {
+        viewCheck: viewCheck({ batches: { firstBatchRows: 1, batchRows: 1 } }),
+        onProgress: (step) => progress.push(step),
+      });
+      assert.deepEqual(
+        kinds(report.outcomes),
+        ['1', '2', '3', '4', '5', '6'].map((recordId) => [recordId, 'saved']),
+      );
     } finally {
       await configure(portal.emulator, { bytesPerSecond: 0 });
     }
     const savedWhileReading = progress.filter((step) => step.viewRowsRead !== undefined && step.saved > 0);
     assert.ok(savedWhileReading.length > 0, `rows saved while the view was still read: ${JSON.stringify(progress)}`);
-    assert.deepEqual((await requests()).filter((line) => line.startsWith('GET') && line.includes('/record/')), [], 'no GET per row');
+    assert.deepEqual(
+      (await requests()).filter((line) => line.startsWith('GET') && line.includes('/record/')),
+      [],
+      'no GET per row',
+    );
     assert.equal(putBodies().length, 6);
   });
 });

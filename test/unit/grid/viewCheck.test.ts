@@ -7,11 +7,27 @@ import { checkRow, type RowToSave, type SaveCheck } from '../../../src/grid/conf
 import { checkAgainstView, DEFAULT_ROUND_TRIP_MS, shouldReadView, VIEW_ROW_MS } from '../../../src/grid/viewCheck';
 
 function column(field: string, type: string, typeName: string): Column {
-  return { app_id: '102', field_id: field.slice(1), field_id_in_data: field, field_name: field, field_description: '', type, type_name: typeName, position: field.slice(1), unique_value: '0' };
+  return {
+    app_id: '102',
+    field_id: field.slice(1),
+    field_id_in_data: field,
+    field_name: field,
+    field_description: '',
+    type,
+    type_name: typeName,
+    position: field.slice(1),
+    unique_value: '0',
+  };
 }
 
 /** Orders' columns as the emulator has them: an Auto Number, text, a number, a LookUp, a choice. */
-const COLUMNS = [column('f10', '15', 'Auto Number'), column('f11', '0', 'Text Field'), column('f18', '3', 'Number'), column('f13', '16', 'LookUp'), column('f19', '2', 'Choice')];
+const COLUMNS = [
+  column('f10', '15', 'Auto Number'),
+  column('f11', '0', 'Text Field'),
+  column('f18', '3', 'Number'),
+  column('f13', '16', 'LookUp'),
+  column('f19', '2', 'Choice'),
+];
 /** A row as the view shows it: the app's own columns, and a Lookup app's column under its other prefix. */
 const VIEW_ROW: RecordData = { f10: '5001', f11: 'Chairs', f18: '10', f13: 'Ada', f19: '1', l3: 'ada@example.com' };
 /** The same record as a GET reads it: every column of the app, no Lookup app's column. */
@@ -23,17 +39,21 @@ function row(edits: Record<string, string>, asRead: RecordData = VIEW_ROW): RowT
 
 describe('grid: the save checked with one read of the view', () => {
   describe('when the view is read', () => {
-    it('reads the view when the rounds of GETs would take longer than one round trip and the view\'s rows', () => {
+    it("reads the view when the rounds of GETs would take longer than one round trip and the view's rows", () => {
       // 5 rows, 4 at once: two rounds of GETs (2 × 10 ms) against 10 ms + 8 rows (0.16 ms).
       assert.equal(shouldReadView({ changedRows: 5, viewRows: 8, roundTripMs: 10, concurrency: 4 }), true);
       // 1,000 rows of 100,000 next door (1 ms): 250 ms of GETs against 1 ms + 100,000 rows.
-      assert.equal(shouldReadView({ changedRows: 1000, viewRows: 100_000, roundTripMs: 1, concurrency: 4 }), 250 > 1 + 100_000 * VIEW_ROW_MS);
+      assert.equal(
+        shouldReadView({ changedRows: 1000, viewRows: 100_000, roundTripMs: 1, concurrency: 4 }),
+        250 > 1 + 100_000 * VIEW_ROW_MS,
+      );
       // The same 200 ms away: 50 s of GETs.
       assert.equal(shouldReadView({ changedRows: 1000, viewRows: 100_000, roundTripMs: 200, concurrency: 4 }), true);
     });
 
     it('keeps a GET per row for as many rows as run at once (one round of GETs is one round trip too)', () => {
-      for (const changedRows of [0, 1, 2, 3, 4]) assert.equal(shouldReadView({ changedRows, viewRows: 8, roundTripMs: 200, concurrency: 4 }), false, `${changedRows} rows`);
+      for (const changedRows of [0, 1, 2, 3, 4])
+        assert.equal(shouldReadView({ changedRows, viewRows: 8, roundTripMs: 200, concurrency: 4 }), false, `${changedRows} rows`);
       assert.equal(shouldReadView({ changedRows: 1, viewRows: 1, roundTripMs: 200, concurrency: 1 }), false);
       assert.equal(shouldReadView({ changedRows: 2, viewRows: 1, roundTripMs: 200, concurrency: 1 }), true);
     });
@@ -76,10 +96,13 @@ describe('grid: the save checked with one read of the view', () => {
       same({ f11: 'Desks' }, { ...VIEW_ROW, f11: 'Desks' }, { ...GET_COPY, f11: 'Desks' });
       const conflict = checkAgainstView(COLUMNS, row({ f11: 'Desks' }), { ...VIEW_ROW, f18: '99' });
       assert.equal(conflict?.kind, 'conflict');
-      assert.deepEqual(conflict?.kind === 'conflict' && [conflict.conflict.overlap, conflict.conflict.theirFields], ['other-fields', ['f18']]);
+      assert.deepEqual(conflict?.kind === 'conflict' && [conflict.conflict.overlap, conflict.conflict.theirFields], [
+        'other-fields',
+        ['f18'],
+      ]);
     });
 
-    it('invents no conflict from what no one edits: a LookUp, an Auto Number, a Lookup app\'s column under its prefix', () => {
+    it("invents no conflict from what no one edits: a LookUp, an Auto Number, a Lookup app's column under its prefix", () => {
       const check = checkAgainstView(COLUMNS, row({ f11: 'Desks' }), { ...VIEW_ROW, f13: 'Grace', f10: '9999', l3: 'grace@example.com' });
       assert.equal(check?.kind, 'send');
     });

@@ -21,7 +21,12 @@ describe("the demo's portal connection (npm start)", () => {
     const userData = mkdtempSync(join(tmpdir(), 'portal-demo-connection-'));
     try {
       const { writeDemoConnection } = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'demo.mjs')).href)) as DemoModule;
-      const info = { base_url: emulator.baseUrl, client_id: emulator.clientId, client_secret: emulator.clientSecret, views: emulator.views };
+      const info = {
+        base_url: emulator.baseUrl,
+        client_id: emulator.clientId,
+        client_secret: emulator.clientSecret,
+        views: emulator.views,
+      };
       const file = parseConnectionFile(readFileSync(writeDemoConnection({ userData }, info), 'utf8'));
       assert.equal(file.baseUrl, emulator.baseUrl);
       const tickets = file.views.filter((view) => view.appId === TICKETS).map((view) => `${view.viewId} ${view.name}`);
@@ -36,7 +41,22 @@ describe("the demo's portal connection (npm start)", () => {
   it('says which entry of "views" is malformed', () => {
     const base = { baseUrl: 'http://127.0.0.1:1', clientId: 'id', clientSecret: 'secret' };
     assert.deepEqual(parseConnectionFile(JSON.stringify(base)).views, [], 'no views: none added');
-    assert.throws(() => parseConnectionFile(JSON.stringify({ ...base, views: { appId: '201' } })), /"views" must be a list of \{"appId", "viewId", "name"\}/);
-    assert.throws(() => parseConnectionFile(JSON.stringify({ ...base, views: [{ appId: '201', viewId: '6', name: 'All' }, { appId: '201', name: 'No id' }] })), /entry 2 is not/);
+    assert.throws(
+      () => parseConnectionFile(JSON.stringify({ ...base, views: { appId: '201' } })),
+      /"views" must be a list of \{"appId", "viewId", "name"\}/,
+    );
+    assert.throws(
+      () =>
+        parseConnectionFile(
+          JSON.stringify({
+            ...base,
+            views: [
+              { appId: '201', viewId: '6', name: 'All' },
+              { appId: '201', name: 'No id' },
+            ],
+          }),
+        ),
+      /entry 2 is not/,
+    );
   });
 });

@@ -43,7 +43,7 @@ describe('the workspace of npm start', () => {
     }
   });
 
-  it('holds the team\'s shared setup naming the demo portal and its apps\' views, and no secret', async () => {
+  it("holds the team's shared setup naming the demo portal and its apps' views, and no secret", async () => {
     const { writeDemoWorkspaceFile } = await demo();
     const workspace = mkdtempSync(join(tmpdir(), 'portal-demo-workspace-'));
     try {
@@ -54,12 +54,23 @@ describe('the workspace of npm start', () => {
       assert.ok(!text.includes(info.client_secret), 'the secret stays out of the workspace');
       const setup = parseWorkspaceFile(text);
       assert.deepEqual(setup.problems, []);
-      assert.deepEqual(setup.portals.map((portal) => [portal.name, portal.baseUrl, portal.clientId]), [['Demo portal', info.base_url, info.client_id]]);
+      assert.deepEqual(
+        setup.portals.map((portal) => [portal.name, portal.baseUrl, portal.clientId]),
+        [['Demo portal', info.base_url, info.client_id]],
+      );
       assert.deepEqual(
         setup.portals[0].apps.map((app) => [app.appId, app.views.length]),
-        [['101', 2], ['102', 3], ['201', 2], ['202', 2]],
+        [
+          ['101', 2],
+          ['102', 3],
+          ['201', 2],
+          ['202', 2],
+        ],
       );
-      assert.ok(setup.portals[0].apps.some((app) => app.queries.length > 0), 'a saved query too');
+      assert.ok(
+        setup.portals[0].apps.some((app) => app.queries.length > 0),
+        'a saved query too',
+      );
     } finally {
       rmSync(workspace, { recursive: true, force: true });
     }

@@ -15,7 +15,9 @@ interface Sink {
 }
 
 async function terminalWriting(): Promise<{ terminal: Terminal; out: string[]; err: string[] }> {
-  const module = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'terminal.mjs')).href)) as { createTerminal(sinks: { out: Sink; err: Sink }): Terminal };
+  const module = (await import(pathToFileURL(join(repoRoot(), 'test', 'harness', 'terminal.mjs')).href)) as {
+    createTerminal(sinks: { out: Sink; err: Sink }): Terminal;
+  };
   const out: string[] = [];
   const err: string[] = [];
   const terminal = module.createTerminal({ out: { write: (text) => out.push(text) }, err: { write: (text) => err.push(text) } });

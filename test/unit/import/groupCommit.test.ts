@@ -36,7 +36,11 @@ describe('import: the journal group commit', () => {
     try {
       const io = counted(handle);
       let written = 0;
-      const lines = new GroupCommit(io.handle, () => ({ outcomes: 0 }), (extra) => (written += extra.outcomes));
+      const lines = new GroupCommit(
+        io.handle,
+        () => ({ outcomes: 0 }),
+        (extra) => (written += extra.outcomes),
+      );
       const first = lines.append('{"n":1}', false);
       lines.extra.outcomes += 1;
       const second = lines.append('{"n":2}', false);
@@ -58,7 +62,11 @@ describe('import: the journal group commit', () => {
     const handle = await open(path(), 'a');
     try {
       const io = counted(handle);
-      const lines = new GroupCommit(io.handle, () => undefined, () => undefined);
+      const lines = new GroupCommit(
+        io.handle,
+        () => undefined,
+        () => undefined,
+      );
       const outcome = lines.append('{"outcome":1}', false);
       await new Promise((resolve) => setImmediate(resolve));
       assert.deepEqual(io.writes, [], 'lingering');
@@ -79,7 +87,11 @@ describe('import: the journal group commit', () => {
     const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      const lines = new GroupCommit(readOnly, () => undefined, () => undefined);
+      const lines = new GroupCommit(
+        readOnly,
+        () => undefined,
+        () => undefined,
+      );
       // Not awaited on purpose: the line of an outcome whose caller moved on.
       void lines.append('{"outcome":1}', false);
       await assert.rejects(lines.append('{"attempt":2}', true), (error: NodeJS.ErrnoException) => error.code === 'EBADF');

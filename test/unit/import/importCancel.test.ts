@@ -11,7 +11,9 @@ describe('import: Cancel', function () {
   const portal = useImportPortal({ filePrefix: 'cancel' });
 
   function ordersFile(count: number): Promise<string> {
-    return portal.file(`Title,Order date,Amount\n${Array.from({ length: count }, (_, index) => `Cancelled order ${index},2026-03-01,10`).join('\n')}\n`);
+    return portal.file(
+      `Title,Order date,Amount\n${Array.from({ length: count }, (_, index) => `Cancelled order ${index},2026-03-01,10`).join('\n')}\n`,
+    );
   }
 
   it('lets the creates in flight finish: the resumed run looks for none, and without a key nothing is uncertain', async () => {
@@ -19,7 +21,11 @@ describe('import: Cancel', function () {
     const path = await ordersFile(120);
     const controller = new AbortController();
     // No key column and no look-up view: a create cut off by the Cancel could only be reported uncertain.
-    const first = await importFile(path, portal.client, portal.orders, { appId: '102', signal: controller.signal, onProgress: (progress) => progress.done >= 30 && controller.abort() });
+    const first = await importFile(path, portal.client, portal.orders, {
+      appId: '102',
+      signal: controller.signal,
+      onProgress: (progress) => progress.done >= 30 && controller.abort(),
+    });
     assert.equal(first.cancelled, true);
     assert.ok(first.counts.created >= 30 && first.counts.created < 120, String(first.counts.created));
     const before = (await requestLog(portal.emulator)).length;
@@ -36,7 +42,13 @@ describe('import: Cancel', function () {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     const started = Date.now();
-    const first = await importFile(path, portal.client, portal.orders, { appId: '102', matchField: 'f11', lookupViewId: '3', concurrency: 1, signal: controller.signal });
+    const first = await importFile(path, portal.client, portal.orders, {
+      appId: '102',
+      matchField: 'f11',
+      lookupViewId: '3',
+      concurrency: 1,
+      signal: controller.signal,
+    });
     assert.equal(first.cancelled, true);
     assert.ok(Date.now() - started < 10_000, 'not held until the portal answers');
     const second = await importFile(path, portal.client, portal.orders, { appId: '102', matchField: 'f11', lookupViewId: '3' });

@@ -75,7 +75,8 @@ describe('import: no duplicate and no lost row (fault suite)', function () {
     const log = await requestLog(portal.emulator);
     const after503 = log.flatMap((entry, index) => (entry.status === 503 ? [log[index + 1]] : []));
     assert.equal(after503.length, 2);
-    for (const next of after503) assert.match(`${next?.method} ${next?.path}`, /^GET \/api\/v1\/app\/101\/view\/1/, 'the look-up comes first');
+    for (const next of after503)
+      assert.match(`${next?.method} ${next?.path}`, /^GET \/api\/v1\/app\/101\/view\/1/, 'the look-up comes first');
     await createdOnce('Busy', 10);
   });
 
@@ -83,7 +84,13 @@ describe('import: no duplicate and no lost row (fault suite)', function () {
   async function journalOf(path: string): Promise<Journal> {
     const source = await openSource(path);
     const settings = { appId: '101', mode: 'create' as const, mapping: proposeMapping(source.columns, portal.customers), matchField: 'f2' };
-    return Journal.open(`${path}.portal-journal.jsonl`, { kind: 'import', appId: '101', source: basename(path), sourceHash: await hashFile(path), settings: journalSettings(settings) });
+    return Journal.open(`${path}.portal-journal.jsonl`, {
+      kind: 'import',
+      appId: '101',
+      source: basename(path),
+      sourceHash: await hashFile(path),
+      settings: journalSettings(settings),
+    });
   }
 
   it('resumes after a crash between attempt lines and their outcomes: the records sent are found, the others sent once', async () => {

@@ -24,7 +24,10 @@ interface ChildTask {
 /** The import that gets killed: a separate process, signed in on its own. */
 async function child(task: ChildTask): Promise<void> {
   const token = (await clientCredentials({ baseUrl: task.baseUrl, clientId: task.clientId, clientSecret: task.clientSecret })).accessToken;
-  const client = new PortalClient({ baseUrl: task.baseUrl, tokens: { accessToken: async () => token, renewAfterUnauthorized: async () => undefined } });
+  const client = new PortalClient({
+    baseUrl: task.baseUrl,
+    tokens: { accessToken: async () => token, renewAfterUnauthorized: async () => undefined },
+  });
   const columns = await client.listColumns('101');
   await importFile(task.path, client, columns, { matchField: 'f2', journalPath: task.journalPath });
 }
@@ -75,8 +78,14 @@ if (process.env.PORTAL_IMPORT_CHILD) {
       assert.deepEqual([result.counts.created, result.counts.failed, result.counts.uncertain], [2000, 0, 0]);
       const log = await requestLog(portal.emulator);
       const seen = (test: (entry: (typeof log)[number]) => boolean): number => log.filter(test).length;
-      assert.ok(seen((entry) => entry.status === 429) > 0 && seen((entry) => entry.status === 503) > 0 && seen((entry) => entry.status === 500) > 0, 'status faults were met');
-      assert.ok(seen((entry) => entry.fault === 'lose_answer') > 0 && seen((entry) => entry.fault === 'drop') > 0, 'lost answers and dropped connections were met');
+      assert.ok(
+        seen((entry) => entry.status === 429) > 0 && seen((entry) => entry.status === 503) > 0 && seen((entry) => entry.status === 500) > 0,
+        'status faults were met',
+      );
+      assert.ok(
+        seen((entry) => entry.fault === 'lose_answer') > 0 && seen((entry) => entry.fault === 'drop') > 0,
+        'lost answers and dropped connections were met',
+      );
       assert.equal(await appliedCreates(portal.emulator, '101'), 2000, 'the portal carried out 2,000 creates, no more');
       const names = await fieldValues(client, '101', '1', 'f2');
       assert.equal(names.length, 12 + 2000);
@@ -91,8 +100,17 @@ if (process.env.PORTAL_IMPORT_CHILD) {
       await writeFile(path, customersCsv(400, 1, 'Killed'));
       // Slow creates: when the process dies, some are on their way and are carried out with nobody to answer.
       await injectFault(portal.emulator, { path: '/record/$', method: 'POST', latency_ms: 40, count: -1 });
-      const task: ChildTask = { baseUrl: portal.emulator.baseUrl, clientId: portal.emulator.clientId, clientSecret: portal.emulator.clientSecret, path, journalPath };
-      const killed = spawn(process.execPath, [__filename], { env: { ...process.env, PORTAL_IMPORT_CHILD: JSON.stringify(task) }, stdio: ['ignore', 'inherit', 'inherit'] });
+      const task: ChildTask = {
+        baseUrl: portal.emulator.baseUrl,
+        clientId: portal.emulator.clientId,
+        clientSecret: portal.emulator.clientSecret,
+        path,
+        journalPath,
+      };
+      const killed = spawn(process.execPath, [__filename], {
+        env: { ...process.env, PORTAL_IMPORT_CHILD: JSON.stringify(task) },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
       const exited = new Promise<NodeJS.Signals | null>((resolve) => killed.on('exit', (_code, signal) => resolve(signal)));
       while ((await appliedCreates(portal.emulator, '101')) < 150) {
         assert.equal(killed.exitCode, null, 'the import ended before it could be killed');
@@ -101,7 +119,10 @@ if (process.env.PORTAL_IMPORT_CHILD) {
       killed.kill('SIGKILL');
       assert.equal(await exited, 'SIGKILL');
       await new Promise((resolve) => setTimeout(resolve, 200)); // the creates in flight are carried out
-      const lines = (await readFile(journalPath, 'utf8')).split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { type: string; row: number });
+      const lines = (await readFile(journalPath, 'utf8'))
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { type: string; row: number });
       const answered = new Set(lines.filter((line) => line.type === 'outcome').map((line) => line.row));
       const inFlight = lines.filter((line) => line.type === 'attempt' && !answered.has(line.row)).length;
       assert.ok(inFlight > 0, 'creates were in flight when the process died');

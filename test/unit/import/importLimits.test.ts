@@ -54,7 +54,11 @@ describe('import: two jobs on one rate-limited portal', function () {
     for (const refused of api.filter((entry) => entry.status === 429)) {
       const answeredAt = Date.parse(refused.time);
       const during = api.filter((entry) => arrival(entry) > answeredAt + 100 && arrival(entry) < answeredAt + 900);
-      assert.deepEqual(during.map((entry) => `${entry.method} ${entry.path} ${entry.status}`), [], `nothing sent within the Retry-After of the 429 at ${refused.time}`);
+      assert.deepEqual(
+        during.map((entry) => `${entry.method} ${entry.path} ${entry.status}`),
+        [],
+        `nothing sent within the Retry-After of the 429 at ${refused.time}`,
+      );
     }
     assert.ok(limiter.state().pushBacks === api.filter((entry) => entry.status === 429).length, 'the limiter saw every 429');
   });

@@ -27,7 +27,11 @@ describe('import: runs against the emulator', function () {
   it('a dry run lists every failing row with column, value and expected format, and sends nothing', async () => {
     const path = await portal.file(`${CUSTOMER_HEADER}\n${customerLine(1)}\n${BAD_ROWS.join('\n')}\n${customerLine(2)}\n`);
     const source = await openSource(path);
-    const result = await dryRunImport({ source, columns: portal.customers, settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, portal.customers) } });
+    const result = await dryRunImport({
+      source,
+      columns: portal.customers,
+      settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, portal.customers) },
+    });
     assert.deepEqual([result.rows, result.creates, result.failingRows], [5, 2, 3]);
     assert.deepEqual(
       result.problems.map((problem) => [problem.row, problem.column, problem.value]),
@@ -50,9 +54,16 @@ describe('import: runs against the emulator', function () {
     const optional = portal.customers.map((column) => ({ ...column, required: '0' }));
     const path = await portal.file(JSON.stringify([{ Name: 'Filled Ltd' }, {}, { Unmapped: 'x', Name: '' }]), 'json');
     const source = await openSource(path);
-    const result = await dryRunImport({ source, columns: optional, settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, optional) } });
+    const result = await dryRunImport({
+      source,
+      columns: optional,
+      settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, optional) },
+    });
     assert.deepEqual([result.rows, result.creates, result.failingRows], [3, 1, 2]);
-    assert.deepEqual(result.problems.map((problem) => problem.row), [2, 3]);
+    assert.deepEqual(
+      result.problems.map((problem) => problem.row),
+      [2, 3],
+    );
     assert.match(result.problems[0].message, /the row has no values for the mapped columns/);
   });
 
@@ -63,12 +74,18 @@ describe('import: runs against the emulator', function () {
     assert.match(summaryText(result.counts), /^2 created, 0 updated, 0 skipped \(unchanged\), 3 failed$/);
     assert.ok(result.failuresPath);
     const failures = await readFile(result.failuresPath, 'utf8');
-    const lines = failures.replace(/^\ufeff/, '').trim().split('\r\n');
+    const lines = failures
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
     assert.equal(lines[0], `${CUSTOMER_HEADER},Import problem`);
     assert.equal(lines.length, 4);
     assert.match(lines[1], /^Bad date Ltd,bad@example.com,Gold,31-02-2026,"?row 3: Customer since: not a real date/);
     // Fixed in the failures file itself, which imports as it is (its problem column is left unmapped).
-    await writeFile(result.failuresPath, failures.replace('31-02-2026', '28-02-2026').replace('Platinum', 'Gold').replace(',noname@', 'Named Ltd,noname@'));
+    await writeFile(
+      result.failuresPath,
+      failures.replace('31-02-2026', '28-02-2026').replace('Platinum', 'Gold').replace(',noname@', 'Named Ltd,noname@'),
+    );
     const again = await importFile(result.failuresPath, portal.client, portal.customers, { matchField: 'f2' });
     assert.deepEqual([again.counts.created, again.counts.failed], [3, 0]);
     const names = await fieldValues(portal.client, '101', '1', 'f2');
@@ -80,7 +97,10 @@ describe('import: runs against the emulator', function () {
     const result = await importFile(path, portal.client, portal.customers, { matchField: 'f2' });
     assert.deepEqual([result.counts.created, result.counts.failed], [0, 1]);
     const failures = await readFile(result.failuresPath ?? '', 'utf8');
-    const line = failures.replace(/^\ufeff/, '').trim().split('\r\n')[1];
+    const line = failures
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n')[1];
     assert.match(line, /^Zeta," Inc",zeta@example\.com,"?row 2: \(the row\): the row has 3 cells/, 'no cell lost, the problem last');
     await writeFile(result.failuresPath ?? '', failures.replace('Zeta," Inc"', '"Zeta, Inc"'));
     const again = await importFile(result.failuresPath ?? '', portal.client, portal.customers, { matchField: 'f2' });
@@ -127,7 +147,12 @@ describe('import: runs against the emulator', function () {
     );
     const existing = await readExisting(portal.client, '101', '1', 'f2');
     const announced: Array<{ recordId: string; kind: string }> = [];
-    const result = await importFile(path, portal.client, portal.customers, { mode: 'upsert', matchField: 'f2', existing, onRecordChanged: (change) => announced.push(change) });
+    const result = await importFile(path, portal.client, portal.customers, {
+      mode: 'upsert',
+      matchField: 'f2',
+      existing,
+      onRecordChanged: (change) => announced.push(change),
+    });
     assert.deepEqual([result.counts.updated, result.counts.unchanged, result.counts.created, result.counts.failed], [1, 1, 1, 1]);
     const created = (await portal.client.readView('101', '1')).rows.find((row) => row.values.f2 === 'Announced Ltd')?.id;
     assert.ok(created);
@@ -162,7 +187,13 @@ describe('import: runs against the emulator', function () {
     const drafts = (await portal.client.readView('102', '3')).rows.filter((row) => row.draft === true);
     const publish = await portal.file(`Id,Title\n${drafts.map((row) => `${row.id},${row.values.f11}`).join('\n')}\n`);
     const existing = await readExisting(portal.client, '102', '3');
-    const published = await importFile(publish, portal.client, portal.orders, { appId: '102', mode: 'upsert', draft: 'published', existing, lookupViewId: '3' });
+    const published = await importFile(publish, portal.client, portal.orders, {
+      appId: '102',
+      mode: 'upsert',
+      draft: 'published',
+      existing,
+      lookupViewId: '3',
+    });
     assert.equal(published.counts.updated, drafts.length);
     assert.equal((await portal.client.readView('102', '3')).rows.filter((row) => row.draft === true).length, 0);
   });
@@ -177,7 +208,10 @@ describe('import: runs against the emulator', function () {
     // Not silently lost: the row is in a file of its own (not the failures file, which is imported again).
     assert.equal(result.failuresPath, undefined);
     assert.equal(result.uncertainPath, path.replace(/\.csv$/, '.uncertain.csv'));
-    const lines = (await readFile(result.uncertainPath, 'utf8')).replace(/^\ufeff/, '').trim().split('\r\n');
+    const lines = (await readFile(result.uncertainPath, 'utf8'))
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
     assert.equal(lines.length, 2, 'the header and the row');
     assert.match(lines[0], /^Title,Order date,Amount,Import problem$/);
     assert.match(lines[1], /^Lost order,2026-03-01,10,"?row 2: the portal may have created this record/);
@@ -201,7 +235,9 @@ describe('import: runs against the emulator', function () {
     assert.deepEqual([second.counts.created, second.counts.failed, second.counts.uncertain], [300, 0, 0]);
     // Only the creates that may have been in flight at the Cancel (4 at once) are looked for; rows whose
     // attempt was journalled ahead but never sent are not.
-    const lookUps = (await requestLog(portal.emulator)).slice(before).filter((entry) => entry.method === 'GET' && entry.path === '/api/v1/app/101/view/1');
+    const lookUps = (await requestLog(portal.emulator))
+      .slice(before)
+      .filter((entry) => entry.method === 'GET' && entry.path === '/api/v1/app/101/view/1');
     assert.ok(lookUps.length <= 4, `${lookUps.length} look-ups after the resume`);
     const names = await fieldValues(portal.client, '101', '1', 'f2');
     assert.equal(names.length, 312);
@@ -216,7 +252,11 @@ describe('import: runs against the emulator', function () {
     const controller = new AbortController();
     await injectFault(portal.emulator, { path: '/record/$', method: 'POST', latency_ms: 5, count: -1 });
     const settings = { appId: '102', matchField: 'f11', lookupViewId: '3', concurrency: 2 };
-    const first = await importFile(path, portal.client, portal.orders, { ...settings, signal: controller.signal, onProgress: (progress) => progress.done >= 10 && controller.abort() });
+    const first = await importFile(path, portal.client, portal.orders, {
+      ...settings,
+      signal: controller.signal,
+      onProgress: (progress) => progress.done >= 10 && controller.abort(),
+    });
     assert.equal(first.cancelled, true);
     assert.ok(first.counts.created < 40, String(first.counts.created));
     const second = await importFile(path, portal.client, portal.orders, settings);
@@ -239,24 +279,36 @@ describe('import: runs against the emulator', function () {
         // The wait itself is reported too, with the rows as they were (importWaits.test.ts): not one of these.
         if (event.waitingSeconds !== undefined) return;
         progress.push(event);
-        onDisk.push(readFileSync(`${path}.portal-journal.jsonl`, 'utf8').split('\n').filter((line) => line.includes('"type":"outcome"')).length);
+        onDisk.push(
+          readFileSync(`${path}.portal-journal.jsonl`, 'utf8')
+            .split('\n')
+            .filter((line) => line.includes('"type":"outcome"')).length,
+        );
       },
     });
     assert.equal(result.counts.created, 6);
-    const creates = ((await testInterface(portal.emulator, 'GET', 'requests')) as Array<{ method: string; status: number; time: string }>).filter((entry) => entry.method === 'POST');
+    const creates = (
+      (await testInterface(portal.emulator, 'GET', 'requests')) as Array<{ method: string; status: number; time: string }>
+    ).filter((entry) => entry.method === 'POST');
     const refused = creates.findIndex((entry) => entry.status === 429);
     assert.ok(refused >= 0);
     // Creates already on their way when the 429 came may finish just after it; none is sent for a second.
     const refusedAt = Date.parse(creates[refused].time);
     const during = creates.filter((entry) => Date.parse(entry.time) - refusedAt > 250 && Date.parse(entry.time) - refusedAt < 900);
     assert.deepEqual(during, [], 'no create while the portal asked to wait');
-    assert.ok(creates.some((entry) => Date.parse(entry.time) - refusedAt >= 900), 'the rest went out after the wait');
+    assert.ok(
+      creates.some((entry) => Date.parse(entry.time) - refusedAt >= 900),
+      'the rest went out after the wait',
+    );
     // An event after each write of outcome lines: a row counts as done once its line is on disk.
     assert.deepEqual(
       progress.map((event) => event.done),
       onDisk,
     );
-    assert.ok(progress.every((event, index) => index === 0 || event.done > progress[index - 1].done), 'rising');
+    assert.ok(
+      progress.every((event, index) => index === 0 || event.done > progress[index - 1].done),
+      'rising',
+    );
     assert.equal(progress.at(-1)?.done, 6);
     assert.ok(progress.every((event) => event.total === 6 && event.ratePerSecond > 0 && event.secondsLeft !== undefined));
     assert.equal(progress.at(-1)?.secondsLeft, 0);
@@ -264,10 +316,17 @@ describe('import: runs against the emulator', function () {
 
   it('Cancel while the portal asks to wait leaves nothing uncertain, even without a look-up: the resumed run creates each row once', async () => {
     await injectFault(portal.emulator, { path: '/record/$', method: 'POST', status: 429, headers: { 'Retry-After': '2' }, count: 2 });
-    const path = await portal.file(`Title,Order date,Amount\n${Array.from({ length: 6 }, (_, index) => `Waiting order ${index},2026-03-01,10`).join('\n')}\n`);
+    const path = await portal.file(
+      `Title,Order date,Amount\n${Array.from({ length: 6 }, (_, index) => `Waiting order ${index},2026-03-01,10`).join('\n')}\n`,
+    );
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 500);
-    const first = await importFile(path, portal.client, portal.orders, { appId: '102', lookupViewId: '3', concurrency: 2, signal: controller.signal });
+    const first = await importFile(path, portal.client, portal.orders, {
+      appId: '102',
+      lookupViewId: '3',
+      concurrency: 2,
+      signal: controller.signal,
+    });
     assert.equal(first.cancelled, true);
     assert.equal(first.counts.created, 0, 'cancelled during the wait');
     const second = await importFile(path, portal.client, portal.orders, { appId: '102', lookupViewId: '3' });
@@ -296,12 +355,21 @@ describe('import: runs against the emulator', function () {
     assert.deepEqual([result.counts.created, result.counts.uncertain], [60, 0]);
     assert.equal(most, 3, 'at most 3 requests at once, and 3 reached');
     // The portal's side: spans of the requests it served (end time and duration) never overlap more than 3 deep.
-    const served = ((await testInterface(portal.emulator, 'GET', 'requests')) as Array<{ method: string; path: string; time: string; duration_ms: number }>)
+    const served = (
+      (await testInterface(portal.emulator, 'GET', 'requests')) as Array<{
+        method: string;
+        path: string;
+        time: string;
+        duration_ms: number;
+      }>
+    )
       .filter((entry) => entry.path.startsWith('/api/v1/app/101/'))
       .map((entry) => ({ end: Date.parse(entry.time), start: Date.parse(entry.time) - entry.duration_ms }));
     assert.ok(served.filter((span) => span.end - span.start >= 35).length >= 60, 'the requests were slow enough to overlap');
     // 2 ms of slack: times are whole milliseconds, and the next request of a worker starts as the last ends.
-    const deepest = Math.max(...served.map((span) => served.filter((other) => other.start <= span.start && span.start < other.end - 2).length));
+    const deepest = Math.max(
+      ...served.map((span) => served.filter((other) => other.start <= span.start && span.start < other.end - 2).length),
+    );
     assert.ok(deepest <= 3 && deepest >= 2, `the portal served at most 3 at once (deepest ${deepest})`);
   });
 
@@ -309,15 +377,36 @@ describe('import: runs against the emulator', function () {
     const path = await portal.file(customersCsv(40));
     const controller = new AbortController();
     await injectFault(portal.emulator, { path: '/record/$', method: 'POST', latency_ms: 5, count: -1 });
-    const first = await importFile(path, portal.client, portal.customers, { matchField: 'f2', signal: controller.signal, onProgress: (progress) => progress.done >= 10 && controller.abort() });
+    const first = await importFile(path, portal.client, portal.customers, {
+      matchField: 'f2',
+      signal: controller.signal,
+      onProgress: (progress) => progress.done >= 10 && controller.abort(),
+    });
     assert.equal(first.cancelled, true);
-    const header = JSON.parse((await readFile(first.journalPath, 'utf8')).split('\n')[0]) as { settings: { key: string; mode: string; mapping: Record<string, string> } };
-    assert.deepEqual([header.settings.mode, header.settings.key, header.settings.mapping.Name, header.settings.mapping.Email], ['create', 'f2', 'field:f2', 'field:f3'], 'the journal keeps the mode, key and mapping');
+    const header = JSON.parse((await readFile(first.journalPath, 'utf8')).split('\n')[0]) as {
+      settings: { key: string; mode: string; mapping: Record<string, string> };
+    };
+    assert.deepEqual(
+      [header.settings.mode, header.settings.key, header.settings.mapping.Name, header.settings.mapping.Email],
+      ['create', 'f2', 'field:f2', 'field:f3'],
+      'the journal keeps the mode, key and mapping',
+    );
     const refused = (pattern: RegExp) => (error: Error) => error instanceof JournalMismatchError && pattern.test(error.message);
     await assert.rejects(importFile(path, portal.client, portal.customers, {}), refused(/other settings \(key: f2, now none\)/));
-    const withoutEmail = setTarget(proposeMapping(['Name', 'Email', 'Tier', 'Customer since'], portal.customers), 'Email', { kind: 'ignored', reason: 'set to "Ignore"' }, portal.customers);
-    await assert.rejects(importFile(path, portal.client, portal.customers, { matchField: 'f2', mapping: withoutEmail }), refused(/column "Email": f3, now ignored/));
-    await assert.rejects(importFile(path, portal.client, portal.customers, { matchField: 'f2', mode: 'upsert' }), refused(/mode: create, now upsert/));
+    const withoutEmail = setTarget(
+      proposeMapping(['Name', 'Email', 'Tier', 'Customer since'], portal.customers),
+      'Email',
+      { kind: 'ignored', reason: 'set to "Ignore"' },
+      portal.customers,
+    );
+    await assert.rejects(
+      importFile(path, portal.client, portal.customers, { matchField: 'f2', mapping: withoutEmail }),
+      refused(/column "Email": f3, now ignored/),
+    );
+    await assert.rejects(
+      importFile(path, portal.client, portal.customers, { matchField: 'f2', mode: 'upsert' }),
+      refused(/mode: create, now upsert/),
+    );
     const resumed = await importFile(path, portal.client, portal.customers, { matchField: 'f2' });
     assert.deepEqual([resumed.resumed, resumed.counts.created, resumed.counts.failed], [true, 40, 0]);
     assert.equal(await appliedCreates(portal.emulator, '101'), 40, 'each row created once');
@@ -327,6 +416,9 @@ describe('import: runs against the emulator', function () {
     const path = await portal.file(customersCsv(3));
     await importFile(path, portal.client, portal.customers, { matchField: 'f2' });
     await writeFile(path, customersCsv(4));
-    await assert.rejects(importFile(path, portal.client, portal.customers, { matchField: 'f2' }), (error: Error) => error instanceof JournalMismatchError && /file changed since the import started/.test(error.message));
+    await assert.rejects(
+      importFile(path, portal.client, portal.customers, { matchField: 'f2' }),
+      (error: Error) => error instanceof JournalMismatchError && /file changed since the import started/.test(error.message),
+    );
   });
 });

@@ -12,9 +12,20 @@ describe('import: the waits the portal asks for', function () {
   const portal = useImportPortal({ filePrefix: 'waits' });
 
   it('waits no longer than the cap when the portal asks for days, and says the wait in the progress', async () => {
-    await injectFault(portal.emulator, { path: '/record/$', method: 'POST', status: 429, headers: { 'Retry-After': '99999999' }, count: 1 });
+    await injectFault(portal.emulator, {
+      path: '/record/$',
+      method: 'POST',
+      status: 429,
+      headers: { 'Retry-After': '99999999' },
+      count: 1,
+    });
     const progress: RunProgress[] = [];
-    const result = await importFile(await portal.file(customersCsv(3)), portal.client, portal.customers, { concurrency: 1, total: 3, retry: { maxRetryAfterMs: 300 }, onProgress: (event) => progress.push(event) });
+    const result = await importFile(await portal.file(customersCsv(3)), portal.client, portal.customers, {
+      concurrency: 1,
+      total: 3,
+      retry: { maxRetryAfterMs: 300 },
+      onProgress: (event) => progress.push(event),
+    });
     assert.deepEqual([result.counts.created, result.counts.failed], [3, 0]);
     const waiting = progress.find((event) => event.waitingSeconds !== undefined);
     assert.ok(waiting, 'a progress event during the wait');
@@ -37,7 +48,13 @@ describe('import: the waits the portal asks for', function () {
   });
 
   it('Cancel ends a long wait at once and creates nothing', async () => {
-    await injectFault(portal.emulator, { path: '/record/$', method: 'POST', status: 429, headers: { 'Retry-After': '99999999' }, count: 1 });
+    await injectFault(portal.emulator, {
+      path: '/record/$',
+      method: 'POST',
+      status: 429,
+      headers: { 'Retry-After': '99999999' },
+      count: 1,
+    });
     const controller = new AbortController();
     const result = await importFile(await portal.file(customersCsv(2)), portal.client, portal.customers, {
       concurrency: 1,

@@ -44,8 +44,14 @@ describe('import: the journal', () => {
     await first.attempt(3, { field: 'f2', value: 'Beta' }); // sent, then the process died
     await first.record({ row: 4, outcome: 'failed', reason: 'f9: expected DD-MM-YYYY' });
     await first.close();
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string });
-    assert.deepEqual(lines.map((line) => line.type), ['header', 'attempt', 'outcome', 'attempt', 'outcome']);
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
+    assert.deepEqual(
+      lines.map((line) => line.type),
+      ['header', 'attempt', 'outcome', 'attempt', 'outcome'],
+    );
 
     const again = await Journal.open(file, JOB);
     assert.equal(again.resumed, true);
@@ -139,9 +145,17 @@ describe('import: the journal', () => {
 
   it('keeps the order of lines written by concurrent requests', async () => {
     const journal = await Journal.open(path(), JOB);
-    await Promise.all(Array.from({ length: 200 }, (_, index) => (index % 2 === 0 ? journal.attempt(index) : journal.record({ row: index - 1, outcome: 'created', recordId: String(index) }))));
+    await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        index % 2 === 0 ? journal.attempt(index) : journal.record({ row: index - 1, outcome: 'created', recordId: String(index) }),
+      ),
+    );
     await journal.close();
-    const lines = (await readFile(journal.path, 'utf8')).trim().split('\n').slice(1).map((line) => JSON.parse(line) as { type: string; row: number });
+    const lines = (await readFile(journal.path, 'utf8'))
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => JSON.parse(line) as { type: string; row: number });
     assert.equal(lines.length, 200);
     lines.forEach((line, index) => assert.equal(line.row, index % 2 === 0 ? index : index - 1));
   });

@@ -11,7 +11,13 @@ describe('import: the journal lock', () => {
   const folder = tempFolder();
   let count = 0;
   const journalPath = (): string => join(folder.path, `j${(count += 1)}.portal-journal.jsonl`);
-  const otherWindow = (pid: number) => ({ pid, hostname: hostname(), session: 'other', token: 'theirs', startedAt: '2026-12-01T21:40:00.000Z' });
+  const otherWindow = (pid: number) => ({
+    pid,
+    hostname: hostname(),
+    session: 'other',
+    token: 'theirs',
+    startedAt: '2026-12-01T21:40:00.000Z',
+  });
 
   it('is held by one run at a time in this window, and let go at release', async () => {
     const path = journalPath();

@@ -33,7 +33,10 @@ describe('import: mapping and conversion', () => {
       const mapping = proposeMapping(['Order no.', 'Customer'], portal.orders);
       for (const entry of mapping.columns) {
         assert.equal(entry.target.kind, 'ignored');
-        assert.match(entry.target.kind === 'ignored' ? entry.target.reason : '', /read-only \((Auto Number|LookUp)\): it cannot be set through the API/);
+        assert.match(
+          entry.target.kind === 'ignored' ? entry.target.reason : '',
+          /read-only \((Auto Number|LookUp)\): it cannot be set through the API/,
+        );
       }
     });
 
@@ -66,11 +69,18 @@ describe('import: mapping and conversion', () => {
       assert.equal(wrong.expected, 'DD-MM-YYYY');
       assert.equal(convertValue(date, '11/21/2026').problem, checkValue(date, '11/21/2026'));
       // A date written as a date-time at midnight (spreadsheets and JSON exports do), in UTC or without a zone.
-      for (const text of ['2026-11-21T00:00', '2026-11-21T00:00:00', '2026-11-21 00:00:00.000Z', '2026-11-21T00:00:00+00:00', '21-11-2026 00:00']) {
+      for (const text of [
+        '2026-11-21T00:00',
+        '2026-11-21T00:00:00',
+        '2026-11-21 00:00:00.000Z',
+        '2026-11-21T00:00:00+00:00',
+        '21-11-2026 00:00',
+      ]) {
         assert.deepEqual(convertValue(date, text), { value: '21-11-2026' }, text);
       }
       // Another time, or midnight elsewhere (another day in UTC), is not a date: refused, not cut.
-      for (const text of ['2026-11-21T10:30', '2026-11-21T00:00:00+02:00']) assert.match(convertValue(date, text).problem ?? '', /expected DD-MM-YYYY/, text);
+      for (const text of ['2026-11-21T10:30', '2026-11-21T00:00:00+02:00'])
+        assert.match(convertValue(date, text).problem ?? '', /expected DD-MM-YYYY/, text);
     });
 
     it('date-times: ISO 8601 with an offset, or local times of the file time zone, to UTC', () => {
@@ -86,12 +96,27 @@ describe('import: mapping and conversion', () => {
       assert.deepEqual(convertValue(delivery, '0100-01-02T03:04Z'), { value: '02-01-0100 03:04' });
       assert.deepEqual(convertValue(delivery, '2026-11-21T23:30:00-00:30'), { value: '22-11-2026 00:00' }, 'a half-hour offset');
       assert.deepEqual(convertValue(delivery, '21-11-2026 14:05', { timeZone: 'Europe/Berlin' }), { value: '21-11-2026 13:05' });
-      assert.deepEqual(convertValue(delivery, '2026-07-01 00:30', { timeZone: 'Europe/Berlin' }), { value: '30-06-2026 22:30' }, 'summer time');
-      assert.deepEqual(convertValue(delivery, '2026-03-08 02:30', { timeZone: 'America/New_York' }), { value: '08-03-2026 07:30' }, 'a skipped hour');
-      assert.deepEqual(convertValue(delivery, '2026-11-01 01:30', { timeZone: 'America/New_York' }), { value: '01-11-2026 05:30' }, 'a repeated hour: the first');
+      assert.deepEqual(
+        convertValue(delivery, '2026-07-01 00:30', { timeZone: 'Europe/Berlin' }),
+        { value: '30-06-2026 22:30' },
+        'summer time',
+      );
+      assert.deepEqual(
+        convertValue(delivery, '2026-03-08 02:30', { timeZone: 'America/New_York' }),
+        { value: '08-03-2026 07:30' },
+        'a skipped hour',
+      );
+      assert.deepEqual(
+        convertValue(delivery, '2026-11-01 01:30', { timeZone: 'America/New_York' }),
+        { value: '01-11-2026 05:30' },
+        'a repeated hour: the first',
+      );
       assert.match(convertValue(delivery, '2026-11-21 25:00').problem ?? '', /not a real date and time/);
       // What the dry run's Expected column says: the zone the import reads such times in, not the API's UTC.
-      assert.equal(convertValue(delivery, 'tomorrow', { timeZone: 'Europe/Berlin' }).expected, "DD-MM-YYYY hh:mm or ISO 8601, in the file's time zone (Europe/Berlin) unless it carries an offset");
+      assert.equal(
+        convertValue(delivery, 'tomorrow', { timeZone: 'Europe/Berlin' }).expected,
+        "DD-MM-YYYY hh:mm or ISO 8601, in the file's time zone (Europe/Berlin) unless it carries an offset",
+      );
       assert.equal(convertValue(delivery, 'tomorrow').expected, 'DD-MM-YYYY hh:mm or ISO 8601, in UTC unless it carries an offset');
       assert.match(timeZoneProblem('Mars/Olympus') ?? '', /unknown time zone/);
     });
@@ -102,7 +127,11 @@ describe('import: mapping and conversion', () => {
       assert.deepEqual(convertValue(delivery, '0050-01-01T10:00+01:00'), { value: '01-01-0050 09:00' });
       assert.deepEqual(convertValue(delivery, '0050-01-01T10:00Z'), { value: '01-01-0050 10:00' });
       // Etc/GMT-1 is UTC+1 all year (a city's zone that far back is its local mean time: Berlin's +0:53:28).
-      assert.deepEqual(convertValue(delivery, '0048-02-29 10:00', { timeZone: 'Etc/GMT-1' }), { value: '29-02-0048 09:00' }, 'a leap day, in a time zone');
+      assert.deepEqual(
+        convertValue(delivery, '0048-02-29 10:00', { timeZone: 'Etc/GMT-1' }),
+        { value: '29-02-0048 09:00' },
+        'a leap day, in a time zone',
+      );
       assert.deepEqual(convertValue(delivery, '0004-02-29T00:30+01:00'), { value: '28-02-0004 23:30' }, 'year 4 is a leap year');
       // Past 9999 (or before 0001, the formats' first year) once in UTC: the row fails with why, the import goes on.
       for (const text of ['9999-12-31T23:30:00-05:00', '0001-01-01T00:30+01:00']) {
@@ -123,7 +152,8 @@ describe('import: mapping and conversion', () => {
         ['2026-10-04 02:30', 'Australia/Sydney', '03-10-2026 16:30', 'skipped: read at +10:00'],
         ['2026-04-05 02:30', 'Australia/Sydney', '04-04-2026 15:30', 'repeated: the first, at +11:00'],
       ];
-      for (const [text, timeZone, sent, why] of cases) assert.deepEqual(convertValue(delivery, text, { timeZone }), { value: sent }, `${timeZone} ${text}: ${why}`);
+      for (const [text, timeZone, sent, why] of cases)
+        assert.deepEqual(convertValue(delivery, text, { timeZone }), { value: sent }, `${timeZone} ${text}: ${why}`);
     });
 
     it('numbers with the file decimal separator, never misreading 1,5 as 15', () => {

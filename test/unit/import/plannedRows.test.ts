@@ -6,7 +6,12 @@ import type { SourceRow } from '../../../src/import/sourceFile';
 import { column } from '../api/valueCases';
 
 const title = column('Text Field', '0', { field_id_in_data: 'f1', field_name: 'Title' });
-const settings = { appId: '1', mode: 'create' as const, matchField: 'f1', mapping: { columns: [{ source: 'Title', target: { kind: 'field' as const, field: 'f1' } }] } };
+const settings = {
+  appId: '1',
+  mode: 'create' as const,
+  matchField: 'f1',
+  mapping: { columns: [{ source: 'Title', target: { kind: 'field' as const, field: 'f1' } }] },
+};
 
 /** Rows 2.. with the given titles, as an iterator that counts its return() calls. */
 function rowsOf(titles: string[]): AsyncIterableIterator<SourceRow> & { returned: number } {

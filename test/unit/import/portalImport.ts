@@ -22,7 +22,10 @@ export async function requestLog(emulator: Emulator): Promise<Logged[]> {
 
 /** Creates the portal carried out: answered 200, or carried out with the answer lost. */
 export async function appliedCreates(emulator: Emulator, appId: string): Promise<number> {
-  return (await requestLog(emulator)).filter((entry) => entry.method === 'POST' && entry.path === `/api/v1/app/${appId}/record/` && (entry.status === 200 || entry.fault === 'lose_answer')).length;
+  return (await requestLog(emulator)).filter(
+    (entry) =>
+      entry.method === 'POST' && entry.path === `/api/v1/app/${appId}/record/` && (entry.status === 200 || entry.fault === 'lose_answer'),
+  ).length;
 }
 
 /** The values of `field` of every live record, read through a view that shows them all. */
@@ -34,10 +37,39 @@ export async function importFile(
   path: string,
   client: RecordWriter,
   columns: readonly Column[],
-  options: Partial<ImportSettings> & Partial<Pick<ImportJob, 'signal' | 'onProgress' | 'onRecordChanged' | 'lookupViewId' | 'existing' | 'concurrency' | 'journalPath' | 'total' | 'failuresFolder' | 'retry' | 'limiter'>> = {},
+  options: Partial<ImportSettings> &
+    Partial<
+      Pick<
+        ImportJob,
+        | 'signal'
+        | 'onProgress'
+        | 'onRecordChanged'
+        | 'lookupViewId'
+        | 'existing'
+        | 'concurrency'
+        | 'journalPath'
+        | 'total'
+        | 'failuresFolder'
+        | 'retry'
+        | 'limiter'
+      >
+    > = {},
 ): Promise<ImportResult> {
   const source = await openSource(path);
-  const { signal, onProgress, onRecordChanged, lookupViewId, existing, concurrency, journalPath, total, failuresFolder, retry, limiter, ...settings } = options;
+  const {
+    signal,
+    onProgress,
+    onRecordChanged,
+    lookupViewId,
+    existing,
+    concurrency,
+    journalPath,
+    total,
+    failuresFolder,
+    retry,
+    limiter,
+    ...settings
+  } = options;
   return runImport({
     source,
     settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, columns), ...settings },

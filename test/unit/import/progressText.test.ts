@@ -5,12 +5,16 @@ import { bulkSummaryText, progressText } from '../../../src/import/report';
 import type { RunProgress } from '../../../src/import/runner';
 
 const counts = { created: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, uncertain: 0 };
-const at = (progress: Partial<RunProgress>): string => progressText({ done: 0, total: undefined, counts, ratePerSecond: 0, secondsLeft: undefined, ...progress });
+const at = (progress: Partial<RunProgress>): string =>
+  progressText({ done: 0, total: undefined, counts, ratePerSecond: 0, secondsLeft: undefined, ...progress });
 
 describe('import: the progress text', () => {
   it('says the count of the total, the rate and the time left', () => {
     assert.equal(at({ done: 120, total: 2000, ratePerSecond: 45.4, secondsLeft: 41.8 }), '120 of 2,000 · 45 rows/s · about 42 s left');
-    assert.equal(at({ done: 1234, total: 10000, ratePerSecond: 1523.6, secondsLeft: 5.75 }), '1,234 of 10,000 · 1,524 rows/s · about 6 s left');
+    assert.equal(
+      at({ done: 1234, total: 10000, ratePerSecond: 1523.6, secondsLeft: 5.75 }),
+      '1,234 of 10,000 · 1,524 rows/s · about 6 s left',
+    );
   });
 
   it('gives a slow rate with a decimal, and says nothing it does not know yet', () => {
@@ -20,9 +24,19 @@ describe('import: the progress text', () => {
   });
 
   it('says when the portal pushes back: the wait it asked for, else the rate it allows', () => {
-    assert.equal(at({ done: 120, total: 2000, ratePerSecond: 45.4, secondsLeft: 41.8, waitingSeconds: 42 }), '120 of 2,000 · 45 rows/s · about 42 s left · the portal asked to wait 42 s');
-    assert.equal(at({ done: 120, total: 2000, ratePerSecond: 40.2, secondsLeft: 47, limited: true, requestsPerSecond: 40.4 }), '120 of 2,000 · 40 rows/s · about 47 s left · the portal is limiting us to ~40 requests/s');
-    assert.equal(at({ done: 120, total: 2000, ratePerSecond: 40.2, secondsLeft: 47, limited: false, requestsPerSecond: 40.4 }), '120 of 2,000 · 40 rows/s · about 47 s left', 'nothing while it does not');
+    assert.equal(
+      at({ done: 120, total: 2000, ratePerSecond: 45.4, secondsLeft: 41.8, waitingSeconds: 42 }),
+      '120 of 2,000 · 45 rows/s · about 42 s left · the portal asked to wait 42 s',
+    );
+    assert.equal(
+      at({ done: 120, total: 2000, ratePerSecond: 40.2, secondsLeft: 47, limited: true, requestsPerSecond: 40.4 }),
+      '120 of 2,000 · 40 rows/s · about 47 s left · the portal is limiting us to ~40 requests/s',
+    );
+    assert.equal(
+      at({ done: 120, total: 2000, ratePerSecond: 40.2, secondsLeft: 47, limited: false, requestsPerSecond: 40.4 }),
+      '120 of 2,000 · 40 rows/s · about 47 s left',
+      'nothing while it does not',
+    );
   });
 
   it('rounds the time left to seconds, minutes, or hours and minutes', () => {

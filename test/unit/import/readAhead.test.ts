@@ -7,7 +7,10 @@ import { groupSize, readAhead } from '../../../src/import/readAhead';
 function creates(count: number): AsyncIterator<Operation> {
   let row = 0;
   return {
-    next: async () => (row < count ? { done: false, value: { kind: 'create', row: (row += 1), data: { f1: `row ${row}` } } } : { done: true, value: undefined }),
+    next: async () =>
+      row < count
+        ? { done: false, value: { kind: 'create', row: (row += 1), data: { f1: `row ${row}` } } }
+        : { done: true, value: undefined },
   };
 }
 
@@ -36,7 +39,11 @@ describe('import: reading rows ahead of the requests', () => {
       taken.push(value.row);
     }
     await ahead.settled();
-    assert.deepEqual(taken, Array.from({ length: 1000 }, (_, index) => index + 1), 'every row once, in order');
+    assert.deepEqual(
+      taken,
+      Array.from({ length: 1000 }, (_, index) => index + 1),
+      'every row once, in order',
+    );
     assert.deepEqual(prepared, taken, 'every row prepared once, in order');
   });
 });

@@ -20,7 +20,10 @@ describe('import: the files it writes, and odd JSON records', function () {
       { row: 3, column: '=Name', value: '=HYPERLINK("http://x","y")', expected: '+DD-MM-YYYY', message: '@not a real date' },
       { row: 4, column: 'Amount', value: '-12.5', expected: '-1', message: 'plain' },
     ]);
-    const lines = csv.replace(/^\ufeff/, '').trim().split('\r\n');
+    const lines = csv
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
     assert.equal(lines[1], `3,'=Name,"'=HYPERLINK(""http://x"",""y"")",'+DD-MM-YYYY,'@not a real date`);
     assert.equal(lines[2], '4,Amount,-12.5,-1,plain', 'plain numbers are left as they are');
   });
@@ -29,13 +32,23 @@ describe('import: the files it writes, and odd JSON records', function () {
     const path = await portal.file(`${CUSTOMER_HEADER},=Note\n=cmd|' /C calc'!A0,bad@example.com,Gold,31-02-2026,+x\n`);
     const result = await importFile(path, portal.client, portal.customers, { matchField: 'f2' });
     assert.equal(result.counts.failed, 1);
-    const lines = (await readFile(result.failuresPath ?? '', 'utf8')).replace(/^\ufeff/, '').trim().split('\r\n');
+    const lines = (await readFile(result.failuresPath ?? '', 'utf8'))
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
     assert.equal(lines[0], `${CUSTOMER_HEADER},'=Note,Import problem`);
     assert.match(lines[1], /^'=cmd\|' \/C calc'!A0,bad@example\.com,Gold,31-02-2026,'\+x,"?row 2: /);
   });
 
   it('reads JSON records with keys named constructor and __proto__, and refuses none for it', async () => {
-    const path = await portal.file(JSON.stringify([{ Name: 'Proto Ltd', constructor: 'c1' }, JSON.parse('{"Name":"Other Ltd","__proto__":"p2"}'), { Name: 'Third Ltd' }]), 'json');
+    const path = await portal.file(
+      JSON.stringify([
+        { Name: 'Proto Ltd', constructor: 'c1' },
+        JSON.parse('{"Name":"Other Ltd","__proto__":"p2"}'),
+        { Name: 'Third Ltd' },
+      ]),
+      'json',
+    );
     const source = await openSource(path);
     assert.deepEqual(source.columns, ['Name', 'constructor', '__proto__']);
     const rows: SourceRow[] = [];
@@ -48,7 +61,11 @@ describe('import: the files it writes, and odd JSON records', function () {
         ['Third Ltd', '', ''],
       ],
     );
-    const result = await dryRunImport({ source, columns: portal.customers, settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, portal.customers) } });
+    const result = await dryRunImport({
+      source,
+      columns: portal.customers,
+      settings: { appId: '101', mode: 'create', mapping: proposeMapping(source.columns, portal.customers) },
+    });
     assert.deepEqual([result.rows, result.creates, result.failingRows], [3, 3, 0]);
   });
 

@@ -30,8 +30,15 @@ describe('import: reading the source file', () => {
     const { columns, delimiter, rows } = await rowsOf(path);
     assert.deepEqual(columns, ['Title', 'Amount']);
     assert.equal(delimiter, ',');
-    assert.deepEqual(rows.map((row) => row.values.Title), ['Desk, oak', 'The "big" one', 'Two\nlines']);
-    assert.deepEqual(rows.map((row) => row.row), [2, 3, 4], 'spreadsheet rows: the header is row 1');
+    assert.deepEqual(
+      rows.map((row) => row.values.Title),
+      ['Desk, oak', 'The "big" one', 'Two\nlines'],
+    );
+    assert.deepEqual(
+      rows.map((row) => row.row),
+      [2, 3, 4],
+      'spreadsheet rows: the header is row 1',
+    );
   });
 
   it('detects a semicolon or tab delimiter, and reads .tsv as tab-separated', async () => {
@@ -109,7 +116,10 @@ describe('import: reading the source file', () => {
     assert.equal(bytes.indexOf(Buffer.from('€', 'utf8')), 65_535 - 1, 'the euro sign starts at byte 65,535');
     const { columns, rows } = await rowsOf(await file('boundary-utf8.csv', bytes));
     assert.deepEqual(columns, ['Name', 'City']);
-    assert.deepEqual(rows.map((row) => row.values.Name.slice(0, 4)), ['xxxx', '€uro']);
+    assert.deepEqual(
+      rows.map((row) => row.values.Name.slice(0, 4)),
+      ['xxxx', '€uro'],
+    );
     assert.equal(rows[1].values.City, 'Kraków');
   });
 
@@ -130,7 +140,11 @@ describe('import: reading the source file', () => {
   it('reads records whose quoted cells and line ends cross the chunks the file is read in, as the whole text parses', async () => {
     const lines = ['Title,Notes,Amount'];
     for (let index = 0; index < 12000; index += 1) {
-      lines.push(index % 7 === 0 ? `"Desk ${index}, oak","first line\r\nsecond ""quoted"" line\nthird",${index}` : `Chair ${index},${'n'.repeat(index % 40)},${index}.5`);
+      lines.push(
+        index % 7 === 0
+          ? `"Desk ${index}, oak","first line\r\nsecond ""quoted"" line\nthird",${index}`
+          : `Chair ${index},${'n'.repeat(index % 40)},${index}.5`,
+      );
     }
     const content = `${lines.join('\r\n')}\r\n`;
     assert.ok(Buffer.byteLength(content) > 4 * 65_536, 'the file spans several chunks');
@@ -138,17 +152,27 @@ describe('import: reading the source file', () => {
     const Papa = await loadPapa();
     const whole = Papa.parse<string[]>(content, { delimiter: ',', skipEmptyLines: 'greedy' }).data.slice(1);
     assert.equal(rows.length, whole.length);
-    rows.forEach((row, index) => assert.deepEqual([row.values.Title, row.values.Notes, row.values.Amount], whole[index], `record ${index + 1}`));
+    rows.forEach((row, index) =>
+      assert.deepEqual([row.values.Title, row.values.Notes, row.values.Amount], whole[index], `record ${index + 1}`),
+    );
     assert.equal(rows.at(-1)?.values.Title, 'Chair 11999');
   });
 
   // The chunks are parsed up to their last LF: lines ending in CR alone (no LF at all), a last line
   // without a line break, and cells holding the other line ends must still come out as the whole text parses.
-  for (const [name, lineEnd, last] of [['CR', '\r', '\r'], ['LF', '\n', ''], ['CRLF', '\r\n', '']] as const) {
+  for (const [name, lineEnd, last] of [
+    ['CR', '\r', '\r'],
+    ['LF', '\n', ''],
+    ['CRLF', '\r\n', ''],
+  ] as const) {
     it(`reads a file over 64 KiB with ${name} line ends${last === '' ? ' and none after its last line' : ''}, as the whole text parses`, async () => {
       const lines = ['Title,Notes,Amount'];
       for (let index = 0; index < 9000; index += 1) {
-        lines.push(index % 5 === 0 ? `"Desk ${index}, oak","one\ntwo\rthree\r\nfour ""q""",${index}` : `Chair ${index},${'n'.repeat(index % 50)},"${index}.5"`);
+        lines.push(
+          index % 5 === 0
+            ? `"Desk ${index}, oak","one\ntwo\rthree\r\nfour ""q""",${index}`
+            : `Chair ${index},${'n'.repeat(index % 50)},"${index}.5"`,
+        );
       }
       const content = `${lines.join(lineEnd)}${last}`;
       assert.ok(content.length > 4 * 65_536, 'the file spans several chunks');
@@ -158,7 +182,11 @@ describe('import: reading the source file', () => {
       assert.equal(rows.length, 9000);
       assert.equal(whole.length, 9000);
       rows.forEach((row, index) => {
-        assert.deepEqual([row.row, row.values.Title, row.values.Notes, row.values.Amount], [index + 2, ...whole[index]], `record ${index + 1}`);
+        assert.deepEqual(
+          [row.row, row.values.Title, row.values.Notes, row.values.Amount],
+          [index + 2, ...whole[index]],
+          `record ${index + 1}`,
+        );
       });
     });
   }
@@ -208,15 +236,24 @@ describe('import: reading the source file', () => {
   });
 
   it('reads JSON as an array of records or as {data: [...]}, values as text', async () => {
-    const array = await rowsOf(await file('a.json', '[{"Title": "A", "Amount": 12.5, "Tags": ["1", "3"]}, {"Title": "B", "Draft": true, "Note": null}]'));
+    const array = await rowsOf(
+      await file('a.json', '[{"Title": "A", "Amount": 12.5, "Tags": ["1", "3"]}, {"Title": "B", "Draft": true, "Note": null}]'),
+    );
     assert.deepEqual(array.columns, ['Title', 'Amount', 'Tags', 'Draft', 'Note']);
-    assert.deepEqual(array.rows[0], { row: 1, values: { Title: 'A', Amount: '12.5', Tags: '1,3', Draft: '', Note: '' } }, 'every column, "" where the record lacks it');
+    assert.deepEqual(
+      array.rows[0],
+      { row: 1, values: { Title: 'A', Amount: '12.5', Tags: '1,3', Draft: '', Note: '' } },
+      'every column, "" where the record lacks it',
+    );
     assert.deepEqual(array.rows[1].values, { Title: 'B', Amount: '', Tags: '', Draft: 'true', Note: '' });
     const wrapped = await rowsOf(await file('b.json', '{"metadata": [], "data": [{"f11": "x"}, 7]}'));
-    assert.deepEqual(wrapped.rows.map((row) => [row.row, row.problem !== undefined]), [
-      [1, false],
-      [2, true],
-    ]);
+    assert.deepEqual(
+      wrapped.rows.map((row) => [row.row, row.problem !== undefined]),
+      [
+        [1, false],
+        [2, true],
+      ],
+    );
     await assert.rejects(rowsOf(await file('c.json', '"just text"')), /array of records/);
     await assert.rejects(rowsOf(await file('d.json', '[{"a": 1}, {"a": ')), /not valid JSON/);
   });
@@ -247,16 +284,22 @@ describe('import: a CSV file whose quotes are broken', () => {
 
   it('finds the rows that stop a run (unreadableRows), none in a file whose quotes are fine', async () => {
     const broken = await openSource(await file('Name,Note\na,b\nc,"open\nd,e\n'));
-    assert.deepEqual((await unreadableRows(broken)).map((row) => row.row), [3]);
+    assert.deepEqual(
+      (await unreadableRows(broken)).map((row) => row.row),
+      [3],
+    );
     assert.deepEqual(await unreadableRows(await openSource(await file('Name,Note\na,"b ""quoted"""\nc,"two\nlines"\n'))), []);
   });
 
   it('reports a quoted cell with text after its closing quote on its row, and reads the rows after it', async () => {
     const { rows } = await rowsOf(await file('Name,Note\na,"quoted" text",x\nb,c\n'));
-    assert.deepEqual(rows.map((row) => [row.row, row.problem !== undefined, row.unreadable === true]), [
-      [2, true, true],
-      [3, false, false],
-    ]);
+    assert.deepEqual(
+      rows.map((row) => [row.row, row.problem !== undefined, row.unreadable === true]),
+      [
+        [2, true, true],
+        [3, false, false],
+      ],
+    );
     assert.match(rows[0].problem ?? '', /text after its closing quote/);
   });
 
@@ -267,7 +310,12 @@ describe('import: a CSV file whose quotes are broken', () => {
   // papaparse's own parse of the whole text is the reference: the same records, and a problem on each
   // record it reports an error for (the reader reads the file in 64 KiB chunks, which the filler moves).
   const cellText = fc.string({ unit: fc.constantFrom('a', ' ', ',', '"', '""', '\n', '\r', '\r\n', 'é', '😀', 'x"y'), maxLength: 6 });
-  const cell = fc.oneof(cellText, cellText.map((text) => `"${text.replace(/"/g, '""')}"`), cellText.map((text) => `"${text}`), cellText.map((text) => `"${text}" ${text}`));
+  const cell = fc.oneof(
+    cellText,
+    cellText.map((text) => `"${text.replace(/"/g, '""')}"`),
+    cellText.map((text) => `"${text}`),
+    cellText.map((text) => `"${text}" ${text}`),
+  );
   const csv = fc.record({
     lineEnd: fc.constantFrom('\n', '\r\n'),
     filler: fc.oneof(fc.constant(0), fc.integer({ min: 65_400, max: 65_560 })),
@@ -282,7 +330,12 @@ describe('import: a CSV file whose quotes are broken', () => {
     const Papa = await loadPapa();
     await fc.assert(
       fc.asyncProperty(csv, async ({ lineEnd, filler, records, endsWithLineEnd, tail }) => {
-        const lines = ['Name,Note,Count', ...(filler > 0 ? [`filler,${'f'.repeat(filler)},1`] : []), ...records.map((cells) => cells.join(',')), ...(tail ? Array<string>(20_000).fill(tail) : [])];
+        const lines = [
+          'Name,Note,Count',
+          ...(filler > 0 ? [`filler,${'f'.repeat(filler)},1`] : []),
+          ...records.map((cells) => cells.join(',')),
+          ...(tail ? Array<string>(20_000).fill(tail) : []),
+        ];
         const content = lines.join(lineEnd) + (endsWithLineEnd ? lineEnd : '');
         const whole = Papa.parse<string[]>(content, { delimiter: ',' });
         const erring = new Set(whole.errors.map((error) => error.row));
@@ -292,8 +345,19 @@ describe('import: a CSV file whose quotes are broken', () => {
           return [[index + 1, cells[0] ?? '', cells[1] ?? '', cells[2] ?? '', erring.has(index) || extra, erring.has(index)]];
         });
         const { rows } = await rowsOf(await file(content));
-        const actual = rows.map((row) => [row.row, row.values.Name, row.values.Note, row.values.Count, row.problem !== undefined, row.unreadable === true]);
-        assert.deepEqual(actual, expected, JSON.stringify(content.length > 600 ? `${content.slice(0, 300)}…${content.slice(-300)}` : content));
+        const actual = rows.map((row) => [
+          row.row,
+          row.values.Name,
+          row.values.Note,
+          row.values.Count,
+          row.problem !== undefined,
+          row.unreadable === true,
+        ]);
+        assert.deepEqual(
+          actual,
+          expected,
+          JSON.stringify(content.length > 600 ? `${content.slice(0, 300)}…${content.slice(-300)}` : content),
+        );
       }),
       { numRuns: Number(process.env.FC_RUNS ?? 100) },
     );

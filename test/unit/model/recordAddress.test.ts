@@ -1,5 +1,14 @@
 import * as assert from 'node:assert/strict';
-import { parseAddress, parseDocumentPath, recordNamesOf, recordPath, uriOfText, viewGridPath, viewNameOfPath, viewOfUri } from '../../../src/model/recordAddress';
+import {
+  parseAddress,
+  parseDocumentPath,
+  recordNamesOf,
+  recordPath,
+  uriOfText,
+  viewGridPath,
+  viewNameOfPath,
+  viewOfUri,
+} from '../../../src/model/recordAddress';
 
 describe('the record address', () => {
   const record = { appId: '102', recordId: '7' };
@@ -29,7 +38,12 @@ describe('the record address', () => {
   });
 
   it('parses a URI, or its text, with the portal', () => {
-    assert.deepEqual(parseAddress({ scheme: 'portal', authority: 'prod', path: '/102 Orders/Late · 7.json' }), { kind: 'record', portalId: 'prod', appId: '102', recordId: '7' });
+    assert.deepEqual(parseAddress({ scheme: 'portal', authority: 'prod', path: '/102 Orders/Late · 7.json' }), {
+      kind: 'record',
+      portalId: 'prod',
+      appId: '102',
+      recordId: '7',
+    });
     assert.equal(parseAddress({ scheme: 'file', authority: '', path: '/102/7.json' }), undefined);
     const text = uriOfText('portal://prod/102%20Orders/Late%20%C2%B7%207.json');
     assert.ok(text);
@@ -47,13 +61,27 @@ describe('the address of a view as a grid', () => {
   it('is named for its tab by the view and app, and parsed by ids only', () => {
     const path = viewGridPath({ appId: '102', viewId: '3' }, { viewName: 'All orders', appName: 'Orders' });
     assert.equal(path, '/102 Orders/views/All orders — Orders · 3', 'no file extension in the tab title');
-    assert.deepEqual(parseAddress({ scheme: 'portal', authority: 'prod', path }), { kind: 'view', appId: '102', viewId: '3', portalId: 'prod' });
-    assert.deepEqual(viewOfUri({ scheme: 'portal', authority: 'prod', path: '/102/views/3.grid' }), { portalId: 'prod', appId: '102', viewId: '3' });
+    assert.deepEqual(parseAddress({ scheme: 'portal', authority: 'prod', path }), {
+      kind: 'view',
+      appId: '102',
+      viewId: '3',
+      portalId: 'prod',
+    });
+    assert.deepEqual(viewOfUri({ scheme: 'portal', authority: 'prod', path: '/102/views/3.grid' }), {
+      portalId: 'prod',
+      appId: '102',
+      viewId: '3',
+    });
     assert.equal(viewNameOfPath(path), 'All orders');
     assert.equal(viewGridPath({ appId: '102', viewId: '3' }), '/102/views/View 3 · 3');
     // An address of an older version (a tab VS Code restores) still opens its view.
     const older = '/102 Orders/views/All orders — Orders · 3.grid';
-    assert.deepEqual(parseAddress({ scheme: 'portal', authority: 'prod', path: older }), { kind: 'view', appId: '102', viewId: '3', portalId: 'prod' });
+    assert.deepEqual(parseAddress({ scheme: 'portal', authority: 'prod', path: older }), {
+      kind: 'view',
+      appId: '102',
+      viewId: '3',
+      portalId: 'prod',
+    });
     assert.equal(viewNameOfPath(older), 'All orders');
     assert.equal(parseAddress({ scheme: 'portal', authority: 'prod', path: '/102/views/3.json' }), undefined, 'a record id is not a view');
   });

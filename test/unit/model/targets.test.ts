@@ -16,7 +16,11 @@ describe('command targets', () => {
       viewId: '6',
       viewName: 'All tickets',
     });
-    assert.deepEqual(viewTargetOf({ portalId: 'prod', appId: '201', viewId: '6', viewName: '' }), { portalId: 'prod', appId: '201', viewId: '6' });
+    assert.deepEqual(viewTargetOf({ portalId: 'prod', appId: '201', viewId: '6', viewName: '' }), {
+      portalId: 'prod',
+      appId: '201',
+      viewId: '6',
+    });
     assert.deepEqual(portalTargetOf({ portalId: 'prod' }), { portalId: 'prod' });
   });
 

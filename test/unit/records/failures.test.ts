@@ -42,7 +42,9 @@ describe('the one failure classification', () => {
   }
 
   it("keeps the wait the portal asked for, and the portal's own message", () => {
-    const failure = classifyFailure(new PortalError({ kind: 'http', status: 503, message: 'Creating failed (HTTP 503).', portalMessage: 'Busy', retryAfterMs: 2000 }));
+    const failure = classifyFailure(
+      new PortalError({ kind: 'http', status: 503, message: 'Creating failed (HTTP 503).', portalMessage: 'Busy', retryAfterMs: 2000 }),
+    );
     assert.deepEqual(failure, { verdict: 'may-have-been-done', reason: 'Busy', status: 503, waitMs: 2000 });
   });
 });

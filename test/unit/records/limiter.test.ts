@@ -170,9 +170,19 @@ describe('records: the retry policy', () => {
     assert.equal(retryWaitMs(policy, 1, 99_999_999_000), 300_000);
     assert.equal(retryWaitMs(policy, 1, 42_000), 42_000);
     assert.equal(retryWaitMs(policy, 1, Number.POSITIVE_INFINITY), 300_000);
-    assert.equal(backoffMs(policy, 1, () => 0), 125);
-    assert.equal(backoffMs(policy, 3, () => 1), 1000);
-    assert.equal(backoffMs(policy, 20, () => 1), 30_000, 'capped at maxDelayMs');
+    assert.equal(
+      backoffMs(policy, 1, () => 0),
+      125,
+    );
+    assert.equal(
+      backoffMs(policy, 3, () => 1),
+      1000,
+    );
+    assert.equal(
+      backoffMs(policy, 20, () => 1),
+      30_000,
+      'capped at maxDelayMs',
+    );
     assert.deepEqual(retryPolicy({ maxAttempts: 0 }).maxAttempts, 1);
   });
 

@@ -61,7 +61,11 @@ describe('record store: reads and webhooks (a read whose answer comes late)', fu
     assert.equal(store.isFresh(record), false);
     const mark = requests.length;
     await store.read(record, 'stat');
-    assert.equal(requests.slice(mark).filter((request) => request.method === 'GET' && request.path.endsWith('/record/1')).length, 1, 'the next read asks the portal');
+    assert.equal(
+      requests.slice(mark).filter((request) => request.method === 'GET' && request.path.endsWith('/record/1')).length,
+      1,
+      'the next read asks the portal',
+    );
   });
 });
 
@@ -87,7 +91,11 @@ describe('record store: a save with no copy to start from (an editor restored wi
     const mark = requests.length;
     // Overwrite: VS Code's own check has just run (checked), the store has no base for this record.
     await assert.rejects(store.update(record, mine, { checked: true }), /Compare .* or Revert/);
-    assert.deepEqual(requests.slice(mark).filter((request) => request.method === 'PUT'), [], 'nothing sent');
+    assert.deepEqual(
+      requests.slice(mark).filter((request) => request.method === 'PUT'),
+      [],
+      'nothing sent',
+    );
     assert.equal((await client.readRecord('101', '1')).data.f3, 'someone.else@example.com');
     // Saved again (after Compare, the text is what the person wants): sent against the copy read at the refusal.
     const merged = { ...mine, f3: 'someone.else@example.com' };

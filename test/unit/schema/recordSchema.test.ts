@@ -28,7 +28,7 @@ function accepts(pattern: string | undefined, value: string): boolean {
   return pattern === undefined || new RegExp(pattern, 'u').test(value);
 }
 
-describe('the JSON Schema of an app\'s records', () => {
+describe("the JSON Schema of an app's records", () => {
   const schema = buildRecordSchema(columns, { appName: 'Orders' });
 
   it('lists the fields keyed by field_id_in_data and $schema; writable ones complete with their quotes', () => {
@@ -48,7 +48,10 @@ describe('the JSON Schema of an app\'s records', () => {
     assert.match(f11.description ?? '', /^Title \(Text Field, required\)\nFormat: any text\nWhat was ordered$/);
     assert.match(property(schema, 'f15').description ?? '', /Format: DD-MM-YYYY/);
     // Completion lists the fields in column position order.
-    assert.deepEqual(['f10', 'f11', 'f13', 'f15'].map((key) => property(schema, key).suggestSortText), ['0000', '0001', '0002', '0003']);
+    assert.deepEqual(
+      ['f10', 'f11', 'f13', 'f15'].map((key) => property(schema, key).suggestSortText),
+      ['0000', '0001', '0002', '0003'],
+    );
   });
 
   it('marks read-only fields and keeps them out of completion', () => {
@@ -75,7 +78,11 @@ describe('the JSON Schema of an app\'s records', () => {
     for (const value of ['3', 'Open', '1,2', ' 1']) assert.ok(!accepts(pattern(status), value), value);
     assert.match(patternMessage(status, false), /^Status: expected a choice id: 1 Open, 2 Closed\. Or "" to clear it\.$/);
     const required = property(buildRecordSchema([keyed('f19', choice, { required: '1' })]), 'f19');
-    assert.deepEqual(required.defaultSnippets?.map((snippet) => snippet.body), ['1', '2'], 'a required choice cannot be cleared');
+    assert.deepEqual(
+      required.defaultSnippets?.map((snippet) => snippet.body),
+      ['1', '2'],
+      'a required choice cannot be cleared',
+    );
     assert.ok(!accepts(pattern(keyed('f19', choice, { required: '1' })), ''));
   });
 
@@ -108,20 +115,30 @@ describe('the JSON Schema of an app\'s records', () => {
       for (const required of [false, true]) {
         const pattern = fieldPattern(sample, required);
         if (pattern !== undefined) assert.doesNotThrow(() => new RegExp(pattern, 'u'), `${sample.type_name}: ${pattern}`);
-        for (const value of valid) assert.ok(matchesFieldPattern(sample, required, value), `${sample.type_name} accepts ${JSON.stringify(value)}`);
+        for (const value of valid)
+          assert.ok(matchesFieldPattern(sample, required, value), `${sample.type_name} accepts ${JSON.stringify(value)}`);
       }
     }
   });
 
   it('escapes choice ids that are not plain digits', () => {
-    const odd = { ...choice, choices: [{ id: 'a.b', name: 'Dotted', color: '', order: '1' }, { id: 'x-y', name: 'Dashed', color: '', order: '2' }] };
+    const odd = {
+      ...choice,
+      choices: [
+        { id: 'a.b', name: 'Dotted', color: '', order: '1' },
+        { id: 'x-y', name: 'Dashed', color: '', order: '2' },
+      ],
+    };
     const multi = { ...odd, choice_type: '2' };
     assert.ok(matchesFieldPattern(multi, false, 'a.b,x-y'));
     assert.ok(!matchesFieldPattern(multi, false, 'axb'));
   });
 
   it("shows a field's name and description in its hover as they are, whatever Markdown they hold", () => {
-    const notes = keyed('f30', column('Multiline', '1'), { field_name: '[Approved](https://e) *notes*', field_description: 'Kept <!-- hidden --> here\nsecond `line` & <b>more</b>' });
+    const notes = keyed('f30', column('Multiline', '1'), {
+      field_name: '[Approved](https://e) *notes*',
+      field_description: 'Kept <!-- hidden --> here\nsecond `line` & <b>more</b>',
+    });
     const shown = readableText(fieldHoverMarkdown(notes));
     assert.ok(shown.includes('[Approved](https://e) *notes*'), shown);
     assert.ok(shown.includes('Kept <!-- hidden --> here\nsecond `line` & <b>more</b>'), shown);

@@ -10,7 +10,12 @@ const defined = SETTINGS as Record<SettingKey, SettingDefinition>;
 
 describe('settings', () => {
   it('are the same in package.json and the settings module', () => {
-    assert.deepEqual(Object.keys(contributed).sort(), Object.keys(defined).map((key) => `portal.${key}`).sort());
+    assert.deepEqual(
+      Object.keys(contributed).sort(),
+      Object.keys(defined)
+        .map((key) => `portal.${key}`)
+        .sort(),
+    );
   });
 
   for (const [key, definition] of Object.entries(defined)) {
@@ -43,7 +48,7 @@ describe('settings', () => {
     });
   }
 
-  it('that a cloned repository could use to write, listen or lift a bound are the user\'s alone, never a workspace\'s', () => {
+  it("that a cloned repository could use to write, listen or lift a bound are the user's alone, never a workspace's", () => {
     const userOnly = Object.entries(defined)
       .filter(([, definition]) => definition.scope === 'application' || definition.scope === 'machine')
       .map(([key]) => key)

@@ -13,10 +13,13 @@ export const OTHER_HOST_NAME = hostname();
 
 /** Fails, saying why, unless the host name resolves to loopback (else the test could reach another host). */
 export async function assertOtherHostNameIsLocal(): Promise<void> {
-  if (isLoopbackHost(OTHER_HOST_NAME)) throw new Error(`The host name "${OTHER_HOST_NAME}" is spelt as loopback: these tests need one that is not.`);
+  if (isLoopbackHost(OTHER_HOST_NAME))
+    throw new Error(`The host name "${OTHER_HOST_NAME}" is spelt as loopback: these tests need one that is not.`);
   const { address } = await lookup(OTHER_HOST_NAME);
   if (!isLoopbackHost(address)) {
-    throw new Error(`The host name "${OTHER_HOST_NAME}" resolves to ${address}: these tests need it mapped to loopback (as /etc/hosts does on Debian).`);
+    throw new Error(
+      `The host name "${OTHER_HOST_NAME}" resolves to ${address}: these tests need it mapped to loopback (as /etc/hosts does on Debian).`,
+    );
   }
 }
 

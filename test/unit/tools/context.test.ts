@@ -49,7 +49,14 @@ describe('language model tools: their context keys', () => {
     portals.change(['staging']);
     assert.deepEqual(set, [[TOOLS_CONNECTED_CONTEXT, true]], 'unchanged while one remains');
     portals.change([]);
-    assert.deepEqual(set, [[TOOLS_CONNECTED_CONTEXT, true], [TOOLS_CONNECTED_CONTEXT, false]], 'the last one removed');
+    assert.deepEqual(
+      set,
+      [
+        [TOOLS_CONNECTED_CONTEXT, true],
+        [TOOLS_CONNECTED_CONTEXT, false],
+      ],
+      'the last one removed',
+    );
     tracker.dispose();
     portals.change(['emulator']);
     assert.equal(set.length, 2, 'nothing after dispose');

@@ -73,7 +73,7 @@ describe('language model tools against the emulator', function () {
     return ((await testInterface(emulator, 'GET', `records/${appId}/${recordId}`)) as { data: Record<string, string> }).data;
   }
 
-  it('lists portals, sites and apps, and describes an app\'s columns with choices by name', async () => {
+  it("lists portals, sites and apps, and describes an app's columns with choices by name", async () => {
     const list = await tools.invoke(TOOL_NAMES.listPortalsAndApps, {});
     assert.match(list, /^Portal "Emulator" \(id emulator\): signed in\.$/m);
     assert.match(list, /^- site Operations \(.*\): Customers \(app 101\), Orders \(app 102\)$/m);
@@ -96,12 +96,18 @@ describe('language model tools against the emulator', function () {
     const lines = answer.split('\n');
     const count = Number(/: (\d+) rows\.$/.exec(lines[0])?.[1]);
     assert.ok(count > 5, lines[0]);
-    assert.match(lines[0], /^View "Open tickets" \(7\) of Tickets \(app 201\) on portal "Emulator" with the filters Priority equals "High": \d+ rows\.$/);
+    assert.match(
+      lines[0],
+      /^View "Open tickets" \(7\) of Tickets \(app 201\) on portal "Emulator" with the filters Priority equals "High": \d+ rows\.$/,
+    );
     assert.equal(lines.length, 2 + 5 + 1);
     assert.match(lines[2], /^\d+ \| 1\d{5} \| .* \| High \| /, 'choice names, not ids');
     assert.equal(lines[7], `… ${count - 5} more rows left out (of ${count}); narrow the filters or raise "limit" (at most 100).`);
     const requests = await since(start);
-    assert.ok(requests.some((line) => /^GET \/api\/v1\/app\/201\/view\/7 200$/.test(line)), requests.join('\n'));
+    assert.ok(
+      requests.some((line) => /^GET \/api\/v1\/app\/201\/view\/7 200$/.test(line)),
+      requests.join('\n'),
+    );
     const big = await tools.invoke(TOOL_NAMES.queryView, { app: '201', view: '6', limit: 100 });
     assert.ok(big.length <= 12_000, `${big.length} characters`);
     assert.match(big, /more rows left out \(of 300\)/);
@@ -138,7 +144,10 @@ describe('language model tools against the emulator', function () {
   it('refuses to read a record without an id before asking the portal anything', async () => {
     const start = await mark();
     for (const record of ['', '  ', undefined]) {
-      assert.equal(await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record }), 'No record was given: "record" must be the record\'s id.');
+      assert.equal(
+        await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record }),
+        'No record was given: "record" must be the record\'s id.',
+      );
     }
     assert.deepEqual(await since(start), [], 'nothing read, GET …/record/ least of all');
   });
@@ -146,7 +155,11 @@ describe('language model tools against the emulator', function () {
   it('updates only the changed fields after the confirmation, and nothing before it', async () => {
     const before = await record('102', '2');
     const start = await mark();
-    const prepared = await tools.prepare(TOOL_NAMES.updateRecord, { app: 'Orders', record: '2', fields: { Status: 'Delivered', Title: before.f11 } });
+    const prepared = await tools.prepare(TOOL_NAMES.updateRecord, {
+      app: 'Orders',
+      record: '2',
+      fields: { Status: 'Delivered', Title: before.f11 },
+    });
     assert.deepEqual(prepared.confirmation, {
       title: 'Change record 2 of Orders?',
       // Markdown: the sentences escaped, what is sent in a fence (the test below reads it rendered).
@@ -158,10 +171,20 @@ describe('language model tools against the emulator', function () {
       ].join('\n\n'),
     });
     const prepareRequests = await since(start);
-    assert.ok(prepareRequests.every((line) => line.startsWith('GET ')), `only reads before the confirmation: ${prepareRequests.join(', ')}`);
+    assert.ok(
+      prepareRequests.every((line) => line.startsWith('GET ')),
+      `only reads before the confirmation: ${prepareRequests.join(', ')}`,
+    );
     const afterPrepare = await mark();
-    const answer = await tools.invoke(TOOL_NAMES.updateRecord, { app: 'Orders', record: '2', fields: { Status: 'Delivered', Title: before.f11 } });
-    assert.equal(answer, 'Updated record 2 of Orders (app 102) on portal "Emulator"; sent only these fields:\n- f19 (Status): "Shipped" → "Delivered"');
+    const answer = await tools.invoke(TOOL_NAMES.updateRecord, {
+      app: 'Orders',
+      record: '2',
+      fields: { Status: 'Delivered', Title: before.f11 },
+    });
+    assert.equal(
+      answer,
+      'Updated record 2 of Orders (app 102) on portal "Emulator"; sent only these fields:\n- f19 (Status): "Shipped" → "Delivered"',
+    );
     assert.deepEqual(await since(afterPrepare), ['GET /api/v1/app/102/record/2 200', 'PUT /api/v1/app/102/record/2 200']);
     assert.equal((await record('102', '2')).f19, '4');
     assert.deepEqual(changed, ['updated 102/2']);
@@ -173,9 +196,18 @@ describe('language model tools against the emulator', function () {
     const before = await record('102', '2');
     const update = { app: 'Orders', record: '2', fields: { Title: title } };
     const updating = await tools.prepare(TOOL_NAMES.updateRecord, update);
-    assert.ok(updating.confirmation?.message.split('\n').includes(`- f11 (Title): ${JSON.stringify(before.f11)} → ${JSON.stringify(title)}`), updating.confirmation?.message);
-    const creating = await tools.prepare(TOOL_NAMES.createRecord, { app: 'Orders', fields: { Title: title, 'Order date': '05-02-2026', Amount: '1' } });
-    assert.ok(creating.confirmation?.message.split('\n').includes(`- f11 (Title): ${JSON.stringify(title)}`), creating.confirmation?.message);
+    assert.ok(
+      updating.confirmation?.message.split('\n').includes(`- f11 (Title): ${JSON.stringify(before.f11)} → ${JSON.stringify(title)}`),
+      updating.confirmation?.message,
+    );
+    const creating = await tools.prepare(TOOL_NAMES.createRecord, {
+      app: 'Orders',
+      fields: { Title: title, 'Order date': '05-02-2026', Amount: '1' },
+    });
+    assert.ok(
+      creating.confirmation?.message.split('\n').includes(`- f11 (Title): ${JSON.stringify(title)}`),
+      creating.confirmation?.message,
+    );
     const start = await mark();
     const tooLong = { app: 'Orders', record: '2', fields: { Title: 'z'.repeat(4001) } };
     assert.equal((await tools.prepare(TOOL_NAMES.updateRecord, tooLong)).confirmation, undefined, 'nothing to confirm');
@@ -183,10 +215,13 @@ describe('language model tools against the emulator', function () {
       await tools.invoke(TOOL_NAMES.updateRecord, tooLong),
       'f11 (Title) is 4001 characters long; this tool sends at most 4000 characters per value, so that the confirmation shows all of it. Nothing was sent; shorten the value, or ask the user to enter it in Portal Explorer.',
     );
-    assert.ok((await since(start)).every((line) => line.startsWith('GET ')), 'nothing sent');
+    assert.ok(
+      (await since(start)).every((line) => line.startsWith('GET ')),
+      'nothing sent',
+    );
   });
 
-  it('sends nothing when another field of the record changed after the confirmation, as a document\'s save would', async () => {
+  it("sends nothing when another field of the record changed after the confirmation, as a document's save would", async () => {
     const input = { app: 'Orders', record: '3', fields: { Quantity: '14' } };
     const before = await record('102', '3');
     await tools.prepare(TOOL_NAMES.updateRecord, input);
@@ -208,7 +243,10 @@ describe('language model tools against the emulator', function () {
     await client.updateRecord('102', '3', { f18: '13' }); // someone else, meanwhile
     const start = await mark();
     const answer = await tools.invoke(TOOL_NAMES.updateRecord, input);
-    assert.equal(answer, 'Record 3 of Orders changed in the portal after the user confirmed: f18 (Quantity) is now "13", was "12". Nothing was sent; run the tool again so the user confirms against the current values.');
+    assert.equal(
+      answer,
+      'Record 3 of Orders changed in the portal after the user confirmed: f18 (Quantity) is now "13", was "12". Nothing was sent; run the tool again so the user confirms against the current values.',
+    );
     assert.deepEqual(await since(start), ['GET /api/v1/app/102/record/3 200']);
     const unprepared = await tools.invoke(TOOL_NAMES.updateRecord, input);
     assert.match(unprepared, /was not prepared and confirmed first, so nothing was sent/);
@@ -224,10 +262,20 @@ describe('language model tools against the emulator', function () {
     await tools.prepare(TOOL_NAMES.updateRecord, input); // the same request prepared again: 13 → 14
     const start = await mark();
     const answer = await tools.invoke(TOOL_NAMES.updateRecord, input); // the user accepts the first dialog
-    assert.equal(answer, 'This change was prepared twice before it was confirmed, so it is not clear which confirmation the user gave; nothing was sent. Call the tool again.');
-    assert.ok((await since(start)).every((line) => line.startsWith('GET ')), 'nothing sent');
+    assert.equal(
+      answer,
+      'This change was prepared twice before it was confirmed, so it is not clear which confirmation the user gave; nothing was sent. Call the tool again.',
+    );
+    assert.ok(
+      (await since(start)).every((line) => line.startsWith('GET ')),
+      'nothing sent',
+    );
     assert.equal((await record('102', '5')).f18, '13', "the colleague's value stays");
-    assert.match(await tools.invoke(TOOL_NAMES.updateRecord, input), /was not prepared and confirmed first/, 'the second dialog sends nothing either');
+    assert.match(
+      await tools.invoke(TOOL_NAMES.updateRecord, input),
+      /was not prepared and confirmed first/,
+      'the second dialog sends nothing either',
+    );
     assert.equal((await record('102', '5')).f18, '13');
     assert.deepEqual(changed, []);
   });
@@ -236,7 +284,10 @@ describe('language model tools against the emulator', function () {
     const input = { app: 'Orders', record: '1', fields: { Status: 'Delivered' } };
     const start = await mark();
     assert.equal((await tools.prepare(TOOL_NAMES.updateRecord, input)).confirmation, undefined);
-    assert.equal(await tools.invoke(TOOL_NAMES.updateRecord, input), 'Record 1 of Orders already holds every value asked for (f19 (Status)); nothing was sent.');
+    assert.equal(
+      await tools.invoke(TOOL_NAMES.updateRecord, input),
+      'Record 1 of Orders already holds every value asked for (f19 (Status)); nothing was sent.',
+    );
     assert.ok((await since(start)).every((line) => line.startsWith('GET ')));
   });
 
@@ -245,7 +296,10 @@ describe('language model tools against the emulator', function () {
     const start = await mark();
     const prepared = await tools.prepare(TOOL_NAMES.updateRecord, input);
     assert.equal(prepared.confirmation, undefined, 'nothing to confirm: nothing will be sent');
-    assert.equal(await tools.invoke(TOOL_NAMES.updateRecord, input), 'f15 (Order date): expected DD-MM-YYYY, got 2026-01-31. Nothing was sent; correct the value and try again.');
+    assert.equal(
+      await tools.invoke(TOOL_NAMES.updateRecord, input),
+      'f15 (Order date): expected DD-MM-YYYY, got 2026-01-31. Nothing was sent; correct the value and try again.',
+    );
     assert.ok((await since(start)).every((line) => line.startsWith('GET ')));
   });
 
@@ -264,10 +318,13 @@ describe('language model tools against the emulator', function () {
         );
       }
     }
-    assert.ok((await since(start)).every((line) => line.startsWith('GET ')), 'nothing sent');
+    assert.ok(
+      (await since(start)).every((line) => line.startsWith('GET ')),
+      'nothing sent',
+    );
   });
 
-  it('includes the portal\'s own message when the portal refuses a value', async () => {
+  it("includes the portal's own message when the portal refuses a value", async () => {
     const input = { app: 'Customers', record: '2', fields: { Name: 'Acme Corporation' } };
     await tools.prepare(TOOL_NAMES.updateRecord, input);
     const answer = await tools.invoke(TOOL_NAMES.updateRecord, input);
@@ -276,7 +333,10 @@ describe('language model tools against the emulator', function () {
   });
 
   it('creates a record and comments on it after confirmations that show what is sent', async () => {
-    const input = { app: 'Orders', fields: { Title: 'Desk lamps', 'Order date': '05-02-2026', Amount: '230', Status: 'Confirmed', Tags: 'Fragile, Urgent' } };
+    const input = {
+      app: 'Orders',
+      fields: { Title: 'Desk lamps', 'Order date': '05-02-2026', Amount: '230', Status: 'Confirmed', Tags: 'Fragile, Urgent' },
+    };
     const prepared = await tools.prepare(TOOL_NAMES.createRecord, input);
     assert.equal(prepared.confirmation?.title, 'Create a record in Orders?');
     assert.match(prepared.confirmation?.message ?? '', /^- f19 \(Status\): "Confirmed"$/m);
@@ -288,9 +348,15 @@ describe('language model tools against the emulator', function () {
     assert.equal((await record('102', id)).f20, '4,1', 'choice names sent as ids, in the order given');
     const comment = { app: 'Orders', record: id, comment: 'Created by the agent.\nPlease check the amount.' };
     const confirm = await tools.prepare(TOOL_NAMES.addComment, comment);
-    assert.equal(confirm.confirmation?.message, `Portal Explorer will add this comment to record ${id} of Orders \\(app 102\\) on portal \\"Emulator\\"\\:\n\n\`\`\`\nCreated by the agent.\nPlease check the amount.\n\`\`\``);
+    assert.equal(
+      confirm.confirmation?.message,
+      `Portal Explorer will add this comment to record ${id} of Orders \\(app 102\\) on portal \\"Emulator\\"\\:\n\n\`\`\`\nCreated by the agent.\nPlease check the amount.\n\`\`\``,
+    );
     const start = await mark();
-    assert.equal(await tools.invoke(TOOL_NAMES.addComment, comment), `Added the comment (46 characters) to record ${id} of Orders (app 102) on portal "Emulator".`);
+    assert.equal(
+      await tools.invoke(TOOL_NAMES.addComment, comment),
+      `Added the comment (46 characters) to record ${id} of Orders (app 102) on portal "Emulator".`,
+    );
     assert.deepEqual(await since(start), [`POST /api/v1/app/102/record/${id}/comment 200`]);
   });
 
@@ -300,9 +366,15 @@ describe('language model tools against the emulator', function () {
     const start = await mark();
     const prepared = await tools.prepare(TOOL_NAMES.updateRecord, input);
     assert.equal(prepared.confirmation, undefined);
-    assert.match(await tools.invoke(TOOL_NAMES.updateRecord, input), /turned off\. The user can turn them on with the setting "portal\.agent\.allowChanges"; nothing was sent\./);
+    assert.match(
+      await tools.invoke(TOOL_NAMES.updateRecord, input),
+      /turned off\. The user can turn them on with the setting "portal\.agent\.allowChanges"; nothing was sent\./,
+    );
     portals = [{ id: 'emulator', label: 'Emulator', state: 'expired' }];
-    assert.match(await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' }), /sign-in has expired\. The user must sign in first with the command "Portal: Sign In"/);
+    assert.match(
+      await tools.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' }),
+      /sign-in has expired\. The user must sign in first with the command "Portal: Sign In"/,
+    );
     assert.deepEqual(await since(start), []);
   });
 
@@ -312,7 +384,10 @@ describe('language model tools against the emulator', function () {
       { id: 'emulator', label: 'Emulator', state: 'signedOut' },
       { id: 'staging', label: 'Staging', state: 'expired' },
     ];
-    assert.match(await session.invoke(TOOL_NAMES.readRecord, { portal: 'Emulator', app: 'Orders', record: '1' }), /it is signed out\. The user must sign in first with the command "Portal: Sign In"/);
+    assert.match(
+      await session.invoke(TOOL_NAMES.readRecord, { portal: 'Emulator', app: 'Orders', record: '1' }),
+      /it is signed out\. The user must sign in first with the command "Portal: Sign In"/,
+    );
     assert.deepEqual(offered, ['emulator']);
     const update = { portal: 'emulator', app: 'Orders', record: '1', fields: { Quantity: '2' } };
     await session.prepare(TOOL_NAMES.updateRecord, update);
@@ -335,7 +410,10 @@ describe('language model tools against the emulator', function () {
       assert.match(read, /^Record 1 of Orders/);
       await testInterface(emulator, 'POST', 'tokens/expire', {});
       const answer = await session.invoke(TOOL_NAMES.readRecord, { app: 'Orders', record: '1' });
-      assert.equal(answer, 'The sign-in to "Emulator" is no longer accepted: the user must sign in again with the command "Portal: Sign In" (portal.signIn).');
+      assert.equal(
+        answer,
+        'The sign-in to "Emulator" is no longer accepted: the user must sign in again with the command "Portal: Sign In" (portal.signIn).',
+      );
       assert.deepEqual(offered, ['emulator'], 'the user is offered to sign in');
       assert.ok(tokens.issued.length > 0);
       for (const token of tokens.issued) assert.ok(!read.includes(token) && !answer.includes(token), 'no token in an answer');
@@ -349,9 +427,15 @@ describe('language model tools against the emulator', function () {
       const updating = await tools.prepare(TOOL_NAMES.updateRecord, { app: 'Orders', record: '2', fields: { Title: trick } });
       const shownUpdate = readableText(updating.confirmation?.message ?? '');
       assert.ok(shownUpdate.includes(`→ ${JSON.stringify(trick)}`), `update of ${JSON.stringify(trick)} reads:\n${shownUpdate}`);
-      const creating = await tools.prepare(TOOL_NAMES.createRecord, { app: 'Orders', fields: { Title: trick, 'Order date': '05-02-2026', Amount: '1' } });
+      const creating = await tools.prepare(TOOL_NAMES.createRecord, {
+        app: 'Orders',
+        fields: { Title: trick, 'Order date': '05-02-2026', Amount: '1' },
+      });
       const shownCreate = readableText(creating.confirmation?.message ?? '');
-      assert.ok(shownCreate.includes(`- f11 (Title): ${JSON.stringify(trick)}`), `create with ${JSON.stringify(trick)} reads:\n${shownCreate}`);
+      assert.ok(
+        shownCreate.includes(`- f11 (Title): ${JSON.stringify(trick)}`),
+        `create with ${JSON.stringify(trick)} reads:\n${shownCreate}`,
+      );
       const comment = `Looks good.\n${trick}\nThanks`;
       const commenting = await tools.prepare(TOOL_NAMES.addComment, { app: 'Orders', record: '2', comment });
       const shownComment = readableText(commenting.confirmation?.message ?? '');

@@ -22,7 +22,10 @@ describe('a deleted event confirmed by a read', () => {
   it('a record the portal still has is "updated", not "deleted"', async () => {
     const { read, requests } = reader('3');
     assert.equal(await confirmedChange('deleted', read), 'updated');
-    assert.ok(requests.some((entry) => entry.method === 'GET' && entry.path.endsWith('/record/3')), 'the record was read');
+    assert.ok(
+      requests.some((entry) => entry.method === 'GET' && entry.path.endsWith('/record/3')),
+      'the record was read',
+    );
   });
 
   it('a record the portal no longer has is "deleted"', async () => {

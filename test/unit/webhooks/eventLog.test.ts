@@ -16,8 +16,14 @@ describe('the webhook event log', () => {
   it('keeps the newest first, up to its cap, numbering in arrival order', () => {
     const log = new EventLog(3);
     for (const id of ['1', '2', '3', '4', '5']) log.add(event(id));
-    assert.deepEqual(log.list().map((entry) => entry.recordId), ['5', '4', '3']);
-    assert.deepEqual(log.list().map((entry) => entry.seq), [5, 4, 3]);
+    assert.deepEqual(
+      log.list().map((entry) => entry.recordId),
+      ['5', '4', '3'],
+    );
+    assert.deepEqual(
+      log.list().map((entry) => entry.seq),
+      [5, 4, 3],
+    );
     assert.equal(log.get(5)?.recordId, '5');
     assert.equal(log.get(1), undefined, 'past the cap');
   });
@@ -32,7 +38,10 @@ describe('the webhook event log', () => {
     log.add(event('1'));
     log.add(event('2'));
     log.setCap(1);
-    assert.deepEqual(log.list().map((entry) => entry.recordId), ['2']);
+    assert.deepEqual(
+      log.list().map((entry) => entry.recordId),
+      ['2'],
+    );
     log.setCap(5);
     log.clear();
     log.clear();
@@ -47,8 +56,19 @@ describe('the webhook event log', () => {
     const log = new EventLog(200, 2_500);
     const big = (recordId: string): Omit<WebhookEvent, 'seq'> => ({ ...event(recordId), body: { text: 'x'.repeat(990) }, bytes: 1_000 });
     for (const id of ['1', '2', '3', '4']) log.add(big(id));
-    assert.deepEqual(log.list().map((entry) => entry.recordId), ['4', '3', '2', '1'], 'every delivery is still listed');
-    assert.deepEqual(log.list().map((entry) => entry.body !== undefined), [true, true, false, false], 'only the two newest bodies fit');
-    assert.ok(log.list().every((entry) => entry.bytes === 1_000), 'the size of a dropped body is still said');
+    assert.deepEqual(
+      log.list().map((entry) => entry.recordId),
+      ['4', '3', '2', '1'],
+      'every delivery is still listed',
+    );
+    assert.deepEqual(
+      log.list().map((entry) => entry.body !== undefined),
+      [true, true, false, false],
+      'only the two newest bodies fit',
+    );
+    assert.ok(
+      log.list().every((entry) => entry.bytes === 1_000),
+      'the size of a dropped body is still said',
+    );
   });
 });

@@ -33,7 +33,12 @@ describe('webhooks: the pace of acting on events', () => {
   let acted: string[];
   let dropped: number[];
   const pacer = (options: { perWindow?: number; windowMs?: number; cooldownMs?: number; maxWaiting?: number } = {}): EventPacer<string> =>
-    new EventPacer<string>({ perWindow: 3, windowMs: 1000, cooldownMs: 1000, maxWaiting: 5, ...options }, (_key, item) => acted.push(item), (count) => dropped.push(count), clock);
+    new EventPacer<string>(
+      { perWindow: 3, windowMs: 1000, cooldownMs: 1000, maxWaiting: 5, ...options },
+      (_key, item) => acted.push(item),
+      (count) => dropped.push(count),
+      clock,
+    );
 
   beforeEach(() => {
     clock = new FakeClock();

@@ -15,7 +15,13 @@ describe('payload fields for the tree', () => {
         ['none', false, 'null'],
       ],
     );
-    assert.deepEqual(payloadFields(fields[2].value).map((field) => [field.key, field.summary]), [['0', '1'], ['1', '2']]);
+    assert.deepEqual(
+      payloadFields(fields[2].value).map((field) => [field.key, field.summary]),
+      [
+        ['0', '1'],
+        ['1', '2'],
+      ],
+    );
     assert.deepEqual(payloadFields('scalar'), []);
   });
 

@@ -18,11 +18,14 @@ interface Answer {
 /** A POST with node's client (which, unlike fetch, lets a test send any headers and a body of any size). */
 function send(port: number, path: string, body: string | Buffer, headers: Record<string, string> = {}, method = 'POST'): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: '127.0.0.1', port, path, method, headers: { 'content-type': 'application/json', ...headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const outgoing = request(
+      { host: '127.0.0.1', port, path, method, headers: { 'content-type': 'application/json', ...headers } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     // Writing a body the server refused early may fail after its answer arrived: the answer is what counts.
     outgoing.on('error', reject);
     outgoing.end(body);
@@ -32,11 +35,14 @@ function send(port: number, path: string, body: string | Buffer, headers: Record
 /** Sends a body in chunks without Content-Length (chunked transfer encoding). */
 function sendChunked(port: number, path: string, chunk: Buffer, times: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json' } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (data: Buffer) => chunks.push(data));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const outgoing = request(
+      { host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (data: Buffer) => chunks.push(data));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     outgoing.on('error', reject);
     let sent = 0;
     const more = (): void => {
@@ -105,7 +111,10 @@ describe('the webhook receiver', () => {
   it('accepts a delivery signed over its raw bytes, and hands over the parsed payload', async () => {
     // Unusual spacing and a non-ASCII character: re-serialising before checking would break the signature.
     const body = Buffer.from(payload('7').replace('{"event"', '{ "event" '), 'utf8');
-    const answer = await send(port, '/portal/signed', body, { 'x-portal-signature': computeSignature(SECRET, body), 'x-portal-delivery': 'hdr-1' });
+    const answer = await send(port, '/portal/signed', body, {
+      'x-portal-signature': computeSignature(SECRET, body),
+      'x-portal-delivery': 'hdr-1',
+    });
     assert.equal(answer.status, 204);
     const delivery = await lastDelivery();
     assert.equal(delivery.verdict, 'accepted');
@@ -171,14 +180,29 @@ describe('the webhook receiver', () => {
       const delivery = await lastDelivery();
       assert.equal(delivery.verdict, 'ignored', name);
       assert.equal(delivery.payload, undefined, `${name}: not acted on`);
-      assert.match(delivery.reason ?? '', /^A repeat of a delivery accepted \d+ s ago \((same delivery id|same body)\): not acted on again\.$/, name);
+      assert.match(
+        delivery.reason ?? '',
+        /^A repeat of a delivery accepted \d+ s ago \((same delivery id|same body)\): not acted on again\.$/,
+        name,
+      );
     }
     deliveries.length = 0;
-    assert.equal((await send(port, '/portal/signed', first, { 'x-portal-signature': computeSignature(SECRET, first) })).status, 204, 'another portal\'s delivery is its own');
+    assert.equal(
+      (await send(port, '/portal/signed', first, { 'x-portal-signature': computeSignature(SECRET, first) })).status,
+      204,
+      "another portal's delivery is its own",
+    );
   });
 
   it('takes a delivery again once the repeat window has passed', async () => {
-    const short = await WebhookReceiver.start({ host: '127.0.0.1', port: 0, settings: () => settings, route: async (id) => ROUTES[id], onDelivery: () => undefined, repeatWindowMs: 50 });
+    const short = await WebhookReceiver.start({
+      host: '127.0.0.1',
+      port: 0,
+      settings: () => settings,
+      route: async (id) => ROUTES[id],
+      onDelivery: () => undefined,
+      repeatWindowMs: 50,
+    });
     try {
       const body = payload('93');
       assert.equal((await send(short.listeningPort, '/portal/open', body)).status, 204);
@@ -195,12 +219,19 @@ describe('the webhook receiver', () => {
     settings = { ...settings, scheme };
     const body = payload('10');
     assert.equal((await send(port, '/portal/signed', body, { 'x-hub-signature': computeSignature(SECRET, body, scheme) })).status, 204);
-    assert.equal((await send(port, '/portal/signed', body, { 'x-portal-signature': computeSignature(SECRET, body) })).status, 401, 'the default scheme no longer applies');
+    assert.equal(
+      (await send(port, '/portal/signed', body, { 'x-portal-signature': computeSignature(SECRET, body) })).status,
+      401,
+      'the default scheme no longer applies',
+    );
   });
 
   it('takes the event and delivery id from the configured headers when the body has none', async () => {
     settings = { ...settings, eventHeader: 'x-event-name', deliveryHeader: 'x-event-id' };
-    const answer = await send(port, '/portal/open', '{"app_id":"101","record_id":"3"}', { 'x-event-name': 'record.deleted', 'x-event-id': 'e-77' });
+    const answer = await send(port, '/portal/open', '{"app_id":"101","record_id":"3"}', {
+      'x-event-name': 'record.deleted',
+      'x-event-id': 'e-77',
+    });
     assert.equal(answer.status, 204);
     const delivery = await lastDelivery();
     assert.equal(delivery.payload?.event, 'record.deleted');
@@ -220,7 +251,7 @@ describe('the webhook receiver', () => {
   it('a cross-origin text/plain POST is refused: a web page cannot post fake events to an open receiver', async () => {
     const fake = '{"event":"record.deleted","app_id":"101","record_id":"3"}';
     const cases: Array<[string, Record<string, string>, number]> = [
-      ['a page\'s simple request', { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://evil.example' }, 403],
+      ["a page's simple request", { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://evil.example' }, 403],
       ['any request a browser sends with its Origin', { origin: 'https://evil.example' }, 403],
       ['text/plain', { 'content-type': 'text/plain' }, 415],
       ['a form', { 'content-type': 'application/x-www-form-urlencoded' }, 415],
@@ -235,7 +266,11 @@ describe('the webhook receiver', () => {
       assert.equal(delivery.payload, undefined, `${name}: not handed over`);
     }
     deliveries.length = 0;
-    assert.equal((await send(port, '/portal/open', payload('11'), { 'content-type': 'application/json; charset=utf-8' })).status, 204, 'JSON from a server still comes in');
+    assert.equal(
+      (await send(port, '/portal/open', payload('11'), { 'content-type': 'application/json; charset=utf-8' })).status,
+      204,
+      'JSON from a server still comes in',
+    );
   });
 
   it('takes JSON that is not about a record (a ping) with 202, without acting on it', async () => {
@@ -312,7 +347,13 @@ describe('the webhook receiver', () => {
 
   it('says in a sentence why it cannot listen on a port in use', async () => {
     await assert.rejects(
-      WebhookReceiver.start({ host: '127.0.0.1', port, settings: () => settings, route: async () => undefined, onDelivery: () => undefined }),
+      WebhookReceiver.start({
+        host: '127.0.0.1',
+        port,
+        settings: () => settings,
+        route: async () => undefined,
+        onDelivery: () => undefined,
+      }),
       /port is in use .*portal\.webhooks\.port/,
     );
   });

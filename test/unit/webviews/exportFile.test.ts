@@ -37,7 +37,10 @@ describe('exporting to a file', () => {
       },
     });
     const peak = Math.max(...peaks);
-    assert.ok(peaks[1] < peaks[0] + 4_000_000, `flat: ${(peaks[0] / 1e6).toFixed(1)} MB in the first half, ${(peaks[1] / 1e6).toFixed(1)} MB in the second`);
+    assert.ok(
+      peaks[1] < peaks[0] + 4_000_000,
+      `flat: ${(peaks[0] / 1e6).toFixed(1)} MB in the first half, ${(peaks[1] / 1e6).toFixed(1)} MB in the second`,
+    );
     assert.equal(written, 500_000);
     const size = statSync(path).size;
     assert.ok(size > 25_000_000, `${size} bytes`);
@@ -53,13 +56,17 @@ describe('exporting to a file', () => {
     // Between two progress reports the stream has failed: the export must end with its error, not wait forever.
     await assert.rejects(
       // Short lines: all of them fit in one piece, written only after the stream has failed.
-      writeLines(path, Array.from({ length: 25_000 }, (_, index) => `row ${index}\n`), {
-        every: 10_000,
-        onLines: async () => {
-          reported += 1;
-          await new Promise((resolve) => setImmediate(resolve));
+      writeLines(
+        path,
+        Array.from({ length: 25_000 }, (_, index) => `row ${index}\n`),
+        {
+          every: 10_000,
+          onLines: async () => {
+            reported += 1;
+            await new Promise((resolve) => setImmediate(resolve));
+          },
         },
-      }),
+      ),
       /ENOENT/,
     );
     assert.ok(reported <= 2, `${reported} progress reports`);

@@ -1,6 +1,14 @@
 // The export's files: CSV by RFC 4180 with the formula guard, JSON of the portal's values, in the grid's order.
 import * as assert from 'node:assert/strict';
-import { csvField, csvLines as csvOf, exportOrder as orderOf, guardFormula, jsonLines as jsonOf, listSource, type RowSource } from '../../../src/webviews/viewQuery/exportRows';
+import {
+  csvField,
+  csvLines as csvOf,
+  exportOrder as orderOf,
+  guardFormula,
+  jsonLines as jsonOf,
+  listSource,
+  type RowSource,
+} from '../../../src/webviews/viewQuery/exportRows';
 import type { ViewRow } from '../../../src/api/answers';
 import { RECORD_ID_KEY, type GridColumn, type SortSpec } from '../../../src/shared/protocol';
 
@@ -8,12 +16,21 @@ import { RECORD_ID_KEY, type GridColumn, type SortSpec } from '../../../src/shar
 const source = (rows: readonly ViewRow[]): RowSource => listSource(rows);
 const csvLines = (columns: readonly GridColumn[], rows: readonly ViewRow[], order?: Uint32Array) => csvOf(columns, source(rows), order);
 const jsonLines = (columns: readonly GridColumn[], rows: readonly ViewRow[], order?: Uint32Array) => jsonOf(columns, source(rows), order);
-const exportOrder = (columns: readonly GridColumn[], rows: readonly ViewRow[], sort: SortSpec | undefined) => orderOf(columns, source(rows), sort);
+const exportOrder = (columns: readonly GridColumn[], rows: readonly ViewRow[], sort: SortSpec | undefined) =>
+  orderOf(columns, source(rows), sort);
 
 const columns: GridColumn[] = [
   { key: 'f1', name: 'Name, full', kind: 'text' },
   { key: 'f2', name: 'Amount', kind: 'currency' },
-  { key: 'f3', name: 'Tier', kind: 'choice', choices: [{ id: '1', name: 'Bronze' }, { id: '3', name: 'Gold' }] },
+  {
+    key: 'f3',
+    name: 'Tier',
+    kind: 'choice',
+    choices: [
+      { id: '1', name: 'Bronze' },
+      { id: '3', name: 'Gold' },
+    ],
+  },
 ];
 const rows: ViewRow[] = [
   { id: '1', draft: false, values: { f1: 'Ada "the first"', f2: '12.5', f3: '3' } },
@@ -36,7 +53,15 @@ describe('exporting rows', () => {
 
   it('writes a header of field names and every row, choices as names', () => {
     const text = [...csvLines(columns, rows)].join('');
-    assert.equal(text, ['Record id,"Name, full",Amount,Tier', '1,"Ada ""the first""",12.5,Gold', `2,"'=HYPERLINK(""http://x"")",-3,Bronze`, '3,"two\nlines",,'].join('\r\n') + '\r\n');
+    assert.equal(
+      text,
+      [
+        'Record id,"Name, full",Amount,Tier',
+        '1,"Ada ""the first""",12.5,Gold',
+        `2,"'=HYPERLINK(""http://x"")",-3,Bronze`,
+        '3,"two\nlines",,',
+      ].join('\r\n') + '\r\n',
+    );
   });
 
   it('says in the CSV header that a date & time column is in UTC', () => {

@@ -16,15 +16,29 @@ describe('sorting grid values', () => {
 
   it('sorts dates and date-times as dates, not as text', () => {
     assert.deepEqual(sorted(['02-01-2025', '31-12-2024', '01-02-2025'], 'date'), ['31-12-2024', '02-01-2025', '01-02-2025']);
-    assert.deepEqual(sorted(['01-01-2025 10:00', '01-01-2025 09:59', '31-12-2024 23:00'], 'datetime'), ['31-12-2024 23:00', '01-01-2025 09:59', '01-01-2025 10:00']);
+    assert.deepEqual(sorted(['01-01-2025 10:00', '01-01-2025 09:59', '31-12-2024 23:00'], 'datetime'), [
+      '31-12-2024 23:00',
+      '01-01-2025 09:59',
+      '01-01-2025 10:00',
+    ]);
   });
 
   it('sorts text without regard to case, numbers in it by value, and keeps ties in order', () => {
-    assert.deepEqual(sorted(['beta', 'Alpha', 'item 10', 'item 9', '', 'alpha'], 'text'), ['Alpha', 'alpha', 'beta', 'item 9', 'item 10', '']);
+    assert.deepEqual(sorted(['beta', 'Alpha', 'item 10', 'item 9', '', 'alpha'], 'text'), [
+      'Alpha',
+      'alpha',
+      'beta',
+      'item 9',
+      'item 10',
+      '',
+    ]);
   });
 
   it('shows choice ids as names', () => {
-    const choices = [{ id: '1', name: 'Urgent' }, { id: '4', name: 'Fragile' }];
+    const choices = [
+      { id: '1', name: 'Urgent' },
+      { id: '4', name: 'Fragile' },
+    ];
     assert.equal(choiceText(choices, '1,4'), 'Urgent, Fragile');
     assert.equal(choiceText(choices, '7'), '7');
     assert.equal(choiceText(undefined, '1'), '1');

@@ -9,7 +9,11 @@ import { messageReceiver } from '../../../src/webviews/messages';
 
 /** An outlet that records what reaches the user and the log; `answer` is the user's choice of action. */
 function recordingOutlet(answer?: string) {
-  const seen = { logged: [] as string[], shown: [] as Array<{ message: string; actions: string[] }>, signIns: [] as Array<string | undefined> };
+  const seen = {
+    logged: [] as string[],
+    shown: [] as Array<{ message: string; actions: string[] }>,
+    signIns: [] as Array<string | undefined>,
+  };
   const outlet: FailureOutlet = {
     logError: (line) => void seen.logged.push(line),
     showError: (message, ...actions) => {
@@ -39,12 +43,20 @@ describe('panel messages through the error boundary', () => {
     for (const message of malformed) {
       const { outlet, seen } = recordingOutlet();
       const handled: unknown[] = [];
-      await messageReceiver('portal.viewQuery', queryToHostSchema, (checked) => handled.push(checked), errorBoundary(outlet, 'portal.signIn'))(message);
+      await messageReceiver(
+        'portal.viewQuery',
+        queryToHostSchema,
+        (checked) => handled.push(checked),
+        errorBoundary(outlet, 'portal.signIn'),
+      )(message);
       await settle();
       const what = JSON.stringify(message);
       assert.deepEqual(handled, [], `${what} is not handled`);
       assert.equal(seen.shown.length, 1, `${what}: one message`);
-      assert.match(seen.shown[0].message, /^The portal\.viewQuery panel sent a message this version of Portal Explorer cannot read \(.+\)\. Close the panel and open it again\.$/);
+      assert.match(
+        seen.shown[0].message,
+        /^The portal\.viewQuery panel sent a message this version of Portal Explorer cannot read \(.+\)\. Close the panel and open it again\.$/,
+      );
       assert.deepEqual(seen.shown[0].actions, [], 'no action offered');
       assert.equal(seen.logged.length, 1, `${what}: one log line`);
       assert.ok(seen.logged[0].startsWith('portal.viewQuery '), seen.logged[0]);
@@ -54,7 +66,12 @@ describe('panel messages through the error boundary', () => {
 
   it('says which field is wrong', async () => {
     const { outlet, seen } = recordingOutlet();
-    await messageReceiver('portal.recordForm', formToHostSchema, () => undefined, errorBoundary(outlet, 'portal.signIn'))({ type: 'form/create', data: { f1: 3 }, draft: false });
+    await messageReceiver(
+      'portal.recordForm',
+      formToHostSchema,
+      () => undefined,
+      errorBoundary(outlet, 'portal.signIn'),
+    )({ type: 'form/create', data: { f1: 3 }, draft: false });
     assert.match(seen.shown[0].message, /data\.f1: /);
   });
 
@@ -62,18 +79,33 @@ describe('panel messages through the error boundary', () => {
     const { outlet, seen } = recordingOutlet();
     const handled: unknown[] = [];
     const message = { type: 'query/run', runId: 2, filters: [{ column: '31', operator: 'contains', value: 'printer' }] };
-    await messageReceiver('portal.viewQuery', queryToHostSchema, (checked) => handled.push(checked), errorBoundary(outlet, 'portal.signIn'))(message);
+    await messageReceiver(
+      'portal.viewQuery',
+      queryToHostSchema,
+      (checked) => handled.push(checked),
+      errorBoundary(outlet, 'portal.signIn'),
+    )(message);
     assert.deepEqual(handled, [message]);
     assert.deepEqual(seen, { logged: [], shown: [], signIns: [] });
   });
 
   it('shows nothing for a cancelled action; one message and one log line for a failed one', async () => {
     const cancelled = recordingOutlet();
-    await messageReceiver('portal.viewQuery', queryToHostSchema, () => Promise.reject(new PortalError({ kind: 'cancelled', message: 'Saving the query was cancelled.' })), errorBoundary(cancelled.outlet, 'portal.signIn'))({ type: 'query/save', filters: [] });
+    await messageReceiver(
+      'portal.viewQuery',
+      queryToHostSchema,
+      () => Promise.reject(new PortalError({ kind: 'cancelled', message: 'Saving the query was cancelled.' })),
+      errorBoundary(cancelled.outlet, 'portal.signIn'),
+    )({ type: 'query/save', filters: [] });
     assert.deepEqual(cancelled.seen, { logged: [], shown: [], signIns: [] });
 
     const failed = recordingOutlet();
-    await messageReceiver('portal.viewQuery', queryToHostSchema, () => Promise.reject(new Error('Run the query before exporting its rows.')), errorBoundary(failed.outlet, 'portal.signIn'))({ type: 'query/export', format: 'csv' });
+    await messageReceiver(
+      'portal.viewQuery',
+      queryToHostSchema,
+      () => Promise.reject(new Error('Run the query before exporting its rows.')),
+      errorBoundary(failed.outlet, 'portal.signIn'),
+    )({ type: 'query/export', format: 'csv' });
     await settle();
     assert.deepEqual(failed.seen.shown, [{ message: 'Run the query before exporting its rows.', actions: [] }]);
     assert.deepEqual(failed.seen.logged, ['portal.viewQuery query/export: Run the query before exporting its rows.']);
@@ -95,20 +127,32 @@ describe('panel messages through the error boundary', () => {
     assert.equal(seen.logged.length, 1);
   });
 
-  it('shows a failure inside the panel by the same rule: one log line, describeError\'s words, nothing when cancelled', async () => {
+  it("shows a failure inside the panel by the same rule: one log line, describeError's words, nothing when cancelled", async () => {
     const logged: string[] = [];
     const shown: Array<{ message: string; field?: string }> = [];
     const run = shownInPanel((line) => logged.push(line));
-    const show = (message: string, error: unknown): void => void shown.push({ message, ...(error instanceof PortalError && error.field ? { field: error.field } : {}) });
+    const show = (message: string, error: unknown): void => {
+      shown.push({ message, ...(error instanceof PortalError && error.field ? { field: error.field } : {}) });
+    };
 
     assert.equal(await run('portal.recordForm form/create', () => 'created', show), 'created');
-    const refused = new PortalError({ kind: 'http', status: 400, field: 'f2', message: 'Creating a record failed: Bad Request (HTTP 400).', portalMessage: 'f2 is required.' });
+    const refused = new PortalError({
+      kind: 'http',
+      status: 400,
+      field: 'f2',
+      message: 'Creating a record failed: Bad Request (HTTP 400).',
+      portalMessage: 'f2 is required.',
+    });
     assert.equal(await run('portal.recordForm form/create', () => Promise.reject(refused), show), undefined);
     assert.deepEqual(shown, [{ message: 'Creating a record failed: Bad Request (HTTP 400). (f2 is required.)', field: 'f2' }]);
     assert.deepEqual(logged, ['portal.recordForm form/create: Creating a record failed: Bad Request (HTTP 400). (f2 is required.)']);
 
     shown.length = logged.length = 0;
-    await run('portal.viewQuery query/run', () => Promise.reject(new PortalError({ kind: 'cancelled', message: 'Reading the view was cancelled.' })), show);
+    await run(
+      'portal.viewQuery query/run',
+      () => Promise.reject(new PortalError({ kind: 'cancelled', message: 'Reading the view was cancelled.' })),
+      show,
+    );
     const aborted = new AbortController();
     aborted.abort();
     await run('portal.viewQuery query/run', () => Promise.reject(new Error('socket hang up')), show, { signal: aborted.signal });

@@ -21,7 +21,17 @@ describe('ViewQuerySession', () => {
     const messages: HostToQueryMessage[] = [];
     const logged: string[] = [];
     const { client } = clientFor(emulator);
-    return { session: new ViewQuerySession(client, '201', '6', (message) => messages.push(message), shownInPanel((line) => logged.push(line))), messages, logged };
+    return {
+      session: new ViewQuerySession(
+        client,
+        '201',
+        '6',
+        (message) => messages.push(message),
+        shownInPanel((line) => logged.push(line)),
+      ),
+      messages,
+      logged,
+    };
   }
 
   it('reads selected positions only in the order they were chosen in (a sort or a newer run refuses them)', async () => {
@@ -32,12 +42,12 @@ describe('ViewQuerySession', () => {
     await query.sort(1, { key: 'f39', direction: 'descending' });
     assert.throws(() => query.selectedRecordIds(1, 0, [{ start: 0, end: 3 }]), /The order changed: select the rows again/);
     const sorted = query.selectedRecordIds(1, 1, [{ start: 0, end: 3 }]);
-    assert.notDeepEqual(sorted, unsorted, 'the sorted order differs from the portal\'s');
+    assert.notDeepEqual(sorted, unsorted, "the sorted order differs from the portal's");
     await query.run(2, []);
     assert.throws(() => query.selectedRecordIds(1, 1, [{ start: 0, end: 3 }]), /The order changed: select the rows again/);
   });
 
-  it('keeps an export\'s rows and their order together when a newer run is read and sorted meanwhile', async () => {
+  it("keeps an export's rows and their order together when a newer run is read and sorted meanwhile", async () => {
     const { session: query } = session();
     await query.run(1, []);
     await query.sort(1, { key: 'f39', direction: 'descending' });
@@ -49,10 +59,17 @@ describe('ViewQuerySession', () => {
     await query.reading(snapshot.result.rows, async () => {
       await query.run(2, [{ column: '35', operator: 'equals', value: '1' }]);
       await query.sort(2, { key: 'f39', direction: 'ascending' });
-      assert.ok((query.result?.rows.length ?? 0) < snapshot.result.rows.length, `the newer result is smaller: ${query.result?.rows.length} of ${snapshot.result.rows.length}`);
-      assert.notDeepEqual([...query.order ?? []], order, 'the session\'s order is now the newer result\'s (what the export read before)');
-      assert.deepEqual([...snapshot.order ?? []], order, 'the snapshot keeps its own order');
-      assert.deepEqual([...csvLines(snapshot.result.columns, snapshot.result.rows, snapshot.order)], before, 'every line, in the order it had');
+      assert.ok(
+        (query.result?.rows.length ?? 0) < snapshot.result.rows.length,
+        `the newer result is smaller: ${query.result?.rows.length} of ${snapshot.result.rows.length}`,
+      );
+      assert.notDeepEqual([...(query.order ?? [])], order, "the session's order is now the newer result's (what the export read before)");
+      assert.deepEqual([...(snapshot.order ?? [])], order, 'the snapshot keeps its own order');
+      assert.deepEqual(
+        [...csvLines(snapshot.result.columns, snapshot.result.rows, snapshot.order)],
+        before,
+        'every line, in the order it had',
+      );
     });
   });
 
@@ -81,7 +98,10 @@ describe('ViewQuerySession', () => {
     await query.window(1, 0, 1000, 1100);
     const window = rowsMessages().pop();
     assert.equal(window?.start, 1000);
-    assert.deepEqual(window?.rows, Array.from({ length: 100 }, (_, index) => expectedRow(1000 + index)));
+    assert.deepEqual(
+      window?.rows,
+      Array.from({ length: 100 }, (_, index) => expectedRow(1000 + index)),
+    );
     await query.window(1, 0, view.rows.length - 5, view.rows.length + 50);
     assert.equal(rowsMessages().pop()?.rows.length, 5, 'clamped to the rows there are');
 
@@ -108,9 +128,18 @@ describe('ViewQuerySession', () => {
       messages.push(message);
       return new Promise<boolean>((resolve, reject) => taken.push((ok) => (ok ? resolve(true) : reject(new Error('Webview is disposed')))));
     };
-    const query = new ViewQuerySession(client, '201', '6', post, shownInPanel(() => undefined));
+    const query = new ViewQuerySession(
+      client,
+      '201',
+      '6',
+      post,
+      shownInPanel(() => undefined),
+    );
     await query.run(1, []);
-    assert.deepEqual(messages.map((message) => message.type), ['query/result', 'query/rows', 'query/done']);
+    assert.deepEqual(
+      messages.map((message) => message.type),
+      ['query/result', 'query/rows', 'query/done'],
+    );
     // The page closed meanwhile: its messages are refused, and that is no unhandled rejection.
     for (const take of taken) take(false);
     await new Promise((resolve) => setImmediate(resolve));
@@ -163,12 +192,18 @@ describe('ViewQuerySession', () => {
       const done = messages.filter((message) => message.type === 'query/done');
       assert.equal(done.length, 1);
       assert.deepEqual(logged, [], 'a cancelled run shows nothing and logs nothing');
-      assert.ok(done[0].type === 'query/done' && done[0].total > 0 && done[0].total < 1200 && /Cancelled after/.test(done[0].partial ?? ''), JSON.stringify(done[0]));
+      assert.ok(
+        done[0].type === 'query/done' && done[0].total > 0 && done[0].total < 1200 && /Cancelled after/.test(done[0].partial ?? ''),
+        JSON.stringify(done[0]),
+      );
       // What arrived stays readable: the grid's windows, sorting and export read it after the cancel.
       const total = done[0].type === 'query/done' ? done[0].total : 0;
       await query.window(7, 0, total - 3, total);
       const last = messages.filter((message): message is QueryRowsMessage => message.type === 'query/rows').at(-1);
-      assert.deepEqual(last?.rows.map((row) => row[0]), [total - 2, total - 1, total].map(String));
+      assert.deepEqual(
+        last?.rows.map((row) => row[0]),
+        [total - 2, total - 1, total].map(String),
+      );
       assert.equal(query.result?.rows.isReleased, false);
       await query.sort(7, { key: 'f39', direction: 'ascending' });
       assert.equal(messages.at(-1)?.type, 'query/sorted');
@@ -180,7 +215,13 @@ describe('ViewQuerySession', () => {
   it("names the grid's columns from the metadata that follows the rows (a Lookup app's column too)", async () => {
     const messages: HostToQueryMessage[] = [];
     const { client } = clientFor(emulator);
-    const query = new ViewQuerySession(client, '201', '8', (message) => messages.push(message), shownInPanel(() => undefined));
+    const query = new ViewQuerySession(
+      client,
+      '201',
+      '8',
+      (message) => messages.push(message),
+      shownInPanel(() => undefined),
+    );
     await query.run(8, []);
     const results = messages.filter((message) => message.type === 'query/result');
     const last = results.at(-1);
@@ -189,7 +230,7 @@ describe('ViewQuerySession', () => {
       last.columns.map((column) => column.name),
       ['Ticket no.', 'Subject', 'Customer', 'Tier', 'Priority', 'State'],
     );
-    assert.equal(results.length, 2, 'first the first row\'s keys (l6 unnamed yet), then the metadata\'s names');
+    assert.equal(results.length, 2, "first the first row's keys (l6 unnamed yet), then the metadata's names");
     query.dispose();
     assert.equal(query.result, undefined);
   });

@@ -47,8 +47,18 @@ describe('The workspace file (.vscode/portal.json): reading', () => {
           {
             appId: '201',
             titleField: 'f31',
-            views: [{ viewId: '6', name: 'Open tickets', columns: ['f31', 'f33'] }, { viewId: '7', name: 'View 7' }],
-            queries: [{ name: 'Mine', viewId: '6', filters: [{ column: '33', operator: 'equals', value: 'me' }], sort: [{ column: '31', direction: 'desc' }] }],
+            views: [
+              { viewId: '6', name: 'Open tickets', columns: ['f31', 'f33'] },
+              { viewId: '7', name: 'View 7' },
+            ],
+            queries: [
+              {
+                name: 'Mine',
+                viewId: '6',
+                filters: [{ column: '33', operator: 'equals', value: 'me' }],
+                sort: [{ column: '31', direction: 'desc' }],
+              },
+            ],
             layouts: [{ viewId: '6', order: ['f33', 'f31'], hidden: ['f40'], frozen: 1 }],
           },
         ],
@@ -78,7 +88,10 @@ describe('The workspace file (.vscode/portal.json): reading', () => {
       const text = GOOD.replace(replace[0], replace[1]);
       assert.notEqual(text, GOOD);
       const file = parseWorkspaceFile(text);
-      assert.deepEqual(file.problems.map((problem) => problem.message), [SECRET_MESSAGE]);
+      assert.deepEqual(
+        file.problems.map((problem) => problem.message),
+        [SECRET_MESSAGE],
+      );
       assert.ok(!JSON.stringify(file.portals).match(/abc|pw@|eyJ/), 'nothing of it is read');
     });
   }
@@ -86,7 +99,13 @@ describe('The workspace file (.vscode/portal.json): reading', () => {
   it('never reads the settings that turn on something risky, and says so', () => {
     const text = GOOD.replace('"portals": [', '"agent.allowChanges": true, "webhooks.bindAddress": "0.0.0.0", "portals": [');
     const file = parseWorkspaceFile(text);
-    assert.deepEqual(file.problems.map((problem) => [at(text, problem), problem.severity]), [['"agent.allowChanges"', 'warning'], ['"webhooks.bindAddress"', 'warning']]);
+    assert.deepEqual(
+      file.problems.map((problem) => [at(text, problem), problem.severity]),
+      [
+        ['"agent.allowChanges"', 'warning'],
+        ['"webhooks.bindAddress"', 'warning'],
+      ],
+    );
     assert.match(file.problems[0].message, /own settings/);
     assert.equal(file.portals.length, 1);
   });
@@ -128,6 +147,9 @@ describe('The workspace file (.vscode/portal.json): reading', () => {
     const broken = parseWorkspaceFile('{ "portals": [ { "name": } ] }');
     assert.ok(broken.problems.some((problem) => problem.message.startsWith('Not valid JSON')));
     assert.deepEqual(parseWorkspaceFile('').portals, []);
-    assert.deepEqual(parseWorkspaceFile('[]').problems.map((problem) => problem.message), ['The file must be an object.']);
+    assert.deepEqual(
+      parseWorkspaceFile('[]').problems.map((problem) => problem.message),
+      ['The file must be an object.'],
+    );
   });
 });

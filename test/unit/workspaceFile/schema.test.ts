@@ -29,7 +29,7 @@ describe('The workspace file: its JSON schema', () => {
     assert.ok(readRepoFile('.vscodeignore').split('\n').includes('!media/schemas/*.json'), 'the schema is in the .vsix');
   });
 
-  it('has the reader\'s keys in every object, and refuses any other (a secret among them)', () => {
+  it("has the reader's keys in every object, and refuses any other (a secret among them)", () => {
     const schema = JSON.parse(readRepoFile(contribution?.url ?? '')) as SchemaNode;
     const objects: Record<keyof typeof FILE_KEYS, SchemaNode | undefined> = {
       root: schema,

@@ -39,7 +39,9 @@ function source(): string {
 function describeNode(node: AxeNodeResult): string {
   const checks = [...node.any, ...node.all, ...node.none];
   const contrast = checks.find((check) => check.data?.contrastRatio !== undefined)?.data;
-  const measured = contrast ? `${contrast.fgColor ?? '?'} on ${contrast.bgColor ?? '?'} is ${contrast.contrastRatio ?? '?'}:1, ${contrast.expectedContrastRatio ?? '?'} needed` : (checks[0]?.message ?? '');
+  const measured = contrast
+    ? `${contrast.fgColor ?? '?'} on ${contrast.bgColor ?? '?'} is ${contrast.contrastRatio ?? '?'}:1, ${contrast.expectedContrastRatio ?? '?'} needed`
+    : (checks[0]?.message ?? '');
   return `${JSON.stringify(node.target)} ${node.html.slice(0, 120)}: ${measured}`;
 }
 
@@ -54,7 +56,9 @@ export async function axeViolations(page: Page): Promise<string[]> {
     const results = await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] });
     return JSON.parse(JSON.stringify(results.violations)) as unknown;
   });
-  return (violations as AxeViolation[]).flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact ?? 'no impact'}): ${violation.help}; ${describeNode(node)}`));
+  return (violations as AxeViolation[]).flatMap((violation) =>
+    violation.nodes.map((node) => `${violation.id} (${violation.impact ?? 'no impact'}): ${violation.help}; ${describeNode(node)}`),
+  );
 }
 
 /**
@@ -105,18 +109,26 @@ function layoutProblemsInPage(reflow: boolean): string[] {
     opacity: string;
   }
   const win = globalThis as unknown as {
-    document: { body: El; documentElement: El; activeElement: El | null; getElementById(id: string): El | null; elementFromPoint(x: number, y: number): El | null };
+    document: {
+      body: El;
+      documentElement: El;
+      activeElement: El | null;
+      getElementById(id: string): El | null;
+      elementFromPoint(x: number, y: number): El | null;
+    };
     innerWidth: number;
     innerHeight: number;
     getComputedStyle(element: El): Style;
   };
   const problems: string[] = [];
-  const name = (element: El): string => `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${typeof element.className === 'string' && element.className ? `.${element.className.trim().split(/\s+/).join('.')}` : ''}`;
+  const name = (element: El): string =>
+    `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${typeof element.className === 'string' && element.className ? `.${element.className.trim().split(/\s+/).join('.')}` : ''}`;
   const parentOf = (element: El): El | null => element.parentElement ?? element.getRootNode().host ?? null;
   const sticky = (element: El): boolean => win.getComputedStyle(element).position === 'sticky';
   /** Inside a sticky element (a frozen column, a grid's header): it covers what scrolls under it, by design. */
   const stuck = (element: El): boolean => {
-    for (let at: El | null = element; at && at !== win.document.body; at = parentOf(at)) if (win.getComputedStyle(at).position === 'sticky') return true;
+    for (let at: El | null = element; at && at !== win.document.body; at = parentOf(at))
+      if (win.getComputedStyle(at).position === 'sticky') return true;
     return false;
   };
   const shown = (element: El): boolean => {
@@ -132,7 +144,9 @@ function layoutProblemsInPage(reflow: boolean): string[] {
   const visit = (element: El): void => {
     if (!shown(element)) return;
     const ownText = [...Array.from(element.childNodes)].some((node) => node.nodeType === 3 && (node.textContent ?? '').trim() !== '');
-    const control = element.matches('button, input, select, textarea, a[href], [tabindex], [role="button"], [role="option"], [role="checkbox"], [role="radio"]');
+    const control = element.matches(
+      'button, input, select, textarea, a[href], [tabindex], [role="button"], [role="option"], [role="checkbox"], [role="radio"]',
+    );
     if (ownText || control) boxes.push(element);
     for (const child of Array.from(element.children)) visit(child);
     if (element.shadowRoot) for (const child of Array.from(element.shadowRoot.children)) visit(child);
@@ -140,12 +154,23 @@ function layoutProblemsInPage(reflow: boolean): string[] {
   visit(win.document.body);
 
   const root = win.document.documentElement;
-  const pageScrollsX = root.scrollWidth > root.clientWidth && !clips(win.getComputedStyle(root).overflowX) && !clips(win.getComputedStyle(win.document.body).overflowX);
-  const pageScrollsY = root.scrollHeight > root.clientHeight && !clips(win.getComputedStyle(root).overflowY) && !clips(win.getComputedStyle(win.document.body).overflowY);
+  const pageScrollsX =
+    root.scrollWidth > root.clientWidth &&
+    !clips(win.getComputedStyle(root).overflowX) &&
+    !clips(win.getComputedStyle(win.document.body).overflowX);
+  const pageScrollsY =
+    root.scrollHeight > root.clientHeight &&
+    !clips(win.getComputedStyle(root).overflowY) &&
+    !clips(win.getComputedStyle(win.document.body).overflowY);
   // Reflow: the page itself does not scroll across (a grid scrolls inside its own box); what sticks out is named.
   if (reflow && root.scrollWidth > root.clientWidth + 1) {
-    const widest = boxes.filter((box) => box.getBoundingClientRect().right > root.clientWidth + 1).slice(0, 3).map(name);
-    problems.push(`scrolls across: the page is ${root.scrollWidth}px wide in a ${root.clientWidth}px window (${widest.join(', ')} reach past it)`);
+    const widest = boxes
+      .filter((box) => box.getBoundingClientRect().right > root.clientWidth + 1)
+      .slice(0, 3)
+      .map(name);
+    problems.push(
+      `scrolls across: the page is ${root.scrollWidth}px wide in a ${root.clientWidth}px window (${widest.join(', ')} reach past it)`,
+    );
   }
   /** The box as seen: cut to each ancestor that scrolls (what is outside can be scrolled to) or clips (what is outside is lost). */
   const visible = new Map<El, Rect>();
@@ -154,8 +179,16 @@ function layoutProblemsInPage(reflow: boolean): string[] {
     const style = win.getComputedStyle(box);
     // A cell that ends its text with an ellipsis and carries it whole in its title is readable.
     const ellipsisWithTitle = style.textOverflow === 'ellipsis' && box.title.trim() !== '';
-    if (box.scrollWidth > box.clientWidth + 1 && clips(style.overflowX) && !ellipsisWithTitle && box.childNodes.length > 0 && !box.matches('input, textarea, select')) {
-      problems.push(`cut off: ${name(box)} shows ${box.clientWidth}px of ${box.scrollWidth}px of its text ("${(box.childNodes[0]?.textContent ?? '').trim().slice(0, 40)}")`);
+    if (
+      box.scrollWidth > box.clientWidth + 1 &&
+      clips(style.overflowX) &&
+      !ellipsisWithTitle &&
+      box.childNodes.length > 0 &&
+      !box.matches('input, textarea, select')
+    ) {
+      problems.push(
+        `cut off: ${name(box)} shows ${box.clientWidth}px of ${box.scrollWidth}px of its text ("${(box.childNodes[0]?.textContent ?? '').trim().slice(0, 40)}")`,
+      );
     }
     let reachable = true;
     for (let ancestor = parentOf(box); ancestor && ancestor !== win.document.body && ancestor !== root; ancestor = parentOf(ancestor)) {
@@ -168,13 +201,30 @@ function layoutProblemsInPage(reflow: boolean): string[] {
         reachable = false;
         break;
       }
-      if (scrolls(ancestorStyle.overflowX) || scrolls(ancestorStyle.overflowY) || clips(ancestorStyle.overflowX) || clips(ancestorStyle.overflowY)) {
-        rect = { left: Math.max(rect.left, bounds.left), right: Math.min(rect.right, bounds.right), top: Math.max(rect.top, bounds.top), bottom: Math.min(rect.bottom, bounds.bottom), width: 0, height: 0 };
+      if (
+        scrolls(ancestorStyle.overflowX) ||
+        scrolls(ancestorStyle.overflowY) ||
+        clips(ancestorStyle.overflowX) ||
+        clips(ancestorStyle.overflowY)
+      ) {
+        rect = {
+          left: Math.max(rect.left, bounds.left),
+          right: Math.min(rect.right, bounds.right),
+          top: Math.max(rect.top, bounds.top),
+          bottom: Math.min(rect.bottom, bounds.bottom),
+          width: 0,
+          height: 0,
+        };
       }
     }
     if (!reachable) continue;
-    const outside = (rect.right > win.innerWidth + 1 && !pageScrollsX) || (rect.bottom > win.innerHeight + 1 && !pageScrollsY) || rect.left < -1 || rect.top < -1;
-    if (outside && rect.right > rect.left && rect.bottom > rect.top) problems.push(`cut off: ${name(box)} lies outside the window, which does not scroll to it`);
+    const outside =
+      (rect.right > win.innerWidth + 1 && !pageScrollsX) ||
+      (rect.bottom > win.innerHeight + 1 && !pageScrollsY) ||
+      rect.left < -1 ||
+      rect.top < -1;
+    if (outside && rect.right > rect.left && rect.bottom > rect.top)
+      problems.push(`cut off: ${name(box)} lies outside the window, which does not scroll to it`);
     if (rect.right - rect.left > 0 && rect.bottom - rect.top > 0) visible.set(box, rect);
   }
 
@@ -207,7 +257,10 @@ function layoutProblemsInPage(reflow: boolean): string[] {
     const x = Math.min(rect.left + 4, rect.right - 1);
     const y = rect.top + rect.height / 2;
     const seen = win.document.elementFromPoint(x, y);
-    if (!seen || !(seen === active || active.contains(seen))) problems.push(`hidden: the active cell ${name(active)} is covered at its start by ${seen ? name(seen) : 'nothing (outside the window)'}`);
+    if (!seen || !(seen === active || active.contains(seen)))
+      problems.push(
+        `hidden: the active cell ${name(active)} is covered at its start by ${seen ? name(seen) : 'nothing (outside the window)'}`,
+      );
   }
   return problems;
 }

@@ -34,7 +34,9 @@ function simplified(node: CdpAxNode): AxNode {
     role: text(node.role),
     name: text(node.name),
     description: text(node.description),
-    properties: Object.fromEntries((node.properties ?? []).map((property) => [property.name, property.value.value as string | boolean | number | undefined])),
+    properties: Object.fromEntries(
+      (node.properties ?? []).map((property) => [property.name, property.value.value as string | boolean | number | undefined]),
+    ),
   };
 }
 
@@ -60,8 +62,16 @@ export async function accessibilityTree(page: Page): Promise<AxNode[]> {
  */
 export async function focusPath(page: Page): Promise<AxNode[]> {
   const nodes = await fullTree(page);
-  const focused = nodes.filter((node) => !node.ignored && node.properties?.some((property) => property.name === 'focused' && property.value.value === true) && text(node.role) !== 'RootWebArea');
-  if (focused.length !== 1) throw new Error(`Expected one focused node in the accessibility tree, found ${focused.length}: ${JSON.stringify(focused.map(simplified))}.`);
+  const focused = nodes.filter(
+    (node) =>
+      !node.ignored &&
+      node.properties?.some((property) => property.name === 'focused' && property.value.value === true) &&
+      text(node.role) !== 'RootWebArea',
+  );
+  if (focused.length !== 1)
+    throw new Error(
+      `Expected one focused node in the accessibility tree, found ${focused.length}: ${JSON.stringify(focused.map(simplified))}.`,
+    );
   const byId = new Map(nodes.map((node) => [node.nodeId, node]));
   const path: AxNode[] = [];
   for (let node: CdpAxNode | undefined = focused[0]; node; node = node.parentId === undefined ? undefined : byId.get(node.parentId)) {

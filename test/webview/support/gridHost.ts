@@ -44,11 +44,17 @@ export class GridHost {
     host.layout = options.layout;
     host.client = client;
     const [read, columns] = await Promise.all([client.readView(options.appId, options.viewId), client.listColumns(options.appId)]);
-    host.model = new GridModel(gridEditColumns(options.appId, read.metadata, (id) => (id === options.appId ? columns : undefined)), columns, read.rows);
+    host.model = new GridModel(
+      gridEditColumns(options.appId, read.metadata, (id) => (id === options.appId ? columns : undefined)),
+      columns,
+      read.rows,
+    );
     host.filterColumns = filterColumns(options.appId, columns, read.metadata);
     host.view = { appId: options.appId, viewId: options.viewId };
     const onPost = (message: { type: string }): void => {
-      host.pending = host.pending.then(() => host.handle(message as GridToHostMessage)).catch((error: unknown) => console.error('grid host:', error));
+      host.pending = host.pending
+        .then(() => host.handle(message as GridToHostMessage))
+        .catch((error: unknown) => console.error('grid host:', error));
     };
     host.panel = await PanelPage.open(browser, server, 'grid', { ...options, onPost });
     await host.settled();
@@ -102,8 +108,16 @@ export class GridHost {
       else if ('removed' in event) removed.push(event.removed);
       else renamed.push([event.created, event.recordId]);
     }
-    const ids = [...new Set([...recordIds, ...added, ...renamed.map(([, id]) => id)].map((id) => this.model.changeSet.resolve(id)))].filter((id) => this.model.hasRow(id));
-    await this.send({ type: 'grid/rows', rows: ids.map((id) => this.model.rowState(id)), ...(added.length > 0 ? { added } : {}), ...(removed.length > 0 ? { removed } : {}), ...(renamed.length > 0 ? { renamed } : {}) });
+    const ids = [...new Set([...recordIds, ...added, ...renamed.map(([, id]) => id)].map((id) => this.model.changeSet.resolve(id)))].filter(
+      (id) => this.model.hasRow(id),
+    );
+    await this.send({
+      type: 'grid/rows',
+      rows: ids.map((id) => this.model.rowState(id)),
+      ...(added.length > 0 ? { added } : {}),
+      ...(removed.length > 0 ? { removed } : {}),
+      ...(renamed.length > 0 ? { renamed } : {}),
+    });
   }
 
   private async handle(message: GridToHostMessage | PosterMessage): Promise<void> {
@@ -112,7 +126,18 @@ export class GridHost {
     const typed = message as GridToHostMessage;
     switch (typed.type) {
       case 'ready':
-        return this.send({ type: 'grid/init', viewName: 'All orders', appName: 'Orders', portalLabel: 'Demo portal', columns: [...this.model.columns], rows: this.model.initialRows(), newRows: 'draft', filterColumns: this.filterColumns, filters: this.filters, ...(this.layout ? { layout: this.layout } : {}) });
+        return this.send({
+          type: 'grid/init',
+          viewName: 'All orders',
+          appName: 'Orders',
+          portalLabel: 'Demo portal',
+          columns: [...this.model.columns],
+          rows: this.model.initialRows(),
+          newRows: 'draft',
+          filterColumns: this.filterColumns,
+          filters: this.filters,
+          ...(this.layout ? { layout: this.layout } : {}),
+        });
       case 'grid/filter': {
         // What GridDocument.runFilters does: the view read again, the change set kept, the page starts over.
         let read;
@@ -120,7 +145,11 @@ export class GridHost {
           read = await this.client.readView(this.view.appId, this.view.viewId, typed.filters);
         } catch (error) {
           // As the custom editor says it: beside the filters, the grid keeping the rows it had.
-          return this.send({ type: 'grid/notice', level: 'error', message: `The filters could not be run: ${error instanceof Error ? error.message : String(error)}` });
+          return this.send({
+            type: 'grid/notice',
+            level: 'error',
+            message: `The filters could not be run: ${error instanceof Error ? error.message : String(error)}`,
+          });
         }
         this.filters = typed.filters;
         this.model.replaceRows(read.rows);
@@ -144,20 +173,31 @@ export class GridHost {
       case 'grid/fill':
       case 'grid/clear': {
         if (typed.type === 'grid/paste' && !typed.text) return;
-        const plan = planFor(this.model, typed.type === 'grid/paste' ? { ...typed, text: typed.text ?? '' } : typed, { dateOrder: 'DMY', utcOffset: zoneOffset(typed.type === 'grid/paste' ? typed.timeZone : undefined) });
+        const plan = planFor(this.model, typed.type === 'grid/paste' ? { ...typed, text: typed.text ?? '' } : typed, {
+          dateOrder: 'DMY',
+          utcOffset: zoneOffset(typed.type === 'grid/paste' ? typed.timeZone : undefined),
+        });
         const refused = await this.edit(plan.kind, plan.label, plan.plan.edits);
         const notice = blockPlanMessage(plan.plan, refused.length);
         if (notice) await this.send({ type: 'grid/notice', level: 'error', message: notice });
         return;
       }
       case 'grid/copy':
-        this.clipboard = copyText(this.model.changeSet, this.model.layout(typed.block.columns), { top: typed.block.top, bottom: typed.block.bottom, left: 0, right: typed.block.columns.length - 1 }, typed.format, { utcOffset: zoneOffset(typed.timeZone) });
+        this.clipboard = copyText(
+          this.model.changeSet,
+          this.model.layout(typed.block.columns),
+          { top: typed.block.top, bottom: typed.block.bottom, left: 0, right: typed.block.columns.length - 1 },
+          typed.format,
+          { utcOffset: zoneOffset(typed.timeZone) },
+        );
         return;
       case 'grid/openLinked': {
         // What the custom editor does (src/webviews/grid/openLinked.ts) with a view of the linked app added.
         const column = this.model.changeSet.column(typed.field);
         const linkedApp = typeof column?.lookup_app_id === 'string' ? column.lookup_app_id : '';
-        const lookup = column ? linkedLookup(column, await this.client.listColumns(linkedApp), this.model.changeSet.value(typed.recordId, typed.field)) : { problem: 'no column' };
+        const lookup = column
+          ? linkedLookup(column, await this.client.listColumns(linkedApp), this.model.changeSet.value(typed.recordId, typed.field))
+          : { problem: 'no column' };
         if ('problem' in lookup) return this.send({ type: 'grid/notice', level: 'error', message: lookup.problem });
         const [row] = linkedRows(lookup, (await this.client.readView(lookup.appId, '1', [linkedFilter(lookup)])).rows);
         if (row?.id) this.opened.push({ appId: lookup.appId, recordId: row.id });

@@ -6,7 +6,18 @@ import { join } from 'node:path';
 import type { Column } from '../../../src/api/types';
 import { dryRunImport } from '../../../src/import/importRun';
 import { proposeMapping } from '../../../src/import/mapping';
-import { defaultOptions, importSettings, keyOptions, mappingRows, optionProblems, optionWarnings, previewOf, problemRow, sampleRows, targetOptions } from '../../../src/import/panelState';
+import {
+  defaultOptions,
+  importSettings,
+  keyOptions,
+  mappingRows,
+  optionProblems,
+  optionWarnings,
+  previewOf,
+  problemRow,
+  sampleRows,
+  targetOptions,
+} from '../../../src/import/panelState';
 import { openSource } from '../../../src/import/sourceFile';
 import type { ImportDryRunMessage, ImportInitMessage } from '../../../src/shared/protocol';
 import type { PortalClient } from '../../../src/api/client';
@@ -47,10 +58,22 @@ export async function importFixture(client: PortalClient): Promise<ImportFixture
       uniqueColumns: keyOptions(columns),
       views: [{ value: '1', label: 'All customers (view 1)' }],
       offerDraft: false,
-      state: { type: 'import/state', mapping: mappingRows(mapping), preview: previewOf(sample, mapping, columns, options), problems: optionProblems(mapping, columns, options), warnings: optionWarnings(options, 'customers.uncertain.csv'), options },
+      state: {
+        type: 'import/state',
+        mapping: mappingRows(mapping),
+        preview: previewOf(sample, mapping, columns, options),
+        problems: optionProblems(mapping, columns, options),
+        warnings: optionWarnings(options, 'customers.uncertain.csv'),
+        options,
+      },
     };
     const result = await dryRunImport({ source, settings: importSettings('101', mapping, options), columns });
-    const dryRun: ImportDryRunMessage = { type: 'import/dryRunResult', ...result, problems: result.problems.map(problemRow), totalProblems: result.problems.length };
+    const dryRun: ImportDryRunMessage = {
+      type: 'import/dryRunResult',
+      ...result,
+      problems: result.problems.map(problemRow),
+      totalProblems: result.problems.length,
+    };
     return { columns, init, dryRun };
   } finally {
     await rm(folder, { recursive: true, force: true });

@@ -153,7 +153,11 @@ function installVsCodeStandIn(): void {
   const store = win.sessionStorage;
   win.__posted = [];
   win.__csp = [];
-  win.document.addEventListener('securitypolicyviolation', (event) => win.__csp.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber} ${event.sample}`));
+  win.document.addEventListener('securitypolicyviolation', (event) =>
+    win.__csp.push(
+      `${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber} ${event.sample}`,
+    ),
+  );
   // The host's messages (PanelPage.post), each dispatched as VS Code's webview dispatches it; those that
   // come before the panel listens wait for it, in order, as VS Code holds them until the page is ready.
   const held: string[] = [];
@@ -228,7 +232,12 @@ export class PanelPage {
   ) {}
 
   static async open(browser: Browser, server: PanelServer, panel: string, options: OpenOptions = {}): Promise<PanelPage> {
-    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1100, height: 800 }, deviceScaleFactor: options.deviceScaleFactor ?? 1, timezoneId: options.timezoneId ?? 'UTC', locale: 'en-US' });
+    const context = await browser.newContext({
+      viewport: options.viewport ?? { width: 1100, height: 800 },
+      deviceScaleFactor: options.deviceScaleFactor ?? 1,
+      timezoneId: options.timezoneId ?? 'UTC',
+      locale: 'en-US',
+    });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -261,7 +270,10 @@ export class PanelPage {
       { timeout: 10_000 },
     );
     const all = await this.posted();
-    return all.slice(since).filter((message) => message.type === type).pop() as PosterMessage;
+    return all
+      .slice(since)
+      .filter((message) => message.type === type)
+      .pop() as PosterMessage;
   }
 
   async postedCount(): Promise<number> {
@@ -278,7 +290,8 @@ export class PanelPage {
   post(message: object): Promise<boolean> {
     const expression = `globalThis.__hostDeliver(${JSON.stringify(JSON.stringify(message))})`;
     const handled = this.channel.send('Runtime.evaluate', { expression }).then(({ exceptionDetails }) => {
-      if (exceptionDetails) throw new Error(`The page refused a message: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+      if (exceptionDetails)
+        throw new Error(`The page refused a message: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
       return true;
     });
     const settled = handled.catch((error: unknown) => {

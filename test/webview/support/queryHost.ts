@@ -3,7 +3,15 @@
 // bench use it. In VS Code the same session posts through webview.postMessage (see src/webviews/).
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
-import type { HostToQueryMessage, QueryCancelMessage, QueryInitMessage, QueryLoadFailedMessage, QueryRunMessage, QuerySortMessage, QueryWindowMessage } from '../../../src/shared/protocol';
+import type {
+  HostToQueryMessage,
+  QueryCancelMessage,
+  QueryInitMessage,
+  QueryLoadFailedMessage,
+  QueryRunMessage,
+  QuerySortMessage,
+  QueryWindowMessage,
+} from '../../../src/shared/protocol';
 import { shownInPanel } from '../../../src/ui/failures';
 import { ViewQuerySession } from '../../../src/webviews/viewQuery/querySession';
 import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
@@ -34,11 +42,19 @@ export class QueryHost {
     const readySeen = new Promise<void>((resolve) => (ready = resolve));
     // Messages are handled one after the other, as VS Code delivers them.
     const onPost = (message: { type: string }): void => {
-      host.pending = host.pending.then(() => host.handle(message as PosterMessage, options, ready)).catch((error: unknown) => console.error('query host:', error));
+      host.pending = host.pending
+        .then(() => host.handle(message as PosterMessage, options, ready))
+        .catch((error: unknown) => console.error('query host:', error));
     };
     host.panel = await PanelPage.open(browser, server, 'viewQuery', { ...options, onPost });
     // As VS Code's webview.postMessage: queued in order, the page taking each in while the host goes on.
-    host.session = new ViewQuerySession(client, options.appId, options.viewId, (message: HostToQueryMessage) => host.panel.post(message), shownInPanel(() => undefined));
+    host.session = new ViewQuerySession(
+      client,
+      options.appId,
+      options.viewId,
+      (message: HostToQueryMessage) => host.panel.post(message),
+      shownInPanel(() => undefined),
+    );
     await readySeen;
     return host;
   }
