@@ -20,10 +20,12 @@ export const PAYLOAD_SCHEME = 'portal-webhook';
 /** The view grid: a custom editor on a view's address (portal://<portal>/<app>/views/<…> · <view>). */
 export const GRID_VIEW_TYPE = 'portal.grid';
 /** The two sides of a grid conflict's Compare, as read-only JSON documents. */
-/** The team's shared setup in each workspace folder (package.json's jsonValidation and workspaceContains name it too). */
-export const WORKSPACE_FILE_PATH = '.vscode/portal.json';
-
 export const GRID_COMPARE_SCHEME = 'portal-grid-compare';
+
+/** The folder of the team's shared setup in each workspace folder. */
+export const WORKSPACE_FOLDER = '.vscode';
+/** The team's shared setup in each workspace folder (package.json's jsonValidation and workspaceContains name it too). */
+export const WORKSPACE_FILE_PATH = `${WORKSPACE_FOLDER}/portal.json`;
 
 /** What the Portal explorer takes when dropped on a record: files from VS Code's explorer, or the system's. */
 export const EXPLORER_DROP_TYPES = { uriList: 'text/uri-list', files: 'files' } as const;

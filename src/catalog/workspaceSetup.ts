@@ -7,6 +7,7 @@ import type { Portals } from '../auth/portals';
 import { Disposable } from '../lifecycle';
 import { createLogger } from '../log';
 import { matchPortals, mergeFiles, sharedAppOf, type PortalMatch } from '../workspaceFile/merge';
+import { WORKSPACE_FOLDER } from '../ids';
 import { parseWorkspaceFile, WORKSPACE_FILE_PATH, type FileProblem, type SharedApp, type WorkspaceFile } from '../workspaceFile/model';
 
 /** An app whose shared entries changed, with the views whose shared queries or layout may have. */
@@ -121,7 +122,11 @@ export class WorkspaceSetup extends Disposable implements SharedSetup {
       folders
         .filter((folder) => !this.watchers.has(folder.uri.toString()))
         .map(async (folder) => {
-          const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, WORKSPACE_FILE_PATH));
+          // The folder `.vscode` too: a file written with its new folder at once can come before the watch
+          // on that folder exists (inotify), and then only the folder's creation is seen.
+          const watcher = vscode.workspace.createFileSystemWatcher(
+            new vscode.RelativePattern(folder, `{${WORKSPACE_FOLDER},${WORKSPACE_FILE_PATH}}`),
+          );
           // Not awaited: read() reports its own failures, and the tree follows its change event.
           const reread = (): void => void this.read(folder);
           this.watchers.set(

@@ -138,7 +138,8 @@ describe('the workspace file .vscode/portal.json', function () {
     await waitFor(async () => !(await rootItems()).some((entry) => entry.label.startsWith('Sign in to')), {
       message: 'the sign-in item goes',
     });
-    assert.deepEqual(await viewLabels(), ['Open tickets (team)']);
+    // The sign-in item may have come from the file as the test before left it: the watcher's change follows.
+    await waitFor(async () => (await viewLabels()).join() === 'Open tickets (team)', { message: "the team's view shows" });
   });
 
   it('shows a portal of the same name at another address as a conflict, and never follows it', async () => {
