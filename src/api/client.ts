@@ -372,6 +372,16 @@ export class PortalClient {
         }
       }
       const started = performance.now();
+      // A streamed answer gives its place back once its head has come: the portal has done its part, and
+      // the body's transfer (minutes for a large view on a slow line) must not hold up other requests.
+      let released = false;
+      const release = (outcome: Parameters<RequestPermit['release']>[0]): void => {
+        if (released) return;
+        released = true;
+        permit?.release(outcome);
+      };
+      const readBody = call.readBody;
+      const streamed = readBody && ((bodyStream: AsyncIterable<Uint8Array | string>) => (release({ status: 200 }), readBody(bodyStream)));
       let response: HttpResponse;
       try {
         response = await send({
@@ -384,15 +394,15 @@ export class PortalClient {
           fetch: this.fetch,
           action: call.action,
           onRequest: this.onRequest,
-          readBody: call.readBody,
+          readBody: streamed,
           maxAnswerBytes: this.maxAnswerBytes?.(),
         });
       } catch (error) {
-        permit?.release({ status: isPortalError(error) && error.kind === 'http' ? error.status : undefined });
+        release({ status: isPortalError(error) && error.kind === 'http' ? error.status : undefined });
         throw error;
       }
       const roundTripMs = !call.readBody && response.body.length < SMALL_ANSWER_BYTES ? performance.now() - started : undefined;
-      permit?.release({
+      release({
         status: response.status,
         retryAfterMs: response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after')) : undefined,
         roundTripMs,
