@@ -41,6 +41,8 @@ export const PORTAL_COMMANDS = {
   switchPortal: 'portal.switchPortal',
   portalActions: 'portal.portalActions',
   checkConnection: 'portal.checkConnection',
+  /** Your e-mail on a portal, which USER columns are matched against (the API has no "who am I"). */
+  setMyEmail: 'portal.setMyEmail',
 } as const;
 
 export const HELP_COMMANDS = {

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { PortalConnection, SignInState } from '../auth/portals';
 import type { PortalService } from '../auth/portalService';
 import { cancelled } from '../auth/signInUi';
+import { askForMyEmail } from '../catalog/me';
 import { PORTAL_COMMANDS as COMMANDS } from '../ids';
 import { prompter, tell } from '../ui/prompter';
 import { addPortal } from './addPortal';
@@ -112,6 +113,15 @@ export function portalCommands(portals: PortalService): CommandTable {
       await portals.setActive(id);
     },
     [COMMANDS.portalActions]: (arg) => portalActions(portals, arg),
+    [COMMANDS.setMyEmail]: async (arg) => {
+      const id = await choose(portals, arg, 'Set your e-mail on which portal?');
+      const portal = portals.get(id);
+      if (!portal) return undefined;
+      const email = await askForMyEmail(portal, 'to find your records and add you to them');
+      if (email === undefined) throw cancelled('Setting your e-mail');
+      tell('info', `On "${portal.label}" you are ${email}.`);
+      return email;
+    },
     [COMMANDS.checkConnection]: async (arg) => {
       const id = await choose(portals, arg, 'Check the connection to which portal?');
       const sites = await portals.client(id).listSites();

@@ -6,6 +6,7 @@
 // one of the choices, not matching the pattern), typed into settings.json by hand, takes the default
 // rather than breaking a feature.
 import { isIP } from 'node:net';
+import { isEmail } from '../api/formats';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../api/http';
 
 interface Common<T> {
@@ -40,6 +41,13 @@ export interface FlagSetting extends Common<boolean> {
   readonly type: 'boolean';
 }
 
+/** An object from a portal's base URL to one e-mail address (what USER columns hold). */
+export interface EmailByPortalSetting extends Common<Readonly<Record<string, string>>> {
+  readonly type: 'object';
+  /** The pattern each value must match (package.json's `additionalProperties.pattern`). */
+  readonly valuePattern: string;
+}
+
 export type UserScope = 'application' | 'machine';
 
 /** The setting read from the user's settings only (see Common.scope). */
@@ -47,7 +55,7 @@ function userOnly<D extends SettingDefinition>(definition: D, scope: UserScope):
   return { ...definition, scope };
 }
 
-export type SettingDefinition = IntegerSetting | ChoiceSetting<string> | TextSetting | FlagSetting;
+export type SettingDefinition = IntegerSetting | ChoiceSetting<string> | TextSetting | FlagSetting | EmailByPortalSetting;
 
 function integer(defaultValue: number, minimum: number, maximum: number): IntegerSetting {
   return {
@@ -102,6 +110,25 @@ function flag(defaultValue: boolean): FlagSetting {
   return { type: 'boolean', default: defaultValue, normalize: (value) => (typeof value === 'boolean' ? value : defaultValue) };
 }
 
+/** Roughly an e-mail address: formats.isEmail, which the portal's rule is, decides. */
+const EMAIL_ADDRESS = '^[^\\s@,]+@[^\\s@,]+$';
+
+function emailByPortal(): EmailByPortalSetting {
+  return {
+    type: 'object',
+    default: {},
+    valuePattern: EMAIL_ADDRESS,
+    normalize: (value) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+      // One bad entry (typed by hand) is dropped; the others still count.
+      const entries = Object.entries(value as Record<string, unknown>).flatMap(([baseUrl, email]) =>
+        typeof email === 'string' && isEmail(email.trim()) ? [[baseUrl, email.trim()] as const] : [],
+      );
+      return Object.fromEntries(entries);
+    },
+  };
+}
+
 /** An HTTP header name (RFC 9110 token). */
 const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
 /** An IPv4 or IPv6 address, roughly: node's isIP decides. */
@@ -142,6 +169,11 @@ export const SETTINGS = {
    * Application: a repository's settings must not let an agent (steered by that repository's text) write.
    */
   'agent.allowChanges': userOnly(flag(false), 'application'),
+  /**
+   * Who "me" is on each portal, whose API cannot say: USER columns are matched against it (My Records,
+   * Start Work). Application: a repository's settings must not say who the user is.
+   */
+  'me.email': userOnly(emailByPortal(), 'application'),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -44,6 +44,10 @@ describe('settings', () => {
           break;
         case 'boolean':
           break;
+        case 'object':
+          assert.equal(property.additionalProperties?.type, 'string', `${id}: each value is a string`);
+          assert.equal(property.additionalProperties?.pattern, definition.valuePattern, `${id} declares the pattern the module checks`);
+          break;
       }
     });
   }
@@ -53,7 +57,7 @@ describe('settings', () => {
       .filter(([, definition]) => definition.scope === 'application' || definition.scope === 'machine')
       .map(([key]) => key)
       .sort();
-    assert.deepEqual(userOnly, ['agent.allowChanges', 'http.maxAnswerBytes', 'webhooks.autoStart', 'webhooks.bindAddress']);
+    assert.deepEqual(userOnly, ['agent.allowChanges', 'http.maxAnswerBytes', 'me.email', 'webhooks.autoStart', 'webhooks.bindAddress']);
   });
 
   it('read as their default when unset or when the value fails validation', () => {
@@ -74,5 +78,10 @@ describe('settings', () => {
     assert.equal(SETTINGS['webhooks.bindAddress'].normalize(' 0.0.0.0 '), '0.0.0.0');
     assert.equal(SETTINGS['webhooks.bindAddress'].normalize('999.1.1.1'), '127.0.0.1');
     assert.equal(SETTINGS['webhooks.autoStart'].normalize('true'), false);
+    const me = SETTINGS['me.email'];
+    assert.deepEqual(me.normalize({ 'https://a.example': ' ana@example.com ', 'https://b.example': 'not an address', c: 3 }), {
+      'https://a.example': 'ana@example.com',
+    });
+    assert.deepEqual(me.normalize(['ana@example.com']), {});
   });
 });
