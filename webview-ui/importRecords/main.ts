@@ -77,91 +77,80 @@ function sendOptions(): void {
   host.post({ type: 'import/options', options: next });
 }
 
-function optionDropdown(key: keyof ImportOptions, label: string, items: readonly Option[], value: string): HTMLElement {
-  const input = dropdown({ label: document.createTextNode(label), options: items, value });
+/** One option of the run: a choice among `items`, or typed text when there are none. */
+interface OptionSpec {
+  readonly key: keyof ImportOptions;
+  readonly label: string;
+  readonly value: string;
+  readonly items?: readonly Option[];
+  readonly placeholder?: string;
+}
+
+function optionInput({ key, label, value, items, placeholder }: OptionSpec): HTMLElement {
+  const caption = document.createTextNode(label);
+  const input = items ? dropdown({ label: caption, options: items, value }) : textField({ label: caption, placeholder });
+  if (!items) input.value = value;
   input.element.id = `option-${key}`;
   input.onCommit(sendOptions);
   optionInputs[key] = input;
   return input.element;
 }
 
+/** Choices written as [value, label]. */
+function pairs(...choices: readonly (readonly [string, string])[]): Option[] {
+  return choices.map(([value, label]) => ({ value, label }));
+}
+
+function optionSpecs(message: ImportInitMessage): OptionSpec[] {
+  const current = message.state.options;
+  const viewItems = message.views.length > 0 ? [{ value: '', label: 'Choose a view…' }, ...message.views] : undefined;
+  const specs: (OptionSpec | false)[] = [
+    {
+      key: 'mode',
+      label: 'Mode',
+      value: current.mode,
+      items: pairs(['create', 'Create every row'], ['upsert', 'Upsert: update matching records, create the others']),
+    },
+    {
+      key: 'matchField',
+      label: 'Key (a unique column)',
+      value: current.matchField ?? '',
+      items: [{ value: '', label: 'None (upsert: record id column only)' }, ...message.uniqueColumns],
+    },
+    // Without views to offer, the view is typed by its id.
+    {
+      key: 'viewId',
+      label: viewItems ? 'View of existing records' : 'View of existing records (id)',
+      value: current.viewId ?? '',
+      items: viewItems,
+      placeholder: 'e.g. 1',
+    },
+    message.offerDraft && {
+      key: 'draft',
+      label: 'Records',
+      value: current.draft,
+      items: pairs(['published', 'Published'], ['draft', 'Drafts']),
+    },
+    {
+      key: 'decimalSeparator',
+      label: 'Decimal separator',
+      value: current.decimalSeparator,
+      items: pairs(['.', 'Point (1234.5)'], [',', 'Comma (1234,5)']),
+    },
+    { key: 'timeZone', label: 'Time zone of date-times without an offset', value: current.timeZone },
+    {
+      key: 'unreadableRows',
+      label: 'Rows whose quotes break the file',
+      value: current.unreadableRows ?? 'stop',
+      items: pairs(['stop', 'Stop: the import does not start'], ['skip', 'Skip them (to the failures file)']),
+    },
+  ];
+  return specs.filter((spec): spec is OptionSpec => spec !== false);
+}
+
 function renderOptions(message: ImportInitMessage): void {
   clear(optionsArea);
-  const current = message.state.options;
-  optionsArea.append(
-    optionDropdown(
-      'mode',
-      'Mode',
-      [
-        { value: 'create', label: 'Create every row' },
-        { value: 'upsert', label: 'Upsert: update matching records, create the others' },
-      ],
-      current.mode,
-    ),
-    optionDropdown(
-      'matchField',
-      'Key (a unique column)',
-      [{ value: '', label: 'None (upsert: record id column only)' }, ...message.uniqueColumns],
-      current.matchField ?? '',
-    ),
-  );
-  if (message.views.length > 0)
-    optionsArea.append(
-      optionDropdown(
-        'viewId',
-        'View of existing records',
-        [{ value: '', label: 'Choose a view…' }, ...message.views],
-        current.viewId ?? '',
-      ),
-    );
-  else {
-    const field = textField({ label: document.createTextNode('View of existing records (id)'), placeholder: 'e.g. 1' });
-    field.value = current.viewId ?? '';
-    field.element.id = 'option-viewId';
-    field.onCommit(sendOptions);
-    optionInputs.viewId = field;
-    optionsArea.append(field.element);
-  }
-  if (message.offerDraft)
-    optionsArea.append(
-      optionDropdown(
-        'draft',
-        'Records',
-        [
-          { value: 'published', label: 'Published' },
-          { value: 'draft', label: 'Drafts' },
-        ],
-        current.draft,
-      ),
-    );
-  optionsArea.append(
-    optionDropdown(
-      'decimalSeparator',
-      'Decimal separator',
-      [
-        { value: '.', label: 'Point (1234.5)' },
-        { value: ',', label: 'Comma (1234,5)' },
-      ],
-      current.decimalSeparator,
-    ),
-  );
-  const zone = textField({ label: document.createTextNode('Time zone of date-times without an offset') });
-  zone.value = current.timeZone;
-  zone.element.id = 'option-timeZone';
-  zone.onCommit(sendOptions);
-  optionInputs.timeZone = zone;
-  optionsArea.append(zone.element);
-  optionsArea.append(
-    optionDropdown(
-      'unreadableRows',
-      'Rows whose quotes break the file',
-      [
-        { value: 'stop', label: 'Stop: the import does not start' },
-        { value: 'skip', label: 'Skip them (to the failures file)' },
-      ],
-      current.unreadableRows ?? 'stop',
-    ),
-  );
+  optionsArea.append(...optionSpecs(message).map(optionInput));
 }
 
 function renderState(state: ImportStateMessage): void {
