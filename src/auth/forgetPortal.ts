@@ -3,6 +3,7 @@
 // the Portals service itself, which always runs: the stores and the webhook service are built only when
 // first used, and a portal added later under the same id must not inherit any of it.
 // No `vscode` import: unit-tested in plain node.
+import { PER_APP_STATE_KEYS, SAVED_QUERIES_KEY } from '../model/stateKeys';
 import { secretKeys, type SecretStore } from './secretKeys';
 
 /** The part of vscode.Memento (global state) this needs. */
@@ -10,11 +11,6 @@ export interface StateStore {
   get(key: string): unknown;
   update(key: string, value: unknown): Thenable<void> | Promise<void>;
 }
-
-/** Global state kept per portal: { [portalId]: { [appId]: value } } (catalog/perAppState.ts). */
-export const PER_APP_STATE_KEYS = { views: 'portal.views', titleFields: 'portal.titleFields' } as const;
-/** Global state kept per view: { [JSON of [portalId, appId, viewId]]: queries } (catalog/savedQueries.ts). */
-export const SAVED_QUERIES_KEY = 'portal.savedQueries';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

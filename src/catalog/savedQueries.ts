@@ -3,7 +3,7 @@
 // workspace file's queries (.vscode/portal.json) join them, marked shared; the user's own of the same name wins.
 import * as vscode from 'vscode';
 import { isFilterOperatorName, type ViewFilter } from '../api/filters';
-import { SAVED_QUERIES_KEY } from '../auth/forgetPortal';
+import { SAVED_QUERIES_KEY } from '../model/stateKeys';
 import { Disposable } from '../lifecycle';
 import type { SavedQuery } from '../shared/protocol';
 import { mergeQueries, type MergedQuery } from '../workspaceFile/merge';

@@ -1,7 +1,7 @@
 // The title field the user chose per portal connection and app ("Set Title Field…"), in global state; without
 // one, the workspace file's (.vscode/portal.json): the user's own choice is theirs to keep.
 import * as vscode from 'vscode';
-import { PER_APP_STATE_KEYS } from '../auth/forgetPortal';
+import { PER_APP_STATE_KEYS } from '../model/stateKeys';
 import { Disposable } from '../lifecycle';
 import type { AppTarget } from '../model/targets';
 import { PerAppState } from './perAppState';

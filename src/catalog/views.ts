@@ -4,7 +4,7 @@
 // same id finds them again, and nothing the user set up is lost to a slip. The views the workspace file
 // names (.vscode/portal.json) come first, marked shared; they are the team's, changed in the file.
 import * as vscode from 'vscode';
-import { PER_APP_STATE_KEYS } from '../auth/forgetPortal';
+import { PER_APP_STATE_KEYS } from '../model/stateKeys';
 import { Disposable } from '../lifecycle';
 import { mergeViews } from '../workspaceFile/merge';
 import { PerAppState } from './perAppState';
