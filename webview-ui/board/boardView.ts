@@ -28,6 +28,10 @@ interface Cell {
   readonly cards: Map<number, BoardCard>;
   /** The [start, end) asked for last (not asked again while it is on its way). */
   asked: [number, number] | undefined;
+  /** The list's scroll position and height as last measured: drawing reads these, never the layout, so
+   *  that a redraw after a move costs no forced reflow of the page per cell. */
+  top: number;
+  height: number;
 }
 
 function keyOf(place: BoardPlace): string {
@@ -54,6 +58,15 @@ export class BoardView {
   /** After a keyboard move: focus the card where it went once it is drawn. */
   private follow: { key: string; recordId: string } | undefined;
   private dragged: string | undefined;
+  /** A cell's height measured when it changes (the first time, once it is laid out). */
+  private readonly resizes = new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      const cell = [...this.cells.values()].find((candidate) => candidate.list === entry.target);
+      if (!cell || cell.height === entry.contentRect.height) continue;
+      cell.height = entry.contentRect.height;
+      this.askInSight(cell);
+    }
+  });
 
   constructor(private readonly host: BoardViewHost) {
     this.element.append(this.help, this.announcer);
@@ -85,11 +98,7 @@ export class BoardView {
       const key = keyOf(moved.place);
       const cell = this.cells.get(key);
       this.active = { key, index: moved.index, recordId: moved.recordId };
-      if (cell) {
-        const top = moved.index * this.cardHeight;
-        if (top < cell.list.scrollTop || top + this.cardHeight > cell.list.scrollTop + cell.list.clientHeight)
-          cell.list.scrollTop = Math.max(0, top - this.cardHeight);
-      }
+      if (cell) this.scrollTo(cell, moved.index, this.cardHeight);
       const column = layout.columns.find((entry) => entry.key === moved.place.column)?.name ?? moved.place.column;
       const lane = moved.place.lane === undefined ? '' : ` · ${layout.lanes?.find((entry) => entry.key === moved.place.lane)?.name ?? ''}`;
       this.announcer.textContent = `Moved to ${column}${lane}.`;
@@ -114,6 +123,7 @@ export class BoardView {
   private build(layout: BoardLayoutMessage): void {
     const focusInside = this.element.contains(document.activeElement);
     for (const child of [...this.element.children]) if (child !== this.help && child !== this.announcer) child.remove();
+    this.resizes.disconnect();
     this.cells.clear();
     const columns = layout.columns;
     const grid = el('div', { className: 'board-grid' });
@@ -181,9 +191,17 @@ export class BoardView {
       },
       spacer,
     );
-    const cell: Cell = { place, key, list, spacer, count: 0, cards: new Map(), asked: undefined };
+    const cell: Cell = { place, key, list, spacer, count: 0, cards: new Map(), asked: undefined, top: 0, height: 0 };
     this.cells.set(key, cell);
-    list.addEventListener('scroll', () => this.askInSight(cell), { passive: true });
+    list.addEventListener(
+      'scroll',
+      () => {
+        cell.top = list.scrollTop;
+        this.askInSight(cell);
+      },
+      { passive: true },
+    );
+    this.resizes.observe(list);
     list.addEventListener('dragover', (event) => {
       if (this.dragged === undefined) return;
       event.preventDefault();
@@ -201,9 +219,18 @@ export class BoardView {
     return list;
   }
 
+  /** Scrolls a cell so that card `index` is in sight, `margin` pixels from the edge it comes from. */
+  private scrollTo(cell: Cell, index: number, margin: number): void {
+    const top = index * this.cardHeight;
+    const height = cell.height || 600;
+    if (top >= cell.top && top + this.cardHeight <= cell.top + height) return;
+    cell.top = Math.max(0, top - margin);
+    cell.list.scrollTop = cell.top;
+  }
+
   private inSight(cell: Cell): [number, number] {
-    const top = cell.list.scrollTop;
-    const height = cell.list.clientHeight || 600;
+    const top = cell.top;
+    const height = cell.height || 600;
     const start = Math.max(0, Math.floor(top / this.cardHeight) - OVERSCAN);
     const end = Math.min(cell.count, Math.ceil((top + height) / this.cardHeight) + OVERSCAN);
     return [start, end];
@@ -351,9 +378,7 @@ export class BoardView {
     if (!cell || cell.count === 0) return;
     const index = Math.min(wanted, cell.count - 1);
     this.active = { key: cell.key, index };
-    const top = index * this.cardHeight;
-    if (top < cell.list.scrollTop || top + this.cardHeight > cell.list.scrollTop + cell.list.clientHeight)
-      cell.list.scrollTop = Math.max(0, top - cell.list.clientHeight / 2);
+    this.scrollTo(cell, index, (cell.height || 600) / 2);
     const drawn = cell.list.querySelector<HTMLElement>(`.card[data-index="${index}"]`);
     if (drawn) drawn.focus();
     else {
@@ -366,6 +391,7 @@ export class BoardView {
 
   reset(): void {
     this.layout = undefined;
+    this.resizes.disconnect();
     this.cells.clear();
     for (const child of [...this.element.children]) if (child !== this.help && child !== this.announcer) clear(child);
   }
