@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { BIG_VIEW, ORDERS, TICKETS } from '../emulator/seed';
+import { choose } from './support/actions';
 import { axeViolations } from './support/audit';
 import { BoardHost } from './support/boardHost';
 import { usePanelEnvironment } from './support/suite';
@@ -129,6 +130,22 @@ describe('the board (webview)', function () {
     assert.equal(board.model.changeSet.value(coffee, STATUS), '2', 'its column stays');
     await page.waitForSelector(`.board-cell[data-column="2"][data-lane="${next}"] .card[data-record-id="${coffee}"]:focus`);
     assert.deepEqual(await axeViolations(page), []);
+  });
+
+  it('takes the lanes and card fields chosen above the board as its definition, and passes the filters Run on', async () => {
+    const board = await open({ fields: [] });
+    const page = board.panel.page;
+    assert.equal(await page.locator('.board-lane-head').count(), 0);
+    await choose(page.locator('vscode-dropdown[aria-labelledby]').nth(1), 'Owner');
+    await page.waitForSelector('.board-lane-head');
+    assert.deepEqual(board.definition, { column: STATUS, lanes: OWNER, fields: [] });
+    await page.locator('vscode-checkbox', { hasText: 'Amount' }).click();
+    await board.settled();
+    assert.deepEqual(board.definition, { column: STATUS, lanes: OWNER, fields: ['f17'] });
+    await page.waitForSelector('.card-field');
+    await page.locator('#board-run').click();
+    await board.settled();
+    assert.deepEqual(board.passed.at(-1), { type: 'board/filter', filters: [] });
   });
 
   it('has no axe violation, and names each column and card for a screen reader', async () => {
