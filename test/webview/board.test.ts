@@ -139,6 +139,7 @@ describe('the board (webview)', function () {
     await choose(page.locator('vscode-dropdown[aria-labelledby]').nth(1), 'Owner');
     await page.waitForSelector('.board-lane-head');
     assert.deepEqual(board.definition, { column: STATUS, lanes: OWNER, fields: [] });
+    await page.locator('.board-fields summary').click();
     await page.locator('vscode-checkbox', { hasText: 'Amount' }).click();
     await board.settled();
     assert.deepEqual(board.definition, { column: STATUS, lanes: OWNER, fields: ['f17'] });

@@ -6,7 +6,7 @@ import type { BoardCard, BoardDefinition, BoardInitMessage, BoardToHostMessage, 
 import type { GridLoadState } from '../../src/shared/protocol';
 import { channel } from '../common/vscodeApi';
 import { button } from '../components/button';
-import { clear, el } from '../components/dom';
+import { el } from '../components/dom';
 import { checkboxes, dropdown } from '../components/inputs';
 import { messageBar } from '../components/messageBar';
 import { registerToolkit } from '../components/toolkit';
@@ -55,7 +55,9 @@ const actions = el(
 // The board's definition: which Choice column makes the columns, which column the lanes, the cards' fields.
 const columnsBy = dropdown({ label: el('span', { text: 'Columns by' }), options: [], value: '' });
 const lanesBy = dropdown({ label: el('span', { text: 'Lanes by' }), options: [], value: '' });
-const fieldsBox = el('div', { className: 'board-fields' });
+// The card fields fold away: a view's columns are many, and the board needs the room.
+const fieldsSummary = el('summary', { text: 'Card fields' });
+const fieldsBox = el('details', { className: 'board-fields' }, fieldsSummary);
 let fieldsInput: ReturnType<typeof checkboxes> | undefined;
 function define(): void {
   const column = columnsBy.value;
@@ -152,7 +154,7 @@ function applyInit(message: BoardInitMessage): void {
     [{ value: '', label: 'No lanes' }, ...message.options.lanes.map((column) => ({ value: column.key, label: column.name }))],
     definition?.lanes ?? '',
   );
-  clear(fieldsBox);
+  fieldsInput?.element.remove();
   fieldsInput = checkboxes({
     label: el('span', { text: 'Card fields' }),
     options: message.options.fields.map((column) => ({ value: column.key, label: column.name })),
@@ -160,6 +162,8 @@ function applyInit(message: BoardInitMessage): void {
   fieldsInput.value = (definition?.fields ?? []).join(',');
   fieldsInput.onCommit(() => define());
   fieldsBox.append(fieldsInput.element);
+  const chosen = definition?.fields.length ?? 0;
+  fieldsSummary.textContent = chosen > 0 ? `Card fields (${chosen})` : 'Card fields';
   board.setFieldCount(definition?.fields.length ?? 0);
   board.reset();
   if (message.problem) notice.show('error', message.problem);
