@@ -29,6 +29,7 @@ import {
   EXPLORER_VIEW_ID,
   FEATURE_GROUP,
   GRID_VIEW_TYPE,
+  BOARD_VIEW_TYPE,
   PANEL_VIEW_TYPES,
   PAYLOAD_SCHEME,
   PORTAL_COMMANDS,
@@ -142,6 +143,14 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
   context.subscriptions.push(
     grids,
     vscode.window.registerCustomEditorProvider(GRID_VIEW_TYPE, grids, {
+      webviewOptions: { retainContextWhenHidden: true },
+      supportsMultipleEditorsPerDocument: false,
+    }),
+  );
+  const boards = new LazyCustomEditorProvider(features, (built) => built.boardEditor);
+  context.subscriptions.push(
+    boards,
+    vscode.window.registerCustomEditorProvider(BOARD_VIEW_TYPE, boards, {
       webviewOptions: { retainContextWhenHidden: true },
       supportsMultipleEditorsPerDocument: false,
     }),

@@ -31,6 +31,7 @@ import { SHOW_WEBHOOK_EVENTS, WEBHOOK_COMMANDS } from './ids';
 import { createLogger } from './log';
 import { ExplorerTree } from './tree/explorer';
 import { GridEditorProvider } from './webviews/grid/gridEditor';
+import { BoardEditorProvider } from './board/boardEditor';
 import type { ExplorerNode } from './tree/nodes';
 import { trackSelectedView } from './tree/selectedView';
 import { EventsTree } from './webhooks/eventsTree';
@@ -60,6 +61,7 @@ export interface Features extends Omit<Stores, 'portals'> {
   readonly webhookStatusBar: WebhookStatusBar;
   /** Views as editable grids (the custom editor portal.grid). */
   readonly gridEditor: GridEditorProvider;
+  readonly boardEditor: BoardEditorProvider;
   /** The handlers of every command of FEATURE_GROUP (src/ids.ts). */
   readonly commands: CommandTable;
   /** Opens a link's record, view or saved query (the URI handler's /open). */
@@ -113,6 +115,9 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   // Views as editable grids: a custom editor, registered at activation (src/extension.ts), built here.
   const gridEditor = new GridEditorProvider({ ...stores, extensionUri: context.extensionUri, state: context.workspaceState });
   context.subscriptions.push(gridEditor);
+  // Views as boards: the grid's documents, drawn as cards (registered at activation too).
+  const boardEditor = new BoardEditorProvider({ ...stores, extensionUri: context.extensionUri, state: context.workspaceState }, gridEditor);
+  context.subscriptions.push(boardEditor);
 
   const linkParts = { portals, workspace, extensionId: context.extension.id };
   const commands: CommandTable = {
@@ -145,6 +150,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     webhookEvents,
     webhookStatusBar,
     gridEditor,
+    boardEditor,
     commands,
     openLink: (query) => openLink(linkParts, query),
   };

@@ -19,6 +19,8 @@ export const PAYLOAD_SCHEME = 'portal-webhook';
 
 /** The view grid: a custom editor on a view's address (portal://<portal>/<app>/views/<…> · <view>). */
 export const GRID_VIEW_TYPE = 'portal.grid';
+/** A view as a board: a custom editor on the same address, over the grid's document model. */
+export const BOARD_VIEW_TYPE = 'portal.board';
 /** The two sides of a grid conflict's Compare, as read-only JSON documents. */
 export const GRID_COMPARE_SCHEME = 'portal-grid-compare';
 
@@ -84,6 +86,7 @@ export const PANEL_COMMANDS = {
   createRecord: 'portal.createRecord',
   queryView: 'portal.queryView',
   openViewAsGrid: 'portal.openViewAsGrid',
+  openViewAsBoard: 'portal.openViewAsBoard',
   runSavedQuery: 'portal.runSavedQuery',
   deleteSavedQuery: 'portal.deleteSavedQuery',
 } as const;

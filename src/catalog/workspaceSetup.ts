@@ -52,6 +52,7 @@ function changedApps(before: ConnectedApps, after: ConnectedApps): SharedAppChan
       ...app.views.map((view) => view.viewId),
       ...app.queries.map((query) => query.viewId),
       ...app.layouts.map((layout) => layout.viewId),
+      ...(app.boards ?? []).map((board) => board.viewId),
     ])
       change.viewIds.add(viewId);
     changes.set(key, change);

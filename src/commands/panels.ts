@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { cancelled } from '../auth/signInUi';
 import type { SavedQueryEntry } from '../catalog/savedQueries';
 import type { Stores } from '../catalog/stores';
-import { GRID_VIEW_TYPE, PANEL_COMMANDS } from '../ids';
+import { BOARD_VIEW_TYPE, GRID_VIEW_TYPE, PANEL_COMMANDS } from '../ids';
 import { viewOfUri } from '../model/recordAddress';
 import { viewGridUri } from '../model/recordUri';
 import { appTargetOf, viewTargetOf } from '../model/targets';
@@ -55,10 +55,10 @@ function named(deps: PanelCommandDeps, target: ViewTarget): ViewTarget {
   return viewName ? { ...target, viewName } : target;
 }
 
-/** The address of the view's grid open in a tab already (its names may differ from today's), if any. */
-function openGridUri(view: ViewTarget): vscode.Uri | undefined {
+/** The address of the view's grid (or board) open in a tab already (its names may differ from today's), if any. */
+function openGridUri(view: ViewTarget, viewType = GRID_VIEW_TYPE): vscode.Uri | undefined {
   for (const tab of vscode.window.tabGroups.all.flatMap((group) => group.tabs)) {
-    if (!(tab.input instanceof vscode.TabInputCustom) || tab.input.viewType !== GRID_VIEW_TYPE) continue;
+    if (!(tab.input instanceof vscode.TabInputCustom) || tab.input.viewType !== viewType) continue;
     const open = viewOfUri(tab.input.uri);
     if (open && open.portalId === view.portalId && open.appId === view.appId && open.viewId === view.viewId) return tab.input.uri;
   }
@@ -83,6 +83,14 @@ export function panelCommands(deps: PanelCommandDeps): CommandTable {
       const view = named(deps, target);
       const uri = openGridUri(view) ?? viewGridUri(view, { appName: await appName(deps, target) });
       await vscode.commands.executeCommand('vscode.openWith', uri, GRID_VIEW_TYPE);
+    },
+    [PANEL_COMMANDS.openViewAsBoard]: async (arg) => {
+      const target = viewTargetOf(arg) ?? (await pickView(deps.portals, deps.catalog, deps.views, { title: 'Open View as Board' }));
+      if (!target) throw cancelled('Open View as Board');
+      const view = named(deps, target);
+      // The board's address is the grid's: the same view, drawn as cards by the other editor.
+      const uri = openGridUri(view, BOARD_VIEW_TYPE) ?? viewGridUri(view, { appName: await appName(deps, target) });
+      await vscode.commands.executeCommand('vscode.openWith', uri, BOARD_VIEW_TYPE);
     },
     [PANEL_COMMANDS.runSavedQuery]: async (arg) => {
       const target = await savedQueryTarget(deps, arg, 'Run Saved Query');

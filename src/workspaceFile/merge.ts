@@ -33,6 +33,14 @@ function mergeApps(first: readonly SharedApp[], second: readonly SharedApp[]): S
         ...app.queries.filter((query) => !known.queries.some((other) => other.viewId === query.viewId && other.name === query.name)),
       ],
       layouts: [...known.layouts, ...app.layouts.filter((layout) => !known.layouts.some((other) => other.viewId === layout.viewId))],
+      ...(known.boards || app.boards
+        ? {
+            boards: [
+              ...(known.boards ?? []),
+              ...(app.boards ?? []).filter((board) => !known.boards?.some((other) => other.viewId === board.viewId)),
+            ],
+          }
+        : {}),
     };
   }
   return apps;

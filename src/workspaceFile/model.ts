@@ -47,12 +47,22 @@ export interface SharedLayout {
   readonly frozen: number;
 }
 
+/** A view's board: the Choice column of its columns, the USER or Choice column of its lanes, the cards' fields. */
+export interface SharedBoard {
+  readonly viewId: string;
+  readonly column: string;
+  readonly lanes?: string;
+  readonly fields: readonly string[];
+}
+
 export interface SharedApp {
   readonly appId: string;
   readonly titleField?: string;
   readonly views: readonly SharedView[];
   readonly queries: readonly SharedQuery[];
   readonly layouts: readonly SharedLayout[];
+  /** Absent in a file without boards (and in what was read before boards were shared). */
+  readonly boards?: readonly SharedBoard[];
 }
 
 export interface SharedPortal {
@@ -76,12 +86,13 @@ export interface WorkspaceFile {
 export const FILE_KEYS = {
   root: ['$schema', 'portals'],
   portal: ['name', 'baseUrl', 'clientId', 'flow', 'redirectMode', 'webUrlTemplate', 'apps'],
-  app: ['id', 'titleField', 'views', 'queries', 'layouts'],
+  app: ['id', 'titleField', 'views', 'queries', 'layouts', 'boards'],
   view: ['id', 'name', 'columns'],
   query: ['name', 'view', 'filters', 'sort', 'columns'],
   filter: ['column', 'operator', 'value', 'lookupApp'],
   sort: ['column', 'direction'],
   layout: ['view', 'order', 'hidden', 'frozen'],
+  board: ['view', 'column', 'lanes', 'fields'],
 } as const;
 
 export const FLOWS: readonly SharedFlow[] = ['authorizationCode', 'clientCredentials'];
@@ -285,7 +296,25 @@ function appOf(reader: Reader, node: Node): SharedApp | undefined {
     if (viewId === undefined) continue;
     layouts.push({ viewId, order, hidden, frozen: typeof frozen === 'number' && Number.isInteger(frozen) && frozen >= 0 ? frozen : 0 });
   }
-  return { appId, ...(titleField !== undefined ? { titleField } : {}), views, queries, layouts };
+  const boards: SharedBoard[] = [];
+  for (const item of reader.array(fields.get('boards'), '"boards"')) {
+    if (!reader.object(item, 'A board')) continue;
+    const board = reader.properties(item, FILE_KEYS.board, 'a board');
+    const viewId = reader.text(board.get('view'), item, 'The board\'s "view" (a view id)');
+    const column = reader.text(board.get('column'), item, 'The board\'s "column" (a Choice column\'s field_id_in_data)');
+    const lanes = reader.text(board.get('lanes'), item, 'The board\'s "lanes"', true);
+    const cardFields = reader.strings(board.get('fields'), '"fields"') ?? [];
+    if (viewId === undefined || column === undefined) continue;
+    boards.push({ viewId, column, ...(lanes !== undefined ? { lanes } : {}), fields: cardFields });
+  }
+  return {
+    appId,
+    ...(titleField !== undefined ? { titleField } : {}),
+    views,
+    queries,
+    layouts,
+    ...(boards.length > 0 ? { boards } : {}),
+  };
 }
 
 function portalOf(reader: Reader, node: Node): SharedPortal | undefined {

@@ -14,6 +14,7 @@ import { ORDERS, TICKETS } from '../emulator/seed';
 import { axeViolations, layoutProblems } from './support/audit';
 import { GridHost } from './support/gridHost';
 import { importFixture, type ImportFixture } from './support/importFixture';
+import { BoardHost } from './support/boardHost';
 import { PanelPage, THEMES, themedHtml, type OpenOptions, type ThemeName } from './support/panelPage';
 import { QueryHost } from './support/queryHost';
 import { repoRoot } from './support/repo';
@@ -139,6 +140,23 @@ describe('every panel passes axe-core in every theme, at 200% zoom and in the na
       ])
         await page.keyboard.press(key);
       await page.waitForSelector('.grid-cell.selected');
+      return { page, close: () => host.close() };
+    },
+    'board with lanes and a moved card': async (options) => {
+      const host = await BoardHost.open(environment().browser, environment().server, environment().client, {
+        appId: ORDERS,
+        viewId: '3',
+        titleField: 'f11',
+        definition: { column: 'f19', lanes: 'f22', fields: ['f17'] },
+        ...options,
+      });
+      const page = host.panel.page;
+      const card = page.locator('.card').first();
+      await card.waitFor();
+      await card.focus();
+      await page.keyboard.press('Alt+ArrowRight');
+      await host.settled();
+      await page.waitForSelector('.card.pending:focus');
       return { page, close: () => host.close() };
     },
     'import panel before a dry run, with its warnings': async (options) => {

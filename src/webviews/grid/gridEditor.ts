@@ -64,10 +64,19 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
     return [...this.pages].find((page) => page.document.uri.toString() === uri.toString())?.document;
   }
 
-  async openCustomDocument(uri: vscode.Uri, context: vscode.CustomDocumentOpenContext): Promise<GridDocument> {
+  openCustomDocument(uri: vscode.Uri, context: vscode.CustomDocumentOpenContext): Promise<GridDocument> {
+    return this.openGridDocument(uri, context, (event) => this.changed.fire(event));
+  }
+
+  /** A view's document, its backup restored; `fireEdit` is the edit stack of the editor that opens it (the grid's, or the board's). */
+  async openGridDocument(
+    uri: vscode.Uri,
+    context: vscode.CustomDocumentOpenContext,
+    fireEdit: (event: DocumentChange) => void,
+  ): Promise<GridDocument> {
     const view = viewOfUri(uri);
     if (!view) throw new Error(`${uri.toString()} is not the address of a view's grid.`);
-    const document = new GridDocument(uri, view, this.deps, (event) => this.changed.fire(event));
+    const document = new GridDocument(uri, view, this.deps, fireEdit);
     const backupId = context.backupId;
     let backup: string | undefined;
     // The one error boundary says what went wrong (one message, one log line); the grid opens all the same.
@@ -261,7 +270,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
    * Discard: VS Code's own revert (the view is read again, the tab is clean and the edit stack starts over),
    * after a confirmation that says what goes: a revert cannot be undone.
    */
-  private async discard(document: GridDocument): Promise<void> {
+  async discard(document: GridDocument): Promise<void> {
     const rows = document.model.changeSet.rows();
     if (rows.length === 0 && document.model.conflicts.size === 0)
       throw new Error(`${document.viewName} has no pending changes to discard.`);
@@ -282,7 +291,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
     await vscode.commands.executeCommand('workbench.action.files.revert');
   }
 
-  private async resolve(document: GridDocument, recordId: string, action: 'compare' | 'keepMine' | 'takeTheirs'): Promise<void> {
+  async resolve(document: GridDocument, recordId: string, action: 'compare' | 'keepMine' | 'takeTheirs'): Promise<void> {
     const conflict = document.model.conflicts.get(recordId);
     if (action === 'takeTheirs') return document.takeTheirs(recordId);
     if (!conflict) throw new Error(`Record ${recordId} has no conflict to resolve: save first.`);

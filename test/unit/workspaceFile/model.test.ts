@@ -143,6 +143,18 @@ describe('The workspace file (.vscode/portal.json): reading', () => {
     assert.deepEqual(app.layouts, [{ viewId: '2', order: [], hidden: [], frozen: 0 }]);
   });
 
+  it("reads a view's shared board, and shows a board without its column where it stands", () => {
+    const text = `{ "portals": [ { "name": "Ok", "baseUrl": "https://portal.example.com", "clientId": "x",
+        "apps": [ { "id": "1", "boards": [ { "view": "2", "column": "f3", "lanes": "f5", "fields": ["f1"] }, { "view": "3" } ] } ] } ] }`;
+    const file = parseWorkspaceFile(text);
+    assert.deepEqual(
+      file.problems.map((problem) => [problem.severity, at(text, problem)]),
+      [['error', '{ "view": "3" }']],
+    );
+    assert.match(file.problems[0].message, /"column"/);
+    assert.deepEqual(file.portals[0].apps[0].boards, [{ viewId: '2', column: 'f3', lanes: 'f5', fields: ['f1'] }]);
+  });
+
   it('says where text that is not JSON breaks, and reads nothing from nothing', () => {
     const broken = parseWorkspaceFile('{ "portals": [ { "name": } ] }');
     assert.ok(broken.problems.some((problem) => problem.message.startsWith('Not valid JSON')));
