@@ -39,6 +39,9 @@ import { PayloadDocuments } from './webhooks/payloadDocuments';
 import { WebhookSecrets } from './webhooks/secrets';
 import { WebhookService } from './webhooks/service';
 import { WebhookStatusBar } from './webhooks/statusBar';
+import { watchCommands } from './commands/watch';
+import { watchedViewsFeature } from './watched/feature';
+import type { WatchedViews } from './watched/watchedViews';
 
 /** What activation made that the features use. */
 export interface FeatureHost {
@@ -60,6 +63,8 @@ export interface Features extends Omit<Stores, 'portals'> {
   readonly webhookStatusBar: WebhookStatusBar;
   /** Views as editable grids (the custom editor portal.grid). */
   readonly gridEditor: GridEditorProvider;
+  /** Views read again at an interval and compared (src/watched). */
+  readonly watched: WatchedViews;
   /** The handlers of every command of FEATURE_GROUP (src/ids.ts). */
   readonly commands: CommandTable;
   /** Opens a link's record, view or saved query (the URI handler's /open). */
@@ -114,6 +119,10 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   const gridEditor = new GridEditorProvider({ ...stores, extensionUri: context.extensionUri, state: context.workspaceState });
   context.subscriptions.push(gridEditor);
 
+  // Watched views: read again at an interval, what changed marked in the tree and told on the record bus.
+  const watchedFeature = watchedViewsFeature({ stores, state: context.globalState, explorer, explorerView, liveRefresh });
+  context.subscriptions.push(...watchedFeature.disposables);
+
   const linkParts = { portals, workspace, extensionId: context.extension.id };
   const commands: CommandTable = {
     ...explorerCommands({ ...stores, tree: explorer, treeView: explorerView }),
@@ -125,6 +134,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
     ...sharedPortalCommands({ portals, workspace }),
     ...linkCommands(linkParts),
+    ...watchCommands({ ...stores, watched: watchedFeature.watched }),
   };
 
   return {
@@ -145,6 +155,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     webhookEvents,
     webhookStatusBar,
     gridEditor,
+    watched: watchedFeature.watched,
     commands,
     openLink: (query) => openLink(linkParts, query),
   };
