@@ -56,8 +56,8 @@ export class ViewDigest {
       const bytes = rows.rowBytes(index);
       const id = rowId(bytes);
       if (id === undefined) continue;
-      const low = laneA(bytes);
-      const high = laneB(bytes);
+      const low = hashRow(bytes);
+      const high = laneHigh;
       if (typeof id === 'number') {
         ids[kept] = id;
         lanes[kept * 2] = low;
@@ -161,21 +161,24 @@ function diff(a: ViewDigest, b: ViewDigest, rowIndex: Uint32Array, otherIndex: R
   return changes;
 }
 
-/** FNV-1a over the bytes. */
-function laneA(bytes: Uint8Array): number {
-  let hash = 0x811c9dc5;
-  for (let at = 0; at < bytes.length; at += 1) hash = Math.imul(hash ^ bytes[at], 0x01000193);
-  return hash >>> 0;
-}
+/** The second lane of the last hashRow() (returned beside the first without an array per row). */
+let laneHigh = 0;
 
-/** A second, independent lane (MurmurHash2's mix, byte by byte, with a length seed). */
-function laneB(bytes: Uint8Array): number {
-  let hash = bytes.length ^ 0x9747b28c;
+/**
+ * Two independent 32-bit hashes of the bytes in one pass: FNV-1a, and MurmurHash2's mix byte by byte with a
+ * length seed. Returns the first; the second is left in laneHigh.
+ */
+function hashRow(bytes: Uint8Array): number {
+  let low = 0x811c9dc5;
+  let high = bytes.length ^ 0x9747b28c;
   for (let at = 0; at < bytes.length; at += 1) {
-    hash = Math.imul(hash ^ bytes[at], 0x5bd1e995);
-    hash ^= hash >>> 15;
+    const byte = bytes[at];
+    low = Math.imul(low ^ byte, 0x01000193);
+    high = Math.imul(high ^ byte, 0x5bd1e995);
+    high ^= high >>> 15;
   }
-  return hash >>> 0;
+  laneHigh = high >>> 0;
+  return low >>> 0;
 }
 
 const QUOTE = 0x22;
