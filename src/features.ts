@@ -40,6 +40,9 @@ import { PayloadDocuments } from './webhooks/payloadDocuments';
 import { WebhookSecrets } from './webhooks/secrets';
 import { WebhookService } from './webhooks/service';
 import { WebhookStatusBar } from './webhooks/statusBar';
+import { watchCommands } from './commands/watch';
+import { watchedViewsFeature } from './watched/feature';
+import type { WatchedViews } from './watched/watchedViews';
 
 /** What activation made that the features use. */
 export interface FeatureHost {
@@ -62,6 +65,8 @@ export interface Features extends Omit<Stores, 'portals'> {
   /** Views as editable grids (the custom editor portal.grid). */
   readonly gridEditor: GridEditorProvider;
   readonly boardEditor: BoardEditorProvider;
+  /** Views read again at an interval and compared (src/watched). */
+  readonly watched: WatchedViews;
   /** The handlers of every command of FEATURE_GROUP (src/ids.ts). */
   readonly commands: CommandTable;
   /** Opens a link's record, view or saved query (the URI handler's /open). */
@@ -119,6 +124,10 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   const boardEditor = new BoardEditorProvider({ ...stores, extensionUri: context.extensionUri, state: context.workspaceState }, gridEditor);
   context.subscriptions.push(boardEditor);
 
+  // Watched views: read again at an interval, what changed marked in the tree and told on the record bus.
+  const watchedFeature = watchedViewsFeature({ stores, state: context.globalState, explorer, explorerView, liveRefresh });
+  context.subscriptions.push(...watchedFeature.disposables);
+
   const linkParts = { portals, workspace, extensionId: context.extension.id };
   const commands: CommandTable = {
     ...explorerCommands({ ...stores, tree: explorer, treeView: explorerView }),
@@ -130,6 +139,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
     ...sharedPortalCommands({ portals, workspace }),
     ...linkCommands(linkParts),
+    ...watchCommands({ ...stores, watched: watchedFeature.watched }),
   };
 
   return {
@@ -151,6 +161,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     webhookStatusBar,
     gridEditor,
     boardEditor,
+    watched: watchedFeature.watched,
     commands,
     openLink: (query) => openLink(linkParts, query),
   };

@@ -111,6 +111,12 @@ export const WEBHOOK_COMMANDS = {
   openPayload: 'portal.openWebhookPayload',
 } as const;
 
+/** Watched views and My Records (src/watched). */
+export const WATCH_COMMANDS = {
+  watchView: 'portal.watchView',
+  stopWatching: 'portal.stopWatching',
+} as const;
+
 /** Every command, by feature area: the one table of command ids (no id is written anywhere else in src/). */
 export const COMMANDS = {
   portal: PORTAL_COMMANDS,
@@ -122,6 +128,7 @@ export const COMMANDS = {
   comment: COMMENT_COMMANDS,
   attachment: ATTACHMENT_COMMANDS,
   webhook: WEBHOOK_COMMANDS,
+  watch: WATCH_COMMANDS,
 } as const;
 
 type Values<T> = T[keyof T];
@@ -140,4 +147,5 @@ export const FEATURE_GROUP: readonly string[] = [
   ...Object.values(COMMENT_COMMANDS),
   ...Object.values(ATTACHMENT_COMMANDS),
   ...Object.values(WEBHOOK_COMMANDS),
+  ...Object.values(WATCH_COMMANDS),
 ];

@@ -92,6 +92,27 @@ export class RowStore {
     return Buffer.concat(parts).toString('utf8');
   }
 
+  /**
+   * Row `index`'s JSON bytes, unparsed (a view of the block when the row lies in one, else a copy): what a
+   * watched read hashes, so comparing two reads parses no row.
+   */
+  rowBytes(index: number): Uint8Array {
+    this.assertIndex(index);
+    const start = this.starts[index];
+    const end = this.ends[index];
+    const first = this.blockAt(start);
+    const base = this.blockStarts[first];
+    if (end - base <= this.blocks[first].length) return this.blocks[first].subarray(start - base, end - base);
+    const parts: Buffer[] = [];
+    for (let block = first, at = start; at < end; block += 1) {
+      const from = at - this.blockStarts[block];
+      const to = Math.min(this.blocks[block].length, end - this.blockStarts[block]);
+      parts.push(this.blocks[block].subarray(from, to));
+      at += to - from;
+    }
+    return Buffer.concat(parts);
+  }
+
   /** The block holding body byte `at` (binary search: blocks grow, then are all 1 MB). */
   private blockAt(at: number): number {
     let low = 0;

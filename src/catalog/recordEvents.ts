@@ -13,9 +13,15 @@ export interface RecordChange {
   readonly kind: RecordChangeKind;
   /**
    * 'local': this window changed it (a document's save, a panel); 'agent': a language model tool of this
-   * window did, so open documents of the record read it anew; 'webhook': the portal said someone did.
+   * window did, so open documents of the record read it anew; 'webhook': the portal said someone did;
+   * 'watch': a watched view's read found it changed (someone else did, as far as this window knows).
    */
-  readonly origin: 'local' | 'agent' | 'webhook';
+  readonly origin: 'local' | 'agent' | 'webhook' | 'watch';
+  /**
+   * When the read that found the change started (ms, 'watch'): rows of the record's views read since then
+   * hold it already, so they are not read again for it (the watched view itself).
+   */
+  readonly seenAt?: number;
   /**
    * 'documents': a record document's own save (its editor has the text already). 'import' and 'bulk': one
    * record of an import or a bulk change (Set Field…, Delete Rows…), which announce each record as the

@@ -174,6 +174,10 @@ export const SETTINGS = {
    * Start Work). Application: a repository's settings must not say who the user is.
    */
   'me.email': userOnly(emailByPortal(), 'application'),
+  /** How often a watched view (and My Records) is read again, in seconds (watch/scheduler.ts). */
+  'watch.intervalSeconds': integer(300, 1, 86_400),
+  /** A notification when a watched read finds one of the user's own records changed. */
+  'watch.notifyMyRecords': flag(true),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -72,6 +72,9 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   /** The workspace file's portals without a connection, as last drawn at the root (redrawn when they change). */
   private sharedRoots = '';
 
+  /** What a view's item adds to its description (a watched view says so); set by the watched views. */
+  private viewNote: ((node: ViewNode) => string | undefined) | undefined;
+
   constructor(private readonly parts: ExplorerParts) {
     super();
     this.arriving = this._register(
@@ -109,12 +112,28 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       case 'view': {
         const stored = rows.peek(node);
         this.shownCounts.set(node.id, stored?.rows.length);
-        if (!stored && rows.arrivingRows(node)) return treeItemOf(node, { loading: true });
-        return treeItemOf(node, { rowCount: stored?.rows.length, partial: stored?.partial !== undefined });
+        const item =
+          !stored && rows.arrivingRows(node)
+            ? treeItemOf(node, { loading: true })
+            : treeItemOf(node, { rowCount: stored?.rows.length, partial: stored?.partial !== undefined });
+        const note = this.viewNote?.(node);
+        if (note) item.description = [item.description, note].filter(Boolean).join(' · ');
+        return item;
       }
       default:
         return treeItemOf(node);
     }
+  }
+
+  /** Sets what view items add to their description, and draws them again. */
+  setViewNote(note: (node: ViewNode) => string | undefined): void {
+    this.viewNote = note;
+    this.redrawViews();
+  }
+
+  /** Draws every view item again (not their rows). */
+  redrawViews(): void {
+    this.fire(this.find((node) => node.kind === 'view'));
   }
 
   getParent(node: ExplorerNode): ExplorerNode | undefined {
@@ -487,8 +506,10 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
 
   private onRecordChanged(change: RecordChange): void {
     this.pendingApps.set(`${change.portalId}\u0000${change.appId}`, { portalId: change.portalId, appId: change.appId });
-    // The batch's last change: only rows read since then surely include every change of the batch.
-    this.pendingChangedAt = Date.now();
+    // The batch's last change: only rows read since then surely include every change of the batch. A
+    // change a read found is in every read started since that one (the watched view's own).
+    const changedAt = change.seenAt ?? Date.now();
+    this.pendingChangedAt = this.pendingTimer ? Math.max(this.pendingChangedAt, changedAt) : changedAt;
     // An import's or a bulk change's records come one after another for as long as it runs: the views are
     // read once the burst has been quiet, not every RECORD_CHANGE_DELAY_MS while it lasts.
     const burst = change.source === 'import' || change.source === 'bulk';

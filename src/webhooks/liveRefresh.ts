@@ -101,7 +101,19 @@ export class LiveRefresh extends Disposable {
   }
 
   private act(portalId: string, payload: WebhookPayload, kind: RecordChangeKind): void {
-    const change: RecordChange = { portalId, appId: payload.app_id, recordId: payload.record_id, kind, origin: 'webhook' };
+    this.actOn({ portalId, appId: payload.app_id, recordId: payload.record_id, kind, origin: 'webhook' });
+  }
+
+  /**
+   * A change a watched view's read found (src/watched): acted on as a webhook's, so documents and grids
+   * follow it the same way and a document with unsaved edits is left alone. Not paced: one read's changes
+   * are bounded by the view, and the read itself comes at most once an interval.
+   */
+  portalChanged(change: RecordChange): void {
+    this.actOn(change);
+  }
+
+  private actOn(change: RecordChange): void {
     // Looked at before the bus hears of it: the file system may mark a deleted record's document at once.
     const dirty = vscode.workspace.textDocuments.find((document) => document.isDirty && isSameRecord(document.uri, change));
     this.recordEvents.fire(change);

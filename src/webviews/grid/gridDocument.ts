@@ -133,7 +133,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
         const burst =
           (change.source === 'import' || change.source === 'bulk') && this.modelValue !== undefined && this.ownBulkChanges === 0;
         if (burst && this.reader.state.state === 'done') return bulk.add(change.recordId);
-        if (change.origin !== 'webhook' && !burst) return;
+        if (change.origin !== 'webhook' && change.origin !== 'watch' && !burst) return;
         // A read under way (even before its first rows) brings the row as the portal had it when the read
         // began: read it again when it comes, whether or not the rows shown now have it.
         if (this.reader.reading) this.changedBeforeArrival.set(change.recordId, change.kind === 'deleted');
