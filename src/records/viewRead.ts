@@ -15,6 +15,7 @@
 //   read). Each listener's calls come in order, one at a time; the read waits for them (back-pressure).
 // - `ViewReadSession.stop()`: Cancel. The read ends keeping the rows that arrived, marked partial
 //   (`stopped`), for every holder: they show one copy. Retry is `open(key, { fresh: true })`.
+// - `ViewReadHub.opener(view)`: `open` for one view, taking its filters (what a panel or a grid is given).
 // - `ViewReadHub.forget(test)`: a refresh (or a record changed after a copy was read). Later opens read again; holders keep what they hold.
 //
 // Streaming and its rules (bytes kept, a row parsed when read, an answer broken off midway keeps the rows
@@ -43,6 +44,8 @@ export interface ViewReadBatch {
   readonly rows: RowStore;
   readonly from: number;
   readonly to: number;
+  /** Every row is in (or the read broke off or was stopped): no batch follows, the end does. */
+  readonly last?: true;
 }
 
 /** How a read that brought an answer ended: every row, or (partial) those before a break or a Cancel. */
@@ -171,7 +174,7 @@ export class ViewReadSession {
     this.subscriptions.add(subscription);
     const rows = this.rowsValue;
     if (rows && this.delivered > 0) {
-      const batch = { rows, from: 0, to: this.delivered };
+      const batch: ViewReadBatch = { rows, from: 0, to: this.delivered, ...(this.reading ? {} : { last: true as const }) };
       // The listener's own queue keeps the order (enqueue never rejects); nothing waits on it here.
       void this.enqueue(subscription, () => listener.batch?.(batch));
     }
@@ -211,7 +214,8 @@ export class ViewReadSession {
     }
     this.rowsValue = result.rows;
     // A Cancel may end the read between two batches: the rows after the last one go out now.
-    if (result.rows.length > this.delivered) await this.arrived({ rows: result.rows, from: this.delivered, to: result.rows.length });
+    if (result.rows.length > this.delivered)
+      await this.arrived({ rows: result.rows, from: this.delivered, to: result.rows.length, last: true });
     const end: ViewReadEnd = {
       rows: result.rows,
       metadata: result.metadata,
@@ -225,10 +229,10 @@ export class ViewReadSession {
     return end;
   }
 
-  private async arrived({ rows, from, to }: ViewBatch | ViewReadBatch): Promise<void> {
+  private async arrived({ rows, from, to, last }: ViewBatch | ViewReadBatch): Promise<void> {
     this.rowsValue = rows;
     this.delivered = to;
-    const batch: ViewReadBatch = { rows, from, to };
+    const batch: ViewReadBatch = { rows, from, to, ...(last ? { last } : {}) };
     await this.tell((listener) => listener.batch?.(batch));
   }
 
@@ -262,6 +266,9 @@ export class ViewReadSession {
   }
 }
 
+/** Holds the copy of one view with `filters` (ViewReadHub.opener). */
+export type ViewOpener = (filters: readonly ViewFilter[], options?: { fresh?: boolean }) => ViewReadHold;
+
 const keyText = (key: ViewReadKey): string => JSON.stringify([key.portalId, key.appId, key.viewId, key.filters ?? []]);
 
 /** The shared copies of views' rows, one per portal, view and filters. */
@@ -284,6 +291,11 @@ export class ViewReadHub {
       this.current.set(text, session);
     }
     return session.hold();
+  }
+
+  /** `open` for one view, its filters left to the caller (a panel's or a grid's own view). */
+  opener(view: Omit<ViewReadKey, 'filters'>): ViewOpener {
+    return (filters, options) => this.open({ ...view, filters }, options);
   }
 
   /** The copy a new open of `key` would share, without reading. */
