@@ -12,6 +12,7 @@ import { SavedQueryStore } from './catalog/savedQueries';
 import type { Stores } from './catalog/stores';
 import { TitleFields } from './catalog/titleFields';
 import { ViewRows } from './catalog/viewRows';
+import { ViewReadHub } from './records/viewRead';
 import { WorkspaceSetup } from './catalog/workspaceSetup';
 import { goToRecordCommands } from './commands/goToRecord';
 import { ViewStore } from './catalog/views';
@@ -81,13 +82,14 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   const catalog = new Catalog(portals);
   const workspace = new WorkspaceSetup(portals);
   const views = new ViewStore(context.globalState, workspace);
-  const rows = new ViewRows(portals, catalog);
+  const viewReads = new ViewReadHub((portalId) => portals.client(portalId));
+  const rows = new ViewRows(portals, catalog, viewReads);
   const titles = new TitleFields(context.globalState, workspace);
   const recordEvents = new RecordEvents();
   const savedQueries = new SavedQueryStore(context.globalState, workspace);
   context.subscriptions.push(catalog, workspace, views, rows, titles, recordEvents, savedQueries, trackRecordSaves(recordEvents));
   // Every part below takes what it stands on from this one set (a Pick of Stores).
-  const stores: Stores = { portals, catalog, workspace, views, rows, titles, recordEvents, savedQueries };
+  const stores: Stores = { portals, catalog, workspace, views, viewReads, rows, titles, recordEvents, savedQueries };
 
   // The Portal explorer's tree (shown through the view activation made) and what dropping files on it does.
   const explorer = new ExplorerTree(stores);
@@ -146,6 +148,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     catalog,
     workspace,
     views,
+    viewReads,
     rows,
     titles,
     recordEvents,

@@ -8,6 +8,7 @@ import type { TitleFields } from './titleFields';
 import type { ViewRows } from './viewRows';
 import type { ViewStore } from './views';
 import type { WorkspaceSetup } from './workspaceSetup';
+import type { ViewReadHub } from '../records/viewRead';
 
 export interface Stores {
   /** The connections to portals, their sign-in state and clients. */
@@ -18,6 +19,8 @@ export interface Stores {
   readonly workspace: WorkspaceSetup;
   /** The views the user added and those the workspace file names, per portal and app. */
   readonly views: ViewStore;
+  /** The shared copies of views' rows, one per portal, view and filters, held while anything shows them. */
+  readonly viewReads: ViewReadHub;
   /** The rows of views read (one request per view until refreshed). */
   readonly rows: ViewRows;
   /** The title field chosen per app. */

@@ -1,11 +1,15 @@
-// The reads of view rows behind ViewRows, without `vscode` (so they are tested in plain node): one read per
-// view shared by its callers and kept until dropped, and the reads under way with the rows arrived so far.
-import { isCancellation, PortalError } from '../api/errors';
-import type { PortalClient } from '../api/client';
+// The tree's and Go to Record's hold on views' rows, without `vscode` (so it is tested in plain node): each
+// view's unfiltered copy is held through the one view-read session (records/viewRead.ts), so a grid or a
+// Query View showing the same view shares the read, and kept until dropped. Callers asking while the read
+// is under way share it; one caller's abort leaves the others waiting, and the tree lets go of the read only
+// when every caller has given up. A record change made during a read lets the read finish, then has the
+// view read again once.
+import { PortalError } from '../api/errors';
 import type { RowStore } from '../api/rowStore';
 import type { ViewMetadataEntry } from '../api/types';
 import type { ViewTarget } from '../model/targets';
-import { cancelledError, SharedCache } from './sharedCache';
+import type { ViewReadHold, ViewReadHub, ViewReadSession } from '../records/viewRead';
+import { cancelledError } from './sharedCache';
 
 /** More rows of a view arrived: `count` in all so far. */
 export interface ViewRowsArrival {
@@ -19,13 +23,13 @@ export interface ViewRowsArrival {
 export interface StoredView {
   readonly rows: RowStore;
   readonly metadata: readonly ViewMetadataEntry[];
-  /** Set when the answer broke off: the rows before it are kept. */
+  /** Set when the answer broke off or was cancelled: the rows before it are kept. */
   readonly partial?: PortalError;
 }
 
-/** What the reads use: the portals' clients, where a draft was seen, and who hears of each batch. */
+/** What the reads use: the shared copies, where a draft was seen, and who hears of each batch. */
 export interface ViewReadsDeps {
-  client(portalId: string): Pick<PortalClient, 'streamView'>;
+  readonly hub: ViewReadHub;
   noteDraftSeen(portalId: string, appId: string): void;
   arrived(arrival: ViewRowsArrival): void;
   /** A read that a record change overtook has ended, its rows not kept: whoever shows the view reads again. */
@@ -37,15 +41,20 @@ export interface DropOptions {
   readonly changedAt?: number;
 }
 
-/** A read under way: its rows once the first batch came, what ends it early keeping them, and what ends it. */
-interface Reading {
-  rows: RowStore | undefined;
-  readonly stop: AbortController;
-  /** Aborted when the view is dropped: a caller without a signal (the tree) would keep the read going. */
-  readonly drop: AbortController;
-  readonly startedAt: number;
-  /** A record changed after it started: it runs to its end (else a trickle of changes restarts it forever), then is read again. */
+/** The tree's hold on one view's copy: its rows once read, and the callers waiting for them. */
+interface Entry {
+  readonly hold: ViewReadHold;
+  readonly stored: Promise<StoredView>;
+  value: StoredView | undefined;
+  /** A record changed after the read started: it runs to its end (else a trickle of changes restarts it forever), then is read again. */
   outdated: boolean;
+  /** Callers still waiting that may abort; the tree lets go when the last one does. */
+  waiting: number;
+  /** A caller without a signal waits for good (the tree expanding a view). */
+  pinned: boolean;
+  /** Ends the callers' wait as cancelled (the view was dropped). */
+  cancel(): void;
+  unsubscribe(): void;
 }
 
 /**
@@ -55,140 +64,185 @@ interface Reading {
 const DRAFT_CHECK_ROWS = 500;
 
 const SEPARATOR = '\u0000';
-const keyOf = (view: ViewTarget): string => [view.portalId, view.appId, view.viewId].join(SEPARATOR);
+const keyOf = (view: Pick<ViewTarget, 'portalId' | 'appId' | 'viewId'>): string => [view.portalId, view.appId, view.viewId].join(SEPARATOR);
 
 export class ViewReads {
-  private readonly reads = new SharedCache<StoredView>();
-  /** Reads under way, from their start until they end: Go to Record and the tree show their rows already. */
-  private readonly arriving = new Map<string, Reading>();
-  /** When each kept read started. */
-  private readonly startedAt = new Map<string, number>();
-  /** Reads that ended outdated, until their callers are answered. */
-  private readonly endedOutdated = new Set<string>();
+  private readonly entries = new Map<string, Entry>();
+  /** Holds of reads that ended outdated: their callers use the rows, let go when the view is read again. */
+  private readonly retired = new Map<string, ViewReadHold>();
 
   constructor(private readonly deps: ViewReadsDeps) {}
 
-  /** The view's rows: one request, read as it arrives, kept until dropped. */
+  /** The view's rows: one request, read as it arrives (or shared with a read that is), kept until dropped. */
   read(view: ViewTarget, signal?: AbortSignal): Promise<StoredView> {
+    if (signal?.aborted) return Promise.reject(cancelledError());
     const key = keyOf(view);
-    return this.readKept(view, key, signal).then((stored) => {
-      if (this.endedOutdated.delete(key) && this.reads.peek(key) === stored) {
-        this.reads.drop((candidate) => candidate === key);
-        this.startedAt.delete(key);
-        this.deps.outdated?.(view);
-      }
-      return stored;
+    const entry = this.entries.get(key) ?? this.start(view, key);
+    if (entry.value) return Promise.resolve(entry.value);
+    return this.join(key, entry, signal);
+  }
+
+  private start(view: ViewTarget, key: string): Entry {
+    const hold = this.deps.hub.open({ portalId: view.portalId, appId: view.appId, viewId: view.viewId });
+    let settle!: { resolve: (stored: StoredView) => void; reject: (error: unknown) => void };
+    const stored = new Promise<StoredView>((resolve, reject) => (settle = { resolve, reject }));
+    // Nobody may be listening when every caller aborted; the rejection is theirs, not unhandled.
+    stored.catch(() => undefined);
+    let draftSeen = false;
+    const failed = (error: unknown): void => {
+      this.forgetEntry(key, entry);
+      settle.reject(error);
+    };
+    const entry: Entry = {
+      hold,
+      stored,
+      value: undefined,
+      outdated: false,
+      waiting: 0,
+      pinned: false,
+      cancel: () => settle.reject(cancelledError()),
+      unsubscribe: () => undefined,
+    };
+    this.entries.set(key, entry);
+    entry.unsubscribe = hold.session.subscribe({
+      batch: ({ rows, from, to }) => {
+        for (let index = from; index < Math.min(to, from + DRAFT_CHECK_ROWS) && !draftSeen; index += 1)
+          draftSeen = rows.row(index).draft === true;
+        this.deps.arrived({ portalId: view.portalId, appId: view.appId, viewId: view.viewId, count: to });
+      },
+      ended: (end) => {
+        if (this.entries.get(key) !== entry) return;
+        if (draftSeen) this.deps.noteDraftSeen(view.portalId, view.appId);
+        const partial = end.failure ?? (end.stopped ? new PortalError({ kind: 'cancelled', message: 'Cancelled' }) : undefined);
+        const value: StoredView = { rows: end.rows, metadata: end.metadata ?? [], ...(partial ? { partial } : {}) };
+        if (entry.outdated) {
+          // Its callers get what it brought; nobody keeps it, and whoever shows the view reads it again.
+          this.entries.delete(key);
+          entry.unsubscribe();
+          this.deps.hub.forget((session) => session === hold.session);
+          this.retired.get(key)?.release();
+          this.retired.set(key, hold);
+          settle.resolve(value);
+          this.deps.outdated?.(view);
+          return;
+        }
+        entry.value = value;
+        settle.resolve(value);
+      },
+      failed,
+      broke: failed,
+    });
+    // The rows an outdated read brought are let go once the view's next read has ended, whichever way.
+    const retired = this.retired.get(key);
+    if (retired)
+      stored
+        .finally(() => {
+          if (this.retired.get(key) !== retired) return;
+          this.retired.delete(key);
+          retired.release();
+        })
+        .catch(() => undefined);
+    return entry;
+  }
+
+  private join(key: string, entry: Entry, signal: AbortSignal | undefined): Promise<StoredView> {
+    if (!signal) {
+      entry.pinned = true;
+      return entry.stored;
+    }
+    entry.waiting += 1;
+    return new Promise<StoredView>((resolve, reject) => {
+      const onAbort = (): void => {
+        entry.waiting -= 1;
+        if (entry.waiting === 0 && !entry.pinned && entry.value === undefined) this.forgetEntry(key, entry);
+        reject(cancelledError());
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      entry.stored.then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
     });
   }
 
-  private readKept(view: ViewTarget, key: string, signal?: AbortSignal): Promise<StoredView> {
-    return this.reads.get(
-      key,
-      async (abort) => {
-        // A refresh may start a new read of the view while this one still runs: each keeps to its own entry.
-        const reading: Reading = {
-          rows: undefined,
-          stop: new AbortController(),
-          drop: new AbortController(),
-          startedAt: Date.now(),
-          outdated: false,
-        };
-        this.arriving.set(key, reading);
-        let draftSeen = false;
-        try {
-          const read = await this.deps.client(view.portalId).streamView(view.appId, view.viewId, [], {
-            signal: AbortSignal.any([abort, reading.drop.signal]),
-            stop: reading.stop.signal,
-            onBatch: ({ rows, from, to }) => {
-              reading.rows = rows;
-              for (let index = from; index < Math.min(to, from + DRAFT_CHECK_ROWS) && !draftSeen; index += 1)
-                draftSeen = rows.row(index).draft === true;
-              this.deps.arrived({ portalId: view.portalId, appId: view.appId, viewId: view.viewId, count: to });
-            },
-          });
-          if (this.arriving.get(key) !== reading) {
-            // Dropped just as the answer ended: nobody keeps these rows.
-            read.rows.release();
-            throw cancelledError();
-          }
-          if (draftSeen) this.deps.noteDraftSeen(view.portalId, view.appId);
-          const partial = read.failure ?? (read.stopped ? new PortalError({ kind: 'cancelled', message: 'Cancelled' }) : undefined);
-          this.startedAt.set(key, reading.startedAt);
-          if (reading.outdated) this.endedOutdated.add(key);
-          return { rows: read.rows, metadata: read.metadata ?? [], ...(partial ? { partial } : {}) };
-        } catch (error) {
-          // The rows were handed over batch by batch: a cancelled read's are nobody's but this read's.
-          if (isCancellation(error)) reading.rows?.release();
-          throw error;
-        } finally {
-          if (this.arriving.get(key) === reading) this.arriving.delete(key);
-        }
-      },
-      signal,
-    );
+  /** The tree lets go of the entry: its callers still waiting are told it was cancelled. */
+  private forgetEntry(key: string, entry: Entry): void {
+    if (this.entries.get(key) !== entry) return;
+    this.entries.delete(key);
+    entry.unsubscribe();
+    entry.cancel();
+    entry.hold.release();
   }
 
   /** The kept rows, without asking the portal. */
   peek(view: ViewTarget): StoredView | undefined {
-    return this.reads.peek(keyOf(view));
+    return this.entries.get(keyOf(view))?.value;
   }
 
   /** The rows of a read under way, as far as they have arrived (undefined before the first rows). */
   arrivingRows(view: ViewTarget): RowStore | undefined {
-    return this.arriving.get(keyOf(view))?.rows;
+    const entry = this.entries.get(keyOf(view));
+    return entry && !entry.value && entry.hold.session.count > 0 ? entry.hold.session.rows : undefined;
   }
 
   /** The portals whose rows are kept or being read. */
   portals(): Set<string> {
-    return new Set([...this.reads.keys(), ...this.arriving.keys()].map((key) => key.split(SEPARATOR)[0]));
-  }
-
-  /** Ends the view's read under way early: the rows that arrived are kept, marked partial. False when none runs. */
-  stop(view: ViewTarget): boolean {
-    const reading = this.arriving.get(keyOf(view));
-    reading?.stop.abort();
-    return reading !== undefined;
+    return new Set([...this.entries.keys()].map((key) => key.split(SEPARATOR)[0]));
   }
 
   /**
-   * Drops kept rows: of one view, of an app's views, of a portal's, or all; reads under way end too. For a
-   * record change (`changedAt`), rows read since are kept, and reads under way run to their end and are
-   * then read again (outdated). Answers the portals whose kept rows were dropped.
+   * Ends the view's read under way early: the rows that arrived are kept, marked partial, by everything
+   * sharing the read (one copy). False when none runs.
+   */
+  stop(view: ViewTarget): boolean {
+    const entry = this.entries.get(keyOf(view));
+    return entry !== undefined && !entry.value && entry.hold.session.stop();
+  }
+
+  /**
+   * Drops kept rows: of one view, of an app's views, of a portal's, or all; reads under way end too (unless
+   * a grid or a Query View shares them). For a record change (`changedAt`), rows read since are kept, and
+   * reads under way run to their end and are then read again (outdated); the other copies of those views
+   * read before the change are not shared with later opens. Answers the portals whose kept rows were dropped.
    */
   drop(portalId?: string, appId?: string, viewId?: string, options: DropOptions = {}): Set<string> {
     const prefix = [portalId, appId, viewId].filter((part): part is string => part !== undefined);
     const { changedAt } = options;
-    const hit = (key: string): boolean => {
-      const parts = key.split(SEPARATOR);
+    const hit = (view: Pick<ViewTarget, 'portalId' | 'appId' | 'viewId'>): boolean => {
+      const parts = [view.portalId, view.appId, view.viewId];
       return prefix.every((part, index) => parts[index] === part);
     };
-    const older = (key: string): boolean =>
-      changedAt === undefined || (!this.arriving.has(key) && (this.startedAt.get(key) ?? 0) < changedAt);
-    const released = this.reads
-      .keys()
-      .filter((key) => hit(key) && older(key))
-      .map((key) => this.reads.peek(key));
-    const dropped = this.reads.drop((key) => hit(key) && older(key));
-    for (const key of dropped) this.startedAt.delete(key);
-    for (const [key, reading] of [...this.arriving]) {
-      if (!hit(key)) continue;
-      if (changedAt !== undefined) {
-        if (reading.startedAt < changedAt) reading.outdated = true;
+    const older = (session: ViewReadSession): boolean => changedAt === undefined || session.startedAt < changedAt;
+    this.deps.hub.forget((session) => hit(session.key) && older(session));
+    const portals = new Set<string>();
+    for (const [key, entry] of [...this.entries]) {
+      const session = entry.hold.session;
+      if (!hit(session.key) || !older(session)) continue;
+      if (changedAt !== undefined && !entry.value) {
+        entry.outdated = true;
         continue;
       }
-      // The reads under way end too (their rows are released as they end): else the tree's redraw starts a
-      // second read beside the first, and Cancel reaches only the second.
-      this.arriving.delete(key);
-      reading.drop.abort();
+      if (entry.value) portals.add(session.key.portalId);
+      // A Go to Record pick open now keeps the items it shows, and says the view was refreshed (RecordFinder).
+      this.forgetEntry(key, entry);
     }
-    // A Go to Record pick open now keeps the items it shows, and says the view was refreshed (RecordFinder).
-    for (const stored of released) stored?.rows.release();
-    return new Set(dropped.map((key) => key.split(SEPARATOR)[0]));
+    for (const [key, hold] of [...this.retired])
+      if (hit(hold.session.key)) {
+        this.retired.delete(key);
+        hold.release();
+      }
+    return portals;
   }
 
   dispose(): void {
-    for (const reading of this.arriving.values()) reading.drop.abort();
-    this.arriving.clear();
-    for (const key of this.reads.keys()) this.reads.peek(key)?.rows.release();
+    for (const [key, entry] of [...this.entries]) this.forgetEntry(key, entry);
+    for (const hold of this.retired.values()) hold.release();
+    this.retired.clear();
   }
 }

@@ -5,12 +5,14 @@
 // memory back. An answer that broke off midway is kept with the rows read, marked partial. While a read is
 // under way its rows are there already (arrivingRows, soon) and each batch is announced (onDidArrive), so
 // the tree and Go to Record show them as they come; stop() ends a read early keeping what arrived. The reads
-// themselves are in viewReads.ts, without `vscode`, so that they are tested in plain node.
+// themselves are in viewReads.ts, without `vscode`, so that they are tested in plain node; they hold the
+// shared copies of the one view-read session (records/viewRead.ts), which grids and Query Views share.
 import * as vscode from 'vscode';
 import type { RowStore } from '../api/rowStore';
 import type { Portals } from '../auth/portals';
 import { Disposable } from '../lifecycle';
 import type { ViewTarget } from '../model/targets';
+import type { ViewReadHub } from '../records/viewRead';
 import type { Catalog } from './catalog';
 import { ViewReads, type DropOptions, type StoredView, type ViewRowsArrival } from './viewReads';
 
@@ -35,10 +37,10 @@ export class ViewRows extends Disposable {
   private readonly reads: ViewReads;
   private last: ViewTarget | undefined;
 
-  constructor(portals: Portals, catalog: Catalog) {
+  constructor(portals: Portals, catalog: Catalog, hub: ViewReadHub) {
     super();
     this.reads = new ViewReads({
-      client: (portalId) => portals.client(portalId),
+      hub,
       noteDraftSeen: (portalId, appId) => catalog.noteDraftSeen(portalId, appId),
       arrived: (arrival) => this.arrived.fire(arrival),
       outdated: (view) => this.changed.fire({ portalId: view.portalId, appId: view.appId, viewId: view.viewId }),

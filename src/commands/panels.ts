@@ -16,7 +16,7 @@ import { savedQueryTargetOf, type AppTarget, type SavedQueryTarget, type ViewTar
 import { pickApp, pickView } from './pickers';
 import type { CommandTable } from './register';
 
-export type PanelCommandDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'recordEvents' | 'savedQueries'> & {
+export type PanelCommandDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'recordEvents' | 'savedQueries' | 'viewReads'> & {
   readonly extensionUri: vscode.Uri;
 };
 

@@ -48,7 +48,7 @@ export class GridModel {
    */
   constructor(columns: readonly GridEditColumn[], appColumns: readonly Column[], rows: readonly ViewRow[], source?: RowsSource) {
     this.rowIds = [];
-    this.copies.replace(source?.store);
+    this.copies.replace(source?.store, source?.release);
     this.takeRows(rows, source);
     this.changeSet = new ChangeSet(appColumns, (recordId) => this.copies.get(recordId));
     this.history = new EditHistory(this.changeSet);
@@ -139,7 +139,7 @@ export class GridModel {
     const shown = this.rowIds;
     this.unlistAll();
     this.pinned.clear();
-    this.copies.replace(source?.store);
+    this.copies.replace(source?.store, source?.release);
     for (const recordId of shown) this.pin(this.changeSet.row(recordId));
     for (const row of this.changeSet.rows()) this.pin(row);
     this.takeRows(rows, source);

@@ -6,8 +6,8 @@
 // So a view of 100,000 rows costs about its body's bytes plus an id and a number a row, not one object per
 // row with one property per field.
 //
-// A new read (other filters, Retry, a refresh) replaces the store, and the old one is released; dispose()
-// (the grid's tab closed) releases it too.
+// A new read (other filters, Retry, a refresh) replaces the store, and the old one is let go (its hold on
+// the shared copy released, src/records/viewRead.ts); dispose() (the grid's tab closed) lets it go too.
 import type { ViewRow } from '../api/answers';
 import type { RowStore } from '../api/rowStore';
 import type { RecordData } from '../api/types';
@@ -16,10 +16,13 @@ import type { RecordData } from '../api/types';
 export interface RowsSource {
   readonly store: RowStore;
   readonly from: number;
+  /** Lets the store go when the grid no longer needs it (the hold on a shared copy); default: the store's release. */
+  readonly release?: () => void;
 }
 
 export class RowCopies {
   private store: RowStore | undefined;
+  private letGo: (() => void) | undefined;
   /** Record id -> the row's index in `store`. */
   private indexes = new Map<string, number>();
   private readonly overrides = new Map<string, RecordData>();
@@ -103,19 +106,26 @@ export class RowCopies {
   }
 
   /**
-   * A new read replaces the rows (`store`: its rows are added as they arrive): every copy goes, and the old
-   * store is released. Rows with pending edits or conflicts need none of it: the change set and the
+   * A new read replaces the rows (`store`: its rows are added as they arrive; `release` lets it go): every
+   * copy goes, and the old store is let go. Rows with pending edits or conflicts need none of it: the change set and the
    * conflict hold their own copies (as read, mine, the portal's), and a pending row is pinned with its copy
    * as read until the new read brings it (GridModel.replaceRows).
    */
-  replace(store: RowStore | undefined): void {
-    if (store !== undefined && store === this.store) return;
+  replace(store: RowStore | undefined, release?: () => void): void {
+    if (store !== undefined && store === this.store) {
+      // The same copy held twice: the grid's first hold keeps it.
+      if (release !== this.letGo) release?.();
+      return;
+    }
     this.indexes = new Map();
     this.overrides.clear();
     this.pinned.clear();
     this.parsed = new Map();
-    this.store?.release();
+    // A shared copy is let go through its hold (others may still show it), a store of the grid's own directly.
+    const letGo = this.letGo ?? (() => this.store?.release());
+    letGo();
     this.store = store;
+    this.letGo = release;
   }
 
   /** How many copies are objects (not parsed on demand): a test's window on compactness. */

@@ -23,7 +23,7 @@ import { ViewQuerySession, type QueryResult } from './viewQuery/querySession';
 
 const log = createLogger('viewQuery');
 
-export type QueryPanelDeps = PanelDeps & Pick<Stores, 'savedQueries'>;
+export type QueryPanelDeps = PanelDeps & Pick<Stores, 'savedQueries' | 'viewReads'>;
 
 /** Rows written between two progress reports of an export. */
 const EXPORT_PROGRESS_ROWS = 10_000;
@@ -88,7 +88,15 @@ export class ViewQueryPanel {
       streamView: client.streamView.bind(client),
       listColumns: async (appId: string) => [...(await deps.catalog.columns(target.portalId, appId))],
     };
-    this.session = new ViewQuerySession(source, target.appId, target.viewId, (message) => this.panel.post(message), runShownInPanel);
+    // The view's rows through the shared copies: the tree or a grid showing the same view and filters shares the read.
+    this.session = new ViewQuerySession(
+      source,
+      target.appId,
+      target.viewId,
+      (message) => this.panel.post(message),
+      runShownInPanel,
+      deps.viewReads.opener(target),
+    );
     this.panel.onMessage((message) => this.handle(message));
     const subscription = deps.savedQueries.onDidChange((view) => {
       if (view.portalId === target.portalId && view.appId === target.appId && view.viewId === target.viewId) {

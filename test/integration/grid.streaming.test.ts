@@ -5,7 +5,7 @@
 // answer has ended.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { requestsSince, requestMark } from './support/documents';
+import { emulatorRecord, requestsSince, requestMark } from './support/documents';
 import { BROWSER_TAG, driver } from './support/driver';
 import { emulatorControl, resetEmulator } from './support/emulator';
 import { emulatorPortal } from './support/explorer';
@@ -46,6 +46,9 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await resetEmulator();
     await emulatorControl('POST', 'config', { bigViewRecords: ROWS });
+    // The tree's copies of the views were read before the reset: a grid opening now would share them
+    // (one copy per view) instead of reading the slow portal each test sets up.
+    (await testApi()).rows.drop();
   });
 
   afterEach(async () => {
@@ -106,6 +109,48 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     assert.equal(await grid.text('#grid-0-2'), 'Early');
     assert.equal(gridTab()?.isDirty, true);
     assert.equal(await viewReads(retried), 1, 'Retry reads the view once');
+  });
+
+  it('saves an edit made while the rows still arrive: the arrived rows are saved, the rest go on arriving', async () => {
+    // ~1.6 MB at 100 KB/s: about 16 s for the whole answer, the save done long before.
+    await emulatorControl('POST', 'config', { bytesPerSecond: 100_000 });
+    const portalId = await emulatorPortal();
+    // Not awaited: the editor opens while the rows are still coming.
+    const opening = vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '201', viewId: '6', viewName: PAGE });
+    const grid = driver.webview(PAGE);
+    await grid.waitFor('#grid-0-1', { timeoutMs: 30_000 });
+    await typeInto(grid, 0, 2, 'Saved early');
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the tab dirty' });
+    const live = await liveGrid();
+    assert.ok(live, 'the grid in front');
+    const recordId = live.model.layout([]).rowIds[0];
+    const mark = await requestMark();
+    await grid.press('.data-grid', 'Control+S');
+    await waitFor(() => gridTab()?.isDirty === false, { message: 'the tab saved', timeoutMs: 30_000 });
+    assert.equal(live.loadState.state, 'loading', 'the save did not wait for the rest of the rows');
+    assert.deepEqual(
+      (await requestsSince(mark)).filter((line) => line.startsWith('PUT ')),
+      [`PUT /api/v1/app/201/record/${recordId} 200`],
+      'the one changed row sent',
+    );
+    assert.equal((await emulatorRecord('201', recordId)).data.f31, 'Saved early');
+    await emulatorControl('POST', 'config', { bytesPerSecond: 0 });
+    await waitFor(() => live.loadState.state === 'done', { message: 'every row in', timeoutMs: 60_000 });
+    assert.equal(live.model.rowCount, ROWS, 'the rows arrived after the save, none twice');
+    assert.equal(await grid.text('#grid-0-2'), 'Saved early');
+    await opening;
+  });
+
+  it('shares its read with the tree: the view shown in both is read once', async () => {
+    const portalId = await emulatorPortal();
+    const mark = await requestMark();
+    // The tree's read (as expanding the view does) and the grid, opened while it runs.
+    const treeRead = (await testApi()).rows.read({ portalId, appId: '201', viewId: '6' });
+    const { live } = await openWhole();
+    const stored = await treeRead;
+    assert.equal(stored.rows.length, ROWS);
+    assert.equal(live.model.rowCount, ROWS);
+    assert.equal(await viewReads(mark), 1, 'one request for the tree and the grid');
   });
 
   it('is not read again from the start when an import elsewhere changes one of its records after Cancel: that row follows', async () => {

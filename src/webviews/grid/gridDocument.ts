@@ -2,7 +2,8 @@
 // and turns each change into what VS Code's editor model expects: every edit, paste, fill or clear is one
 // CustomDocumentEditEvent (Undo/Redo call back into the edit history); save sends the changed rows
 // (gridSave.ts); revert reads the view again; a backup is the change set as JSON (src/grid/backup.ts). The
-// rows arrive in batches (rowsReader.ts): edits work on those arrived, and Cancel keeps the rows read.
+// rows arrive in batches (rowsReader.ts, over the shared view-read session): edits work on those arrived,
+// and Cancel keeps the rows read.
 import * as vscode from 'vscode';
 import type { ViewRow } from '../../api/answers';
 import type { ViewFilter } from '../../api/filters';
@@ -35,7 +36,7 @@ import { columnsByApp, filterColumns, gridEditColumns } from '../viewQuery/viewC
 
 const log = createLogger('grid');
 
-export type GridDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents' | 'views'>;
+export type GridDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents' | 'views' | 'viewReads'>;
 
 /** Rows redrawn in the page after a change: their new state, rows gone, new rows added and created. */
 export interface RowsChange {
@@ -99,8 +100,10 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       target.appId,
       target.viewId,
       (state) => this.loadChanged.fire(state),
+      // Shared with the tree and the Query Views showing the same view and filters.
+      deps.viewReads.opener(target),
     );
-    // The read first (an aborted read's store is released by the client), then the rows the model keeps.
+    // The read first, then the model's hold on the rows it keeps.
     this._register({ dispose: () => void (this.reader.dispose(), this.modelValue?.dispose()) });
     const bulk = new QuietBatch(BULK_QUIET_MS, (recordIds) =>
       this.refreshAfterBulkChange(recordIds).then(

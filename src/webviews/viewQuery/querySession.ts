@@ -1,17 +1,18 @@
-// The host side of one query panel, without vscode: reads the view through the portal client as it arrives
-// (PortalClient.streamView), sends the first screenful of rows at once and the count as more arrive, keeps
-// the result compactly (a RowStore: the answer's bytes and two offsets a row), and answers the grid's
-// requests for the rows in sight (query/window), sorted as the grid asks (query/sort). The page so holds a
-// few hundred rows whatever the result's size; export reads the kept result. A run can be cancelled; an
-// answer that breaks off midway keeps the rows read, marked partial. The bench runs this very class
-// against a page in Chromium (test/bench/viewQuery.bench.ts).
+// The host side of one query panel, without vscode: reads the view through the one view-read session
+// (records/viewRead.ts: a copy shared with the tree and the grids showing the same view and filters; Run
+// again reads anew), sends the first screenful of rows at once and the count as more arrive, holds the
+// result (a RowStore: the answer's bytes and two offsets a row), and answers the grid's requests for the
+// rows in sight (query/window), sorted as the grid asks (query/sort). The page so holds a few hundred rows
+// whatever the result's size; export holds the result it reads. A run can be cancelled; an answer that
+// breaks off midway keeps the rows read, marked partial. The bench runs this very class against a page in
+// Chromium (test/bench/viewQuery.bench.ts).
 import type { ViewRow } from '../../api/answers';
-import { isCancellation, isPortalError } from '../../api/errors';
+import { isCancellation, isPortalError, PortalError } from '../../api/errors';
 import type { ViewFilter } from '../../api/filters';
 import type { RowStore } from '../../api/rowStore';
 import type { Column, ViewMetadataEntry } from '../../api/types';
-import type { ViewStreamOptions, ViewStreamResult } from '../../api/viewStream';
 import { PANEL_VIEW_TYPES } from '../../ids';
+import { ViewReadHub, type ViewOpener, type ViewReadEnd, type ViewReadHold, type ViewReadSource } from '../../records/viewRead';
 import type { FilterColumn, GridColumn, HostToQueryMessage, SortSpec } from '../../shared/protocol';
 import { provisionalMetadata } from '../../catalog/recordTitles';
 import { describeError, type RunShownInPanel } from '../../ui/failures';
@@ -19,16 +20,13 @@ import { exportOrder } from './exportRows';
 import { selectedRecordIds, type RowRange } from './selection';
 import { filterColumns, gridColumns, lookupAppsOf } from './viewColumns';
 
-/** What the session needs of PortalClient. */
-export interface ViewSource {
-  streamView(appId: string, viewId: string, filters: readonly ViewFilter[], options: ViewStreamOptions): Promise<ViewStreamResult>;
+/** What the session needs of PortalClient (the view's rows come through the opener, or a read of its own). */
+export interface ViewSource extends ViewReadSource {
   listColumns(appId: string, signal?: AbortSignal): Promise<Column[]>;
 }
 
-/** Rows in the first batch, sent unasked: a screenful and then some, so the grid paints at once. */
+/** Rows in the first window, sent unasked: a screenful and then some, so the grid paints at once. */
 export const FIRST_CHUNK_ROWS = 200;
-/** Rows per later batch of the answer (between two progress messages). */
-export const CHUNK_ROWS = 10_000;
 /** The most rows one window answer carries (the grid asks for what is in sight and a margin). */
 export const MAX_WINDOW_ROWS = 1_000;
 
@@ -55,10 +53,10 @@ export function rowArray(row: ViewRow, keys: readonly string[]): string[] {
 export class ViewQuerySession {
   private appColumns: Column[] | undefined;
   private readonly otherApps = new Map<string, Column[]>();
-  /** The run under way: `controller` gives it up (a newer run, the panel closed), `stop` ends it keeping its rows. */
-  private running: { controller: AbortController; stop: AbortController } | undefined;
-  /** The result being read or last read (rows grow while it is read). */
-  private current: { runId: number; result: QueryResult; complete: boolean } | undefined;
+  /** The run under way: `controller` gives it up (a newer run, the panel closed); its hold stops it (Cancel). */
+  private running: { controller: AbortController; hold: ViewReadHold } | undefined;
+  /** The result being read or last read (rows grow while it is read), and the hold on its copy. */
+  private current: { runId: number; result: QueryResult; complete: boolean; hold: ViewReadHold } | undefined;
   private lastRunId = 0;
   private lastMetadata: ViewMetadataEntry[] = [];
   private sortState: { version: number; sort: SortSpec | undefined; order: Uint32Array | undefined } = {
@@ -66,8 +64,7 @@ export class ViewQuerySession {
     sort: undefined,
     order: undefined,
   };
-  /** Stores an export is reading: released when it ends, not when a newer run replaces them. */
-  private readonly exporting = new Map<RowStore, number>();
+  private readonly open: ViewOpener;
 
   constructor(
     private readonly source: ViewSource,
@@ -76,7 +73,11 @@ export class ViewQuerySession {
     private readonly post: Post,
     /** The boundary of what the panel shows itself: a failed run logs one line and shows in the panel. */
     private readonly runShown: RunShownInPanel,
-  ) {}
+    /** The shared copies of the view (ViewReadHub.opener); without, the session's reads are its own. */
+    open?: ViewOpener,
+  ) {
+    this.open = open ?? new ViewReadHub(() => source).opener({ portalId: '', appId, viewId });
+  }
 
   /** The last result read to its end (or to where it broke off), for export. */
   get result(): QueryResult | undefined {
@@ -107,18 +108,25 @@ export class ViewQuerySession {
     return appId === this.appId ? this.appColumns : this.otherApps.get(appId);
   }
 
-  /** Reads the view with `filters`, sends its first rows at once and the rest as asked; a newer run cancels this one. */
+  /**
+   * Reads the view with `filters` (sharing a copy read or being read elsewhere; the same filters as the
+   * result shown read anew: Run again), sends its first rows at once and the rest as asked; a newer run
+   * gives this one up.
+   */
   async run(runId: number, filters: readonly ViewFilter[]): Promise<void> {
-    this.running?.controller.abort();
+    this.giveUpRun();
     const controller = new AbortController();
-    const stop = new AbortController();
-    this.running = { controller, stop };
+    const shown = this.current?.result.filters;
+    const again = shown !== undefined && JSON.stringify(shown) === JSON.stringify(filters);
+    const hold = this.open(filters, { fresh: again });
+    const running = { controller, hold };
+    this.running = running;
     this.lastRunId = runId;
     const stale = (): boolean => controller.signal.aborted || runId !== this.lastRunId;
     try {
       await this.runShown(
         `${PANEL_VIEW_TYPES.query} query/run`,
-        () => this.read(runId, filters, { signal: controller.signal, stop: stop.signal }, stale),
+        () => this.read(runId, filters, hold, controller.signal, stale),
         (message, error) => this.post({ type: 'query/failed', runId, message, ...filterIndexOf(error, filters) }),
         {
           signal: controller.signal,
@@ -126,40 +134,65 @@ export class ViewQuerySession {
         },
       );
     } finally {
-      if (this.running?.controller === controller) this.running = undefined;
+      if (this.running === running) this.running = undefined;
+      // A run that did not become the result shown lets its copy go.
+      if (this.current?.hold !== hold) hold.release();
     }
   }
 
-  private async read(
+  /** The run under way gives way: its read goes on only if something else shows it. */
+  private giveUpRun(): void {
+    const running = this.running;
+    if (!running) return;
+    this.running = undefined;
+    running.controller.abort();
+    if (this.current?.hold !== running.hold) running.hold.release();
+  }
+
+  private read(
     runId: number,
     filters: readonly ViewFilter[],
-    { signal, stop }: { signal: AbortSignal; stop: AbortSignal },
+    hold: ViewReadHold,
+    signal: AbortSignal,
     stale: () => boolean,
   ): Promise<void> {
     const columnsRead = this.ensureAppColumns(signal);
-    const read = await this.source.streamView(this.appId, this.viewId, filters, {
-      signal,
-      stop,
-      firstBatchRows: FIRST_CHUNK_ROWS,
-      batchRows: CHUNK_ROWS,
-      onBatch: async ({ rows, from, to, last }) => {
-        if (stale()) return;
-        if (from === 0) {
+    return new Promise<void>((resolve, reject) => {
+      const unsubscribe = hold.session.subscribe({
+        batch: async ({ rows, from, to, last }) => {
+          if (stale()) return;
+          if (from === 0) {
+            await columnsRead;
+            if (stale()) return;
+            // The metadata follows the rows: until it comes, the columns are the first row's keys.
+            this.begin(runId, filters, provisionalMetadata(this.appId, rows.row(0), this.appColumns), hold);
+            this.send({ type: 'query/result', runId, columns: this.currentColumns() });
+            this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
+          } else if (!last) this.send({ type: 'query/progress', runId, count: to }); // the last count comes with 'done'
+        },
+        ended: async (end) => {
+          unsubscribe();
+          if (stale()) return resolve();
           await columnsRead;
-          // The metadata follows the rows: until it comes, the columns are the first row's keys.
-          this.begin(runId, filters, provisionalMetadata(this.appId, rows.row(0), this.appColumns), rows);
-          this.send({ type: 'query/result', runId, columns: this.currentColumns() });
-          this.sendWindow(runId, 0, 0, FIRST_CHUNK_ROWS);
-        } else if (!last) this.send({ type: 'query/progress', runId, count: to }); // the last count comes with 'done'
-      },
+          await this.finish(runId, filters, end, hold);
+          if (end.metadata) await this.learnLookupApps(end.metadata, signal);
+          resolve();
+        },
+        failed: (error) => {
+          unsubscribe();
+          reject(error);
+        },
+        broke: reject,
+      });
+      signal.addEventListener(
+        'abort',
+        () => {
+          unsubscribe();
+          reject(new PortalError({ kind: 'cancelled', message: 'A newer run replaced this one.' }));
+        },
+        { once: true },
+      );
     });
-    if (stale()) {
-      this.releaseUnlessCurrent(read.rows);
-      return;
-    }
-    await columnsRead;
-    await this.finish(runId, filters, read);
-    if (read.metadata) await this.learnLookupApps(read.metadata, signal);
   }
 
   /** Sends the last result again (the panel's page was reloaded), under the panel's run id. */
@@ -211,37 +244,32 @@ export class ViewQuerySession {
     return selectedRecordIds(current.result.rows, this.sortState.order, ranges);
   }
 
-  /** Stops a run in progress (the user's Cancel): the rows read so far stay, marked partial, and the run ends with them. */
+  /**
+   * Stops a run in progress (the user's Cancel): the rows read so far stay, marked partial, and the run ends
+   * with them; so does every place showing the same copy (the tree, a grid), as they show one read.
+   */
   cancel(runId = this.lastRunId): void {
-    if (runId === this.lastRunId) this.running?.stop.abort();
+    if (runId === this.lastRunId) this.running?.hold.session.stop();
   }
 
-  /** Gives the run up and the kept rows' memory back (the panel closed). */
+  /** Gives the run up and lets the result's copy go (the panel closed): its memory goes back unless shown elsewhere. */
   dispose(): void {
-    this.running?.controller.abort();
-    this.running = undefined;
-    const rows = this.current?.result.rows;
+    this.giveUpRun();
+    const hold = this.current?.hold;
     this.current = undefined;
-    if (rows) this.releaseUnlessCurrent(rows);
+    hold?.release();
   }
 
-  /** Keeps `rows` alive while `read` (an export) reads them, even if a newer run replaces them meanwhile. */
+  /** Holds the copy of `rows` while `read` (an export) reads them, even if a newer run replaces them meanwhile. */
   async reading<T>(rows: RowStore, read: () => Promise<T>): Promise<T> {
-    this.exporting.set(rows, (this.exporting.get(rows) ?? 0) + 1);
+    const current = this.current;
+    if (current?.result.rows !== rows) throw new Error('These rows are no longer the result shown: run the query again.');
+    const hold = current.hold.session.hold();
     try {
       return await read();
     } finally {
-      const left = (this.exporting.get(rows) ?? 1) - 1;
-      if (left > 0) this.exporting.set(rows, left);
-      else {
-        this.exporting.delete(rows);
-        this.releaseUnlessCurrent(rows);
-      }
+      hold.release();
     }
-  }
-
-  private releaseUnlessCurrent(rows: RowStore): void {
-    if (rows !== this.current?.result.rows && !this.exporting.has(rows)) rows.release();
   }
 
   private currentColumns(): GridColumn[] {
@@ -257,19 +285,21 @@ export class ViewQuerySession {
     }
   }
 
-  private begin(runId: number, filters: readonly ViewFilter[], metadata: ViewMetadataEntry[], rows: RowStore): void {
-    const previous = this.current?.result.rows;
+  private begin(runId: number, filters: readonly ViewFilter[], metadata: ViewMetadataEntry[], hold: ViewReadHold): void {
+    const previous = this.current?.hold;
+    const rows = hold.session.rows;
+    if (!rows) throw new Error('The view read has no rows to show yet.');
     this.lastMetadata = metadata;
     const result: QueryResult = { filters: [...filters], columns: gridColumns(this.appId, metadata, (id) => this.columnsOf(id)), rows };
-    this.current = { runId, result, complete: false };
+    this.current = { runId, result, complete: false, hold };
     this.sortState = { version: 0, sort: undefined, order: undefined };
-    if (previous && previous !== rows) this.releaseUnlessCurrent(previous);
+    if (previous && previous !== hold) previous.release();
   }
 
   /** The answer is in (or broke off): the real columns when they differ, then done (partial when it broke). */
-  private async finish(runId: number, filters: readonly ViewFilter[], read: ViewStreamResult): Promise<void> {
-    if (!this.current || this.current.result.rows !== read.rows) {
-      this.begin(runId, filters, read.metadata ?? [], read.rows); // no rows at all
+  private async finish(runId: number, filters: readonly ViewFilter[], read: ViewReadEnd, hold: ViewReadHold): Promise<void> {
+    if (this.current?.hold !== hold) {
+      this.begin(runId, filters, read.metadata ?? [], hold); // no rows at all
       this.send({ type: 'query/result', runId, columns: this.currentColumns() });
     } else if (read.metadata) {
       const columns = gridColumns(this.appId, read.metadata, (id) => this.columnsOf(id));
@@ -283,9 +313,9 @@ export class ViewQuerySession {
     const current = this.current;
     if (!current) return;
     current.complete = true;
-    if (read.failure)
-      current.result.partial = `${describeError(read.failure, READ_FAILED)} ${read.rowsRead.toLocaleString('en-US')} rows were read before it broke off.`;
-    else if (read.stopped) current.result.partial = `Cancelled after ${read.rowsRead.toLocaleString('en-US')} rows.`;
+    const count = read.rows.length.toLocaleString('en-US');
+    if (read.failure) current.result.partial = `${describeError(read.failure, READ_FAILED)} ${count} rows were read before it broke off.`;
+    else if (read.stopped) current.result.partial = `Cancelled after ${count} rows.`;
     this.send({
       type: 'query/done',
       runId,

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { isCancellation } from '../../../src/api/errors';
 import type { RowStore } from '../../../src/api/rowStore';
 import { ViewReads, type StoredView, type ViewRowsArrival } from '../../../src/catalog/viewReads';
+import { ViewReadHub } from '../../../src/records/viewRead';
 import { clientFor, startPortal, type Emulator } from '../api/portal';
 
 const VIEW = { portalId: 'emulator', appId: '201', viewId: '6' };
@@ -26,7 +27,7 @@ describe('the reads of view rows', function () {
     outdated = [];
     reads = new ViewReads({
       outdated: (view) => outdated.push(view.viewId),
-      client: () => client,
+      hub: new ViewReadHub(() => client),
       noteDraftSeen: () => undefined,
       arrived: (arrival) => {
         arrivals.push(arrival);

@@ -10,6 +10,7 @@ import { RowStore } from '../../../src/api/rowStore';
 import type { ViewStreamOptions, ViewStreamResult } from '../../../src/api/viewStream';
 import { GridModel } from '../../../src/grid/gridModel';
 import { RowCopies } from '../../../src/grid/rowCopies';
+import type { RowsSource } from '../../../src/grid/rowCopies';
 import { GridRowsReader } from '../../../src/webviews/grid/rowsReader';
 import type { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
 import { ALL_ORDERS, ORDERS, ordersView, startGridPortal, type GridPortal } from './gridPortal';
@@ -186,7 +187,7 @@ describe('grid: rows kept in the read’s store', function () {
       assert.equal(store.isReleased, false, 'the grid parses its copies from it');
     });
 
-    it('a newer read stops the one whose rows the grid shows (not aborts it: the client would release its store)', async () => {
+    it('a newer read leaves the copy whose rows the grid shows to the grid, which lets it go when newer rows replace them', async () => {
       const stores: RowStore[] = [];
       const ends: string[] = [];
       const reader = new GridRowsReader(
@@ -214,14 +215,24 @@ describe('grid: rows kept in the read’s store', function () {
         ALL_ORDERS,
         () => undefined,
       );
-      const steps = { first: () => undefined, more: () => undefined, ended: () => undefined };
+      const held: RowsSource[] = [];
+      const steps = {
+        first: (...[, , , source]: [unknown, unknown, unknown, RowsSource]) => void held.push(source),
+        more: () => undefined,
+        ended: () => undefined,
+      };
       await reader.read([], steps);
       await reader.read([], steps);
       await new Promise((resolve) => setImmediate(resolve));
-      assert.deepEqual(ends, ['stopped']);
+      assert.deepEqual(ends, [], 'the older read is neither stopped nor aborted: the grid (or another place) still shows it');
       assert.equal(stores[0].isReleased, false, 'the grid releases it when the newer rows replace them');
+      held[0].release?.(); // the newer rows replaced them (RowCopies.replace)
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(ends, ['aborted'], 'nothing shows the older copy: its read ends');
+      assert.equal(stores[0].isReleased, true);
       reader.stop();
       await reader.whenEnded();
+      held[1].release?.();
     });
   });
 });
