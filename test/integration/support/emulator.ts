@@ -2,6 +2,7 @@
 // extension host in the environment variable PORTAL_EMULATOR: the JSON line the emulator printed.
 // Its test interface (/_emulator/..., test/emulator/README.md) sets the scene: reset, faults, request log.
 import { emulatorControl as controlAt, resetEmulator as resetAt } from '../../support/emulator';
+import { testApi } from './extension';
 
 export interface EmulatorInfo {
   /** http://127.0.0.1:<port> */
@@ -25,7 +26,12 @@ export function emulatorControl<T = unknown>(method: 'GET' | 'POST' | 'DELETE', 
   return controlAt<T>(emulator(), method, path, body);
 }
 
-/** Back to the seed: records, faults, request log, webhooks (the demo client's tokens stay valid). */
+/**
+ * Back to the seed: records, faults, request log, webhooks (the demo client's tokens stay valid). The rows
+ * this window keeps of views are dropped too: one copy of a view is shared by every place showing it, and a
+ * copy read before the reset would stand for the portal after it.
+ */
 export async function resetEmulator(): Promise<void> {
   await resetAt(emulator());
+  (await testApi()).rows.drop();
 }
