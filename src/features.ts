@@ -23,6 +23,7 @@ import { recordCommands, reopenCreatedRecords } from './commands/records';
 import type { CommandTable } from './commands/register';
 import { linkCommands, openLink } from './commands/links';
 import { sharedPortalCommands } from './commands/sharedPortals';
+import { teamSetupCommands } from './commands/teamSetup';
 import { webhookCommands } from './commands/webhooks';
 import { recordDocuments } from './fs/documents';
 import type { RecordFileSystem } from './fs/recordFileSystem';
@@ -31,6 +32,7 @@ import { SHOW_WEBHOOK_EVENTS, WEBHOOK_COMMANDS } from './ids';
 import { createLogger } from './log';
 import { ExplorerTree } from './tree/explorer';
 import { GridEditorProvider } from './webviews/grid/gridEditor';
+import { GridLayouts } from './webviews/grid/gridLayouts';
 import type { ExplorerNode } from './tree/nodes';
 import { trackSelectedView } from './tree/selectedView';
 import { EventsTree } from './webhooks/eventsTree';
@@ -125,6 +127,8 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
     ...sharedPortalCommands({ portals, workspace }),
     ...linkCommands(linkParts),
+    // The layouts in the same workspace state the grid editor keeps them in (GridLayouts holds nothing itself).
+    ...teamSetupCommands({ ...stores, layouts: new GridLayouts(context.workspaceState, workspace) }),
   };
 
   return {

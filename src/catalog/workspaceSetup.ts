@@ -8,7 +8,14 @@ import { Disposable } from '../lifecycle';
 import { createLogger } from '../log';
 import { matchPortals, mergeFiles, sharedAppOf, type PortalMatch } from '../workspaceFile/merge';
 import { WORKSPACE_FOLDER } from '../ids';
-import { parseWorkspaceFile, WORKSPACE_FILE_PATH, type FileProblem, type SharedApp, type WorkspaceFile } from '../workspaceFile/model';
+import {
+  parseWorkspaceFile,
+  WORKSPACE_FILE_PATH,
+  type FileProblem,
+  type SharedApp,
+  type SharedPortal,
+  type WorkspaceFile,
+} from '../workspaceFile/model';
 
 /** An app whose shared entries changed, with the views whose shared queries or layout may have. */
 export interface SharedAppChange {
@@ -98,6 +105,11 @@ export class WorkspaceSetup extends Disposable implements SharedSetup {
 
   app(portalId: string, appId: string): SharedApp | undefined {
     return sharedAppOf(this.matched, portalId, appId);
+  }
+
+  /** The portals a folder's own file names, as last read (none when it has no file). */
+  portalsOf(folder: vscode.WorkspaceFolder): readonly SharedPortal[] {
+    return this.files.get(folder.uri.toString())?.file.portals ?? [];
   }
 
   apps(): readonly { readonly portalId: string; readonly app: SharedApp }[] {

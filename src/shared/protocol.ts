@@ -125,6 +125,10 @@ export interface GridColumn {
 export interface SavedQuery {
   name: string;
   filters: ViewFilter[];
+  /** The order the results are shown in (the Query View applies the first key); undefined: the portal's. */
+  sort?: { column: string; direction: 'asc' | 'desc' }[];
+  /** The columns shown, in their order (field_id_in_data); undefined: the view's own. */
+  columns?: string[];
 }
 
 export interface QueryInitMessage {
