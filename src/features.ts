@@ -75,6 +75,8 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   // The team's shared setup (.vscode/portal.json) joins the user's own views, queries and title fields.
   const catalog = new Catalog(portals);
   const workspace = new WorkspaceSetup(portals);
+  // A sign-in from now on receives the browser's answer the way the workspace file says for its portal.
+  context.subscriptions.push(portals.useRedirectModes((baseUrl) => workspace.redirectModeOf(baseUrl)));
   const views = new ViewStore(context.globalState, workspace);
   const rows = new ViewRows(portals, catalog);
   const titles = new TitleFields(context.globalState, workspace);

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
 import { Disposable } from '../lifecycle';
 import { createLogger } from '../log';
-import { matchPortals, mergeFiles, sharedAppOf, type PortalMatch } from '../workspaceFile/merge';
+import { matchPortals, mergeFiles, sameAddress, sharedAppOf, type PortalMatch } from '../workspaceFile/merge';
 import { WORKSPACE_FOLDER } from '../ids';
 import {
   parseWorkspaceFile,
@@ -14,6 +14,7 @@ import {
   type FileProblem,
   type SharedApp,
   type SharedPortal,
+  type SharedRedirectMode,
   type WorkspaceFile,
 } from '../workspaceFile/model';
 
@@ -105,6 +106,11 @@ export class WorkspaceSetup extends Disposable implements SharedSetup {
 
   app(portalId: string, appId: string): SharedApp | undefined {
     return sharedAppOf(this.matched, portalId, appId);
+  }
+
+  /** The redirect mode the workspace file gives the portal at `baseUrl`, if it names one. */
+  redirectModeOf(baseUrl: string): SharedRedirectMode | undefined {
+    return this.matched.find((match) => sameAddress(match.portal.baseUrl, baseUrl))?.portal.redirectMode;
   }
 
   /** The portals a folder's own file names, as last read (none when it has no file). */
