@@ -139,7 +139,7 @@ export interface QueryInitMessage {
   columns: FilterColumn[];
   saved: SavedQuery[];
   /** Filters to put in the builder and run at once (a saved query run from the tree). */
-  run?: { filters: ViewFilter[]; name?: string };
+  run?: { filters: ViewFilter[]; name?: string; sort?: SortSpec; columns?: string[] };
   /** What the page keeps in its state, so that the panel comes back after a reload (panelRestore.ts). */
   restore?: QueryRestore;
   /** The page state VS Code restored the panel with: the page takes it when it starts without its own. */

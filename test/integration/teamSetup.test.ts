@@ -225,6 +225,52 @@ describe('Share with Workspace and Keep Personal', function () {
     assert.deepEqual(JSON.parse(await fileText()).portals[0].apps[0].views, [{ id: '6', name: 'All tickets (team)' }], 'the file keeps it');
   });
 
+  it("runs a shared query with the file's columns, in their order, sorted as it says", async () => {
+    const api = await testApi();
+    await pulled(
+      JSON.stringify({
+        portals: [
+          {
+            name: 'Team emulator',
+            baseUrl: emulator().base_url,
+            clientId: emulator().client_id,
+            flow: 'clientCredentials',
+            apps: [
+              {
+                id: '201',
+                views: [{ id: '7', name: 'Open tickets (team)' }],
+                queries: [
+                  {
+                    name: 'Critical, newest first',
+                    view: '7',
+                    filters: [{ column: '34', operator: 'equals', value: '4' }],
+                    sort: [{ column: 'f30', direction: 'desc' }],
+                    columns: ['f31', 'f30'],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    const view = await waitFor(async () => (await viewsShown()).find((entry) => entry.context === 'portal.view.shared'), {
+      message: "the file's view shows",
+    });
+    const [query] = await waitFor(async () => ((await queriesOf(view.node)).length === 1 ? queriesOf(view.node) : undefined), {
+      message: "the file's query shows",
+    });
+    const treeItem = await item(query.node);
+    assert.ok(treeItem.command);
+    await vscode.commands.executeCommand(treeItem.command.command, ...(treeItem.command.arguments ?? []));
+    const result = await waitFor(
+      async () => (await api.queryResults()).find((entry) => entry.viewId === '7' && entry.sort !== undefined && entry.rows !== undefined),
+      { message: 'the query ran and its result is sorted', timeoutMs: 60_000 },
+    );
+    assert.deepEqual(result.columns, ['f31', 'f30']);
+    assert.deepEqual(result.sort, { key: 'f30', direction: 'descending' });
+  });
+
   it('refuses a file that is not valid JSON, saying so, and keeps the personal view', async () => {
     const api = await testApi();
     await pulled('{ "portals": [ ');

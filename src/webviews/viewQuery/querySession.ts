@@ -12,7 +12,7 @@ import type { RowStore } from '../../api/rowStore';
 import type { Column, ViewMetadataEntry } from '../../api/types';
 import type { ViewStreamOptions, ViewStreamResult } from '../../api/viewStream';
 import { PANEL_VIEW_TYPES } from '../../ids';
-import type { FilterColumn, GridColumn, HostToQueryMessage, SortSpec } from '../../shared/protocol';
+import type { FilterColumn, GridColumn, HostToQueryMessage, SavedQuery, SortSpec } from '../../shared/protocol';
 import { provisionalMetadata } from '../../catalog/recordTitles';
 import { describeError, type RunShownInPanel } from '../../ui/failures';
 import { exportOrder } from './exportRows';
@@ -42,6 +42,28 @@ export interface QueryResult {
 
 export type Post = (message: HostToQueryMessage) => unknown;
 
+/** How a saved query shows its result: these columns in this order, sorted so once the rows are in. */
+export interface RunShape {
+  readonly columns?: readonly string[];
+  readonly sort?: SortSpec;
+}
+
+/** A saved query's shape: its columns, and its first sort key (the grid sorts by one column). */
+export function shapeOfSavedQuery(query: SavedQuery): { sort?: SortSpec; columns?: string[] } {
+  const first = query.sort?.[0];
+  return {
+    ...(first ? { sort: { key: first.column, direction: first.direction === 'desc' ? 'descending' : 'ascending' } } : {}),
+    ...(query.columns && query.columns.length > 0 ? { columns: [...query.columns] } : {}),
+  };
+}
+
+/** The columns a shape names, in its order; all of them when it names none the view has (a stale list hides nothing). */
+function shaped(columns: GridColumn[], shape: RunShape | undefined): GridColumn[] {
+  if (!shape?.columns) return columns;
+  const chosen = shape.columns.flatMap((key) => columns.filter((column) => column.key === key));
+  return chosen.length > 0 ? chosen : columns;
+}
+
 /** One row as the panel receives it: [id, draft, values in the grid's column order]. */
 export function rowArray(row: ViewRow, keys: readonly string[]): string[] {
   const array = new Array<string>(keys.length + 2);
@@ -59,6 +81,8 @@ export class ViewQuerySession {
   private running: { controller: AbortController; stop: AbortController } | undefined;
   /** The result being read or last read (rows grow while it is read). */
   private current: { runId: number; result: QueryResult; complete: boolean } | undefined;
+  /** The shape of the run under way or last read. */
+  private shape: RunShape | undefined;
   private lastRunId = 0;
   private lastMetadata: ViewMetadataEntry[] = [];
   private sortState: { version: number; sort: SortSpec | undefined; order: Uint32Array | undefined } = {
@@ -92,6 +116,11 @@ export class ViewQuerySession {
     return result ? { result, order: this.sortState.order } : undefined;
   }
 
+  /** The sort the grid shows the result in (undefined: the portal's order). */
+  get shownSort(): SortSpec | undefined {
+    return this.sortState.sort;
+  }
+
   /** The order the grid shows the result in (undefined: the portal's). */
   get order(): Uint32Array | undefined {
     return this.sortState.order;
@@ -107,9 +136,13 @@ export class ViewQuerySession {
     return appId === this.appId ? this.appColumns : this.otherApps.get(appId);
   }
 
-  /** Reads the view with `filters`, sends its first rows at once and the rest as asked; a newer run cancels this one. */
-  async run(runId: number, filters: readonly ViewFilter[]): Promise<void> {
+  /**
+   * Reads the view with `filters`, sends its first rows at once and the rest as asked; a newer run cancels this
+   * one. `shape`: a saved query's columns and sort.
+   */
+  async run(runId: number, filters: readonly ViewFilter[], shape?: RunShape): Promise<void> {
     this.running?.controller.abort();
+    this.shape = shape;
     const controller = new AbortController();
     const stop = new AbortController();
     this.running = { controller, stop };
@@ -260,7 +293,11 @@ export class ViewQuerySession {
   private begin(runId: number, filters: readonly ViewFilter[], metadata: ViewMetadataEntry[], rows: RowStore): void {
     const previous = this.current?.result.rows;
     this.lastMetadata = metadata;
-    const result: QueryResult = { filters: [...filters], columns: gridColumns(this.appId, metadata, (id) => this.columnsOf(id)), rows };
+    const columns = shaped(
+      gridColumns(this.appId, metadata, (id) => this.columnsOf(id)),
+      this.shape,
+    );
+    const result: QueryResult = { filters: [...filters], columns, rows };
     this.current = { runId, result, complete: false };
     this.sortState = { version: 0, sort: undefined, order: undefined };
     if (previous && previous !== rows) this.releaseUnlessCurrent(previous);
@@ -272,7 +309,10 @@ export class ViewQuerySession {
       this.begin(runId, filters, read.metadata ?? [], read.rows); // no rows at all
       this.send({ type: 'query/result', runId, columns: this.currentColumns() });
     } else if (read.metadata) {
-      const columns = gridColumns(this.appId, read.metadata, (id) => this.columnsOf(id));
+      const columns = shaped(
+        gridColumns(this.appId, read.metadata, (id) => this.columnsOf(id)),
+        this.shape,
+      );
       this.lastMetadata = read.metadata;
       if (JSON.stringify(columns) !== JSON.stringify(this.current.result.columns)) {
         this.current.result.columns = columns;
@@ -286,6 +326,11 @@ export class ViewQuerySession {
     if (read.failure)
       current.result.partial = `${describeError(read.failure, READ_FAILED)} ${read.rowsRead.toLocaleString('en-US')} rows were read before it broke off.`;
     else if (read.stopped) current.result.partial = `Cancelled after ${read.rowsRead.toLocaleString('en-US')} rows.`;
+    const sort = this.shape?.sort;
+    if (sort && current.result.columns.some((column) => column.key === sort.key)) {
+      await this.sort(runId, sort);
+      this.sendWindow(runId, this.sortState.version, 0, FIRST_CHUNK_ROWS);
+    }
     this.send({
       type: 'query/done',
       runId,
