@@ -24,6 +24,7 @@ import { recordCommands, reopenCreatedRecords } from './commands/records';
 import type { CommandTable } from './commands/register';
 import { linkCommands, openLink } from './commands/links';
 import { sharedPortalCommands } from './commands/sharedPortals';
+import { teamSetupCommands } from './commands/teamSetup';
 import { webhookCommands } from './commands/webhooks';
 import { recordDocuments } from './fs/documents';
 import type { RecordFileSystem } from './fs/recordFileSystem';
@@ -33,6 +34,7 @@ import { createLogger } from './log';
 import { ExplorerTree } from './tree/explorer';
 import { GridEditorProvider } from './webviews/grid/gridEditor';
 import { BoardEditorProvider } from './board/boardEditor';
+import { GridLayouts } from './webviews/grid/gridLayouts';
 import type { ExplorerNode } from './tree/nodes';
 import { trackSelectedView } from './tree/selectedView';
 import { EventsTree } from './webhooks/eventsTree';
@@ -81,6 +83,8 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   // The team's shared setup (.vscode/portal.json) joins the user's own views, queries and title fields.
   const catalog = new Catalog(portals);
   const workspace = new WorkspaceSetup(portals);
+  // A sign-in from now on receives the browser's answer the way the workspace file says for its portal.
+  context.subscriptions.push(portals.useRedirectModes((baseUrl) => workspace.redirectModeOf(baseUrl)));
   const views = new ViewStore(context.globalState, workspace);
   const viewReads = new ViewReadHub((portalId) => portals.client(portalId));
   const rows = new ViewRows(portals, catalog, viewReads);
@@ -142,6 +146,8 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...sharedPortalCommands({ portals, workspace }),
     ...linkCommands(linkParts),
     ...watchCommands({ ...stores, watched: watchedFeature.watched }),
+    // The layouts in the same workspace state the grid editor keeps them in (GridLayouts holds nothing itself).
+    ...teamSetupCommands({ ...stores, layouts: new GridLayouts(context.workspaceState, workspace) }),
   };
 
   return {

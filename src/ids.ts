@@ -73,6 +73,10 @@ export const EXPLORER_COMMANDS = {
   copyLink: 'portal.copyLink',
   /** The portal's own web page for a record or view, from the workspace file's template. */
   openInPortal: 'portal.openInPortal',
+  /** Moves a personal view, saved query or grid layout into the workspace file, as a text edit. */
+  shareWithWorkspace: 'portal.shareWithWorkspace',
+  /** Copies a shared view or query into the user's own, and on request takes it out of the file. */
+  keepPersonal: 'portal.keepPersonal',
 } as const;
 
 export const RECORD_COMMANDS = {

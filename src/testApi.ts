@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import type { RowStore } from './api/rowStore';
 import type { Portals } from './auth/portals';
+import type { SortSpec } from './shared/protocol';
 import type { Features } from './features';
 import type { Lazy } from './lazy';
 import { setPreparedObserver, toolsContextValues, type PreparedObserver } from './lazyTools';
@@ -48,7 +49,15 @@ export interface PortalExplorerTestApi extends TestApiCore, Omit<Features, 'comm
   /** The context keys of the tools' when clauses as last set (a context key cannot be read back). */
   toolsContext(): Readonly<Record<string, boolean>>;
   /** The rows each open Query View panel keeps (its last result), to see them given back when it closes. */
-  queryResults(): Promise<Array<{ readonly viewId: string; readonly rows: RowStore | undefined }>>;
+  queryResults(): Promise<
+    Array<{
+      readonly viewId: string;
+      readonly rows: RowStore | undefined;
+      /** The result's columns (field_id_in_data), in the order shown. */
+      readonly columns: readonly string[] | undefined;
+      readonly sort: SortSpec | undefined;
+    }>
+  >;
 }
 
 export interface PortalExplorerApi {
@@ -79,6 +88,8 @@ export function createTestApi(context: vscode.ExtensionContext, core: TestApiCor
       (await import('./webviews/viewQueryPanel')).ViewQueryPanel.all().map((panel) => ({
         viewId: panel.target.viewId,
         rows: panel.session.result?.rows,
+        columns: panel.session.result?.columns.map((column) => column.key),
+        sort: panel.session.shownSort,
       })),
   };
   // Anything else is a built feature, read when asked (so that a test sees what the features hold now).

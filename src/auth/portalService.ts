@@ -19,7 +19,7 @@ import { ConnectionStore } from './connectionStore';
 import { forgetPortal } from './forgetPortal';
 import type { PortalConnection, Portals, SignInState } from './portals';
 import { connectionOfKey, secretKeys } from './secretKeys';
-import { cancelled, confirmPlainHttp, type SignInRequest, type SignInUi } from './signInUi';
+import { cancelled, confirmPlainHttp, type RedirectMode, type SignInRequest, type SignInUi } from './signInUi';
 import { tokensFrom } from './storedTokens';
 import { TokenKeeper } from './tokenKeeper';
 
@@ -36,6 +36,7 @@ export class PortalService extends Disposable implements Portals {
   readonly onDidChangeTokens = this.tokensChanged.event;
 
   private readonly store: ConnectionStore;
+  private redirectModeOf: ((baseUrl: string) => RedirectMode | undefined) | undefined;
   private readonly keepers = new Map<string, TokenKeeper>();
   private readonly clients = new Map<string, PortalClient>();
   /** By portal (base URL): every connection to a portal, and every job on it, shares its limits. */
@@ -190,6 +191,7 @@ export class PortalService extends Disposable implements Portals {
    */
   async add(request: NewConnection): Promise<PortalConnection> {
     await this.firstLoad;
+    const redirectMode = request.redirectMode ?? this.redirectModeOf?.(request.baseUrl);
     // Refused here already when plain http:// to another machine was not confirmed (Add Portal asks).
     const base = portalBase(request.baseUrl, request.allowPlainHttp);
     const baseUrl = base.href.replace(/\/$/, '');
@@ -209,7 +211,7 @@ export class PortalService extends Disposable implements Portals {
       });
     }
     const issued = Date.now();
-    const tokens = await this.ui.obtainTokens({ ...request, baseUrl, clientId, label });
+    const tokens = await this.ui.obtainTokens({ ...request, baseUrl, clientId, label, ...(redirectMode ? { redirectMode } : {}) });
     const connection: PortalConnection = Object.freeze({
       id: newConnectionId(
         label,
@@ -248,6 +250,15 @@ export class PortalService extends Disposable implements Portals {
     if (connection) this.log.info(`Removed the portal ${id}.`);
   }
 
+  /**
+   * How a sign-in to a portal at an address receives the browser's answer, when the workspace file says (the
+   * features set it once built; a sign-in before that follows the setting). Disposing forgets it.
+   */
+  useRedirectModes(lookup: (baseUrl: string) => RedirectMode | undefined): vscode.Disposable {
+    this.redirectModeOf = lookup;
+    return { dispose: () => (this.redirectModeOf === lookup ? (this.redirectModeOf = undefined) : undefined) };
+  }
+
   async signIn(id: string): Promise<void> {
     await this.firstLoad;
     let keeper = this.keeperOf(id);
@@ -270,7 +281,8 @@ export class PortalService extends Disposable implements Portals {
       });
     }
     const issued = Date.now();
-    const tokens = await this.ui.obtainTokens({ ...connection, clientSecret });
+    const redirectMode = this.redirectModeOf?.(connection.baseUrl);
+    const tokens = await this.ui.obtainTokens({ ...connection, clientSecret, ...(redirectMode ? { redirectMode } : {}) });
     await keeper.signedIn(tokensFrom(tokens, issued));
     this.log.info(`Signed in to ${id} (${connection.flow}).`);
   }

@@ -1,6 +1,7 @@
 // What a sign-in shows and asks in VS Code: a progress notification with Cancel while the browser step
 // runs (or the token call, for client credentials), the browser opened through the prompter, the answer
-// received through the URI handler or the loopback listener as the setting portal.auth.redirectMode says.
+// received through the URI handler or the loopback listener as the workspace file's portal or the setting
+// portal.auth.redirectMode says.
 import * as vscode from 'vscode';
 import { PortalError } from '../api/errors';
 import { clientCredentials, type TokenSet } from '../api/oauth';
@@ -25,6 +26,8 @@ export interface SignInRequest {
   flow: AuthFlow;
   /** The user confirmed plain http:// for this portal (confirmPlainHttp). */
   allowPlainHttp?: boolean;
+  /** How the browser's answer comes back, when the workspace file says; else the setting portal.auth.redirectMode. */
+  redirectMode?: RedirectMode;
 }
 
 export interface SignInUiOptions {
@@ -64,7 +67,7 @@ export class SignInUi {
           return await authorizationCodeSignIn({
             ...common,
             timeoutMs: this.options.timeoutMs(),
-            openReceiver: (state) => this.receiver(state),
+            openReceiver: (state) => this.receiver(state, request.redirectMode ?? setting('auth.redirectMode')),
             openBrowser: (url) => prompter().openExternal(url),
           });
         } finally {
@@ -74,8 +77,7 @@ export class SignInUi {
     );
   }
 
-  private async receiver(state: string): Promise<RedirectReceiver> {
-    const mode = setting('auth.redirectMode');
+  private async receiver(state: string, mode: RedirectMode): Promise<RedirectReceiver> {
     const receiver =
       mode === 'loopback'
         ? await startLoopbackReceiver({ port: setting('auth.loopbackPort'), expectedState: state })

@@ -1,5 +1,5 @@
-// Queries saved by name per view, in globalState (filters only: no secret, no record value beyond what the
-// user typed as a filter). The tree lists them under their view through list() and onDidChange. The
+// Queries saved by name per view, in globalState (filters, and the sort and columns a query kept from the
+// workspace file: no secret, no record value beyond what the user typed as a filter). The tree lists them under their view through list() and onDidChange. The
 // workspace file's queries (.vscode/portal.json) join them, marked shared; the user's own of the same name wins.
 import * as vscode from 'vscode';
 import { isFilterOperatorName, type ViewFilter } from '../api/filters';
@@ -57,6 +57,27 @@ function cleanFilters(value: unknown): ViewFilter[] {
   });
 }
 
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string' && item !== '');
+}
+
+/** A query as kept: its well-formed filters, and its sort and columns when it has them. */
+function cleanQuery(query: SavedQuery): SavedQuery {
+  const sort = Array.isArray(query.sort)
+    ? query.sort.flatMap((item: unknown): NonNullable<SavedQuery['sort']> => {
+        if (typeof item !== 'object' || item === null) return [];
+        const { column, direction } = item as Record<string, unknown>;
+        return typeof column === 'string' && column !== '' && (direction === 'asc' || direction === 'desc') ? [{ column, direction }] : [];
+      })
+    : [];
+  return {
+    name: query.name,
+    filters: cleanFilters(query.filters),
+    ...(sort.length > 0 ? { sort } : {}),
+    ...(isStrings(query.columns) && query.columns.length > 0 ? { columns: [...query.columns] } : {}),
+  };
+}
+
 export class SavedQueryStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<ViewKey>());
   /** Fires with the view whose saved queries changed. */
@@ -91,6 +112,8 @@ export class SavedQueryStore extends Disposable {
     return mergeQueries(this.personal(view), team, view.viewId, (query: SharedQuery) => ({
       name: query.name,
       filters: query.filters.map((filter) => ({ ...filter })),
+      ...(query.sort ? { sort: query.sort.map((sort) => ({ ...sort })) } : {}),
+      ...(query.columns ? { columns: [...query.columns] } : {}),
     }));
   }
 
@@ -100,7 +123,7 @@ export class SavedQueryStore extends Disposable {
     if (!Array.isArray(queries)) return [];
     return queries
       .filter((query) => typeof query?.name === 'string')
-      .map((query) => ({ name: query.name, filters: cleanFilters(query.filters) }))
+      .map(cleanQuery)
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
@@ -126,7 +149,7 @@ export class SavedQueryStore extends Disposable {
   async save(view: ViewKey, query: SavedQuery): Promise<void> {
     const all = this.all();
     const others = this.personal(view).filter((existing) => existing.name !== query.name);
-    all[keyOf(view)] = [...others, { name: query.name, filters: cleanFilters(query.filters) }];
+    all[keyOf(view)] = [...others, cleanQuery(query)];
     await this.memento.update(KEY, all);
     this.changed.fire(view);
   }

@@ -6,9 +6,17 @@ import * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
 import { Disposable } from '../lifecycle';
 import { createLogger } from '../log';
-import { matchPortals, mergeFiles, sharedAppOf, type PortalMatch } from '../workspaceFile/merge';
+import { matchPortals, mergeFiles, sameAddress, sharedAppOf, type PortalMatch } from '../workspaceFile/merge';
 import { WORKSPACE_FOLDER } from '../ids';
-import { parseWorkspaceFile, WORKSPACE_FILE_PATH, type FileProblem, type SharedApp, type WorkspaceFile } from '../workspaceFile/model';
+import {
+  parseWorkspaceFile,
+  WORKSPACE_FILE_PATH,
+  type FileProblem,
+  type SharedApp,
+  type SharedPortal,
+  type SharedRedirectMode,
+  type WorkspaceFile,
+} from '../workspaceFile/model';
 
 /** An app whose shared entries changed, with the views whose shared queries or layout may have. */
 export interface SharedAppChange {
@@ -99,6 +107,16 @@ export class WorkspaceSetup extends Disposable implements SharedSetup {
 
   app(portalId: string, appId: string): SharedApp | undefined {
     return sharedAppOf(this.matched, portalId, appId);
+  }
+
+  /** The redirect mode the workspace file gives the portal at `baseUrl`, if it names one. */
+  redirectModeOf(baseUrl: string): SharedRedirectMode | undefined {
+    return this.matched.find((match) => sameAddress(match.portal.baseUrl, baseUrl))?.portal.redirectMode;
+  }
+
+  /** The portals a folder's own file names, as last read (none when it has no file). */
+  portalsOf(folder: vscode.WorkspaceFolder): readonly SharedPortal[] {
+    return this.files.get(folder.uri.toString())?.file.portals ?? [];
   }
 
   apps(): readonly { readonly portalId: string; readonly app: SharedApp }[] {

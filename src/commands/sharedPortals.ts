@@ -61,6 +61,7 @@ export async function signInToSharedPortal(parts: SharedPortalParts, arg: unknow
     clientId: portal.clientId,
     clientSecret,
     flow: portal.flow,
+    ...(portal.redirectMode ? { redirectMode: portal.redirectMode } : {}),
   });
   tell('info', `Connected to the portal "${connection.label}" from the workspace and signed in.`);
   return connection.id;

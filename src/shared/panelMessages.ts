@@ -36,6 +36,10 @@ const queryRunSchema = v.object({
   /** Chosen by the panel, increasing; answers carry it so that a late answer to an older run is dropped. */
   runId: count,
   filters: v.array(viewFilterSchema),
+  /** A saved query's: the result sorted so once it is in (the grid sorts by one column). */
+  sort: v.optional(sortSchema),
+  /** A saved query's: the columns shown, in this order (field_id_in_data). */
+  columns: v.optional(v.array(id)),
 });
 
 /** Rows [start, end) of the result, in the order of `sortVersion`, for the grid. */

@@ -125,6 +125,10 @@ export interface GridColumn {
 export interface SavedQuery {
   name: string;
   filters: ViewFilter[];
+  /** The order the results are shown in (the Query View applies the first key); undefined: the portal's. */
+  sort?: { column: string; direction: 'asc' | 'desc' }[];
+  /** The columns shown, in their order (field_id_in_data); undefined: the view's own. */
+  columns?: string[];
 }
 
 export interface QueryInitMessage {
@@ -135,7 +139,7 @@ export interface QueryInitMessage {
   columns: FilterColumn[];
   saved: SavedQuery[];
   /** Filters to put in the builder and run at once (a saved query run from the tree). */
-  run?: { filters: ViewFilter[]; name?: string };
+  run?: { filters: ViewFilter[]; name?: string; sort?: SortSpec; columns?: string[] };
   /** What the page keeps in its state, so that the panel comes back after a reload (panelRestore.ts). */
   restore?: QueryRestore;
   /** The page state VS Code restored the panel with: the page takes it when it starts without its own. */

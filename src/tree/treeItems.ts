@@ -185,7 +185,7 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
           : undefined;
       item.description = [`view ${node.viewId}`, node.shared ? 'shared' : undefined, rows].filter(Boolean).join(' · ');
       item.iconPath = new vscode.ThemeIcon('list-flat');
-      item.contextValue = 'portal.view';
+      item.contextValue = node.shared ? 'portal.view.shared' : 'portal.view';
       item.tooltip = [`${node.viewName}\nView ${node.viewId} of app ${node.appId}`, node.shared ? SHARED_TEXT : undefined]
         .filter(Boolean)
         .join('\n');
@@ -196,7 +196,7 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       const item = new vscode.TreeItem(node.queryName, None);
       item.description = [node.shared ? 'shared query' : 'saved query', count(node.filterCount, 'filter', 'filters')].join(' · ');
       item.iconPath = new vscode.ThemeIcon('filter');
-      item.contextValue = 'portal.savedQuery';
+      item.contextValue = node.shared ? 'portal.savedQuery.shared' : 'portal.savedQuery';
       item.tooltip = [
         `Run the saved query "${node.queryName}" on ${node.viewName} (view ${node.viewId})`,
         node.shared ? SHARED_TEXT : undefined,

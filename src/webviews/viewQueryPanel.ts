@@ -19,7 +19,7 @@ import { Panel } from './panel';
 import type { PanelDeps } from './recordFormPanel';
 import { writeLines } from './viewQuery/exportFile';
 import { csvLines, jsonLines } from './viewQuery/exportRows';
-import { ViewQuerySession, type QueryResult } from './viewQuery/querySession';
+import { shapeOfSavedQuery as shapeOf, ViewQuerySession, type QueryResult, type RunShape } from './viewQuery/querySession';
 
 const log = createLogger('viewQuery');
 
@@ -63,7 +63,7 @@ export class ViewQueryPanel {
 
   readonly panel: Panel<QueryToHostMessage, HostToQueryMessage>;
   readonly session: ViewQuerySession;
-  private lastRun: { runId: number; filters: ViewFilter[] } | undefined;
+  private lastRun: { runId: number; filters: ViewFilter[]; shape: RunShape } | undefined;
   private running = false;
   private appName: string;
   private readonly viewName: string;
@@ -123,7 +123,10 @@ export class ViewQueryPanel {
         await this.sendInit();
         break;
       case 'query/run':
-        await this.run(message.runId, message.filters);
+        await this.run(message.runId, message.filters, {
+          ...(message.sort ? { sort: message.sort } : {}),
+          ...(message.columns ? { columns: message.columns } : {}),
+        });
         break;
       case 'query/window':
         await this.session.window(message.runId, message.sortVersion, message.start, message.end);
@@ -184,20 +187,20 @@ export class ViewQueryPanel {
         viewId: this.target.viewId,
         ...(this.target.viewName ? { viewName: this.target.viewName } : {}),
       },
-      ...(run ? { run: { filters: run.filters, name: run.name } } : {}),
+      ...(run ? { run: { filters: run.filters, name: run.name, ...shapeOf(run) } } : {}),
     });
     if (run) return;
     // The page was reloaded (hidden, then shown): give it back what it had.
-    if (this.running && this.lastRun) await this.run(this.lastRun.runId, this.lastRun.filters);
+    if (this.running && this.lastRun) await this.run(this.lastRun.runId, this.lastRun.filters, this.lastRun.shape);
     else if (this.lastRun) await this.session.resend(this.lastRun.runId);
   }
 
-  private async run(runId: number, filters: ViewFilter[]): Promise<void> {
-    this.lastRun = { runId, filters };
+  private async run(runId: number, filters: ViewFilter[], shape: RunShape): Promise<void> {
+    this.lastRun = { runId, filters, shape };
     this.running = true;
     const started = Date.now();
     try {
-      await this.session.run(runId, filters);
+      await this.session.run(runId, filters, shape);
     } finally {
       if (this.lastRun?.runId === runId) this.running = false;
     }

@@ -7,7 +7,7 @@ import type { ExplorerNode } from '../../src/tree/nodes';
 import { children, emulatorPortal, freshExplorer, item, labelOf, labels, path } from './support/explorer';
 import { emulator } from './support/emulator';
 import { testApi } from './support/extension';
-import { removeAllPortals } from './support/portals';
+import { approvePortalSignIn, removeAllPortals } from './support/portals';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
 import { workspaceFile, workspaceRoot } from './support/workspace';
@@ -140,6 +140,36 @@ describe('the workspace file .vscode/portal.json', function () {
     });
     // The sign-in item may have come from the file as the test before left it: the watcher's change follows.
     await waitFor(async () => (await viewLabels()).join() === 'Open tickets (team)', { message: "the team's view shows" });
+  });
+
+  it("signs in to the file's portal the way its redirectMode says, then and when signing in again", async () => {
+    await removeAllPortals();
+    // The setting says the URI handler; the file, the loopback listener (the emulator's client registers only that).
+    const text = fileText([{ id: '7', name: 'Open tickets (team)' }], '', { name: 'Team sign-in' }).replace(
+      '"clientCredentials"',
+      '"authorizationCode", "redirectMode": "loopback"',
+    );
+    await workspaceFile(FILE, text);
+    await waitFor(async () => (await rootItems()).some((entry) => entry.label === 'Sign in to Team sign-in'), {
+      message: '"Sign in to Team sign-in" at the root',
+    });
+    const callbacks: string[] = [];
+    user()
+      .answerInputBox(emulator().client_secret, /Secret Key/)
+      .onOpenExternal(async (target) => {
+        callbacks.push(new URL(String(target)).searchParams.get('redirect_uri') ?? '');
+        await approvePortalSignIn(target);
+        return true;
+      });
+    const id = await vscode.commands.executeCommand<string>('portal.signInToSharedPortal', 'Team sign-in');
+    portalId = id;
+    const api = await testApi();
+    assert.equal(api.portals.state(id), 'signedIn');
+    await api.portals.signOut(id);
+    await api.portals.signIn(id);
+    assert.equal(callbacks.length, 2);
+    for (const callback of callbacks) assert.match(callback, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    await removeAllPortals();
   });
 
   it('shows a portal of the same name at another address as a conflict, and never follows it', async () => {

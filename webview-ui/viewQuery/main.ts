@@ -1,7 +1,7 @@
 // The view query panel (view type portal.viewQuery): filter rows, Run, and the results in a virtualized
 // grid with sorting and export. Rows arrive from the host in chunks; the grid paints the first at once.
 import type { ColumnKind } from '../../src/api/columnKinds';
-import type { HostToQueryMessage, QueryToHostMessage, SavedQuery, ViewFilter } from '../../src/shared/protocol';
+import type { HostToQueryMessage, QueryToHostMessage, SavedQuery, SortSpec, ViewFilter } from '../../src/shared/protocol';
 import { columnTitle, sortsNumerically } from '../../src/shared/gridValues';
 import { channel } from '../common/vscodeApi';
 import { button } from '../components/button';
@@ -203,7 +203,8 @@ function loadAgain(): void {
   host.post({ type: 'retry' });
 }
 
-function run(filters?: ViewFilter[]): void {
+/** `shape`: a saved query's sort and columns, which the host applies to this run. */
+function run(filters?: ViewFilter[], shape: { sort?: SortSpec; columns?: string[] } = {}): void {
   if (!loaded) return;
   const chosen = filters ?? builder.validFilters();
   if (!chosen) {
@@ -220,7 +221,7 @@ function run(filters?: ViewFilter[]): void {
   cancelRun.hidden = false;
   delete status.dataset.partial;
   setExportEnabled(false);
-  host.post({ type: 'query/run', runId, filters: chosen });
+  host.post({ type: 'query/run', runId, filters: chosen, ...shape });
 }
 
 function saveQuery(): void {
@@ -281,7 +282,10 @@ host.onMessage((message) => {
       if (message.run) {
         savedName = message.run.name;
         builder.loadFilters(message.run.filters);
-        run(message.run.filters);
+        run(message.run.filters, {
+          ...(message.run.sort ? { sort: message.run.sort } : {}),
+          ...(message.run.columns ? { columns: message.run.columns } : {}),
+        });
       }
       break;
     }

@@ -19,10 +19,14 @@ export class GridLayouts {
   ) {}
 
   get(view: ViewTarget): ColumnLayout | undefined {
+    return this.personal(view) ?? this.sharedLayout(view);
+  }
+
+  /** The user's own layout of the view, when they made one here. */
+  personal(view: ViewTarget): ColumnLayout | undefined {
     const all = this.state.get<Record<string, unknown>>(KEY, {});
     const layout = all[this.key(view)] as Partial<ColumnLayout> | undefined;
-    if (!layout || !isStrings(layout.order) || !isStrings(layout.hidden) || typeof layout.frozen !== 'number')
-      return this.sharedLayout(view);
+    if (!layout || !isStrings(layout.order) || !isStrings(layout.hidden) || typeof layout.frozen !== 'number') return undefined;
     return { order: layout.order, hidden: layout.hidden, frozen: layout.frozen };
   }
 
@@ -37,6 +41,13 @@ export class GridLayouts {
   async set(view: ViewTarget, layout: ColumnLayout): Promise<void> {
     const all = { ...this.state.get<Record<string, unknown>>(KEY, {}) };
     all[this.key(view)] = layout;
+    await this.state.update(KEY, all);
+  }
+
+  /** Forgets the user's own layout (the workspace file's, if any, shows again). */
+  async delete(view: ViewTarget): Promise<void> {
+    const key = this.key(view);
+    const all = Object.fromEntries(Object.entries(this.state.get<Record<string, unknown>>(KEY, {})).filter(([known]) => known !== key));
     await this.state.update(KEY, all);
   }
 

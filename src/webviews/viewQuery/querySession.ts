@@ -13,7 +13,7 @@ import type { RowStore } from '../../api/rowStore';
 import type { Column, ViewMetadataEntry } from '../../api/types';
 import { PANEL_VIEW_TYPES } from '../../ids';
 import { ViewReadHub, type ViewOpener, type ViewReadEnd, type ViewReadHold, type ViewReadSource } from '../../records/viewRead';
-import type { FilterColumn, GridColumn, HostToQueryMessage, SortSpec } from '../../shared/protocol';
+import type { FilterColumn, GridColumn, HostToQueryMessage, SavedQuery, SortSpec } from '../../shared/protocol';
 import { provisionalMetadata } from '../../catalog/recordTitles';
 import { describeError, type RunShownInPanel } from '../../ui/failures';
 import { exportOrder } from './exportRows';
@@ -40,6 +40,28 @@ export interface QueryResult {
 
 export type Post = (message: HostToQueryMessage) => unknown;
 
+/** How a saved query shows its result: these columns in this order, sorted so once the rows are in. */
+export interface RunShape {
+  readonly columns?: readonly string[];
+  readonly sort?: SortSpec;
+}
+
+/** A saved query's shape: its columns, and its first sort key (the grid sorts by one column). */
+export function shapeOfSavedQuery(query: SavedQuery): { sort?: SortSpec; columns?: string[] } {
+  const first = query.sort?.[0];
+  return {
+    ...(first ? { sort: { key: first.column, direction: first.direction === 'desc' ? 'descending' : 'ascending' } } : {}),
+    ...(query.columns && query.columns.length > 0 ? { columns: [...query.columns] } : {}),
+  };
+}
+
+/** The columns a shape names, in its order; all of them when it names none the view has (a stale list hides nothing). */
+function shaped(columns: GridColumn[], shape: RunShape | undefined): GridColumn[] {
+  if (!shape?.columns) return columns;
+  const chosen = shape.columns.flatMap((key) => columns.filter((column) => column.key === key));
+  return chosen.length > 0 ? chosen : columns;
+}
+
 /** One row as the panel receives it: [id, draft, values in the grid's column order]. */
 export function rowArray(row: ViewRow, keys: readonly string[]): string[] {
   const array = new Array<string>(keys.length + 2);
@@ -57,6 +79,8 @@ export class ViewQuerySession {
   private running: { controller: AbortController; hold: ViewReadHold } | undefined;
   /** The result being read or last read (rows grow while it is read), and the hold on its copy. */
   private current: { runId: number; result: QueryResult; complete: boolean; hold: ViewReadHold } | undefined;
+  /** The shape of the run under way or last read. */
+  private shape: RunShape | undefined;
   private lastRunId = 0;
   private lastMetadata: ViewMetadataEntry[] = [];
   private sortState: { version: number; sort: SortSpec | undefined; order: Uint32Array | undefined } = {
@@ -93,6 +117,11 @@ export class ViewQuerySession {
     return result ? { result, order: this.sortState.order } : undefined;
   }
 
+  /** The sort the grid shows the result in (undefined: the portal's order). */
+  get shownSort(): SortSpec | undefined {
+    return this.sortState.sort;
+  }
+
   /** The order the grid shows the result in (undefined: the portal's). */
   get order(): Uint32Array | undefined {
     return this.sortState.order;
@@ -111,10 +140,11 @@ export class ViewQuerySession {
   /**
    * Reads the view with `filters` (sharing a copy read or being read elsewhere; the same filters as the
    * result shown read anew: Run again), sends its first rows at once and the rest as asked; a newer run
-   * gives this one up.
+   * gives this one up. `shape`: a saved query's columns and sort.
    */
-  async run(runId: number, filters: readonly ViewFilter[]): Promise<void> {
+  async run(runId: number, filters: readonly ViewFilter[], shape?: RunShape): Promise<void> {
     this.giveUpRun();
+    this.shape = shape;
     const controller = new AbortController();
     const shown = this.current?.result.filters;
     const again = shown !== undefined && JSON.stringify(shown) === JSON.stringify(filters);
@@ -290,7 +320,11 @@ export class ViewQuerySession {
     const rows = hold.session.rows;
     if (!rows) throw new Error('The view read has no rows to show yet.');
     this.lastMetadata = metadata;
-    const result: QueryResult = { filters: [...filters], columns: gridColumns(this.appId, metadata, (id) => this.columnsOf(id)), rows };
+    const columns = shaped(
+      gridColumns(this.appId, metadata, (id) => this.columnsOf(id)),
+      this.shape,
+    );
+    const result: QueryResult = { filters: [...filters], columns, rows };
     this.current = { runId, result, complete: false, hold };
     this.sortState = { version: 0, sort: undefined, order: undefined };
     if (previous && previous !== hold) previous.release();
@@ -302,7 +336,10 @@ export class ViewQuerySession {
       this.begin(runId, filters, read.metadata ?? [], hold); // no rows at all
       this.send({ type: 'query/result', runId, columns: this.currentColumns() });
     } else if (read.metadata) {
-      const columns = gridColumns(this.appId, read.metadata, (id) => this.columnsOf(id));
+      const columns = shaped(
+        gridColumns(this.appId, read.metadata, (id) => this.columnsOf(id)),
+        this.shape,
+      );
       this.lastMetadata = read.metadata;
       if (JSON.stringify(columns) !== JSON.stringify(this.current.result.columns)) {
         this.current.result.columns = columns;
@@ -316,6 +353,11 @@ export class ViewQuerySession {
     const count = read.rows.length.toLocaleString('en-US');
     if (read.failure) current.result.partial = `${describeError(read.failure, READ_FAILED)} ${count} rows were read before it broke off.`;
     else if (read.stopped) current.result.partial = `Cancelled after ${count} rows.`;
+    const sort = this.shape?.sort;
+    if (sort && current.result.columns.some((column) => column.key === sort.key)) {
+      await this.sort(runId, sort);
+      this.sendWindow(runId, this.sortState.version, 0, FIRST_CHUNK_ROWS);
+    }
     this.send({
       type: 'query/done',
       runId,

@@ -235,6 +235,36 @@ describe('ViewQuerySession', () => {
     assert.equal(query.result, undefined);
   });
 
+  it("shows a saved query's columns in its order and its rows in its sort once they are in", async () => {
+    const plain = session();
+    await plain.session.run(1, []);
+    const all = plain.messages.filter((message) => message.type === 'query/result').at(-1);
+    assert.ok(all && all.type === 'query/result');
+    const [first, second, third] = all.columns.map((column) => column.key);
+    plain.session.dispose();
+
+    const { session: query, messages } = session();
+    const sort = { key: first, direction: 'descending' as const };
+    await query.run(2, [], { columns: [third, first, 'not-a-column'], sort });
+    const result = messages.filter((message) => message.type === 'query/result').at(-1);
+    assert.ok(result && result.type === 'query/result');
+    assert.deepEqual(
+      result.columns.map((column) => column.key),
+      [third, first],
+      "the query's columns, in its order; one the view lacks is left out",
+    );
+    const types = messages.map((message) => message.type);
+    const sorted = messages.find((message) => message.type === 'query/sorted');
+    assert.deepEqual(sorted, { type: 'query/sorted', runId: 2, sortVersion: 1, sort });
+    assert.ok(types.lastIndexOf('query/sorted') < types.indexOf('query/done'), 'sorted before done');
+    const window = messages.find((message): message is QueryRowsMessage => message.type === 'query/rows' && message.sortVersion === 1);
+    assert.ok(window, 'the first rows again, in the sorted order');
+    assert.equal(window.rows[0].length, 4, 'id, draft and the two columns');
+    assert.ok(query.order, 'the result is kept in that order (export follows it)');
+    assert.notEqual(second, undefined);
+    query.dispose();
+  });
+
   it('drops an older run when a newer one starts, silently', async () => {
     const { session: query, messages, logged } = session();
     const first = query.run(4, []);
