@@ -33,7 +33,7 @@ import { PortalLimiter } from '../records/limiter';
 import { backoffMs, retryPolicy, sleep, type RetryPolicy } from '../records/retry';
 import type { ChangeSet } from './changeSet';
 import { checkRow, type Conflict, type RowToSave, type SaveCheck } from './conflicts';
-import type { RecordStore } from './recordStore';
+import type { AppRecords } from '../records/store';
 import { checkAgainstView, shouldReadView, ViewAnswer, type ViewCheckSource } from './viewCheck';
 
 export type RowOutcome =
@@ -116,7 +116,7 @@ class Runner {
 
   constructor(
     private readonly changeSet: ChangeSet,
-    private readonly store: RecordStore,
+    private readonly store: AppRecords,
     private readonly options: SaveOptions,
     /** The existing rows no worker has begun yet: how many (asked before every row), and which. */
     private readonly notBegun: { count(): number; ids(): readonly string[] },
@@ -332,7 +332,7 @@ export interface SaveSummary {
  * portal's copy and leave the change set (edits typed meanwhile stay pending); conflicts and deleted rows
  * are marked changed on the portal with their edits kept; failed and cancelled rows keep their edits.
  */
-export async function saveChanges(changeSet: ChangeSet, store: RecordStore, options: SaveOptions = {}): Promise<SaveReport> {
+export async function saveChanges(changeSet: ChangeSet, store: AppRecords, options: SaveOptions = {}): Promise<SaveReport> {
   const blocked = changeSet
     .rows()
     .filter((row) => row.problems.size > 0)

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { PortalClient } from '../../api/client';
 import type { ViewFilter } from '../../api/filters';
 import type { GridModel, SaveSummary } from '../../grid/gridModel';
-import { portalRecordStore } from '../../grid/recordStore';
+import { appRecords } from '../../records/store';
 import { saveChanges } from '../../grid/saveRunner';
 import { CHECK_BATCHES, readViewCopies, type ViewCheckSource } from '../../grid/viewCheck';
 
@@ -34,7 +34,7 @@ export interface GridPortal {
 export async function saveGrid(model: GridModel, portal: GridPortal, what: string, token: vscode.CancellationToken): Promise<GridSaved> {
   // The rows this save sends: a row an invalid cell blocks is not among them.
   const pending = model.changeSet.savableRows().length;
-  const store = portalRecordStore(portal.client, portal.appId, { draft: portal.drafts });
+  const store = appRecords(portal.client, portal.appId, { draft: portal.drafts });
   const filters = [...portal.filters];
   const viewCheck: ViewCheckSource = {
     viewRows: model.rowCount,

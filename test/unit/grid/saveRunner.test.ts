@@ -6,7 +6,7 @@ import { PortalClient } from '../../../src/api/client';
 import type { ChangeSet } from '../../../src/grid/changeSet';
 import { keepMine, takeTheirs } from '../../../src/grid/conflicts';
 import type { EditHistory } from '../../../src/grid/editHistory';
-import { portalRecordStore, type RecordStore } from '../../../src/grid/recordStore';
+import { appRecords, type AppRecords } from '../../../src/records/store';
 import { saveChanges, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
 import { CredentialsTokens, injectFault, testInterface } from '../api/portal';
 import { freshSave, ORDERS, portalData, requestLog, someoneElseOn, startGridPortal, type GridPortal } from './gridPortal';
@@ -17,7 +17,7 @@ describe('grid: saving changed rows', function () {
   let portal: GridPortal;
   let changeSet: ChangeSet;
   let history: EditHistory;
-  let store: RecordStore;
+  let store: AppRecords;
   /** Someone else, with a client of their own. */
   let someoneElse: PortalClient;
 
@@ -202,7 +202,7 @@ describe('grid: saving changed rows', function () {
     });
     history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '77' }]);
     await injectFault(portal.emulator, { path: `^${record('1')}$`, method: 'PUT', latency_ms: 600, count: 1 });
-    const report = await saveChanges(changeSet, portalRecordStore(impatient, ORDERS), { backoffMs: () => 1200 });
+    const report = await saveChanges(changeSet, appRecords(impatient, ORDERS), { backoffMs: () => 1200 });
     assert.deepEqual(kinds(report.outcomes), [['1', 'saved']]);
     // The log is in the order answers went out: the slow PUT's comes after the first GET's.
     const forRow = (await requestLog(portal.emulator)).filter((entry) => entry.path === record('1')).map((entry) => entry.method);
@@ -296,7 +296,7 @@ describe('grid: saving changed rows', function () {
     const asRead = (await portalData(portal, '1')).f18;
     history.edit('edit', 'Edit', [{ recordId: '2', field: 'f18', value: '12' }]);
     history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '11' }]);
-    const undoing: RecordStore = {
+    const undoing: AppRecords = {
       ...store,
       update: async (recordId, fields, signal) => {
         if (recordId === '1') history.undo();

@@ -8,7 +8,7 @@ import type { ViewFilter } from '../../../src/api/filters';
 import type { RecordData } from '../../../src/api/types';
 import { ChangeSet } from '../../../src/grid/changeSet';
 import { EditHistory } from '../../../src/grid/editHistory';
-import type { RecordStore } from '../../../src/grid/recordStore';
+import type { AppRecords } from '../../../src/records/store';
 import { saveChanges, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
 import { readViewCopies, type ViewCheckSource } from '../../../src/grid/viewCheck';
 import { configure, injectFault, testInterface } from '../api/portal';
@@ -31,7 +31,7 @@ describe('grid: saving many changed rows checked with one read of the view', fun
   let portal: GridPortal;
   let changeSet: ChangeSet;
   let history: EditHistory;
-  let store: RecordStore;
+  let store: AppRecords;
   let someoneElse: PortalClient;
 
   before(async () => {
@@ -271,7 +271,7 @@ describe('grid: saving many changed rows checked with one read of the view', fun
       ['1', '2', '3', '4', '5', '6'].map((recordId) => ({ recordId, field: 'f11', value: `Late ${recordId}` })),
     );
     // The first update is slow, and someone else changes record 5 while it is on its way.
-    const slow: RecordStore = {
+    const slow: AppRecords = {
       ...store,
       update: async (recordId, fields, signal) => {
         if (recordId === '1') {
