@@ -16,7 +16,8 @@ import type { Column, RecordData } from '../api/types';
 import { recordKey, recordPath } from '../model/recordAddress';
 import type { AppTarget, RecordTarget } from '../model/targets';
 import { createBody, describeProblems, updateBody } from './changes';
-import { classifyFailure } from './failures';
+import { classifyFailure, mayHaveBeenDone } from './failures';
+import { withRetries, type Retrying } from './retry';
 
 /** How long a copy read from the portal stands for "now". */
 export const FRESH_MS = 300;
@@ -348,4 +349,60 @@ export function appRecords(client: RowsClient, appId: string, options: { draft?:
       return { recordId: created.id, copy: read?.data ?? { ...fields } };
     },
   };
+}
+
+/** What a row's check decided from the portal's copy: the fields to send (none: nothing to send). */
+export interface RowDecision {
+  /** What the check found (a conflict, gone, ...): the caller's to read. */
+  readonly kind: string;
+  readonly fields?: RecordData;
+}
+
+/**
+ * Check-then-update of one row: `check` decides from the portal's copy (undefined: the record is gone)
+ * what to send, and it is sent; retried by the policy. `checked`: the decision the caller already made
+ * from a copy young enough (a read of the view), so no GET is sent for it.
+ *
+ * An update is idempotent in itself (the same fields with the same values leave the record the same
+ * however often they are applied), but between a first attempt that may have been applied and a retry
+ * someone else may have changed those fields, and a blind retry would overwrite them. So after an
+ * uncertain failure the row is checked again: the portal holds my values -> the first attempt went
+ * through, nothing is sent; the portal's copy is still the one checked -> sent again; anything else is
+ * the check's to say (a conflict). After a failure that was not taken (429) the decision stands.
+ */
+export async function checkAndUpdate<D extends RowDecision>(
+  records: AppRecords,
+  recordId: string,
+  check: (current: RecordData | undefined) => D,
+  retrying: Retrying,
+  checked?: D,
+): Promise<D> {
+  let decision = checked;
+  return withRetries(async () => {
+    decision ??= check(await records.readCurrent(recordId, retrying.signal));
+    const { fields } = decision;
+    if (!fields || Object.keys(fields).length === 0) return decision;
+    try {
+      await records.update(recordId, fields, retrying.signal);
+      return decision;
+    } catch (error) {
+      if (mayHaveBeenDone(error)) decision = undefined;
+      throw error;
+    }
+  }, retrying);
+}
+
+/**
+ * Creates a record once: sent again only when the portal did not take it (a 429). After an uncertain
+ * failure (an answer that cannot be read included) it is not sent again: the caller says that the record
+ * may exist (mayHaveBeenDone), so that a person looks before saving it again. Once sent, a create is not
+ * aborted by a cancel (a record the caller does not know of would be made again by the next save): the
+ * cancel stops only the attempts not begun.
+ */
+export function createOnce(records: AppRecords, fields: RecordData, retrying: Retrying): Promise<{ recordId: string; copy: RecordData }> {
+  return withRetries(
+    () => records.create(fields),
+    retrying,
+    (failure) => failure.verdict === 'not-taken',
+  );
 }
