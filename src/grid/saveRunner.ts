@@ -12,7 +12,9 @@
 // This file adds the view read, retried as a GET is: it changes nothing, and when it still fails each row
 // is checked by its own GET (the read only saves requests). A Retry-After longer than the save waits
 // fails the row with "save again later" (a person watches the progress).
+import type { PortalClient } from '../api/client';
 import { isCancellation } from '../api/errors';
+import type { ViewFilter } from '../api/filters';
 import type { RecordData } from '../api/types';
 import { createBody } from '../records/changes';
 import { mayHaveBeenDone } from '../records/failures';
@@ -20,8 +22,8 @@ import { PortalLimiter } from '../records/limiter';
 import { retryPolicy, WaitTooLong, withRetries, type Retrying } from '../records/retry';
 import type { ChangeSet } from './changeSet';
 import { checkRow, type Conflict, type RowToSave, type SaveCheck } from './conflicts';
-import { checkAndUpdate, createOnce, type AppRecords } from '../records/store';
-import { checkAgainstView, shouldReadView, ViewAnswer, type ViewCheckSource } from './viewCheck';
+import { appRecords, checkAndUpdate, createOnce, type AppRecords } from '../records/store';
+import { CHECK_BATCHES, checkAgainstView, readViewCopies, shouldReadView, ViewAnswer, type ViewCheckSource } from './viewCheck';
 
 export type RowOutcome =
   /**
@@ -47,7 +49,10 @@ export interface SaveProgress {
 }
 
 export interface SaveOptions {
-  /** Rows in flight at once; default 4. */
+  /**
+   * Rows in flight at once at most. Default: the limiter's most (its window, shared by every job on the
+   * portal and adapting to it, holds the requests below that), or 4 without one.
+   */
   readonly concurrency?: number;
   /** The portal's limiter (its client's gate): the save's 429 pause is the portal's, shared with every job on it. */
   readonly limiter?: PortalLimiter;
@@ -112,8 +117,9 @@ class Runner {
     };
   }
 
+  /** Rows in flight now: the portal limiter's window when the save has it (it adapts), else the fixed number. */
   get concurrency(): number {
-    return Math.max(1, this.options.concurrency ?? 4);
+    return Math.max(1, this.options.concurrency ?? this.options.limiter?.state().limit ?? 4);
   }
 
   /** Creates the record of a new row. */
@@ -331,4 +337,30 @@ function settle(changeSet: ChangeSet, outcome: RowOutcome): void {
     default:
       break;
   }
+}
+
+/** The grid's view on its portal, as the grid shows it (its filters); `drafts`: new rows are created as drafts. */
+export interface SavePortal {
+  readonly client: PortalClient;
+  /** The portal's limiter, which the client's requests pass (PortalService.limiter). */
+  readonly limiter: PortalLimiter;
+  readonly appId: string;
+  readonly viewId: string;
+  readonly filters: readonly ViewFilter[];
+  readonly drafts: boolean;
+}
+
+/** What a grid's save runs with on its portal: the app's records, and the check against the grid's view (`viewRows` rows). */
+export function savingOn(portal: SavePortal, viewRows: number): { store: AppRecords; options: SaveOptions } {
+  const filters = [...portal.filters];
+  const viewCheck: ViewCheckSource = {
+    viewRows,
+    roundTripMs: () => portal.client.roundTripMs,
+    read: (wanted, signal, onRows, onCopy) =>
+      readViewCopies(portal.client, { appId: portal.appId, viewId: portal.viewId, filters }, wanted, signal, onRows, {
+        onCopy,
+        batches: CHECK_BATCHES,
+      }),
+  };
+  return { store: appRecords(portal.client, portal.appId, { draft: portal.drafts }), options: { limiter: portal.limiter, viewCheck } };
 }

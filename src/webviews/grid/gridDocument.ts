@@ -317,6 +317,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     const model = this.model;
     const portal = {
       client: this.deps.portals.client(this.target.portalId),
+      limiter: this.deps.portals.limiter(this.target.portalId),
       appId: this.target.appId,
       viewId: this.target.viewId,
       filters: this.filters,

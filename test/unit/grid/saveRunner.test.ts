@@ -7,9 +7,11 @@ import type { ChangeSet } from '../../../src/grid/changeSet';
 import { keepMine, takeTheirs } from '../../../src/grid/conflicts';
 import type { EditHistory } from '../../../src/grid/editHistory';
 import { appRecords, type AppRecords } from '../../../src/records/store';
-import { saveChanges, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
+import { defaultFetch, type FetchLike } from '../../../src/api/http';
+import { PortalLimiter } from '../../../src/records/limiter';
+import { saveChanges, savingOn, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
 import { CredentialsTokens, injectFault, testInterface } from '../api/portal';
-import { freshSave, ORDERS, portalData, requestLog, someoneElseOn, startGridPortal, type GridPortal } from './gridPortal';
+import { ALL_ORDERS, freshSave, ORDERS, portalData, requestLog, someoneElseOn, startGridPortal, type GridPortal } from './gridPortal';
 
 const record = (id: string): string => `/api/v1/app/${ORDERS}/record/${id}`;
 
@@ -263,6 +265,48 @@ describe('grid: saving changed rows', function () {
       [1, 2, 3, 4, 5, 6, 7, 8],
     );
     assert.deepEqual(progress.at(-1), { total: 8, done: 8, saved: 8, conflicts: 0, failed: 0 });
+  });
+
+  it("a grid's save has as many rows in flight as the portal's limiter allows, not a fixed number", async () => {
+    for (const window of [8, 2]) {
+      ({ changeSet, history } = await freshSave(portal));
+      history.edit(
+        'fill',
+        'Fill',
+        ['1', '2', '3', '4', '5', '6', '7', '8'].map((recordId) => ({ recordId, field: 'f18', value: '42' })),
+      );
+      // The portal's limiter, and a client whose requests pass it (as PortalService makes them).
+      const limiter = new PortalLimiter({ maxInFlight: window, initialInFlight: window });
+      let inFlight = 0;
+      let most = 0;
+      const counting: FetchLike = async (url, init) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        try {
+          return await defaultFetch(url, init);
+        } finally {
+          inFlight -= 1;
+        }
+      };
+      const client = new PortalClient({
+        baseUrl: portal.emulator.baseUrl,
+        tokens: new CredentialsTokens(portal.emulator),
+        fetch: counting,
+        gate: limiter,
+      });
+      const { store: onPortal, options } = savingOn({ client, limiter, appId: ORDERS, viewId: ALL_ORDERS, filters: [], drafts: false }, 50);
+      await injectFault(portal.emulator, { method: 'GET', path: '/record/', latency_ms: 80, count: -1 });
+      try {
+        const report = await saveChanges(changeSet, onPortal, options);
+        assert.deepEqual(
+          kinds(report.outcomes).filter(([, kind]) => kind !== 'saved'),
+          [],
+        );
+      } finally {
+        await testInterface(portal.emulator, 'DELETE', 'faults');
+      }
+      assert.equal(most, window, `the limiter's window of ${window}`);
+    }
   });
 
   it('can be cancelled: rows not saved keep their edits, and saving again finishes the job', async () => {
