@@ -48,6 +48,13 @@ export interface SaveProgress {
   readonly viewRowsRead?: number;
 }
 
+/**
+ * How long after a view's read a row's update may start and still be checked against that read (issue 35,
+ * decided): a colleague's change made within that window is not seen and would be overwritten, so it is
+ * kept short; the rows begun later are read again. 30 s before: long enough for a change to slip in.
+ */
+export const VIEW_ANSWER_MAX_AGE_MS = 5_000;
+
 export interface SaveOptions {
   /**
    * Rows in flight at once at most. Default: the limiter's most (its window, shared by every job on the
@@ -69,10 +76,11 @@ export interface SaveOptions {
   /**
    * A view's answer checks the rows whose update begins within this long of the read's start; after that
    * the rows left are checked by a newer read (or GETs): how old a copy may be when a row is compared with
-   * it stays bounded however long the save runs. Default 30 s (about the longest Retry-After already puts
-   * between a row's GET and its update).
+   * it stays bounded however long the save runs. Default VIEW_ANSWER_MAX_AGE_MS.
    */
   readonly viewAnswerMaxAgeMs?: number;
+  /** The clock the view answer's age is told by (tests pass a fake one); default Date.now. */
+  readonly now?: () => number;
 }
 
 export interface SaveReport {
@@ -115,6 +123,10 @@ class Runner {
       backoffMs: options.backoffMs,
       failBeyondMs,
     };
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   /** Rows in flight now: the portal limiter's window when the save has it (it adapts), else the fixed number. */
@@ -171,7 +183,7 @@ class Runner {
     if (!source) return undefined;
     this.awaitingAnswer.add(row.recordId);
     try {
-      const maxAge = this.options.viewAnswerMaxAgeMs ?? 30_000;
+      const maxAge = this.options.viewAnswerMaxAgeMs ?? VIEW_ANSWER_MAX_AGE_MS;
       for (;;) {
         const answer = this.answer;
         if (answer) {
@@ -179,7 +191,7 @@ class Runner {
           // does not hold, or all of them when the read could not be had).
           const copy = answer.wanted.has(row.recordId) ? await answer.copyOf(row.recordId) : undefined;
           if (copy === undefined) return undefined;
-          if (Date.now() - answer.readAt <= maxAge) return checkAgainstView(this.changeSet.columns, row, copy);
+          if (this.now() - answer.readAt <= maxAge) return checkAgainstView(this.changeSet.columns, row, copy);
           // A read that takes most of the age allowed cannot bring a copy young enough: GETs instead.
           if (answer.reading || answer.tookMs * 2 > maxAge) return undefined;
           // Another worker began a newer read while this one waited: that one is awaited.
@@ -204,12 +216,12 @@ class Runner {
 
   /** One read of the view into `answer`, retried as a GET is; never rejects (the rows not brought are checked by GET). */
   private async readView(source: ViewCheckSource, answer: ViewAnswer): Promise<void> {
-    const started = Date.now();
+    const started = this.now();
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, this.stopReads.signal]) : this.stopReads.signal;
     try {
       await withRetries(
         async () => {
-          answer.began();
+          answer.began(this.now());
           this.onViewRows(0);
           const copies = await source.read(
             answer.wanted,
@@ -224,7 +236,7 @@ class Runner {
     } catch {
       // Cancelled, or the read could not be had: its rows' checks go on by GET (where a cancel stops them).
     } finally {
-      answer.end(Date.now() - started);
+      answer.end(this.now() - started);
       this.onViewRows(undefined);
     }
   }
