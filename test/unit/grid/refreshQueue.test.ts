@@ -77,7 +77,6 @@ const rateLimited = (retryAfterMs: number | undefined): PortalError =>
     kind: 'http',
     status: 429,
     message: 'Reading record: HTTP 429 (the portal is limiting requests; try again later).',
-    retryable: true,
     retryAfterMs,
   });
 
