@@ -378,18 +378,23 @@ export async function checkAndUpdate<D extends RowDecision>(
   checked?: D,
 ): Promise<D> {
   let decision = checked;
-  return withRetries(async () => {
-    decision ??= check(await records.readCurrent(recordId, retrying.signal));
-    const { fields } = decision;
-    if (!fields || Object.keys(fields).length === 0) return decision;
-    try {
-      await records.update(recordId, fields, retrying.signal);
-      return decision;
-    } catch (error) {
-      if (mayHaveBeenDone(error)) decision = undefined;
-      throw error;
-    }
-  }, retrying);
+  return withRetries(
+    async () => {
+      decision ??= check(await records.readCurrent(recordId, retrying.signal));
+      const { fields } = decision;
+      if (!fields || Object.keys(fields).length === 0) return decision;
+      try {
+        await records.update(recordId, fields, retrying.signal);
+        return decision;
+      } catch (error) {
+        if (mayHaveBeenDone(error)) decision = undefined;
+        throw error;
+      }
+      // An unreadable 2xx ('taken') is checked again too: the look finds my values, and nothing is sent.
+    },
+    retrying,
+    (failure) => failure.verdict === 'not-taken' || failure.verdict === 'may-have-been-done' || failure.verdict === 'taken',
+  );
 }
 
 /**

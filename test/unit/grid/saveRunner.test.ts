@@ -212,6 +212,17 @@ describe('grid: saving changed rows', function () {
     assert.equal((await portalData(portal, '1')).f18, '77');
   });
 
+  it('checks a row again, rather than failing it, when the answer to its update cannot be taken at its word', async () => {
+    history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '78' }]);
+    // A 2xx that says the change did not succeed: the portal's answer is not usable ('taken').
+    await injectFault(portal.emulator, { path: `^${record('1')}$`, method: 'PUT', status: 200, body: { success: false }, count: 1 });
+    const report = await saveChanges(changeSet, store, { backoffMs: () => 20 });
+    assert.deepEqual(kinds(report.outcomes), [['1', 'saved']]);
+    const forRow = (await requestLog(portal.emulator)).filter((entry) => entry.path === record('1')).map((entry) => entry.method);
+    assert.deepEqual(forRow, ['GET', 'PUT', 'GET', 'PUT'], 'looked again before sending again');
+    assert.equal((await portalData(portal, '1')).f18, '78');
+  });
+
   it('holds back, instead of resending, an update that someone else overtook after it failed', async () => {
     history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '77' }]);
     await injectFault(portal.emulator, { path: `^${record('1')}$`, method: 'PUT', status: 503, count: 1 });
