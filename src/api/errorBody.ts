@@ -122,6 +122,5 @@ export function withField(error: PortalError, field: string): PortalError {
     portalMessage: error.portalMessage,
     code: error.code,
     field,
-    retryable: error.retryable,
   });
 }

@@ -27,8 +27,6 @@ export interface PortalErrorInit {
   code?: string;
   /** The field_id_in_data the error is about, when known. */
   field?: string;
-  /** Whether trying again may help (5xx, 429, network, timeout). */
-  retryable?: boolean;
   /** How long the portal asked the client to wait before trying again (a 429's or 503's Retry-After). */
   retryAfterMs?: number;
   cause?: unknown;
@@ -40,7 +38,6 @@ export class PortalError extends Error {
   readonly portalMessage: string | undefined;
   readonly code: string | undefined;
   readonly field: string | undefined;
-  readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
 
   constructor(init: PortalErrorInit) {
@@ -51,7 +48,6 @@ export class PortalError extends Error {
     this.portalMessage = init.portalMessage;
     this.code = init.code;
     this.field = init.field;
-    this.retryable = init.retryable ?? false;
     this.retryAfterMs = init.retryAfterMs;
   }
 }

@@ -188,7 +188,6 @@ function failure(
     return new PortalError({
       kind: 'timeout',
       message: `${request.action} failed: the portal at ${origin(request.url)} did not answer within ${Math.round(timeoutMs / 100) / 10} s.`,
-      retryable: true,
       cause: error,
     });
   }
@@ -218,7 +217,6 @@ function failure(
     kind: 'network',
     message: `${request.action} failed: could not reach the portal at ${origin(request.url)} (${reason}).`,
     code,
-    retryable: true,
     cause: error,
   });
 }
@@ -321,10 +319,6 @@ const DEFAULT_CODES: Record<number, string> = {
   429: 'rate_limited',
 };
 
-export function isRetryableStatus(status: number): boolean {
-  return status >= 500 || status === 429;
-}
-
 export interface HttpErrorOptions {
   action: string;
   /** Strings that must never appear in the error: the token, the secret, the code. */
@@ -344,7 +338,7 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isNaN(at) || !/[a-z]/i.test(text) ? undefined : Math.max(0, at - now);
 }
 
-/** The PortalError for a non-2xx response: status, the portal's code, message and field, and retryability. */
+/** The PortalError for a non-2xx response: status, the portal's code, message and field, and its Retry-After. */
 export function httpError(response: HttpResponse, options: HttpErrorOptions): PortalError {
   const found = portalMessageOf(response.body, response.headers.get('content-type'));
   const secrets = options.secrets ?? [];
@@ -363,8 +357,9 @@ export function httpError(response: HttpResponse, options: HttpErrorOptions): Po
     portalMessage,
     code,
     field: found.field,
-    retryable: isRetryableStatus(response.status),
-    retryAfterMs: isRetryableStatus(response.status) ? retryAfterMs(response.headers.get('retry-after')) : undefined,
+    // Kept whatever the status: whether and when to send again is the classification's and the retry
+    // policy's (src/records/failures.ts, retry.ts), not this file's.
+    retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
   });
 }
 

@@ -15,12 +15,12 @@
 import { isCancellation, isPortalError } from '../api/errors';
 import type { RecordData } from '../api/types';
 import type { PortalCopy } from './changeSet';
-import type { RecordStore } from './recordStore';
+import type { AppRecords } from '../records/store';
 import { shouldReadView, type ViewCheckSource } from './viewCheck';
 
 export interface RefreshQueueOptions {
   /** The GET of one record. */
-  readonly store: Pick<RecordStore, 'readCurrent'>;
+  readonly store: Pick<AppRecords, 'readCurrent'>;
   /** The grid's view, to read many waiting records at once; without it, a GET each. */
   readonly view?: ViewCheckSource;
   /** The portal's copy of a record read (or 'deleted'), for the grid to show. */

@@ -5,36 +5,25 @@
 // cannot vouch for, from a GET of the row. A bounded number of rows at once; progress after
 // each row; cancellable. A row that fails keeps its pending edits and says why: nothing is lost on any failure.
 //
-// Retries, and why they are safe:
-// What a failure says about the request is decided once (src/records/failures.ts: 'not taken' and 'may
-// have been done' below are its verdicts).
-// - 429 (rate limited, not taken): the portal did not do the request. Any step waits for Retry-After (every worker
-//   waits, not only the one refused) and sends it again.
-// - 5xx (503 included), dropped connections, time-outs (may have been done): the check's GET changes nothing, so it is sent again. The update's
-//   PUT is idempotent in itself (the same fields with the same values leave the record the same however
-//   often they are applied), but between a first attempt that may have been applied and a retry, someone
-//   else may have changed those fields, and a blind retry would overwrite them. So a PUT is never resent
-//   blindly: after an uncertain failure the row is checked again. The portal holds my values -> the first
-//   attempt went through, nothing is sent; the portal's copy is still the one read -> the PUT is sent again;
-//   anything else -> a conflict, held back like any other.
-// - The view read changes nothing either: 429 and uncertain failures are retried like a GET. When it still
-//   fails, each row is checked by its own GET (the read only saves requests).
-// - Other 4xx (a value the portal refuses, a duplicate in a Unique column): not retried; the row fails
-//   with the portal's message.
-// - A new row is created with one POST of its fields (createBody: the rules of creating a record). A POST
-//   is not idempotent: it is sent again only when not taken; after an uncertain failure (an answer
-//   that cannot be read included) the row fails and says that the record may exist, so that the person
-//   looks before saving it again. Once sent, a POST is not aborted by a cancel: its answer is awaited.
-import { isCancellation, isPortalError } from '../api/errors';
+// A scheduler on top of the record store: what a row's check-then-update and a new row's create-once do,
+// and why their retries are safe (an update after an uncertain failure is checked again, never resent
+// blindly; a create is sent again only when not taken), is records/store.ts's; how often and how long
+// to wait, records/retry.ts's (a Retry-After pauses every request to the portal, through its limiter).
+// This file adds the view read, retried as a GET is: it changes nothing, and when it still fails each row
+// is checked by its own GET (the read only saves requests). A Retry-After longer than the save waits
+// fails the row with "save again later" (a person watches the progress).
+import type { PortalClient } from '../api/client';
+import { isCancellation } from '../api/errors';
+import type { ViewFilter } from '../api/filters';
 import type { RecordData } from '../api/types';
 import { createBody } from '../records/changes';
-import { mayHaveBeenDone, notTaken } from '../records/failures';
+import { mayHaveBeenDone } from '../records/failures';
 import { PortalLimiter } from '../records/limiter';
-import { backoffMs, retryPolicy, sleep, type RetryPolicy } from '../records/retry';
+import { retryPolicy, WaitTooLong, withRetries, type Retrying } from '../records/retry';
 import type { ChangeSet } from './changeSet';
 import { checkRow, type Conflict, type RowToSave, type SaveCheck } from './conflicts';
-import type { RecordStore } from './recordStore';
-import { checkAgainstView, shouldReadView, ViewAnswer, type ViewCheckSource } from './viewCheck';
+import { appRecords, checkAndUpdate, createOnce, type AppRecords } from '../records/store';
+import { CHECK_BATCHES, checkAgainstView, readViewCopies, shouldReadView, ViewAnswer, type ViewCheckSource } from './viewCheck';
 
 export type RowOutcome =
   /**
@@ -59,8 +48,18 @@ export interface SaveProgress {
   readonly viewRowsRead?: number;
 }
 
+/**
+ * How long after a view's read a row's update may start and still be checked against that read (issue 35,
+ * decided): a colleague's change made within that window is not seen and would be overwritten, so it is
+ * kept short; the rows begun later are read again. 30 s before: long enough for a change to slip in.
+ */
+export const VIEW_ANSWER_MAX_AGE_MS = 5_000;
+
 export interface SaveOptions {
-  /** Rows in flight at once; default 4. */
+  /**
+   * Rows in flight at once at most. Default: the limiter's most (its window, shared by every job on the
+   * portal and adapting to it, holds the requests below that), or 4 without one.
+   */
   readonly concurrency?: number;
   /** The portal's limiter (its client's gate): the save's 429 pause is the portal's, shared with every job on it. */
   readonly limiter?: PortalLimiter;
@@ -77,10 +76,11 @@ export interface SaveOptions {
   /**
    * A view's answer checks the rows whose update begins within this long of the read's start; after that
    * the rows left are checked by a newer read (or GETs): how old a copy may be when a row is compared with
-   * it stays bounded however long the save runs. Default 30 s (about the longest Retry-After already puts
-   * between a row's GET and its update).
+   * it stays bounded however long the save runs. Default VIEW_ANSWER_MAX_AGE_MS.
    */
   readonly viewAnswerMaxAgeMs?: number;
+  /** The clock the view answer's age is told by (tests pass a fake one); default Date.now. */
+  readonly now?: () => number;
 }
 
 export interface SaveReport {
@@ -89,23 +89,16 @@ export interface SaveReport {
   readonly blocked: readonly string[];
 }
 
-class RowFailure extends Error {}
-
 function reasonOf(error: unknown): string {
+  if (error instanceof WaitTooLong)
+    return `${reasonOf(error.cause)} The portal asked to wait ${Math.ceil(error.waitMs / 1000)} s; save again later.`;
   return error instanceof Error && error.message ? error.message : String(error);
 }
 
-/** Not taken (a 429 above all): every worker waits, then the request is sent again as it is. */
-function isRateLimited(error: unknown): boolean {
-  return notTaken(error);
-}
-
+/** A scheduler of rows on top of the record store (records/store.ts: check-then-update, create-once). */
 class Runner {
-  /** Where the pause a 429 asks for is kept: the portal's limiter when given. */
-  private readonly pace: PortalLimiter;
-  private readonly maxAttempts: number;
-  private readonly backoffMs: (attempt: number) => number;
-  private readonly maxRetryAfterMs: number;
+  /** How every request of the save is retried (records/retry.ts), and where the portal's pause is kept. */
+  private readonly retrying: Retrying;
   /** The view's answer the rows are checked against, as its rows arrive. */
   private answer: ViewAnswer | undefined;
   /** The view reads on their way, and what stops them once every row is done (the rest of an answer is not needed). */
@@ -116,21 +109,29 @@ class Runner {
 
   constructor(
     private readonly changeSet: ChangeSet,
-    private readonly store: RecordStore,
+    private readonly store: AppRecords,
     private readonly options: SaveOptions,
     /** The existing rows no worker has begun yet: how many (asked before every row), and which. */
     private readonly notBegun: { count(): number; ids(): readonly string[] },
     private readonly onViewRows: (rowsRead: number | undefined) => void,
   ) {
-    const policy: RetryPolicy = retryPolicy({ maxAttempts: options.maxAttempts });
-    this.maxAttempts = policy.maxAttempts;
-    this.backoffMs = options.backoffMs ?? ((attempt) => backoffMs(policy, attempt));
-    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
-    this.pace = options.limiter ?? new PortalLimiter({ maxRetryAfterMs: this.maxRetryAfterMs });
+    const failBeyondMs = options.maxRetryAfterMs ?? 60_000;
+    this.retrying = {
+      policy: retryPolicy({ maxAttempts: options.maxAttempts }),
+      pace: options.limiter ?? new PortalLimiter({ maxRetryAfterMs: failBeyondMs }),
+      signal: options.signal,
+      backoffMs: options.backoffMs,
+      failBeyondMs,
+    };
   }
 
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  /** Rows in flight now: the portal limiter's window when the save has it (it adapts), else the fixed number. */
   get concurrency(): number {
-    return Math.max(1, this.options.concurrency ?? 4);
+    return Math.max(1, this.options.concurrency ?? this.options.limiter?.state().limit ?? 4);
   }
 
   /** Creates the record of a new row. */
@@ -138,68 +139,41 @@ class Runner {
     const { recordId } = row;
     const fields = createBody(this.changeSet.columns, Object.fromEntries(row.edits)).fields;
     try {
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          await this.whenAllowed();
-          // Not given the signal: a cancel after the POST went out would leave a record the grid does not
-          // know of, and the next save would create it again. Cancelling stops the rows not begun.
-          const created = await this.store.create(fields);
-          return { recordId, kind: 'created', created: created.recordId, sent: fields, copy: created.copy };
-        } catch (error) {
-          if (isCancellation(error) || attempt >= this.maxAttempts || !isRateLimited(error)) throw error;
-          await this.rateLimited(error);
-        }
-      }
+      const created = await createOnce(this.store, fields, this.retrying);
+      return { recordId, kind: 'created', created: created.recordId, sent: fields, copy: created.copy };
     } catch (error) {
       if (isCancellation(error) || (this.options.signal?.aborted && !mayHaveBeenDone(error))) return { recordId, kind: 'cancelled' };
       const maybe = mayHaveBeenDone(error)
         ? ' The portal may have created the record all the same: look in the view before saving this row again.'
         : '';
-      return { recordId, kind: 'failed', reason: `${error instanceof RowFailure ? error.message : reasonOf(error)}${maybe}` };
+      return { recordId, kind: 'failed', reason: `${reasonOf(error)}${maybe}` };
     }
   }
 
   async saveRow(row: RowToSave): Promise<RowOutcome> {
     const { recordId } = row;
     try {
-      let check = (await this.checkByView(row)) ?? (await this.check(row));
-      for (let attempt = 1; ; attempt += 1) {
-        if (check.kind === 'deleted') return { recordId, kind: 'deleted' };
-        if (check.kind === 'conflict') return { recordId, kind: 'conflict', conflict: check.conflict };
-        if (check.kind === 'already-saved') return this.saved(row, check.current, {});
-        const { fields, current } = check;
-        try {
-          await this.whenAllowed();
-          await this.store.update(recordId, fields, this.options.signal);
-          return this.saved(row, current, fields);
-        } catch (error) {
-          if (isCancellation(error) || attempt >= this.maxAttempts) throw error;
-          if (isRateLimited(error)) await this.rateLimited(error);
-          else if (mayHaveBeenDone(error)) {
-            await sleep(this.backoffMs(attempt), this.options.signal);
-            check = await this.check(row);
-          } else throw error;
-        }
+      const byView = await this.checkByView(row);
+      const check = await checkAndUpdate(
+        this.store,
+        recordId,
+        (current) => checkRow(this.changeSet.columns, row, current),
+        this.retrying,
+        byView,
+      );
+      switch (check.kind) {
+        case 'deleted':
+          return { recordId, kind: 'deleted' };
+        case 'conflict':
+          return { recordId, kind: 'conflict', conflict: check.conflict };
+        case 'already-saved':
+          return this.saved(row, check.current, {});
+        default:
+          return this.saved(row, check.current, check.fields);
       }
     } catch (error) {
       if (isCancellation(error) || this.options.signal?.aborted) return { recordId, kind: 'cancelled' };
-      return { recordId, kind: 'failed', reason: error instanceof RowFailure ? error.message : reasonOf(error) };
-    }
-  }
-
-  /** The conflict check: the portal's copy now, read again after 429s and uncertain failures. */
-  private async check(row: RowToSave): Promise<SaveCheck> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await this.whenAllowed();
-        const current = await this.store.readCurrent(row.recordId, this.options.signal);
-        return checkRow(this.changeSet.columns, row, current);
-      } catch (error) {
-        if (isCancellation(error) || attempt >= this.maxAttempts) throw error;
-        if (isRateLimited(error)) await this.rateLimited(error);
-        else if (mayHaveBeenDone(error)) await sleep(this.backoffMs(attempt), this.options.signal);
-        else throw error;
-      }
+      return { recordId, kind: 'failed', reason: reasonOf(error) };
     }
   }
 
@@ -209,7 +183,7 @@ class Runner {
     if (!source) return undefined;
     this.awaitingAnswer.add(row.recordId);
     try {
-      const maxAge = this.options.viewAnswerMaxAgeMs ?? 30_000;
+      const maxAge = this.options.viewAnswerMaxAgeMs ?? VIEW_ANSWER_MAX_AGE_MS;
       for (;;) {
         const answer = this.answer;
         if (answer) {
@@ -217,7 +191,7 @@ class Runner {
           // does not hold, or all of them when the read could not be had).
           const copy = answer.wanted.has(row.recordId) ? await answer.copyOf(row.recordId) : undefined;
           if (copy === undefined) return undefined;
-          if (Date.now() - answer.readAt <= maxAge) return checkAgainstView(this.changeSet.columns, row, copy);
+          if (this.now() - answer.readAt <= maxAge) return checkAgainstView(this.changeSet.columns, row, copy);
           // A read that takes most of the age allowed cannot bring a copy young enough: GETs instead.
           if (answer.reading || answer.tookMs * 2 > maxAge) return undefined;
           // Another worker began a newer read while this one waited: that one is awaited.
@@ -242,14 +216,13 @@ class Runner {
 
   /** One read of the view into `answer`, retried as a GET is; never rejects (the rows not brought are checked by GET). */
   private async readView(source: ViewCheckSource, answer: ViewAnswer): Promise<void> {
-    const started = Date.now();
+    const started = this.now();
+    const signal = this.options.signal ? AbortSignal.any([this.options.signal, this.stopReads.signal]) : this.stopReads.signal;
     try {
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          await this.whenAllowed();
-          answer.began();
+      await withRetries(
+        async () => {
+          answer.began(this.now());
           this.onViewRows(0);
-          const signal = this.options.signal ? AbortSignal.any([this.options.signal, this.stopReads.signal]) : this.stopReads.signal;
           const copies = await source.read(
             answer.wanted,
             signal,
@@ -257,19 +230,13 @@ class Runner {
             (recordId, copy) => answer.take(recordId, copy),
           );
           for (const [recordId, copy] of copies) if (!answer.copies.has(recordId)) answer.take(recordId, copy);
-          return;
-        } catch (error) {
-          if (isCancellation(error) || this.options.signal?.aborted || this.stopReads.signal.aborted || attempt >= this.maxAttempts)
-            throw error;
-          if (isRateLimited(error)) await this.rateLimited(error);
-          else if (mayHaveBeenDone(error)) await sleep(this.backoffMs(attempt), this.options.signal);
-          else throw error;
-        }
-      }
+        },
+        { ...this.retrying, signal },
+      );
     } catch {
       // Cancelled, or the read could not be had: its rows' checks go on by GET (where a cancel stops them).
     } finally {
-      answer.end(Date.now() - started);
+      answer.end(this.now() - started);
       this.onViewRows(undefined);
     }
   }
@@ -292,20 +259,6 @@ class Runner {
       live.filter((cell) => cell.value !== (base[cell.field] ?? '')),
     );
     return { recordId: row.recordId, kind: 'saved', sent, current };
-  }
-
-  private async rateLimited(error: unknown): Promise<void> {
-    const wait = (isPortalError(error) ? error.retryAfterMs : undefined) ?? this.backoffMs(1);
-    if (wait > this.maxRetryAfterMs)
-      throw new RowFailure(`${reasonOf(error)} The portal asked to wait ${Math.ceil(wait / 1000)} s; save again later.`);
-    this.pace.pause(wait);
-    await this.whenAllowed();
-  }
-
-  /** Every request waits while the portal has asked us to (a 429's Retry-After). */
-  private async whenAllowed(): Promise<void> {
-    await this.pace.whenOpen(this.options.signal);
-    this.options.signal?.throwIfAborted();
   }
 }
 
@@ -332,7 +285,7 @@ export interface SaveSummary {
  * portal's copy and leave the change set (edits typed meanwhile stay pending); conflicts and deleted rows
  * are marked changed on the portal with their edits kept; failed and cancelled rows keep their edits.
  */
-export async function saveChanges(changeSet: ChangeSet, store: RecordStore, options: SaveOptions = {}): Promise<SaveReport> {
+export async function saveChanges(changeSet: ChangeSet, store: AppRecords, options: SaveOptions = {}): Promise<SaveReport> {
   const blocked = changeSet
     .rows()
     .filter((row) => row.problems.size > 0)
@@ -396,4 +349,30 @@ function settle(changeSet: ChangeSet, outcome: RowOutcome): void {
     default:
       break;
   }
+}
+
+/** The grid's view on its portal, as the grid shows it (its filters); `drafts`: new rows are created as drafts. */
+export interface SavePortal {
+  readonly client: PortalClient;
+  /** The portal's limiter, which the client's requests pass (PortalService.limiter). */
+  readonly limiter: PortalLimiter;
+  readonly appId: string;
+  readonly viewId: string;
+  readonly filters: readonly ViewFilter[];
+  readonly drafts: boolean;
+}
+
+/** What a grid's save runs with on its portal: the app's records, and the check against the grid's view (`viewRows` rows). */
+export function savingOn(portal: SavePortal, viewRows: number): { store: AppRecords; options: SaveOptions } {
+  const filters = [...portal.filters];
+  const viewCheck: ViewCheckSource = {
+    viewRows,
+    roundTripMs: () => portal.client.roundTripMs,
+    read: (wanted, signal, onRows, onCopy) =>
+      readViewCopies(portal.client, { appId: portal.appId, viewId: portal.viewId, filters }, wanted, signal, onRows, {
+        onCopy,
+        batches: CHECK_BATCHES,
+      }),
+  };
+  return { store: appRecords(portal.client, portal.appId, { draft: portal.drafts }), options: { limiter: portal.limiter, viewCheck } };
 }

@@ -113,8 +113,8 @@ export class ViewAnswer {
     return !this.ended;
   }
 
-  began(): void {
-    if (Number.isNaN(this.readAt)) this.readAt = Date.now();
+  began(now: number): void {
+    if (Number.isNaN(this.readAt)) this.readAt = now;
   }
 
   take(recordId: string, copy: RecordData): void {

@@ -2,6 +2,7 @@
 // many attempts a request gets, the wait between them, and how long a portal's Retry-After is obeyed;
 // and the one sleep they wait with. Which failures are retried is the classification's business, not
 // this file's: it only says how long to wait once a failure is to be retried.
+import { classifyFailure, type Failure } from './failures';
 
 export interface RetryPolicy {
   /** Attempts per request before it fails. */
@@ -73,4 +74,73 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     );
     signal?.addEventListener('abort', abort, { once: true });
   });
+}
+
+/** Where the pause a portal asks for is kept: its limiter (PortalLimiter), shared by every request to it. */
+export interface Pace {
+  pause(ms: number): void;
+  whenOpen(signal?: AbortSignal): Promise<void>;
+}
+
+/** How one job retries its requests: the policy, the portal's pause, its cancel. */
+export interface Retrying {
+  readonly policy: RetryPolicy;
+  readonly pace: Pace;
+  readonly signal?: AbortSignal;
+  /** The wait after the `attempt`th failure without Retry-After; default backoffMs (tests shorten it). */
+  readonly backoffMs?: (attempt: number) => number;
+  /**
+   * A Retry-After longer than this fails the request at once (WaitTooLong) instead of holding the job:
+   * for a job a person watches (the grid's save), who is better told to come back later. Default: the
+   * wait is obeyed up to the policy's cap.
+   */
+  readonly failBeyondMs?: number;
+}
+
+/** The portal asked to wait longer than the job waits (Retrying.failBeyondMs); `cause` is its answer. */
+export class WaitTooLong extends Error {
+  constructor(
+    readonly waitMs: number,
+    cause: unknown,
+  ) {
+    super(`${cause instanceof Error ? cause.message : String(cause)} The portal asked to wait ${Math.ceil(waitMs / 1000)} s.`, { cause });
+  }
+}
+
+/** Retried by default: what the portal did not take, and what it may have done (the caller re-checks first). */
+function retriedByDefault(failure: Failure): boolean {
+  return failure.verdict === 'not-taken' || failure.verdict === 'may-have-been-done';
+}
+
+/**
+ * Runs `run` (given the attempt, 1, 2, ...) until it resolves, its failure is not to be retried
+ * (`retried`, by the classification), the job is cancelled or the attempts are spent; then its last
+ * failure is thrown. Before each attempt it waits while the portal asked every request to (the pace);
+ * between attempts, as long as the portal asked (up to the cap: a 429's or a 503's Retry-After pauses
+ * every request to the portal), else the jittered backoff. What `run` does on an uncertain failure (look
+ * before sending again) is its own business.
+ */
+export async function withRetries<T>(
+  run: (attempt: number) => Promise<T>,
+  retrying: Retrying,
+  retried: (failure: Failure) => boolean = retriedByDefault,
+): Promise<T> {
+  const { policy, pace, signal } = retrying;
+  for (let attempt = 1; ; attempt += 1) {
+    await pace.whenOpen(signal);
+    signal?.throwIfAborted();
+    try {
+      return await run(attempt);
+    } catch (error) {
+      const failure = classifyFailure(error);
+      if (failure.verdict === 'cancelled' || signal?.aborted || attempt >= policy.maxAttempts || !retried(failure)) throw error;
+      const asked = failure.waitMs;
+      if (asked !== undefined && retrying.failBeyondMs !== undefined && asked > retrying.failBeyondMs) throw new WaitTooLong(asked, error);
+      const wait =
+        asked !== undefined ? retryWaitMs(policy, attempt, asked) : (retrying.backoffMs ?? ((n) => backoffMs(policy, n)))(attempt);
+      // A 503 may have been done, yet its Retry-After is the portal's word on when to come back: kept too.
+      if (failure.verdict === 'not-taken' || asked !== undefined) pace.pause(wait);
+      await sleep(wait, signal);
+    }
+  }
 }

@@ -1,7 +1,9 @@
 // The records this window works on, without `vscode`: the portal's copies read (shared while a read is in
 // flight, reused while fresh), the copy the user's edit started from, the conflict check, update and
 // create. The `portal:` file system (src/fs/recordFileSystem.ts) is a thin adapter on it; the language model
-// tools (src/tools) stand on it too (the grid and the import have their own). The clock is passed in, so that ages are tested without waiting.
+// tools (src/tools) stand on it too. Jobs of many rows (the grid's save and refresh, the board's) stand on
+// its rows API (AppRecords, at the end): no copies kept, a signal per call. The clock is passed in, so
+// that ages are tested without waiting.
 //
 // A save sends only the fields changed against the copy the edit started from (`base`), never read-only
 // ones, and never over a change made in the portal since that copy unless the caller has just checked:
@@ -14,7 +16,8 @@ import type { Column, RecordData } from '../api/types';
 import { recordKey, recordPath } from '../model/recordAddress';
 import type { AppTarget, RecordTarget } from '../model/targets';
 import { createBody, describeProblems, updateBody } from './changes';
-import { classifyFailure } from './failures';
+import { classifyFailure, mayHaveBeenDone } from './failures';
+import { withRetries, type Retrying } from './retry';
 
 /** How long a copy read from the portal stands for "now". */
 export const FRESH_MS = 300;
@@ -107,8 +110,9 @@ export function portalFailure(error: unknown, portalLabel: string): string {
   return `${error.message}${portal}${advice}`;
 }
 
+/** The portal answers 404 for a record in its trash as for one that never was: both are gone. */
 function isNotFound(error: unknown): boolean {
-  return isPortalError(error) && error.status === 404;
+  return isPortalError(error) && error.kind === 'http' && error.status === 404;
 }
 
 export class RecordStore {
@@ -299,4 +303,111 @@ export class RecordStore {
     this.entry(record).copy = copy;
     return copy;
   }
+}
+
+/** The portal calls a job of many rows makes, each with its signal (PortalClient has them). */
+export interface RowsClient {
+  readRecord(appId: string, recordId: string, signal?: AbortSignal): Promise<RecordRead>;
+  updateRecord(appId: string, recordId: string, changes: RecordData, options: object, signal?: AbortSignal): Promise<void>;
+  createRecord(appId: string, data: RecordData, options: { draft?: boolean }, signal?: AbortSignal): Promise<CreatedRecord>;
+}
+
+/**
+ * One app's records as a job of many rows uses them (the grid's save and refresh): the portal's copy now,
+ * an update of exactly the fields the caller's check chose, a create. It keeps no copies (a job checks
+ * thousands of rows, each once). Failures are PortalErrors (src/api/errors.ts), classified by failures.ts.
+ */
+export interface AppRecords {
+  /** The portal's current copy of the record; undefined when it is deleted or in trash. */
+  readCurrent(recordId: string, signal?: AbortSignal): Promise<RecordData | undefined>;
+  /** Sends `fields` and nothing else (the portal changes only the fields sent). */
+  update(recordId: string, fields: RecordData, signal?: AbortSignal): Promise<void>;
+  /** Creates a record of `fields` (a draft where the store says so); its id and the portal's copy. */
+  create(fields: RecordData, signal?: AbortSignal): Promise<{ recordId: string; copy: RecordData }>;
+}
+
+/**
+ * The records of one app over the portal client. New records are created as drafts when `draft` (apps
+ * with Draft mode) and read back once, for what the portal filled in (Auto Number, LookUp, defaults); when
+ * that read fails, the copy is what was sent.
+ */
+export function appRecords(client: RowsClient, appId: string, options: { draft?: boolean } = {}): AppRecords {
+  return {
+    async readCurrent(recordId, signal) {
+      try {
+        return (await client.readRecord(appId, recordId, signal)).data;
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    },
+    update: (recordId, fields, signal) => client.updateRecord(appId, recordId, fields, {}, signal),
+    async create(fields, signal) {
+      const created = await client.createRecord(appId, fields, { draft: options.draft === true }, signal);
+      if (!created.id) throw new Error('The portal created the record but did not say its id: refresh the view to see it.');
+      const read = await client.readRecord(appId, created.id, signal).catch(() => undefined);
+      return { recordId: created.id, copy: read?.data ?? { ...fields } };
+    },
+  };
+}
+
+/** What a row's check decided from the portal's copy: the fields to send (none: nothing to send). */
+export interface RowDecision {
+  /** What the check found (a conflict, gone, ...): the caller's to read. */
+  readonly kind: string;
+  readonly fields?: RecordData;
+}
+
+/**
+ * Check-then-update of one row: `check` decides from the portal's copy (undefined: the record is gone)
+ * what to send, and it is sent; retried by the policy. `checked`: the decision the caller already made
+ * from a copy young enough (a read of the view), so no GET is sent for it.
+ *
+ * An update is idempotent in itself (the same fields with the same values leave the record the same
+ * however often they are applied), but between a first attempt that may have been applied and a retry
+ * someone else may have changed those fields, and a blind retry would overwrite them. So after an
+ * uncertain failure the row is checked again: the portal holds my values -> the first attempt went
+ * through, nothing is sent; the portal's copy is still the one checked -> sent again; anything else is
+ * the check's to say (a conflict). After a failure that was not taken (429) the decision stands.
+ */
+export async function checkAndUpdate<D extends RowDecision>(
+  records: AppRecords,
+  recordId: string,
+  check: (current: RecordData | undefined) => D,
+  retrying: Retrying,
+  checked?: D,
+): Promise<D> {
+  let decision = checked;
+  return withRetries(
+    async () => {
+      decision ??= check(await records.readCurrent(recordId, retrying.signal));
+      const { fields } = decision;
+      if (!fields || Object.keys(fields).length === 0) return decision;
+      try {
+        await records.update(recordId, fields, retrying.signal);
+        return decision;
+      } catch (error) {
+        if (mayHaveBeenDone(error)) decision = undefined;
+        throw error;
+      }
+      // An unreadable 2xx ('taken') is checked again too: the look finds my values, and nothing is sent.
+    },
+    retrying,
+    (failure) => failure.verdict === 'not-taken' || failure.verdict === 'may-have-been-done' || failure.verdict === 'taken',
+  );
+}
+
+/**
+ * Creates a record once: sent again only when the portal did not take it (a 429). After an uncertain
+ * failure (an answer that cannot be read included) it is not sent again: the caller says that the record
+ * may exist (mayHaveBeenDone), so that a person looks before saving it again. Once sent, a create is not
+ * aborted by a cancel (a record the caller does not know of would be made again by the next save): the
+ * cancel stops only the attempts not begun.
+ */
+export function createOnce(records: AppRecords, fields: RecordData, retrying: Retrying): Promise<{ recordId: string; copy: RecordData }> {
+  return withRetries(
+    () => records.create(fields),
+    retrying,
+    (failure) => failure.verdict === 'not-taken',
+  );
 }

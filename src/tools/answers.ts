@@ -6,6 +6,7 @@ import { columnKind, isWritable, kindName } from '../api/columnKinds';
 import { isCancellation, isPortalError } from '../api/errors';
 import { formatHint } from '../api/formats';
 import type { Column } from '../api/types';
+import { classifyFailure } from '../records/failures';
 import { choiceText } from '../shared/gridValues';
 import { SIGN_IN_COMMAND_TITLE, SignInRefusal, ToolRefusal } from './host';
 import { choiceNames, fieldLabel } from './resolve';
@@ -127,7 +128,8 @@ export function failureText(error: unknown, context: { portalLabel?: string; col
     const about = column && !message.includes(`(${column.field_name})`) ? ` The field is ${fieldLabel(column)}.` : '';
     const said = error.portalMessage ? oneLine(error.portalMessage) : '';
     const portalWords = said && !message.includes(said) ? ` The portal said: ${said}` : '';
-    const retry = error.retryable ? ' Trying again later may help.' : '';
+    const { verdict } = classifyFailure(error);
+    const retry = verdict === 'not-taken' || verdict === 'may-have-been-done' ? ' Trying again later may help.' : '';
     return `${message}${portalWords}${about}${retry}`;
   }
   return error instanceof Error && error.message ? oneLine(error.message) : 'The tool failed for an unknown reason.';

@@ -12,7 +12,7 @@ import type { Portals } from '../auth/portals';
 import type { RecordChange, RecordChangeKind, RecordEvents } from '../catalog/recordEvents';
 import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
-import { portalRecordStore } from '../grid/recordStore';
+import { appRecords } from '../records/store';
 import { isSameRecord } from '../model/recordUri';
 import { tell } from '../ui/prompter';
 import { EventPacer, WEBHOOK_PACE } from './eventPacer';
@@ -87,7 +87,7 @@ export class LiveRefresh extends Disposable {
       this.act(portalId, payload, kind);
       return;
     }
-    const read = (): Promise<unknown> => portalRecordStore(this.portals.client(portalId), payload.app_id).readCurrent(payload.record_id);
+    const read = (): Promise<unknown> => appRecords(this.portals.client(portalId), payload.app_id).readCurrent(payload.record_id);
     // Not awaited: the delivery is answered already.
     void confirmedChange(kind, read)
       .then((confirmed) => {

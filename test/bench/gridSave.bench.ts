@@ -13,7 +13,7 @@ import { clientCredentials } from '../../src/api/oauth';
 import type { RecordData } from '../../src/api/types';
 import { ChangeSet } from '../../src/grid/changeSet';
 import { EditHistory } from '../../src/grid/editHistory';
-import { portalRecordStore } from '../../src/grid/recordStore';
+import { appRecords } from '../../src/records/store';
 import { saveChanges } from '../../src/grid/saveRunner';
 import { CHECK_BATCHES, readViewCopies, type ViewCheckSource } from '../../src/grid/viewCheck';
 import { PINNED, startEmulatorProcess } from './support/emulatorProcess';
@@ -112,7 +112,7 @@ runBenchmark('grid save, 1,000 changed rows', [], async () => {
         });
       },
     });
-    const store = portalRecordStore(client, APP);
+    const store = appRecords(client, APP);
     /** The grid's save of `ids` (f31 changed in each); its rate. */
     const gridSave = async (
       ids: readonly string[],

@@ -9,6 +9,7 @@ import { PortalClient } from '../../src/api/client';
 import { PortalError } from '../../src/api/errors';
 import type { RequestLogEntry } from '../../src/api/http';
 import { clientCredentials } from '../../src/api/oauth';
+import { classifyFailure, type Verdict } from '../../src/records/failures';
 
 export { configure, emulatorControl, injectFault, resetEmulator, type EmulatorAddress, type Fault } from './emulator';
 
@@ -73,7 +74,7 @@ export function clientFor(emulator: Emulator, options: { timeoutMs?: number; tok
 /** Awaits `promise`, which must reject with a PortalError having the expected properties. */
 export async function rejectsWith(
   promise: Promise<unknown>,
-  expected: Partial<Pick<PortalError, 'kind' | 'status' | 'code' | 'field' | 'retryable'>>,
+  expected: Partial<Pick<PortalError, 'kind' | 'status' | 'code' | 'field'>> & { verdict?: Verdict },
 ): Promise<PortalError> {
   let error: unknown;
   try {
@@ -86,7 +87,9 @@ export async function rejectsWith(
     `expected a PortalError, got ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
   );
   for (const [key, value] of Object.entries(expected)) {
-    assert.equal(error[key as keyof PortalError], value, `${key} of "${error.message}"`);
+    // The verdict is the one classification's (src/records/failures.ts): whether sending again may help.
+    const actual: unknown = key === 'verdict' ? classifyFailure(error).verdict : error[key as keyof PortalError];
+    assert.equal(actual, value, `${key} of "${error.message}"`);
   }
   return error;
 }

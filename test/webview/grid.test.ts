@@ -3,7 +3,7 @@
 // from the clipboard with Ctrl+V, cells copied with Ctrl+C, fill down, and the screenshot to look at.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { portalRecordStore } from '../../src/grid/recordStore';
+import { appRecords } from '../../src/records/store';
 import { ORDERS } from '../emulator/seed';
 import { injectFault, resetEmulator } from '../support/emulator';
 import { choose } from './support/actions';
@@ -238,7 +238,7 @@ describe('the view grid (webview)', function () {
     assert.equal(await cell(page, 8, COLUMN.amount).textContent(), '€120.50', 'the currency symbol is shown');
     await panel.screenshot('grid-new-row');
 
-    const summary = await host?.save(portalRecordStore(environment().client, ORDERS, { draft: true }));
+    const summary = await host?.save(appRecords(environment().client, ORDERS, { draft: true }));
     assert.equal(summary?.created, 1);
     const created = model.layout([]).rowIds[8];
     assert.match(created, /^\d+$/, 'the row is its record now');
@@ -386,7 +386,7 @@ describe('the view grid (webview)', function () {
     assert.ok(filled);
     host?.stack.push(filled);
     await host?.sendRows([recordId]);
-    const real = portalRecordStore(environment().client, ORDERS);
+    const real = appRecords(environment().client, ORDERS);
     await host?.save({
       ...real,
       create: async (fields) => {

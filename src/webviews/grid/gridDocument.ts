@@ -20,7 +20,7 @@ import type { RowsSource } from '../../grid/rowCopies';
 import { readAgainAndMark } from '../../grid/changedOnPortal';
 import { finishRead } from '../../grid/finishRead';
 import { BULK_QUIET_MS, QuietBatch } from '../../grid/quietBatch';
-import { portalRecordStore } from '../../grid/recordStore';
+import { appRecords } from '../../records/store';
 import type { RefreshQueue } from '../../grid/refreshQueue';
 import { gridRefreshQueue } from './gridRefresh';
 import { saveGrid } from './gridSave';
@@ -320,6 +320,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     const model = this.model;
     const portal = {
       client: this.deps.portals.client(this.target.portalId),
+      limiter: this.deps.portals.limiter(this.target.portalId),
       appId: this.target.appId,
       viewId: this.target.viewId,
       filters: this.filters,
@@ -364,7 +365,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   async refreshAfterBulkChange(recordIds: readonly string[]): Promise<number> {
     const { portalId, appId, viewId } = this.target;
     const model = this.model;
-    const store = portalRecordStore(this.deps.portals.client(portalId), appId);
+    const store = appRecords(this.deps.portals.client(portalId), appId);
     const { wanted, marked } = await readAgainAndMark(
       model.changeSet,
       recordIds,

@@ -4,7 +4,7 @@
 import type { PortalClient } from '../../api/client';
 import type { ViewFilter } from '../../api/filters';
 import type { GridModel } from '../../grid/gridModel';
-import { portalRecordStore } from '../../grid/recordStore';
+import { appRecords } from '../../records/store';
 import { RefreshQueue } from '../../grid/refreshQueue';
 import { readViewCopies } from '../../grid/viewCheck';
 import type { Logger } from '../../log';
@@ -25,7 +25,7 @@ export interface RefreshedGrid {
 export function gridRefreshQueue(grid: RefreshedGrid, log: Logger): RefreshQueue {
   const { appId, viewId } = grid;
   return new RefreshQueue({
-    store: { readCurrent: (recordId, signal) => portalRecordStore(grid.client(), appId).readCurrent(recordId, signal) },
+    store: { readCurrent: (recordId, signal) => appRecords(grid.client(), appId).readCurrent(recordId, signal) },
     view: {
       // What a read of the view brings: the rows the grid shows.
       get viewRows() {

@@ -1,17 +1,10 @@
-// A grid's save with VS Code's progress (Cancel): the changed rows sent through saveChanges (a bounded
-// number at once, conflicts held back, checked with one read of the grid's view when many changed), then
+// A grid's save with VS Code's progress (Cancel): the changed rows sent through saveChanges (as many at
+// once as the portal's limiter allows, conflicts held back, checked with one read of the grid's view when many changed), then
 // the model told what happened (a saved row takes the portal's copy it was checked against plus what was
 // sent), and the records saved and created named for the grid and the open documents.
 import * as vscode from 'vscode';
-import type { PortalClient } from '../../api/client';
-import type { ViewFilter } from '../../api/filters';
 import type { GridModel, SaveSummary } from '../../grid/gridModel';
-import { portalRecordStore } from '../../grid/recordStore';
-import { saveChanges } from '../../grid/saveRunner';
-import { CHECK_BATCHES, readViewCopies, type ViewCheckSource } from '../../grid/viewCheck';
-
-/** Rows saved at once: the portal is a shared server, and one slow row must not hold the others. */
-const SAVE_CONCURRENCY = 4;
+import { saveChanges, savingOn, type SavePortal } from '../../grid/saveRunner';
 
 export interface GridSaved {
   readonly summary: SaveSummary;
@@ -21,30 +14,11 @@ export interface GridSaved {
   readonly createdIds: readonly string[];
 }
 
-/** The grid's view on its portal, as the grid shows it (its filters); `drafts`: new rows are created as drafts. */
-export interface GridPortal {
-  readonly client: PortalClient;
-  readonly appId: string;
-  readonly viewId: string;
-  readonly filters: readonly ViewFilter[];
-  readonly drafts: boolean;
-}
-
 /** Saves the model's pending rows to the portal; `what` names the grid in the progress ("of All orders"). */
-export async function saveGrid(model: GridModel, portal: GridPortal, what: string, token: vscode.CancellationToken): Promise<GridSaved> {
+export async function saveGrid(model: GridModel, portal: SavePortal, what: string, token: vscode.CancellationToken): Promise<GridSaved> {
   // The rows this save sends: a row an invalid cell blocks is not among them.
   const pending = model.changeSet.savableRows().length;
-  const store = portalRecordStore(portal.client, portal.appId, { draft: portal.drafts });
-  const filters = [...portal.filters];
-  const viewCheck: ViewCheckSource = {
-    viewRows: model.rowCount,
-    roundTripMs: () => portal.client.roundTripMs,
-    read: (wanted, signal, onRows, onCopy) =>
-      readViewCopies(portal.client, { appId: portal.appId, viewId: portal.viewId, filters }, wanted, signal, onRows, {
-        onCopy,
-        batches: CHECK_BATCHES,
-      }),
-  };
+  const { store, options } = savingOn(portal, model.rowCount);
   const report = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
@@ -59,9 +33,8 @@ export async function saveGrid(model: GridModel, portal: GridPortal, what: strin
       let reported = 0;
       try {
         return await saveChanges(model.changeSet, store, {
-          concurrency: SAVE_CONCURRENCY,
+          ...options,
           signal: abort.signal,
-          viewCheck,
           onProgress: (step) => {
             const increment = ((step.done - reported) / Math.max(1, step.total)) * 100;
             reported = step.done;

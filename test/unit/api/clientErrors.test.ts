@@ -51,7 +51,7 @@ describe('PortalClient errors against the emulator', function () {
         },
         onRequest: (entry) => requests.push(entry),
       });
-      const error = await failure(client.listSites(), { kind: 'http', status: 401, code: 'unauthorized', retryable: false });
+      const error = await failure(client.listSites(), { kind: 'http', status: 401, code: 'unauthorized', verdict: 'refused' });
       assert.equal(renewals, 1);
       assert.equal(requests.length, 1);
       assert.match(error.portalMessage ?? '', /access token is required/);
@@ -135,7 +135,7 @@ describe('PortalClient errors against the emulator', function () {
           kind: 'http',
           status: 404,
           code: 'not_found',
-          retryable: false,
+          verdict: 'refused',
         });
         assert.match(error.portalMessage ?? '', /999999/);
         assert.match(error.message, /Reading record 999999 of app 101 failed/);
@@ -148,7 +148,7 @@ describe('PortalClient errors against the emulator', function () {
           kind: 'http',
           status: 400,
           field: 'f9',
-          retryable: false,
+          verdict: 'refused',
         });
         assert.equal(error.code, style === 'text' ? 'invalid_request' : 'invalid_value');
         assert.match(error.portalMessage ?? '', /DD-MM-YYYY/);
@@ -165,13 +165,13 @@ describe('PortalClient errors against the emulator', function () {
         await failure(client.downloadAttachment(KNOWLEDGE_BASE, '1'), { kind: 'http', status: 404, code: 'no_attachment' });
       });
 
-      it('5xx is retryable', async () => {
+      it('5xx may have been done', async () => {
         const { client } = setup();
         await injectFault(emulator, { path: '^/api/v1/site$', status: 503 });
         await failure(client.listSites(), {
           kind: 'http',
           status: 503,
-          retryable: true,
+          verdict: 'may-have-been-done',
           code: style === 'text' ? 'server_error' : 'injected_fault',
         });
         assert.equal((await client.listSites()).length, 2, 'the fault was used up');
@@ -186,15 +186,15 @@ describe('PortalClient errors against the emulator', function () {
       status: 502,
       body: '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>',
     });
-    let error = await failure(client.listSites(), { kind: 'http', status: 502, retryable: true });
+    let error = await failure(client.listSites(), { kind: 'http', status: 502, verdict: 'may-have-been-done' });
     assert.match(error.portalMessage ?? '', /502 Bad Gateway/);
     await injectFault(emulator, { path: '^/api/v1/site$', status: 429, body: { message: 'Slow down', retry_after: 3 } });
-    error = await failure(client.listSites(), { kind: 'http', status: 429, retryable: true, code: 'rate_limited' });
+    error = await failure(client.listSites(), { kind: 'http', status: 429, verdict: 'not-taken', code: 'rate_limited' });
     assert.equal(error.portalMessage, 'Slow down');
     await injectFault(emulator, { path: '^/api/v1/site$', status: 400, body: { errors: [{ field: 'f2', message: 'Name is bad' }] } });
     await failure(client.listSites(), { status: 400, field: 'f2' });
     await injectFault(emulator, { path: '^/api/v1/site$', status: 500, body: '' });
-    await failure(client.listSites(), { status: 500, retryable: true, code: 'server_error' });
+    await failure(client.listSites(), { status: 500, verdict: 'may-have-been-done', code: 'server_error' });
   });
 
   it('carries Retry-After of a 429 or 503 (seconds or an HTTP date) as retryAfterMs', async () => {
@@ -214,7 +214,7 @@ describe('PortalClient errors against the emulator', function () {
   it('a malformed body is an invalid response', async () => {
     const { client } = setup();
     await injectFault(emulator, { path: '^/api/v1/app/101/view/1$', malformed: true });
-    const error = await failure(client.readView(CUSTOMERS, '1'), { kind: 'invalid-response', retryable: false });
+    const error = await failure(client.readView(CUSTOMERS, '1'), { kind: 'invalid-response', verdict: 'taken' });
     assert.match(error.message, /not JSON/);
   });
 
@@ -227,21 +227,21 @@ describe('PortalClient errors against the emulator', function () {
     assert.match((await failure(client.listSites(), { kind: 'invalid-response' })).message, /site 1 has no "id"/);
   });
 
-  it('a slow answer times out, retryable', async () => {
+  it('a slow answer times out: may have been done', async () => {
     const { client } = setup({ timeoutMs: 300 });
     await client.listSites(); // the token first, so only the data call is slow
     await injectFault(emulator, { path: '^/api/v1/site$', latency_ms: 2000 });
     const started = Date.now();
-    const error = await failure(client.listSites(), { kind: 'timeout', retryable: true });
+    const error = await failure(client.listSites(), { kind: 'timeout', verdict: 'may-have-been-done' });
     assert.ok(Date.now() - started < 1900, 'it gave up before the answer came');
     assert.match(error.message, /did not answer within 0\.3 s/);
   });
 
-  it('a dropped connection is a network error, retryable', async () => {
+  it('a dropped connection is a network error: may have been done', async () => {
     const { client, requests } = setup();
     await client.listSites();
     await injectFault(emulator, { path: '^/api/v1/site$', drop: true });
-    await failure(client.listSites(), { kind: 'network', retryable: true });
+    await failure(client.listSites(), { kind: 'network', verdict: 'may-have-been-done' });
     assert.equal(requests[requests.length - 1].status, 'error');
   });
 
@@ -254,7 +254,7 @@ describe('PortalClient errors against the emulator', function () {
       baseUrl,
       tokens: { accessToken: async () => 'tok-unused-0001', renewAfterUnauthorized: async () => undefined },
     });
-    const error = await failure(client.listSites(), { kind: 'network', retryable: true, code: 'ECONNREFUSED' });
+    const error = await failure(client.listSites(), { kind: 'network', verdict: 'not-taken', code: 'ECONNREFUSED' });
     assert.ok(error.message.includes(new URL(baseUrl).host));
     assert.match(error.message, /refused/);
   });
@@ -264,7 +264,7 @@ describe('PortalClient errors against the emulator', function () {
     await client.listSites();
     const before = new AbortController();
     before.abort();
-    await failure(client.listSites(before.signal), { kind: 'cancelled', retryable: false });
+    await failure(client.listSites(before.signal), { kind: 'cancelled', verdict: 'cancelled' });
 
     await injectFault(emulator, { path: '^/api/v1/site$', latency_ms: 2000 });
     const during = new AbortController();

@@ -233,7 +233,7 @@ describe('OAuth against the emulator', function () {
       kind: 'http',
       status: 401,
       code: 'invalid_client',
-      retryable: false,
+      verdict: 'refused',
     });
     revealsNothing(error, [wrong, emulator.clientSecret]);
     await rejectsWith(exchangeCode({ baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: wrong, code: 'abc' }), {
@@ -245,9 +245,9 @@ describe('OAuth against the emulator', function () {
   it('a token endpoint that times out, drops or answers garbage gives the same PortalError kinds', async () => {
     const common = { baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret };
     await injectFault(emulator, { path: 'oauth2/token', latency_ms: 1500 });
-    await rejectsWith(clientCredentials({ ...common, timeoutMs: 200 }), { kind: 'timeout', retryable: true });
+    await rejectsWith(clientCredentials({ ...common, timeoutMs: 200 }), { kind: 'timeout', verdict: 'may-have-been-done' });
     await injectFault(emulator, { path: 'oauth2/token', drop: true });
-    await rejectsWith(clientCredentials(common), { kind: 'network', retryable: true });
+    await rejectsWith(clientCredentials(common), { kind: 'network', verdict: 'may-have-been-done' });
     await injectFault(emulator, { path: 'oauth2/token', malformed: true });
     await rejectsWith(clientCredentials(common), { kind: 'invalid-response' });
     await injectFault(emulator, { path: 'oauth2/token', status: 200, body: { token_type: 'Bearer', expires_in: 60 } });

@@ -14,7 +14,7 @@ describe('PortalError: Retry-After', function () {
   it('carries the wait the portal asked for, from the emulator over HTTP', async () => {
     const { client } = clientFor(emulator);
     await injectFault(emulator, { path: '^/api/v1/site$', status: 429, count: 1, headers: { 'Retry-After': '7' } });
-    const limited = await rejectsWith(client.listSites(), { status: 429, retryable: true });
+    const limited = await rejectsWith(client.listSites(), { status: 429, verdict: 'not-taken' });
     assert.equal(limited.retryAfterMs, 7000);
     await injectFault(emulator, { path: '^/api/v1/site$', status: 503, count: 1 });
     const unavailable = await rejectsWith(client.listSites(), { status: 503 });

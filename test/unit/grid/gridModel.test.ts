@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { backupOf, parseBackup, serializeBackup } from '../../../src/grid/backup';
 import { GridModel } from '../../../src/grid/gridModel';
-import { portalRecordStore } from '../../../src/grid/recordStore';
+import { appRecords } from '../../../src/records/store';
 import { saveChanges } from '../../../src/grid/saveRunner';
 import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
 import { testInterface } from '../api/portal';
@@ -93,7 +93,7 @@ describe('grid: the model of an open grid', function () {
       { recordId: '2', field: 'f11', value: 'Chairs' },
     ]);
     await portal.client.updateRecord(ORDERS, '2', { f18: '99' });
-    const report = await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS));
+    const report = await saveChanges(model.changeSet, appRecords(portal.client, ORDERS));
     const summary = model.afterSave(report);
     assert.deepEqual([summary.saved, summary.conflicts], [1, 1]);
     assert.equal(model.rowState('1').pending.length, 0);
@@ -107,7 +107,7 @@ describe('grid: the model of an open grid', function () {
 
   it('counts the rows typed into while the save ran as not sent yet', async () => {
     model.history.edit('edit', 'Edit', [{ recordId: '1', field: 'f11', value: 'Desks' }]);
-    const real = portalRecordStore(portal.client, ORDERS);
+    const real = appRecords(portal.client, ORDERS);
     const saving = saveChanges(model.changeSet, {
       ...real,
       update: async (recordId, fields, signal) => {
@@ -131,7 +131,7 @@ describe('grid: the model of an open grid', function () {
       { recordId: '3', field: 'f17', value: 'lots' },
     ]);
     await portal.client.updateRecord(ORDERS, '2', { f18: '99' });
-    const summary = model.afterSave(await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS)));
+    const summary = model.afterSave(await saveChanges(model.changeSet, appRecords(portal.client, ORDERS)));
     assert.deepEqual([summary.saved, summary.conflicts, summary.blocked, summary.unsent], [1, 1, 1, 0]);
   });
 });

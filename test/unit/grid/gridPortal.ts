@@ -7,7 +7,7 @@ import type { Column, RecordData } from '../../../src/api/types';
 import { ChangeSet } from '../../../src/grid/changeSet';
 import type { GridLayout } from '../../../src/grid/blockEdits';
 import { EditHistory } from '../../../src/grid/editHistory';
-import { portalRecordStore, type RecordStore } from '../../../src/grid/recordStore';
+import { appRecords, type AppRecords } from '../../../src/records/store';
 import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
 import { CredentialsTokens, startPortal, testInterface, type Emulator } from '../api/portal';
 
@@ -82,10 +82,10 @@ export async function requestLog(emulator: Emulator): Promise<Array<{ method: st
 }
 
 /** A fresh grid (freshGrid) with what a save needs: its undo history and the record store over the client. */
-export async function freshSave(portal: GridPortal): Promise<{ changeSet: ChangeSet; history: EditHistory; store: RecordStore }> {
+export async function freshSave(portal: GridPortal): Promise<{ changeSet: ChangeSet; history: EditHistory; store: AppRecords }> {
   const { changeSet } = await freshGrid(portal);
   await testInterface(portal.emulator, 'DELETE', 'requests');
-  return { changeSet, history: new EditHistory(changeSet), store: portalRecordStore(portal.client, ORDERS) };
+  return { changeSet, history: new EditHistory(changeSet), store: appRecords(portal.client, ORDERS) };
 }
 
 /** Another user of the portal, with a client of their own. */

@@ -12,7 +12,7 @@ import { backupOf } from '../../../src/grid/backup';
 import { readAgainAndMark } from '../../../src/grid/changedOnPortal';
 import { finishRead } from '../../../src/grid/finishRead';
 import { GridModel } from '../../../src/grid/gridModel';
-import { portalRecordStore } from '../../../src/grid/recordStore';
+import { appRecords } from '../../../src/records/store';
 import { saveChanges } from '../../../src/grid/saveRunner';
 import type { GridLoadState } from '../../../src/shared/protocol';
 import { GridRowsReader } from '../../../src/webviews/grid/rowsReader';
@@ -95,7 +95,7 @@ describe('grid: rows arriving in batches', function () {
     assert.equal(model.changeSet.isDirty, true, 'redone: dirty');
     assert.equal(model.changeSet.value(late, 'f11'), 'Mine');
 
-    const report = await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS));
+    const report = await saveChanges(model.changeSet, appRecords(portal.client, ORDERS));
     assert.equal(model.afterSave(report).saved, 1);
     assert.equal(model.changeSet.isDirty, false);
     model.appendRows(rows.slice(2, 5));
@@ -122,7 +122,7 @@ describe('grid: rows arriving in batches', function () {
         model.appendRows(after.slice(2));
         model.finishRows();
       },
-      (recordId) => portalRecordStore(portal.client, ORDERS).readCurrent(recordId),
+      (recordId) => appRecords(portal.client, ORDERS).readCurrent(recordId),
     );
     assert.equal(marked, 1);
     assert.equal(model.layout([]).rowIds[0], gone, 'still first');
@@ -136,7 +136,7 @@ describe('grid: rows arriving in batches', function () {
     const late = ids(rows)[6];
     model.history.edit('edit', 'Edit', [{ recordId: late, field: 'f11', value: 'Saved' }]);
     model.replaceRows(rows.slice(0, 2), { more: true });
-    model.afterSave(await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS)));
+    model.afterSave(await saveChanges(model.changeSet, appRecords(portal.client, ORDERS)));
     model.appendRows(rows.slice(2));
     assert.equal(model.copyOf(late)?.f11, 'Saved');
     assert.deepEqual(model.finishRows(), []);

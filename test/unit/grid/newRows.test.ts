@@ -7,7 +7,7 @@ import { PortalError } from '../../../src/api/errors';
 import { checkRecord } from '../../../src/api/formats';
 import { backupOf, parseBackup, restoreBackup, serializeBackup } from '../../../src/grid/backup';
 import { GridModel } from '../../../src/grid/gridModel';
-import { portalRecordStore, type RecordStore } from '../../../src/grid/recordStore';
+import { appRecords, type AppRecords } from '../../../src/records/store';
 import { saveChanges } from '../../../src/grid/saveRunner';
 import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
 import { testInterface } from '../api/portal';
@@ -132,7 +132,7 @@ describe('grid: new rows', function () {
     fill(recordId, { ...REQUIRED, f19: '2' });
     fill('1', { f18: '4' });
     const edit = model.history.edit('edit', 'Edit', [{ recordId, field: 'f18', value: '7' }]).transaction;
-    const report = await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS, { draft: true }));
+    const report = await saveChanges(model.changeSet, appRecords(portal.client, ORDERS, { draft: true }));
     const summary = model.afterSave(report);
     assert.equal(summary.created, 1);
     assert.equal(summary.saved, 2, 'the new row and record 1');
@@ -167,7 +167,7 @@ describe('grid: new rows', function () {
   it('saving as a published record where the app has no Draft mode sends no draft flag', async () => {
     const { recordId } = model.history.addRow();
     fill(recordId, REQUIRED);
-    await saveChanges(model.changeSet, portalRecordStore(portal.client, ORDERS));
+    await saveChanges(model.changeSet, appRecords(portal.client, ORDERS));
     const body = Object.fromEntries(new URLSearchParams(portal.sent.find((request) => request.method === 'POST')?.body ?? ''));
     assert.deepEqual(body, REQUIRED);
   });
@@ -175,13 +175,13 @@ describe('grid: new rows', function () {
   it('a save cancelled while its create is on the way does not create the record twice', async () => {
     const { recordId } = model.history.addRow();
     fill(recordId, REQUIRED);
-    const real = portalRecordStore(portal.client, ORDERS);
+    const real = appRecords(portal.client, ORDERS);
     let posts = 0;
     let sent: () => void = () => undefined;
     const posted = new Promise<void>((resolve) => (sent = resolve));
     // The portal takes the create; the answer is on its way when the save is cancelled (as fetch does, an
     // abort rejects the wait for it).
-    const slowAnswer: RecordStore = {
+    const slowAnswer: AppRecords = {
       ...real,
       create: (fields, signal) => {
         posts += 1;
@@ -211,8 +211,8 @@ describe('grid: new rows', function () {
   it('a create whose answer cannot be read fails the row and says the record may exist', async () => {
     const { recordId } = model.history.addRow();
     fill(recordId, REQUIRED);
-    const real = portalRecordStore(portal.client, ORDERS);
-    const unreadable: RecordStore = {
+    const real = appRecords(portal.client, ORDERS);
+    const unreadable: AppRecords = {
       ...real,
       create: async (fields) => {
         await real.create(fields);
@@ -230,7 +230,7 @@ describe('grid: new rows', function () {
   it('a new row whose Add Row is undone while its create is on the way stays in the grid as the record created', async () => {
     const { recordId, transaction } = model.history.addRow();
     fill(recordId, REQUIRED);
-    const real = portalRecordStore(portal.client, ORDERS);
+    const real = appRecords(portal.client, ORDERS);
     const report = await saveChanges(model.changeSet, {
       ...real,
       create: async (fields) => {

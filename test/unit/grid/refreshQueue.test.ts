@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { PortalError } from '../../../src/api/errors';
 import type { RecordData } from '../../../src/api/types';
 import type { PortalCopy } from '../../../src/grid/changeSet';
-import { portalRecordStore } from '../../../src/grid/recordStore';
+import { appRecords } from '../../../src/records/store';
 import { RefreshQueue, type RefreshQueueOptions } from '../../../src/grid/refreshQueue';
 import { readViewCopies, type ViewCheckSource } from '../../../src/grid/viewCheck';
 import { testInterface } from '../api/portal';
@@ -77,7 +77,6 @@ const rateLimited = (retryAfterMs: number | undefined): PortalError =>
     kind: 'http',
     status: 429,
     message: 'Reading record: HTTP 429 (the portal is limiting requests; try again later).',
-    retryable: true,
     retryAfterMs,
   });
 
@@ -362,7 +361,7 @@ describe('grid: the queue of row refreshes against the emulator', function () {
         readViewCopies(portal.client, { appId: ORDERS, viewId: ALL_ORDERS, filters: [] }, wanted, signal, onRows),
     };
     const queue = new RefreshQueue({
-      store: portalRecordStore(portal.client, ORDERS),
+      store: appRecords(portal.client, ORDERS),
       view,
       concurrency: 1,
       refreshed: (recordId, copy) => refreshed.set(recordId, copy),

@@ -6,10 +6,12 @@ import { PortalClient } from '../../../src/api/client';
 import type { ChangeSet } from '../../../src/grid/changeSet';
 import { keepMine, takeTheirs } from '../../../src/grid/conflicts';
 import type { EditHistory } from '../../../src/grid/editHistory';
-import { portalRecordStore, type RecordStore } from '../../../src/grid/recordStore';
-import { saveChanges, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
+import { appRecords, type AppRecords } from '../../../src/records/store';
+import { defaultFetch, type FetchLike } from '../../../src/api/http';
+import { PortalLimiter } from '../../../src/records/limiter';
+import { saveChanges, savingOn, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
 import { CredentialsTokens, injectFault, testInterface } from '../api/portal';
-import { freshSave, ORDERS, portalData, requestLog, someoneElseOn, startGridPortal, type GridPortal } from './gridPortal';
+import { ALL_ORDERS, freshSave, ORDERS, portalData, requestLog, someoneElseOn, startGridPortal, type GridPortal } from './gridPortal';
 
 const record = (id: string): string => `/api/v1/app/${ORDERS}/record/${id}`;
 
@@ -17,7 +19,7 @@ describe('grid: saving changed rows', function () {
   let portal: GridPortal;
   let changeSet: ChangeSet;
   let history: EditHistory;
-  let store: RecordStore;
+  let store: AppRecords;
   /** Someone else, with a client of their own. */
   let someoneElse: PortalClient;
 
@@ -202,12 +204,23 @@ describe('grid: saving changed rows', function () {
     });
     history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '77' }]);
     await injectFault(portal.emulator, { path: `^${record('1')}$`, method: 'PUT', latency_ms: 600, count: 1 });
-    const report = await saveChanges(changeSet, portalRecordStore(impatient, ORDERS), { backoffMs: () => 1200 });
+    const report = await saveChanges(changeSet, appRecords(impatient, ORDERS), { backoffMs: () => 1200 });
     assert.deepEqual(kinds(report.outcomes), [['1', 'saved']]);
     // The log is in the order answers went out: the slow PUT's comes after the first GET's.
     const forRow = (await requestLog(portal.emulator)).filter((entry) => entry.path === record('1')).map((entry) => entry.method);
     assert.deepEqual(forRow.sort(), ['GET', 'GET', 'PUT'], 'the re-check found my value: no second PUT');
     assert.equal((await portalData(portal, '1')).f18, '77');
+  });
+
+  it('checks a row again, rather than failing it, when the answer to its update cannot be taken at its word', async () => {
+    history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '78' }]);
+    // A 2xx that says the change did not succeed: the portal's answer is not usable ('taken').
+    await injectFault(portal.emulator, { path: `^${record('1')}$`, method: 'PUT', status: 200, body: { success: false }, count: 1 });
+    const report = await saveChanges(changeSet, store, { backoffMs: () => 20 });
+    assert.deepEqual(kinds(report.outcomes), [['1', 'saved']]);
+    const forRow = (await requestLog(portal.emulator)).filter((entry) => entry.path === record('1')).map((entry) => entry.method);
+    assert.deepEqual(forRow, ['GET', 'PUT', 'GET', 'PUT'], 'looked again before sending again');
+    assert.equal((await portalData(portal, '1')).f18, '78');
   });
 
   it('holds back, instead of resending, an update that someone else overtook after it failed', async () => {
@@ -265,6 +278,48 @@ describe('grid: saving changed rows', function () {
     assert.deepEqual(progress.at(-1), { total: 8, done: 8, saved: 8, conflicts: 0, failed: 0 });
   });
 
+  it("a grid's save has as many rows in flight as the portal's limiter allows, not a fixed number", async () => {
+    for (const window of [8, 2]) {
+      ({ changeSet, history } = await freshSave(portal));
+      history.edit(
+        'fill',
+        'Fill',
+        ['1', '2', '3', '4', '5', '6', '7', '8'].map((recordId) => ({ recordId, field: 'f18', value: '42' })),
+      );
+      // The portal's limiter, and a client whose requests pass it (as PortalService makes them).
+      const limiter = new PortalLimiter({ maxInFlight: window, initialInFlight: window });
+      let inFlight = 0;
+      let most = 0;
+      const counting: FetchLike = async (url, init) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        try {
+          return await defaultFetch(url, init);
+        } finally {
+          inFlight -= 1;
+        }
+      };
+      const client = new PortalClient({
+        baseUrl: portal.emulator.baseUrl,
+        tokens: new CredentialsTokens(portal.emulator),
+        fetch: counting,
+        gate: limiter,
+      });
+      const { store: onPortal, options } = savingOn({ client, limiter, appId: ORDERS, viewId: ALL_ORDERS, filters: [], drafts: false }, 50);
+      await injectFault(portal.emulator, { method: 'GET', path: '/record/', latency_ms: 80, count: -1 });
+      try {
+        const report = await saveChanges(changeSet, onPortal, options);
+        assert.deepEqual(
+          kinds(report.outcomes).filter(([, kind]) => kind !== 'saved'),
+          [],
+        );
+      } finally {
+        await testInterface(portal.emulator, 'DELETE', 'faults');
+      }
+      assert.equal(most, window, `the limiter's window of ${window}`);
+    }
+  });
+
   it('can be cancelled: rows not saved keep their edits, and saving again finishes the job', async () => {
     const ids = ['1', '2', '3', '4', '5', '6'];
     history.edit(
@@ -296,7 +351,7 @@ describe('grid: saving changed rows', function () {
     const asRead = (await portalData(portal, '1')).f18;
     history.edit('edit', 'Edit', [{ recordId: '2', field: 'f18', value: '12' }]);
     history.edit('edit', 'Edit', [{ recordId: '1', field: 'f18', value: '11' }]);
-    const undoing: RecordStore = {
+    const undoing: AppRecords = {
       ...store,
       update: async (recordId, fields, signal) => {
         if (recordId === '1') history.undo();

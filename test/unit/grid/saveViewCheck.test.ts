@@ -8,7 +8,7 @@ import type { ViewFilter } from '../../../src/api/filters';
 import type { RecordData } from '../../../src/api/types';
 import { ChangeSet } from '../../../src/grid/changeSet';
 import { EditHistory } from '../../../src/grid/editHistory';
-import type { RecordStore } from '../../../src/grid/recordStore';
+import type { AppRecords } from '../../../src/records/store';
 import { saveChanges, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
 import { readViewCopies, type ViewCheckSource } from '../../../src/grid/viewCheck';
 import { configure, injectFault, testInterface } from '../api/portal';
@@ -31,7 +31,7 @@ describe('grid: saving many changed rows checked with one read of the view', fun
   let portal: GridPortal;
   let changeSet: ChangeSet;
   let history: EditHistory;
-  let store: RecordStore;
+  let store: AppRecords;
   let someoneElse: PortalClient;
 
   before(async () => {
@@ -271,7 +271,7 @@ describe('grid: saving many changed rows checked with one read of the view', fun
       ['1', '2', '3', '4', '5', '6'].map((recordId) => ({ recordId, field: 'f11', value: `Late ${recordId}` })),
     );
     // The first update is slow, and someone else changes record 5 while it is on its way.
-    const slow: RecordStore = {
+    const slow: AppRecords = {
       ...store,
       update: async (recordId, fields, signal) => {
         if (recordId === '1') {
@@ -289,6 +289,36 @@ describe('grid: saving many changed rows checked with one read of the view', fun
     const log = await requests();
     assert.equal(log.filter((line) => line === `GET ${view(ALL_ORDERS)} 200`).length, 2, 'read again once');
     assert.equal(log.filter((line) => line.includes('/record/') && line.startsWith('GET')).length, 0);
+  });
+
+  it("uses the view's answer only for rows whose update starts within 5 s of its read: one at 4.9 s is not read again, one at 5.1 s is", async () => {
+    history.edit(
+      'fill',
+      'Fill',
+      ['1', '2', '3'].map((recordId) => ({ recordId, field: 'f18', value: '45' })),
+    );
+    // The save's clock, moved by the updates: row 2's starts 4.9 s after the read began, row 3's 5.1 s.
+    let clock = 0;
+    const timed: AppRecords = {
+      ...store,
+      update: async (recordId, fields, signal) => {
+        await store.update(recordId, fields, signal);
+        clock = recordId === '1' ? 4_900 : 5_100;
+      },
+    };
+    const report = await saveChanges(changeSet, timed, { concurrency: 1, viewCheck: viewCheck(), now: () => clock });
+    assert.deepEqual(kinds(report.outcomes), [
+      ['1', 'saved'],
+      ['2', 'saved'],
+      ['3', 'saved'],
+    ]);
+    const log = await requests();
+    assert.equal(log.filter((line) => line === `GET ${view(ALL_ORDERS)} 200`).length, 1, 'one read of the view');
+    assert.deepEqual(
+      log.filter((line) => line.startsWith('GET') && line.includes('/record/')),
+      [`GET ${record('3')} 200`],
+      'only the row begun after 5 s is read again',
+    );
   });
 
   it('checks by GET, without reading the view again and again, when a read takes longer than the age allowed', async () => {

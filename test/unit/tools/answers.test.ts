@@ -316,9 +316,7 @@ describe('language model tools: answers and checks', () => {
       'The sign-in to "Emulator" is no longer accepted: the user must sign in again with the command "Portal: Sign In" (portal.signIn).',
     );
     assert.equal(
-      failureText(
-        new PortalError({ kind: 'network', retryable: true, message: 'Reading view 3 of app 102 failed: the portal did not answer.' }),
-      ),
+      failureText(new PortalError({ kind: 'network', message: 'Reading view 3 of app 102 failed: the portal did not answer.' })),
       'Reading view 3 of app 102 failed: the portal did not answer. Trying again later may help.',
     );
     const lines = new PortalError({
@@ -339,6 +337,6 @@ describe('language model tools: answers and checks', () => {
       message: 'Reading record 1 failed (HTTP 500): Internal\nerror',
       portalMessage: 'Internal\nerror',
     });
-    assert.equal(failureText(inMessage), 'Reading record 1 failed (HTTP 500): Internal error');
+    assert.equal(failureText(inMessage), 'Reading record 1 failed (HTTP 500): Internal error Trying again later may help.');
   });
 });

@@ -2,7 +2,7 @@
 // as changed (read anew), never removed from the tree, the grid or an open document. Anyone who can reach
 // an unsigned receiver can send the event; the portal's own answer cannot be faked that way.
 import * as assert from 'node:assert/strict';
-import { portalRecordStore } from '../../../src/grid/recordStore';
+import { appRecords } from '../../../src/records/store';
 import { confirmedChange } from '../../../src/webhooks/recordChange';
 import { clientFor, injectFault, startPortal, testInterface, type Emulator } from '../api/portal';
 
@@ -16,7 +16,7 @@ describe('a deleted event confirmed by a read', () => {
 
   function reader(recordId: string) {
     const { client, requests } = clientFor(emulator);
-    return { read: () => portalRecordStore(client, '101').readCurrent(recordId), requests };
+    return { read: () => appRecords(client, '101').readCurrent(recordId), requests };
   }
 
   it('a record the portal still has is "updated", not "deleted"', async () => {

@@ -11,7 +11,7 @@ import type { CellEdit, RefusedCell } from '../../../src/grid/changeSet';
 import type { Transaction, TransactionKind } from '../../../src/grid/editHistory';
 import { GridModel, type SaveSummary } from '../../../src/grid/gridModel';
 import { linkedFilter, linkedLookup, linkedRows } from '../../../src/grid/linkedRecord';
-import type { RecordStore } from '../../../src/grid/recordStore';
+import type { AppRecords } from '../../../src/records/store';
 import { saveChanges } from '../../../src/grid/saveRunner';
 import type { GridToHostMessage, HostToGridMessage } from '../../../src/shared/protocol';
 import { filterColumns, gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
@@ -78,7 +78,7 @@ export class GridHost {
   }
 
   /** Saves as the custom editor does (without VS Code's progress), and redraws the rows. */
-  async save(store: RecordStore): Promise<SaveSummary> {
+  async save(store: AppRecords): Promise<SaveSummary> {
     const report = await saveChanges(this.model.changeSet, store);
     const summary = this.model.afterSave(report);
     await this.sendRows(this.model.markedRowIds());
