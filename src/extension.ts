@@ -14,9 +14,6 @@ import { DEFAULT_SIGN_IN_TIMEOUT_MS, SignInUi } from './auth/signInUi';
 import { PortalFocus } from './auth/portalFocus';
 import { createStatusBar } from './auth/statusBar';
 import { AuthUriHandler } from './auth/uriHandler';
-import { addPortal } from './commands/addPortal';
-import { helpCommands } from './commands/help';
-import { choosePortalToSignIn, portalCommands } from './commands/portals';
 import { registerLazyCommands } from './commands/register';
 import { RECORD_SCHEME } from './model/recordAddress';
 import type { Features } from './features';
@@ -57,15 +54,20 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
   // Starts reading the connections and their tokens; not awaited (see ready()).
   const portals = new PortalService(context, new SignInUi({ uriHandler, log: authLog, timeoutMs: () => signInTimeout.ms }), authLog);
   context.subscriptions.push(portals);
-  // Connecting, signing in and help: their handlers run once the portals are read.
+  // Connecting, signing in and help: their handlers (and their code) load once the portals are read.
   const portalGroup = new Lazy(async () => {
-    await portals.ready();
+    const [{ portalCommands }, { helpCommands }] = await Promise.all([
+      import('./commands/portals'),
+      import('./commands/help'),
+      portals.ready(),
+    ]);
     return { ...portalCommands(portals), ...helpCommands(context.extension.id, uriHandler) };
   });
   const provider = new PortalAuthenticationProvider(portals, {
     choosePortal: async () => {
       await portals.ready();
-      return portals.list().length === 0 ? addPortal(portals) : choosePortalToSignIn(portals);
+      if (portals.list().length === 0) return (await import('./commands/addPortal')).addPortal(portals);
+      return (await import('./commands/portals')).choosePortalToSignIn(portals);
     },
   });
   const focus = new PortalFocus([RECORD_SCHEME, COMMENT_SCHEME, ATTACHMENT_SCHEME]);

@@ -3,8 +3,22 @@
 // into a stream and runs two stream pipelines per request (request body, response body), each ending with
 // an AbortController and a DOMException. Measured on a bulk import (test/bench/import.bench.ts), that cost
 // 3–3.5 × the CPU of node:http per request, and made the import and the grid's save CPU-bound in the
-// extension host. Node's own fetch (undici) costs even more per request here, and a bundled undici would
-// bypass VS Code's proxy support, which patches the http and https modules this file goes through.
+// extension host.
+//
+// Why not undici, Node's own HTTP client (issue 31, decided by test/bench/transport.bench.ts: each plugged
+// into the same PortalClient, 50 ms away, up to 32 requests in flight, on the import and a grid save that
+// checks each row with a GET before its PUT; 2 December 2026, a shared 2-core machine):
+// - undici's request over an Agent (the npm package, which the extension does not ship) did 0.76 × this
+//   transport's import rate and 0.74 × its save rate, at 421 and 337 µs of CPU a request against 348 and
+//   296; Node's built-in fetch (undici inside Node) 0.29 × and 0.27 ×, at 1,414 and 984 µs. Far away the
+//   rate follows the requests in flight, and a client's CPU a request then decides how many it can keep there.
+// - VS Code's proxy support (http.proxy, http.proxySupport, proxy sign-in) patches the http and https
+//   modules this file goes through; a bundled undici opens its own sockets and is never patched, and Node's
+//   fetch only when http.fetchAdditionalSupport is on. Portals behind a company proxy would stop working.
+// - The redirect rules (issue 30) would still be ours: undici follows no redirect unless told, and its
+//   redirect interceptor would follow a write to another origin and a downgrade to http:, which we refuse.
+//   What we keep here is the ~400 lines of this file, tested by test/unit/api (redirects, credentials
+//   dropped, decompression, abort, oversize answers); a Node release that changes node:http shows there.
 // What node-fetch did for us is kept: redirects (to another origin only a read follows, without the
 // Authorization header), gzip/deflate/br answers, streamed uploads, abort by signal, and the system error codes.
 // The modules themselves, their `request` looked up at each call: VS Code's proxy support replaces it on the

@@ -5,14 +5,17 @@
 //
 // The first read starts with the service and is not awaited by activation (reading SecretStorage is a round
 // trip to the workbench): until ready() resolves, list() is empty, so whatever shows or uses the sign-in
-// state waits for ready() first.
+// state waits for ready() first. The portal client's code (src/api/client.ts with the view streaming it
+// brings, and the limiter: a third of what activation would otherwise load) is not needed to activate: it
+// loads while SecretStorage answers, and ready() waits for both, so client() and limiter() are there for
+// everyone who waited.
 import * as vscode from 'vscode';
-import { PortalClient } from '../api/client';
+import type { PortalClient } from '../api/client';
 import { PortalError } from '../api/errors';
 import { exposesInClearText, normaliseBaseUrl, portalBase } from '../api/urls';
 import { Disposable } from '../lifecycle';
 import { createLogger, requestLogger, type Logger } from '../log';
-import { PortalLimiter } from '../records/limiter';
+import type { PortalLimiter } from '../records/limiter';
 import { setting } from '../settings/settings';
 import { newConnectionId } from './connectionIds';
 import { ConnectionStore } from './connectionStore';
@@ -27,6 +30,12 @@ import { TokenKeeper } from './tokenKeeper';
 export type NewConnection = SignInRequest;
 
 const RELOAD_AGAIN_MS = 1000;
+
+/** What client() and limiter() build with, loaded after activation (see above). */
+interface ClientCode {
+  PortalClient: typeof PortalClient;
+  PortalLimiter: typeof PortalLimiter;
+}
 
 export class PortalService extends Disposable implements Portals {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -48,6 +57,7 @@ export class PortalService extends Disposable implements Portals {
   private readonly requestLog = createLogger('http');
   private readonly firstLoad: Promise<void>;
   private loaded = false;
+  private clientCode: ClientCode | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -72,16 +82,17 @@ export class PortalService extends Disposable implements Portals {
         this.reloadTimer = setTimeout(() => void this.reload().catch((error: unknown) => this.reloadFailed(error)), RELOAD_AGAIN_MS);
       }),
     );
-    this.firstLoad = this.reload().then(
-      () => {
-        this.loaded = true;
-      },
-      (error: unknown) => {
-        // Nothing could be read (SecretStorage refused): the features still start, with no portal listed.
-        this.loaded = true;
-        this.reloadFailed(error);
-      },
+    const clientCode = Promise.all([import('../api/client'), import('../records/limiter')]).then(([client, limiter]) => {
+      this.clientCode = { PortalClient: client.PortalClient, PortalLimiter: limiter.PortalLimiter };
+    });
+    const connections = this.reload().then(
+      () => undefined,
+      // Nothing could be read (SecretStorage refused): the features still start, with no portal listed.
+      (error: unknown) => this.reloadFailed(error),
     );
+    this.firstLoad = Promise.all([connections, clientCode]).then(() => {
+      this.loaded = true;
+    });
   }
 
   private reloadFailed(error: unknown): void {
@@ -139,11 +150,12 @@ export class PortalService extends Disposable implements Portals {
     return this.keepers.get(id)?.currentAccessToken();
   }
 
+  /** The connection's client; only once ready() has resolved (its code loads with the first read). */
   client(id: string): PortalClient {
     const keeper = this.keeperOf(id);
     let client = this.clients.get(id);
     if (!client) {
-      client = new PortalClient({
+      client = new (this.loadedCode().PortalClient)({
         baseUrl: keeper.connection.baseUrl,
         tokens: keeper,
         allowPlainHttp: keeper.connection.allowPlainHttp,
@@ -164,7 +176,7 @@ export class PortalService extends Disposable implements Portals {
     const baseUrl = this.keeperOf(id).connection.baseUrl;
     let limiter = this.limiters.get(baseUrl);
     if (!limiter) {
-      limiter = new PortalLimiter({
+      limiter = new (this.loadedCode().PortalLimiter)({
         maxInFlight: setting('requests.maxInFlight'),
         maxRetryAfterMs: setting('requests.maxRetryAfterSeconds') * 1000,
       });
@@ -307,6 +319,11 @@ export class PortalService extends Disposable implements Portals {
     await this.store.remove(id);
     this.clients.delete(id);
     await forgetPortal(id, { secrets: this.context.secrets, state: this.context.globalState });
+  }
+
+  private loadedCode(): ClientCode {
+    if (!this.clientCode) throw new Error('A portal client was asked for before the portals were read (await ready() first).');
+    return this.clientCode;
   }
 
   private keeperOf(id: string): TokenKeeper {

@@ -236,9 +236,9 @@ export class GridModel {
     };
   }
 
-  /** Every row for the page: [record id, values...] as the grid shows them. */
-  initialRows(): string[][] {
-    return this.rowArrays(this.rowIds);
+  /** The rows for the page, [from, to) in the order shown (every row by default): [record id, values...] as the grid shows them. */
+  initialRows(from = 0, to = this.rowIds.length): string[][] {
+    return this.rowArrays(from === 0 && to >= this.rowIds.length ? this.rowIds : this.rowIds.slice(from, to));
   }
 
   /** The rows of `recordIds` for the page, as initialRows has them. */

@@ -199,6 +199,8 @@ runBenchmark('extension package', ['integration'], async () => {
         target: `≤ ${TARGETS.activationMs} ms`,
         met: activation <= TARGETS.activationMs,
       },
+      // On a machine shared with other work the median follows the load; the fastest load shows the code's own cost.
+      { measure: `  fastest of the ${LOADS} loads`, value: ms(Math.min(...loads.map(total))) },
       { measure: '  of which loading the bundle', value: part((times) => times.codeLoadingMs) },
       { measure: '  of which activate() until it returns', value: part((times) => times.activateCallMs) },
       { measure: '  of which until its promise resolves', value: part((times) => times.activateResolvedMs) },

@@ -353,6 +353,7 @@ describe(`a large view as an editable grid while its rows arrive ${BROWSER_TAG}`
     const destination = vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-streaming-backup.json');
     const backup = await api.gridEditor.backupCustomDocument(live, { destination });
     const restored = await api.gridEditor.openCustomDocument(tab.input.uri, { backupId: backup.id, untitledDocumentData: undefined });
+    await api.gridEditor.firstRows(restored);
     const recordId = restored.model.layout([]).rowIds[0];
     const subject = restored.model.columns.find((column) => column.name === 'Subject')?.key ?? '';
     assert.equal(restored.model.changeSet.value(recordId, subject), 'Kept', 'the pending edit is back');

@@ -264,6 +264,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     const destination = vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-test.json');
     const backup = await api.gridEditor.backupCustomDocument(live, { destination });
     const restored = await api.gridEditor.openCustomDocument(uri, { backupId: backup.id, untitledDocumentData: undefined });
+    await api.gridEditor.firstRows(restored);
     const recordId = restored.model.layout([]).rowIds[0];
     assert.equal(restored.model.changeSet.value(recordId, 'f11'), 'Reverted', 'the pending edit is back');
     assert.equal(restored.model.changeSet.isPending(recordId, 'f11'), true);
@@ -276,6 +277,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
       new TextEncoder().encode(JSON.stringify({ version: 1, appId: '102', viewId: '3', rows })),
     );
     const dropping = await api.gridEditor.openCustomDocument(uri, { backupId: destination.toString(), untitledDocumentData: undefined });
+    await api.gridEditor.firstRows(dropping);
     await user().waitForMessage(
       /^Restoring the unsaved changes of All orders left out 1 edit that the app's columns no longer allow: record 1, Order no\. \(f10\): "77" \(read-only/,
       { level: 'warn' },
@@ -286,6 +288,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     // A backup that cannot be read: said once (through the one error boundary), and the grid opens without it.
     const missing = vscode.Uri.joinPath(api.context.globalStorageUri, 'no-such-grid-backup.json');
     const withoutBackup = await api.gridEditor.openCustomDocument(uri, { backupId: missing.toString(), untitledDocumentData: undefined });
+    await api.gridEditor.firstRows(withoutBackup);
     await user().waitForMessage(/^The backup of the grid of All orders could not be read: .*The grid opens without it\.$/, {
       level: 'error',
     });
@@ -328,6 +331,7 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
     await vscode.workspace.fs.writeFile(vscode.Uri.parse(first.id), new TextEncoder().encode(text));
     await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/102/view/3', status: 500, count: 1 });
     const restored = await api.gridEditor.openCustomDocument(live.uri, { backupId: first.id, untitledDocumentData: undefined });
+    await api.gridEditor.firstRows(restored);
     assert.equal(restored.isLoaded, false);
     const second = await api.gridEditor.backupCustomDocument(restored, {
       destination: vscode.Uri.joinPath(api.context.globalStorageUri, 'grid-backup-kept-2.json'),

@@ -38,8 +38,10 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
   private readonly layouts: GridLayouts;
   /** The open tabs; each ends with its panel. */
   private readonly pages = new Set<GridPage>();
+  /** Documents whose first rows are being read, until that read settles: their pages wait for them (see openCustomDocument). */
+  private readonly firstLoads = new Map<GridDocument, Promise<void>>();
   private readonly pageParts: GridPageParts = {
-    init: (document) => this.initMessage(document),
+    init: (document, rows) => this.initMessage(document, rows),
     handle: (page, message) => this.handle(page.document, message, page),
     ended: (page) => {
       this.pages.delete(page);
@@ -59,9 +61,19 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
     this._register({ dispose: () => [...this.pages].forEach((page) => page.dispose()) });
   }
 
-  /** The document of the open grid tab at `uri` (the test API reaches a live grid through it). */
-  openDocument(uri: vscode.Uri): GridDocument | undefined {
-    return [...this.pages].find((page) => page.document.uri.toString() === uri.toString())?.document;
+  /**
+   * The document of the open grid tab at `uri`, once its first rows have come or their read failed (the
+   * test API reaches a live grid through it; the tab itself opens before its rows).
+   */
+  async openDocument(uri: vscode.Uri): Promise<GridDocument | undefined> {
+    const document = [...this.pages].find((page) => page.document.uri.toString() === uri.toString())?.document;
+    if (document) await this.firstRows(document);
+    return document;
+  }
+
+  /** Resolves once the document's first rows have come, or their read failed (openCustomDocument returns before). */
+  async firstRows(document: GridDocument): Promise<void> {
+    await this.firstLoads.get(document);
   }
 
   openCustomDocument(uri: vscode.Uri, context: vscode.CustomDocumentOpenContext): Promise<GridDocument> {
@@ -94,7 +106,14 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
     }
     // A grid that cannot be read still opens: the page says why and offers nothing to lose. The portal's
     // error goes to the boundary as it is, so that a sign-in that expired offers Sign In (and loads again).
-    await runReported(`${GRID_VIEW_TYPE} open ${document.viewName}`, () => document.load(backup));
+    // Not awaited: VS Code makes the tab's webview only once this returns, and loading its page (frames,
+    // script) takes as long as reading the first rows of a view next door; the two go on together, and
+    // the page's init waits for the rows (GridPage.ready).
+    const firstLoad = runReported(`${GRID_VIEW_TYPE} open ${document.viewName}`, () => document.load(backup)).then(() => {
+      this.firstLoads.delete(document);
+      for (const page of this.pages) if (page.document === document) page.firstLoadEnded();
+    });
+    this.firstLoads.set(document, firstLoad);
     return document;
   }
 
@@ -112,7 +131,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
     this.pages.add(new GridPage(panel, document, this.pageParts));
   }
 
-  private initMessage(document: GridDocument): GridInitMessage {
+  private initMessage(document: GridDocument, rows: number): GridInitMessage {
     const connection = this.deps.portals.get(document.target.portalId);
     const layout = this.layouts.get(document.target);
     return {
@@ -121,7 +140,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
       appName: document.appName,
       portalLabel: connection?.label ?? document.target.portalId,
       columns: document.model.columns.map((column) => ({ ...column })),
-      rows: document.model.initialRows(),
+      rows: document.model.initialRows(0, rows),
       ...(layout ? { layout } : {}),
       newRows: document.newRowsAreDrafts ? 'draft' : 'record',
       filterColumns: document.filterColumns,
@@ -133,7 +152,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
   private async handle(document: GridDocument, message: GridToHostMessage, page: GridPage): Promise<void> {
     switch (message.type) {
       case 'ready':
-        return page.sendInit();
+        return page.ready(this.firstLoads.has(document));
       case 'grid/edit': {
         const result = document.edit('edit', message.label, message.edits);
         if (result.message) page.post({ type: 'grid/notice', level: 'error', message: result.message });

@@ -55,20 +55,27 @@ export function page(): Page {
   return world().page;
 }
 
+/** Makes `started` the world the helpers drive (a benchmark that starts its own, test/bench/workbench.bench.ts). */
+export function useWorld(started: World | undefined): void {
+  (globalThis as Holder)[KEY] = started;
+}
+
 /** Starts the world (the root before hook of world.test.ts). */
 export async function startWorld(): Promise<void> {
   rmSync(RESULTS, { recursive: true, force: true });
   mkdirSync(RESULTS, { recursive: true });
   const chromium = (await harness('setup')).findChromium();
   if (!chromium) throw new Error('No Chromium: run `node test/harness/setup.mjs integration`.');
-  (globalThis as Holder)[KEY] = await (
-    await harness('journeyWorld')
-  ).startJourneyWorld({ chromium, logs: join(RESULTS, 'logs'), workspace: join(RESULTS, 'workspace') });
+  useWorld(
+    await (
+      await harness('journeyWorld')
+    ).startJourneyWorld({ chromium, logs: join(RESULTS, 'logs'), workspace: join(RESULTS, 'workspace') }),
+  );
 }
 
 export async function stopWorld(): Promise<void> {
   await (globalThis as Holder)[KEY]?.close();
-  (globalThis as Holder)[KEY] = undefined;
+  useWorld(undefined);
 }
 
 const KEPT = Symbol.for('portal-explorer.journeys.kept');
