@@ -14,12 +14,13 @@ import type { FetchLike, FetchResponseLike } from '../../src/api/http';
 import { clientCredentials } from '../../src/api/oauth';
 import type { RecordData } from '../../src/api/types';
 import { ChangeSet } from '../../src/grid/changeSet';
-import { portalRecordStore } from '../../src/grid/recordStore';
+
 import { saveChanges } from '../../src/grid/saveRunner';
 import { runImport } from '../../src/import/importRun';
 import { proposeMapping } from '../../src/import/mapping';
 import { openSource } from '../../src/import/sourceFile';
 import { PortalLimiter } from '../../src/records/limiter';
+import { appRecords } from '../../src/records/store';
 import { configure } from '../support/emulator';
 import { startEmulatorProcess } from './support/emulatorProcess';
 import { orders } from './support/importOrders';
@@ -179,7 +180,7 @@ runBenchmark(`transport: ours beside undici, ${LATENCY_MS} ms away`, [], async (
         changeSet.apply(ids.map((recordId) => ({ recordId, field: 'f31', value: `Transport subject ${recordId}` })));
         cpu = process.cpuUsage();
         started = performance.now();
-        const report = await saveChanges(changeSet, portalRecordStore(client, TICKETS_APP), { concurrency: MAX_IN_FLIGHT, limiter });
+        const report = await saveChanges(changeSet, appRecords(client, TICKETS_APP), { concurrency: MAX_IN_FLIGHT, limiter });
         const saveSeconds = (performance.now() - started) / 1000;
         const saveCpu = cpuUs(cpu);
         lost += ROWS - report.outcomes.filter((outcome) => outcome.kind === 'saved').length;
