@@ -174,6 +174,10 @@ export const SETTINGS = {
    * Start Work). Application: a repository's settings must not say who the user is.
    */
   'me.email': userOnly(emailByPortal(), 'application'),
+  /** Start Work's branch: {id} (needed, so two records never share a branch), {slug} of the title, {app}. */
+  'startWork.branchTemplate': text('{id}-{slug}', { pattern: '\\{id\\}', maxLength: 200, trim: true }),
+  /** The words that make a comment a TODO that Create Record from TODO offers to turn into a record. */
+  'todo.triggers': text('TODO, FIXME', { pattern: '^[\\w\\s,-]+$', maxLength: 200 }),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
