@@ -47,9 +47,22 @@ export interface SharedLayout {
   readonly frozen: number;
 }
 
+/**
+ * The team's convention for Start Work on the app's records: the Choice column that says a record's state,
+ * its value once work starts and once it is done, and the USER column that says who works on it. Columns by
+ * field_id_in_data or name, values by the choice's name or id, matched when Start Work runs.
+ */
+export interface SharedStartWork {
+  readonly statusField?: string;
+  readonly startStatus?: string;
+  readonly doneStatus?: string;
+  readonly userField?: string;
+}
+
 export interface SharedApp {
   readonly appId: string;
   readonly titleField?: string;
+  readonly startWork?: SharedStartWork;
   readonly views: readonly SharedView[];
   readonly queries: readonly SharedQuery[];
   readonly layouts: readonly SharedLayout[];
@@ -76,7 +89,8 @@ export interface WorkspaceFile {
 export const FILE_KEYS = {
   root: ['$schema', 'portals'],
   portal: ['name', 'baseUrl', 'clientId', 'flow', 'redirectMode', 'webUrlTemplate', 'apps'],
-  app: ['id', 'titleField', 'views', 'queries', 'layouts'],
+  app: ['id', 'titleField', 'startWork', 'views', 'queries', 'layouts'],
+  startWork: ['statusField', 'startStatus', 'doneStatus', 'userField'],
   view: ['id', 'name', 'columns'],
   query: ['name', 'view', 'filters', 'sort', 'columns'],
   filter: ['column', 'operator', 'value', 'lookupApp'],
@@ -239,12 +253,33 @@ function sortOf(reader: Reader, node: Node | undefined): SharedSort[] | undefine
   return sort;
 }
 
+function startWorkOf(reader: Reader, node: Node | undefined): SharedStartWork | undefined {
+  if (node === undefined || !reader.object(node, '"startWork"')) return undefined;
+  const fields = reader.properties(node, FILE_KEYS.startWork, '"startWork"');
+  const read = (key: (typeof FILE_KEYS.startWork)[number]) => reader.text(fields.get(key), node, `"${key}"`, true);
+  const [statusField, startStatus, doneStatus, userField] = [
+    read('statusField'),
+    read('startStatus'),
+    read('doneStatus'),
+    read('userField'),
+  ];
+  if (statusField === undefined && (startStatus !== undefined || doneStatus !== undefined))
+    reader.problem(node, '"startStatus" and "doneStatus" are values of "statusField": name the column too.', 'warning');
+  return {
+    ...(statusField !== undefined ? { statusField } : {}),
+    ...(startStatus !== undefined ? { startStatus } : {}),
+    ...(doneStatus !== undefined ? { doneStatus } : {}),
+    ...(userField !== undefined ? { userField } : {}),
+  };
+}
+
 function appOf(reader: Reader, node: Node): SharedApp | undefined {
   if (!reader.object(node, 'An app')) return undefined;
   const fields = reader.properties(node, FILE_KEYS.app, 'an app');
   const appId = reader.text(fields.get('id'), node, 'The app\'s "id"');
   if (appId === undefined) return undefined;
   const titleField = reader.text(fields.get('titleField'), node, '"titleField"', true);
+  const startWork = startWorkOf(reader, fields.get('startWork'));
   const views: SharedView[] = [];
   for (const item of reader.array(fields.get('views'), '"views"')) {
     if (!reader.object(item, 'A view')) continue;
@@ -285,7 +320,14 @@ function appOf(reader: Reader, node: Node): SharedApp | undefined {
     if (viewId === undefined) continue;
     layouts.push({ viewId, order, hidden, frozen: typeof frozen === 'number' && Number.isInteger(frozen) && frozen >= 0 ? frozen : 0 });
   }
-  return { appId, ...(titleField !== undefined ? { titleField } : {}), views, queries, layouts };
+  return {
+    appId,
+    ...(titleField !== undefined ? { titleField } : {}),
+    ...(startWork !== undefined ? { startWork } : {}),
+    views,
+    queries,
+    layouts,
+  };
 }
 
 function portalOf(reader: Reader, node: Node): SharedPortal | undefined {

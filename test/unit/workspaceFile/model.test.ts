@@ -22,6 +22,7 @@ const GOOD = `{
         {
           "id": "201",
           "titleField": "f31",
+          "startWork": { "statusField": "Status", "startStatus": "In progress", "doneStatus": "Done", "userField": "f35" },
           "views": [{ "id": "6", "name": "Open tickets", "columns": ["f31", "f33"] }, { "id": "7" }],
           "queries": [{ "name": "Mine", "view": "6", "filters": [{ "column": "33", "operator": "equals", "value": "me" }], "sort": [{ "column": "31", "direction": "desc" }] }],
           "layouts": [{ "view": "6", "order": ["f33", "f31"], "hidden": ["f40"], "frozen": 1 }]
@@ -47,6 +48,7 @@ describe('The workspace file (.vscode/portal.json): reading', () => {
           {
             appId: '201',
             titleField: 'f31',
+            startWork: { statusField: 'Status', startStatus: 'In progress', doneStatus: 'Done', userField: 'f35' },
             views: [
               { viewId: '6', name: 'Open tickets', columns: ['f31', 'f33'] },
               { viewId: '7', name: 'View 7' },
@@ -64,6 +66,19 @@ describe('The workspace file (.vscode/portal.json): reading', () => {
         ],
       },
     ]);
+  });
+
+  it("reads Start Work's convention, and says when its values have no column", () => {
+    const text = GOOD.replace('"statusField": "Status", ', '').replace('"userField": "f35"', '"userField": "f35", "owner": "x"');
+    const file = parseWorkspaceFile(text);
+    assert.deepEqual(file.portals[0].apps[0].startWork, { startStatus: 'In progress', doneStatus: 'Done', userField: 'f35' });
+    assert.deepEqual(
+      file.problems.map((problem) => [problem.severity, problem.message]),
+      [
+        ['warning', 'Unknown property "owner" of "startWork"; expected one of: statusField, startStatus, doneStatus, userField.'],
+        ['warning', '"startStatus" and "doneStatus" are values of "statusField": name the column too.'],
+      ],
+    );
   });
 
   it('refuses a Secret Key typed into the file, where it stands, and keeps the rest of the portal', () => {

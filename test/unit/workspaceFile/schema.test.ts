@@ -40,6 +40,7 @@ describe('The workspace file: its JSON schema', () => {
       filter: schema.definitions?.filter,
       sort: schema.definitions?.sort,
       layout: schema.definitions?.layout,
+      startWork: schema.definitions?.startWork,
     };
     for (const [name, node] of Object.entries(objects)) {
       assert.ok(node, `the schema describes ${name}`);
