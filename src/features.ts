@@ -24,6 +24,7 @@ import type { CommandTable } from './commands/register';
 import { linkCommands, openLink } from './commands/links';
 import { sharedPortalCommands } from './commands/sharedPortals';
 import { webhookCommands } from './commands/webhooks';
+import { workCommands } from './commands/work';
 import { recordDocuments } from './fs/documents';
 import type { RecordFileSystem } from './fs/recordFileSystem';
 import { trackRecordSaves, trackWebhookStarts } from './help/walkthroughProgress';
@@ -125,6 +126,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
     ...sharedPortalCommands({ portals, workspace }),
     ...linkCommands(linkParts),
+    ...workCommands({ ...stores, context, patterns: () => [] }),
   };
 
   return {
