@@ -6,6 +6,7 @@
 // must not switch them on for whoever opens it.
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { isFilterOperatorName, type ViewFilter } from '../api/filters';
+import { checkTemplate } from '../references/patterns';
 
 /** Where the file lives in each workspace folder: beside the editor settings a team already reviews. */
 export { WORKSPACE_FILE_PATH } from '../ids';
@@ -50,6 +51,8 @@ export interface SharedLayout {
 export interface SharedApp {
   readonly appId: string;
   readonly titleField?: string;
+  /** How the app's records are referred to in code and commits: 'TCK-{id}', '#{id}' (references/patterns.ts). */
+  readonly reference?: string;
   readonly views: readonly SharedView[];
   readonly queries: readonly SharedQuery[];
   readonly layouts: readonly SharedLayout[];
@@ -76,7 +79,7 @@ export interface WorkspaceFile {
 export const FILE_KEYS = {
   root: ['$schema', 'portals'],
   portal: ['name', 'baseUrl', 'clientId', 'flow', 'redirectMode', 'webUrlTemplate', 'apps'],
-  app: ['id', 'titleField', 'views', 'queries', 'layouts'],
+  app: ['id', 'titleField', 'reference', 'views', 'queries', 'layouts'],
   view: ['id', 'name', 'columns'],
   query: ['name', 'view', 'filters', 'sort', 'columns'],
   filter: ['column', 'operator', 'value', 'lookupApp'],
@@ -245,6 +248,13 @@ function appOf(reader: Reader, node: Node): SharedApp | undefined {
   const appId = reader.text(fields.get('id'), node, 'The app\'s "id"');
   if (appId === undefined) return undefined;
   const titleField = reader.text(fields.get('titleField'), node, '"titleField"', true);
+  const referenceNode = fields.get('reference');
+  let reference = reader.text(referenceNode, node, '"reference"', true);
+  const referenceProblem = reference === undefined ? undefined : checkTemplate(reference);
+  if (referenceNode && referenceProblem !== undefined) {
+    reader.problem(referenceNode, referenceProblem);
+    reference = undefined;
+  }
   const views: SharedView[] = [];
   for (const item of reader.array(fields.get('views'), '"views"')) {
     if (!reader.object(item, 'A view')) continue;
@@ -285,7 +295,14 @@ function appOf(reader: Reader, node: Node): SharedApp | undefined {
     if (viewId === undefined) continue;
     layouts.push({ viewId, order, hidden, frozen: typeof frozen === 'number' && Number.isInteger(frozen) && frozen >= 0 ? frozen : 0 });
   }
-  return { appId, ...(titleField !== undefined ? { titleField } : {}), views, queries, layouts };
+  return {
+    appId,
+    ...(titleField !== undefined ? { titleField } : {}),
+    ...(reference !== undefined ? { reference } : {}),
+    views,
+    queries,
+    layouts,
+  };
 }
 
 function portalOf(reader: Reader, node: Node): SharedPortal | undefined {
