@@ -15,7 +15,7 @@ const FLOORS = [
   { what: 'the prompter and the error boundary', folders: ['ui'] },
   { what: 'the connections', folders: ['auth'] },
   { what: 'the shared stores', folders: ['catalog'] },
-  { what: 'the features', folders: ['tree', 'fs', 'webviews', 'comments', 'attachments', 'webhooks', 'help', 'codeWork'] },
+  { what: 'the features', folders: ['tree', 'fs', 'webviews', 'comments', 'attachments', 'webhooks', 'help', 'codeLinks', 'codeWork'] },
   {
     what: 'the top',
     folders: ['commands'],

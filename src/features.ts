@@ -13,6 +13,7 @@ import type { Stores } from './catalog/stores';
 import { TitleFields } from './catalog/titleFields';
 import { ViewRows } from './catalog/viewRows';
 import { WorkspaceSetup } from './catalog/workspaceSetup';
+import { referencePatterns, ReferencePatternSource } from './codeLinks/referencePatterns';
 import { goToRecordCommands } from './commands/goToRecord';
 import { ViewStore } from './catalog/views';
 import { recordActions } from './commands/actions';
@@ -80,6 +81,8 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   const recordEvents = new RecordEvents();
   const savedQueries = new SavedQueryStore(context.globalState, workspace);
   context.subscriptions.push(catalog, workspace, views, rows, titles, recordEvents, savedQueries, trackRecordSaves(recordEvents));
+  // Each app's reference pattern (TCK-{id}), from the workspace file and settings: referencePatterns().
+  context.subscriptions.push(new ReferencePatternSource(workspace, portals));
   // Every part below takes what it stands on from this one set (a Pick of Stores).
   const stores: Stores = { portals, catalog, workspace, views, rows, titles, recordEvents, savedQueries };
 
@@ -126,7 +129,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),
     ...sharedPortalCommands({ portals, workspace }),
     ...linkCommands(linkParts),
-    ...workCommands({ ...stores, context, patterns: () => [] }),
+    ...workCommands({ ...stores, context, patterns: referencePatterns }),
   };
 
   return {

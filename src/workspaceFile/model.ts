@@ -6,6 +6,7 @@
 // must not switch them on for whoever opens it.
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { isFilterOperatorName, type ViewFilter } from '../api/filters';
+import { checkTemplate } from '../references/patterns';
 
 /** Where the file lives in each workspace folder: beside the editor settings a team already reviews. */
 export { WORKSPACE_FILE_PATH } from '../ids';
@@ -63,6 +64,8 @@ export interface SharedApp {
   readonly appId: string;
   readonly titleField?: string;
   readonly startWork?: SharedStartWork;
+  /** How the app's records are referred to in code and commits: 'TCK-{id}', '#{id}' (references/patterns.ts). */
+  readonly reference?: string;
   readonly views: readonly SharedView[];
   readonly queries: readonly SharedQuery[];
   readonly layouts: readonly SharedLayout[];
@@ -89,7 +92,7 @@ export interface WorkspaceFile {
 export const FILE_KEYS = {
   root: ['$schema', 'portals'],
   portal: ['name', 'baseUrl', 'clientId', 'flow', 'redirectMode', 'webUrlTemplate', 'apps'],
-  app: ['id', 'titleField', 'startWork', 'views', 'queries', 'layouts'],
+  app: ['id', 'titleField', 'reference', 'startWork', 'views', 'queries', 'layouts'],
   startWork: ['statusField', 'startStatus', 'doneStatus', 'userField'],
   view: ['id', 'name', 'columns'],
   query: ['name', 'view', 'filters', 'sort', 'columns'],
@@ -280,6 +283,13 @@ function appOf(reader: Reader, node: Node): SharedApp | undefined {
   if (appId === undefined) return undefined;
   const titleField = reader.text(fields.get('titleField'), node, '"titleField"', true);
   const startWork = startWorkOf(reader, fields.get('startWork'));
+  const referenceNode = fields.get('reference');
+  let reference = reader.text(referenceNode, node, '"reference"', true);
+  const referenceProblem = reference === undefined ? undefined : checkTemplate(reference);
+  if (referenceNode && referenceProblem !== undefined) {
+    reader.problem(referenceNode, referenceProblem);
+    reference = undefined;
+  }
   const views: SharedView[] = [];
   for (const item of reader.array(fields.get('views'), '"views"')) {
     if (!reader.object(item, 'A view')) continue;
@@ -324,6 +334,7 @@ function appOf(reader: Reader, node: Node): SharedApp | undefined {
     appId,
     ...(titleField !== undefined ? { titleField } : {}),
     ...(startWork !== undefined ? { startWork } : {}),
+    ...(reference !== undefined ? { reference } : {}),
     views,
     queries,
     layouts,

@@ -76,7 +76,11 @@ describe('Start Work on Record (a real git repository)', function () {
             clientId: emulator().client_id,
             flow: 'clientCredentials',
             apps: [
-              { id: TICKETS, startWork: { statusField: 'State', startStatus: 'In progress', doneStatus: 'Closed', userField: 'Assignee' } },
+              {
+                id: TICKETS,
+                reference: 'TCK-{id}',
+                startWork: { statusField: 'State', startStatus: 'In progress', doneStatus: 'Closed', userField: 'Assignee' },
+              },
             ],
           },
         ],
@@ -127,6 +131,7 @@ describe('Start Work on Record (a real git repository)', function () {
       `${work.branch} is named after "${subject}"`,
     );
     await waitFor(() => repository.state.HEAD?.name === work.branch, { message: 'Git to see the new branch' });
+    assert.equal(work.reference, `TCK-${recordId}`, "the app's reference pattern of the workspace file");
     assert.ok(
       repository.inputBox.value.startsWith(work.reference),
       `the commit message "${repository.inputBox.value}" starts with ${work.reference}`,

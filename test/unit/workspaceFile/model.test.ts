@@ -158,6 +158,28 @@ describe('The workspace file (.vscode/portal.json): reading', () => {
     assert.deepEqual(app.layouts, [{ viewId: '2', order: [], hidden: [], frozen: 0 }]);
   });
 
+  it("reads an app's reference pattern, and shows a template that cannot be one where it stands", () => {
+    const text = `{ "portals": [ { "name": "Ok", "baseUrl": "https://portal.example.com", "clientId": "x",
+      "apps": [ { "id": "1", "reference": "TCK-{id}" }, { "id": "2", "reference": "{id}" }, { "id": "3", "reference": 7 } ] } ] }`;
+    const file = parseWorkspaceFile(text);
+    assert.deepEqual(
+      file.problems.map((problem) => [at(text, problem), problem.severity]),
+      [
+        ['"{id}"', 'error'],
+        ['7', 'error'],
+      ],
+    );
+    assert.match(file.problems[0].message, /before \{id\}/);
+    assert.deepEqual(
+      file.portals[0].apps.map((app) => [app.appId, app.reference]),
+      [
+        ['1', 'TCK-{id}'],
+        ['2', undefined],
+        ['3', undefined],
+      ],
+    );
+  });
+
   it('says where text that is not JSON breaks, and reads nothing from nothing', () => {
     const broken = parseWorkspaceFile('{ "portals": [ { "name": } ] }');
     assert.ok(broken.problems.some((problem) => problem.message.startsWith('Not valid JSON')));
