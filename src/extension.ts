@@ -35,6 +35,7 @@ import {
   PORTAL_GROUP,
   WORKSPACE_FILE_PATH,
 } from './ids';
+import { TodoCodeActions } from './codeWork/todoActions';
 import { hasWorkBranches } from './codeWork/workState';
 import { Lazy } from './lazy';
 import { LazyCustomEditorProvider, LazyDropController, LazyFileSystemProvider, LazyTreeDataProvider } from './lazyProviders';
@@ -168,6 +169,12 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
       .catch((error: unknown) =>
         authLog.debug(`Start Work's branches not followed: ${error instanceof Error ? error.message : String(error)}`),
       );
+  // Create Record from TODO / Selection in the light bulb of files and unsaved editors.
+  context.subscriptions.push(
+    vscode.languages.registerCodeActionsProvider([{ scheme: 'file' }, { scheme: 'untitled' }], new TodoCodeActions(), {
+      providedCodeActionKinds: TodoCodeActions.kinds,
+    }),
+  );
   // The receiver starts with VS Code when the user asked for it.
   if (setting('webhooks.autoStart')) void features.get();
   // The team's shared setup (.vscode/portal.json) opened in an editor: its Problems show without waiting for

@@ -25,6 +25,7 @@ import { activeRecordTarget } from './actionTargets';
 import { pickApp, pickRecord } from './pickers';
 import type { CommandTable } from './register';
 import { openRecord } from '../webviews/openRecord';
+import { createRecordFromCode } from './recordFromCode';
 
 const log = createLogger('work');
 
@@ -264,5 +265,6 @@ export function workCommands(parts: WorkParts): CommandTable {
     [WORK_COMMANDS.startWork]: (arg) => work.start(arg),
     [WORK_COMMANDS.stopWork]: () => work.stop(),
     [WORK_COMMANDS.workActions]: () => work.actions(),
+    [WORK_COMMANDS.createFromCode]: (arg) => createRecordFromCode(parts, arg),
   };
 }
