@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { useConnectedPortal } from '../documents/support';
+import { driver } from '../support/driver';
 import { emulator, emulatorControl } from '../support/emulator';
 import { testApi } from '../support/extension';
 import { useScriptedPrompter } from '../support/prompter';
@@ -140,6 +141,11 @@ describe('Start Work on Record (a real git repository)', function () {
     assert.equal(after.data.f35, IN_PROGRESS, 'State is In progress');
     assert.ok(after.data.f40.split(',').includes('ana@example.com'), `Assignee holds me: ${after.data.f40}`);
     assert.equal(after.data.f31, subject, 'nothing else changed');
+
+    // The status bar shows the record worked on.
+    const statusBar = async (): Promise<string> => (await driver.texts('.statusbar-item')).join(' | ');
+    await waitFor(async () => (await statusBar()).includes(work.reference), { message: `the status bar to show ${work.reference}` });
+    await driver.screenshot('start-work-status-bar');
 
     user().answerMessage('Set State to Closed', /Stop work on/);
     await vscode.commands.executeCommand('portal.stopWork');
