@@ -33,6 +33,8 @@ import {
   PORTAL_GROUP,
   WORKSPACE_FILE_PATH,
 } from './ids';
+import { TodoCodeActions } from './codeWork/todoActions';
+import { hasWorkBranches } from './codeWork/workState';
 import { Lazy } from './lazy';
 import { LazyCustomEditorProvider, LazyDropController, LazyFileSystemProvider, LazyTreeDataProvider } from './lazyProviders';
 import { registerLazyTools } from './lazyTools';
@@ -169,6 +171,21 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
     // Not awaited: VS Code's handleUri returns nothing; the boundary reports a failure to open the link.
     void runReported('open a Portal Explorer link', async () => (await features.get()).openLink(query));
   });
+  // A branch Start Work made shows its record in the status bar again, from the window's start: only Git is
+  // needed for that, so only that module is loaded, and only in a workspace where Start Work was used.
+  if (hasWorkBranches(context.workspaceState))
+    // Not awaited: Git comes up in its own time; a Git that is off shows nothing, and Start Work says why.
+    void import('./codeWork/workBranches')
+      .then(({ workBranches }) => workBranches(context).follow())
+      .catch((error: unknown) =>
+        authLog.debug(`Start Work's branches not followed: ${error instanceof Error ? error.message : String(error)}`),
+      );
+  // Create Record from TODO / Selection in the light bulb of files and unsaved editors.
+  context.subscriptions.push(
+    vscode.languages.registerCodeActionsProvider([{ scheme: 'file' }, { scheme: 'untitled' }], new TodoCodeActions(), {
+      providedCodeActionKinds: TodoCodeActions.kinds,
+    }),
+  );
   // The receiver starts with VS Code when the user asked for it.
   if (setting('webhooks.autoStart')) void features.get();
   // The team's shared setup (.vscode/portal.json) opened in an editor: its Problems show without waiting for

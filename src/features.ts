@@ -14,6 +14,7 @@ import { TitleFields } from './catalog/titleFields';
 import { ViewRows } from './catalog/viewRows';
 import { ViewReadHub } from './records/viewRead';
 import { WorkspaceSetup } from './catalog/workspaceSetup';
+import { referencePatterns, ReferencePatternSource } from './codeLinks/referencePatterns';
 import { goToRecordCommands } from './commands/goToRecord';
 import { ViewStore } from './catalog/views';
 import { recordActions } from './commands/actions';
@@ -26,6 +27,7 @@ import { linkCommands, openLink } from './commands/links';
 import { sharedPortalCommands } from './commands/sharedPortals';
 import { teamSetupCommands } from './commands/teamSetup';
 import { webhookCommands } from './commands/webhooks';
+import { workCommands } from './commands/work';
 import { recordDocuments } from './fs/documents';
 import type { RecordFileSystem } from './fs/recordFileSystem';
 import { trackRecordSaves, trackWebhookStarts } from './help/walkthroughProgress';
@@ -92,6 +94,8 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   const recordEvents = new RecordEvents();
   const savedQueries = new SavedQueryStore(context.globalState, workspace);
   context.subscriptions.push(catalog, workspace, views, rows, titles, recordEvents, savedQueries, trackRecordSaves(recordEvents));
+  // Each app's reference pattern (TCK-{id}), from the workspace file and settings: referencePatterns().
+  context.subscriptions.push(new ReferencePatternSource(workspace, portals));
   // Every part below takes what it stands on from this one set (a Pick of Stores).
   const stores: Stores = { portals, catalog, workspace, views, viewReads, rows, titles, recordEvents, savedQueries };
 
@@ -148,6 +152,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...watchCommands({ ...stores, watched: watchedFeature.watched }),
     // The layouts in the same workspace state the grid editor keeps them in (GridLayouts holds nothing itself).
     ...teamSetupCommands({ ...stores, layouts: new GridLayouts(context.workspaceState, workspace) }),
+    ...workCommands({ ...stores, context, patterns: referencePatterns }),
   };
 
   return {

@@ -121,6 +121,16 @@ export const WATCH_COMMANDS = {
   stopWatching: 'portal.stopWatching',
 } as const;
 
+/** Records where the code is: Start Work on a branch, the status bar's menu, a record from a TODO or a selection. */
+export const WORK_COMMANDS = {
+  startWork: 'portal.startWork',
+  stopWork: 'portal.stopWork',
+  /** The status bar item's menu: open the record, change its status, stop work. */
+  workActions: 'portal.workOnRecordActions',
+  /** Create Record from TODO / from Selection (the code action passes where). */
+  createFromCode: 'portal.createRecordFromCode',
+} as const;
+
 /** Every command, by feature area: the one table of command ids (no id is written anywhere else in src/). */
 export const COMMANDS = {
   portal: PORTAL_COMMANDS,
@@ -133,6 +143,7 @@ export const COMMANDS = {
   attachment: ATTACHMENT_COMMANDS,
   webhook: WEBHOOK_COMMANDS,
   watch: WATCH_COMMANDS,
+  work: WORK_COMMANDS,
 } as const;
 
 type Values<T> = T[keyof T];
@@ -152,4 +163,5 @@ export const FEATURE_GROUP: readonly string[] = [
   ...Object.values(ATTACHMENT_COMMANDS),
   ...Object.values(WEBHOOK_COMMANDS),
   ...Object.values(WATCH_COMMANDS),
+  ...Object.values(WORK_COMMANDS),
 ];

@@ -48,6 +48,13 @@ export interface EmailByPortalSetting extends Common<Readonly<Record<string, str
   readonly valuePattern: string;
 }
 
+/** By a portal's base URL, then by app id: the app's reference template ('TCK-{id}'). */
+export interface TemplatesByAppSetting extends Common<Readonly<Record<string, Readonly<Record<string, string>>>>> {
+  readonly type: 'object';
+  /** The pattern each template must match (package.json's nested `additionalProperties.pattern`). */
+  readonly templatePattern: string;
+}
+
 export type UserScope = 'application' | 'machine';
 
 /** The setting read from the user's settings only (see Common.scope). */
@@ -55,7 +62,8 @@ function userOnly<D extends SettingDefinition>(definition: D, scope: UserScope):
   return { ...definition, scope };
 }
 
-export type SettingDefinition = IntegerSetting | ChoiceSetting<string> | TextSetting | FlagSetting | EmailByPortalSetting;
+export type SettingDefinition =
+  IntegerSetting | ChoiceSetting<string> | TextSetting | FlagSetting | EmailByPortalSetting | TemplatesByAppSetting;
 
 function integer(defaultValue: number, minimum: number, maximum: number): IntegerSetting {
   return {
@@ -129,6 +137,32 @@ function emailByPortal(): EmailByPortalSetting {
   };
 }
 
+/**
+ * A reference template, roughly: references/patterns.ts's checkTemplate decides (this floor cannot import it),
+ * and a template it refuses is left out where the patterns are read.
+ */
+const REFERENCE_TEMPLATE = '\\{id\\}';
+
+function templatesByApp(): TemplatesByAppSetting {
+  return {
+    type: 'object',
+    default: {},
+    templatePattern: REFERENCE_TEMPLATE,
+    normalize: (value) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+      // One bad entry (typed by hand) is dropped; the others still count.
+      const portals = Object.entries(value as Record<string, unknown>).flatMap(([baseUrl, apps]) => {
+        if (typeof apps !== 'object' || apps === null || Array.isArray(apps)) return [];
+        const templates = Object.entries(apps as Record<string, unknown>).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].includes('{id}'),
+        );
+        return templates.length === 0 ? [] : [[baseUrl, Object.fromEntries(templates)] as const];
+      });
+      return Object.fromEntries(portals);
+    },
+  };
+}
+
 /** An HTTP header name (RFC 9110 token). */
 const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
 /** An IPv4 or IPv6 address, roughly: node's isIP decides. */
@@ -178,6 +212,15 @@ export const SETTINGS = {
   'watch.intervalSeconds': integer(300, 1, 86_400),
   /** A notification when a watched read finds one of the user's own records changed. */
   'watch.notifyMyRecords': flag(true),
+  /** Start Work's branch: {id} (needed, so two records never share a branch), {slug} of the title, {app}. */
+  'startWork.branchTemplate': text('{id}-{slug}', { pattern: '\\{id\\}', maxLength: 200, trim: true }),
+  /** The words that make a comment a TODO that Create Record from TODO offers to turn into a record. */
+  'todo.triggers': text('TODO, FIXME', { pattern: '^[\\w\\s,-]+$', maxLength: 200 }),
+  /**
+   * How code and commit messages refer to each app's records, where the workspace file does not say
+   * (its apps' "reference" come first).
+   */
+  references: templatesByApp(),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -65,6 +65,8 @@ export interface FormInitMessage {
   pageState?: unknown;
   /** The last create of this panel, for a page reloaded meanwhile (hidden, then shown): under way, or done. */
   outcome?: FormOutcome;
+  /** Values to start from, as entered, by field_id_in_data (Create Record from TODO / Selection); sent once. */
+  prefill?: Record<string, string>;
 }
 
 /** A create the host started: the page shows it busy, or its success with no second Create of the same values. */

@@ -31,6 +31,10 @@ export class RecordFormPanel {
   /** The last create: a page reloaded meanwhile gets it with form/init (its form/created may have been missed). */
   private outcome: FormOutcome | undefined;
   private appName: string;
+  /** What the next form/init starts the fields with, and who hears of the next create (Create Record from TODO). */
+  private prefill: { values: Record<string, string>; onCreated?: (recordId: string) => Promise<void> } | undefined;
+  private onCreated: ((recordId: string) => Promise<void>) | undefined;
+  private loaded = false;
 
   /** `appName`: the app's name when known (the panel's title); the form reads it again as it loads. */
   static show(
@@ -47,6 +51,22 @@ export class RecordFormPanel {
       return existing;
     }
     return RecordFormPanel.open.add(key, new RecordFormPanel(deps, target, appName, restored));
+  }
+
+  /** Opens (or brings up) the app's form with `values` entered; `onCreated` hears of the record it creates next. */
+  static showPrefilled(
+    deps: PanelDeps,
+    target: AppTarget,
+    appName: string | undefined,
+    values: Record<string, string>,
+    onCreated?: (recordId: string) => Promise<void>,
+  ): RecordFormPanel {
+    const shown = RecordFormPanel.show(deps, target, appName);
+    shown.prefill = { values, ...(onCreated ? { onCreated } : {}) };
+    // A form already loaded gets its fields again now; a new one with its first form/init.
+    // Not awaited: load() reports its own failure in the panel.
+    if (shown.loaded) void shown.load();
+    return shown;
   }
 
   readonly panel: Panel<FormToHostMessage, HostToFormMessage>;
@@ -110,6 +130,14 @@ export class RecordFormPanel {
     this.panel.panel.title = `New record · ${this.appName}`;
     const offerDraft = info?.draftMode !== false && !withoutDraftMode.has(this.draftKey());
     const connection = this.deps.portals.get(this.target.portalId);
+    const prefill = this.prefill;
+    if (prefill) {
+      this.prefill = undefined;
+      this.onCreated = prefill.onCreated;
+      // A new record is asked for: the last create's outcome is not this one's.
+      this.outcome = undefined;
+    }
+    this.loaded = true;
     await this.panel.post({
       type: 'form/init',
       appName: this.appName,
@@ -119,6 +147,7 @@ export class RecordFormPanel {
       restore: { portalId: this.target.portalId, appId: this.target.appId },
       pageState: this.restored?.state,
       ...(this.outcome ? { outcome: this.outcome } : {}),
+      ...(prefill ? { prefill: prefill.values } : {}),
     });
   }
 
@@ -183,6 +212,10 @@ export class RecordFormPanel {
         origin: 'local',
       });
     this.outcome = { state: 'created', recordId: created.id, draft: isDraft, message };
+    const onCreated = this.onCreated;
+    this.onCreated = undefined;
+    const newId = created.id;
+    if (onCreated && newId) await runReported('portal.recordForm after create', () => onCreated(newId));
     await this.panel.post({ type: 'form/created', recordId: created.id, draft: isDraft, message });
     // Not awaited: the notification stays up while the panel goes on; its "Open record" is reported as any action.
     void runReported('portal.recordForm open record', () => this.announce(message, created.id));

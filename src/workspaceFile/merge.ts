@@ -27,6 +27,8 @@ function mergeApps(first: readonly SharedApp[], second: readonly SharedApp[]): S
     apps[index] = {
       appId: known.appId,
       ...((known.titleField ?? app.titleField) ? { titleField: known.titleField ?? app.titleField } : {}),
+      ...((known.startWork ?? app.startWork) ? { startWork: known.startWork ?? app.startWork } : {}),
+      ...((known.reference ?? app.reference) ? { reference: known.reference ?? app.reference } : {}),
       views: [...known.views, ...app.views.filter((view) => !known.views.some((other) => other.viewId === view.viewId))],
       queries: [
         ...known.queries,

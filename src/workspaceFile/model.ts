@@ -6,6 +6,7 @@
 // must not switch them on for whoever opens it.
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { isFilterOperatorName, type ViewFilter } from '../api/filters';
+import { checkTemplate } from '../references/patterns';
 
 /** Where the file lives in each workspace folder: beside the editor settings a team already reviews. */
 export { WORKSPACE_FILE_PATH } from '../ids';
@@ -55,9 +56,24 @@ export interface SharedBoard {
   readonly fields: readonly string[];
 }
 
+/**
+ * The team's convention for Start Work on the app's records: the Choice column that says a record's state,
+ * its value once work starts and once it is done, and the USER column that says who works on it. Columns by
+ * field_id_in_data or name, values by the choice's name or id, matched when Start Work runs.
+ */
+export interface SharedStartWork {
+  readonly statusField?: string;
+  readonly startStatus?: string;
+  readonly doneStatus?: string;
+  readonly userField?: string;
+}
+
 export interface SharedApp {
   readonly appId: string;
   readonly titleField?: string;
+  readonly startWork?: SharedStartWork;
+  /** How the app's records are referred to in code and commits: 'TCK-{id}', '#{id}' (references/patterns.ts). */
+  readonly reference?: string;
   readonly views: readonly SharedView[];
   readonly queries: readonly SharedQuery[];
   readonly layouts: readonly SharedLayout[];
@@ -86,7 +102,8 @@ export interface WorkspaceFile {
 export const FILE_KEYS = {
   root: ['$schema', 'portals'],
   portal: ['name', 'baseUrl', 'clientId', 'flow', 'redirectMode', 'webUrlTemplate', 'apps'],
-  app: ['id', 'titleField', 'views', 'queries', 'layouts', 'boards'],
+  app: ['id', 'titleField', 'reference', 'startWork', 'views', 'queries', 'layouts', 'boards'],
+  startWork: ['statusField', 'startStatus', 'doneStatus', 'userField'],
   view: ['id', 'name', 'columns'],
   query: ['name', 'view', 'filters', 'sort', 'columns'],
   filter: ['column', 'operator', 'value', 'lookupApp'],
@@ -250,12 +267,40 @@ function sortOf(reader: Reader, node: Node | undefined): SharedSort[] | undefine
   return sort;
 }
 
+function startWorkOf(reader: Reader, node: Node | undefined): SharedStartWork | undefined {
+  if (node === undefined || !reader.object(node, '"startWork"')) return undefined;
+  const fields = reader.properties(node, FILE_KEYS.startWork, '"startWork"');
+  const read = (key: (typeof FILE_KEYS.startWork)[number]) => reader.text(fields.get(key), node, `"${key}"`, true);
+  const [statusField, startStatus, doneStatus, userField] = [
+    read('statusField'),
+    read('startStatus'),
+    read('doneStatus'),
+    read('userField'),
+  ];
+  if (statusField === undefined && (startStatus !== undefined || doneStatus !== undefined))
+    reader.problem(node, '"startStatus" and "doneStatus" are values of "statusField": name the column too.', 'warning');
+  return {
+    ...(statusField !== undefined ? { statusField } : {}),
+    ...(startStatus !== undefined ? { startStatus } : {}),
+    ...(doneStatus !== undefined ? { doneStatus } : {}),
+    ...(userField !== undefined ? { userField } : {}),
+  };
+}
+
 function appOf(reader: Reader, node: Node): SharedApp | undefined {
   if (!reader.object(node, 'An app')) return undefined;
   const fields = reader.properties(node, FILE_KEYS.app, 'an app');
   const appId = reader.text(fields.get('id'), node, 'The app\'s "id"');
   if (appId === undefined) return undefined;
   const titleField = reader.text(fields.get('titleField'), node, '"titleField"', true);
+  const startWork = startWorkOf(reader, fields.get('startWork'));
+  const referenceNode = fields.get('reference');
+  let reference = reader.text(referenceNode, node, '"reference"', true);
+  const referenceProblem = reference === undefined ? undefined : checkTemplate(reference);
+  if (referenceNode && referenceProblem !== undefined) {
+    reader.problem(referenceNode, referenceProblem);
+    reference = undefined;
+  }
   const views: SharedView[] = [];
   for (const item of reader.array(fields.get('views'), '"views"')) {
     if (!reader.object(item, 'A view')) continue;
@@ -310,6 +355,8 @@ function appOf(reader: Reader, node: Node): SharedApp | undefined {
   return {
     appId,
     ...(titleField !== undefined ? { titleField } : {}),
+    ...(startWork !== undefined ? { startWork } : {}),
+    ...(reference !== undefined ? { reference } : {}),
     views,
     queries,
     layouts,

@@ -39,7 +39,8 @@ export class RecordForm {
     const readOnly = byPosition(init.columns.filter((column) => !isWritable(column)));
     this.fields = writable.map((column) => createField(column));
     for (const field of this.fields) {
-      const entered = state.entered?.[field.key];
+      // A prefill is what the user just asked for (Create Record from TODO): it wins over what the page kept.
+      const entered = init.prefill?.[field.key] ?? state.entered?.[field.key];
       if (entered !== undefined) field.restore(entered);
       field.onInput(() => {
         this.allowCreateAgain();
@@ -74,6 +75,10 @@ export class RecordForm {
           })
         : undefined;
     this.root.append(heading, this.banner.element, form, this.actions, ...(notes ? [notes] : []));
+    if (init.prefill) {
+      this.allowCreateAgain();
+      this.save();
+    }
     if (this.fields.length === 0) this.banner.show('error', 'This app has no column that the API can set: records cannot be created here.');
     // A page reloaded while hidden missed what its create did: the host says it, so nothing invites a second one.
     if (init.outcome?.state === 'pending') {

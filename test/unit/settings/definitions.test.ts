@@ -45,8 +45,15 @@ describe('settings', () => {
         case 'boolean':
           break;
         case 'object':
-          assert.equal(property.additionalProperties?.type, 'string', `${id}: each value is a string`);
-          assert.equal(property.additionalProperties?.pattern, definition.valuePattern, `${id} declares the pattern the module checks`);
+          if ('valuePattern' in definition) {
+            assert.equal(property.additionalProperties?.type, 'string', `${id}: each value is a string`);
+            assert.equal(property.additionalProperties?.pattern, definition.valuePattern, `${id} declares the pattern the module checks`);
+          } else {
+            const nested = property.additionalProperties?.additionalProperties;
+            assert.equal(property.additionalProperties?.type, 'object', `${id}: each value is an object`);
+            assert.equal(nested?.type, 'string', `${id}: each of its values is a string`);
+            assert.equal(nested?.pattern, definition.templatePattern, `${id} declares the pattern the module checks`);
+          }
           break;
       }
     });
@@ -58,6 +65,20 @@ describe('settings', () => {
       .map(([key]) => key)
       .sort();
     assert.deepEqual(userOnly, ['agent.allowChanges', 'http.maxAnswerBytes', 'me.email', 'webhooks.autoStart', 'webhooks.bindAddress']);
+  });
+
+  it('portal.references keeps each template with {id}, dropping what was typed wrong', () => {
+    const references = SETTINGS.references;
+    assert.deepEqual(
+      references.normalize({
+        'https://a.example': { '201': 'TCK-{id}', '202': 7, '203': 'no id' },
+        'https://b.example': 'TCK-{id}',
+        'https://c.example': { '1': '#{id}' },
+        'https://d.example': { '1': 3 },
+      }),
+      { 'https://a.example': { '201': 'TCK-{id}' }, 'https://c.example': { '1': '#{id}' } },
+    );
+    assert.deepEqual(references.normalize(['TCK-{id}']), {});
   });
 
   it('read as their default when unset or when the value fails validation', () => {

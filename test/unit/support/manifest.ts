@@ -15,7 +15,7 @@ export interface ConfigurationProperty {
   scope?: string;
   description?: string;
   markdownDescription?: string;
-  additionalProperties?: { type?: string; pattern?: string };
+  additionalProperties?: { type?: string; pattern?: string; additionalProperties?: { type?: string; pattern?: string } };
 }
 
 export interface CommandContribution {

@@ -22,6 +22,7 @@ const GOOD = `{
         {
           "id": "201",
           "titleField": "f31",
+          "startWork": { "statusField": "Status", "startStatus": "In progress", "doneStatus": "Done", "userField": "f35" },
           "views": [{ "id": "6", "name": "Open tickets", "columns": ["f31", "f33"] }, { "id": "7" }],
           "queries": [{ "name": "Mine", "view": "6", "filters": [{ "column": "33", "operator": "equals", "value": "me" }], "sort": [{ "column": "31", "direction": "desc" }] }],
           "layouts": [{ "view": "6", "order": ["f33", "f31"], "hidden": ["f40"], "frozen": 1 }]
@@ -47,6 +48,7 @@ describe('The workspace file (.vscode/portal.json): reading', () => {
           {
             appId: '201',
             titleField: 'f31',
+            startWork: { statusField: 'Status', startStatus: 'In progress', doneStatus: 'Done', userField: 'f35' },
             views: [
               { viewId: '6', name: 'Open tickets', columns: ['f31', 'f33'] },
               { viewId: '7', name: 'View 7' },
@@ -64,6 +66,19 @@ describe('The workspace file (.vscode/portal.json): reading', () => {
         ],
       },
     ]);
+  });
+
+  it("reads Start Work's convention, and says when its values have no column", () => {
+    const text = GOOD.replace('"statusField": "Status", ', '').replace('"userField": "f35"', '"userField": "f35", "owner": "x"');
+    const file = parseWorkspaceFile(text);
+    assert.deepEqual(file.portals[0].apps[0].startWork, { startStatus: 'In progress', doneStatus: 'Done', userField: 'f35' });
+    assert.deepEqual(
+      file.problems.map((problem) => [problem.severity, problem.message]),
+      [
+        ['warning', 'Unknown property "owner" of "startWork"; expected one of: statusField, startStatus, doneStatus, userField.'],
+        ['warning', '"startStatus" and "doneStatus" are values of "statusField": name the column too.'],
+      ],
+    );
   });
 
   it('refuses a Secret Key typed into the file, where it stands, and keeps the rest of the portal', () => {
@@ -153,6 +168,28 @@ describe('The workspace file (.vscode/portal.json): reading', () => {
     );
     assert.match(file.problems[0].message, /"column"/);
     assert.deepEqual(file.portals[0].apps[0].boards, [{ viewId: '2', column: 'f3', lanes: 'f5', fields: ['f1'] }]);
+  });
+
+  it("reads an app's reference pattern, and shows a template that cannot be one where it stands", () => {
+    const text = `{ "portals": [ { "name": "Ok", "baseUrl": "https://portal.example.com", "clientId": "x",
+      "apps": [ { "id": "1", "reference": "TCK-{id}" }, { "id": "2", "reference": "{id}" }, { "id": "3", "reference": 7 } ] } ] }`;
+    const file = parseWorkspaceFile(text);
+    assert.deepEqual(
+      file.problems.map((problem) => [at(text, problem), problem.severity]),
+      [
+        ['"{id}"', 'error'],
+        ['7', 'error'],
+      ],
+    );
+    assert.match(file.problems[0].message, /before \{id\}/);
+    assert.deepEqual(
+      file.portals[0].apps.map((app) => [app.appId, app.reference]),
+      [
+        ['1', 'TCK-{id}'],
+        ['2', undefined],
+        ['3', undefined],
+      ],
+    );
   });
 
   it('says where text that is not JSON breaks, and reads nothing from nothing', () => {

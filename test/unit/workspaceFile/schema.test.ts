@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { FILE_KEYS, FLOWS, REDIRECT_MODES, WORKSPACE_FILE_PATH } from '../../../src/workspaceFile/model';
 import { FILTER_OPERATOR_NAMES } from '../../../src/api/filters';
+import { checkTemplate } from '../../../src/references/patterns';
 import { readRepoFile } from '../support/manifest';
 
 interface SchemaNode {
@@ -12,6 +13,7 @@ interface SchemaNode {
   definitions?: Record<string, SchemaNode>;
   enum?: string[];
   items?: SchemaNode;
+  pattern?: string;
 }
 
 interface JsonValidation {
@@ -41,6 +43,7 @@ describe('The workspace file: its JSON schema', () => {
       sort: schema.definitions?.sort,
       layout: schema.definitions?.layout,
       board: schema.definitions?.board,
+      startWork: schema.definitions?.startWork,
     };
     for (const [name, node] of Object.entries(objects)) {
       assert.ok(node, `the schema describes ${name}`);
@@ -52,5 +55,25 @@ describe('The workspace file: its JSON schema', () => {
     assert.deepEqual(portal?.flow.enum, [...FLOWS]);
     assert.deepEqual(portal?.redirectMode.enum, [...REDIRECT_MODES]);
     assert.deepEqual(schema.definitions?.filter.properties?.operator.enum, [...FILTER_OPERATOR_NAMES]);
+  });
+
+  it('takes the reference templates the reader takes, and refuses those it refuses', () => {
+    const schema = JSON.parse(readRepoFile(contribution?.url ?? '')) as SchemaNode;
+    const pattern = new RegExp(schema.definitions?.app.properties?.reference.pattern ?? '$^');
+    for (const template of [
+      'TCK-{id}',
+      '#{id}',
+      '[{id}]',
+      'TCK{id}',
+      'a.b{id}x',
+      '{id}',
+      'T1{id}',
+      'T{id}2',
+      'T {id}',
+      'T{id}{id}',
+      'T{x}{id}',
+      'TCK-',
+    ])
+      assert.equal(pattern.test(template), checkTemplate(template) === undefined, template);
   });
 });
