@@ -196,6 +196,10 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
   };
   vscode.workspace.textDocuments.forEach(opensWorkspaceFile);
   context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(opensWorkspaceFile));
+  // References to records in code and commits (issue 33) need the patterns the features read. Not awaited:
+  // built in the background, as for webhooks.autoStart, when the user gave patterns or the workspace has a
+  // team's setup.
+  void (Object.keys(setting('references')).length > 0 ? features.get() : buildWhenWorkspaceFile(() => features.get()));
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   return {
@@ -205,6 +209,19 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
       features,
     ),
   };
+}
+
+/** Builds the features when a workspace folder holds .vscode/portal.json (its apps may give references). */
+async function buildWhenWorkspaceFile(build: () => Promise<unknown>): Promise<void> {
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    try {
+      await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, WORKSPACE_FILE_PATH));
+    } catch {
+      continue;
+    }
+    await build();
+    return;
+  }
 }
 
 export function deactivate(): void {

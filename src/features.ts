@@ -15,6 +15,7 @@ import { ViewRows } from './catalog/viewRows';
 import { ViewReadHub } from './records/viewRead';
 import { WorkspaceSetup } from './catalog/workspaceSetup';
 import { referencePatterns, ReferencePatternSource } from './codeLinks/referencePatterns';
+import { registerCodeLinks } from './codeLinks/register';
 import { goToRecordCommands } from './commands/goToRecord';
 import { ViewStore } from './catalog/views';
 import { recordActions } from './commands/actions';
@@ -110,6 +111,9 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   // Comments and attachments of records, from the tree, the record documents and the palette.
   const actions = recordActions(stores);
   context.subscriptions.push(records.disposable, reopenCreatedRecords(recordParts), actions.disposable);
+  // References to records in any file and the commit message: links, hovers (read through the documents'
+  // record store), completion.
+  context.subscriptions.push(registerCodeLinks({ ...stores, store: () => records.documents.store, extensionId: context.extension.id }));
 
   // Webhooks: the local receiver, its events view and status bar, and the live refresh of tree and documents
   // (through the record bus, which the explorer and the record file system both hear).

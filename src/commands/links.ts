@@ -4,6 +4,7 @@
 // file says how to add the portal; it is never followed to an address it names alone.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../ids';
+import { recordTargetOf } from '../model/targets';
 import { isNode } from '../tree/nodes';
 import { tell, prompter } from '../ui/prompter';
 import { sameAddress } from '../workspaceFile/merge';
@@ -16,14 +17,40 @@ export interface LinkParts extends SharedPortalParts {
   readonly extensionId: string;
 }
 
+/** What a link or a web page is of: a record, view or saved query of the Portal view, or a record by its
+ *  ids alone (a reference's hover), which has no view. */
+interface Linked {
+  readonly kind: 'record' | 'view' | 'savedQuery';
+  readonly portalId: string;
+  readonly appId: string;
+  readonly viewId?: string;
+  readonly recordId?: string;
+  readonly queryName?: string;
+}
+
+function linkedOf(arg: unknown, kinds: readonly Linked['kind'][], refusal: string): Linked {
+  if (isNode(arg)) {
+    if (arg.kind === 'record' && kinds.includes('record')) return arg;
+    if (arg.kind === 'view' && kinds.includes('view')) return arg;
+    if (arg.kind === 'savedQuery' && kinds.includes('savedQuery')) return arg;
+    throw new Error(refusal);
+  }
+  const record = recordTargetOf(arg);
+  if (!record) throw new Error(refusal);
+  return { kind: 'record', ...record };
+}
+
 function targetOf(parts: LinkParts, arg: unknown): LinkTarget {
-  if (!isNode(arg) || (arg.kind !== 'record' && arg.kind !== 'view' && arg.kind !== 'savedQuery'))
-    throw new Error('Copy Link works on a record, a view or a saved query of the Portal view.');
-  const connection = parts.portals.get(arg.portalId);
-  if (!connection) throw new Error(`The portal ${arg.portalId} is not connected.`);
-  const base = { portal: connection.baseUrl, name: connection.label, appId: arg.appId, viewId: arg.viewId };
-  if (arg.kind === 'record') return { ...base, recordId: arg.recordId };
-  if (arg.kind === 'savedQuery') return { ...base, queryName: arg.queryName };
+  const linked = linkedOf(
+    arg,
+    ['record', 'view', 'savedQuery'],
+    'Copy Link works on a record, a view or a saved query of the Portal view.',
+  );
+  const connection = parts.portals.get(linked.portalId);
+  if (!connection) throw new Error(`The portal ${linked.portalId} is not connected.`);
+  const base = { portal: connection.baseUrl, name: connection.label, appId: linked.appId, viewId: linked.viewId };
+  if (linked.kind === 'record') return { ...base, recordId: linked.recordId };
+  if (linked.kind === 'savedQuery') return { ...base, queryName: linked.queryName };
   return base;
 }
 
@@ -64,18 +91,17 @@ export async function openLink(parts: LinkParts, query: string): Promise<void> {
 
 /** Open in Portal: the portal's own page for a record or view, from the workspace file's template. */
 async function openInPortal(parts: LinkParts, arg: unknown): Promise<string> {
-  if (!isNode(arg) || (arg.kind !== 'record' && arg.kind !== 'view'))
-    throw new Error('Open in Portal works on a record or a view of the Portal view.');
-  const connection = parts.portals.get(arg.portalId);
-  if (!connection) throw new Error(`The portal ${arg.portalId} is not connected.`);
-  const match = parts.workspace.matches().find((candidate) => candidate.kind === 'connected' && candidate.connectionId === arg.portalId);
+  const linked = linkedOf(arg, ['record', 'view'], 'Open in Portal works on a record or a view of the Portal view.');
+  const connection = parts.portals.get(linked.portalId);
+  if (!connection) throw new Error(`The portal ${linked.portalId} is not connected.`);
+  const match = parts.workspace.matches().find((candidate) => candidate.kind === 'connected' && candidate.connectionId === linked.portalId);
   const template = match?.portal.webUrlTemplate;
   if (!template) throw new Error(`Portal Explorer does not know the web pages of "${connection.label}". ${HOW_TO_SET_TEMPLATE}`);
   const url = expandWebUrl(template, {
     baseUrl: connection.baseUrl,
-    appId: arg.appId,
-    viewId: arg.viewId,
-    ...(arg.kind === 'record' ? { recordId: arg.recordId } : {}),
+    appId: linked.appId,
+    viewId: linked.viewId,
+    recordId: linked.recordId,
   });
   await prompter().openExternal(vscode.Uri.parse(url, true));
   return url;
