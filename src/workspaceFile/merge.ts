@@ -41,6 +41,7 @@ function mergeApps(first: readonly SharedApp[], second: readonly SharedApp[]): S
             ],
           }
         : {}),
+      ...(known.myRecords || app.myRecords ? { myRecords: [...new Set([...(known.myRecords ?? []), ...(app.myRecords ?? [])])] } : {}),
     };
   }
   return apps;
