@@ -84,6 +84,13 @@ describe('My Records', function () {
     assert.deepEqual(ids, [['1'], ['2', '4']]);
     assert.equal((await item(mine)).description, '3 records');
 
+    const reads = await viewReadsSince(seq);
+    assert.ok(reads.length >= 3, `one read per USER column of each added view: ${JSON.stringify(reads)}`);
+    for (const read of reads) {
+      const query = new URLSearchParams(read.query);
+      assert.equal(query.get('filter_values'), ME, `a filtered read: ${read.path}?${read.query}`);
+    }
+
     // What the portal holds, read whole by the test itself: exactly those records have ME in a USER column.
     const client = api.portals.client(portalId);
     for (const [appId, viewId, column, expected] of [
@@ -97,13 +104,6 @@ describe('My Records', function () {
         .map((row) => row.id);
       whole.rows.release();
       assert.deepEqual(holding, expected, `app ${appId}'s records holding the e-mail`);
-    }
-
-    const reads = await viewReadsSince(seq);
-    assert.ok(reads.length >= 3, `one read per USER column of each added view: ${JSON.stringify(reads)}`);
-    for (const read of reads) {
-      const query = new URLSearchParams(read.query);
-      assert.equal(query.get('filter_values'), ME, `a filtered read: ${read.path}?${read.query}`);
     }
 
     const record = (await children(groups[1]))[0];
