@@ -48,6 +48,7 @@ import { WebhookService } from './webhooks/service';
 import { WebhookStatusBar } from './webhooks/statusBar';
 import { watchCommands } from './commands/watch';
 import { watchedViewsFeature } from './watched/feature';
+import { addedViewsSource } from './watched/ownRecords';
 import type { WatchedViews } from './watched/watchedViews';
 
 /** What activation made that the features use. */
@@ -139,7 +140,14 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   context.subscriptions.push(boardEditor);
 
   // Watched views: read again at an interval, what changed marked in the tree and told on the record bus.
-  const watchedFeature = watchedViewsFeature({ stores, state: context.globalState, explorer, explorerView, liveRefresh });
+  const watchedFeature = watchedViewsFeature({
+    stores,
+    state: context.globalState,
+    explorer,
+    explorerView,
+    liveRefresh,
+    myRecords: addedViewsSource(stores),
+  });
   context.subscriptions.push(...watchedFeature.disposables);
 
   const linkParts = { portals, workspace, extensionId: context.extension.id };

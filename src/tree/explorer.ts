@@ -22,6 +22,8 @@ import { Disposable } from '../lifecycle';
 import { createLogger } from '../log';
 import { onDidChangeSettings, setting } from '../settings/settings';
 import { describeError } from '../ui/errorBoundary';
+import { myEmailOn } from '../catalog/me';
+import { addedViewsSource, MY_RECORDS, OwnRecords } from '../watched/ownRecords';
 import { ArrivingViews } from './arrivingViews';
 import {
   nodeIds,
@@ -29,12 +31,17 @@ import {
   type ContentNode,
   type ExplorerNode,
   type MessageNode,
+  type MyAppNode,
+  type MyRecordsNode,
   type PortalNode,
   type SavedQueryNode,
   type SharedPortalNode,
   type ViewNode,
 } from './nodes';
 import { treeItemOf } from './treeItems';
+
+/** How long a My Records list read for a redraw of its count is handed to the redraw's ask for children. */
+const JUST_LISTED_MS = 2_000;
 
 /** Record changes arriving close together (a webhook burst) refresh each app's views once. */
 const RECORD_CHANGE_DELAY_MS = 300;
@@ -73,10 +80,20 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   private sharedRoots = '';
 
   /** What a view's item adds to its description (a watched view says so); set by the watched views. */
-  private viewNote: ((node: ViewNode) => string | undefined) | undefined;
+  private viewNote: ((node: ViewNode | MyRecordsNode) => string | undefined) | undefined;
+
+  /** My Records' filtered reads (the watched My Records reads the same views the same way). */
+  private readonly own: OwnRecords;
+  /** Portals whose user dismissed the question for their e-mail: not asked again until the setting changes. */
+  private readonly declinedEmail = new Set<string>();
+  /** How many of the user's records My Records last listed, by its node id. */
+  private readonly myCounts = new Map<string, number>();
+  /** A list read just now whose count was drawn: VS Code asks for the children again, and gets these. */
+  private readonly justListed = new Map<string, { at: number; apps: Awaited<ReturnType<OwnRecords['list']>> }>();
 
   constructor(private readonly parts: ExplorerParts) {
     super();
+    this.own = new OwnRecords({ ...parts, log: this.log, myRecords: addedViewsSource(parts) });
     this.arriving = this._register(
       new ArrivingViews(
         parts.rows,
@@ -97,6 +114,10 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       parts.savedQueries.onDidChange((view) => this.onSavedQueriesChanged(view)),
       parts.workspace.onDidChange(() => this.onWorkspaceChanged()),
       onDidChangeSettings(['tree.pageSize'], () => this.fire(this.find((node) => node.kind === 'view'))),
+      onDidChangeSettings(['me.email'], () => {
+        this.declinedEmail.clear();
+        this.refreshMyRecords();
+      }),
     );
   }
 
@@ -120,20 +141,38 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
         if (note) item.description = [item.description, note].filter(Boolean).join(' · ');
         return item;
       }
+      case 'myRecords': {
+        const item = treeItemOf(node, { rowCount: this.myCounts.get(node.id) });
+        const note = this.viewNote?.(node);
+        if (note) item.description = [item.description, note].filter(Boolean).join(' · ');
+        return item;
+      }
       default:
         return treeItemOf(node);
     }
   }
 
   /** Sets what view items add to their description, and draws them again. */
-  setViewNote(note: (node: ViewNode) => string | undefined): void {
+  setViewNote(note: (node: ViewNode | MyRecordsNode) => string | undefined): void {
     this.viewNote = note;
     this.redrawViews();
   }
 
-  /** Draws every view item again (not their rows). */
+  /** Draws every view item (and My Records') again (not their rows). */
   redrawViews(): void {
-    this.fire(this.find((node) => node.kind === 'view'));
+    this.fire(this.find((node) => node.kind === 'view' || node.kind === 'myRecords'));
+  }
+
+  /** Reads My Records again where it is shown. */
+  private refreshMyRecords(portalId?: string): void {
+    this.justListed.clear();
+    const mine = (node: ExplorerNode): boolean => (portalId === undefined || node.portalId === portalId) && node.kind === 'myRecords';
+    this.forget(
+      (node) =>
+        (node.kind === 'myApp' || node.kind === 'myRecord' || (node.kind === 'message' && node.parent.kind === 'myRecords')) &&
+        (portalId === undefined || node.portalId === portalId),
+    );
+    this.fire(this.find(mine));
   }
 
   getParent(node: ExplorerNode): ExplorerNode | undefined {
@@ -214,6 +253,20 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       case 'view':
         // Saved queries come first and stay even when the view's records fail to load.
         return [...this.savedQueryNodes(node), ...(await this.load(node, () => this.viewPage(node)))];
+      case 'myRecords':
+        return this.myRecordsChildren(node);
+      case 'myApp':
+        return node.records.map(({ recordId, title }) =>
+          this.intern({
+            kind: 'myRecord',
+            id: nodeIds.myRecord(node, recordId),
+            parent: node,
+            portalId: node.portalId,
+            appId: node.appId,
+            recordId,
+            title,
+          }),
+        );
       default:
         return [];
     }
@@ -248,15 +301,79 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     return this.load(node, async () => {
       const sites = await this.parts.catalog.sites(node.portalId);
       if (sites.length === 0) return [this.message(node, 'hint', 'No sites')];
-      return sites.map((site) =>
-        this.intern({
-          kind: 'site',
-          id: nodeIds.site(node, site.id),
+      // My Records reads the added views: without any, it would only ever say so.
+      const anyView = sites.some((site) => site.apps.some((app) => this.parts.views.list(node.portalId, app.app_id).length > 0));
+      const mine = anyView
+        ? [
+            this.intern<MyRecordsNode>({
+              kind: 'myRecords',
+              id: nodeIds.myRecords(node),
+              parent: node,
+              portalId: node.portalId,
+              appId: MY_RECORDS.appId,
+              viewId: MY_RECORDS.viewId,
+              viewName: 'My Records',
+            }),
+          ]
+        : [];
+      return [
+        ...mine,
+        ...sites.map((site) =>
+          this.intern({
+            kind: 'site',
+            id: nodeIds.site(node, site.id),
+            parent: node,
+            portalId: node.portalId,
+            siteId: site.id,
+            name: site.name,
+            manager: site.manager,
+          }),
+        ),
+      ];
+    });
+  }
+
+  /**
+   * My Records: the e-mail is asked for only now, when the node is expanded; without one, a hint that sets
+   * it. Then one filtered read per USER column of each chosen view, grouped by app.
+   */
+  private async myRecordsChildren(node: MyRecordsNode): Promise<ExplorerNode[]> {
+    const connection = this.parts.portals.get(node.portalId);
+    const ask = this.declinedEmail.has(node.portalId) ? undefined : { reason: 'to list your records in My Records' };
+    const email = connection ? await myEmailOn(connection, ask) : undefined;
+    if (!email) {
+      this.declinedEmail.add(node.portalId);
+      return [
+        this.message(
+          node,
+          'hint',
+          'Set your e-mail to see your records',
+          'The portal cannot say who you are: My Records lists the records whose USER columns hold your e-mail.',
+        ),
+      ];
+    }
+    return this.load(node, async () => {
+      const ready = this.justListed.get(node.id);
+      this.justListed.delete(node.id);
+      // Only the redraw's own ask takes the list just read; a later one (Refresh) reads again.
+      const apps = ready && Date.now() - ready.at < JUST_LISTED_MS ? ready.apps : await this.own.list(node.portalId, email);
+      const total = apps.reduce((sum, app) => sum + app.records.length, 0);
+      if (this.myCounts.get(node.id) !== total) {
+        // The item's count is drawn by redrawing the node, which asks for its children again: the same list.
+        this.myCounts.set(node.id, total);
+        this.justListed.set(node.id, { at: Date.now(), apps });
+        this.fire(node);
+      }
+      if (apps.length === 0) return [this.message(node, 'hint', `None of your records (${email}) in the added views`)];
+      return apps.map((app) =>
+        this.intern<MyAppNode>({
+          kind: 'myApp',
+          id: nodeIds.myApp(node, app.appId),
           parent: node,
           portalId: node.portalId,
-          siteId: site.id,
-          name: site.name,
-          manager: site.manager,
+          appId: app.appId,
+          name: app.appName,
+          records: app.records,
         }),
       );
     });
@@ -476,6 +593,9 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     const kept = new Set(this.parts.views.list(change.portalId, change.appId).map((view) => view.viewId));
     this.forget((node) => node.portalId === change.portalId && 'viewId' in node && node.appId === change.appId && !kept.has(node.viewId));
     this.fire(this.find((node) => node.kind === 'views' && node.portalId === change.portalId && node.appId === change.appId));
+    // The views My Records reads changed (and whether it is shown at all).
+    this.refreshMyRecords(change.portalId);
+    this.fire(this.find((node) => node.kind === 'portal' && node.portalId === change.portalId));
   }
 
   private onRowsChanged(change: ViewRowsChange): void {

@@ -121,6 +121,37 @@ export interface LoadingNode extends Base {
   count: number;
 }
 
+/**
+ * My Records of a signed-in portal: the records whose USER columns hold the user's e-mail, read from the
+ * added views with a USER filter. Its appId and viewId are My Records' as a watched "view" (MY_RECORDS), so
+ * Watch View takes the node as it takes a view's.
+ */
+export interface MyRecordsNode extends Base {
+  readonly kind: 'myRecords';
+  readonly parent: PortalNode;
+  readonly appId: string;
+  readonly viewId: string;
+  readonly viewName: string;
+}
+
+/** One app's records in My Records, with their count. */
+export interface MyAppNode extends Base {
+  readonly kind: 'myApp';
+  readonly parent: MyRecordsNode;
+  readonly appId: string;
+  name: string;
+  records: ReadonlyArray<{ readonly recordId: string; readonly title: string }>;
+}
+
+/** One of the user's records, opening as its document like a view's record. */
+export interface MyRecordNode extends Base {
+  readonly kind: 'myRecord';
+  readonly parent: MyAppNode;
+  readonly appId: string;
+  readonly recordId: string;
+  title: string;
+}
+
 export interface ColumnNode extends Base {
   readonly kind: 'column';
   readonly parent: ColumnsGroupNode;
@@ -156,6 +187,9 @@ export type ExplorerNode =
   | LoadMoreNode
   | LoadingNode
   | ColumnNode
+  | MyRecordsNode
+  | MyAppNode
+  | MyRecordNode
   | MessageNode;
 
 export type NodeKind = ExplorerNode['kind'];
@@ -179,6 +213,9 @@ export const nodeIds = {
   findRecord: (view: ViewNode): string => `${view.id}/find`,
   loading: (view: ViewNode): string => `${view.id}/loading`,
   column: (group: ColumnsGroupNode, fieldId: string): string => `${group.id}/column/${part(fieldId)}`,
+  myRecords: (portal: PortalNode): string => `${portal.id}/my-records`,
+  myApp: (mine: MyRecordsNode, appId: string): string => `${mine.id}/app/${part(appId)}`,
+  myRecord: (app: MyAppNode, recordId: string): string => `${app.id}/record/${part(recordId)}`,
   message: (parent: ExplorerNode): string => `${parent.id}/message`,
 };
 

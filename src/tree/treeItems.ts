@@ -18,6 +18,7 @@ export const ITEM_COMMANDS = {
   goToRecord: COMMANDS.explorer.goToRecord,
   cancelLoad: COMMANDS.explorer.cancelLoad,
   signInToSharedPortal: COMMANDS.explorer.signInToSharedPortal,
+  setMyEmail: COMMANDS.portal.setMyEmail,
 } as const;
 
 /** Where the team's shared entries come from, as the tooltips say it. */
@@ -92,6 +93,10 @@ function messageItem(node: MessageNode): vscode.TreeItem {
   } else {
     item.iconPath = new vscode.ThemeIcon('info');
     if (node.parent.kind === 'views') item.command = { command: ITEM_COMMANDS.addView, title: 'Add View…', arguments: [node.parent] };
+    if (node.parent.kind === 'myRecords' && node.text.startsWith('Set your e-mail')) {
+      item.iconPath = new vscode.ThemeIcon('mail');
+      item.command = { command: ITEM_COMMANDS.setMyEmail, title: 'Set Your E-mail…', arguments: [node.portalId] };
+    }
   }
   return item;
 }
@@ -268,6 +273,41 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       item.iconPath = columnIcon(node.column);
       item.contextValue = 'portal.column';
       item.tooltip = columnTooltip(node.column);
+      item.id = node.id;
+      return item;
+    }
+    case 'myRecords': {
+      const item = new vscode.TreeItem(node.viewName, Collapsed);
+      item.description = facts.rowCount !== undefined ? count(facts.rowCount, 'record', 'records') : undefined;
+      item.iconPath = new vscode.ThemeIcon('account');
+      item.contextValue = 'portal.myRecords';
+      item.tooltip =
+        'The records whose USER columns hold your e-mail, in the views added to each app (or those .vscode/portal.json names in "myRecords"). Read with a filter on each USER column: no view is read whole.';
+      item.id = node.id;
+      return item;
+    }
+    case 'myApp': {
+      const item = new vscode.TreeItem(node.name, Collapsed);
+      item.description = count(node.records.length, 'record', 'records');
+      item.iconPath = new vscode.ThemeIcon('window');
+      item.contextValue = 'portal.myApp';
+      item.tooltip = `Your records in ${node.name} (app ${node.appId})`;
+      item.id = node.id;
+      return item;
+    }
+    case 'myRecord': {
+      const item = new vscode.TreeItem(node.title, None);
+      item.description = `#${node.recordId}`;
+      item.iconPath = new vscode.ThemeIcon('file-text');
+      item.contextValue = 'portal.myRecord';
+      const names = { title: node.title, appName: node.parent.name };
+      item.resourceUri = recordUri(node, names);
+      item.tooltip = `${node.title}\nRecord ${node.recordId} of app ${node.appId}`;
+      item.command = {
+        command: ITEM_COMMANDS.openRecord,
+        title: 'Open Record',
+        arguments: [{ portalId: node.portalId, appId: node.appId, recordId: node.recordId, ...names }],
+      };
       item.id = node.id;
       return item;
     }

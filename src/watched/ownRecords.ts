@@ -27,7 +27,32 @@ export const MY_RECORDS = { appId: '*', viewId: 'my-records' } as const;
 
 /** The views My Records reads, per portal (chosen by the user or named by the workspace file). */
 export interface MyRecordsSource {
-  views(portalId: string): readonly ViewTarget[];
+  views(portalId: string, signal?: AbortSignal): Promise<readonly ViewTarget[]>;
+}
+
+/**
+ * My Records' views: every view added to each app of the portal, or those the workspace file's `myRecords`
+ * names for an app when it names some (a team's "my work" views, without the big ones).
+ */
+export function addedViewsSource(parts: Pick<Stores, 'catalog' | 'views' | 'workspace'>): MyRecordsSource {
+  return {
+    async views(portalId, signal) {
+      const apps = await parts.catalog.apps(portalId, signal);
+      return apps.flatMap((app) => {
+        const added = parts.views.list(portalId, app.appId);
+        const named = parts.workspace.app(portalId, app.appId)?.myRecords ?? [];
+        const chosen = named.length > 0 ? added.filter((view) => named.includes(view.viewId)) : added;
+        return chosen.map((view) => ({ portalId, appId: app.appId, viewId: view.viewId, viewName: view.name }));
+      });
+    },
+  };
+}
+
+/** One app's records in My Records, in the order the reads found them. */
+export interface MyAppRecords {
+  readonly appId: string;
+  readonly appName: string;
+  readonly records: ReadonlyArray<{ readonly recordId: string; readonly title: string }>;
 }
 
 /** Copies of the user's records kept for the notifications' "before", at most. */
@@ -68,11 +93,42 @@ export class OwnRecords {
     const email = connection ? await myEmailOn(connection) : undefined;
     if (!email) return [];
     const out: Array<{ key: string; read: WatchedRead; target: ViewTarget }> = [];
-    for (const source of this.parts.myRecords?.views(view.portalId) ?? []) {
+    for (const source of (await this.parts.myRecords?.views(view.portalId, signal)) ?? []) {
       for (const { column, filters } of await this.filtersOf(source, email, signal)) {
         const read = await readFiltered(this.parts, source, filters, signal);
         out.push({ key: `${view.portalId}\u0000${source.appId}\u0000${source.viewId}\u0000${column}`, read, target: source });
       }
+    }
+    return out;
+  }
+
+  /**
+   * My Records of a portal for the tree, grouped by app: the same filtered reads as a watched My Records'
+   * (no view is scanned), a record held by several USER columns or views listed once.
+   */
+  async list(portalId: string, email: string, signal: AbortSignal = new AbortController().signal): Promise<MyAppRecords[]> {
+    const byApp = new Map<string, Map<string, string>>();
+    for (const source of (await this.parts.myRecords?.views(portalId, signal)) ?? []) {
+      for (const { filters } of await this.filtersOf(source, email, signal)) {
+        const read = await readFiltered(this.parts, source, filters, signal);
+        try {
+          // A partial answer would list some of the user's records as if they were all.
+          if (read.partial) throw read.partial;
+          const title = await titleColumnOfView(this.parts.catalog, source, this.parts.titles.get(source), read);
+          const records = byApp.get(source.appId) ?? new Map<string, string>();
+          byApp.set(source.appId, records);
+          for (const row of read.rows.rows(0, read.rows.length))
+            if (row.id !== undefined && !records.has(row.id)) records.set(row.id, recordTitle(row.id, row.values, title));
+        } finally {
+          read.rows.release();
+        }
+      }
+    }
+    const out: MyAppRecords[] = [];
+    for (const [appId, records] of byApp) {
+      if (records.size === 0) continue;
+      const appName = (await this.parts.catalog.app(portalId, appId, signal).catch(() => undefined))?.name ?? `App ${appId}`;
+      out.push({ appId, appName, records: [...records].map(([recordId, title]) => ({ recordId, title })) });
     }
     return out;
   }

@@ -39,6 +39,8 @@ export class WatchedViews extends Disposable {
   private readonly scheduler: PollScheduler;
   private readonly digests = new Map<string, ViewDigest>();
   private readonly watched = new Map<string, WatchedView>();
+  /** My Records whose first reads are done: their digests are kept per read, not under the watch's key. */
+  private readonly ownBaselines = new Set<string>();
   private readonly own: OwnRecords;
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   /** Fires when a view starts or stops being watched. */
@@ -127,7 +129,8 @@ export class WatchedViews extends Disposable {
 
   /** Whether the view's first read (the baseline) is done. */
   hasBaseline(view: ViewTarget): boolean {
-    return this.digests.has(watchKey(view));
+    const key = watchKey(view);
+    return this.digests.has(key) || this.ownBaselines.has(key);
   }
 
   private start(view: WatchedView): void {
@@ -145,6 +148,7 @@ export class WatchedViews extends Disposable {
     const key = watchKey(view);
     this.watched.delete(key);
     this.digests.delete(key);
+    this.ownBaselines.delete(key);
     this.scheduler.unwatch(key);
     this.parts.marks.clearView(key);
   }
@@ -177,6 +181,7 @@ export class WatchedViews extends Disposable {
         if (read.own) read.rows.release();
       }
     }
+    if (this.own.isMyRecords(view)) this.ownBaselines.add(target.key);
   }
 
   private async readView(view: WatchedView, signal: AbortSignal): Promise<{ key: string; read: WatchedRead; target: ViewTarget }> {

@@ -43,6 +43,7 @@ function mergeApps(first: readonly SharedApp[], second: readonly SharedApp[]): S
             ],
           }
         : {}),
+      ...(known.myRecords || app.myRecords ? { myRecords: [...new Set([...(known.myRecords ?? []), ...(app.myRecords ?? [])])] } : {}),
     };
   }
   return apps;

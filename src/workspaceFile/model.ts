@@ -79,6 +79,8 @@ export interface SharedApp {
   readonly layouts: readonly SharedLayout[];
   /** Absent in a file without boards (and in what was read before boards were shared). */
   readonly boards?: readonly SharedBoard[];
+  /** The views My Records reads for this app (absent or empty: all the app's added views). */
+  readonly myRecords?: readonly string[];
 }
 
 export interface SharedPortal {
@@ -102,7 +104,7 @@ export interface WorkspaceFile {
 export const FILE_KEYS = {
   root: ['$schema', 'portals'],
   portal: ['name', 'baseUrl', 'clientId', 'flow', 'redirectMode', 'webUrlTemplate', 'apps'],
-  app: ['id', 'titleField', 'reference', 'startWork', 'views', 'queries', 'layouts', 'boards'],
+  app: ['id', 'titleField', 'reference', 'startWork', 'views', 'queries', 'layouts', 'boards', 'myRecords'],
   startWork: ['statusField', 'startStatus', 'doneStatus', 'userField'],
   view: ['id', 'name', 'columns'],
   query: ['name', 'view', 'filters', 'sort', 'columns'],
@@ -352,6 +354,7 @@ function appOf(reader: Reader, node: Node): SharedApp | undefined {
     if (viewId === undefined || column === undefined) continue;
     boards.push({ viewId, column, ...(lanes !== undefined ? { lanes } : {}), fields: cardFields });
   }
+  const myRecords = reader.strings(fields.get('myRecords'), '"myRecords"') ?? [];
   return {
     appId,
     ...(titleField !== undefined ? { titleField } : {}),
@@ -361,6 +364,7 @@ function appOf(reader: Reader, node: Node): SharedApp | undefined {
     queries,
     layouts,
     ...(boards.length > 0 ? { boards } : {}),
+    ...(myRecords.length > 0 ? { myRecords } : {}),
   };
 }
 

@@ -192,6 +192,18 @@ describe('The workspace file (.vscode/portal.json): reading', () => {
     );
   });
 
+  it('reads the views My Records reads for an app, and says where one is not an id', () => {
+    const text = `{ "portals": [ { "name": "Ok", "baseUrl": "https://portal.example.com", "clientId": "x",
+        "apps": [ { "id": "1", "myRecords": ["6", 7] }, { "id": "2" } ] } ] }`;
+    const file = parseWorkspaceFile(text);
+    assert.deepEqual(
+      file.problems.map((problem) => [problem.severity, at(text, problem)]),
+      [['error', '7']],
+    );
+    assert.deepEqual(file.portals[0].apps[0].myRecords, ['6']);
+    assert.equal(file.portals[0].apps[1].myRecords, undefined, 'none named: every added view of the app');
+  });
+
   it('says where text that is not JSON breaks, and reads nothing from nothing', () => {
     const broken = parseWorkspaceFile('{ "portals": [ { "name": } ] }');
     assert.ok(broken.problems.some((problem) => problem.message.startsWith('Not valid JSON')));
