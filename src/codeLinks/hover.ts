@@ -18,8 +18,6 @@ import { referencePatterns } from './referencePatterns';
 
 /** How old a copy a hover shows: hovering the same reference again soon asks the portal nothing. */
 export const HOVER_MAX_AGE_MS = 30_000;
-/** Start Work on the record: registered by the Start Work feature, linked by its id. */
-export const START_WORK_COMMAND = 'portal.startWork';
 
 export interface HoverParts {
   readonly portals: Portals;
@@ -51,7 +49,7 @@ function actionsOf(parts: HoverParts, record: RecordTarget): HoverAction[] {
       : []),
     { label: 'Copy Link', command: COMMANDS.explorer.copyLink, args: [record], tooltip: 'Copy a link that opens the record' },
     { label: 'Open in Portal', command: COMMANDS.explorer.openInPortal, args: [record], tooltip: "The portal's own page" },
-    { label: 'Start Work', command: START_WORK_COMMAND, args: [record], tooltip: 'Start work on the record' },
+    { label: 'Start Work', command: COMMANDS.work.startWork, args: [record], tooltip: 'Start work on the record' },
   ];
 }
 
