@@ -15,7 +15,10 @@ const FLOORS = [
   { what: 'the prompter and the error boundary', folders: ['ui'] },
   { what: 'the connections', folders: ['auth'] },
   { what: 'the shared stores', folders: ['catalog'] },
-  { what: 'the features', folders: ['tree', 'fs', 'webviews', 'board', 'comments', 'attachments', 'webhooks', 'help', 'watched'] },
+  {
+    what: 'the features',
+    folders: ['tree', 'fs', 'webviews', 'board', 'comments', 'attachments', 'webhooks', 'help', 'watched', 'recordHistory'],
+  },
   {
     what: 'the top',
     folders: ['commands'],

@@ -41,6 +41,9 @@ import { WebhookSecrets } from './webhooks/secrets';
 import { WebhookService } from './webhooks/service';
 import { WebhookStatusBar } from './webhooks/statusBar';
 import { watchCommands } from './commands/watch';
+import { historyCommands } from './commands/history';
+import { historyRoot, VersionLog } from './history/versionLog';
+import { historyLimits, RecordHistory } from './recordHistory/recordHistory';
 import { watchedViewsFeature } from './watched/feature';
 import type { WatchedViews } from './watched/watchedViews';
 
@@ -67,6 +70,8 @@ export interface Features extends Omit<Stores, 'portals'> {
   readonly boardEditor: BoardEditorProvider;
   /** Views read again at an interval and compared (src/watched). */
   readonly watched: WatchedViews;
+  /** The versions of records this VS Code has seen, for the active record editor (src/recordHistory). */
+  readonly recordHistory: RecordHistory;
   /** The handlers of every command of FEATURE_GROUP (src/ids.ts). */
   readonly commands: CommandTable;
   /** Opens a link's record, view or saved query (the URI handler's /open). */
@@ -128,6 +133,15 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   const watchedFeature = watchedViewsFeature({ stores, state: context.globalState, explorer, explorerView, liveRefresh });
   context.subscriptions.push(...watchedFeature.disposables);
 
+  // Record History: every version of a record read or written here, kept in global storage.
+  const recordHistory = new RecordHistory(
+    new VersionLog(historyRoot(context.globalStorageUri.fsPath), historyLimits),
+    records.documents,
+    recordEvents,
+    createLogger('history'),
+  );
+  context.subscriptions.push(recordHistory);
+
   const linkParts = { portals, workspace, extensionId: context.extension.id };
   const commands: CommandTable = {
     ...explorerCommands({ ...stores, tree: explorer, treeView: explorerView }),
@@ -140,6 +154,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...sharedPortalCommands({ portals, workspace }),
     ...linkCommands(linkParts),
     ...watchCommands({ ...stores, watched: watchedFeature.watched }),
+    ...historyCommands(recordHistory),
   };
 
   return {
@@ -162,6 +177,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     gridEditor,
     boardEditor,
     watched: watchedFeature.watched,
+    recordHistory,
     commands,
     openLink: (query) => openLink(linkParts, query),
   };

@@ -65,6 +65,20 @@ function serialize(versions: readonly RecordVersion[]): string {
 
 const SUFFIX = '.jsonl';
 
+/** Where the versions are kept, in the extension's global storage folder. */
+export function historyRoot(storageFolder: string): string {
+  return path.join(storageFolder, 'history');
+}
+
+function portalFolder(root: string, portalId: string): string {
+  return path.join(root, encodeURIComponent(portalId));
+}
+
+/** Removes every version of a portal's records (the portal was removed), whether or not a log is open. */
+export async function forgetPortalHistory(root: string, portalId: string): Promise<void> {
+  await rm(portalFolder(root, portalId), { recursive: true, force: true });
+}
+
 export class VersionLog {
   /** One change at a time: appends and the trimming after them read and rewrite files. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -74,13 +88,9 @@ export class VersionLog {
     private readonly limits: () => HistoryLimits,
   ) {}
 
-  private portalFolder(portalId: string): string {
-    return path.join(this.root, encodeURIComponent(portalId));
-  }
-
   private fileOf(record: RecordTarget): string {
     return path.join(
-      this.portalFolder(record.portalId),
+      portalFolder(this.root, record.portalId),
       `${encodeURIComponent(record.appId)}~${encodeURIComponent(record.recordId)}${SUFFIX}`,
     );
   }
@@ -173,6 +183,6 @@ export class VersionLog {
 
   /** Removes every version of the portal's records (the portal was removed). */
   forgetPortal(portalId: string): Promise<void> {
-    return this.run(() => rm(this.portalFolder(portalId), { recursive: true, force: true }));
+    return this.run(() => forgetPortalHistory(this.root, portalId));
   }
 }

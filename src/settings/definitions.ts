@@ -178,6 +178,10 @@ export const SETTINGS = {
   'watch.intervalSeconds': integer(300, 1, 86_400),
   /** A notification when a watched read finds one of the user's own records changed. */
   'watch.notifyMyRecords': flag(true),
+  /** Versions of one record kept in Record History (history/versionLog.ts), oldest dropped first. */
+  'history.maxVersionsPerRecord': integer(50, 1, 10_000),
+  /** All records' versions together, in megabytes, oldest dropped first. */
+  'history.maxTotalMegabytes': integer(20, 1, 10_000),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
