@@ -147,7 +147,12 @@ export class RecordHistory extends Disposable implements vscode.TreeDataProvider
   async compare(node: VersionNode): Promise<void> {
     const { record, version } = node;
     const title = `Record ${record.recordId}: ${CAUSE_LABELS[version.cause]}, ${new Date(version.at).toLocaleString()} ↔ current`;
-    await vscode.commands.executeCommand('vscode.diff', versionUri(record, version), recordUri(record), title);
+    // Against the document open under a named address when there is one, so that its unsaved text counts.
+    const open = vscode.workspace.textDocuments.find((document) => {
+      const shown = recordOfUri(document.uri);
+      return shown !== undefined && recordKey(shown) === recordKey(record);
+    });
+    await vscode.commands.executeCommand('vscode.diff', versionUri(record, version), open?.uri ?? recordUri(record), title);
   }
 }
 
