@@ -13,14 +13,27 @@ const FLOORS = [
   { what: 'the ground floor', folders: ['api', 'model', 'settings'], files: ['lifecycle', 'ids', 'log'] },
   {
     what: 'the plain logic',
-    folders: ['shared', 'schema', 'records', 'grid', 'import', 'tools', 'workspaceFile', 'watch', 'references', 'work'],
+    folders: ['shared', 'schema', 'records', 'grid', 'import', 'tools', 'workspaceFile', 'watch', 'references', 'work', 'history'],
   },
   { what: 'the prompter and the error boundary', folders: ['ui'] },
   { what: 'the connections', folders: ['auth'] },
   { what: 'the shared stores', folders: ['catalog'] },
   {
     what: 'the features',
-    folders: ['tree', 'fs', 'webviews', 'board', 'comments', 'attachments', 'webhooks', 'help', 'watched', 'codeLinks', 'codeWork'],
+    folders: [
+      'tree',
+      'fs',
+      'webviews',
+      'board',
+      'comments',
+      'attachments',
+      'webhooks',
+      'help',
+      'watched',
+      'codeLinks',
+      'codeWork',
+      'recordHistory',
+    ],
   },
   {
     what: 'the top',
@@ -73,7 +86,7 @@ function downhill() {
 const NO_VSCODE = {
   name: 'vscode',
   message:
-    'The plain logic (src/api, src/model but recordUri.ts, src/shared, src/schema, src/records, src/grid, src/import, src/tools, src/workspaceFile, src/watch, src/references, src/work, src/board/boardModel.ts and boardSession.ts), lifecycle.ts, ui/failures.ts, webviews/messages.ts and the panels never import vscode.',
+    'The plain logic (src/api, src/model but recordUri.ts, src/shared, src/schema, src/records, src/grid, src/import, src/tools, src/workspaceFile, src/watch, src/references, src/work, src/history, src/board/boardModel.ts and boardSession.ts), lifecycle.ts, ui/failures.ts, webviews/messages.ts and the panels never import vscode.',
 };
 const BROWSER_ONLY = { group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https'], message: 'The panels run in a browser.' };
 
@@ -120,6 +133,7 @@ export default tseslint.config(
       'src/watch/**/*.ts',
       'src/references/**/*.ts',
       'src/work/**/*.ts',
+      'src/history/**/*.ts',
       'src/lifecycle.ts',
       'src/ui/failures.ts',
       'src/webviews/messages.ts',

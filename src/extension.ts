@@ -22,6 +22,9 @@ import {
   ATTACHMENT_SCHEME,
   COMMENT_SCHEME,
   EVENTS_VIEW_ID,
+  HISTORY_DESCRIPTION,
+  HISTORY_SCHEME,
+  HISTORY_VIEW_ID,
   EXPLORER_DROP_TYPES,
   EXPLORER_VIEW_ID,
   FEATURE_GROUP,
@@ -44,6 +47,7 @@ import { createTestApi, type PortalExplorerApi } from './testApi';
 import type { ExplorerNode } from './tree/nodes';
 import { runReported } from './ui/errorBoundary';
 import type { EventsNode } from './webhooks/eventsTree';
+import type { VersionNode } from './recordHistory/recordHistory';
 
 export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
   context.subscriptions.push(initLogging());
@@ -112,6 +116,10 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
   const webhookEvents = new LazyTreeDataProvider<Features, EventsNode>(features, (built) => built.webhookEvents);
   const webhookEventsView = vscode.window.createTreeView(EVENTS_VIEW_ID, { treeDataProvider: webhookEvents, showCollapseAll: true });
   context.subscriptions.push(explorer, explorerView, focus.follow(explorerView), webhookEvents, webhookEventsView);
+  const recordHistory = new LazyTreeDataProvider<Features, VersionNode>(features, (built) => built.recordHistory);
+  const recordHistoryView = vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: recordHistory });
+  recordHistoryView.description = HISTORY_DESCRIPTION;
+  context.subscriptions.push(recordHistory, recordHistoryView);
 
   // Records as documents, comment drafts, attachments shown as text, webhook payloads.
   const records = new LazyFileSystemProvider(features, (built) => built.documents);
@@ -124,6 +132,9 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
     vscode.workspace.registerFileSystemProvider(COMMENT_SCHEME, comments, { isCaseSensitive: true }),
     attachments,
     vscode.workspace.registerFileSystemProvider(ATTACHMENT_SCHEME, attachments, { isCaseSensitive: true, isReadonly: true }),
+    vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, {
+      provideTextDocumentContent: async (uri) => (await features.get()).recordHistory.provideTextDocumentContent(uri),
+    }),
     vscode.workspace.registerTextDocumentContentProvider(PAYLOAD_SCHEME, {
       provideTextDocumentContent: async (uri) => (await features.get()).payloads.provideTextDocumentContent(uri),
     }),

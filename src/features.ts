@@ -47,6 +47,9 @@ import { WebhookSecrets } from './webhooks/secrets';
 import { WebhookService } from './webhooks/service';
 import { WebhookStatusBar } from './webhooks/statusBar';
 import { watchCommands } from './commands/watch';
+import { historyCommands } from './commands/history';
+import { historyRoot, VersionLog } from './history/versionLog';
+import { historyLimits, RecordHistory } from './recordHistory/recordHistory';
 import { watchedViewsFeature } from './watched/feature';
 import { addedViewsSource } from './watched/ownRecords';
 import type { WatchedViews } from './watched/watchedViews';
@@ -74,6 +77,8 @@ export interface Features extends Omit<Stores, 'portals'> {
   readonly boardEditor: BoardEditorProvider;
   /** Views read again at an interval and compared (src/watched). */
   readonly watched: WatchedViews;
+  /** The versions of records this VS Code has seen, for the active record editor (src/recordHistory). */
+  readonly recordHistory: RecordHistory;
   /** The handlers of every command of FEATURE_GROUP (src/ids.ts). */
   readonly commands: CommandTable;
   /** Opens a link's record, view or saved query (the URI handler's /open). */
@@ -150,6 +155,15 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   });
   context.subscriptions.push(...watchedFeature.disposables);
 
+  // Record History: every version of a record read or written here, kept in global storage.
+  const recordHistory = new RecordHistory(
+    new VersionLog(historyRoot(context.globalStorageUri.fsPath), historyLimits),
+    records.documents,
+    recordEvents,
+    createLogger('history'),
+  );
+  context.subscriptions.push(recordHistory);
+
   const linkParts = { portals, workspace, extensionId: context.extension.id };
   const commands: CommandTable = {
     ...explorerCommands({ ...stores, tree: explorer, treeView: explorerView }),
@@ -165,6 +179,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     // The layouts in the same workspace state the grid editor keeps them in (GridLayouts holds nothing itself).
     ...teamSetupCommands({ ...stores, layouts: new GridLayouts(context.workspaceState, workspace) }),
     ...workCommands({ ...stores, context, patterns: referencePatterns }),
+    ...historyCommands(recordHistory),
   };
 
   return {
@@ -188,6 +203,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     gridEditor,
     boardEditor,
     watched: watchedFeature.watched,
+    recordHistory,
     commands,
     openLink: (query) => openLink(linkParts, query),
   };

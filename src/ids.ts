@@ -4,6 +4,9 @@
 // Each command is contributed in package.json.
 export const EXPLORER_VIEW_ID = 'portal.explorer';
 export const EVENTS_VIEW_ID = 'portal.webhookEvents';
+export const HISTORY_VIEW_ID = 'portal.recordHistory';
+/** Record History's description, set at activation: the portal keeps no versions. */
+export const HISTORY_DESCRIPTION = 'Only this VS Code keeps these versions; the portal keeps none';
 
 /** The webview panels (their serializers restore them after a reload: src/webviews/panelRestore.ts). */
 export const PANEL_VIEW_TYPES = { form: 'portal.recordForm', query: 'portal.viewQuery' } as const;
@@ -16,6 +19,8 @@ export const COMMENT_SCHEME = 'portal-comment';
 export const ATTACHMENT_SCHEME = 'portal-attachment';
 /** Webhook payloads as read-only documents (src/webhooks/payloadDocuments.ts). */
 export const PAYLOAD_SCHEME = 'portal-webhook';
+/** Versions of records from Record History (src/recordHistory), read-only. */
+export const HISTORY_SCHEME = 'portal-history';
 
 /** The view grid: a custom editor on a view's address (portal://<portal>/<app>/views/<…> · <view>). */
 export const GRID_VIEW_TYPE = 'portal.grid';
@@ -131,6 +136,12 @@ export const WORK_COMMANDS = {
   createFromCode: 'portal.createRecordFromCode',
 } as const;
 
+/** Record History (src/recordHistory). */
+export const HISTORY_COMMANDS = {
+  show: 'portal.showRecordHistory',
+  compare: 'portal.compareWithVersion',
+} as const;
+
 /** Every command, by feature area: the one table of command ids (no id is written anywhere else in src/). */
 export const COMMANDS = {
   portal: PORTAL_COMMANDS,
@@ -144,6 +155,7 @@ export const COMMANDS = {
   webhook: WEBHOOK_COMMANDS,
   watch: WATCH_COMMANDS,
   work: WORK_COMMANDS,
+  history: HISTORY_COMMANDS,
 } as const;
 
 type Values<T> = T[keyof T];
@@ -164,4 +176,5 @@ export const FEATURE_GROUP: readonly string[] = [
   ...Object.values(WEBHOOK_COMMANDS),
   ...Object.values(WATCH_COMMANDS),
   ...Object.values(WORK_COMMANDS),
+  ...Object.values(HISTORY_COMMANDS),
 ];

@@ -318,7 +318,11 @@ export class PortalService extends Disposable implements Portals {
     this.keepers.delete(id);
     await this.store.remove(id);
     this.clients.delete(id);
-    await forgetPortal(id, { secrets: this.context.secrets, state: this.context.globalState });
+    await forgetPortal(id, {
+      secrets: this.context.secrets,
+      state: this.context.globalState,
+      storageFolder: this.context.globalStorageUri.fsPath,
+    });
   }
 
   private loadedCode(): ClientCode {

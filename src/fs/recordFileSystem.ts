@@ -75,6 +75,9 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   private readonly created = this._register(new vscode.EventEmitter<{ readonly from: vscode.Uri; readonly to: vscode.Uri }>());
   /** A new-record document was saved and the record created. */
   readonly onDidCreate = this.created.event;
+  private readonly copiesRead = this._register(new vscode.EventEmitter<{ readonly record: RecordTarget; readonly copy: RecordCopy }>());
+  /** The portal's copy of a record was read (Record History keeps it). */
+  readonly onDidRead = this.copiesRead.event;
 
   /** The records: copies read, the copy each edit started from, update and create. */
   readonly store: RecordStore;
@@ -107,6 +110,7 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
         this.schemas.noteColumns(record, copy.columns);
         if (copy.draft) catalog.noteDraftSeen(record.portalId, record.appId);
         if (draftBefore !== copy.draft) this.stateChanged.fire({ record, uri: recordUri(record) });
+        this.copiesRead.fire({ record, copy });
       },
       onChanged: (record, kind) => events.fire({ ...record, kind, origin: 'local', source: 'documents' }),
     });

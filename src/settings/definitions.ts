@@ -221,6 +221,10 @@ export const SETTINGS = {
    * (its apps' "reference" come first).
    */
   references: templatesByApp(),
+  /** Versions of one record kept in Record History (history/versionLog.ts), oldest dropped first. */
+  'history.maxVersionsPerRecord': integer(50, 1, 10_000),
+  /** All records' versions together, in megabytes, oldest dropped first. */
+  'history.maxTotalMegabytes': integer(20, 1, 10_000),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

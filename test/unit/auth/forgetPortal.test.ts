@@ -1,8 +1,12 @@
 // Remove Portal forgets the connection's secret, its tokens, its webhook Secret Key and what was kept per
-// portal in global state (added views, title fields, saved queries). A portal added later under the same
+// portal in global state (added views, title fields, saved queries), and Record History's versions. A portal added later under the same
 // id (the same name) must start from nothing.
 import * as assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { forgetPortal, type StateStore } from '../../../src/auth/forgetPortal';
+import { historyRoot, VersionLog } from '../../../src/history/versionLog';
 import type { SecretStore } from '../../../src/auth/secretKeys';
 
 class MapStore implements SecretStore {
@@ -57,5 +61,19 @@ describe('forgetting a removed portal', () => {
     assert.deepEqual(state.get('portal.titleFields'), { kept: { '101': 'f2' } });
     assert.deepEqual(state.get('portal.savedQueries'), { [JSON.stringify(['kept', '101', '2'])]: [{ name: 'r', filters: [] }] });
     assert.equal(state.get('portal.somethingElse'), unrelated, 'keys not kept per portal are left alone');
+  });
+
+  it("removes Record History's versions of its records; other portals keep theirs", async () => {
+    const storageFolder = await mkdtemp(path.join(tmpdir(), 'forget-'));
+    try {
+      const log = new VersionLog(historyRoot(storageFolder), () => ({ maxVersionsPerRecord: 50, maxTotalBytes: 1024 * 1024 }));
+      await log.append({ portalId: 'gone', appId: '101', recordId: '1' }, { at: 1, cause: 'opened', text: 'a' });
+      await log.append({ portalId: 'kept', appId: '101', recordId: '1' }, { at: 1, cause: 'opened', text: 'a' });
+      await forgetPortal('gone', { secrets: new MapStore(), state: new MapState(), storageFolder });
+      assert.deepEqual(await log.versions({ portalId: 'gone', appId: '101', recordId: '1' }), []);
+      assert.equal((await log.versions({ portalId: 'kept', appId: '101', recordId: '1' })).length, 1);
+    } finally {
+      await rm(storageFolder, { recursive: true, force: true });
+    }
   });
 });
