@@ -52,6 +52,14 @@ export class PortalError extends Error {
   }
 }
 
+/**
+ * The one way to say "the user gave up": a question dismissed, an action cancelled, a read nobody waits for.
+ * The error boundary shows nothing for it (ui/failures.ts).
+ */
+export function cancelled(what: string): PortalError {
+  return new PortalError({ kind: 'cancelled', message: `${what} was cancelled.` });
+}
+
 export function isPortalError(value: unknown): value is PortalError {
   return value instanceof PortalError;
 }

@@ -11,7 +11,7 @@
 // everyone who waited.
 import * as vscode from 'vscode';
 import type { PortalClient } from '../api/client';
-import { PortalError } from '../api/errors';
+import { cancelled, PortalError } from '../api/errors';
 import { exposesInClearText, normaliseBaseUrl, portalBase } from '../api/urls';
 import { Disposable } from '../lifecycle';
 import { createLogger, requestLogger, type Logger } from '../log';
@@ -22,7 +22,7 @@ import { ConnectionStore } from './connectionStore';
 import { forgetPortal } from './forgetPortal';
 import type { PortalConnection, Portals, SignInState } from './portals';
 import { connectionOfKey, secretKeys } from './secretKeys';
-import { cancelled, confirmPlainHttp, type RedirectMode, type SignInRequest, type SignInUi } from './signInUi';
+import { confirmPlainHttp, type RedirectMode, type SignInRequest, type SignInUi } from './signInUi';
 import { tokensFrom } from './storedTokens';
 import { TokenKeeper } from './tokenKeeper';
 

@@ -3,7 +3,6 @@
 // received through the URI handler or the loopback listener as the workspace file's portal or the setting
 // portal.auth.redirectMode says.
 import * as vscode from 'vscode';
-import { PortalError } from '../api/errors';
 import { clientCredentials, type TokenSet } from '../api/oauth';
 import { setting, type SettingValue } from '../settings/settings';
 import { prompter } from '../ui/prompter';
@@ -109,9 +108,4 @@ export async function confirmPlainHttp(label: string, base: URL): Promise<boolea
     USE_PLAIN_HTTP,
   );
   return answer === USE_PLAIN_HTTP;
-}
-
-/** A cancelled PortalError, for a question the user dismissed. */
-export function cancelled(what: string): PortalError {
-  return new PortalError({ kind: 'cancelled', message: `${what} was cancelled.` });
 }

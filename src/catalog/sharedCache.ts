@@ -2,7 +2,7 @@
 // caller's abort leaves the others waiting, and the fetch itself is aborted only when every caller has
 // given up. A failed fetch is not kept, and a fetch that was dropped (refreshed) while under way is not
 // kept either: its callers get what it brought, the next caller asks again.
-import { PortalError } from '../api/errors';
+import { cancelled } from '../api/errors';
 
 type Load<V> = (signal: AbortSignal) => Promise<V>;
 
@@ -18,8 +18,28 @@ interface Pending<V> {
 
 type Entry<V> = { readonly state: 'ready'; readonly value: V } | Pending<V>;
 
-export function cancelledError(): PortalError {
-  return new PortalError({ kind: 'cancelled', message: 'Cancelled.' });
+/**
+ * `promise` for a caller who may give up: a cancellation as soon as `signal` aborts, after `onAbort` (which
+ * may give up the shared work once nobody waits for it).
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => {
+      onAbort();
+      reject(cancelled('The read'));
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
 }
 
 export class SharedCache<V> {
@@ -27,7 +47,7 @@ export class SharedCache<V> {
 
   /** The value of `key`: kept, shared with a fetch under way, or fetched with `load`. */
   get(key: string, load: Load<V>, signal?: AbortSignal): Promise<V> {
-    if (signal?.aborted) return Promise.reject(cancelledError());
+    if (signal?.aborted) return Promise.reject(cancelled('The read'));
     const known = this.entries.get(key);
     if (known?.state === 'ready') return Promise.resolve(known.value);
     const entry = known ?? this.start(key, load);
@@ -90,26 +110,12 @@ export class SharedCache<V> {
       return entry.promise;
     }
     entry.waiting += 1;
-    return new Promise<V>((resolve, reject) => {
-      const onAbort = (): void => {
-        entry.waiting -= 1;
-        if (entry.waiting === 0 && !entry.pinned) {
-          if (this.entries.get(key) === entry) this.entries.delete(key);
-          entry.controller.abort();
-        }
-        reject(cancelledError());
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      entry.promise.then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      );
+    return untilAborted(entry.promise, signal, () => {
+      entry.waiting -= 1;
+      if (entry.waiting === 0 && !entry.pinned) {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+        entry.controller.abort();
+      }
     });
   }
 }

@@ -4,12 +4,12 @@
 // is under way share it; one caller's abort leaves the others waiting, and the tree lets go of the read only
 // when every caller has given up. A record change made during a read lets the read finish, then has the
 // view read again once.
-import { PortalError } from '../api/errors';
+import { cancelled, PortalError } from '../api/errors';
+import { untilAborted } from './sharedCache';
 import type { RowStore } from '../api/rowStore';
 import type { ViewMetadataEntry } from '../api/types';
 import type { ViewTarget } from '../model/targets';
 import type { ViewReadHold, ViewReadHub, ViewReadSession } from '../records/viewRead';
-import { cancelledError } from './sharedCache';
 
 /** More rows of a view arrived: `count` in all so far. */
 export interface ViewRowsArrival {
@@ -75,7 +75,7 @@ export class ViewReads {
 
   /** The view's rows: one request, read as it arrives (or shared with a read that is), kept until dropped. */
   read(view: ViewTarget, signal?: AbortSignal): Promise<StoredView> {
-    if (signal?.aborted) return Promise.reject(cancelledError());
+    if (signal?.aborted) return Promise.reject(cancelled('The read'));
     const key = keyOf(view);
     const entry = this.entries.get(key) ?? this.start(view, key);
     if (entry.value) return Promise.resolve(entry.value);
@@ -100,7 +100,7 @@ export class ViewReads {
       outdated: false,
       waiting: 0,
       pinned: false,
-      cancel: () => settle.reject(cancelledError()),
+      cancel: () => settle.reject(cancelled('The read')),
       unsubscribe: () => undefined,
     };
     this.entries.set(key, entry);
@@ -151,23 +151,9 @@ export class ViewReads {
       return entry.stored;
     }
     entry.waiting += 1;
-    return new Promise<StoredView>((resolve, reject) => {
-      const onAbort = (): void => {
-        entry.waiting -= 1;
-        if (entry.waiting === 0 && !entry.pinned && entry.value === undefined) this.forgetEntry(key, entry);
-        reject(cancelledError());
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      entry.stored.then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      );
+    return untilAborted(entry.stored, signal, () => {
+      entry.waiting -= 1;
+      if (entry.waiting === 0 && !entry.pinned && entry.value === undefined) this.forgetEntry(key, entry);
     });
   }
 

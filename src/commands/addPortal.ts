@@ -3,11 +3,11 @@
 // the portal refuses (or does not answer), the message offers "Edit Details", which asks again with every
 // answer filled in, the secret too: nothing is retyped.
 import type * as vscode from 'vscode';
-import { isCancellation } from '../api/errors';
+import { cancelled, isCancellation } from '../api/errors';
 import { exposesInClearText, normaliseBaseUrl } from '../api/urls';
 import type { AuthFlow, PortalConnection } from '../auth/portals';
 import type { NewConnection, PortalService } from '../auth/portalService';
-import { cancelled, confirmPlainHttp } from '../auth/signInUi';
+import { confirmPlainHttp } from '../auth/signInUi';
 import { createLogger } from '../log';
 import { describeError } from '../ui/errorBoundary';
 import { prompter, tell } from '../ui/prompter';

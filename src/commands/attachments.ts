@@ -3,12 +3,11 @@
 // or shows a text or image attachment in an editor.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { isPortalError } from '../api/errors';
+import { cancelled, isPortalError } from '../api/errors';
 import type { AttachmentViewer } from '../attachments/attachmentViewer';
 import { viewerOf } from '../attachments/contentTypes';
 import { formatBytes, safeFileName } from '../attachments/fileNames';
 import { sourceOfUri, uploadAttachment } from '../attachments/upload';
-import { cancelled } from '../auth/signInUi';
 import { appInfoOf, appNameOf } from '../catalog/appNames';
 import { ATTACHMENT_COMMANDS } from '../ids';
 import type { RecordTarget } from '../model/targets';

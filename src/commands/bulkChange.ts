@@ -3,12 +3,12 @@
 // view can send the same. The rows' current values come from the Query View's host store when a panel of
 // that view holds them (what the person sees), else from reading the view. Same runner, journal (in the
 // extension's storage), progress and failure report as an import.
+import { cancelled } from '../api/errors';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ViewRow } from '../api/answers';
 import { isWritable } from '../api/columnKinds';
-import { cancelled } from '../auth/signInUi';
 import { bulkFailuresCsv, previewSetField, runBulkChange, type BulkChange, type BulkResult } from '../import/bulkChange';
 import { bulkSummaryText } from '../import/report';
 import { viewTargetOf, type ViewTarget } from '../model/targets';

@@ -6,9 +6,8 @@
 // quick pick's own filter, which sees only labels, hides none of them.
 import * as vscode from 'vscode';
 import { kindOfTypeName, type ColumnKind } from '../api/columnKinds';
-import { isCancellation } from '../api/errors';
+import { cancelled, isCancellation } from '../api/errors';
 import type { RowStore } from '../api/rowStore';
-import { cancelled } from '../auth/signInUi';
 import { RecordFinder, type RecordPickItem, type RecordPickSink } from '../catalog/recordFinder';
 import { RecordIndex } from '../catalog/recordIndex';
 import { titleColumnOfView } from '../catalog/recordTitles';

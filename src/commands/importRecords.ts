@@ -6,10 +6,10 @@
 // the Resume question to the journal's removal, so that neither Start Over nor the end of one run removes
 // the journal under another.
 
+import { cancelled } from '../api/errors';
 import { rm, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { cancelled } from '../auth/signInUi';
 import type { Stores } from '../catalog/stores';
 import { journalSettings, readExisting, runImport } from '../import/importRun';
 import { readJournalJob, settingsDifferences } from '../import/journal';

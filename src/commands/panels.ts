@@ -1,8 +1,8 @@
 // The panel commands: "Create Record…" (an app), "Query View…" (a view), "Run Saved Query" and "Delete
 // Saved Query". From the tree they get their target as an argument (panelTargets.ts); from the palette
 // they ask for it.
+import { cancelled } from '../api/errors';
 import * as vscode from 'vscode';
-import { cancelled } from '../auth/signInUi';
 import type { SavedQueryEntry } from '../catalog/savedQueries';
 import type { Stores } from '../catalog/stores';
 import { BOARD_VIEW_TYPE, GRID_VIEW_TYPE, PANEL_COMMANDS } from '../ids';

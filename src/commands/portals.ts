@@ -1,8 +1,8 @@
 // The sign-in commands: add, remove, sign in, sign out, switch portal, and the status bar's menu.
+import { cancelled } from '../api/errors';
 import * as vscode from 'vscode';
 import type { PortalConnection, SignInState } from '../auth/portals';
 import type { PortalService } from '../auth/portalService';
-import { cancelled } from '../auth/signInUi';
 import { askForMyEmail } from '../catalog/me';
 import { PORTAL_COMMANDS as COMMANDS } from '../ids';
 import { prompter, tell } from '../ui/prompter';

@@ -2,10 +2,10 @@
 // comment (or the selection's first line), a text or multiline field with the file's path and line (and
 // the code, when the field holds lines); after the create, the new record's reference goes into the TODO
 // comment as one WorkspaceEdit, which Undo takes back.
+import { cancelled } from '../api/errors';
 import * as vscode from 'vscode';
 import { columnKind, isWritable } from '../api/columnKinds';
 import type { Column } from '../api/types';
-import { cancelled } from '../auth/signInUi';
 import { chooseTitleField } from '../catalog/titleField';
 import type { CodePlace } from '../codeWork/todoActions';
 import type { AppTarget } from '../model/targets';

@@ -1,8 +1,8 @@
 // Records as documents: open one, start a new one, publish a draft, delete one (to the portal's trash).
 // Each takes a target (a tree element, a record URI, {portalId, appId, recordId}) or, from the palette,
 // asks; the active record document is the target of the editor title's buttons.
+import { cancelled } from '../api/errors';
 import * as vscode from 'vscode';
-import { cancelled } from '../auth/signInUi';
 import type { Catalog } from '../catalog/catalog';
 import type { Stores } from '../catalog/stores';
 import { closeDocument, closeDocuments } from '../fs/closeDocument';

@@ -2,9 +2,9 @@
 // connected from the file's address, name, Client ID and flow, asking only for what the file can never
 // hold, the Secret Key. The portal is looked up in the file by name: a tree item's or a link's argument is
 // never trusted for the address a secret goes to.
+import { cancelled } from '../api/errors';
 import type * as vscode from 'vscode';
 import type { PortalService } from '../auth/portalService';
-import { cancelled } from '../auth/signInUi';
 import type { Stores } from '../catalog/stores';
 import { COMMANDS } from '../ids';
 import type { SharedPortal } from '../workspaceFile/model';

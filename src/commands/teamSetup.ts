@@ -3,9 +3,9 @@
 // computes it), so the change shows in the editor and in git and can be undone; the personal copy goes only
 // once the file holds the entry. Keeping personal copies a shared entry into the user's own state first and,
 // when the user asks, takes it out of the file with the same kind of edit: nothing is lost on the way.
+import { cancelled } from '../api/errors';
 import { applyEdits } from 'jsonc-parser';
 import * as vscode from 'vscode';
-import { cancelled } from '../auth/signInUi';
 import type { Stores } from '../catalog/stores';
 import { COMMANDS, WORKSPACE_FILE_PATH } from '../ids';
 import { viewTargetOf, type ViewTarget } from '../model/targets';

@@ -4,8 +4,8 @@
 // reference in the commit message box. The record is taken from the command's argument (a tree item, a
 // record document, a hover's { portalId, appId, recordId }), the active record document, or typed in as a
 // reference (TCK-42) or an id.
+import { cancelled } from '../api/errors';
 import * as vscode from 'vscode';
-import { cancelled } from '../auth/signInUi';
 import { myEmailOn } from '../catalog/me';
 import type { Stores } from '../catalog/stores';
 import { displayValue, chooseTitleField } from '../catalog/titleField';

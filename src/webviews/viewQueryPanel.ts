@@ -1,9 +1,9 @@
 // The host side of the view query panel: the page's messages to the query session (run, export, save),
 // the saved queries of the view, and the result sent again when a hidden panel is shown (its page reloads).
 // One panel per view; opening it again brings it to the front (and runs the saved query asked for).
+import { cancelled } from '../api/errors';
 import * as vscode from 'vscode';
 import type { ViewFilter } from '../api/filters';
-import { cancelled } from '../auth/signInUi';
 import type { Stores } from '../catalog/stores';
 import { markWalkthroughStep } from '../help/walkthroughProgress';
 import { COMMANDS, PANEL_VIEW_TYPES } from '../ids';

@@ -3,9 +3,9 @@
 // VS Code's edit stack, Revert discards, closing asks, and hot exit / a crash keep a backup. Each open tab
 // is a GridPage (gridPage.ts): its messages are checked against the one protocol and handled here inside
 // the one error boundary (src/ui), as a command is.
+import { cancelled } from '../../api/errors';
 import * as vscode from 'vscode';
 import type { Stores } from '../../catalog/stores';
-import { cancelled } from '../../auth/signInUi';
 import { blockPlanMessage, planFor } from '../../grid/blockMessages';
 import { copyText } from '../../grid/blockEdits';
 import { isNewRowId } from '../../grid/changeSet';

@@ -2,7 +2,7 @@
 // for by the value the cell shows, through the views of the linked app added in the Portal view (the API
 // reads records only through a view; src/grid/linkedRecord.ts says why), or a view id asked for when none
 // is added. Several records showing the same value: the person picks one.
-import { cancelled } from '../../auth/signInUi';
+import { cancelled } from '../../api/errors';
 import type { ViewRow } from '../../api/answers';
 import { linkedFilter, linkedLookup, linkedRows } from '../../grid/linkedRecord';
 import { prompter } from '../../ui/prompter';
