@@ -219,22 +219,8 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       item.id = node.id;
       return item;
     }
-    case 'record': {
-      const item = new vscode.TreeItem(node.title, None);
-      item.description = node.draft ? `#${node.recordId} · Draft` : `#${node.recordId}`;
-      item.iconPath = new vscode.ThemeIcon(node.draft ? 'git-pull-request-draft' : 'file-text');
-      item.contextValue = node.draft ? 'portal.record.draft' : 'portal.record';
-      const names = { title: node.title, appName: node.parent.parent.parent.name };
-      item.resourceUri = recordUri(node, names);
-      item.tooltip = `${node.title}\nRecord ${node.recordId} of app ${node.appId}${node.draft ? ' (Draft)' : ''}`;
-      item.command = {
-        command: ITEM_COMMANDS.openRecord,
-        title: 'Open Record',
-        arguments: [{ portalId: node.portalId, appId: node.appId, recordId: node.recordId, ...names }],
-      };
-      item.id = node.id;
-      return item;
-    }
+    case 'record':
+      return recordItem(node, node.parent.parent.parent.name, node.draft, node.draft ? 'portal.record.draft' : 'portal.record');
     case 'loadMore': {
       const item = new vscode.TreeItem('Load more…', None);
       item.description = `${node.shown.toLocaleString('en-US')} of ${count(node.total, 'record', 'records')} shown`;
@@ -295,23 +281,33 @@ export function treeItemOf(node: ExplorerNode, facts: ItemFacts = {}): vscode.Tr
       item.id = node.id;
       return item;
     }
-    case 'myRecord': {
-      const item = new vscode.TreeItem(node.title, None);
-      item.description = `#${node.recordId}`;
-      item.iconPath = new vscode.ThemeIcon('file-text');
-      item.contextValue = 'portal.myRecord';
-      const names = { title: node.title, appName: node.parent.name };
-      item.resourceUri = recordUri(node, names);
-      item.tooltip = `${node.title}\nRecord ${node.recordId} of app ${node.appId}`;
-      item.command = {
-        command: ITEM_COMMANDS.openRecord,
-        title: 'Open Record',
-        arguments: [{ portalId: node.portalId, appId: node.appId, recordId: node.recordId, ...names }],
-      };
-      item.id = node.id;
-      return item;
-    }
+    case 'myRecord':
+      // Its own context value: the menus of a view's records (Load more, Publish…) do not apply to it.
+      return recordItem(node, node.parent.name, false, 'portal.myRecord');
     case 'message':
       return messageItem(node);
   }
+}
+
+/** A record's item: opens its document; `appName` names the document's tab. */
+function recordItem(
+  node: { readonly id: string; readonly portalId: string; readonly appId: string; readonly recordId: string; readonly title: string },
+  appName: string,
+  draft: boolean | undefined,
+  contextValue: string,
+): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.title, vscode.TreeItemCollapsibleState.None);
+  item.description = draft ? `#${node.recordId} · Draft` : `#${node.recordId}`;
+  item.iconPath = new vscode.ThemeIcon(draft ? 'git-pull-request-draft' : 'file-text');
+  item.contextValue = contextValue;
+  const names = { title: node.title, appName };
+  item.resourceUri = recordUri(node, names);
+  item.tooltip = `${node.title}\nRecord ${node.recordId} of app ${node.appId}${draft ? ' (Draft)' : ''}`;
+  item.command = {
+    command: ITEM_COMMANDS.openRecord,
+    title: 'Open Record',
+    arguments: [{ portalId: node.portalId, appId: node.appId, recordId: node.recordId, ...names }],
+  };
+  item.id = node.id;
+  return item;
 }
