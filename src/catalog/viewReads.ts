@@ -90,8 +90,9 @@ export class ViewReads {
     stored.catch(() => undefined);
     let draftSeen = false;
     const failed = (error: unknown): void => {
-      this.forgetEntry(key, entry);
+      // The callers get the portal's answer first: forgetting the entry tells those still waiting "cancelled".
       settle.reject(error);
+      this.forgetEntry(key, entry);
     };
     const entry: Entry = {
       hold,

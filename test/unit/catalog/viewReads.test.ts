@@ -100,6 +100,14 @@ describe('the reads of view rows', function () {
     assert.deepEqual(outdated, [VIEW.viewId], 'whoever shows it is told once, to read again');
   });
 
+  it('a view the portal refuses fails with the portal\'s answer, not as cancelled (Add View offers the id again)', async () => {
+    await assert.rejects(
+      reads.read({ ...VIEW, viewId: '99' }),
+      (error) => !isCancellation(error) && /404/.test(String(error)),
+      'the 404 reaches the caller',
+    );
+  });
+
   it('stops the reads under way when disposed', async () => {
     const read = reads.read(VIEW);
     const arrived = await firstRows();
