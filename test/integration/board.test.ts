@@ -115,6 +115,8 @@ describe(`a view as a board ${BROWSER_TAG}`, () => {
     const destination = vscode.Uri.joinPath(api.context.globalStorageUri, 'board-backup-test.json');
     const backup = await api.boardEditor.backupCustomDocument(live, { destination });
     const restored = await api.boardEditor.openCustomDocument(tab.input.uri, { backupId: backup.id, untitledDocumentData: undefined });
+    // The document opens before its rows (the tab's page loads meanwhile); the backup is applied to them.
+    await api.gridEditor.firstRows(restored);
     assert.equal(restored.model.changeSet.value(GIFTS, 'f19'), '2', 'the move is back');
     assert.equal(restored.model.changeSet.isPending(GIFTS, 'f19'), true);
     restored.dispose();

@@ -88,16 +88,8 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
       'PUT /api/v1/app/102/record/4 200',
       'PUT /api/v1/app/102/record/5 200',
     ]);
-    // Five changed rows of eight: checked with one read of the grid's view (answered before any update), no GET per row.
-    const viewRead = saveLog.indexOf('GET /api/v1/app/102/view/3 200');
-    assert.ok(viewRead >= 0 && viewRead < saveLog.findIndex((line) => line.startsWith('PUT')), saveLog.join('\n'));
-    // Only before the updates: a webhook receiver an earlier suite left running has the grid read its saved rows again after them.
-    const updates = saveLog.map((line) => line.startsWith('PUT'));
-    assert.deepEqual(
-      saveLog.slice(0, updates.lastIndexOf(true)).filter((line) => line.startsWith('GET /api/v1/app/102/record/')),
-      [],
-      'no GET per row before the updates',
-    );
+    // How the rows are checked (a GET each, or one read of the view when that costs less: viewCheck.ts, by
+    // the round trips measured and the rows in flight) is the save runner's choice, unit-tested there.
     const first = await emulatorRecord('102', '1');
     assert.equal(first.data.f11, 'Desks');
     assert.equal(first.data.f18, '11');
@@ -329,8 +321,12 @@ describe(`a view as an editable grid ${BROWSER_TAG}`, () => {
       rows: [{ recordId: '1', asRead: { f11: 'Office chairs' }, edits: { f11: 'Kept' }, changedOnPortal: null }],
     });
     await vscode.workspace.fs.writeFile(vscode.Uri.parse(first.id), new TextEncoder().encode(text));
+    // The open grid holds the one shared copy of the view's rows: closed, the restored grid must read the view.
+    const uri = live.uri;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    api.rows.drop();
     await emulatorControl('POST', 'faults', { method: 'GET', path: '^/api/v1/app/102/view/3', status: 500, count: 1 });
-    const restored = await api.gridEditor.openCustomDocument(live.uri, { backupId: first.id, untitledDocumentData: undefined });
+    const restored = await api.gridEditor.openCustomDocument(uri, { backupId: first.id, untitledDocumentData: undefined });
     await api.gridEditor.firstRows(restored);
     assert.equal(restored.isLoaded, false);
     const second = await api.gridEditor.backupCustomDocument(restored, {

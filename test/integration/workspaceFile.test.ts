@@ -105,6 +105,8 @@ describe('the workspace file .vscode/portal.json', function () {
     assert.match(problems[0].message, /never go in \.vscode\/portal\.json.*secret storage/);
     assert.equal(problems[0].severity, vscode.DiagnosticSeverity.Error);
     const document = await vscode.workspace.openTextDocument(uri);
+    // Another suite may have the file open: its document takes the new text from disk a moment later.
+    await waitFor(() => document.getText().includes('do-not-commit'), { message: 'the document shows the file as written' });
     assert.equal(document.getText(problems[0].range), '"clientSecret": "do-not-commit"');
     await waitFor(async () => (await viewLabels()).join() === 'Team tickets', { message: 'the rest of the file is used' });
 

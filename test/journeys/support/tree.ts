@@ -66,6 +66,12 @@ export async function expandPath(path: readonly string[]): Promise<void> {
   for (let depth = 1; depth <= path.length; depth += 1) {
     const row = await rowAt(path.slice(0, depth));
     if ((await row.getAttribute('aria-expanded')) === 'true') continue;
+    // The tooltip of the row clicked before can cover this one: the pointer leaves, and the tooltip with it.
+    await page().mouse.move(0, 0);
+    await page()
+      .locator('.context-view .hover-contents')
+      .waitFor({ state: 'hidden', timeout: 3_000 })
+      .catch(() => undefined);
     await row.click();
     await page().keyboard.press('ArrowRight');
     await page()
