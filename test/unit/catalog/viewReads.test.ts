@@ -100,7 +100,7 @@ describe('the reads of view rows', function () {
     assert.deepEqual(outdated, [VIEW.viewId], 'whoever shows it is told once, to read again');
   });
 
-  it('a view the portal refuses fails with the portal\'s answer, not as cancelled (Add View offers the id again)', async () => {
+  it("a view the portal refuses fails with the portal's answer, not as cancelled (Add View offers the id again)", async () => {
     await assert.rejects(
       reads.read({ ...VIEW, viewId: '99' }),
       (error) => !isCancellation(error) && /404/.test(String(error)),
