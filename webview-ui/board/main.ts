@@ -12,7 +12,7 @@ import { messageBar } from '../components/messageBar';
 import { registerToolkit } from '../components/toolkit';
 import '../components/panel.css';
 import './board.css';
-import { FilterBuilder } from '../viewQuery/filterRows';
+import { filterBar as filterBarOf } from '../viewQuery/filterBar';
 import { BoardView } from './boardView';
 
 registerToolkit();
@@ -77,25 +77,16 @@ const definitionBar = el(
 );
 
 // The Query View's filter builder, above the board: Run reads the view again with its filters.
-const builder = new FilterBuilder(() => undefined);
-function runFilters(): void {
-  const filters = builder.validFilters();
-  if (!filters) return notice.show('error', 'Some filters need attention before the view can be read again.');
-  notice.hide();
-  counts.textContent = 'Reading the view…';
-  host.post({ type: 'board/filter', filters });
-}
-const filterBar = el(
-  'section',
-  { className: 'board-filters', attrs: { 'aria-label': 'Filters of the view' } },
-  builder.element,
-  el(
-    'div',
-    { className: 'board-filter-actions' },
-    button('Add filter', { id: 'board-add-filter', onClick: () => builder.add() }),
-    button('Run', { id: 'board-run', title: 'Read the view again with these filters (pending moves stay)', onClick: () => runFilters() }),
-  ),
-);
+const { element: filterBar, builder } = filterBarOf({
+  prefix: 'board',
+  runTitle: 'Read the view again with these filters (pending moves stay)',
+  invalid: () => notice.show('error', 'Some filters need attention before the view can be read again.'),
+  run: (filters) => {
+    notice.hide();
+    counts.textContent = 'Reading the view…';
+    host.post({ type: 'board/filter', filters });
+  },
+});
 
 function showCard(card: BoardCard | undefined): void {
   if (!card) return cardLine.hide();

@@ -11,7 +11,7 @@ import { messageBar } from '../components/messageBar';
 import { registerToolkit } from '../components/toolkit';
 import '../components/panel.css';
 import './grid.css';
-import { FilterBuilder } from '../viewQuery/filterRows';
+import { filterBar as filterBarOf } from '../viewQuery/filterBar';
 import { ColumnsPanel } from './columnsPanel';
 import { GridTable } from './gridTable';
 
@@ -46,25 +46,16 @@ const countsLine = el('div', { className: 'row-count-line' }, counts, cancelLoad
 
 // The Query View's filter builder, above the grid: Run reads the view again with its filters (the same
 // encoding); the pending changes stay, and rows with pending edits stay in sight.
-const builder = new FilterBuilder(() => undefined);
-function runFilters(): void {
-  const filters = builder.validFilters();
-  if (!filters) return notice.show('error', 'Some filters need attention before the view can be read again.');
-  notice.hide();
-  counts.textContent = 'Reading the view…';
-  host.post({ type: 'grid/filter', filters });
-}
-const filterBar = el(
-  'section',
-  { className: 'grid-filters', attrs: { 'aria-label': 'Filters of the view' } },
-  builder.element,
-  el(
-    'div',
-    { className: 'grid-filter-actions' },
-    button('Add filter', { id: 'grid-add-filter', onClick: () => builder.add() }),
-    button('Run', { id: 'grid-run', title: 'Read the view again with these filters (pending changes stay)', onClick: () => runFilters() }),
-  ),
-);
+const { element: filterBar, builder } = filterBarOf({
+  prefix: 'grid',
+  runTitle: 'Read the view again with these filters (pending changes stay)',
+  invalid: () => notice.show('error', 'Some filters need attention before the view can be read again.'),
+  run: (filters) => {
+    notice.hide();
+    counts.textContent = 'Reading the view…';
+    host.post({ type: 'grid/filter', filters });
+  },
+});
 
 const table = new GridTable({
   edit: (label, edits) => host.post({ type: 'grid/edit', label, edits }),
