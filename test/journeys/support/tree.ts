@@ -44,7 +44,24 @@ async function findRow(path: readonly string[]): Promise<Locator | undefined> {
     position = found;
     level += 1;
   }
-  return page().locator(`${ROWS}[data-index="${all[position].index}"]`);
+  // The label too: a row inserted above (My Records, once a first view is added) shifts every index, and a
+  // locator by index alone would then click the row above the one meant.
+  const { index, label } = all[position];
+  return page().locator(`${ROWS}[data-index="${index}"][aria-level="${path.length}"]`).filter({ hasText: label });
+}
+
+/** Clicks the row at `path`, finding it again when the rows moved under the pointer before the click. */
+export async function clickRow(path: readonly string[], options: { button?: 'right' } = {}, timeoutMs = 20_000): Promise<Locator> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await rowAt(path, Math.max(1, deadline - Date.now()));
+    try {
+      await row.click({ ...options, timeout: 2_000 });
+      return row;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
 }
 
 export async function rowAt(path: readonly string[], timeoutMs = 20_000): Promise<Locator> {
@@ -72,11 +89,13 @@ export async function expandPath(path: readonly string[]): Promise<void> {
       .locator('.context-view .hover-contents')
       .waitFor({ state: 'hidden', timeout: 3_000 })
       .catch(() => undefined);
-    await row.click();
+    await clickRow(path.slice(0, depth));
     await page().keyboard.press('ArrowRight');
-    await page()
-      .locator(`${ROWS}[aria-expanded="true"][data-index="${await row.getAttribute('data-index')}"]`)
-      .waitFor();
+    const deadline = Date.now() + 20_000;
+    while ((await (await rowAt(path.slice(0, depth))).getAttribute('aria-expanded')) !== 'true') {
+      if (Date.now() > deadline) throw new Error(`${path.slice(0, depth).join(' > ')} did not expand`);
+      await page().waitForTimeout(100);
+    }
   }
 }
 
@@ -96,8 +115,7 @@ export async function showView(appPath: readonly string[], viewId: string, { exp
 
 /** Opens a record of a view by a click on its row (the label is the record's title). */
 export async function openRecordRow(viewPath: readonly string[], title: string): Promise<void> {
-  const row = await rowAt([...viewPath, title]);
-  await row.click();
+  await clickRow([...viewPath, title]);
   await page().locator('.part.editor .view-lines').first().waitFor();
 }
 
@@ -111,8 +129,7 @@ export async function collapseTree(): Promise<void> {
 
 /** Right-click on the row at `path`, then the context menu's item `action`. */
 export async function contextMenu(path: readonly string[], action: string): Promise<void> {
-  const row = await rowAt(path);
-  await row.click({ button: 'right' });
+  await clickRow(path, { button: 'right' });
   const item = page().locator('.monaco-menu .action-item', { hasText: action }).first();
   await item.waitFor();
   await item.hover();

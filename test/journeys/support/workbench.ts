@@ -90,7 +90,18 @@ export async function pick(prompt: RegExp, label: string): Promise<void> {
   await p.keyboard.type(label);
   // A click on the row that says it, as a person does: Enter takes whichever row is in focus, and typing
   // outruns the list's filtering (Enter once removed 'Demo portal' when 'Staging' was typed).
-  await widget.locator('.monaco-list-row', { hasText: label }).first().click();
+  // When the list goes (another prompt took the quick input's place), the failure says what it shows now.
+  await widget
+    .locator('.monaco-list-row', { hasText: label })
+    .first()
+    .click({ timeout: 15_000 })
+    .catch(async (error: unknown) => {
+      const now = await p
+        .locator(QUICK_INPUT)
+        .innerText()
+        .catch(() => '(nothing)');
+      throw new Error(`No row "${label}" to click in the quick pick; it shows "${now}"`, { cause: error });
+    });
 }
 
 /**
