@@ -26,7 +26,7 @@ import { recordCommands, reopenCreatedRecords } from './commands/records';
 import type { CommandTable } from './commands/register';
 import { linkCommands, openLink } from './commands/links';
 import { sharedPortalCommands } from './commands/sharedPortals';
-import { teamSetupCommands } from './commands/teamSetup';
+import { teamSetupCommands, watchWhatWasShared } from './commands/teamSetup';
 import { webhookCommands } from './commands/webhooks';
 import { workCommands } from './commands/work';
 import { recordDocuments } from './fs/documents';
@@ -163,6 +163,9 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     createLogger('history'),
   );
   context.subscriptions.push(recordHistory);
+  // The layouts in the same workspace state the grid editor keeps them in (GridLayouts holds nothing itself).
+  const teamSetup = { ...stores, layouts: new GridLayouts(context.workspaceState, workspace), state: context.workspaceState };
+  context.subscriptions.push(watchWhatWasShared(teamSetup));
 
   const linkParts = { portals, workspace, extensionId: context.extension.id };
   const commands: CommandTable = {
@@ -176,8 +179,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...sharedPortalCommands({ portals, workspace }),
     ...linkCommands(linkParts),
     ...watchCommands({ ...stores, watched: watchedFeature.watched }),
-    // The layouts in the same workspace state the grid editor keeps them in (GridLayouts holds nothing itself).
-    ...teamSetupCommands({ ...stores, layouts: new GridLayouts(context.workspaceState, workspace) }),
+    ...teamSetupCommands(teamSetup),
     ...workCommands({ ...stores, context, patterns: referencePatterns }),
     ...historyCommands(recordHistory),
   };

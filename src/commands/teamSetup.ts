@@ -3,6 +3,8 @@
 // computes it), so the change shows in the editor and in git and can be undone; the personal copy goes only
 // once the file holds the entry. Keeping personal copies a shared entry into the user's own state first and,
 // when the user asks, takes it out of the file with the same kind of edit: nothing is lost on the way.
+// What a share took out of the user's own is remembered until the file no longer holds it: an Undo of the
+// share (or a checkout without it) gives it back to the user rather than losing it.
 import { cancelled } from '../api/errors';
 import { applyEdits } from 'jsonc-parser';
 import * as vscode from 'vscode';
@@ -16,7 +18,8 @@ import { prompter, tell } from '../ui/prompter';
 import type { GridLayouts } from '../webviews/grid/gridLayouts';
 import { keyOf, shareEdits, unshareEdits, type FileEdit, type PortalHeader, type SharedEntry } from '../workspaceFile/edits';
 import { sameAddress } from '../workspaceFile/merge';
-import type { SharedQuery } from '../workspaceFile/model';
+import type { SharedApp, SharedQuery } from '../workspaceFile/model';
+import { createLogger } from '../log';
 import { savedQueryTargetOf } from './panelTargets';
 import { pickView } from './pickers';
 import type { CommandTable } from './register';
@@ -24,6 +27,17 @@ import type { CommandTable } from './register';
 export interface TeamSetupParts extends Pick<Stores, 'portals' | 'catalog' | 'workspace' | 'views' | 'savedQueries'> {
   /** The grid layouts (the same store the grid editor reads). */
   readonly layouts: GridLayouts;
+  /** The workspace's state, where what a share moved is remembered (MOVED_KEY). */
+  readonly state: vscode.Memento;
+}
+
+/** Workspace state: the entries Share with Workspace took out of the user's own, while the file holds them. */
+const MOVED_KEY = 'portal.movedToWorkspace';
+
+interface Moved {
+  readonly portalId: string;
+  readonly appId: string;
+  readonly entry: SharedEntry;
 }
 
 /** One entry to move: what it is called in messages, the file's entry, and what the user's side does with it. */
@@ -32,6 +46,8 @@ interface Piece extends vscode.QuickPickItem {
   /** Share: forget the user's own copy. Keep Personal: make the user's own copy. */
   readonly then: () => Promise<unknown>;
 }
+
+const log = createLogger('team');
 
 const REMOVE_FROM_FILE = 'Keep and Remove from File';
 const KEEP_COPY = 'Keep a Copy';
@@ -245,6 +261,8 @@ export async function shareWithWorkspace(parts: TeamSetupParts, arg: unknown): P
   const uri = fileUri(folder);
   for (const piece of pieces) {
     await editFile(uri, (text) => shareEdits(text, header, view.appId, piece.entry), true);
+    const moved: Moved = { portalId: view.portalId, appId: view.appId, entry: piece.entry };
+    await parts.state.update(MOVED_KEY, [...(parts.state.get<Moved[]>(MOVED_KEY) ?? []), moved]);
     await piece.then();
   }
   const labels = pieces.map((piece) => piece.label);
@@ -283,6 +301,85 @@ export async function keepPersonal(parts: TeamSetupParts, arg: unknown): Promise
         await editFile(fileUri(folder), (text) => unshareEdits(text, baseUrl, view.appId, keyOf(piece.entry)), false);
   }
   return pieces.map((piece) => piece.label);
+}
+
+function holds(app: SharedApp | undefined, entry: SharedEntry): boolean {
+  const key = keyOf(entry);
+  if (!app) return false;
+  switch (key.kind) {
+    case 'view':
+      return app.views.some((view) => view.viewId === key.viewId);
+    case 'layout':
+      return app.layouts.some((layout) => layout.viewId === key.viewId);
+    case 'query':
+      return app.queries.some((query) => query.viewId === key.viewId && query.name === key.name);
+  }
+}
+
+async function giveBack(parts: TeamSetupParts, { portalId, appId, entry }: Moved): Promise<string> {
+  switch (entry.kind) {
+    case 'view':
+      // A view the user has again (added by hand since) keeps the user's name for it.
+      if (!parts.views.personal(portalId, appId).some((own) => own.viewId === entry.view.viewId))
+        await parts.views.add(portalId, appId, { viewId: entry.view.viewId, name: entry.view.name });
+      return `the view "${entry.view.name}"`;
+    case 'layout': {
+      const { viewId, order, hidden, frozen } = entry.layout;
+      const view = { portalId, appId, viewId };
+      if (!parts.layouts.personal(view)) await parts.layouts.set(view, { order: [...order], hidden: [...hidden], frozen });
+      return `the grid layout of view ${viewId}`;
+    }
+    case 'query': {
+      const { name, viewId, filters, sort, columns } = entry.query;
+      const view = { portalId, appId, viewId };
+      if (!parts.savedQueries.personal(view).some((own) => own.name === name))
+        await parts.savedQueries.save(view, {
+          name,
+          filters: [...filters],
+          ...(sort ? { sort: sort.map((key) => ({ ...key })) } : {}),
+          ...(columns ? { columns: [...columns] } : {}),
+        });
+      return `the saved query "${name}"`;
+    }
+  }
+}
+
+/**
+ * Gives the user back what a share moved once the file, as saved, no longer holds it (an Undo and a save, a
+ * checkout, a teammate's change). Unsaved text of the file counts for nothing: it may be half typed.
+ */
+async function giveBackWhatLeft(parts: TeamSetupParts): Promise<void> {
+  const moved = parts.state.get<Moved[]>(MOVED_KEY) ?? [];
+  if (moved.length === 0) return;
+  const typing = vscode.workspace.textDocuments.some(
+    (document) => document.isDirty && document.uri.path.endsWith(`/${WORKSPACE_FILE_PATH}`),
+  );
+  if (typing) return;
+  const left = moved.filter(
+    (entry) => parts.portals.get(entry.portalId) && !holds(parts.workspace.app(entry.portalId, entry.appId), entry.entry),
+  );
+  if (left.length === 0) return;
+  await parts.state.update(
+    MOVED_KEY,
+    moved.filter((entry) => !left.includes(entry)),
+  );
+  const labels: string[] = [];
+  for (const entry of left) labels.push(await giveBack(parts, entry));
+  tell('info', `${labels.join(', ')}: no longer in ${WORKSPACE_FILE_PATH}, so yours again.`);
+}
+
+/** Watches the file for what a share moved leaving it again (one check at a time). */
+export function watchWhatWasShared(parts: TeamSetupParts): vscode.Disposable {
+  let checks = Promise.resolve();
+  const check = (): void => {
+    checks = checks
+      .then(() => giveBackWhatLeft(parts))
+      .catch((error: unknown) => log.warn(`Giving back what left the file: ${String(error)}`));
+  };
+  const saved = vscode.workspace.onDidSaveTextDocument((document) => {
+    if (document.uri.path.endsWith(`/${WORKSPACE_FILE_PATH}`)) check();
+  });
+  return vscode.Disposable.from(parts.workspace.onDidChange(check), saved);
 }
 
 export function teamSetupCommands(parts: TeamSetupParts): CommandTable {

@@ -16,6 +16,8 @@ import { workspaceFile, workspaceRoot } from './support/workspace';
 
 const FILE = '.vscode/portal.json';
 const LAYOUTS_KEY = 'portal.gridLayouts';
+/** What a share moved (commands/teamSetup.ts): forgotten between tests, or deleting the file would give it back. */
+const MOVED_KEY = 'portal.movedToWorkspace';
 
 describe('Share with Workspace and Keep Personal', function () {
   this.timeout(60_000);
@@ -37,6 +39,7 @@ describe('Share with Workspace and Keep Personal', function () {
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await (await testApi()).context.workspaceState.update(MOVED_KEY, undefined);
     await vscode.workspace.fs.delete(fileUri()).then(
       () => undefined,
       () => undefined,
@@ -120,6 +123,49 @@ describe('Share with Workspace and Keep Personal', function () {
         (message) => message.level === 'info' && /Shared the saved query "Mine" in \.vscode\/portal\.json: commit it/.test(message.message),
       ),
       JSON.stringify(user().messages),
+    );
+  });
+
+  it('gives a shared view and its saved query back as your own when Undo takes them out of the file', async () => {
+    const api = await testApi();
+    const view = { portalId, appId: '201', viewId: '8' };
+    await api.views.add(portalId, '201', { viewId: '8', name: 'Escalated' });
+    await api.savedQueries.save(view, { name: 'Urgent', filters: [{ column: '33', operator: 'equals', value: 'High' }] });
+    // A file there already, so that each share is an edit of its text (undoing a created file is another matter).
+    await pulled('{\n  "portals": []\n}\n');
+    const personal = (await viewsShown()).find((entry) => entry.label === 'Escalated');
+    assert.ok(personal, 'the personal view shows');
+    await vscode.commands.executeCommand('portal.shareWithWorkspace', personal.node);
+    const sharedView = await waitFor(async () => (await viewsShown()).find((entry) => entry.label === 'Escalated'), {
+      message: 'the shared view shows',
+    });
+    const [query] = await queriesOf(sharedView.node);
+    await vscode.commands.executeCommand('portal.shareWithWorkspace', query.node);
+    assert.deepEqual(api.views.personal(portalId, '201'), [], 'moved into the file');
+    assert.deepEqual(api.savedQueries.personal(view), []);
+
+    // Undo in the file's editor, as a person does after a share they did not mean, and save.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(fileUri()));
+    await vscode.commands.executeCommand('undo');
+    await vscode.commands.executeCommand('undo');
+    await vscode.commands.executeCommand('workbench.action.files.save');
+    assert.doesNotMatch(await fileText(), /Escalated|Urgent/, 'the undo took both out of the file');
+
+    await waitFor(async () => api.views.personal(portalId, '201').some((entry) => entry.viewId === '8'), {
+      message: 'the view is the user’s own again',
+    });
+    await waitFor(async () => api.savedQueries.personal(view).some((saved) => saved.name === 'Urgent'), {
+      message: 'the saved query is the user’s own again',
+    });
+    const back = await waitFor(async () => (await viewsShown()).find((entry) => entry.label === 'Escalated'), {
+      message: 'the view shows again',
+    });
+    assert.equal(back.context, 'portal.view', 'shown as the user’s own, not shared');
+    await waitFor(
+      () => user().messages.some((message) => /"Escalated".*no longer in \.vscode\/portal\.json, so yours again/.test(message.message)),
+      {
+        message: 'the user told so',
+      },
     );
   });
 
