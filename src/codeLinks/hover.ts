@@ -1,7 +1,7 @@
 // A reference's hover (issue 33): the record read through the record store (the documents' copies, read
 // again when older than HOVER_MAX_AGE_MS, shared while a read is in flight), its app's columns and title
-// field; a record that does not exist or cannot be read says so here, never in a notification. The hover
-// gives up waiting when VS Code cancels it (the read, one request, still fills the store for the next).
+// field; a record that does not exist or cannot be read says so here, never in a notification. When VS Code
+// cancels the hover (the pointer went), so is its read, unless another caller waits for the same one.
 import * as vscode from 'vscode';
 import type { Portals } from '../auth/portals';
 import type { Catalog } from '../catalog/catalog';
@@ -66,8 +66,9 @@ export class ReferenceHoverProvider implements vscode.HoverProvider {
     const record: RecordTarget = { portalId: found.pattern.portalId, appId: found.pattern.appId, recordId: found.recordId };
     const reference = formatReference(found.pattern, found.recordId);
     const range = new vscode.Range(position.line, found.start, position.line, found.end);
-    const cancelled = new Promise<undefined>((resolve) => token.onCancellationRequested(() => resolve(undefined)));
-    const markdown = await Promise.race([this.markdownOf(record, reference), cancelled]);
+    const abort = new AbortController();
+    const listening = token.onCancellationRequested(() => abort.abort());
+    const markdown = await this.markdownOf(record, reference, abort.signal).finally(() => listening.dispose());
     if (markdown === undefined || token.isCancellationRequested) return undefined;
     const text = new vscode.MarkdownString(markdown);
     text.supportHtml = true;
@@ -75,13 +76,13 @@ export class ReferenceHoverProvider implements vscode.HoverProvider {
     return new vscode.Hover(text, range);
   }
 
-  private async markdownOf(record: RecordTarget, reference: string): Promise<string> {
+  private async markdownOf(record: RecordTarget, reference: string, signal: AbortSignal): Promise<string | undefined> {
     const label = this.parts.portals.get(record.portalId)?.label ?? record.portalId;
     try {
       // The record and the app (its name, from the catalog's cache) at once: one round trip when the
       // columns are known.
       const [copy, app] = await Promise.all([
-        this.parts.store().read(record, 'hover', HOVER_MAX_AGE_MS),
+        this.parts.store().read(record, 'hover', HOVER_MAX_AGE_MS, signal),
         this.parts.catalog.app(record.portalId, record.appId).catch(() => undefined),
       ]);
       return recordHoverMarkdown({
@@ -95,6 +96,7 @@ export class ReferenceHoverProvider implements vscode.HoverProvider {
         actions: actionsOf(this.parts, record),
       });
     } catch (error) {
+      if (signal.aborted) return undefined;
       if (error instanceof RecordGone)
         return unreadableHoverMarkdown(reference, `Record ${record.recordId} is not in ${label}: deleted, in its trash, or never made.`);
       if (isPortalError(error) && error.code === 'unauthorized')

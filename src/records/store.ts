@@ -11,7 +11,7 @@
 // update() to check, and a conflict is refused with nothing sent.
 import type { CreatedRecord, RecordRead } from '../api/answers';
 import { isWritable } from '../api/columnKinds';
-import { isPortalError } from '../api/errors';
+import { cancelled, isPortalError } from '../api/errors';
 import type { Column, RecordData } from '../api/types';
 import { recordKey, recordPath } from '../model/recordAddress';
 import type { AppTarget, RecordTarget } from '../model/targets';
@@ -24,7 +24,7 @@ export const FRESH_MS = 300;
 
 /** The portal calls the store makes (PortalClient has them). */
 export interface RecordsClient {
-  readRecord(appId: string, recordId: string): Promise<RecordRead>;
+  readRecord(appId: string, recordId: string, signal?: AbortSignal): Promise<RecordRead>;
   updateRecord(appId: string, recordId: string, changes: RecordData): Promise<void>;
   createRecord(appId: string, data: RecordData, options: { draft?: boolean }): Promise<CreatedRecord>;
 }
@@ -83,9 +83,19 @@ interface Entry {
   readonly record: RecordTarget;
   copy?: RecordCopy;
   base?: RecordData;
-  inflight?: Promise<RecordCopy>;
+  inflight?: SharedRead;
   /** Moved by markStale: a read sent before it answers with a copy older than the change. */
   generation: number;
+}
+
+/**
+ * A read in flight and who waits for it. A caller that passes a signal stops waiting when it fires; the
+ * request itself is cancelled once every caller has (a caller without a signal waits to the end).
+ */
+interface SharedRead {
+  readonly copy: Promise<RecordCopy>;
+  readonly abort: AbortController;
+  waiting: number;
 }
 
 function writableKeyOf(data: RecordData, columns: readonly Column[]): string {
@@ -171,13 +181,17 @@ export class RecordStore {
     return [...this.entries.values()].flatMap(({ record, copy }) => (copy ? [{ record, copy }] : []));
   }
 
-  /** The portal's copy: the one read within `maxAgeMs` (or being read), else read now. Throws RecordGone. */
-  read(record: RecordTarget, caller = 'read', maxAgeMs = FRESH_MS): Promise<RecordCopy> {
+  /**
+   * The portal's copy: the one read within `maxAgeMs` (or being read), else read now. Throws RecordGone.
+   * `signal`: this caller stops waiting when it fires (a hover that went); the request goes on while anyone
+   * else waits for it, and is cancelled when no one does.
+   */
+  read(record: RecordTarget, caller = 'read', maxAgeMs = FRESH_MS, signal?: AbortSignal): Promise<RecordCopy> {
     const entry = this.entry(record);
     const where = recordPath(record);
     if (entry.inflight) {
       this.deps.log.debug(`${caller} ${where}: shares the read in flight`);
-      return entry.inflight;
+      return this.wait(entry.inflight, signal);
     }
     const age = entry.copy ? this.deps.now() - entry.copy.at : Infinity;
     if (entry.copy && age <= maxAgeMs) {
@@ -185,11 +199,32 @@ export class RecordStore {
       return Promise.resolve(entry.copy);
     }
     this.deps.log.debug(`${caller} ${where}: reads the record`);
-    const reading = this.fetch(record, entry).finally(() => {
-      if (entry.inflight === reading) entry.inflight = undefined;
+    const abort = new AbortController();
+    const copy = this.fetch(record, entry, abort.signal).finally(() => {
+      if (entry.inflight?.copy === copy) entry.inflight = undefined;
     });
-    entry.inflight = reading;
-    return reading;
+    const shared: SharedRead = { copy, abort, waiting: 0 };
+    entry.inflight = shared;
+    return this.wait(shared, signal);
+  }
+
+  private wait(shared: SharedRead, signal: AbortSignal | undefined): Promise<RecordCopy> {
+    if (!signal) {
+      // Waits to the end: the request is never cancelled under it.
+      shared.waiting = Infinity;
+      return shared.copy;
+    }
+    if (signal.aborted) return Promise.reject(cancelled('Reading the record'));
+    shared.waiting += 1;
+    return new Promise<RecordCopy>((resolve, reject) => {
+      const stop = (): void => {
+        shared.waiting -= 1;
+        if (shared.waiting === 0) shared.abort.abort();
+        reject(cancelled('Reading the record'));
+      };
+      signal.addEventListener('abort', stop, { once: true });
+      shared.copy.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+    });
   }
 
   /**
@@ -273,13 +308,16 @@ export class RecordStore {
     return entry;
   }
 
-  private async fetch(record: RecordTarget, entry: Entry): Promise<RecordCopy> {
+  private async fetch(record: RecordTarget, entry: Entry, signal?: AbortSignal): Promise<RecordCopy> {
     const { portalId, appId, recordId } = record;
     const generation = entry.generation;
     let read: RecordRead;
     let columns: readonly Column[];
     try {
-      [read, columns] = await Promise.all([this.deps.client(portalId).readRecord(appId, recordId), this.deps.columns(portalId, appId)]);
+      [read, columns] = await Promise.all([
+        this.deps.client(portalId).readRecord(appId, recordId, signal),
+        this.deps.columns(portalId, appId),
+      ]);
     } catch (error) {
       if (isNotFound(error))
         throw new RecordGone(`Record ${recordId} of app ${appId} is not in the portal (deleted, or in its trash).`, { cause: error });

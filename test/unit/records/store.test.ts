@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type { PortalClient } from '../../../src/api/client';
 import type { RequestLogEntry } from '../../../src/api/http';
+import { isCancellation } from '../../../src/api/errors';
 import { clientFor, startPortal, testInterface, type Emulator } from '../api/portal';
 import { storeOver } from './support';
 
@@ -49,6 +50,33 @@ describe('record store: reads and webhooks (a read whose answer comes late)', fu
     assert.equal(gets() - before, 2);
     now += 1;
     assert.equal(store.last(record)?.data.f8, 'v2', 'the newer copy stays');
+  });
+
+  it('a caller that stops waiting (a hover that went) cancels the request, unless another caller waits for it', async () => {
+    const store = storeOver(client, () => 1000);
+    await holdNextRead(emulator, 2_000);
+    const logged = requests.length;
+    const hover = new AbortController();
+    const alone = store.read(record, 'hover', 0, hover.signal);
+    await readTaken(emulator);
+    hover.abort();
+    await assert.rejects(alone, (error) => isCancellation(error));
+    const ended = (): RequestLogEntry[] => requests.slice(logged).filter((request) => request.path.endsWith('/record/1'));
+    // The request's line is written when it ends: cancelled, or answered once the emulator lets it go.
+    while (ended().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(
+      ended().map((request) => request.status),
+      ['error'],
+      'the request itself was cancelled, not answered two seconds later',
+    );
+
+    await holdNextRead(emulator, 300);
+    const another = new AbortController();
+    const hovered = store.read(record, 'hover', 0, another.signal);
+    const saved = store.read(record, 'stat', 0);
+    another.abort();
+    await assert.rejects(hovered, (error) => isCancellation(error));
+    assert.equal((await saved).data.f1, '1001', 'the read the other caller waits for goes on to its answer');
   });
 
   it('an answer that left before markStale is stored stale: the next read asks again', async () => {
