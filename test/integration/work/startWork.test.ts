@@ -107,6 +107,32 @@ describe('Start Work on Record (a real git repository)', function () {
     );
   });
 
+  it('sets nothing over a change another user made while it read the record, and says so', async () => {
+    const recordId = '2';
+    const path = `/api/v1/app/${TICKETS}/record/${recordId}`;
+    const before = await emulatorControl<EmulatorRecord>('GET', `records/${TICKETS}/${recordId}`);
+    // Start Work's read is answered late, with the record as it was when asked; meanwhile another user changes it.
+    await emulatorControl('POST', 'faults', { method: 'GET', path: `^${path}$`, answer_delay_ms: 1_000 });
+    const started = vscode.commands.executeCommand('portal.startWork', { portalId: portalId(), appId: TICKETS, recordId });
+    await waitFor(async () => (await emulatorControl<unknown[]>('GET', 'faults')).length === 0, { message: 'the read to be taken' });
+    // Another user: the portal's own client, past the extension's stores and their events.
+    await (await testApi()).portals.client(portalId()).updateRecord(TICKETS, recordId, { f31: 'Changed by someone else' });
+    await started;
+
+    const after = await emulatorControl<EmulatorRecord>('GET', `records/${TICKETS}/${recordId}`);
+    assert.equal(after.data.f31, 'Changed by someone else', "the other user's change stays");
+    assert.equal(after.data.f35, before.data.f35, 'the State was not set');
+    assert.equal(after.data.f40 ?? '', before.data.f40 ?? '', 'the Assignee was not changed either');
+    assert.ok(
+      user().messages.some((message) => message.level === 'warn' && /changed in the portal while Start Work read it/.test(message.message)),
+      JSON.stringify(user().messages),
+    );
+    await vscode.commands.executeCommand('portal.stopWork').then(
+      () => undefined,
+      () => undefined,
+    );
+  });
+
   it('creates the branch, fills the commit message, and sets the status and the user in the portal', async () => {
     // A seed ticket not in progress yet.
     let recordId = '';
