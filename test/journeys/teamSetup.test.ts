@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { eventually, requestMark, requestsSince } from './support/emulator';
+import { eventually, requestMark, requestsSince, viewRowsAsAnotherUser } from './support/emulator';
 import { panelFrame } from './support/panels';
 import { childRows, clickRow, collapseTree, contextMenu, expandPath, rowAt, showView } from './support/tree';
 import {
@@ -250,6 +250,30 @@ describe('Journey (r): the team setup in the repository, two profiles', function
           ['Gold customers'],
           'and none of the first person’s own views',
         );
+
+        // The shared query works for the teammate: a click on its row runs it with the file's filter.
+        const beforeRun = await requestMark();
+        await clickRow([...GOLD, QUERY]);
+        const panel = await panelFrame('Gold customers');
+        await panel.locator('#row-count', { hasText: /rows?$/ }).waitFor();
+        const ran = (await requestsSince(beforeRun)).filter((request) => request.path === '/api/v1/app/101/view/2');
+        assert.equal(ran.length, 1, 'one read of the view');
+        const sentFilter = new URLSearchParams(ran[0].query);
+        assert.deepEqual(
+          [sentFilter.get('filter_columns'), sentFilter.get('filter_values')],
+          ['2', 'Corp'],
+          'with the filter the first person saved (Name contains Corp)',
+        );
+        const portalRows = await viewRowsAsAnotherUser('101', '2', {
+          filter_columns: '2',
+          filter_operators: sentFilter.get('filter_operators') ?? '',
+          filter_values: 'Corp',
+        });
+        const shownCount = Number(((await panel.locator('#row-count').textContent()) ?? '').replace(/[^0-9]/g, ''));
+        assert.equal(shownCount, portalRows, "the panel's count is the portal's own");
+        await panel.locator('#saved-queries vscode-option', { hasText: QUERY }).waitFor({ state: 'attached' });
+        await shotB('the shared query run');
+        await closeAllEditors();
 
         // The merged tree (a README picture): the teammate adds a view of their own beside the shared one.
         await showView(CUSTOMERS, '1', { expand: false });
