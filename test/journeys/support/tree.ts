@@ -10,6 +10,7 @@ interface RowInfo {
   index: number;
   level: number;
   label: string;
+  description: string;
 }
 
 async function rows(): Promise<RowInfo[]> {
@@ -20,6 +21,7 @@ async function rows(): Promise<RowInfo[]> {
         index: Number(element.getAttribute('data-index')),
         level: Number(element.getAttribute('aria-level')),
         label: (element.querySelector('.label-name')?.textContent ?? (element.getAttribute('aria-label') ?? '').split('\n')[0]).trim(),
+        description: (element.querySelector('.label-description')?.textContent ?? '').trim(),
       })),
     );
   return found.sort((a, b) => a.index - b.index);
@@ -48,6 +50,24 @@ async function findRow(path: readonly string[]): Promise<Locator | undefined> {
   // locator by index alone would then click the row above the one meant.
   const { index, label } = all[position];
   return page().locator(`${ROWS}[data-index="${index}"][aria-level="${path.length}"]`).filter({ hasText: label });
+}
+
+/**
+ * The rows shown right under the row at `path` (the top level when empty), each as a person reads it: its
+ * label and description. The row must be expanded.
+ */
+export async function childRows(path: readonly string[]): Promise<{ label: string; description: string }[]> {
+  const all = await rows();
+  let start = 0;
+  if (path.length > 0) {
+    const parent = await rowAt(path);
+    const index = Number(await parent.getAttribute('data-index'));
+    start = all.findIndex((row) => row.index === index) + 1;
+  }
+  const children: { label: string; description: string }[] = [];
+  for (let i = start; i < all.length && all[i].level > path.length; i += 1)
+    if (all[i].level === path.length + 1) children.push({ label: all[i].label, description: all[i].description });
+  return children;
 }
 
 /** Clicks the row at `path`, finding it again when the rows moved under the pointer before the click. */

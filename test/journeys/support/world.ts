@@ -28,9 +28,18 @@ export interface World {
   close(): Promise<void>;
 }
 
+/** Another person's VS Code on the same repository: its own code-server, profile and page (startSecondProfile). */
+export type SecondProfile = Pick<World, 'server' | 'context' | 'page' | 'profile' | 'workbenchUrl' | 'close'>;
+
 interface HarnessModules {
   journeyWorld: {
     startJourneyWorld(options: { chromium: string; logs: string; workspace: string; settings?: Record<string, unknown> }): Promise<World>;
+    startSecondProfile(options: {
+      browser: Browser;
+      logs: string;
+      workspace: string;
+      settings?: Record<string, unknown>;
+    }): Promise<SecondProfile>;
   };
   setup: { findChromium(): string | undefined };
 }
@@ -71,6 +80,31 @@ export async function startWorld(): Promise<void> {
       await harness('journeyWorld')
     ).startJourneyWorld({ chromium, logs: join(RESULTS, 'logs'), workspace: join(RESULTS, 'workspace') }),
   );
+}
+
+/**
+ * Starts a second VS Code, of a teammate with a fresh profile and no portal, on the world's workspace (the
+ * same repository), shown in a page of its own; only the journey that needs one pays for it.
+ */
+export async function startSecondProfile(settings: Record<string, unknown> = {}): Promise<SecondProfile> {
+  const first = world();
+  return (await harness('journeyWorld')).startSecondProfile({
+    browser: first.browser,
+    logs: join(RESULTS, 'logs'),
+    workspace: first.profile.workspace,
+    settings,
+  });
+}
+
+/** Runs `steps` with the helpers (page(), screenshots, the tree) driving `second`'s page; the world's again after. */
+export async function asSecondProfile<T>(second: SecondProfile, steps: () => Promise<T>): Promise<T> {
+  const first = world();
+  useWorld({ ...first, ...second, close: first.close });
+  try {
+    return await steps();
+  } finally {
+    useWorld(first);
+  }
 }
 
 export async function stopWorld(): Promise<void> {
