@@ -5,7 +5,7 @@
 // folder, shows *Sign in to Demo portal* without sending the portal a request; signing in asks only for the
 // Secret Key; then its Portal view shows the sites, apps, the shared view and the shared query as the
 // first person's does. Pictures of the file with the schema's completion and of the merged tree are kept
-// for the README (media/workspace-file.png, media/shared-tree.png are cropped from them).
+// for the README (media/screenshots/workspace-file.png and shared-tree.png are cropped from them).
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
