@@ -235,7 +235,7 @@ export type HostToQueryMessage =
   | QuerySavedMessage;
 
 // ---------------------------------------------------------------------------------------------------------
-// The view grid (custom editor portal.grid): in gridProtocol.ts, to keep each file short.
+// The view grid (custom editor portal.grid): in src/grid/protocol.ts, beside the grid.
 export type {
   ColumnLayout,
   GridAppendMessage,
@@ -248,7 +248,7 @@ export type {
   GridRowState,
   GridRowsMessage,
   HostToGridMessage,
-} from './gridProtocol';
+} from '../grid/protocol';
 
 // ---------------------------------------------------------------------------------------------------------
 // The import mapping panel (view type portal.importMapping)

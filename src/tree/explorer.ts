@@ -16,7 +16,7 @@ import type { Stores } from '../catalog/stores';
 import { recordTitle } from '../catalog/titleField';
 import type { ViewRowsChange } from '../catalog/viewRows';
 import type { ViewsChange } from '../catalog/views';
-import { BULK_QUIET_MS } from '../grid/quietBatch';
+import { BULK_QUIET_MS } from '../grid/model/quietBatch';
 import { EXPLORER_VIEW_ID } from '../ids';
 import { Disposable } from '../lifecycle';
 import { createLogger } from '../log';

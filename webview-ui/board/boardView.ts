@@ -2,7 +2,7 @@
 // draws only the cards in sight and asks the host for them as it scrolls (a column may hold 100,000). A
 // card moves by drag and drop, or from the keyboard: arrows go from card to card, Alt+arrows move the
 // focused card to the next column (Left/Right) or lane (Up/Down), Enter opens its record.
-import type { BoardCard, BoardLayoutMessage, BoardPlace } from '../../src/shared/boardProtocol';
+import type { BoardCard, BoardLayoutMessage, BoardPlace } from '../../src/board/protocol';
 import { clear, el, swatch } from '../components/dom';
 
 export interface BoardViewHost {

@@ -2,7 +2,7 @@
 // board's column, lanes and card fields, the Query View's filters, a line about the focused card (a
 // conflict's Compare / Keep mine / Take theirs), the counts, and the board. The host owns the grouping
 // and every change: the page says what the user did and draws what the host sends back.
-import type { BoardCard, BoardDefinition, BoardInitMessage, BoardToHostMessage, HostToBoardMessage } from '../../src/shared/boardProtocol';
+import type { BoardCard, BoardDefinition, BoardInitMessage, BoardToHostMessage, HostToBoardMessage } from '../../src/board/protocol';
 import type { GridLoadState } from '../../src/shared/protocol';
 import { channel } from '../common/vscodeApi';
 import { button } from '../components/button';

@@ -2,11 +2,11 @@
 // webhook's newer copy taken by a row without edits and only marked on a row with edits, a save's
 // outcomes, and Take theirs.
 import * as assert from 'node:assert/strict';
-import { backupOf, parseBackup, serializeBackup } from '../../../src/grid/backup';
-import { GridModel } from '../../../src/grid/gridModel';
+import { backupOf, parseBackup, serializeBackup } from '../../../src/grid/model/backup';
+import { GridModel } from '../../../src/grid/model/gridModel';
 import { appRecords } from '../../../src/records/store';
-import { saveChanges } from '../../../src/grid/saveRunner';
-import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { saveChanges } from '../../../src/grid/model/saveRunner';
+import { gridEditColumns } from '../../../src/grid/model/viewColumns';
 import { testInterface } from '../api/portal';
 import { ALL_ORDERS, ORDERS, startGridPortal, type GridPortal } from './gridPortal';
 

@@ -3,13 +3,13 @@
 // 429 Retry-After, 5xx and dropped connections, cancellation; counted in the emulator's request log.
 import * as assert from 'node:assert/strict';
 import { PortalClient } from '../../../src/api/client';
-import type { ChangeSet } from '../../../src/grid/changeSet';
-import { keepMine, takeTheirs } from '../../../src/grid/conflicts';
-import type { EditHistory } from '../../../src/grid/editHistory';
+import type { ChangeSet } from '../../../src/grid/model/changeSet';
+import { keepMine, takeTheirs } from '../../../src/grid/model/conflicts';
+import type { EditHistory } from '../../../src/grid/model/editHistory';
 import { appRecords, type AppRecords } from '../../../src/records/store';
 import { defaultFetch, type FetchLike } from '../../../src/api/http';
 import { PortalLimiter } from '../../../src/records/limiter';
-import { saveChanges, savingOn, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
+import { saveChanges, savingOn, type RowOutcome, type SaveProgress } from '../../../src/grid/model/saveRunner';
 import { CredentialsTokens, injectFault, testInterface } from '../api/portal';
 import { ALL_ORDERS, freshSave, ORDERS, portalData, requestLog, someoneElseOn, startGridPortal, type GridPortal } from './gridPortal';
 

@@ -6,11 +6,11 @@ import * as assert from 'node:assert/strict';
 import type { PortalClient } from '../../../src/api/client';
 import type { ViewFilter } from '../../../src/api/filters';
 import type { RecordData } from '../../../src/api/types';
-import { ChangeSet } from '../../../src/grid/changeSet';
-import { EditHistory } from '../../../src/grid/editHistory';
+import { ChangeSet } from '../../../src/grid/model/changeSet';
+import { EditHistory } from '../../../src/grid/model/editHistory';
 import type { AppRecords } from '../../../src/records/store';
-import { saveChanges, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
-import { readViewCopies, type ViewCheckSource } from '../../../src/grid/viewCheck';
+import { saveChanges, type RowOutcome, type SaveProgress } from '../../../src/grid/model/saveRunner';
+import { readViewCopies, type ViewCheckSource } from '../../../src/grid/model/viewCheck';
 import { configure, injectFault, testInterface } from '../api/portal';
 import {
   ALL_ORDERS,

@@ -3,8 +3,8 @@
 // copy, or is left to its GET when the answer cannot vouch for it. Pure.
 import * as assert from 'node:assert/strict';
 import type { Column, RecordData } from '../../../src/api/types';
-import { checkRow, type RowToSave, type SaveCheck } from '../../../src/grid/conflicts';
-import { checkAgainstView, DEFAULT_ROUND_TRIP_MS, shouldReadView, VIEW_ROW_MS } from '../../../src/grid/viewCheck';
+import { checkRow, type RowToSave, type SaveCheck } from '../../../src/grid/model/conflicts';
+import { checkAgainstView, DEFAULT_ROUND_TRIP_MS, shouldReadView, VIEW_ROW_MS } from '../../../src/grid/model/viewCheck';
 
 function column(field: string, type: string, typeName: string): Column {
   return {

@@ -1,14 +1,14 @@
-// A stand-in for the extension host of a board: the real grid model (src/grid/gridModel.ts) and the real
-// board session (src/board/boardSession.ts) over the real portal client (emulator over HTTP), with the
+// A stand-in for the extension host of a board: the real grid model (src/grid/model/gridModel.ts) and the real
+// board session (src/board/model/boardSession.ts) over the real portal client (emulator over HTTP), with the
 // page's messages instead of VS Code's. VS Code's edit stack is a list here: undo() does what Ctrl+Z makes
 // VS Code do (call the last edit's undo), and the rows it touched are redrawn as GridDocument does.
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
-import { BoardSession, boardStart } from '../../../src/board/boardSession';
-import type { Transaction } from '../../../src/grid/editHistory';
-import { GridModel } from '../../../src/grid/gridModel';
-import type { BoardDefinition, BoardToHostMessage, HostToBoardMessage } from '../../../src/shared/boardProtocol';
-import { filterColumns, gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { BoardSession, boardStart } from '../../../src/board/model/boardSession';
+import type { Transaction } from '../../../src/grid/model/editHistory';
+import { GridModel } from '../../../src/grid/model/gridModel';
+import type { BoardDefinition, BoardToHostMessage, HostToBoardMessage } from '../../../src/board/protocol';
+import { filterColumns, gridEditColumns } from '../../../src/grid/model/viewColumns';
 import type { FilterColumn } from '../../../src/shared/protocol';
 import { PanelPage, type OpenOptions, type PanelServer } from './panelPage';
 

@@ -1,20 +1,20 @@
-// A stand-in for the extension host of a view grid: the real grid model (src/grid/gridModel.ts) over the
+// A stand-in for the extension host of a view grid: the real grid model (src/grid/model/gridModel.ts) over the
 // real portal client (emulator over HTTP) and the block plans the custom editor uses, with the page's
 // messages instead of VS Code's. VS Code's edit stack is a list here: undo() does what Ctrl+Z makes VS
 // Code do (call the last edit's undo). The clipboard the host writes is kept in `clipboard`.
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
-import { copyText } from '../../../src/grid/blockEdits';
-import { blockPlanMessage, planFor } from '../../../src/grid/blockMessages';
-import { zoneOffset } from '../../../src/grid/cellText';
-import type { CellEdit, RefusedCell } from '../../../src/grid/changeSet';
-import type { Transaction, TransactionKind } from '../../../src/grid/editHistory';
-import { GridModel, type SaveSummary } from '../../../src/grid/gridModel';
-import { linkedFilter, linkedLookup, linkedRows } from '../../../src/grid/linkedRecord';
+import { copyText } from '../../../src/grid/model/blockEdits';
+import { blockPlanMessage, planFor } from '../../../src/grid/model/blockMessages';
+import { zoneOffset } from '../../../src/grid/model/cellText';
+import type { CellEdit, RefusedCell } from '../../../src/grid/model/changeSet';
+import type { Transaction, TransactionKind } from '../../../src/grid/model/editHistory';
+import { GridModel, type SaveSummary } from '../../../src/grid/model/gridModel';
+import { linkedFilter, linkedLookup, linkedRows } from '../../../src/grid/model/linkedRecord';
 import type { AppRecords } from '../../../src/records/store';
-import { saveChanges } from '../../../src/grid/saveRunner';
+import { saveChanges } from '../../../src/grid/model/saveRunner';
 import type { GridToHostMessage, HostToGridMessage } from '../../../src/shared/protocol';
-import { filterColumns, gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { filterColumns, gridEditColumns } from '../../../src/grid/model/viewColumns';
 import type { FilterColumn, ViewFilter } from '../../../src/shared/protocol';
 import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
 
@@ -192,7 +192,7 @@ export class GridHost {
         );
         return;
       case 'grid/openLinked': {
-        // What the custom editor does (src/webviews/grid/openLinked.ts) with a view of the linked app added.
+        // What the custom editor does (src/grid/host/openLinked.ts) with a view of the linked app added.
         const column = this.model.changeSet.column(typed.field);
         const linkedApp = typeof column?.lookup_app_id === 'string' ? column.lookup_app_id : '';
         const lookup = column
