@@ -2,7 +2,8 @@
 // schemas in messages.ts. The host owns the grouping and every change: the page draws the columns'
 // counts at once and asks for the cards in sight, column by column.
 import type { ViewFilter } from '../api/filters';
-import type { FilterColumn, GridLoadState } from '../shared/protocol';
+import type { FilterColumn } from '../shared/protocol';
+import type { GridLoadState } from '../grid/protocol';
 import type { BoardDefinition, BoardPlace } from './messages';
 
 export type { BoardDefinition, BoardPlace, BoardToHostMessage } from './messages';

@@ -1,8 +1,10 @@
 // The messages the host sends to the view grid (custom editor portal.grid); what the grid sends is declared
-// by its schemas in panelMessages.ts. Re-exported by protocol.ts, the one protocol both sides import.
+// by its schemas in messages.ts, whose types are re-exported here: the one protocol both sides import.
 import type { ViewFilter } from '../api/filters';
 import type { Column } from '../api/types';
 import type { FilterColumn, GridColumn } from '../shared/protocol';
+
+export type { GridBlock, GridCellEdit, GridLayoutMessage, GridToHostMessage } from './messages';
 
 /** A column of the editable grid, in the view's order. */
 export interface GridEditColumn extends GridColumn {

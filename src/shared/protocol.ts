@@ -1,5 +1,5 @@
-// The messages between the extension host and its pages (the record form, the Query View, the import
-// mapping and the grid editor), imported by both sides (src/webviews/ and webview-ui/). Pure types and tiny
+// The messages between the extension host and its pages (the record form, the Query View and the import
+// mapping; the grid's and the board's are beside them, src/grid/protocol.ts, src/board/protocol.ts), imported by both sides (src/webviews/ and webview-ui/). Pure types and tiny
 // pure helpers: no `vscode`, no node, no DOM. Each page has one union per direction, discriminated by
 // `type`. What the pages send is declared as run-time schemas in panelMessages.ts (the host checks it where
 // it enters); what the host sends, here (a page ignores a type it does not know).
@@ -11,10 +11,6 @@ export type { ViewFilter } from '../api/filters';
 // What the panels send is declared by its run-time schemas; only the types come from there.
 export type {
   FormCreateMessage,
-  GridBlock,
-  GridCellEdit,
-  GridLayoutMessage,
-  GridToHostMessage,
   FormToHostMessage,
   ImportOptions,
   ImportTargetValue,
@@ -233,22 +229,6 @@ export type HostToQueryMessage =
   | QuerySortedMessage
   | QueryFailedMessage
   | QuerySavedMessage;
-
-// ---------------------------------------------------------------------------------------------------------
-// The view grid (custom editor portal.grid): in src/grid/protocol.ts, beside the grid.
-export type {
-  ColumnLayout,
-  GridAppendMessage,
-  GridEditColumn,
-  GridInitMessage,
-  GridLoadMessage,
-  GridLoadState,
-  GridLoadFailedMessage,
-  GridNoticeMessage,
-  GridRowState,
-  GridRowsMessage,
-  HostToGridMessage,
-} from '../grid/protocol';
 
 // ---------------------------------------------------------------------------------------------------------
 // The import mapping panel (view type portal.importMapping)

@@ -3,7 +3,7 @@
 // conflict's Compare / Keep mine / Take theirs), the counts, and the board. The host owns the grouping
 // and every change: the page says what the user did and draws what the host sends back.
 import type { BoardCard, BoardDefinition, BoardInitMessage, BoardToHostMessage, HostToBoardMessage } from '../../src/board/protocol';
-import type { GridLoadState } from '../../src/shared/protocol';
+import type { GridLoadState } from '../../src/grid/protocol';
 import { channel } from '../common/vscodeApi';
 import { button } from '../components/button';
 import { el } from '../components/dom';

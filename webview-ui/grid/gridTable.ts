@@ -6,7 +6,7 @@
 import type { ColumnKind } from '../../src/api/columnKinds';
 import { localFromUtc } from '../../src/shared/enteredValues';
 import { displayValue, sortsNumerically } from '../../src/grid/values';
-import type { GridBlock, GridEditColumn, GridRowState } from '../../src/shared/protocol';
+import type { GridBlock, GridEditColumn, GridRowState } from '../../src/grid/protocol';
 import { DataGrid, type GridColumnSpec } from '../components/dataGrid';
 import { CellEditor, startsByTyping, type EditorEnd } from './cellEditor';
 

@@ -2,7 +2,7 @@
 // actions, a line about the active row (a conflict's Compare / Keep mine / Take theirs, a failure's
 // reason, an invalid cell's message), the columns' layout, and the grid. The host owns every change:
 // the page sends what the user did and draws the rows the host sends back.
-import type { GridBlock, GridLoadState, GridToHostMessage, HostToGridMessage } from '../../src/shared/protocol';
+import type { GridBlock, GridLoadState, GridToHostMessage, HostToGridMessage } from '../../src/grid/protocol';
 import { channel } from '../common/vscodeApi';
 import { button } from '../components/button';
 import { el } from '../components/dom';

@@ -31,7 +31,8 @@ import { describeError } from '../../ui/errorBoundary';
 import { tell } from '../../ui/prompter';
 import { viewNameOfPath } from '../../model/recordAddress';
 import type { ViewTarget } from '../../model/targets';
-import type { FilterColumn, GridLoadState } from '../../shared/protocol';
+import type { FilterColumn } from '../../shared/protocol';
+import type { GridLoadState } from '../protocol';
 import { columnsByApp, filterColumns, gridEditColumns } from '../model/viewColumns';
 
 const log = createLogger('grid');

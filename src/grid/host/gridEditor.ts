@@ -13,7 +13,7 @@ import { dateOrderOf, decimalSeparatorOf, zoneOffset } from '../model/cellText';
 import { COMMANDS, GRID_COMPARE_SCHEME, GRID_VIEW_TYPE } from '../../ids';
 import { Disposable } from '../../lifecycle';
 import { viewOfUri } from '../../model/recordAddress';
-import type { GridInitMessage, GridToHostMessage } from '../../shared/protocol';
+import type { GridInitMessage, GridToHostMessage } from '../protocol';
 import { createLogger } from '../../log';
 import { describeError, runReported, runShownInPanel } from '../../ui/errorBoundary';
 import { prompter } from '../../ui/prompter';

@@ -4,7 +4,7 @@
 import type * as vscode from 'vscode';
 import type { SharedSetup } from '../../catalog/workspaceSetup';
 import type { ViewTarget } from '../../model/targets';
-import type { ColumnLayout } from '../../shared/protocol';
+import type { ColumnLayout } from '../protocol';
 
 const KEY = 'portal.gridLayouts';
 

@@ -4,8 +4,8 @@
 import type * as vscode from 'vscode';
 import { GRID_VIEW_TYPE } from '../../ids';
 import { Disposable } from '../../lifecycle';
-import { gridToHostSchema } from '../../shared/panelMessages';
-import type { GridInitMessage, GridToHostMessage, HostToGridMessage } from '../../shared/protocol';
+import { gridToHostSchema } from '../messages';
+import type { GridInitMessage, GridToHostMessage, HostToGridMessage } from '../protocol';
 import { runReported } from '../../ui/errorBoundary';
 import { messageReceiver } from '../../webviews/messages';
 import type { GridDocument, RowsChange } from './gridDocument';

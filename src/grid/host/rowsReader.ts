@@ -14,7 +14,7 @@ import type { ViewFilter } from '../../api/filters';
 import type { ViewMetadataEntry } from '../../api/types';
 import type { RowsSource } from '../model/rowCopies';
 import { ViewReadHub, type ViewOpener, type ViewReadEnd, type ViewReadHold, type ViewReadSource } from '../../records/viewRead';
-import type { GridLoadState } from '../../shared/protocol';
+import type { GridLoadState } from '../protocol';
 import { describeError } from '../../ui/failures';
 
 export type GridRowsSource = ViewReadSource;

@@ -1,6 +1,6 @@
 // The page's block actions (paste, fill down, clear) as plans over the grid's model, and what to tell the
 // user about the cells a plan could not fill. Pure.
-import type { GridBlock } from '../../shared/protocol';
+import type { GridBlock } from '../protocol';
 import { planClear, planFillDown, planPaste, type BlockPlan, type CellRange, type PastePlan } from './blockEdits';
 import type { TextOptions } from './cellText';
 import type { TransactionKind } from './editHistory';

@@ -10,7 +10,7 @@
 // while it runs and nothing moves when it reaches or ends without a pinned row.
 import type { ViewRow } from '../../api/answers';
 import type { Column, RecordData } from '../../api/types';
-import type { GridEditColumn, GridRowState } from '../../shared/protocol';
+import type { GridEditColumn, GridRowState } from '../protocol';
 import { restoreBackup, type GridBackup } from './backup';
 import type { GridLayout } from './blockEdits';
 import { ChangeSet, type PendingRow, type PortalCopy, type RefusedCell, type RowsEvent } from './changeSet';

@@ -4,7 +4,8 @@
 import { columnKind, kindOfTypeName } from '../../api/columnKinds';
 import type { Column, ViewMetadataEntry } from '../../api/types';
 import { byPosition } from '../../shared/columnOrder';
-import { choiceOptions, type FilterColumn, type GridColumn, type GridEditColumn } from '../../shared/protocol';
+import { choiceOptions, type FilterColumn, type GridColumn } from '../../shared/protocol';
+import type { GridEditColumn } from '../protocol';
 
 function filterColumnOf(column: Column, lookupApp?: string, key = column.field_id_in_data): FilterColumn {
   const kind = columnKind(column);

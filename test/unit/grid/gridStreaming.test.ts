@@ -14,7 +14,7 @@ import { finishRead } from '../../../src/grid/model/finishRead';
 import { GridModel } from '../../../src/grid/model/gridModel';
 import { appRecords } from '../../../src/records/store';
 import { saveChanges } from '../../../src/grid/model/saveRunner';
-import type { GridLoadState } from '../../../src/shared/protocol';
+import type { GridLoadState } from '../../../src/grid/protocol';
 import { GridRowsReader } from '../../../src/grid/host/rowsReader';
 import type { gridEditColumns } from '../../../src/grid/model/viewColumns';
 import { testInterface } from '../api/portal';

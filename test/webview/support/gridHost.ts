@@ -13,7 +13,7 @@ import { GridModel, type SaveSummary } from '../../../src/grid/model/gridModel';
 import { linkedFilter, linkedLookup, linkedRows } from '../../../src/grid/model/linkedRecord';
 import type { AppRecords } from '../../../src/records/store';
 import { saveChanges } from '../../../src/grid/model/saveRunner';
-import type { GridToHostMessage, HostToGridMessage } from '../../../src/shared/protocol';
+import type { GridToHostMessage, HostToGridMessage } from '../../../src/grid/protocol';
 import { filterColumns, gridEditColumns } from '../../../src/grid/model/viewColumns';
 import type { FilterColumn, ViewFilter } from '../../../src/shared/protocol';
 import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
