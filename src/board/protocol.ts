@@ -3,7 +3,7 @@
 // counts at once and asks for the cards in sight, column by column.
 import type { ViewFilter } from '../api/filters';
 import type { FilterColumn } from '../shared/protocol';
-import type { GridLoadState } from '../grid/protocol';
+import type { EditorLoadFailedMessage, EditorLoadMessage, EditorNoticeMessage, GridLoadState } from '../grid/protocol';
 import type { BoardDefinition, BoardPlace } from './messages';
 
 export type { BoardDefinition, BoardPlace, BoardToHostMessage } from './messages';
@@ -71,21 +71,9 @@ export interface BoardCardsMessage {
   cards: BoardCard[];
 }
 
-export interface BoardNoticeMessage {
-  type: 'board/notice';
-  level: 'info' | 'error';
-  message: string;
-}
-
-export interface BoardLoadMessage {
-  type: 'board/load';
-  load: GridLoadState;
-}
-
-export interface BoardLoadFailedMessage {
-  type: 'board/loadFailed';
-  message: string;
-}
+export type BoardNoticeMessage = EditorNoticeMessage<'board'>;
+export type BoardLoadMessage = EditorLoadMessage<'board'>;
+export type BoardLoadFailedMessage = EditorLoadFailedMessage<'board'>;
 
 export type HostToBoardMessage =
   BoardInitMessage | BoardLayoutMessage | BoardCardsMessage | BoardNoticeMessage | BoardLoadMessage | BoardLoadFailedMessage;

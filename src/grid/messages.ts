@@ -39,23 +39,32 @@ const gridCopySchema = v.object({
   format: v.picklist(['tsv', 'csv', 'json', 'markdown']),
   timeZone: v.optional(v.pipe(v.string(), v.maxLength(100))),
 });
-/** A conflict held back at save, resolved one way. */
-const gridResolveSchema = v.object({
-  type: v.literal('grid/resolve'),
-  recordId: id,
-  action: v.picklist(['compare', 'keepMine', 'takeTheirs']),
-});
 /** Hidden, ordered and frozen columns, kept per view by the host. */
 const gridLayoutSchema = v.object({ type: v.literal('grid/layout'), order: v.array(id), hidden: v.array(id), frozen: count });
-const gridSaveSchema = v.object({ type: v.literal('grid/save') });
-/** Read the view again with these filters (the builder above the grid); the pending changes stay. */
-const gridFilterSchema = v.object({ type: v.literal('grid/filter'), filters: v.array(viewFilterSchema) });
-/** Discard every pending change (the host confirms, then reverts the editor: the view is read again). */
-const gridDiscardSchema = v.object({ type: v.literal('grid/discard') });
-/** Read the view again after its rows could not be read, or were read partially (pending changes kept). */
-const gridRetrySchema = v.object({ type: v.literal('grid/retry') });
-/** Stop reading the view's rows (the loading line's Cancel): the rows read stay, the grid is marked partial. */
-const gridCancelLoadSchema = v.object({ type: v.literal('grid/cancelLoad') });
+
+/**
+ * What every editor of a view's document (the grid, and the board on the grid's model) sends, under its
+ * prefix: its own messages come on top of these.
+ */
+export function documentEditorSchemas<P extends 'grid' | 'board'>(prefix: P) {
+  return [
+    /** A conflict held back at save, resolved one way. */
+    v.object({
+      type: v.literal(`${prefix}/resolve` as const),
+      recordId: id,
+      action: v.picklist(['compare', 'keepMine', 'takeTheirs']),
+    }),
+    v.object({ type: v.literal(`${prefix}/save` as const) }),
+    /** Read the view again with these filters (the builder above the editor); the pending changes stay. */
+    v.object({ type: v.literal(`${prefix}/filter` as const), filters: v.array(viewFilterSchema) }),
+    /** Discard every pending change (the host confirms, then reverts the editor: the view is read again). */
+    v.object({ type: v.literal(`${prefix}/discard` as const) }),
+    /** Read the view again after its rows could not be read, or were read partially (pending changes kept). */
+    v.object({ type: v.literal(`${prefix}/retry` as const) }),
+    /** Stop reading the view's rows (the loading line's Cancel): the rows read stay, marked partial. */
+    v.object({ type: v.literal(`${prefix}/cancelLoad` as const) }),
+  ] as const;
+}
 /** Enter on a LookUp cell: open the record it links to. */
 const gridOpenLinkedSchema = v.object({ type: v.literal('grid/openLinked'), recordId: id, field: id });
 /** Add an empty row at the end, created as a record (a draft with Draft mode) at save. */
@@ -78,19 +87,12 @@ export const gridToHostSchema = v.variant('type', [
   gridFillSchema,
   gridClearSchema,
   gridCopySchema,
-  gridResolveSchema,
   gridLayoutSchema,
-  gridSaveSchema,
+  ...documentEditorSchemas('grid'),
   gridAddRowSchema,
   gridOpenLinkedSchema,
-  gridDiscardSchema,
-  gridRetrySchema,
-  gridCancelLoadSchema,
-  gridFilterSchema,
   gridBulkSchema,
 ]);
 
 export type GridBlock = v.InferOutput<typeof blockSchema>;
-export type GridCellEdit = v.InferOutput<typeof cellEditSchema>;
-export type GridLayoutMessage = v.InferOutput<typeof gridLayoutSchema>;
 export type GridToHostMessage = v.InferOutput<typeof gridToHostSchema>;

@@ -4,7 +4,7 @@ import type { ViewFilter } from '../api/filters';
 import type { Column } from '../api/types';
 import type { FilterColumn, GridColumn } from '../shared/protocol';
 
-export type { GridBlock, GridCellEdit, GridLayoutMessage, GridToHostMessage } from './messages';
+export type { GridBlock, GridToHostMessage } from './messages';
 
 /** A column of the editable grid, in the view's order. */
 export interface GridEditColumn extends GridColumn {
@@ -76,11 +76,6 @@ export interface GridAppendMessage {
   rows: string[][];
 }
 
-export interface GridLoadMessage {
-  type: 'grid/load';
-  load: GridLoadState;
-}
-
 /** Rows whose state changed (an edit, undo, a save, a webhook): each replaces the row's values and marks. */
 export interface GridRowsMessage {
   type: 'grid/rows';
@@ -93,17 +88,31 @@ export interface GridRowsMessage {
   renamed?: Array<[string, string]>;
 }
 
-/** A message for the grid's bar: cells a paste could not fill, the outcome of a save. */
-export interface GridNoticeMessage {
-  type: 'grid/notice';
+// What every editor of a view's document (the grid, and the board on the grid's model) is sent, under its
+// prefix, beside its own messages.
+
+/** A message for the editor's bar: cells a paste could not fill, the outcome of a save. */
+export interface EditorNoticeMessage<P extends string> {
+  type: `${P}/notice`;
   level: 'info' | 'error';
   message: string;
 }
 
-export interface GridLoadFailedMessage {
-  type: 'grid/loadFailed';
+/** How far the view's rows have arrived. */
+export interface EditorLoadMessage<P extends string> {
+  type: `${P}/load`;
+  load: GridLoadState;
+}
+
+/** The view could not be read: the editor shows why, with Retry. */
+export interface EditorLoadFailedMessage<P extends string> {
+  type: `${P}/loadFailed`;
   message: string;
 }
+
+export type GridNoticeMessage = EditorNoticeMessage<'grid'>;
+export type GridLoadMessage = EditorLoadMessage<'grid'>;
+export type GridLoadFailedMessage = EditorLoadFailedMessage<'grid'>;
 
 export type HostToGridMessage =
   GridInitMessage | GridRowsMessage | GridNoticeMessage | GridLoadFailedMessage | GridAppendMessage | GridLoadMessage;

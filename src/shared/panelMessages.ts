@@ -124,10 +124,6 @@ export const importToHostSchema = v.variant('type', [
   importExportProblemsSchema,
 ]);
 
-export type ReadyMessage = v.InferOutput<typeof readySchema>;
-export type OpenRecordMessage = v.InferOutput<typeof openRecordSchema>;
-export type RetryMessage = v.InferOutput<typeof retrySchema>;
-export type FormCreateMessage = v.InferOutput<typeof formCreateSchema>;
 export type FormToHostMessage = v.InferOutput<typeof formToHostSchema>;
 export type SortSpec = v.InferOutput<typeof sortSchema>;
 export type SortDirection = SortSpec['direction'];
@@ -136,7 +132,6 @@ export type QueryWindowMessage = v.InferOutput<typeof queryWindowSchema>;
 export type QuerySortMessage = v.InferOutput<typeof querySortSchema>;
 export type QueryCancelMessage = v.InferOutput<typeof queryCancelSchema>;
 export type QueryExportMessage = v.InferOutput<typeof queryExportSchema>;
-export type QuerySaveMessage = v.InferOutput<typeof querySaveSchema>;
 export type QueryBulkMessage = v.InferOutput<typeof queryBulkSchema>;
 export type ImportTargetValue = v.InferOutput<typeof importTargetSchema>;
 export type ImportOptions = v.InferOutput<typeof importOptionsSchema>;

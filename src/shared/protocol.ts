@@ -10,22 +10,17 @@ import type { Column } from '../api/types';
 export type { ViewFilter } from '../api/filters';
 // What the panels send is declared by its run-time schemas; only the types come from there.
 export type {
-  FormCreateMessage,
   FormToHostMessage,
   ImportOptions,
   ImportTargetValue,
   ImportToHostMessage,
   QueryBulkMessage,
-  OpenRecordMessage,
   QueryCancelMessage,
   QueryExportMessage,
   QueryRunMessage,
-  QuerySaveMessage,
   QuerySortMessage,
   QueryToHostMessage,
   QueryWindowMessage,
-  ReadyMessage,
-  RetryMessage,
   SortDirection,
   SortSpec,
   FormRestore,
