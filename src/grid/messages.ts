@@ -96,3 +96,5 @@ export const gridToHostSchema = v.variant('type', [
 
 export type GridBlock = v.InferOutput<typeof blockSchema>;
 export type GridToHostMessage = v.InferOutput<typeof gridToHostSchema>;
+/** What every editor of a view's document sends under its prefix (`documentEditorSchemas`). */
+export type EditorToHostMessage<P extends 'grid' | 'board'> = v.InferOutput<ReturnType<typeof documentEditorSchemas<P>>[number]>;

@@ -4,7 +4,7 @@ import type { ViewFilter } from '../api/filters';
 import type { Column } from '../api/types';
 import type { FilterColumn, GridColumn } from '../shared/protocol';
 
-export type { GridBlock, GridToHostMessage } from './messages';
+export type { EditorToHostMessage, GridBlock, GridToHostMessage } from './messages';
 
 /** A column of the editable grid, in the view's order. */
 export interface GridEditColumn extends GridColumn {
