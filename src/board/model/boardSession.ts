@@ -73,7 +73,7 @@ export class BoardSession {
   arrived(recordIds: readonly string[]): void {
     const grouping = this.grouping;
     if (!grouping) return;
-    for (const recordId of recordIds) grouping.place(recordId, this.model.changeSet.values(recordId, grouping.fields));
+    for (const recordId of recordIds) grouping.place(recordId, this.model.fieldValues(recordId, grouping.fields));
   }
 
   /** Rows the model redrew; returns the layout to send (with the moved card's new place). */
@@ -83,7 +83,7 @@ export class BoardSession {
     for (const [from] of change.renamed) grouping.remove(from);
     for (const recordId of change.removed) grouping.remove(recordId);
     for (const recordId of change.changed)
-      if (this.model.hasRow(recordId)) grouping.place(recordId, this.model.changeSet.values(recordId, grouping.fields));
+      if (this.model.hasRow(recordId)) grouping.place(recordId, this.model.fieldValues(recordId, grouping.fields));
     const moved = this.lastMoved;
     this.lastMoved = undefined;
     const place = moved === undefined ? undefined : grouping.where(moved);
@@ -109,7 +109,7 @@ export class BoardSession {
       ...(lanes ? { lanes } : {}),
       cells,
       total: grouping.size,
-      pending: this.model.changeSet.rows().length,
+      pending: this.model.pendingRows().length,
       ...(moved ? { moved } : {}),
     };
   }

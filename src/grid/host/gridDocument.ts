@@ -11,13 +11,11 @@ import { isCancellation } from '../../api/errors';
 import type { Column, ViewMetadataEntry } from '../../api/types';
 import { provisionalMetadata } from '../../catalog/recordTitles';
 import type { Stores } from '../../catalog/stores';
-import { backupOf, droppedEditsMessage, parseBackup, serializeBackup, type GridBackup } from '../model/backup';
+import { droppedEditsMessage, parseBackup, serializeBackup, type GridBackup } from '../model/backup';
 import type { CellEdit } from '../model/changeSet';
-import { keepMine, takeTheirs } from '../model/conflicts';
 import type { Transaction, TransactionKind } from '../model/editHistory';
 import { GridModel, type SaveSummary } from '../model/gridModel';
 import type { RowsSource } from '../model/rowCopies';
-import { readAgainAndMark } from '../model/changedOnPortal';
 import { finishRead } from '../model/finishRead';
 import { BULK_QUIET_MS, QuietBatch } from '../model/quietBatch';
 import { appRecords } from '../../records/store';
@@ -209,7 +207,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       this.modelValue = model;
       this.heldBackup = undefined;
       log.info(
-        `view ${viewId} of app ${appId} as a grid: first ${model.rowCount} rows, ${columns.length} columns${backup === undefined ? '' : `, ${model.changeSet.size} rows restored from a backup`}`,
+        `view ${viewId} of app ${appId} as a grid: first ${model.rowCount} rows, ${columns.length} columns${backup === undefined ? '' : `, ${model.pendingRows().length} rows restored from a backup`}`,
       );
     });
   }
@@ -276,7 +274,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   /** One user action as one transaction, and one entry of VS Code's undo stack. */
   edit(kind: TransactionKind, label: string, edits: readonly CellEdit[]): { refused: number; message?: string } {
     const model = this.model;
-    const outcome = model.history.edit(kind, label, edits);
+    const outcome = model.edit(kind, label, edits);
     const released = model.release(outcome.released);
     if (outcome.transaction) this.pushEdit(outcome.transaction, released.removed);
     const first = outcome.refused[0];
@@ -285,7 +283,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
 
   /** An empty row at the end, created as a record (a draft with Draft mode) at save; one undoable step. */
   addRow(): string {
-    const outcome = this.model.history.addRow();
+    const outcome = this.model.addRow();
     if (outcome.transaction) this.pushEdit(outcome.transaction, []);
     return outcome.recordId;
   }
@@ -303,11 +301,11 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       document: this,
       label: transaction.label,
       undo: () => {
-        const step = model.history.undo(transaction);
+        const step = model.undo(transaction);
         if (step) this.changed(rowsOf(step.transaction), model.release(step.released).removed);
       },
       redo: () => {
-        const step = model.history.redo(transaction);
+        const step = model.redo(transaction);
         if (step) this.changed(rowsOf(step.transaction), model.release(step.released).removed);
       },
     });
@@ -330,8 +328,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     const { summary, savedIds, createdIds } = await saveGrid(model, portal, `of ${this.viewName}`, token);
     this.changed([...savedIds, ...createdIds, ...model.markedRowIds()], []);
     for (const recordId of savedIds) {
-      if (!model.changeSet.row(recordId) && !model.conflicts.has(recordId))
-        this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'updated', origin: 'local' });
+      if (!model.isMarked(recordId)) this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'updated', origin: 'local' });
     }
     for (const recordId of createdIds) this.deps.recordEvents.fire({ ...this.target, recordId, kind: 'created', origin: 'local' });
     log.info(`saved view ${this.target.viewId}: ${JSON.stringify(summary)}`);
@@ -340,20 +337,13 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
 
   /** Keep mine: my edits stand against the portal's current copy (sent by the next save). */
   keepMine(recordId: string): void {
-    const conflict = this.model.conflicts.get(recordId);
-    if (!conflict) throw new Error(`Record ${recordId} has no conflict to resolve.`);
-    keepMine(this.model.changeSet, conflict);
-    this.model.take(recordId, conflict.current);
+    this.model.keepMine(recordId);
     this.changed([recordId], []);
   }
 
   /** Take theirs: my edits of the row are dropped; the row shows the portal's copy. */
   takeTheirs(recordId: string): void {
-    const conflict = this.model.conflicts.get(recordId);
-    const copy = conflict?.current ?? this.model.changeSet.row(recordId)?.changedOnPortal;
-    if (!copy) throw new Error(`Record ${recordId} has no copy from the portal to take.`);
-    takeTheirs(this.model.changeSet, recordId, copy);
-    const { changed, removed } = this.model.take(recordId, copy);
+    const { changed, removed } = this.model.takeTheirs(recordId);
     this.changed(changed, removed);
   }
 
@@ -367,8 +357,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     const { portalId, appId, viewId } = this.target;
     const model = this.model;
     const store = appRecords(this.deps.portals.client(portalId), appId);
-    const { wanted, marked } = await readAgainAndMark(
-      model.changeSet,
+    const { wanted, marked } = await model.readAgainAndMark(
       recordIds,
       async (observe) => {
         this.rowsObservers.add(observe);
@@ -417,9 +406,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     } catch (error) {
       const model = this.modelValue;
       if (model) {
-        model.release(model.changeSet.discardAll().released);
-        model.conflicts.clear();
-        model.history.clear();
+        model.discardAll();
       }
       this.reloaded.fire();
       throw new Error(`${describeError(error)} The grid shows the rows it had, without your changes.`, { cause: error });
@@ -428,7 +415,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
 
   backupText(): string {
     if (!this.modelValue) return this.heldBackup ?? '';
-    return serializeBackup(backupOf(this.model.changeSet, this.target.appId, this.target.viewId));
+    return serializeBackup(this.model.backup(this.target.appId, this.target.viewId));
   }
 
   private changed(recordIds: readonly string[], removed: readonly string[]): void {
@@ -442,7 +429,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       else if ('removed' in event) gone.push(event.removed);
       else renamed.push([event.created, event.recordId]);
     }
-    const ids = [...recordIds, ...added, ...renamed.map(([, recordId]) => recordId)].map((id) => model.changeSet.resolve(id));
+    const ids = [...recordIds, ...added, ...renamed.map(([, recordId]) => recordId)].map((id) => model.currentId(id));
     this.rowsChanged.fire({ changed: [...new Set(ids)].filter((id) => model.hasRow(id)), removed: gone, added, renamed });
   }
 

@@ -7,7 +7,6 @@ import { cancelled } from '../../api/errors';
 import * as vscode from 'vscode';
 import type { Stores } from '../../catalog/stores';
 import { blockPlanMessage, planFor } from '../model/blockMessages';
-import { copyText } from '../model/blockEdits';
 import { isNewRowId } from '../model/changeSet';
 import { dateOrderOf, decimalSeparatorOf, zoneOffset } from '../model/cellText';
 import { COMMANDS, GRID_COMPARE_SCHEME, GRID_VIEW_TYPE } from '../../ids';
@@ -178,8 +177,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
       }
       case 'grid/copy': {
         const model = document.model;
-        const text = copyText(
-          model.changeSet,
+        const text = model.copyText(
           model.layout(message.block.columns),
           { top: message.block.top, bottom: message.block.bottom, left: 0, right: message.block.columns.length - 1 },
           message.format,
@@ -290,9 +288,8 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
    * after a confirmation that says what goes: a revert cannot be undone.
    */
   async discard(document: GridDocument): Promise<void> {
-    const rows = document.model.changeSet.rows();
-    if (rows.length === 0 && document.model.conflicts.size === 0)
-      throw new Error(`${document.viewName} has no pending changes to discard.`);
+    const rows = document.model.pendingRows();
+    if (!document.model.hasChanges()) throw new Error(`${document.viewName} has no pending changes to discard.`);
     const added = rows.filter((row) => row.isNew).length;
     const changed = rows.length - added;
     const what = [
@@ -311,7 +308,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
   }
 
   async resolve(document: GridDocument, recordId: string, action: 'compare' | 'keepMine' | 'takeTheirs'): Promise<void> {
-    const conflict = document.model.conflicts.get(recordId);
+    const conflict = document.model.conflictOf(recordId);
     if (action === 'takeTheirs') return document.takeTheirs(recordId);
     if (!conflict) throw new Error(`Record ${recordId} has no conflict to resolve: save first.`);
     if (action === 'keepMine') {

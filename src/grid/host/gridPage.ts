@@ -98,7 +98,7 @@ export class GridPage extends Disposable {
     if (!document.isLoaded || !this.pageReady) return;
     const model = document.model;
     this.post({ type: 'grid/append', rows: model.rowArrays(recordIds) });
-    const marked = recordIds.filter((recordId) => model.changeSet.row(recordId) !== undefined || model.conflicts.has(recordId));
+    const marked = recordIds.filter((recordId) => model.isMarked(recordId));
     if (marked.length > 0) this.sendRows({ changed: marked });
   }
 

@@ -4,7 +4,7 @@
 // sent), and the records saved and created named for the grid and the open documents.
 import * as vscode from 'vscode';
 import type { GridModel, SaveSummary } from '../model/gridModel';
-import { saveChanges, savingOn, type SavePortal } from '../model/saveRunner';
+import { savingOn, type SavePortal } from '../model/saveRunner';
 
 export interface GridSaved {
   readonly summary: SaveSummary;
@@ -17,7 +17,7 @@ export interface GridSaved {
 /** Saves the model's pending rows to the portal; `what` names the grid in the progress ("of All orders"). */
 export async function saveGrid(model: GridModel, portal: SavePortal, what: string, token: vscode.CancellationToken): Promise<GridSaved> {
   // The rows this save sends: a row an invalid cell blocks is not among them.
-  const pending = model.changeSet.savableRows().length;
+  const pending = model.savableCount();
   const { store, options } = savingOn(portal, model.rowCount);
   const report = await vscode.window.withProgress(
     {
@@ -32,7 +32,7 @@ export async function saveGrid(model: GridModel, portal: SavePortal, what: strin
       const onProgressCancelled = progressToken.onCancellationRequested(cancel);
       let reported = 0;
       try {
-        return await saveChanges(model.changeSet, store, {
+        return await model.send(store, {
           ...options,
           signal: abort.signal,
           onProgress: (step) => {

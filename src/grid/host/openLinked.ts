@@ -11,12 +11,12 @@ import type { GridDocument, GridDeps } from './gridDocument';
 
 export async function openLinkedRecord(deps: GridDeps, document: GridDocument, recordId: string, field: string): Promise<void> {
   const { portalId } = document.target;
-  const changeSet = document.model.changeSet;
-  const column = changeSet.column(field);
+  const model = document.model;
+  const column = model.appColumn(field);
   const source = column && typeof column.lookup_app_id === 'string' ? column.lookup_app_id : undefined;
   const linkedColumns = source ? await deps.catalog.columns(portalId, source) : [];
   const lookup = column
-    ? linkedLookup(column, linkedColumns, changeSet.value(recordId, field))
+    ? linkedLookup(column, linkedColumns, model.fieldValues(recordId, [field])[0])
     : { problem: `${field} is not a column of this app: it links to no record.` };
   if ('problem' in lookup) throw new Error(lookup.problem);
   const appName = (await deps.catalog.app(portalId, lookup.appId).catch(() => undefined))?.name ?? `app ${lookup.appId}`;

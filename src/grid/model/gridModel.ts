@@ -11,16 +11,23 @@
 import type { ViewRow } from '../../api/answers';
 import type { Column, RecordData } from '../../api/types';
 import type { GridEditColumn, GridRowState } from '../protocol';
-import { restoreBackup, type GridBackup } from './backup';
-import type { GridLayout } from './blockEdits';
-import { ChangeSet, type PendingRow, type PortalCopy, type RefusedCell, type RowsEvent } from './changeSet';
-import { differs, type Conflict } from './conflicts';
-import { EditHistory } from './editHistory';
+import type { AppRecords } from '../../records/store';
+import { backupOf, restoreBackup, type GridBackup } from './backup';
+import { copyText, type CellRange, type GridLayout } from './blockEdits';
+import { readAgainAndMark } from './changedOnPortal';
+import { ChangeSet, type CellEdit, type PendingRow, type PortalCopy, type RefusedCell, type RowsEvent } from './changeSet';
+import type { CopyFormat } from './clipboardText';
+import { differs, keepMine, takeTheirs, type Conflict } from './conflicts';
+import { EditHistory, type TransactionKind } from './editHistory';
 import { RowCopies, type RowsSource } from './rowCopies';
-import type { SaveReport, SaveSummary } from './saveRunner';
+import { saveChanges, type SaveOptions, type SaveReport, type SaveSummary } from './saveRunner';
 
 export type { SaveSummary } from './saveRunner';
 
+/**
+ * The editors (the grid's host, the board) use the model's operations below; its parts (`changeSet`,
+ * `history`, `conflicts`) stay readable for the tests that look at them.
+ */
 export class GridModel {
   readonly changeSet: ChangeSet;
   readonly history: EditHistory;
@@ -370,6 +377,113 @@ export class GridModel {
     }
     this.copies.set(recordId, { ...this.copies.get(recordId), ...copy });
     return { changed: [recordId], removed: [] };
+  }
+
+  // ---- the operations of the editors (the grid's host, the board) ----
+
+  /** The rows with pending changes: edits, or new rows. */
+  pendingRows(): PendingRow[] {
+    return this.changeSet.rows();
+  }
+
+  /** How many rows a save sends: pending, without an invalid cell. */
+  savableCount(): number {
+    return this.changeSet.savableRows().length;
+  }
+
+  /** Whether a discard would drop anything: a pending change, or a conflict held back. */
+  hasChanges(): boolean {
+    return this.changeSet.size > 0 || this.conflicts.size > 0;
+  }
+
+  /** Whether the row has a mark: a pending change, or a conflict held back. */
+  isMarked(recordId: string): boolean {
+    return this.changeSet.row(recordId) !== undefined || this.conflicts.has(recordId);
+  }
+
+  /** The conflict the last save held back for the row. */
+  conflictOf(recordId: string): Conflict | undefined {
+    return this.conflicts.get(recordId);
+  }
+
+  /** The row's values of `fields` as the grid shows them (pending edits included). */
+  fieldValues(recordId: string, fields: readonly string[]): string[] {
+    return this.changeSet.values(recordId, fields);
+  }
+
+  /** The app's column with this field_id_in_data (undefined for a view's l<N> keys). */
+  appColumn(field: string): Column | undefined {
+    return this.changeSet.column(field);
+  }
+
+  /** The id a row goes by now: a new row's record id once it was created, else `recordId`. */
+  currentId(recordId: string): string {
+    return this.changeSet.resolve(recordId);
+  }
+
+  /** One user action as one transaction of the undo history. */
+  edit(kind: TransactionKind, label: string, edits: readonly CellEdit[]): ReturnType<EditHistory['edit']> {
+    return this.history.edit(kind, label, edits);
+  }
+
+  /** An empty row at the end, created at save; one step of the undo history. */
+  addRow(): ReturnType<EditHistory['addRow']> {
+    return this.history.addRow();
+  }
+
+  undo(transaction: Parameters<EditHistory['undo']>[0]): ReturnType<EditHistory['undo']> {
+    return this.history.undo(transaction);
+  }
+
+  redo(transaction: Parameters<EditHistory['redo']>[0]): ReturnType<EditHistory['redo']> {
+    return this.history.redo(transaction);
+  }
+
+  /** Every pending change, conflict and undo step dropped; the rows released take their copies. */
+  discardAll(): void {
+    this.release(this.changeSet.discardAll().released);
+    this.conflicts.clear();
+    this.history.clear();
+  }
+
+  /** Keep mine: my edits stand against the portal's current copy (sent by the next save). */
+  keepMine(recordId: string): void {
+    const conflict = this.conflicts.get(recordId);
+    if (!conflict) throw new Error(`Record ${recordId} has no conflict to resolve.`);
+    keepMine(this.changeSet, conflict);
+    this.take(recordId, conflict.current);
+  }
+
+  /** Take theirs: my edits of the row are dropped; the row shows the portal's copy. */
+  takeTheirs(recordId: string): { changed: string[]; removed: string[] } {
+    const copy = this.conflicts.get(recordId)?.current ?? this.changeSet.row(recordId)?.changedOnPortal;
+    if (!copy) throw new Error(`Record ${recordId} has no copy from the portal to take.`);
+    takeTheirs(this.changeSet, recordId, copy);
+    return this.take(recordId, copy);
+  }
+
+  /** The pending changes as a backup of the grid of `viewId`. */
+  backup(appId: string, viewId: string): GridBackup {
+    return backupOf(this.changeSet, appId, viewId);
+  }
+
+  /** The cells of `selection` in `layout` (pending edits included) as clipboard text. */
+  copyText(layout: GridLayout, selection: CellRange, format: CopyFormat, options: Parameters<typeof copyText>[4]): string {
+    return copyText(this.changeSet, layout, selection, format, options);
+  }
+
+  /** Sends the pending rows through `store` (saveRunner.ts); afterSave() takes the report. */
+  send(store: AppRecords, options?: SaveOptions): Promise<SaveReport> {
+    return saveChanges(this.changeSet, store, options);
+  }
+
+  /** After a bulk change: the rows with pending edits among `recordIds` marked where the portal moved (changedOnPortal.ts). */
+  readAgainAndMark(
+    recordIds: readonly string[],
+    read: Parameters<typeof readAgainAndMark>[2],
+    readCurrent: Parameters<typeof readAgainAndMark>[3],
+  ): ReturnType<typeof readAgainAndMark> {
+    return readAgainAndMark(this.changeSet, recordIds, read, readCurrent);
   }
 
   private dropRowId(recordId: string): void {
