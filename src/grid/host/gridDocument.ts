@@ -335,7 +335,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     return summary;
   }
 
-  /** Keep mine: my edits stand against the portal's current copy (sent by the next save). */
+  /** Keep mine: my edits stand against the portal's copy (sent by the next save). */
   keepMine(recordId: string): void {
     this.model.keepMine(recordId);
     this.changed([recordId], []);

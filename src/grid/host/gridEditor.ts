@@ -320,8 +320,11 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
     const stamp = Date.now();
     const theirs = vscode.Uri.from({ scheme: GRID_COMPARE_SCHEME, path: `/${recordId} (portal).json`, query: String(stamp) });
     const mine = vscode.Uri.from({ scheme: GRID_COMPARE_SCHEME, path: `/${recordId} (mine).json`, query: String(stamp) });
-    this.compareTexts.set(theirs.toString(), { text: `${JSON.stringify(conflict.current, null, 2)}\n`, document });
-    this.compareTexts.set(mine.toString(), { text: `${JSON.stringify({ ...conflict.current, ...conflict.mine }, null, 2)}\n`, document });
+    this.compareTexts.set(theirs.toString(), { text: `${JSON.stringify(conflict.portalCopy, null, 2)}\n`, document });
+    this.compareTexts.set(mine.toString(), {
+      text: `${JSON.stringify({ ...conflict.portalCopy, ...conflict.mine }, null, 2)}\n`,
+      document,
+    });
     await vscode.commands.executeCommand('vscode.diff', theirs, mine, `Record ${recordId}: the portal's ↔ mine`, { preview: true });
   }
 

@@ -290,19 +290,19 @@ export class ChangeSet {
   }
 
   /**
-   * After a save, or "Take theirs": `current` becomes the row's copy as read. Pending edits whose value the
+   * After a save, or "Take theirs": `portalCopy` becomes the row's copy as read. Pending edits whose value the
    * portal now holds are done; others (typed while the save ran, or not sent) stay pending against the
    * new copy. Returns the row's remaining edit count.
    */
-  rebase(recordId: string, current: Readonly<RecordData>, options: { dropEdits?: boolean } = {}): number {
+  rebase(recordId: string, portalCopy: Readonly<RecordData>, options: { dropEdits?: boolean } = {}): number {
     const row = this.rowsById.get(recordId);
     if (!row) return 0;
     // Merged: a view's row also holds keys the record read does not (l<N> columns of a Lookup app).
-    row.asRead = { ...row.asRead, ...current };
+    row.asRead = { ...row.asRead, ...portalCopy };
     row.changedOnPortal = undefined;
     row.saveFailure = undefined;
     for (const [field, value] of [...row.edits]) {
-      if (options.dropEdits || value === (current[field] ?? '')) {
+      if (options.dropEdits || value === (portalCopy[field] ?? '')) {
         row.edits.delete(field);
         row.problems.delete(field);
       }

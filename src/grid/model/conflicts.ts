@@ -29,47 +29,47 @@ export interface Conflict {
   readonly overlap: 'same-fields' | 'other-fields';
   /** Fields the portal changed since the row was read (and not to my value), in column order. */
   readonly theirFields: readonly string[];
-  /** The three copies Compare shows; Keep mine sends `mine` over `current`, Take theirs keeps `current`. */
+  /** The three copies Compare shows; Keep mine sends `mine` over `portalCopy`, Take theirs keeps `portalCopy`. */
   readonly asRead: Readonly<RecordData>;
   readonly mine: Readonly<RecordData>;
-  readonly current: Readonly<RecordData>;
+  readonly portalCopy: Readonly<RecordData>;
 }
 
 export type SaveCheck =
   /** Send `fields` (never empty). */
-  | { readonly kind: 'send'; readonly fields: RecordData; readonly current: Readonly<RecordData> }
+  | { readonly kind: 'send'; readonly fields: RecordData; readonly portalCopy: Readonly<RecordData> }
   /** The portal already holds every value of mine (e.g. an update that went through before its answer was lost). */
-  | { readonly kind: 'already-saved'; readonly current: Readonly<RecordData> }
+  | { readonly kind: 'already-saved'; readonly portalCopy: Readonly<RecordData> }
   | { readonly kind: 'conflict'; readonly conflict: Conflict }
   | { readonly kind: 'deleted' };
 
-/** Compares a row to save with the portal's current copy (undefined: deleted or in trash). */
-export function checkRow(columns: readonly Column[], row: RowToSave, current: Readonly<RecordData> | undefined): SaveCheck {
-  if (current === undefined) return { kind: 'deleted' };
+/** Compares a row to save with the portal's copy (undefined: deleted or in trash). */
+export function checkRow(columns: readonly Column[], row: RowToSave, portalCopy: Readonly<RecordData> | undefined): SaveCheck {
+  if (portalCopy === undefined) return { kind: 'deleted' };
   const theirFields: string[] = [];
   for (const column of columns) {
     const field = column.field_id_in_data;
-    if (!isWritable(column) || row.asRead[field] === undefined || current[field] === undefined) continue;
-    if (current[field] === row.asRead[field]) continue;
-    if (row.edits.get(field) === current[field]) continue;
+    if (!isWritable(column) || row.asRead[field] === undefined || portalCopy[field] === undefined) continue;
+    if (portalCopy[field] === row.asRead[field]) continue;
+    if (row.edits.get(field) === portalCopy[field]) continue;
     theirFields.push(field);
   }
   const mine = Object.fromEntries(row.edits);
   if (theirFields.length > 0) {
     const overlap = theirFields.some((field) => row.edits.has(field)) ? 'same-fields' : 'other-fields';
-    return { kind: 'conflict', conflict: { recordId: row.recordId, overlap, theirFields, asRead: row.asRead, mine, current } };
+    return { kind: 'conflict', conflict: { recordId: row.recordId, overlap, theirFields, asRead: row.asRead, mine, portalCopy } };
   }
   const fields: RecordData = {};
-  for (const [field, value] of row.edits) if (value !== (current[field] ?? '')) fields[field] = value;
-  return Object.keys(fields).length === 0 ? { kind: 'already-saved', current } : { kind: 'send', fields, current };
+  for (const [field, value] of row.edits) if (value !== (portalCopy[field] ?? '')) fields[field] = value;
+  return Object.keys(fields).length === 0 ? { kind: 'already-saved', portalCopy } : { kind: 'send', fields, portalCopy };
 }
 
-/** Keep mine: my edits now stand against the portal's current copy; the next save sends them (checked again). */
+/** Keep mine: my edits now stand against the portal's copy; the next save sends them (checked again). */
 export function keepMine(changeSet: ChangeSet, conflict: Conflict): void {
-  changeSet.rebase(conflict.recordId, conflict.current);
+  changeSet.rebase(conflict.recordId, conflict.portalCopy);
 }
 
-/** Take theirs: my edits of the row are dropped; the grid shows `current` (or drops the row when deleted). */
-export function takeTheirs(changeSet: ChangeSet, recordId: string, current: Readonly<RecordData> | 'deleted'): void {
-  changeSet.rebase(recordId, current === 'deleted' ? {} : current, { dropEdits: true });
+/** Take theirs: my edits of the row are dropped; the grid shows `portalCopy` (or drops the row when deleted). */
+export function takeTheirs(changeSet: ChangeSet, recordId: string, portalCopy: Readonly<RecordData> | 'deleted'): void {
+  changeSet.rebase(recordId, portalCopy === 'deleted' ? {} : portalCopy, { dropEdits: true });
 }

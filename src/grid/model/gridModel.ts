@@ -336,7 +336,7 @@ export class GridModel {
         case 'saved': {
           count.saved += 1;
           this.conflicts.delete(outcome.recordId);
-          this.copies.set(outcome.recordId, { ...this.copies.get(outcome.recordId), ...outcome.current, ...outcome.sent });
+          this.copies.set(outcome.recordId, { ...this.copies.get(outcome.recordId), ...outcome.portalCopy, ...outcome.sent });
           break;
         }
         case 'created':
@@ -446,17 +446,17 @@ export class GridModel {
     this.history.clear();
   }
 
-  /** Keep mine: my edits stand against the portal's current copy (sent by the next save). */
+  /** Keep mine: my edits stand against the portal's copy (sent by the next save). */
   keepMine(recordId: string): void {
     const conflict = this.conflicts.get(recordId);
     if (!conflict) throw new Error(`Record ${recordId} has no conflict to resolve.`);
     keepMine(this.changeSet, conflict);
-    this.take(recordId, conflict.current);
+    this.take(recordId, conflict.portalCopy);
   }
 
   /** Take theirs: my edits of the row are dropped; the row shows the portal's copy. */
   takeTheirs(recordId: string): { changed: string[]; removed: string[] } {
-    const copy = this.conflicts.get(recordId)?.current ?? this.changeSet.row(recordId)?.changedOnPortal;
+    const copy = this.conflicts.get(recordId)?.portalCopy ?? this.changeSet.row(recordId)?.changedOnPortal;
     if (!copy) throw new Error(`Record ${recordId} has no copy from the portal to take.`);
     takeTheirs(this.changeSet, recordId, copy);
     return this.take(recordId, copy);

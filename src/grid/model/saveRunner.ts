@@ -27,10 +27,10 @@ import { CHECK_BATCHES, checkAgainstView, readViewCopies, shouldReadView, ViewAn
 
 export type RowOutcome =
   /**
-   * `sent` is what the update carried ({} when the portal already held my values); `current` the portal's
+   * `sent` is what the update carried ({} when the portal already held my values); `portalCopy` the portal's
    * copy the row was checked against: with `sent` on top, what the portal holds now.
    */
-  | { readonly recordId: string; readonly kind: 'saved'; readonly sent: RecordData; readonly current: Readonly<RecordData> }
+  | { readonly recordId: string; readonly kind: 'saved'; readonly sent: RecordData; readonly portalCopy: Readonly<RecordData> }
   /** A new row (`recordId` its placeholder) created as record `created`; `copy` is the portal's copy. */
   | { readonly recordId: string; readonly kind: 'created'; readonly created: string; readonly sent: RecordData; readonly copy: RecordData }
   | { readonly recordId: string; readonly kind: 'conflict'; readonly conflict: Conflict }
@@ -157,7 +157,7 @@ class Runner {
       const check = await checkAndUpdate(
         this.store,
         recordId,
-        (current) => checkRow(this.changeSet.columns, row, current),
+        (portalCopy) => checkRow(this.changeSet.columns, row, portalCopy),
         this.retrying,
         byView,
       );
@@ -167,9 +167,9 @@ class Runner {
         case 'conflict':
           return { recordId, kind: 'conflict', conflict: check.conflict };
         case 'already-saved':
-          return this.saved(row, check.current, {});
+          return this.saved(row, check.portalCopy, {});
         default:
-          return this.saved(row, check.current, check.fields);
+          return this.saved(row, check.portalCopy, check.fields);
       }
     } catch (error) {
       if (isCancellation(error) || this.options.signal?.aborted) return { recordId, kind: 'cancelled' };
@@ -247,18 +247,18 @@ class Runner {
     await Promise.all([...this.reads]);
   }
 
-  private saved(row: RowToSave, current: Readonly<RecordData>, sent: RecordData): RowOutcome {
+  private saved(row: RowToSave, portalCopy: Readonly<RecordData>, sent: RecordData): RowOutcome {
     // What the grid shows now: an undo (or a cell typed back) while the update was on its way may have put
     // back a value other than the one sent; it is the person's last word, so it stays pending.
     const live = Object.keys(sent).map((field) => ({ recordId: row.recordId, field, value: this.changeSet.value(row.recordId, field) }));
     // The portal's copy now is the one read for the check with my fields on top.
-    const base = { ...current, ...sent };
+    const base = { ...portalCopy, ...sent };
     this.changeSet.rebase(row.recordId, base);
     this.changeSet.keepAgainst(
       base,
       live.filter((cell) => cell.value !== (base[cell.field] ?? '')),
     );
-    return { recordId: row.recordId, kind: 'saved', sent, current };
+    return { recordId: row.recordId, kind: 'saved', sent, portalCopy };
   }
 }
 
@@ -338,7 +338,7 @@ function settle(changeSet: ChangeSet, outcome: RowOutcome): void {
       changeSet.created(outcome.recordId, outcome.created, outcome.copy, outcome.sent);
       break;
     case 'conflict':
-      changeSet.portalChanged(outcome.recordId, outcome.conflict.current);
+      changeSet.portalChanged(outcome.recordId, outcome.conflict.portalCopy);
       break;
     case 'deleted':
       changeSet.portalChanged(outcome.recordId, 'deleted');

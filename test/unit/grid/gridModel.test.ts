@@ -101,7 +101,7 @@ describe('grid: the model of an open grid', function () {
     assert.match(model.rowState('2').conflict ?? '', /Someone else changed this record/);
     const conflict = model.conflicts.get('2');
     assert.ok(conflict);
-    model.take('2', conflict.current);
+    model.take('2', conflict.portalCopy);
     assert.equal(model.conflicts.has('2'), false);
   });
 

@@ -85,7 +85,7 @@ describe('grid: saving changed rows', function () {
       ],
     );
     assert.equal(conflicts[0].asRead.f11, before3.f11);
-    assert.equal(conflicts[0].current.f11, 'Toner, cyan');
+    assert.equal(conflicts[0].portalCopy.f11, 'Toner, cyan');
     assert.deepEqual(conflicts[0].mine, { f18: '30' });
     // Saved rows leave the change set; held-back rows keep their edits, marked changed on the portal.
     assert.deepEqual(
@@ -97,7 +97,7 @@ describe('grid: saving changed rows', function () {
 
     // Keep mine sends my fields only (their f11 stays); Take theirs sends nothing.
     keepMine(changeSet, conflicts[0]);
-    takeTheirs(changeSet, '4', conflicts[1].current);
+    takeTheirs(changeSet, '4', conflicts[1].portalCopy);
     portal.sent.length = 0;
     const again = await saveChanges(changeSet, store);
     assert.deepEqual(kinds(again.outcomes), [['3', 'saved']]);

@@ -133,7 +133,7 @@ describe('grid: saving many changed rows checked with one read of the view', fun
         ['4', 'same-fields', ['f18']],
       ],
     );
-    assert.equal(conflicts[0].current.f11, 'Toner, cyan');
+    assert.equal(conflicts[0].portalCopy.f11, 'Toner, cyan');
     assert.deepEqual(
       changeSet.rows().map((row) => row.recordId),
       ['3', '4'],

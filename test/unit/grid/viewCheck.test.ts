@@ -76,7 +76,7 @@ describe('grid: the save checked with one read of the view', () => {
     /** What a check decides, without the copy it carries (the view's and the GET's hold different keys). */
     const decision = (check: SaveCheck | undefined): unknown => {
       if (check?.kind === 'send') return { kind: check.kind, fields: check.fields };
-      if (check?.kind === 'conflict') return { kind: check.kind, ...check.conflict, current: undefined };
+      if (check?.kind === 'conflict') return { kind: check.kind, ...check.conflict, portalCopy: undefined };
       return check?.kind;
     };
     const same = (edits: Record<string, string>, viewCopy: RecordData, getCopy: RecordData): void => {
