@@ -1,5 +1,6 @@
 // ESLint flat config. Kept in .config/ because the client fixed the top level of the repository;
 // `npm run lint` and .vscode/settings.json point ESLint here.
+import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import globals from 'globals';
@@ -7,13 +8,30 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The floors of src/, lowest first: a file imports from its own floor and those below, never from above
- * (src/README.md, "Floors"). `folders` are folders of src/, `files` files at its root (without .ts).
+ * (src/README.md, "Floors"). `folders` are folders below src/ (a feature's sub-folder, `grid/model`, is
+ * one), `files` files below it (without .ts): a feature's protocol sits at the root of its folder.
  */
+/** The features' protocols (types and valibot schemas) and what both of their sides share, beside their folders. */
+const PROTOCOLS = ['grid/protocol', 'grid/messages', 'grid/values', 'board/protocol', 'board/messages'];
 const FLOORS = [
   { what: 'the ground floor', folders: ['api', 'model', 'settings'], files: ['lifecycle', 'ids', 'log'] },
   {
     what: 'the plain logic',
-    folders: ['shared', 'schema', 'records', 'grid', 'import', 'tools', 'workspaceFile', 'watch', 'references', 'work', 'history'],
+    folders: [
+      'shared',
+      'schema',
+      'records',
+      'grid/model',
+      'board/model',
+      'import',
+      'tools',
+      'workspaceFile',
+      'watch',
+      'references',
+      'work',
+      'history',
+    ],
+    files: PROTOCOLS,
   },
   { what: 'the prompter and the error boundary', folders: ['ui'] },
   { what: 'the connections', folders: ['auth'] },
@@ -24,7 +42,8 @@ const FLOORS = [
       'tree',
       'fs',
       'webviews',
-      'board',
+      'grid/host',
+      'board/host',
       'comments',
       'attachments',
       'webhooks',
@@ -41,22 +60,28 @@ const FLOORS = [
     files: ['extension', 'features', 'testApi', 'lazy', 'lazyProviders', 'lazyTools', 'agentTools'],
   },
 ];
-/** How deep below src/ a file may sit (src/webviews/grid/x.ts is 2). */
+/** How deep below a floor's folder a file may sit (src/webviews/viewQuery/x.ts is 2 below webviews). */
 const DEPTHS = [1, 2, 3];
 
 /**
  * The blocks that keep each floor's imports downhill, static and dynamic (`import('../commands/…')`, which
- * no-restricted-imports does not see). A specifier is matched with exactly as many `../` as lead from the
- * file's folder to src/, so that a folder's own file (api/attachments.ts) is not taken for a floor's folder.
+ * no-restricted-imports does not see). A specifier is matched with exactly the relative path from the
+ * file's folder to each folder and file above, so that a folder's own file (api/attachments.ts) is not
+ * taken for a floor's folder, and grid/model/ cannot reach its sibling grid/host/ with `../host`.
  */
 function downhill() {
   const blocks = [];
   FLOORS.slice(0, -1).forEach((floor, index) => {
     const above = FLOORS.slice(index + 1).flatMap((higher) => [...higher.folders, ...(higher.files ?? [])]);
     const message = `Downhill only: ${floor.what} (src/: ${[...floor.folders, ...(floor.files ?? [])].join(', ')}) imports nothing from above it (${above.join(', ')}). See src/README.md, "Floors".`;
-    const block = (files, up) => {
+    /** `files` (globs) sit in `folder` (below src/); what they may not import, from there. */
+    const block = (files, folder) => {
+      const paths = above.map((entry) => {
+        const path = posix.relative(posix.join('src', folder), posix.join('src', entry));
+        return path.startsWith('..') ? path : `./${path}`;
+      });
       // esquery's regex takes no `/`: \x2F is one.
-      const specifier = (slash) => `^${up ? `(\\.\\.${slash}){${up}}` : `\\.${slash}`}(${above.join('|')})(${slash}|$)`;
+      const specifier = (slash) => `^(${paths.map((path) => path.replaceAll('.', '\\.').replaceAll('/', slash)).join('|')})(${slash}|$)`;
       return {
         files,
         rules: {
@@ -65,20 +90,10 @@ function downhill() {
         },
       };
     };
-    for (const depth of DEPTHS)
-      blocks.push(
-        block(
-          floor.folders.map((folder) => `src/${folder}/${'*/'.repeat(depth - 1)}*.ts`),
-          depth,
-        ),
-      );
-    if (floor.files)
-      blocks.push(
-        block(
-          floor.files.map((file) => `src/${file}.ts`),
-          0,
-        ),
-      );
+    for (const folder of floor.folders)
+      for (const depth of DEPTHS)
+        blocks.push(block([`src/${folder}/${'*/'.repeat(depth - 1)}*.ts`], posix.join(folder, ...Array(depth - 1).fill('x'))));
+    for (const file of floor.files ?? []) blocks.push(block([`src/${file}.ts`], posix.dirname(file)));
   });
   return blocks;
 }
@@ -86,7 +101,7 @@ function downhill() {
 const NO_VSCODE = {
   name: 'vscode',
   message:
-    'The plain logic (src/api, src/model but recordUri.ts, src/shared, src/schema, src/records, src/grid, src/import, src/tools, src/workspaceFile, src/watch, src/references, src/work, src/history, src/board/boardModel.ts and boardSession.ts), lifecycle.ts, ui/failures.ts, webviews/messages.ts and the panels never import vscode.',
+    "The plain logic (src/api, src/model but recordUri.ts, src/shared, src/schema, src/records, src/grid/model, src/board/model, the grid's and the board's protocol, src/import, src/tools, src/workspaceFile, src/watch, src/references, src/work, src/history), lifecycle.ts, ui/failures.ts, webviews/messages.ts and the panels never import vscode.",
 };
 const BROWSER_ONLY = { group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https'], message: 'The panels run in a browser.' };
 
@@ -124,12 +139,11 @@ export default tseslint.config(
       'src/model/**/*.ts',
       'src/schema/**/*.ts',
       'src/records/**/*.ts',
-      'src/grid/**/*.ts',
+      'src/grid/model/**/*.ts',
+      'src/board/model/**/*.ts',
       'src/import/**/*.ts',
       'src/tools/**/*.ts',
       'src/workspaceFile/**/*.ts',
-      'src/board/boardModel.ts',
-      'src/board/boardSession.ts',
       'src/watch/**/*.ts',
       'src/references/**/*.ts',
       'src/work/**/*.ts',
@@ -143,7 +157,7 @@ export default tseslint.config(
   },
   {
     // The panels' protocol runs in their browser sandbox too.
-    files: ['src/shared/**/*.ts'],
+    files: ['src/shared/**/*.ts', ...PROTOCOLS.map((file) => `src/${file}.ts`)],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [NO_VSCODE], patterns: [BROWSER_ONLY] }] },
   },
   {
@@ -157,8 +171,8 @@ export default tseslint.config(
           patterns: [
             BROWSER_ONLY,
             {
-              regex: '(^|/)src/(?!(api|shared)/)',
-              message: 'The panels import from src/ only the portal client (api/) and their protocol (shared/).',
+              regex: `(^|/)src/(?!(api|shared)/|(${PROTOCOLS.join('|')})$)`,
+              message: `The panels import from src/ only the portal client (api/) and their protocol (shared/, ${PROTOCOLS.map((file) => `${file}.ts`).join(', ')}).`,
             },
           ],
         },

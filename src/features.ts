@@ -35,9 +35,9 @@ import { trackRecordSaves, trackWebhookStarts } from './help/walkthroughProgress
 import { SHOW_WEBHOOK_EVENTS, WEBHOOK_COMMANDS } from './ids';
 import { createLogger } from './log';
 import { ExplorerTree } from './tree/explorer';
-import { GridEditorProvider } from './webviews/grid/gridEditor';
-import { BoardEditorProvider } from './board/boardEditor';
-import { GridLayouts } from './webviews/grid/gridLayouts';
+import { GridEditorProvider } from './grid/host/gridEditor';
+import { BoardEditorProvider } from './board/host/boardEditor';
+import { GridLayouts } from './grid/host/gridLayouts';
 import type { ExplorerNode } from './tree/nodes';
 import { trackSelectedView } from './tree/selectedView';
 import { EventsTree } from './webhooks/eventsTree';

@@ -15,7 +15,7 @@ import { setting } from '../settings/settings';
 import type { SavedQuery } from '../shared/protocol';
 import { isNode } from '../tree/nodes';
 import { prompter, tell } from '../ui/prompter';
-import type { GridLayouts } from '../webviews/grid/gridLayouts';
+import type { GridLayouts } from '../grid/host/gridLayouts';
 import { keyOf, shareEdits, unshareEdits, type FileEdit, type PortalHeader, type SharedEntry } from '../workspaceFile/edits';
 import { sameAddress } from '../workspaceFile/merge';
 import type { SharedApp, SharedQuery } from '../workspaceFile/model';

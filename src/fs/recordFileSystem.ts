@@ -213,7 +213,7 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
     switch (address.kind) {
       case 'directory':
         return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
-      case 'view': // a view's grid is a custom editor (src/webviews/grid/): it has no bytes of its own
+      case 'view': // a view's grid is a custom editor (src/grid/host/): it has no bytes of its own
         return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
       case 'schema':
         return this.schemas.stat(address);

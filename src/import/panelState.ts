@@ -3,7 +3,7 @@
 // run from the panel's options. The host panel (src/webviews/importPanel.ts) only moves these around.
 import { columnKind } from '../api/columnKinds';
 import type { Column } from '../api/types';
-import { choiceText } from '../shared/gridValues';
+import { choiceText } from '../grid/values';
 import {
   choiceOptions,
   type ImportColumnRow,

@@ -1,6 +1,6 @@
 // The one way a view is read: one session per read, and one shared copy of a view's rows per portal, view
 // and filters, held while anything shows it. The tree and Go to Record (catalog/viewReads.ts), the Query
-// View (webviews/viewQuery/querySession.ts), the grid (webviews/grid/rowsReader.ts) and the board all read
+// View (webviews/viewQuery/querySession.ts), the grid (grid/host/rowsReader.ts) and the board all read
 // through it, so a view shown in four places is one request and one RowStore.
 //
 // The API, all of it:

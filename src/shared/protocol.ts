@@ -1,5 +1,5 @@
-// The messages between the extension host and its pages (the record form, the Query View, the import
-// mapping and the grid editor), imported by both sides (src/webviews/ and webview-ui/). Pure types and tiny
+// The messages between the extension host and its pages (the record form, the Query View and the import
+// mapping; the grid's and the board's are beside them, src/grid/protocol.ts, src/board/protocol.ts), imported by both sides (src/webviews/ and webview-ui/). Pure types and tiny
 // pure helpers: no `vscode`, no node, no DOM. Each page has one union per direction, discriminated by
 // `type`. What the pages send is declared as run-time schemas in panelMessages.ts (the host checks it where
 // it enters); what the host sends, here (a page ignores a type it does not know).
@@ -10,26 +10,17 @@ import type { Column } from '../api/types';
 export type { ViewFilter } from '../api/filters';
 // What the panels send is declared by its run-time schemas; only the types come from there.
 export type {
-  FormCreateMessage,
-  GridBlock,
-  GridCellEdit,
-  GridLayoutMessage,
-  GridToHostMessage,
   FormToHostMessage,
   ImportOptions,
   ImportTargetValue,
   ImportToHostMessage,
   QueryBulkMessage,
-  OpenRecordMessage,
   QueryCancelMessage,
   QueryExportMessage,
   QueryRunMessage,
-  QuerySaveMessage,
   QuerySortMessage,
   QueryToHostMessage,
   QueryWindowMessage,
-  ReadyMessage,
-  RetryMessage,
   SortDirection,
   SortSpec,
   FormRestore,
@@ -233,22 +224,6 @@ export type HostToQueryMessage =
   | QuerySortedMessage
   | QueryFailedMessage
   | QuerySavedMessage;
-
-// ---------------------------------------------------------------------------------------------------------
-// The view grid (custom editor portal.grid): in gridProtocol.ts, to keep each file short.
-export type {
-  ColumnLayout,
-  GridAppendMessage,
-  GridEditColumn,
-  GridInitMessage,
-  GridLoadMessage,
-  GridLoadState,
-  GridLoadFailedMessage,
-  GridNoticeMessage,
-  GridRowState,
-  GridRowsMessage,
-  HostToGridMessage,
-} from './gridProtocol';
 
 // ---------------------------------------------------------------------------------------------------------
 // The import mapping panel (view type portal.importMapping)

@@ -7,7 +7,7 @@ import { isCancellation, isPortalError } from '../api/errors';
 import { formatHint } from '../api/formats';
 import type { Column } from '../api/types';
 import { classifyFailure } from '../records/failures';
-import { choiceText } from '../shared/gridValues';
+import { choiceText } from '../grid/values';
 import { SIGN_IN_COMMAND_TITLE, SignInRefusal, ToolRefusal } from './host';
 import { choiceNames, fieldLabel } from './resolve';
 

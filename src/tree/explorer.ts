@@ -16,7 +16,7 @@ import type { Stores } from '../catalog/stores';
 import { recordTitle } from '../catalog/titleField';
 import type { ViewRowsChange } from '../catalog/viewRows';
 import type { ViewsChange } from '../catalog/views';
-import { BULK_QUIET_MS } from '../grid/quietBatch';
+import { BULK_QUIET_MS } from '../grid/model/quietBatch';
 import { EXPLORER_VIEW_ID } from '../ids';
 import { Disposable } from '../lifecycle';
 import { createLogger } from '../log';
@@ -57,6 +57,21 @@ function partialText(count: number, partial: PortalError): string {
 export type ExplorerParts = Stores;
 
 type Change = ExplorerNode | ExplorerNode[] | undefined;
+
+/** What every child node repeats of its parent: the parent itself and the portal. */
+function under<P extends { portalId: string }>(parent: P): { parent: P; portalId: string } {
+  return { parent, portalId: parent.portalId };
+}
+
+/** A child of a node in an app: also the app. */
+function inApp<P extends { portalId: string; appId: string }>(parent: P): { parent: P; portalId: string; appId: string } {
+  return { ...under(parent), appId: parent.appId };
+}
+
+/** A child of a view's node: also the view. */
+function inView(view: ViewNode): { parent: ViewNode; portalId: string; appId: string; viewId: string } {
+  return { ...inApp(view), viewId: view.viewId };
+}
 
 export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<ExplorerNode> {
   private readonly changed = new vscode.EventEmitter<Change>();
@@ -200,8 +215,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
             this.intern<AppNode>({
               kind: 'app',
               id: nodeIds.app(node, app.appId),
-              parent: node,
-              portalId: node.portalId,
+              ...under(node),
               appId: app.appId,
               name: app.name,
               siteName: app.siteName,
@@ -211,7 +225,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
           );
         });
       case 'app': {
-        const base = { parent: node, portalId: node.portalId, appId: node.appId };
+        const base = inApp(node);
         return [
           this.intern({ kind: 'views', id: nodeIds.views(node), ...base }),
           this.intern({ kind: 'columns', id: nodeIds.columns(node), ...base }),
@@ -225,9 +239,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
           this.intern<ViewNode>({
             kind: 'view',
             id: nodeIds.view(node, view.viewId),
-            parent: node,
-            portalId: node.portalId,
-            appId: node.appId,
+            ...inApp(node),
             viewId: view.viewId,
             viewName: view.name,
             shared: view.shared === true,
@@ -242,9 +254,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
             this.intern({
               kind: 'column',
               id: nodeIds.column(node, column.field_id_in_data),
-              parent: node,
-              portalId: node.portalId,
-              appId: node.appId,
+              ...inApp(node),
               fieldId: column.field_id_in_data,
               column,
             }),
@@ -260,9 +270,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
           this.intern({
             kind: 'myRecord',
             id: nodeIds.myRecord(node, recordId),
-            parent: node,
-            portalId: node.portalId,
-            appId: node.appId,
+            ...inApp(node),
             recordId,
             title,
           }),
@@ -308,8 +316,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
             this.intern<MyRecordsNode>({
               kind: 'myRecords',
               id: nodeIds.myRecords(node),
-              parent: node,
-              portalId: node.portalId,
+              ...under(node),
               appId: MY_RECORDS.appId,
               viewId: MY_RECORDS.viewId,
               viewName: 'My Records',
@@ -322,8 +329,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
           this.intern({
             kind: 'site',
             id: nodeIds.site(node, site.id),
-            parent: node,
-            portalId: node.portalId,
+            ...under(node),
             siteId: site.id,
             name: site.name,
             manager: site.manager,
@@ -369,8 +375,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
         this.intern<MyAppNode>({
           kind: 'myApp',
           id: nodeIds.myApp(node, app.appId),
-          parent: node,
-          portalId: node.portalId,
+          ...under(node),
           appId: app.appId,
           name: app.appName,
           records: app.records,
@@ -406,10 +411,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       this.intern<SavedQueryNode>({
         kind: 'savedQuery',
         id: nodeIds.savedQuery(view, query.name),
-        parent: view,
-        portalId: view.portalId,
-        appId: view.appId,
-        viewId: view.viewId,
+        ...inView(view),
         viewName: view.viewName,
         queryName: query.name,
         filterCount: query.filters.length,
@@ -456,10 +458,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
         this.intern({
           kind: 'record',
           id: nodeIds.record(view, row.id),
-          parent: view,
-          portalId: view.portalId,
-          appId: view.appId,
-          viewId: view.viewId,
+          ...inView(view),
           recordId: row.id,
           title: recordTitle(row.id, row.values, title),
           draft: row.draft === true,
@@ -469,7 +468,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     if (withoutId > 0 && stored)
       this.log.warn(`View ${view.viewId} of app ${view.appId}: ${withoutId} rows carry no record id and are not shown.`);
     const total = rows.length - withoutId;
-    const base = { parent: view, portalId: view.portalId, appId: view.appId, viewId: view.viewId };
+    const base = inView(view);
     const children: ExplorerNode[] = [];
     // What the rows' state is comes first, where it is seen without scrolling past a page of records.
     if (!stored) children.push(this.intern({ kind: 'loading', id: nodeIds.loading(view), ...base, count: rows.length }));
@@ -524,8 +523,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     return this.intern<MessageNode>({
       kind: 'message',
       id: nodeIds.message(parent),
-      parent,
-      portalId: parent.portalId,
+      ...under(parent),
       tone,
       text,
       detail,

@@ -4,7 +4,7 @@
 // column to the repaint: the host's part (the move as one edit of the grid's change set, the grouping
 // and counts kept, the cards in sight of every cell) in node, and the page's (the layout and the cards
 // taken, the next frame) in headless Chromium; VS Code's postMessage between them is not measured.
-import type { BoardCardsMessage, BoardLayoutMessage } from '../../src/shared/boardProtocol';
+import type { BoardCardsMessage, BoardLayoutMessage } from '../../src/board/protocol';
 import { BoardHost } from '../webview/support/boardHost';
 import { launchChromium, PanelServer } from '../webview/support/panelPage';
 import { boardFirstCards } from './support/boardFirstCards';

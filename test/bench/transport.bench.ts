@@ -13,9 +13,9 @@ import { PortalClient } from '../../src/api/client';
 import type { FetchLike, FetchResponseLike } from '../../src/api/http';
 import { clientCredentials } from '../../src/api/oauth';
 import type { RecordData } from '../../src/api/types';
-import { ChangeSet } from '../../src/grid/changeSet';
+import { ChangeSet } from '../../src/grid/model/changeSet';
 
-import { saveChanges } from '../../src/grid/saveRunner';
+import { saveChanges } from '../../src/grid/model/saveRunner';
 import { runImport } from '../../src/import/importRun';
 import { proposeMapping } from '../../src/import/mapping';
 import { openSource } from '../../src/import/sourceFile';

@@ -5,7 +5,7 @@
 // and the backup VS Code keeps for hot exit holding the moved card.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { GridDocument } from '../../src/webviews/grid/gridDocument';
+import type { GridDocument } from '../../src/grid/host/gridDocument';
 import { useConnectedPortal } from './documents/support';
 import { closeAllEditors, emulatorRecord, requestMark, requestsSince } from './support/documents';
 import { BROWSER_TAG, driver, type WebviewDom } from './support/driver';

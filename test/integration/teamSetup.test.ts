@@ -12,7 +12,7 @@ import { emulator } from './support/emulator';
 import { testApi } from './support/extension';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
-import { workspaceFile, workspaceRoot } from './support/workspace';
+import { teamFile, workspaceFile, workspaceRoot } from './support/workspace';
 
 const FILE = '.vscode/portal.json';
 const LAYOUTS_KEY = 'portal.gridLayouts';
@@ -217,32 +217,23 @@ describe('Share with Workspace and Keep Personal', function () {
 
   it('keeps a shared query as your own and, when asked, takes it out of the file; a shared view copied, the file untouched', async () => {
     const api = await testApi();
-    const team = JSON.stringify(
+    const team = teamFile(
       {
-        portals: [
+        apps: [
           {
-            name: 'Team emulator',
-            baseUrl: emulator().base_url,
-            clientId: emulator().client_id,
-            flow: 'clientCredentials',
-            apps: [
+            id: '201',
+            views: [{ id: '6', name: 'All tickets (team)' }],
+            queries: [
               {
-                id: '201',
-                views: [{ id: '6', name: 'All tickets (team)' }],
-                queries: [
-                  {
-                    name: 'Urgent',
-                    view: '6',
-                    filters: [{ column: '33', operator: 'equals', value: 'High' }],
-                    sort: [{ column: '31', direction: 'desc' }],
-                  },
-                ],
+                name: 'Urgent',
+                view: '6',
+                filters: [{ column: '33', operator: 'equals', value: 'High' }],
+                sort: [{ column: '31', direction: 'desc' }],
               },
             ],
           },
         ],
       },
-      undefined,
       2,
     );
     await pulled(team);
@@ -274,26 +265,18 @@ describe('Share with Workspace and Keep Personal', function () {
   it("runs a shared query with the file's columns, in their order, sorted as it says", async () => {
     const api = await testApi();
     await pulled(
-      JSON.stringify({
-        portals: [
+      teamFile({
+        apps: [
           {
-            name: 'Team emulator',
-            baseUrl: emulator().base_url,
-            clientId: emulator().client_id,
-            flow: 'clientCredentials',
-            apps: [
+            id: '201',
+            views: [{ id: '7', name: 'Open tickets (team)' }],
+            queries: [
               {
-                id: '201',
-                views: [{ id: '7', name: 'Open tickets (team)' }],
-                queries: [
-                  {
-                    name: 'Critical, newest first',
-                    view: '7',
-                    filters: [{ column: '34', operator: 'equals', value: '4' }],
-                    sort: [{ column: 'f30', direction: 'desc' }],
-                    columns: ['f31', 'f30'],
-                  },
-                ],
+                name: 'Critical, newest first',
+                view: '7',
+                filters: [{ column: '34', operator: 'equals', value: '4' }],
+                sort: [{ column: 'f30', direction: 'desc' }],
+                columns: ['f31', 'f30'],
               },
             ],
           },

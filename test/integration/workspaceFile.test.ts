@@ -10,7 +10,7 @@ import { testApi } from './support/extension';
 import { approvePortalSignIn, removeAllPortals } from './support/portals';
 import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
-import { workspaceFile, workspaceRoot } from './support/workspace';
+import { teamFile, workspaceFile, workspaceRoot } from './support/workspace';
 
 const FILE = '.vscode/portal.json';
 
@@ -19,27 +19,18 @@ function fileText(
   extra = '',
   { name = 'Team emulator', baseUrl = emulator().base_url } = {},
 ): string {
-  return JSON.stringify(
+  return teamFile(
     {
-      portals: [
+      name,
+      baseUrl,
+      apps: [
         {
-          name,
-          baseUrl,
-          clientId: emulator().client_id,
-          flow: 'clientCredentials',
-          apps: [
-            {
-              id: '201',
-              views,
-              queries: [
-                { name: 'Urgent (team)', view: views[0]?.id ?? '6', filters: [{ column: '33', operator: 'equals', value: 'High' }] },
-              ],
-            },
-          ],
+          id: '201',
+          views,
+          queries: [{ name: 'Urgent (team)', view: views[0]?.id ?? '6', filters: [{ column: '33', operator: 'equals', value: 'High' }] }],
         },
       ],
     },
-    undefined,
     2,
   ).replace('"flow"', `${extra}"flow"`);
 }

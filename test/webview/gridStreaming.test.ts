@@ -4,7 +4,7 @@
 // keeps the rows read, says how many, marks the grid partial and offers Retry.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { HostToGridMessage } from '../../src/shared/protocol';
+import type { HostToGridMessage } from '../../src/grid/protocol';
 import { ORDERS } from '../emulator/seed';
 import { GridHost } from './support/gridHost';
 import { usePanelEnvironment } from './support/suite';

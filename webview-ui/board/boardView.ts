@@ -2,7 +2,7 @@
 // draws only the cards in sight and asks the host for them as it scrolls (a column may hold 100,000). A
 // card moves by drag and drop, or from the keyboard: arrows go from card to card, Alt+arrows move the
 // focused card to the next column (Left/Right) or lane (Up/Down), Enter opens its record.
-import type { BoardCard, BoardLayoutMessage, BoardPlace } from '../../src/shared/boardProtocol';
+import type { BoardAxisState, BoardCard, BoardLayoutMessage, BoardPlace } from '../../src/board/protocol';
 import { clear, el, swatch } from '../components/dom';
 
 export interface BoardViewHost {
@@ -32,6 +32,17 @@ interface Cell {
    *  that a redraw after a move costs no forced reflow of the page per cell. */
   top: number;
   height: number;
+}
+
+/** A column's head (h2) or a lane's (h3): its swatch, name and count. */
+function axisHead(tag: 'h2' | 'h3', axis: 'column' | 'lane', state: BoardAxisState): HTMLElement {
+  return el(
+    tag,
+    { className: `board-${axis}-head`, attrs: { [`data-${axis}`]: state.key } },
+    swatch(state.color),
+    el('span', { className: 'board-head-name', text: state.name }),
+    el('span', { className: 'board-count', text: state.count.toLocaleString() }),
+  );
 }
 
 function keyOf(place: BoardPlace): string {
@@ -130,28 +141,12 @@ export class BoardView {
     grid.style.gridTemplateColumns = `${layout.lanes ? 'minmax(120px, max-content) ' : ''}repeat(${columns.length}, minmax(220px, 1fr))`;
     if (layout.lanes) grid.append(el('div', { className: 'board-corner' }));
     for (const column of columns) {
-      grid.append(
-        el(
-          'h2',
-          { className: 'board-column-head', attrs: { 'data-column': column.key } },
-          swatch(column.color),
-          el('span', { className: 'board-head-name', text: column.name }),
-          el('span', { className: 'board-count', text: column.count.toLocaleString() }),
-        ),
-      );
+      grid.append(axisHead('h2', 'column', column));
     }
     const lanes = layout.lanes ?? [undefined];
     for (const lane of lanes) {
       if (lane) {
-        grid.append(
-          el(
-            'h3',
-            { className: 'board-lane-head', attrs: { 'data-lane': lane.key } },
-            swatch(lane.color),
-            el('span', { className: 'board-head-name', text: lane.name }),
-            el('span', { className: 'board-count', text: lane.count.toLocaleString() }),
-          ),
-        );
+        grid.append(axisHead('h3', 'lane', lane));
       }
       for (const column of columns) {
         const place: BoardPlace = lane ? { column: column.key, lane: lane.key } : { column: column.key };

@@ -1,7 +1,7 @@
 // The editor of one cell, over the cell: the create-record form's input for the column's kind (the same
 // conversions, rules and messages: webview-ui/recordForm/fields.ts). Enter (Ctrl+Enter in a multi-line
 // text) or Tab puts the value in the cell; Escape leaves the cell as it was.
-import type { GridEditColumn } from '../../src/shared/protocol';
+import type { GridEditColumn } from '../../src/grid/protocol';
 import { el } from '../components/dom';
 import { createField, enteredFromApi, type FormField } from '../recordForm/fields';
 

@@ -1,7 +1,7 @@
 // The grid's columns as this person arranges them for this view: shown or hidden, in which order, and how
 // many stay in place on the left while scrolling across (the record column always does). The host keeps
 // the layout per view (grid/layout).
-import type { ColumnLayout, GridEditColumn } from '../../src/shared/protocol';
+import type { ColumnLayout, GridEditColumn } from '../../src/grid/protocol';
 import { button } from '../components/button';
 import { clear, el } from '../components/dom';
 

@@ -5,8 +5,8 @@
 // Column 0 is the row's record id and marks; the view's columns follow in the page's order.
 import type { ColumnKind } from '../../src/api/columnKinds';
 import { localFromUtc } from '../../src/shared/enteredValues';
-import { displayValue, sortsNumerically } from '../../src/shared/gridValues';
-import type { GridBlock, GridEditColumn, GridRowState } from '../../src/shared/protocol';
+import { displayValue, sortsNumerically } from '../../src/grid/values';
+import type { GridBlock, GridEditColumn, GridRowState } from '../../src/grid/protocol';
 import { DataGrid, type GridColumnSpec } from '../components/dataGrid';
 import { CellEditor, startsByTyping, type EditorEnd } from './cellEditor';
 

@@ -2,26 +2,35 @@
 // actions, a line about the active row (a conflict's Compare / Keep mine / Take theirs, a failure's
 // reason, an invalid cell's message), the columns' layout, and the grid. The host owns every change:
 // the page sends what the user did and draws the rows the host sends back.
-import type { GridBlock, GridLoadState, GridToHostMessage, HostToGridMessage } from '../../src/shared/protocol';
+import type { GridBlock, GridToHostMessage, HostToGridMessage } from '../../src/grid/protocol';
 import { channel } from '../common/vscodeApi';
 import { button } from '../components/button';
 import { el } from '../components/dom';
+import { editorPage } from '../components/editorPage';
 import { dropdown } from '../components/inputs';
 import { messageBar } from '../components/messageBar';
 import { registerToolkit } from '../components/toolkit';
 import '../components/panel.css';
+import '../components/editorPage.css';
 import './grid.css';
-import { filterBar as filterBarOf } from '../viewQuery/filterBar';
 import { ColumnsPanel } from './columnsPanel';
 import { GridTable } from './gridTable';
 
 registerToolkit();
 const host = channel<HostToGridMessage, GridToHostMessage, Record<string, never>>('grid/');
 
-const title = el('h1', { text: 'View' });
-const subtitle = el('p', { className: 'subtitle' });
-const counts = el('p', { id: 'grid-counts', className: 'row-count', attrs: { role: 'status', 'aria-live': 'polite' } });
-const notice = messageBar('grid-notice');
+const page = editorPage({
+  prefix: 'grid',
+  post: (message) => host.post(message),
+  items: 'rows',
+  saveTitle: 'Save the changed rows (Ctrl+S)',
+  runTitle: 'Read the view again with these filters (pending changes stay)',
+  showCounts: () => showCounts(),
+  loaded: (load) => {
+    addRow.disabled = load.state === 'loading';
+  },
+});
+const { title, subtitle, counts, notice, builder } = page;
 const rowLine = messageBar('grid-row');
 /** What a row added here becomes at save (grid/init says). */
 let newRows: 'draft' | 'record' = 'record';
@@ -31,32 +40,6 @@ function timeZone(): string {
 }
 /** How many filters the rows shown were read with. */
 let filtered = 0;
-/** How far the view's rows have arrived (grid/init, grid/load). */
-let load: GridLoadState = { state: 'done', count: 0 };
-/** The notice says the rows are partial (and offers Retry). */
-let partialShown = false;
-// While the rows arrive: stops reading; the rows read stay, marked partial.
-const cancelLoad = button('Cancel', {
-  id: 'grid-cancel-load',
-  title: 'Stop reading the view: the rows read so far stay',
-  onClick: () => host.post({ type: 'grid/cancelLoad' }),
-});
-cancelLoad.hidden = true;
-const countsLine = el('div', { className: 'row-count-line' }, counts, cancelLoad);
-
-// The Query View's filter builder, above the grid: Run reads the view again with its filters (the same
-// encoding); the pending changes stay, and rows with pending edits stay in sight.
-const { element: filterBar, builder } = filterBarOf({
-  prefix: 'grid',
-  runTitle: 'Read the view again with these filters (pending changes stay)',
-  invalid: () => notice.show('error', 'Some filters need attention before the view can be read again.'),
-  run: (filters) => {
-    notice.hide();
-    counts.textContent = 'Reading the view…';
-    host.post({ type: 'grid/filter', filters });
-  },
-});
-
 const table = new GridTable({
   edit: (label, edits) => host.post({ type: 'grid/edit', label, edits }),
   block: (type, block) => host.post({ type, block }),
@@ -109,18 +92,9 @@ const addRow = button('Add Row', {
 
 const actions = el(
   'div',
-  { className: 'grid-actions' },
-  button('Save', {
-    id: 'grid-save',
-    appearance: 'primary',
-    title: 'Save the changed rows (Ctrl+S)',
-    onClick: () => host.post({ type: 'grid/save' }),
-  }),
-  button('Discard…', {
-    id: 'grid-discard',
-    title: 'Discard every pending change: the view is read again from the portal (File › Revert)',
-    onClick: () => host.post({ type: 'grid/discard' }),
-  }),
+  { className: 'editor-actions' },
+  page.save,
+  page.discard,
   addRow,
   button('Fill Down', {
     id: 'grid-fill',
@@ -155,6 +129,7 @@ function bulk(change: 'set-field' | 'delete'): void {
 function showCounts(): void {
   const { changed, added, conflicts, invalid } = table.counts();
   const filters = filtered > 0 ? ` (${filtered} filter${filtered === 1 ? '' : 's'})` : '';
+  const load = page.load();
   const rows =
     load.state === 'loading'
       ? `Loading… ${load.count.toLocaleString()} rows`
@@ -174,15 +149,8 @@ function showRow(): void {
   const active = table.activeRow();
   const state = active?.state;
   if (!active || !state) return rowLine.hide();
-  const resolve = (action: 'compare' | 'keepMine' | 'takeTheirs') => () =>
-    host.post({ type: 'grid/resolve', recordId: active.recordId, action });
-  if (state.conflict) {
-    return rowLine.show('error', `Record ${active.recordId}: ${state.conflict}`, [
-      { label: 'Compare', id: 'grid-compare', run: resolve('compare') },
-      { label: 'Keep Mine', id: 'grid-keep-mine', run: resolve('keepMine') },
-      { label: 'Take Theirs', id: 'grid-take-theirs', run: resolve('takeTheirs') },
-    ]);
-  }
+  const resolve = page.resolveActions(active.recordId);
+  if (state.conflict) return rowLine.show('error', `Record ${active.recordId}: ${state.conflict}`, resolve);
   if (state.saveFailure) return rowLine.show('error', `Record ${active.recordId} was not saved: ${state.saveFailure} Your edits are kept.`);
   const { column } = table.grid.activeCell;
   const index = table.shown[column - 1];
@@ -199,29 +167,9 @@ function showRow(): void {
     return rowLine.show(
       'info',
       `Record ${active.recordId} was ${state.changedOnPortal} on the portal since it was read. Saving checks it; or take the portal's copy now.`,
-      [{ label: 'Take Theirs', id: 'grid-take-theirs', run: resolve('takeTheirs') }],
+      resolve.filter((action) => action.label === 'Take Theirs'),
     );
   rowLine.hide();
-}
-
-/** Reads the view again: after its rows could not be read, or were read partially. */
-const retry = { id: 'grid-retry', label: 'Retry', run: () => host.post({ type: 'grid/retry' }) };
-
-/** The loading line and what waits for the rows: Cancel while they arrive, Retry when they are partial. */
-function applyLoad(next: GridLoadState): void {
-  load = next;
-  cancelLoad.hidden = load.state !== 'loading';
-  addRow.disabled = load.state === 'loading';
-  if (load.state === 'partial') counts.dataset.partial = '';
-  else delete counts.dataset.partial;
-  if (load.state === 'partial') {
-    partialShown = true;
-    notice.show('info', `Partial: ${load.message ?? `only ${load.count.toLocaleString()} rows were read.`}`, [retry]);
-  } else if (partialShown) {
-    partialShown = false;
-    notice.hide();
-  }
-  showCounts();
 }
 
 function applyFrozen(frozen: number): void {
@@ -229,6 +177,7 @@ function applyFrozen(frozen: number): void {
 }
 
 host.onMessage((message) => {
+  if (page.receive(message)) return;
   switch (message.type) {
     case 'grid/init': {
       title.textContent = message.viewName;
@@ -242,8 +191,7 @@ host.onMessage((message) => {
       table.load(message.columns, message.rows, layout.shown);
       applyFrozen(layout.frozen);
       notice.hide();
-      partialShown = false;
-      applyLoad(message.load ?? { state: 'done', count: message.rows.length });
+      page.applyLoad(message.load ?? { state: 'done', count: message.rows.length });
       showRow();
       table.grid.element.focus();
       break;
@@ -262,31 +210,8 @@ host.onMessage((message) => {
       table.append(message.rows);
       showCounts();
       break;
-    case 'grid/load':
-      applyLoad(message.load);
-      break;
-    case 'grid/notice':
-      partialShown = false;
-      // It takes the bar the partial rows had: Retry stays within reach (the count still says partial).
-      notice.show(message.level, message.message, load.state === 'partial' ? [retry] : undefined);
-      // A filter run that failed left "Reading the view…" in the counts line; the rows shown are as before.
-      showCounts();
-      break;
-    case 'grid/loadFailed':
-      notice.show('error', message.message, [retry]);
-      break;
   }
 });
 
-document
-  .getElementById('root')
-  ?.append(
-    el('header', { className: 'grid-header-bar' }, el('div', {}, title, subtitle), actions),
-    filterBar,
-    notice.element,
-    rowLine.element,
-    columnsPanel.element,
-    countsLine,
-    table.grid.element,
-  );
+page.mount(actions, page.filterBar, notice.element, rowLine.element, columnsPanel.element, page.countsLine, table.grid.element);
 host.post({ type: 'ready' });

@@ -2,7 +2,7 @@
 // grid with sorting and export. Rows arrive from the host in chunks; the grid paints the first at once.
 import type { ColumnKind } from '../../src/api/columnKinds';
 import type { HostToQueryMessage, QueryToHostMessage, SavedQuery, SortSpec, ViewFilter } from '../../src/shared/protocol';
-import { columnTitle, sortsNumerically } from '../../src/shared/gridValues';
+import { columnTitle, sortsNumerically } from '../../src/grid/values';
 import { channel } from '../common/vscodeApi';
 import { button } from '../components/button';
 import { DataGrid, type GridColumnSpec } from '../components/dataGrid';

@@ -1,6 +1,6 @@
 // The rows of the current result that the page holds: the host keeps the whole result and sends the rows
 // in sight (asked for in blocks), in the order of its latest sort; this cache keeps a few thousand of them.
-import { displayValue } from '../../src/shared/gridValues';
+import { displayValue } from '../../src/grid/values';
 import { RECORD_ID_KEY, ROW_VALUES_OFFSET, type GridColumn, type SortSpec } from '../../src/shared/protocol';
 
 /** The grid shows the record id first, then the view's columns. */

@@ -4,7 +4,7 @@
 // Pure: no vscode.
 import type { ViewRow } from '../../api/answers';
 import { csvField } from '../../shared/csvText';
-import { columnTitle, displayValue, sortOrder } from '../../shared/gridValues';
+import { columnTitle, displayValue, sortOrder } from '../../grid/values';
 import { RECORD_ID_KEY, type GridColumn, type SortSpec } from '../../shared/protocol';
 
 /** The rows of a result: a RowStore (rows parsed when read) or a plain list. */

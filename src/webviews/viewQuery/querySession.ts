@@ -18,7 +18,7 @@ import { provisionalMetadata } from '../../catalog/recordTitles';
 import { describeError, type RunShownInPanel } from '../../ui/failures';
 import { exportOrder } from './exportRows';
 import { selectedRecordIds, type RowRange } from './selection';
-import { filterColumns, gridColumns, lookupAppsOf } from './viewColumns';
+import { filterColumns, gridColumns, lookupAppsOf } from '../../grid/model/viewColumns';
 
 /** What the session needs of PortalClient (the view's rows come through the opener, or a read of its own). */
 export interface ViewSource extends ViewReadSource {

@@ -6,12 +6,12 @@
 // as VS Code's postMessage would: that round trip is part of the figure.
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
-import { BoardSession, boardStart } from '../../../src/board/boardSession';
+import { BoardSession, boardStart } from '../../../src/board/model/boardSession';
 import { provisionalMetadata } from '../../../src/catalog/recordTitles';
-import { GridModel } from '../../../src/grid/gridModel';
-import type { BoardDefinition, BoardToHostMessage } from '../../../src/shared/boardProtocol';
-import { GridRowsReader } from '../../../src/webviews/grid/rowsReader';
-import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { GridModel } from '../../../src/grid/model/gridModel';
+import type { BoardDefinition, BoardToHostMessage } from '../../../src/board/protocol';
+import { GridRowsReader } from '../../../src/grid/host/rowsReader';
+import { gridEditColumns } from '../../../src/grid/model/viewColumns';
 import { PanelPage, type PanelServer } from '../../webview/support/panelPage';
 
 export async function boardFirstCards(

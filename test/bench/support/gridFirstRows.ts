@@ -6,9 +6,9 @@
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
 import { provisionalMetadata } from '../../../src/catalog/recordTitles';
-import { GridModel } from '../../../src/grid/gridModel';
-import { GridRowsReader } from '../../../src/webviews/grid/rowsReader';
-import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { GridModel } from '../../../src/grid/model/gridModel';
+import { GridRowsReader } from '../../../src/grid/host/rowsReader';
+import { gridEditColumns } from '../../../src/grid/model/viewColumns';
 import { PanelPage, type PanelServer } from '../../webview/support/panelPage';
 
 /** Milliseconds from the start of the view's read to its first row in the editable grid's page. */

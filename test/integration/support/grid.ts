@@ -1,7 +1,7 @@
 // The view grid's tab and document as the integration tests find them.
 import * as vscode from 'vscode';
 import { driver, type WebviewDom } from './driver';
-import type { GridDocument } from '../../../src/webviews/grid/gridDocument';
+import type { GridDocument } from '../../../src/grid/host/gridDocument';
 import { testApi } from './extension';
 
 export function gridTab(): vscode.Tab | undefined {

@@ -1,5 +1,6 @@
 // Files in the test workspace (a fresh temporary folder per run, opened by the harness).
 import * as vscode from 'vscode';
+import { emulator } from './emulator';
 
 export function workspaceRoot(): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -12,4 +13,17 @@ export async function workspaceFile(relativePath: string, content: string): Prom
   const uri = vscode.Uri.joinPath(workspaceRoot(), relativePath);
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
   return uri;
+}
+
+/**
+ * The team's shared setup (.vscode/portal.json) naming the emulator, "Team emulator" signed in with client
+ * credentials, with the portal's `apps` and anything else it says (a name, an address, a URL template).
+ */
+export function teamFile(portal: Record<string, unknown> = {}, indent?: number): string {
+  const { base_url: baseUrl, client_id: clientId } = emulator();
+  return JSON.stringify(
+    { portals: [{ name: 'Team emulator', baseUrl, clientId, flow: 'clientCredentials', ...portal }] },
+    undefined,
+    indent,
+  );
 }

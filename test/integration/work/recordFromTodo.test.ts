@@ -5,11 +5,11 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedPortal } from '../documents/support';
 import { driver } from '../support/driver';
-import { emulator, emulatorControl } from '../support/emulator';
+import { emulatorControl } from '../support/emulator';
 import { testApi } from '../support/extension';
 import { useScriptedPrompter } from '../support/prompter';
 import { waitFor } from '../support/wait';
-import { workspaceFile, workspaceRoot } from '../support/workspace';
+import { teamFile, workspaceFile, workspaceRoot } from '../support/workspace';
 
 const KNOWLEDGE_BASE = '202';
 const FILE = '.vscode/portal.json';
@@ -32,20 +32,7 @@ describe('Create Record from TODO', function () {
   });
 
   it('opens the form pre-filled, creates the record, and writes its reference into the comment', async () => {
-    await workspaceFile(
-      FILE,
-      JSON.stringify({
-        portals: [
-          {
-            name: 'Team emulator',
-            baseUrl: emulator().base_url,
-            clientId: emulator().client_id,
-            flow: 'clientCredentials',
-            apps: [{ id: KNOWLEDGE_BASE, reference: 'KB-{id}' }],
-          },
-        ],
-      }),
-    );
+    await workspaceFile(FILE, teamFile({ apps: [{ id: KNOWLEDGE_BASE, reference: 'KB-{id}' }] }));
     const api = await testApi();
     await waitFor(() => api.workspace.app(portalId(), KNOWLEDGE_BASE)?.reference, { message: "the workspace file's reference to be read" });
     const uri = await workspaceFile('todo-demo.ts', 'const total = 1;\n// TODO: cache the totals\n');

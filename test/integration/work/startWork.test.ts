@@ -12,7 +12,7 @@ import { emulator, emulatorControl } from '../support/emulator';
 import { testApi } from '../support/extension';
 import { useScriptedPrompter } from '../support/prompter';
 import { waitFor } from '../support/wait';
-import { workspaceFile, workspaceRoot } from '../support/workspace';
+import { teamFile, workspaceFile, workspaceRoot } from '../support/workspace';
 
 interface TestRepository {
   readonly rootUri: vscode.Uri;
@@ -69,20 +69,12 @@ describe('Start Work on Record (a real git repository)', function () {
       .update('portal.me.email', { [emulator().base_url]: 'ana@example.com' }, vscode.ConfigurationTarget.Global);
     await workspaceFile(
       FILE,
-      JSON.stringify({
-        portals: [
+      teamFile({
+        apps: [
           {
-            name: 'Team emulator',
-            baseUrl: emulator().base_url,
-            clientId: emulator().client_id,
-            flow: 'clientCredentials',
-            apps: [
-              {
-                id: TICKETS,
-                reference: 'TCK-{id}',
-                startWork: { statusField: 'State', startStatus: 'In progress', doneStatus: 'Closed', userField: 'Assignee' },
-              },
-            ],
+            id: TICKETS,
+            reference: 'TCK-{id}',
+            startWork: { statusField: 'State', startStatus: 'In progress', doneStatus: 'Closed', userField: 'Assignee' },
           },
         ],
       }),

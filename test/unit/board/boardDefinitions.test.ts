@@ -2,7 +2,7 @@
 // user chose none; a damaged entry ignored rather than misread.
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { BoardDefinitions } from '../../../src/board/boardDefinitions';
+import { BoardDefinitions } from '../../../src/board/host/boardDefinitions';
 import type { SharedApp } from '../../../src/workspaceFile/model';
 
 function memento(): vscode.Memento & { raw: Map<string, unknown> } {

@@ -11,7 +11,7 @@ import {
   moveEdits,
   moveLabel,
   type BoardFieldColumn,
-} from '../../../src/board/boardModel';
+} from '../../../src/board/model/boardModel';
 
 const status: BoardFieldColumn = {
   key: 'f3',

@@ -1,9 +1,9 @@
 // The pending changes written for the custom editor's backup and read back: everything survives (invalid
 // cells, marks), a damaged or newer backup is refused with a message and restores nothing.
 import * as assert from 'node:assert/strict';
-import { backupOf, droppedEditsMessage, parseBackup, restoreBackup, serializeBackup } from '../../../src/grid/backup';
-import { ChangeSet } from '../../../src/grid/changeSet';
-import { EditHistory } from '../../../src/grid/editHistory';
+import { backupOf, droppedEditsMessage, parseBackup, restoreBackup, serializeBackup } from '../../../src/grid/model/backup';
+import { ChangeSet } from '../../../src/grid/model/changeSet';
+import { EditHistory } from '../../../src/grid/model/editHistory';
 import { freshGrid, startGridPortal, type GridPortal } from './gridPortal';
 
 describe('grid: backup of pending changes', function () {

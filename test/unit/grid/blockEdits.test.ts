@@ -1,10 +1,10 @@
 // Paste, fill down, clear and copy over the rows and columns of the emulator's Orders view "All orders":
 // TSV as spreadsheets write it, conversion by column kind, the report of cells that failed.
 import * as assert from 'node:assert/strict';
-import type { ChangeSet } from '../../../src/grid/changeSet';
-import { copyText, planClear, planFillDown, planPaste, type GridLayout } from '../../../src/grid/blockEdits';
-import type { TextOptions } from '../../../src/grid/cellText';
-import { EditHistory } from '../../../src/grid/editHistory';
+import type { ChangeSet } from '../../../src/grid/model/changeSet';
+import { copyText, planClear, planFillDown, planPaste, type GridLayout } from '../../../src/grid/model/blockEdits';
+import type { TextOptions } from '../../../src/grid/model/cellText';
+import { EditHistory } from '../../../src/grid/model/editHistory';
 import { freshGrid, startGridPortal, type GridPortal } from './gridPortal';
 
 const EUROPE: TextOptions = { dateOrder: 'DMY', utcOffset: 60, decimalSeparator: '.' };

@@ -2,7 +2,7 @@
 // locale's separators and date order, time zones that follow daylight saving, and the form's conversion.
 import * as assert from 'node:assert/strict';
 import type { Column } from '../../../src/api/types';
-import { dateOrderOf, decimalSeparatorOf, textToValue, valueToText, type TextOptions } from '../../../src/grid/cellText';
+import { dateOrderOf, decimalSeparatorOf, textToValue, valueToText, type TextOptions } from '../../../src/grid/model/cellText';
 import { localFromUtc, utcFromLocal } from '../../../src/shared/enteredValues';
 
 function column(typeName: string, extra: Partial<Column> = {}): Column {

@@ -2,8 +2,8 @@
 // the rules and messages of documents and the form, read-only refusals, webhook marks, undo and redo.
 import * as assert from 'node:assert/strict';
 import { checkValue } from '../../../src/api/formats';
-import type { ChangeSet } from '../../../src/grid/changeSet';
-import { EditHistory } from '../../../src/grid/editHistory';
+import type { ChangeSet } from '../../../src/grid/model/changeSet';
+import { EditHistory } from '../../../src/grid/model/editHistory';
 import { freshGrid, startGridPortal, type GridPortal } from './gridPortal';
 
 describe('grid: the change set', function () {

@@ -2,7 +2,7 @@
 // is ignored rather than misread.
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { GridLayouts } from '../../../src/webviews/grid/gridLayouts';
+import { GridLayouts } from '../../../src/grid/host/gridLayouts';
 
 /** The little of a Memento the store uses, in memory, keeping what was stored as JSON (as VS Code does). */
 function memento(): vscode.Memento & { raw: Map<string, unknown> } {

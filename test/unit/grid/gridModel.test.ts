@@ -2,11 +2,11 @@
 // webhook's newer copy taken by a row without edits and only marked on a row with edits, a save's
 // outcomes, and Take theirs.
 import * as assert from 'node:assert/strict';
-import { backupOf, parseBackup, serializeBackup } from '../../../src/grid/backup';
-import { GridModel } from '../../../src/grid/gridModel';
+import { backupOf, parseBackup, serializeBackup } from '../../../src/grid/model/backup';
+import { GridModel } from '../../../src/grid/model/gridModel';
 import { appRecords } from '../../../src/records/store';
-import { saveChanges } from '../../../src/grid/saveRunner';
-import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { saveChanges } from '../../../src/grid/model/saveRunner';
+import { gridEditColumns } from '../../../src/grid/model/viewColumns';
 import { testInterface } from '../api/portal';
 import { ALL_ORDERS, ORDERS, startGridPortal, type GridPortal } from './gridPortal';
 
@@ -101,7 +101,7 @@ describe('grid: the model of an open grid', function () {
     assert.match(model.rowState('2').conflict ?? '', /Someone else changed this record/);
     const conflict = model.conflicts.get('2');
     assert.ok(conflict);
-    model.take('2', conflict.current);
+    model.take('2', conflict.portalCopy);
     assert.equal(model.conflicts.has('2'), false);
   });
 

@@ -4,11 +4,11 @@ import { PortalClient } from '../../../src/api/client';
 import { defaultFetch, type FetchLike } from '../../../src/api/http';
 import type { ViewRow } from '../../../src/api/answers';
 import type { Column, RecordData } from '../../../src/api/types';
-import { ChangeSet } from '../../../src/grid/changeSet';
-import type { GridLayout } from '../../../src/grid/blockEdits';
-import { EditHistory } from '../../../src/grid/editHistory';
+import { ChangeSet } from '../../../src/grid/model/changeSet';
+import type { GridLayout } from '../../../src/grid/model/blockEdits';
+import { EditHistory } from '../../../src/grid/model/editHistory';
 import { appRecords, type AppRecords } from '../../../src/records/store';
-import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { gridEditColumns } from '../../../src/grid/model/viewColumns';
 import { CredentialsTokens, startPortal, testInterface, type Emulator } from '../api/portal';
 
 export const ORDERS = '102';

@@ -2,7 +2,7 @@
 // column, the filter a view of the linked app is read with, and only exact matches kept.
 import * as assert from 'node:assert/strict';
 import type { ViewRow } from '../../../src/api/answers';
-import { linkedFilter, linkedLookup, linkedRows, lookupSource } from '../../../src/grid/linkedRecord';
+import { linkedFilter, linkedLookup, linkedRows, lookupSource } from '../../../src/grid/model/linkedRecord';
 import { startGridPortal, type GridPortal } from './gridPortal';
 
 describe('grid: the record a LookUp cell links to', function () {

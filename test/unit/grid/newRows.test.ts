@@ -5,11 +5,11 @@
 import * as assert from 'node:assert/strict';
 import { PortalError } from '../../../src/api/errors';
 import { checkRecord } from '../../../src/api/formats';
-import { backupOf, parseBackup, restoreBackup, serializeBackup } from '../../../src/grid/backup';
-import { GridModel } from '../../../src/grid/gridModel';
+import { backupOf, parseBackup, restoreBackup, serializeBackup } from '../../../src/grid/model/backup';
+import { GridModel } from '../../../src/grid/model/gridModel';
 import { appRecords, type AppRecords } from '../../../src/records/store';
-import { saveChanges } from '../../../src/grid/saveRunner';
-import { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { saveChanges } from '../../../src/grid/model/saveRunner';
+import { gridEditColumns } from '../../../src/grid/model/viewColumns';
 import { testInterface } from '../api/portal';
 import { ALL_ORDERS, ORDERS, requestLog, startGridPortal, type GridPortal } from './gridPortal';
 

@@ -1,7 +1,7 @@
 // An open grid gathers the records an import or a bulk change announces one by one and reads its view
 // once the burst is over: one hand-over per burst, and none while one runs.
 import * as assert from 'node:assert/strict';
-import { QuietBatch } from '../../../src/grid/quietBatch';
+import { QuietBatch } from '../../../src/grid/model/quietBatch';
 
 const later = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,4 +1,4 @@
-// The queue an open grid's row refreshes go through after webhooks (src/grid/refreshQueue.ts): a bounded
+// The queue an open grid's row refreshes go through after webhooks (src/grid/model/refreshQueue.ts): a bounded
 // number of reads at once, a record read once however many events name it, read again when an event comes
 // while its read is on the way, 'deleted' taking over, nothing sent once the grid closes, many records read
 // with one read of the view when the save's rule says so, and a 429 pausing every read for its Retry-After.
@@ -7,10 +7,10 @@
 import * as assert from 'node:assert/strict';
 import { PortalError } from '../../../src/api/errors';
 import type { RecordData } from '../../../src/api/types';
-import type { PortalCopy } from '../../../src/grid/changeSet';
+import type { PortalCopy } from '../../../src/grid/model/changeSet';
 import { appRecords } from '../../../src/records/store';
-import { RefreshQueue, type RefreshQueueOptions } from '../../../src/grid/refreshQueue';
-import { readViewCopies, type ViewCheckSource } from '../../../src/grid/viewCheck';
+import { RefreshQueue, type RefreshQueueOptions } from '../../../src/grid/model/refreshQueue';
+import { readViewCopies, type ViewCheckSource } from '../../../src/grid/model/viewCheck';
 import { testInterface } from '../api/portal';
 import { ALL_ORDERS, freshGrid, ORDERS, requestLog, someoneElseOn, startGridPortal, type GridPortal } from './gridPortal';
 

@@ -8,11 +8,11 @@ import type { ViewRow } from '../../../src/api/answers';
 import { PortalError } from '../../../src/api/errors';
 import { RowStore } from '../../../src/api/rowStore';
 import type { ViewStreamOptions, ViewStreamResult } from '../../../src/api/viewStream';
-import { GridModel } from '../../../src/grid/gridModel';
-import { RowCopies } from '../../../src/grid/rowCopies';
-import type { RowsSource } from '../../../src/grid/rowCopies';
-import { GridRowsReader } from '../../../src/webviews/grid/rowsReader';
-import type { gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
+import { GridModel } from '../../../src/grid/model/gridModel';
+import { RowCopies } from '../../../src/grid/model/rowCopies';
+import type { RowsSource } from '../../../src/grid/model/rowCopies';
+import { GridRowsReader } from '../../../src/grid/host/rowsReader';
+import type { gridEditColumns } from '../../../src/grid/model/viewColumns';
 import { ALL_ORDERS, ORDERS, ordersView, startGridPortal, type GridPortal } from './gridPortal';
 
 /** A store holding `rows` as the portal sends them (id among the keys), and the rows as the store reads them. */

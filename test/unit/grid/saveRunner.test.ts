@@ -3,13 +3,13 @@
 // 429 Retry-After, 5xx and dropped connections, cancellation; counted in the emulator's request log.
 import * as assert from 'node:assert/strict';
 import { PortalClient } from '../../../src/api/client';
-import type { ChangeSet } from '../../../src/grid/changeSet';
-import { keepMine, takeTheirs } from '../../../src/grid/conflicts';
-import type { EditHistory } from '../../../src/grid/editHistory';
+import type { ChangeSet } from '../../../src/grid/model/changeSet';
+import { keepMine, takeTheirs } from '../../../src/grid/model/conflicts';
+import type { EditHistory } from '../../../src/grid/model/editHistory';
 import { appRecords, type AppRecords } from '../../../src/records/store';
 import { defaultFetch, type FetchLike } from '../../../src/api/http';
 import { PortalLimiter } from '../../../src/records/limiter';
-import { saveChanges, savingOn, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
+import { saveChanges, savingOn, type RowOutcome, type SaveProgress } from '../../../src/grid/model/saveRunner';
 import { CredentialsTokens, injectFault, testInterface } from '../api/portal';
 import { ALL_ORDERS, freshSave, ORDERS, portalData, requestLog, someoneElseOn, startGridPortal, type GridPortal } from './gridPortal';
 
@@ -85,7 +85,7 @@ describe('grid: saving changed rows', function () {
       ],
     );
     assert.equal(conflicts[0].asRead.f11, before3.f11);
-    assert.equal(conflicts[0].current.f11, 'Toner, cyan');
+    assert.equal(conflicts[0].portalCopy.f11, 'Toner, cyan');
     assert.deepEqual(conflicts[0].mine, { f18: '30' });
     // Saved rows leave the change set; held-back rows keep their edits, marked changed on the portal.
     assert.deepEqual(
@@ -97,7 +97,7 @@ describe('grid: saving changed rows', function () {
 
     // Keep mine sends my fields only (their f11 stays); Take theirs sends nothing.
     keepMine(changeSet, conflicts[0]);
-    takeTheirs(changeSet, '4', conflicts[1].current);
+    takeTheirs(changeSet, '4', conflicts[1].portalCopy);
     portal.sent.length = 0;
     const again = await saveChanges(changeSet, store);
     assert.deepEqual(kinds(again.outcomes), [['3', 'saved']]);

@@ -6,11 +6,11 @@ import * as assert from 'node:assert/strict';
 import type { PortalClient } from '../../../src/api/client';
 import type { ViewFilter } from '../../../src/api/filters';
 import type { RecordData } from '../../../src/api/types';
-import { ChangeSet } from '../../../src/grid/changeSet';
-import { EditHistory } from '../../../src/grid/editHistory';
+import { ChangeSet } from '../../../src/grid/model/changeSet';
+import { EditHistory } from '../../../src/grid/model/editHistory';
 import type { AppRecords } from '../../../src/records/store';
-import { saveChanges, type RowOutcome, type SaveProgress } from '../../../src/grid/saveRunner';
-import { readViewCopies, type ViewCheckSource } from '../../../src/grid/viewCheck';
+import { saveChanges, type RowOutcome, type SaveProgress } from '../../../src/grid/model/saveRunner';
+import { readViewCopies, type ViewCheckSource } from '../../../src/grid/model/viewCheck';
 import { configure, injectFault, testInterface } from '../api/portal';
 import {
   ALL_ORDERS,
@@ -133,7 +133,7 @@ describe('grid: saving many changed rows checked with one read of the view', fun
         ['4', 'same-fields', ['f18']],
       ],
     );
-    assert.equal(conflicts[0].current.f11, 'Toner, cyan');
+    assert.equal(conflicts[0].portalCopy.f11, 'Toner, cyan');
     assert.deepEqual(
       changeSet.rows().map((row) => row.recordId),
       ['3', '4'],

@@ -3,8 +3,8 @@
 // copy, or is left to its GET when the answer cannot vouch for it. Pure.
 import * as assert from 'node:assert/strict';
 import type { Column, RecordData } from '../../../src/api/types';
-import { checkRow, type RowToSave, type SaveCheck } from '../../../src/grid/conflicts';
-import { checkAgainstView, DEFAULT_ROUND_TRIP_MS, shouldReadView, VIEW_ROW_MS } from '../../../src/grid/viewCheck';
+import { checkRow, type RowToSave, type SaveCheck } from '../../../src/grid/model/conflicts';
+import { checkAgainstView, DEFAULT_ROUND_TRIP_MS, shouldReadView, VIEW_ROW_MS } from '../../../src/grid/model/viewCheck';
 
 function column(field: string, type: string, typeName: string): Column {
   return {
@@ -76,7 +76,7 @@ describe('grid: the save checked with one read of the view', () => {
     /** What a check decides, without the copy it carries (the view's and the GET's hold different keys). */
     const decision = (check: SaveCheck | undefined): unknown => {
       if (check?.kind === 'send') return { kind: check.kind, fields: check.fields };
-      if (check?.kind === 'conflict') return { kind: check.kind, ...check.conflict, current: undefined };
+      if (check?.kind === 'conflict') return { kind: check.kind, ...check.conflict, portalCopy: undefined };
       return check?.kind;
     };
     const same = (edits: Record<string, string>, viewCopy: RecordData, getCopy: RecordData): void => {

@@ -2,41 +2,9 @@
 // stretched round trips, is shared by every job on the portal, and holds one pause for a Retry-After.
 import * as assert from 'node:assert/strict';
 import type { RequestPermit } from '../../../src/api/gate';
-import { PortalLimiter, type LimiterClock } from '../../../src/records/limiter';
+import { PortalLimiter } from '../../../src/records/limiter';
 import { backoffMs, retryPolicy, retryWaitMs, sleep } from '../../../src/records/retry';
-
-class FakeClock implements LimiterClock {
-  private time = 0;
-  private timers: Array<{ at: number; callback: () => void; id: number }> = [];
-  private nextId = 1;
-  now(): number {
-    return this.time;
-  }
-  setTimeout(callback: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.timers.push({ at: this.time + ms, callback, id });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers = this.timers.filter((timer) => timer.id !== handle);
-  }
-  /** Moves time on, running the timers due, and lets the promises they settle run. */
-  async advance(ms: number): Promise<void> {
-    const until = this.time + ms;
-    for (;;) {
-      const due = this.timers.filter((timer) => timer.at <= until).sort((a, b) => a.at - b.at)[0];
-      if (!due) break;
-      this.timers = this.timers.filter((timer) => timer !== due);
-      this.time = due.at;
-      due.callback();
-      await settle();
-    }
-    this.time = until;
-    await settle();
-  }
-}
-
-const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+import { FakeClock } from '../support/fakeClock';
 
 /** Takes every permit free now (those given at once); the rest stay queued. */
 function takeFree(limiter: PortalLimiter, count: number): RequestPermit[] {

@@ -3,47 +3,14 @@
 // webhook events arrive.
 import * as assert from 'node:assert/strict';
 import { PortalError } from '../../../src/api/errors';
-import { PollScheduler, WEBHOOK_QUIET_INTERVALS, type PollClock, type PollTarget } from '../../../src/watch/scheduler';
-
-class FakeClock implements PollClock {
-  time = 0;
-  private timers: Array<{ at: number; callback: () => void; id: number }> = [];
-  private nextId = 1;
-  now(): number {
-    return this.time;
-  }
-  setTimeout(callback: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.timers.push({ at: this.time + ms, callback, id });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers = this.timers.filter((timer) => timer.id !== handle);
-  }
-  async advance(ms: number): Promise<void> {
-    const until = this.time + ms;
-    for (;;) {
-      const due = this.timers.filter((timer) => timer.at <= until).sort((a, b) => a.at - b.at)[0];
-      if (!due) break;
-      this.timers = this.timers.filter((timer) => timer !== due);
-      this.time = due.at;
-      due.callback();
-      await settle();
-    }
-    this.time = until;
-    await settle();
-  }
-}
-
-const settle = async (): Promise<void> => {
-  for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
-};
+import { PollScheduler, WEBHOOK_QUIET_INTERVALS, type PollTarget } from '../../../src/watch/scheduler';
+import { FakeClock } from '../support/fakeClock';
 
 const INTERVAL = 60_000;
 const view: PollTarget = { key: 'p/a/v', portalId: 'p', appId: 'a' };
 
 function setup(read?: (target: PollTarget, signal: AbortSignal) => Promise<void>, focused = true) {
-  const clock = new FakeClock();
+  const clock = new FakeClock(5);
   const reads: number[] = [];
   let paused = 0;
   const failures: number[] = [];

@@ -2,31 +2,8 @@
 // events for one record coalesced while it waits or was just acted on, and at most so many records acted
 // on per window, the rest queued (up to a bound) in order. A fake clock: nothing here waits.
 import * as assert from 'node:assert/strict';
-import { EventPacer, type PacerClock } from '../../../src/webhooks/eventPacer';
-
-class FakeClock implements PacerClock {
-  time = 0;
-  private timers: Array<{ at: number; run: () => void }> = [];
-  now = (): number => this.time;
-  schedule = (run: () => void, ms: number): (() => void) => {
-    const timer = { at: this.time + ms, run };
-    this.timers.push(timer);
-    return () => {
-      this.timers = this.timers.filter((other) => other !== timer);
-    };
-  };
-  advance(ms: number): void {
-    const until = this.time + ms;
-    for (;;) {
-      const next = this.timers.filter((timer) => timer.at <= until).sort((a, b) => a.at - b.at)[0];
-      if (!next) break;
-      this.timers = this.timers.filter((timer) => timer !== next);
-      this.time = next.at;
-      next.run();
-    }
-    this.time = until;
-  }
-}
+import { EventPacer } from '../../../src/webhooks/eventPacer';
+import { FakeClock } from '../support/fakeClock';
 
 describe('webhooks: the pace of acting on events', () => {
   let clock: FakeClock;
@@ -56,11 +33,11 @@ describe('webhooks: the pace of acting on events', () => {
     events.push('r1', 'r1 a');
     for (const name of ['r1 b', 'r1 c', 'r1 d']) events.push('r1', name);
     assert.deepEqual(acted, ['r1 a']);
-    clock.advance(999);
+    clock.advanceNow(999);
     assert.deepEqual(acted, ['r1 a']);
-    clock.advance(1);
+    clock.advanceNow(1);
     assert.deepEqual(acted, ['r1 a', 'r1 d'], 'one act for the three, with the latest');
-    clock.advance(5000);
+    clock.advanceNow(5000);
     assert.equal(acted.length, 2);
   });
 
@@ -68,7 +45,7 @@ describe('webhooks: the pace of acting on events', () => {
     const events = pacer();
     for (const id of ['1', '2', '3', '4', '5']) events.push(id, `r${id}`);
     assert.deepEqual(acted, ['r1', 'r2', 'r3']);
-    clock.advance(1000);
+    clock.advanceNow(1000);
     assert.deepEqual(acted, ['r1', 'r2', 'r3', 'r4', 'r5']);
   });
 
@@ -76,9 +53,9 @@ describe('webhooks: the pace of acting on events', () => {
     const events = pacer();
     for (let id = 1; id <= 20; id += 1) events.push(String(id), `r${id}`);
     assert.deepEqual(acted, ['r1', 'r2', 'r3']);
-    clock.advance(0);
+    clock.advanceNow(0);
     assert.deepEqual(dropped, [12], 'one word for the lot (20 - 3 acted - 5 waiting)');
-    clock.advance(60_000);
+    clock.advanceNow(60_000);
     assert.deepEqual(acted, ['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8']);
     events.push('1', 'r1 again');
     assert.deepEqual(acted.at(-1), 'r1 again', 'room again: acted on');
@@ -88,7 +65,7 @@ describe('webhooks: the pace of acting on events', () => {
     const events = pacer();
     for (const id of ['1', '2', '3', '4']) events.push(id, `r${id}`);
     events.dispose();
-    clock.advance(10_000);
+    clock.advanceNow(10_000);
     events.push('9', 'r9');
     assert.deepEqual(acted, ['r1', 'r2', 'r3']);
   });

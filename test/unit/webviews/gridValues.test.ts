@@ -1,7 +1,7 @@
 // Sorting by kind, as the grid and the export do.
 import * as assert from 'node:assert/strict';
 import type { ColumnKind } from '../../../src/api/columnKinds';
-import { choiceText, sortOrder } from '../../../src/shared/gridValues';
+import { choiceText, sortOrder } from '../../../src/grid/values';
 
 function sorted(values: string[], kind: ColumnKind, direction: 'ascending' | 'descending' = 'ascending'): string[] {
   return [...sortOrder(values.length, (index) => values[index], kind, direction)].map((index) => values[index]);

@@ -4,11 +4,11 @@
 import * as assert from 'node:assert/strict';
 import type { ViewFilter } from '../../../src/api/filters';
 import { ViewReads } from '../../../src/catalog/viewReads';
-import type { RowsSource } from '../../../src/grid/rowCopies';
+import type { RowsSource } from '../../../src/grid/model/rowCopies';
 import { ViewReadHub } from '../../../src/records/viewRead';
 import type { HostToQueryMessage } from '../../../src/shared/protocol';
 import { shownInPanel } from '../../../src/ui/failures';
-import { GridRowsReader } from '../../../src/webviews/grid/rowsReader';
+import { GridRowsReader } from '../../../src/grid/host/rowsReader';
 import { ViewQuerySession } from '../../../src/webviews/viewQuery/querySession';
 import { clientFor, emulatorControl, startPortal, type Emulator } from '../../support/portal';
 

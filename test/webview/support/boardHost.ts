@@ -1,28 +1,19 @@
-// A stand-in for the extension host of a board: the real grid model (src/grid/gridModel.ts) and the real
-// board session (src/board/boardSession.ts) over the real portal client (emulator over HTTP), with the
-// page's messages instead of VS Code's. VS Code's edit stack is a list here: undo() does what Ctrl+Z makes
-// VS Code do (call the last edit's undo), and the rows it touched are redrawn as GridDocument does.
+// A stand-in for the extension host of a board: the real grid model (src/grid/model/gridModel.ts) and the real
+// board session (src/board/model/boardSession.ts), with the page's messages instead of VS Code's (what it
+// shares with the grid's stand-in: editorHost.ts).
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
-import { BoardSession, boardStart } from '../../../src/board/boardSession';
-import type { Transaction } from '../../../src/grid/editHistory';
-import { GridModel } from '../../../src/grid/gridModel';
-import type { BoardDefinition, BoardToHostMessage, HostToBoardMessage } from '../../../src/shared/boardProtocol';
-import { filterColumns, gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
-import type { FilterColumn } from '../../../src/shared/protocol';
-import { PanelPage, type OpenOptions, type PanelServer } from './panelPage';
+import { BoardSession, boardStart } from '../../../src/board/model/boardSession';
+import type { BoardDefinition, BoardToHostMessage, HostToBoardMessage } from '../../../src/board/protocol';
+import { EditorHost } from './editorHost';
+import type { OpenOptions, PanelServer } from './panelPage';
 
-export class BoardHost {
-  panel!: PanelPage;
-  model!: GridModel;
+export class BoardHost extends EditorHost<BoardToHostMessage, HostToBoardMessage> {
   session!: BoardSession;
   definition: BoardDefinition | undefined;
-  readonly stack: Transaction[] = [];
   /** Messages the host passes on to what the custom editor shares with the grid (save, resolve, open). */
   readonly passed: BoardToHostMessage[] = [];
-  private filterColumns: FilterColumn[] = [];
   private titleField: string | undefined;
-  private pending: Promise<unknown> = Promise.resolve();
 
   static async open(
     browser: Browser,
@@ -33,50 +24,16 @@ export class BoardHost {
     const host = new BoardHost();
     host.definition = options.definition;
     host.titleField = options.titleField;
-    const [read, columns] = await Promise.all([client.readView(options.appId, options.viewId), client.listColumns(options.appId)]);
-    host.model = new GridModel(
-      gridEditColumns(options.appId, read.metadata, (id) => (id === options.appId ? columns : undefined)),
-      columns,
-      read.rows,
-    );
-    host.filterColumns = filterColumns(options.appId, columns, read.metadata);
-    const onPost = (message: { type: string }): void => {
-      host.pending = host.pending
-        .then(() => host.handle(message as BoardToHostMessage))
-        .catch((error: unknown) => console.error('board host:', error));
-    };
-    host.panel = await PanelPage.open(browser, server, 'board', { ...options, onPost });
-    await host.settled();
+    await host.start(browser, server, client, 'board', options);
     return host;
   }
 
-  async settled(): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    await this.pending;
-  }
-
-  async send(message: HostToBoardMessage): Promise<void> {
-    await this.panel.post(message);
-  }
-
-  async undo(): Promise<void> {
-    const transaction = this.stack.pop();
-    const step = transaction ? this.model.history.undo(transaction) : undefined;
-    if (step) await this.rowsChanged(step.transaction.changes.map((change) => change.recordId));
-  }
-
-  async close(): Promise<void> {
-    await this.panel.close();
-  }
-
-  private async rowsChanged(recordIds: readonly string[]): Promise<void> {
+  protected async redraw(recordIds: readonly string[]): Promise<void> {
     const layout = this.session.rowsChanged({ changed: recordIds, removed: [], renamed: [] });
     if (layout) await this.send(layout);
   }
 
-  private async handle(message: BoardToHostMessage): Promise<void> {
-    // The page says "ready" before PanelPage.open() has handed the page over: wait for it.
-    while (!this.panel) await new Promise((resolve) => setTimeout(resolve, 5));
+  protected async take(message: BoardToHostMessage): Promise<void> {
     switch (message.type) {
       case 'ready': {
         const start = boardStart(this.model.columns, this.definition, 'All orders');
@@ -106,13 +63,13 @@ export class BoardHost {
       case 'board/move': {
         const { label, edits } = this.session.move(message.recordId, message.to);
         if (edits.length === 0) return;
-        const outcome = this.model.history.edit('edit', label, edits);
+        const outcome = this.model.edit('edit', label, edits);
         if (outcome.transaction) this.stack.push(outcome.transaction);
         if (outcome.refused[0]) {
           this.session.moveRefused();
           return this.send({ type: 'board/notice', level: 'error', message: outcome.refused[0].message });
         }
-        return this.rowsChanged(edits.map((edit) => edit.recordId));
+        return this.redraw(edits.map((edit) => edit.recordId));
       }
       case 'board/define':
         this.definition = message.definition;

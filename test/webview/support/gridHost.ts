@@ -1,38 +1,30 @@
-// A stand-in for the extension host of a view grid: the real grid model (src/grid/gridModel.ts) over the
-// real portal client (emulator over HTTP) and the block plans the custom editor uses, with the page's
-// messages instead of VS Code's. VS Code's edit stack is a list here: undo() does what Ctrl+Z makes VS
-// Code do (call the last edit's undo). The clipboard the host writes is kept in `clipboard`.
+// A stand-in for the extension host of a view grid: the real grid model (src/grid/model/gridModel.ts) and the
+// block plans the custom editor uses, with the page's messages instead of VS Code's (what it shares with the
+// board's stand-in: editorHost.ts). The clipboard the host writes is kept in `clipboard`.
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
-import { copyText } from '../../../src/grid/blockEdits';
-import { blockPlanMessage, planFor } from '../../../src/grid/blockMessages';
-import { zoneOffset } from '../../../src/grid/cellText';
-import type { CellEdit, RefusedCell } from '../../../src/grid/changeSet';
-import type { Transaction, TransactionKind } from '../../../src/grid/editHistory';
-import { GridModel, type SaveSummary } from '../../../src/grid/gridModel';
-import { linkedFilter, linkedLookup, linkedRows } from '../../../src/grid/linkedRecord';
+import { blockPlanMessage, planFor } from '../../../src/grid/model/blockMessages';
+import { zoneOffset } from '../../../src/grid/model/cellText';
+import type { CellEdit, RefusedCell } from '../../../src/grid/model/changeSet';
+import type { TransactionKind } from '../../../src/grid/model/editHistory';
+import type { SaveSummary } from '../../../src/grid/model/gridModel';
+import { linkedFilter, linkedLookup, linkedRows } from '../../../src/grid/model/linkedRecord';
 import type { AppRecords } from '../../../src/records/store';
-import { saveChanges } from '../../../src/grid/saveRunner';
-import type { GridToHostMessage, HostToGridMessage } from '../../../src/shared/protocol';
-import { filterColumns, gridEditColumns } from '../../../src/webviews/viewQuery/viewColumns';
-import type { FilterColumn, ViewFilter } from '../../../src/shared/protocol';
-import { PanelPage, type OpenOptions, type PanelServer, type PosterMessage } from './panelPage';
+import type { GridToHostMessage, HostToGridMessage } from '../../../src/grid/protocol';
+import type { ViewFilter } from '../../../src/shared/protocol';
+import { EditorHost } from './editorHost';
+import type { OpenOptions, PanelServer, PosterMessage } from './panelPage';
 
-export class GridHost {
-  panel!: PanelPage;
-  model!: GridModel;
+export class GridHost extends EditorHost<GridToHostMessage | PosterMessage, HostToGridMessage> {
   clipboard = '';
   /** The records "opened" (a LookUp cell followed): app id and record id. */
   readonly opened: Array<{ appId: string; recordId: string }> = [];
   private client!: PortalClient;
   private view = { appId: '', viewId: '' };
-  private filterColumns: FilterColumn[] = [];
   /** The filters the rows were last read with (grid/filter). */
   filters: ViewFilter[] = [];
   /** The columns' layout the page asked to keep (grid/layout), as the custom editor keeps it per view. */
   layout: { order: string[]; hidden: string[]; frozen: number } | undefined;
-  readonly stack: Transaction[] = [];
-  private pending: Promise<unknown> = Promise.resolve();
 
   static async open(
     browser: Browser,
@@ -43,54 +35,25 @@ export class GridHost {
     const host = new GridHost();
     host.layout = options.layout;
     host.client = client;
-    const [read, columns] = await Promise.all([client.readView(options.appId, options.viewId), client.listColumns(options.appId)]);
-    host.model = new GridModel(
-      gridEditColumns(options.appId, read.metadata, (id) => (id === options.appId ? columns : undefined)),
-      columns,
-      read.rows,
-    );
-    host.filterColumns = filterColumns(options.appId, columns, read.metadata);
     host.view = { appId: options.appId, viewId: options.viewId };
-    const onPost = (message: { type: string }): void => {
-      host.pending = host.pending
-        .then(() => host.handle(message as GridToHostMessage))
-        .catch((error: unknown) => console.error('grid host:', error));
-    };
-    host.panel = await PanelPage.open(browser, server, 'grid', { ...options, onPost });
-    await host.settled();
+    await host.start(browser, server, client, 'grid', options);
     return host;
   }
 
-  /** Every message the page sent so far has been handled. */
-  async settled(): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    await this.pending;
-  }
-
-  async send(message: HostToGridMessage): Promise<void> {
-    await this.panel.post(message);
-  }
-
-  async undo(): Promise<void> {
-    const transaction = this.stack.pop();
-    const step = transaction ? this.model.history.undo(transaction) : undefined;
-    if (step) await this.sendRows(step.transaction.changes.map((change) => change.recordId));
+  protected redraw(recordIds: readonly string[]): Promise<void> {
+    return this.sendRows(recordIds);
   }
 
   /** Saves as the custom editor does (without VS Code's progress), and redraws the rows. */
   async save(store: AppRecords): Promise<SaveSummary> {
-    const report = await saveChanges(this.model.changeSet, store);
+    const report = await this.model.send(store);
     const summary = this.model.afterSave(report);
     await this.sendRows(this.model.markedRowIds());
     return summary;
   }
 
-  async close(): Promise<void> {
-    await this.panel.close();
-  }
-
   private async edit(kind: TransactionKind, label: string, edits: readonly CellEdit[]): Promise<RefusedCell[]> {
-    const outcome = this.model.history.edit(kind, label, edits);
+    const outcome = this.model.edit(kind, label, edits);
     if (outcome.transaction) {
       this.stack.push(outcome.transaction);
       await this.sendRows(outcome.transaction.changes.map((change) => change.recordId));
@@ -108,8 +71,8 @@ export class GridHost {
       else if ('removed' in event) removed.push(event.removed);
       else renamed.push([event.created, event.recordId]);
     }
-    const ids = [...new Set([...recordIds, ...added, ...renamed.map(([, id]) => id)].map((id) => this.model.changeSet.resolve(id)))].filter(
-      (id) => this.model.hasRow(id),
+    const ids = [...new Set([...recordIds, ...added, ...renamed.map(([, id]) => id)].map((id) => this.model.currentId(id)))].filter((id) =>
+      this.model.hasRow(id),
     );
     await this.send({
       type: 'grid/rows',
@@ -120,9 +83,7 @@ export class GridHost {
     });
   }
 
-  private async handle(message: GridToHostMessage | PosterMessage): Promise<void> {
-    // The page says "ready" before PanelPage.open() has handed the page over: wait for it.
-    while (!this.panel) await new Promise((resolve) => setTimeout(resolve, 5));
+  protected async take(message: GridToHostMessage | PosterMessage): Promise<void> {
     const typed = message as GridToHostMessage;
     switch (typed.type) {
       case 'ready':
@@ -183,8 +144,7 @@ export class GridHost {
         return;
       }
       case 'grid/copy':
-        this.clipboard = copyText(
-          this.model.changeSet,
+        this.clipboard = this.model.copyText(
           this.model.layout(typed.block.columns),
           { top: typed.block.top, bottom: typed.block.bottom, left: 0, right: typed.block.columns.length - 1 },
           typed.format,
@@ -192,11 +152,11 @@ export class GridHost {
         );
         return;
       case 'grid/openLinked': {
-        // What the custom editor does (src/webviews/grid/openLinked.ts) with a view of the linked app added.
-        const column = this.model.changeSet.column(typed.field);
+        // What the custom editor does (src/grid/host/openLinked.ts) with a view of the linked app added.
+        const column = this.model.appColumn(typed.field);
         const linkedApp = typeof column?.lookup_app_id === 'string' ? column.lookup_app_id : '';
         const lookup = column
-          ? linkedLookup(column, await this.client.listColumns(linkedApp), this.model.changeSet.value(typed.recordId, typed.field))
+          ? linkedLookup(column, await this.client.listColumns(linkedApp), this.model.fieldValues(typed.recordId, [typed.field])[0])
           : { problem: 'no column' };
         if ('problem' in lookup) return this.send({ type: 'grid/notice', level: 'error', message: lookup.problem });
         const [row] = linkedRows(lookup, (await this.client.readView(lookup.appId, '1', [linkedFilter(lookup)])).rows);
