@@ -172,7 +172,11 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
     ...explorerCommands({ ...stores, tree: explorer, treeView: explorerView }),
     ...goToRecordCommands({ ...stores, treeView: explorerView }),
     ...recordCommands(recordParts),
-    ...panelCommands({ ...stores, extensionUri: context.extensionUri }),
+    ...panelCommands({
+      ...stores,
+      extensionUri: context.extensionUri,
+      revealInGrid: (uri, recordId) => gridEditor.reveal(uri, recordId),
+    }),
     ...importCommands({ ...stores, extensionUri: context.extensionUri, storageFolder: context.globalStorageUri.fsPath }),
     ...actions.commands,
     ...webhookCommands({ portals, service: webhooks, secrets: webhookSecrets }),

@@ -42,8 +42,8 @@ function actionsOf(parts: HoverParts, record: RecordTarget): HoverAction[] {
           {
             label: 'Open as Grid',
             command: COMMANDS.panel.openViewAsGrid,
-            args: [{ portalId: record.portalId, appId: record.appId, viewId: view.viewId, viewName: view.name }],
-            tooltip: `Open ${view.name} as a grid`,
+            args: [{ portalId: record.portalId, appId: record.appId, viewId: view.viewId, viewName: view.name, recordId: record.recordId }],
+            tooltip: `Open ${view.name} as a grid, at this record`,
           },
         ]
       : []),

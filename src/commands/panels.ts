@@ -8,7 +8,7 @@ import type { Stores } from '../catalog/stores';
 import { BOARD_VIEW_TYPE, GRID_VIEW_TYPE, PANEL_COMMANDS } from '../ids';
 import { viewOfUri } from '../model/recordAddress';
 import { viewGridUri } from '../model/recordUri';
-import { appTargetOf, viewTargetOf } from '../model/targets';
+import { appTargetOf, recordTargetOf, viewTargetOf } from '../model/targets';
 import { prompter } from '../ui/prompter';
 import { RecordFormPanel } from '../webviews/recordFormPanel';
 import { ViewQueryPanel } from '../webviews/viewQueryPanel';
@@ -18,6 +18,8 @@ import type { CommandTable } from './register';
 
 export type PanelCommandDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'recordEvents' | 'savedQueries' | 'viewReads'> & {
   readonly extensionUri: vscode.Uri;
+  /** Shows a record's row in the open grids of the view at `uri` (the grid editor's). */
+  readonly revealInGrid: (uri: vscode.Uri, recordId: string) => void;
 };
 
 interface SavedItem extends vscode.QuickPickItem {
@@ -83,6 +85,9 @@ export function panelCommands(deps: PanelCommandDeps): CommandTable {
       const view = named(deps, target);
       const uri = openGridUri(view) ?? viewGridUri(view, { appName: await appName(deps, target) });
       await vscode.commands.executeCommand('vscode.openWith', uri, GRID_VIEW_TYPE);
+      // A record named too (a reference's hover): its row is the one shown.
+      const record = recordTargetOf(arg);
+      if (record) deps.revealInGrid(uri, record.recordId);
     },
     [PANEL_COMMANDS.openViewAsBoard]: async (arg) => {
       const target = viewTargetOf(arg) ?? (await pickView(deps.portals, deps.catalog, deps.views, { title: 'Open View as Board' }));

@@ -88,6 +88,12 @@ export interface GridRowsMessage {
   renamed?: Array<[string, string]>;
 }
 
+/** Brings a record's row into view and makes it the active one (Open as Grid from a reference's hover). */
+export interface GridRevealMessage {
+  type: 'grid/reveal';
+  recordId: string;
+}
+
 // What every editor of a view's document (the grid, and the board on the grid's model) is sent, under its
 // prefix, beside its own messages.
 
@@ -115,4 +121,4 @@ export type GridLoadMessage = EditorLoadMessage<'grid'>;
 export type GridLoadFailedMessage = EditorLoadFailedMessage<'grid'>;
 
 export type HostToGridMessage =
-  GridInitMessage | GridRowsMessage | GridNoticeMessage | GridLoadFailedMessage | GridAppendMessage | GridLoadMessage;
+  GridInitMessage | GridRowsMessage | GridNoticeMessage | GridLoadFailedMessage | GridAppendMessage | GridLoadMessage | GridRevealMessage;

@@ -89,6 +89,27 @@ describe('the view grid while its rows arrive (webview)', function () {
     assert.match((await page.locator('#grid-counts').textContent()) ?? '', new RegExp(`^${rows.length} rows · 1 changed`));
   });
 
+  it("shows the row a reference's Open as Grid names: at once when it is there, else when it arrives", async () => {
+    const { grid, rows } = await openLoading(3);
+    const page = grid.panel.page;
+    await page.waitForSelector('#grid-2-1');
+    const active = (): Promise<string | null> => page.locator('.data-grid').getAttribute('aria-activedescendant');
+
+    await grid.send({ type: 'grid/reveal', recordId: rows[2][0] });
+    await page.waitForFunction(() => document.querySelector('.data-grid')?.getAttribute('aria-activedescendant')?.startsWith('grid-2-'));
+    assert.match((await active()) ?? '', /^grid-2-/, 'the row there is the active one');
+
+    const later = rows.length - 1;
+    await grid.send({ type: 'grid/reveal', recordId: rows[later][0] });
+    assert.match((await active()) ?? '', /^grid-2-/, 'a row not read yet moves nothing');
+    await grid.send({ type: 'grid/append', rows: rows.slice(3) });
+    await page.waitForFunction(
+      (row) => document.querySelector('.data-grid')?.getAttribute('aria-activedescendant')?.startsWith(`grid-${row}-`),
+      later,
+    );
+    assert.ok(await page.locator(`#grid-${later}-1`).isVisible(), 'the row arrived and is scrolled into view');
+  });
+
   it('keeps the rows read when the answer breaks off: says how many, marks the grid partial, and offers Retry', async () => {
     const { grid } = await openLoading(4);
     const page = grid.panel.page;

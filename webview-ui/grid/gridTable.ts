@@ -236,11 +236,13 @@ export class GridTable {
   }
 
   /** Makes the first editable shown cell of the row of `recordId` active (a row just added). */
-  goToRow(recordId: string): void {
+  /** Makes the record's row active; false when the grid has no such row (yet). */
+  goToRow(recordId: string): boolean {
     const row = this.rowIndex.get(recordId);
-    if (row === undefined) return;
+    if (row === undefined) return false;
     const column = this.shown.findIndex((index) => !this.columns[index].locked);
     this.grid.moveTo(row, column < 0 ? 1 : column + 1);
+    return true;
   }
 
   /** The selection as the host reads a block: rows, and the keys of the view's columns in it. */

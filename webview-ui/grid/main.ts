@@ -176,6 +176,9 @@ function applyFrozen(frozen: number): void {
   table.setFrozen(frozen);
 }
 
+/** The record whose row to show once it arrives (grid/reveal of a row not read yet). */
+let revealing: string | undefined;
+
 host.onMessage((message) => {
   if (page.receive(message)) return;
   switch (message.type) {
@@ -209,6 +212,15 @@ host.onMessage((message) => {
     case 'grid/append':
       table.append(message.rows);
       showCounts();
+      if (revealing !== undefined && table.goToRow(revealing)) {
+        revealing = undefined;
+        table.grid.element.focus();
+      }
+      break;
+    case 'grid/reveal':
+      // A row still to come is shown when it arrives.
+      revealing = table.goToRow(message.recordId) ? undefined : message.recordId;
+      if (revealing === undefined) table.grid.element.focus();
       break;
   }
 });

@@ -130,6 +130,11 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
     this.pages.add(new GridPage(panel, document, this.pageParts));
   }
 
+  /** Shows the record's row in every grid of the document at `uri` (none open: nothing). */
+  reveal(uri: vscode.Uri, recordId: string): void {
+    for (const page of this.pages) if (page.document.uri.toString() === uri.toString()) page.reveal(recordId);
+  }
+
   private initMessage(document: GridDocument, rows: number): GridInitMessage {
     const connection = this.deps.portals.get(document.target.portalId);
     const layout = this.layouts.get(document.target);

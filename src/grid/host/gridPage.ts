@@ -31,6 +31,8 @@ export interface GridPageParts {
 export class GridPage extends Disposable {
   /** The page said ready: its script listens, so an init sent now is painted (before, the ready's answer is). */
   private pageReady = false;
+  /** The record whose row to show once the page has its rows (asked for before it had them). */
+  private revealing?: string;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -74,6 +76,12 @@ export class GridPage extends Disposable {
     if (!firstRowsComing || this.document.isLoaded) this.sendInit();
   }
 
+  /** Shows the record's row, now or once the page has its rows (the page waits for a row still to come). */
+  reveal(recordId: string): void {
+    if (this.pageReady && this.document.isLoaded) this.post({ type: 'grid/reveal', recordId });
+    else this.revealing = recordId;
+  }
+
   /** The document's first load ended without rows (it failed): a page that waits for them is told. */
   firstLoadEnded(): void {
     if (this.pageReady && !this.document.isLoaded) this.sendInit();
@@ -90,6 +98,8 @@ export class GridPage extends Disposable {
     for (let from = INIT_ROWS; from < model.rowCount; from += APPEND_ROWS)
       this.post({ type: 'grid/append', rows: model.initialRows(from, from + APPEND_ROWS) });
     this.sendRows({ changed: model.markedRowIds() });
+    if (this.revealing !== undefined) this.post({ type: 'grid/reveal', recordId: this.revealing });
+    this.revealing = undefined;
   }
 
   /** Rows that arrived, appended after the page's; then the marks of those with any (a restored edit). */
