@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedPortal } from './documents/support';
+import { BROWSER_TAG, driver } from './support/driver';
 import { emulatorRecord, requestMark, requestsSince } from './support/documents';
 import { emulator } from './support/emulator';
 import { testApi } from './support/extension';
@@ -105,6 +106,31 @@ describe('references to records in files', function () {
     } finally {
       await vscode.workspace.fs.delete(file);
     }
+  });
+
+  it(`links a reference already on screen once its app's pattern is set ${BROWSER_TAG}`, async () => {
+    const portalId = connected();
+    await testApi();
+    const base = emulator().base_url.replace(/\/+$/, '');
+    // An editor showing a reference before any app has a pattern: only the address is a link.
+    const document = await vscode.workspace.openTextDocument({
+      language: 'plaintext',
+      content: `Fixes TCK-31 (portal://${portalId}/201/31.json).`,
+    });
+    await vscode.window.showTextDocument(document);
+    const shownLinks = async (): Promise<string[]> => driver.texts('.part.editor .view-lines .view-line span.detected-link');
+    await waitFor(async () => (await shownLinks()).some((text) => text.startsWith('portal://')), {
+      message: 'the editor to show the address as a link',
+    });
+    assert.ok(!(await shownLinks()).includes('TCK-31'), 'no pattern yet: TCK-31 is no link');
+
+    // The pattern arrives (the setting here; a team file pulled into the workspace alike): the editor's
+    // links are found again, without the user typing.
+    await vscode.workspace.getConfiguration().update(SETTING, { [base]: { '201': 'TCK-{id}' } }, vscode.ConfigurationTarget.Global);
+    await waitFor(async () => (await shownLinks()).includes('TCK-31'), {
+      message: 'the editor to show TCK-31 as a link once the pattern is set',
+      timeoutMs: 15_000,
+    });
   });
 
   async function hoverText(document: vscode.TextDocument, offset: number): Promise<string> {
