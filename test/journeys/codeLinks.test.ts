@@ -1,4 +1,4 @@
-// Journey (r): records where the code is (issue 33), as a person meets them in a repository whose team
+// Journey (s): records where the code is (issue 33), as a person meets them in a repository whose team
 // file (.vscode/portal.json) gives Tickets the reference `TCK-{id}` and a Start Work convention, and the
 // Knowledge base `KB-{id}`. A reference in a Markdown file hovered shows the ticket's subject and state
 // (one GET of the record); Ctrl+click opens its document. The hover's Start Work, the e-mail asked once:
@@ -186,7 +186,7 @@ async function cropped(name: string, boxes: Locator[], margin = 12): Promise<str
   return path;
 }
 
-describe('Journey (r): records where the code is', function () {
+describe('Journey (s): records where the code is', function () {
   this.timeout(240_000);
   let workspace = '';
   let settingsFile = '';
