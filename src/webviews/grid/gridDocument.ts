@@ -319,7 +319,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   async save(token: vscode.CancellationToken): Promise<SaveSummary> {
     const model = this.model;
     const portal = {
-      client: this.deps.portals.client(this.target.portalId),
+      client: this.deps.portals.client(this.target.portalId, 'bulk'),
       limiter: this.deps.portals.limiter(this.target.portalId),
       appId: this.target.appId,
       viewId: this.target.viewId,
