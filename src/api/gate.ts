@@ -15,6 +15,12 @@ export interface RequestPermit {
   release(answer: RequestAnswer): void;
 }
 
+/**
+ * Whose request: the user's, waiting on it (a hover, Open Record, a tree's rows), or one of a job's many
+ * (an import, a bulk change, a save, a watched read), which the user's pass (records/limiter.ts).
+ */
+export type RequestPriority = 'interactive' | 'bulk';
+
 export interface RequestGate {
   /** A permit at once when one is free (no promise), else once one is; rejects when `signal` aborts. */
   acquire(signal?: AbortSignal): RequestPermit | Promise<RequestPermit>;

@@ -11,6 +11,7 @@
 // everyone who waited.
 import * as vscode from 'vscode';
 import type { PortalClient } from '../api/client';
+import type { RequestPriority } from '../api/gate';
 import { cancelled, PortalError } from '../api/errors';
 import { exposesInClearText, normaliseBaseUrl, portalBase } from '../api/urls';
 import { Disposable } from '../lifecycle';
@@ -47,7 +48,8 @@ export class PortalService extends Disposable implements Portals {
   private readonly store: ConnectionStore;
   private redirectModeOf: ((baseUrl: string) => RedirectMode | undefined) | undefined;
   private readonly keepers = new Map<string, TokenKeeper>();
-  private readonly clients = new Map<string, PortalClient>();
+  /** By connection, the interactive client and the jobs' (the same but for their place at the limiter). */
+  private readonly clients = new Map<string, Partial<Record<RequestPriority, PortalClient>>>();
   /** By portal (base URL): every connection to a portal, and every job on it, shares its limits. */
   private readonly limiters = new Map<string, PortalLimiter>();
   private connections: PortalConnection[] = [];
@@ -151,9 +153,11 @@ export class PortalService extends Disposable implements Portals {
   }
 
   /** The connection's client; only once ready() has resolved (its code loads with the first read). */
-  client(id: string): PortalClient {
+  client(id: string, priority: RequestPriority = 'interactive'): PortalClient {
     const keeper = this.keeperOf(id);
-    let client = this.clients.get(id);
+    const clients = this.clients.get(id) ?? {};
+    this.clients.set(id, clients);
+    let client = clients[priority];
     if (!client) {
       client = new (this.loadedCode().PortalClient)({
         baseUrl: keeper.connection.baseUrl,
@@ -161,9 +165,9 @@ export class PortalService extends Disposable implements Portals {
         allowPlainHttp: keeper.connection.allowPlainHttp,
         onRequest: requestLogger(this.requestLog, id),
         maxAnswerBytes: () => setting('http.maxAnswerBytes'),
-        gate: this.limiter(id),
+        gate: priority === 'bulk' ? this.limiter(id).bulk : this.limiter(id),
       });
-      this.clients.set(id, client);
+      clients[priority] = client;
     }
     return client;
   }

@@ -2,6 +2,7 @@
 // sign-in state, and one PortalClient per connection whose tokens are looked after here.
 import type * as vscode from 'vscode';
 import type { PortalClient } from '../api/client';
+import type { RequestPriority } from '../api/gate';
 import type { PortalLimiter } from '../records/limiter';
 
 export type AuthFlow = 'authorizationCode' | 'clientCredentials';
@@ -29,8 +30,9 @@ export interface Portals {
   get(id: string): PortalConnection | undefined;
   state(id: string): SignInState;
   /** One PortalClient per connection (cached). Its token source refreshes ahead of expiry and once after a 401;
-   *  when the user must sign in again it throws PortalError { kind: 'http', status: 401, code: 'unauthorized' }. */
-  client(id: string): PortalClient;
+   *  when the user must sign in again it throws PortalError { kind: 'http', status: 401, code: 'unauthorized' }.
+   *  A many-request job asks for its `bulk` client: the user's requests pass its requests at the limiter. */
+  client(id: string, priority?: RequestPriority): PortalClient;
   /** The limiter of the connection's portal, which its client's requests pass: jobs take it for its pause and rate. */
   limiter(id: string): PortalLimiter;
   /** Interactive sign-in (the connection's flow); rejects with a cancellation when the user cancels. */

@@ -68,7 +68,7 @@ function scopeOf(target: BulkTarget, count: number): string {
 async function run(deps: ImportDeps, target: BulkTarget, change: BulkChange, rows: readonly ViewRow[], title: string): Promise<BulkResult> {
   const journalFolder = join(deps.storageFolder, 'bulk');
   await mkdir(journalFolder, { recursive: true });
-  const client = deps.portals.client(target.portalId);
+  const client = deps.portals.client(target.portalId, 'bulk');
   const result = await withRunProgress(title, (signal, onProgress) =>
     runBulkChange({
       appId: target.appId,

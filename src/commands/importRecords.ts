@@ -153,7 +153,7 @@ async function runLocked(
     if (answer === 'Start Over') await rm(journalPath, { force: true });
   }
   const columns = await deps.catalog.columns(target.portalId, target.appId);
-  const client = deps.portals.client(target.portalId);
+  const client = deps.portals.client(target.portalId, 'bulk');
   const existing = await readExistingRecords(options);
   const result = await withRunProgress(`Importing ${name}`, async (signal, onProgress) => {
     let total = 0;

@@ -11,6 +11,10 @@
 //   (the portal queues us: more in flight would only wait longer there); at most once per round trip, so
 //   one burst of refusals counts once.
 // - A Retry-After pauses every request to the portal (none starts until it ends), capped like the retries'.
+// - Interactive first: a request of the user's (a hover, Open Record, a tree's rows) takes the next permit
+//   free before any job's request waiting (`bulk`, the gate a job's client passes), so that while an import
+//   keeps the whole window busy it waits for one answer, not for the job's queue. Within the window: it
+//   takes a job's turn, so the portal sees no more than it allows.
 import type { RequestAnswer, RequestGate, RequestPermit } from '../api/gate';
 import { DEFAULT_RETRY_POLICY } from './retry';
 
@@ -69,11 +73,15 @@ interface Waiter {
 
 export class PortalLimiter implements RequestGate {
   readonly maxInFlight: number;
+  /** The gate of the many-request jobs' clients (import, bulk changes, saves, watched reads): served after the interactive requests waiting. */
+  readonly bulk: RequestGate = { acquire: (signal) => this.request(this.bulkWaiting, signal) };
   private readonly maxRetryAfterMs: number;
   private readonly clock: LimiterClock;
   private window: number;
   private inFlight = 0;
+  /** Interactive requests waiting (acquire), then the jobs' (bulk), each first come first served. */
   private readonly waiting: Waiter[] = [];
+  private readonly bulkWaiting: Waiter[] = [];
   private pausedUntil = 0;
   private pauseTimer: unknown;
   private readonly pauseWaiters = new Set<() => void>();
@@ -95,21 +103,27 @@ export class PortalLimiter implements RequestGate {
     this.clock = options.clock ?? realClock;
   }
 
+  /** An interactive request's permit (see `bulk` for a job's). */
   acquire(signal?: AbortSignal): RequestPermit | Promise<RequestPermit> {
+    return this.request(this.waiting, signal);
+  }
+
+  private request(queue: Waiter[], signal: AbortSignal | undefined): RequestPermit | Promise<RequestPermit> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.waiting.length === 0 && this.free()) return this.grant();
+    // An interactive request passes the jobs' queue; a job's waits behind both.
+    if (this.waiting.length === 0 && (queue === this.waiting || this.bulkWaiting.length === 0) && this.free()) return this.grant();
     return new Promise<RequestPermit>((resolve, reject) => {
       this.fullAt = this.clock.now();
       const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
       if (signal) {
         waiter.onAbort = () => {
-          const index = this.waiting.indexOf(waiter);
-          if (index >= 0) this.waiting.splice(index, 1);
+          const index = queue.indexOf(waiter);
+          if (index >= 0) queue.splice(index, 1);
           reject(signal.reason);
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
-      this.waiting.push(waiter);
+      queue.push(waiter);
       this.schedulePauseEnd();
     });
   }
@@ -226,8 +240,9 @@ export class PortalLimiter implements RequestGate {
   }
 
   private drain(): void {
-    while (this.waiting.length > 0 && this.free()) {
-      const waiter = this.waiting.shift() as Waiter;
+    while (this.free()) {
+      const waiter = this.waiting.shift() ?? this.bulkWaiting.shift();
+      if (!waiter) break;
       if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
       waiter.resolve(this.grant());
     }
@@ -242,7 +257,8 @@ export class PortalLimiter implements RequestGate {
       this.pauseWaiters.clear();
       return;
     }
-    if (this.pauseTimer !== undefined || (this.waiting.length === 0 && this.pauseWaiters.size === 0)) return;
+    if (this.pauseTimer !== undefined || (this.waiting.length === 0 && this.bulkWaiting.length === 0 && this.pauseWaiters.size === 0))
+      return;
     this.pauseTimer = this.clock.setTimeout(() => {
       this.pauseTimer = undefined;
       this.drain();

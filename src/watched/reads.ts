@@ -27,6 +27,6 @@ export async function readFiltered(
   filters: readonly ViewFilter[],
   signal: AbortSignal,
 ): Promise<WatchedRead> {
-  const result = await parts.portals.client(view.portalId).streamView(view.appId, view.viewId, filters, { signal });
+  const result = await parts.portals.client(view.portalId, 'bulk').streamView(view.appId, view.viewId, filters, { signal });
   return { rows: result.rows, metadata: result.metadata ?? [], own: true, ...(result.failure ? { partial: result.failure } : {}) };
 }

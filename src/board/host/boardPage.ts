@@ -73,6 +73,8 @@ export class BoardPage extends Disposable {
     this.session = new BoardSession(document.model, start.definition, this.parts.titleField(document));
     this.post({ ...this.parts.init(document), ...start });
     this.sendLayout();
+    // The rest of a view read already is taken now (it waits for the first page to show the rows).
+    document.shown();
   }
 
   private sendLayout(): void {

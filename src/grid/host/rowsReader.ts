@@ -30,9 +30,19 @@ export interface GridReadSteps {
   more(rows: ViewRow[], source: RowsSource): void;
   /** The read has ended (every row in, or partial); `metadata` when it arrived. */
   ended(metadata: ViewMetadataEntry[] | undefined): Promise<void> | void;
+  /**
+   * When the first rows came with many more at once (a view read already, by the tree or another panel),
+   * the rest waits for this (the page's first rows shown): parsing them would take the host's time, and
+   * the machine's, while the page loads.
+   */
+  rest?(): Promise<void>;
 }
 
 const number = (count: number): string => count.toLocaleString('en-US');
+
+/** Rows handed over a turn: the first (the page's first screen and more), then the rest of a batch. */
+const FIRST_SLICE_ROWS = 1_000;
+const SLICE_ROWS = 5_000;
 
 interface Reading {
   readonly hold: ViewReadHold;
@@ -160,11 +170,22 @@ export class GridRowsReader {
       };
       reading.unsubscribe = hold.session.subscribe({
         batch: async ({ rows, from, to }) => {
-          if (!live()) return;
-          const arrived = [...rows.rows(from, to)];
-          if (!begun) return begin(arrived, rows.metadata, to);
-          steps.more(arrived, source(from));
-          this.setState({ state: 'loading', count: to });
+          // A slice a turn: a late reader's first batch is every row read so far (a view the tree has read
+          // whole: 100,000 rows, half a second to parse); the first slice goes at once, the rest once the
+          // page shows it (steps.rest).
+          for (let at = from; at < to;) {
+            if (!live()) return;
+            const first = !begun;
+            const end = Math.min(to, at + (first ? FIRST_SLICE_ROWS : SLICE_ROWS));
+            const arrived = [...rows.rows(at, end)];
+            if (first) await begin(arrived, rows.metadata, end);
+            else {
+              steps.more(arrived, source(at));
+              this.setState({ state: 'loading', count: end });
+            }
+            at = end;
+            if (at < to && live()) await (first && steps.rest ? steps.rest() : new Promise((resolve) => setImmediate(resolve)));
+          }
         },
         ended,
         failed: (error) => {

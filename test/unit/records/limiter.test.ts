@@ -122,6 +122,60 @@ describe('records: the portal limiter', () => {
     assert.equal(limiter.state().inFlight, 0);
   });
 
+  it("serves the user's request before the jobs' queue, within the window", async () => {
+    const clock = new FakeClock();
+    const limiter = new PortalLimiter({ maxInFlight: 4, initialInFlight: 4, clock });
+    const held = Array.from({ length: 4 }, () => limiter.bulk.acquire() as RequestPermit);
+    const order: string[] = [];
+    const queued = Array.from({ length: 6 }, (_, index) =>
+      Promise.resolve(limiter.bulk.acquire()).then((permit) => (order.push(`job ${index}`), permit)),
+    );
+    const hover = Promise.resolve(limiter.acquire()).then((permit) => (order.push('hover'), permit));
+    await clock.advance(0);
+    assert.deepEqual(order, [], 'the window is full: the hover waits too');
+    held[0].release({ status: 200, roundTripMs: 10 });
+    await clock.advance(0);
+    assert.deepEqual(order, ['hover'], "the first permit freed is the hover's, not the next job request's");
+    assert.equal(limiter.state().inFlight, 4, 'never more than the window');
+    (await hover).release({ status: 200, roundTripMs: 10 });
+    for (const permit of held.slice(1)) permit.release({ status: 200, roundTripMs: 10 });
+    await clock.advance(0);
+    assert.deepEqual(order.slice(1, 5), ['job 0', 'job 1', 'job 2', 'job 3'], 'the jobs then in their order');
+    for (const permit of await Promise.all(queued.slice(0, 4))) permit.release({ status: 200, roundTripMs: 10 });
+    for (const permit of await Promise.all(queued.slice(4))) permit.release({ status: 200, roundTripMs: 10 });
+    assert.equal(limiter.state().inFlight, 0);
+  });
+
+  it("answers a user's request within about one round trip while an import keeps every permit busy", async () => {
+    const clock = new FakeClock();
+    const roundTripMs = 200;
+    const limiter = new PortalLimiter({ maxInFlight: 32, initialInFlight: 8, clock });
+    let stop = false;
+    // An import's 32 workers, each a request after the other, on a portal that answers in 200 ms.
+    const worker = async (): Promise<void> => {
+      while (!stop) {
+        const permit = await limiter.bulk.acquire();
+        await sleepOn(clock, roundTripMs);
+        permit.release({ status: 200, roundTripMs });
+      }
+    };
+    const workers = Promise.all(Array.from({ length: 32 }, () => worker()));
+    await clock.advance(2_000);
+    const asked = clock.now();
+    let grantedAt: number | undefined;
+    const open = Promise.resolve(limiter.acquire()).then((permit) => {
+      grantedAt = clock.now();
+      return permit;
+    });
+    for (let step = 0; step < 100 && grantedAt === undefined; step += 1) await clock.advance(5);
+    assert.ok(grantedAt !== undefined && grantedAt - asked <= roundTripMs, `granted ${String(grantedAt)} - ${asked} ms after it asked`);
+    (await open).release({ status: 200, roundTripMs });
+    stop = true;
+    await clock.advance(roundTripMs * 40);
+    await workers;
+    assert.equal(limiter.state().inFlight, 0);
+  });
+
   it('reports the rate of answers', async () => {
     const clock = new FakeClock();
     const limiter = new PortalLimiter({ maxInFlight: 4, initialInFlight: 4, clock });

@@ -91,4 +91,34 @@ describe('a view shown in several places', function () {
     grid.dispose();
     tree.dispose();
   });
+
+  it('a grid opened on a view the tree has read whole takes its first rows at once, then the rest in order', async () => {
+    const { tree, query, grid } = parts();
+    const stored = await tree.read(VIEW);
+    const batches: string[][] = [];
+    let hold: RowsSource | undefined;
+    const take = (rows: readonly { id?: string }[]): number => batches.push(rows.map((row) => row.id ?? ''));
+    await grid.read([], {
+      first: (rows, _metadata, _live, source) => {
+        take(rows);
+        hold = source;
+      },
+      more: (rows) => void take(rows),
+      ended: () => undefined,
+    });
+    assert.equal(batches.length, 1, 'the read resolves with its first rows, the rest to come');
+    assert.ok(batches[0].length <= 1_000, `the first rows alone, not the ${stored.rows.length} read (${batches[0].length})`);
+    await grid.whenEnded();
+    assert.deepEqual(
+      batches.flat(),
+      [...stored.rows.rows()].map((row) => row.id),
+      "every row once, in the view's order",
+    );
+    assert.deepEqual(grid.state, { state: 'done', count: 3_000 });
+    assert.equal(await viewReads(), 1, "the tree's read, shared");
+    query.dispose();
+    grid.dispose();
+    hold?.release?.();
+    tree.dispose();
+  });
 });
