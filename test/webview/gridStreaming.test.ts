@@ -96,17 +96,14 @@ describe('the view grid while its rows arrive (webview)', function () {
     const active = (): Promise<string | null> => page.locator('.data-grid').getAttribute('aria-activedescendant');
 
     await grid.send({ type: 'grid/reveal', recordId: rows[2][0] });
-    await page.waitForFunction(() => document.querySelector('.data-grid')?.getAttribute('aria-activedescendant')?.startsWith('grid-2-'));
+    await page.locator('.data-grid[aria-activedescendant^="grid-2-"]').waitFor();
     assert.match((await active()) ?? '', /^grid-2-/, 'the row there is the active one');
 
     const later = rows.length - 1;
     await grid.send({ type: 'grid/reveal', recordId: rows[later][0] });
     assert.match((await active()) ?? '', /^grid-2-/, 'a row not read yet moves nothing');
     await grid.send({ type: 'grid/append', rows: rows.slice(3) });
-    await page.waitForFunction(
-      (row) => document.querySelector('.data-grid')?.getAttribute('aria-activedescendant')?.startsWith(`grid-${row}-`),
-      later,
-    );
+    await page.locator(`.data-grid[aria-activedescendant^="grid-${later}-"]`).waitFor();
     assert.ok(await page.locator(`#grid-${later}-1`).isVisible(), 'the row arrived and is scrolled into view');
   });
 
