@@ -93,9 +93,9 @@ export class GridPage extends Disposable {
       this.post({ type: 'grid/loadFailed', message: `The rows of ${document.viewName} could not be read.` });
       return;
     }
+    const shown = (): void => document.shown();
     // Not awaited: once delivered, the page has its first rows (it paints them in the task that takes
     // them), and a read of a view read already takes the rest of its rows (GridDocument.shown).
-    const shown = (): void => document.shown();
     void Promise.resolve(this.panel.webview.postMessage(this.parts.init(document, INIT_ROWS))).then(shown, shown);
     const model = document.model;
     for (let from = INIT_ROWS; from < model.rowCount; from += APPEND_ROWS)
