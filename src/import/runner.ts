@@ -17,6 +17,9 @@
 // Updates (PUT of the same fields) and deletes (a second delete answers 404) are safe to repeat.
 // Limits: the lookup view must show records whatever their field values (no conditions that hide new
 // records), and a portal still busy with a timed-out create may show it only after the look-up.
+//
+// A scheduler on top of the record store: every create, update and delete goes through the store's rows
+// API (records/store.ts appRecords), which offers what it wrote to Record History (`history`).
 import { setMaxListeners } from 'node:events';
 import type { ViewRead } from '../api/client';
 import { isCancellation } from '../api/errors';
@@ -28,12 +31,11 @@ import { readAhead } from './readAhead';
 import { classifyFailure, type Failure } from '../records/failures';
 import { PortalLimiter } from '../records/limiter';
 import { retryPolicy, retryWaitMs, sleep, type RetryPolicy } from '../records/retry';
+import { appRecords, type AppRecords, type RowsClient } from '../records/store';
+import type { VersionSource } from '../records/versions';
 
-/** The part of the portal client the runner uses; PortalClient fits. */
-export interface RecordWriter {
-  createRecord(appId: string, data: RecordData, options: { draft?: boolean }, signal?: AbortSignal): Promise<{ id: string | undefined }>;
-  updateRecord(appId: string, recordId: string, changes: RecordData, options: { publish?: boolean }, signal?: AbortSignal): Promise<void>;
-  deleteRecord(appId: string, recordId: string, signal?: AbortSignal): Promise<void>;
+/** The part of the portal client the runner uses (the store's rows API stands on it); PortalClient fits. */
+export interface RecordWriter extends RowsClient {
   readView(appId: string, viewId: string, filters: readonly ViewFilter[], signal?: AbortSignal): Promise<ViewRead>;
 }
 
@@ -81,6 +83,8 @@ export interface RunOptions {
   onRecordChanged?: (change: RecordChanged) => void;
   /** The retries (records/retry.ts); tests shorten them. */
   retry?: Partial<RetryPolicy>;
+  /** Where the store offers the versions the run writes (Record History), and what brought them. */
+  history?: VersionSource;
 }
 
 /** A record a run changed: the callers announce it so that open documents and views follow. */
@@ -120,8 +124,11 @@ class Run {
   private readonly concurrency: number;
   /** Where the portal's pause is kept: shared with every job on the portal when the caller gave its limiter. */
   private readonly pace: PortalLimiter;
+  /** The app's records, through the store's rows API. */
+  private readonly records: AppRecords;
 
   constructor(private readonly options: RunOptions) {
+    this.records = appRecords(options.writer, options.appId, { draft: options.draft, history: options.history });
     this.retry = retryPolicy(options.retry);
     this.maxAttempts = this.retry.maxAttempts;
     this.concurrency = Math.max(1, options.concurrency ?? options.limiter?.maxInFlight ?? 4);
@@ -262,18 +269,10 @@ class Run {
         return this.create(row, operation.data, operation.lookup);
       case 'update':
         return this.repeatable(row, 'updated', operation.recordId, (signal) =>
-          this.options.writer.updateRecord(
-            this.options.appId,
-            operation.recordId,
-            operation.changes,
-            { publish: operation.publish },
-            signal,
-          ),
+          this.records.update(operation.recordId, operation.changes, signal, { publish: operation.publish, base: operation.base }),
         );
       case 'delete':
-        return this.repeatable(row, 'deleted', operation.recordId, (signal) =>
-          this.options.writer.deleteRecord(this.options.appId, operation.recordId, signal),
-        );
+        return this.repeatable(row, 'deleted', operation.recordId, (signal) => this.records.delete(operation.recordId, signal));
     }
   }
 
@@ -339,7 +338,7 @@ class Run {
   }
 
   private async create(row: number, data: RecordData, lookup: CreateLookup | undefined): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
-    const { journal, writer, appId } = this.options;
+    const { journal } = this.options;
     let mayExist = this.sentBefore(row);
     let lastReason = '';
     for (let attempt = 1; attempt <= this.maxAttempts; attempt += 1) {
@@ -375,8 +374,9 @@ class Run {
           await journal.withdraw(row); // stopped while the line was written: never sent
           return undefined;
         }
-        const created = await writer.createRecord(appId, data, { draft: this.options.draft }, this.signal);
-        return { row, outcome: 'created', recordId: created.id };
+        // The create's answer is the copy: a read back per row would double the import's requests.
+        const created = await this.records.create(data, this.signal, { readBack: false });
+        return { row, outcome: 'created', recordId: created.recordId };
       } catch (error) {
         const failure = classifyFailure(error);
         if (failure.verdict === 'cancelled') return undefined;
