@@ -1,12 +1,12 @@
 // The store's offers gathered and kept in batches: an offer returns at once and writes nothing; a batch
 // keeps every record's version in one pass; a write's fields go over the record's last version; offers
-// beyond the bound are not kept, and it is said.
+// beyond the bound are not kept, and it is said; a long burst is written as it comes.
 import * as assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { RecordData } from '../../../src/api/types';
-import { MAX_WAITING, VersionBatches, versionToKeep } from '../../../src/history/versionBatches';
+import { BATCH_MOST, MAX_WAITING, VersionBatches, versionToKeep } from '../../../src/history/versionBatches';
 import { VersionLog } from '../../../src/history/versionLog';
 import type { SeenVersion } from '../../../src/records/versions';
 
@@ -79,10 +79,13 @@ describe('VersionBatches', () => {
     assert.equal((await log.versions({ portalId: 'p1', appId: '7', recordId: '1' })).length, 1);
   });
 
-  it('keeps no more than MAX_WAITING offers waiting, and says how many it let go', async () => {
-    for (let index = 0; index < MAX_WAITING + 5; index += 1) batches.offer(seen(String(index % 10), { f1: String(index) }, true));
-    assert.equal(batches.pending, MAX_WAITING);
+  it('writes a long burst BATCH_MOST at a time as it comes; keeps no more than MAX_WAITING waiting, and says how many it let go', async () => {
+    const offers = BATCH_MOST + MAX_WAITING + 5;
+    for (let index = 0; index < offers; index += 1) batches.offer(seen(String(index % 10), { f1: String(index) }, true));
+    assert.deepEqual(batchSizes, [BATCH_MOST], 'the first BATCH_MOST went to be written at once');
+    assert.equal(batches.pending, MAX_WAITING, 'while it is written, the next ones wait, up to the bound');
     await batches.flush();
+    assert.deepEqual(batchSizes, [BATCH_MOST, MAX_WAITING]);
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /kept no version of 5 records: too many were waiting/);
   });
