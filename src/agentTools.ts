@@ -45,6 +45,7 @@ export function createPortalTools(portals: PortalService, features: Features): P
     log: createLogger('tools/records'),
     offerSignIn: (portalId) => offerSignIn(portals, portalId),
     recordChanged: (portalId, appId, recordId, kind) => features.recordEvents.fire({ portalId, appId, recordId, kind, origin: 'agent' }),
+    versions: features.versions,
   };
   return new PortalTools(host);
 }

@@ -100,11 +100,29 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   const titles = new TitleFields(context.globalState, workspace);
   const recordEvents = new RecordEvents();
   const savedQueries = new SavedQueryStore(context.globalState, workspace);
-  context.subscriptions.push(catalog, workspace, views, rows, titles, recordEvents, savedQueries, trackRecordSaves(recordEvents));
+  // Record History: every version of a record the record store reads or writes, kept in global storage.
+  const recordHistory = new RecordHistory(
+    new VersionLog(historyRoot(context.globalStorageUri.fsPath), historyLimits),
+    (portalId, appId) => catalog.columns(portalId, appId),
+    recordEvents,
+    createLogger('history'),
+  );
+  context.subscriptions.push(
+    catalog,
+    workspace,
+    views,
+    rows,
+    titles,
+    recordEvents,
+    savedQueries,
+    recordHistory,
+    trackRecordSaves(recordEvents),
+  );
   // Each app's reference pattern (TCK-{id}), from the workspace file and settings: referencePatterns().
   context.subscriptions.push(new ReferencePatternSource(workspace, portals));
   // Every part below takes what it stands on from this one set (a Pick of Stores).
-  const stores: Stores = { portals, catalog, workspace, views, viewReads, rows, titles, recordEvents, savedQueries };
+  const shared = { catalog, workspace, views, viewReads, rows, titles, recordEvents, savedQueries, versions: recordHistory };
+  const stores: Stores = { portals, ...shared };
 
   // The Portal explorer's tree (shown through the view activation made) and what dropping files on it does.
   const explorer = new ExplorerTree(stores);
@@ -155,14 +173,6 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   });
   context.subscriptions.push(...watchedFeature.disposables);
 
-  // Record History: every version of a record read or written here, kept in global storage.
-  const recordHistory = new RecordHistory(
-    new VersionLog(historyRoot(context.globalStorageUri.fsPath), historyLimits),
-    records.documents,
-    recordEvents,
-    createLogger('history'),
-  );
-  context.subscriptions.push(recordHistory);
   // The layouts in the same workspace state the grid editor keeps them in (GridLayouts holds nothing itself).
   const teamSetup = { ...stores, layouts: new GridLayouts(context.workspaceState, workspace), state: context.workspaceState };
   context.subscriptions.push(watchWhatWasShared(teamSetup));
@@ -189,14 +199,7 @@ export function createFeatures({ context, portals, explorerView }: FeatureHost):
   };
 
   return {
-    catalog,
-    workspace,
-    views,
-    viewReads,
-    rows,
-    titles,
-    recordEvents,
-    savedQueries,
+    ...shared,
     explorer,
     attachmentDrop,
     documents: records.documents,

@@ -9,6 +9,7 @@ import type { ViewRows } from './viewRows';
 import type { ViewStore } from './views';
 import type { WorkspaceSetup } from './workspaceSetup';
 import type { ViewReadHub } from '../records/viewRead';
+import type { Versions } from '../records/versions';
 
 export interface Stores {
   /** The connections to portals, their sign-in state and clients. */
@@ -29,4 +30,6 @@ export interface Stores {
   readonly recordEvents: RecordEvents;
   /** The queries saved per view. */
   readonly savedQueries: SavedQueryStore;
+  /** Where the record store offers every version it sees (Record History). */
+  readonly versions: Versions;
 }

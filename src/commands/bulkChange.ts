@@ -80,6 +80,7 @@ async function run(deps: ImportDeps, target: BulkTarget, change: BulkChange, row
       signal,
       onProgress,
       onRecordChanged: announcer(deps, target, 'bulk'),
+      history: { versions: deps.versions, portalId: target.portalId, cause: 'bulk' },
     }),
   );
   deps.rows.drop(target.portalId, target.appId);

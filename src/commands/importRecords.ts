@@ -27,7 +27,7 @@ import { ImportPanel } from '../webviews/importPanel';
 import { pickApp } from './pickers';
 import { withRunProgress } from './runProgress';
 
-export type ImportDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'rows' | 'recordEvents'> & {
+export type ImportDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'rows' | 'recordEvents' | 'versions'> & {
   readonly extensionUri: vscode.Uri;
   /** The extension's own storage folder: journals that cannot live beside their file, bulk change journals. */
   readonly storageFolder: string;
@@ -174,6 +174,7 @@ async function runLocked(
       signal,
       onProgress,
       onRecordChanged,
+      history: { versions: deps.versions, portalId: target.portalId, cause: 'import' },
     });
   });
   // The tree's rows of this app's views are read again when next shown (also for creates whose answer was lost).

@@ -16,7 +16,10 @@ import { savedQueryTargetOf, type AppTarget, type SavedQueryTarget, type ViewTar
 import { pickApp, pickView } from './pickers';
 import type { CommandTable } from './register';
 
-export type PanelCommandDeps = Pick<Stores, 'portals' | 'catalog' | 'views' | 'recordEvents' | 'savedQueries' | 'viewReads'> & {
+export type PanelCommandDeps = Pick<
+  Stores,
+  'portals' | 'catalog' | 'views' | 'recordEvents' | 'savedQueries' | 'viewReads' | 'versions'
+> & {
   readonly extensionUri: vscode.Uri;
   /** Shows a record's row in the open grids of the view at `uri` (the grid editor's). */
   readonly revealInGrid: (uri: vscode.Uri, recordId: string) => void;

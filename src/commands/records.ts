@@ -11,6 +11,7 @@ import { RECORD_COMMANDS } from '../ids';
 import { recordNamesOf, recordOfUri } from '../model/recordAddress';
 import { isSameRecord, openRecordUri, recordUri } from '../model/recordUri';
 import { appTargetOf, recordTargetOf, type AppTarget, type RecordTarget } from '../model/targets';
+import { appRecords } from '../records/store';
 import { runReported } from '../ui/errorBoundary';
 import { prompter, tell } from '../ui/prompter';
 import { pickApp, pickRecord } from './pickers';
@@ -83,7 +84,8 @@ async function publishRecord(parts: RecordCommandParts, arg: unknown): Promise<v
   const draft =
     parts.documents.isDraft(uri) ?? (await parts.portals.client(target.portalId).readRecord(target.appId, target.recordId)).draft;
   if (draft === false) throw new Error(`Record ${target.recordId} is published already.`);
-  await parts.portals.client(target.portalId).publishRecord(target.appId, target.recordId);
+  // Publishing sends draft "0" and no field: the record's data stays as it is.
+  await appRecords(parts.portals.client(target.portalId), target.appId).update(target.recordId, {}, undefined, { publish: true });
   parts.documents.notePublished(target);
   // The documents know already (notePublished; the text does not change): they need not read it again.
   parts.recordEvents.fire({ ...target, kind: 'updated', origin: 'local', source: 'documents' });
@@ -105,7 +107,7 @@ async function deleteRecord(parts: RecordCommandParts, arg: unknown): Promise<vo
     'Delete',
   );
   if (answer !== 'Delete') throw cancelled('Deleting a record');
-  await parts.portals.client(target.portalId).deleteRecord(target.appId, target.recordId);
+  await appRecords(parts.portals.client(target.portalId), target.appId).delete(target.recordId);
   parts.documents.noteDeleted(target);
   await closeDocuments((uri) => isSameRecord(uri, target));
   parts.recordEvents.fire({ ...target, kind: 'deleted', origin: 'local' });

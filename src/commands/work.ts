@@ -29,7 +29,7 @@ import { createRecordFromCode } from './recordFromCode';
 
 const log = createLogger('work');
 
-export type WorkParts = Pick<Stores, 'portals' | 'catalog' | 'rows' | 'titles' | 'workspace' | 'recordEvents'> & {
+export type WorkParts = Pick<Stores, 'portals' | 'catalog' | 'rows' | 'titles' | 'workspace' | 'recordEvents' | 'versions'> & {
   readonly context: vscode.ExtensionContext;
   /** Every app's reference pattern (the workspace file's, else the settings'). */
   readonly patterns: () => readonly ReferencePattern[];
@@ -93,6 +93,7 @@ class Work {
       now: () => Date.now(),
       log,
       onChanged: (record, kind) => parts.recordEvents.fire({ ...record, kind, origin: 'local' }),
+      versions: { to: parts.versions, read: 'read', write: 'saved' },
     });
   }
 

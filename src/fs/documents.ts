@@ -13,7 +13,7 @@ import { trackActiveRecord } from './recordContext';
 import { RecordDiagnostics } from './recordDiagnostics';
 import { RecordFileSystem } from './recordFileSystem';
 
-export type DocumentParts = Pick<Stores, 'portals' | 'catalog' | 'recordEvents'>;
+export type DocumentParts = Pick<Stores, 'portals' | 'catalog' | 'recordEvents' | 'versions'>;
 
 export interface RecordDocuments {
   readonly documents: RecordFileSystem;
@@ -22,7 +22,7 @@ export interface RecordDocuments {
 
 export function recordDocuments(parts: DocumentParts): RecordDocuments {
   const log = createLogger('documents');
-  const documents = new RecordFileSystem(parts.portals, parts.catalog, parts.recordEvents, log, () => Date.now());
+  const documents = new RecordFileSystem(parts.portals, parts.catalog, parts.recordEvents, log, () => Date.now(), parts.versions);
   const hints = new FieldHints(parts.catalog);
   const banner = new RecordBanner(documents);
   const selector: vscode.DocumentSelector = { scheme: RECORD_SCHEME, language: 'json' };

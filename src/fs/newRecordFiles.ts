@@ -96,7 +96,7 @@ export class NewRecordFiles {
     const createdId = await createGuarded(
       entry,
       text,
-      () => this.deps.store.create(app, edit, { draft: entry.asDraft }),
+      async () => (await this.deps.store.create(app, edit, { draft: entry.asDraft })).id,
       () => this.deps.appLabel(app),
     );
     entry.text = text;

@@ -33,6 +33,7 @@ import { NewRecordFiles } from './newRecordFiles';
 import { RecordRefresh } from './recordRefresh';
 import { fieldValues, parseDocument, recordText } from './recordText';
 import { SchemaFiles } from './schemaFiles';
+import type { Versions } from '../records/versions';
 
 /**
  * How long a copy stands for "now" to a stat of a document without unsaved changes: opening shows the
@@ -75,9 +76,6 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
   private readonly created = this._register(new vscode.EventEmitter<{ readonly from: vscode.Uri; readonly to: vscode.Uri }>());
   /** A new-record document was saved and the record created. */
   readonly onDidCreate = this.created.event;
-  private readonly copiesRead = this._register(new vscode.EventEmitter<{ readonly record: RecordTarget; readonly copy: RecordCopy }>());
-  /** The portal's copy of a record was read (Record History keeps it). */
-  readonly onDidRead = this.copiesRead.event;
 
   /** The records: copies read, the copy each edit started from, update and create. */
   readonly store: RecordStore;
@@ -98,6 +96,8 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
     private readonly log: Logger,
     /** The clock of copies, stats and new documents. */
     readonly now: () => number,
+    /** Where the copies read and saved are offered (Record History). */
+    versions?: Versions,
   ) {
     super();
     const columns = (portalId: string, appId: string): Promise<readonly Column[]> => catalog.columns(portalId, appId);
@@ -110,9 +110,9 @@ export class RecordFileSystem extends Disposable implements vscode.FileSystemPro
         this.schemas.noteColumns(record, copy.columns);
         if (copy.draft) catalog.noteDraftSeen(record.portalId, record.appId);
         if (draftBefore !== copy.draft) this.stateChanged.fire({ record, uri: recordUri(record) });
-        this.copiesRead.fire({ record, copy });
       },
       onChanged: (record, kind) => events.fire({ ...record, kind, origin: 'local', source: 'documents' }),
+      ...(versions ? { versions: { to: versions, read: 'opened', write: 'saved' } as const } : {}),
     });
     const unavailable = (error: unknown, portalId: string): Error =>
       vscode.FileSystemError.Unavailable(portalFailure(error, this.label(portalId)));

@@ -3,15 +3,23 @@
 // removed portal's history goes with it. Bounded per record and in total, oldest dropped first; a version
 // equal to the record's last one is not kept twice. A crash mid-append leaves a torn last line: it is
 // dropped on reading, the lines before it stand. No `vscode` import: unit-tested in plain node.
+//
+// Versions come in batches (appendAll): an import offers one per row, and a batch reads and writes each
+// record's file once and checks the total once. The total is kept as a running sum of the files' sizes,
+// counted from the disk at first and again at most once a minute (another window may write the same
+// folder), rather than by reading every file's size at every append.
 import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { RecordTarget } from '../model/targets';
+import { VERSION_CAUSES as CAUSES, type VersionCause } from '../records/versions';
 
-/** What brought a version. */
-export type VersionCause = 'opened' | 'saved' | 'import' | 'bulk' | 'webhook' | 'watch' | 'agent';
+export type { VersionCause };
 
-const CAUSES: readonly VersionCause[] = ['opened', 'saved', 'import', 'bulk', 'webhook', 'watch', 'agent'];
+/** How long the running total stands before the files' sizes are counted again. */
+const RECOUNT_MS = 60_000;
+/** Records' files a batch writes at once. */
+const FILES_AT_ONCE = 4;
 
 export interface RecordVersion {
   /** When it was seen (ms since the epoch). */
@@ -79,9 +87,20 @@ export async function forgetPortalHistory(root: string, portalId: string): Promi
   await rm(portalFolder(root, portalId), { recursive: true, force: true });
 }
 
+/** A version to keep: its text, or how to make it from the record's last version kept (none: first seen). */
+export interface VersionToKeep {
+  readonly record: RecordTarget;
+  readonly at: number;
+  readonly cause: VersionCause;
+  readonly text: string | ((last: RecordVersion | undefined) => string);
+}
+
 export class VersionLog {
   /** One change at a time: appends and the trimming after them read and rewrite files. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The files' sizes together, as last counted and kept since (undefined: count them). */
+  private total: number | undefined;
+  private countedAt = 0;
 
   constructor(
     private readonly root: string,
@@ -116,34 +135,103 @@ export class VersionLog {
   }
 
   /** Keeps a version unless it equals the record's last one; resolves with whether it was kept. */
-  append(record: RecordTarget, seen: { at: number; cause: VersionCause; text: string }): Promise<boolean> {
+  async append(record: RecordTarget, seen: { at: number; cause: VersionCause; text: string }): Promise<boolean> {
+    return (await this.appendAll([{ record, ...seen }])).length > 0;
+  }
+
+  /**
+   * Keeps each version unless it equals its record's last one (in order: several of one record are
+   * compared one after the other); each record's file is read and written once, the total checked once.
+   * Resolves with the records that got a version.
+   */
+  appendAll(batch: readonly VersionToKeep[]): Promise<RecordTarget[]> {
     return this.run(async () => {
-      const file = this.fileOf(record);
-      const versions = await this.readFile(file);
-      const version: RecordVersion = { at: seen.at, cause: seen.cause, hash: hashOf(seen.text), text: seen.text };
-      if (versions.at(-1)?.hash === version.hash) return false;
-      await mkdir(path.dirname(file), { recursive: true });
-      const { maxVersionsPerRecord } = this.limits();
-      const kept = [...versions, version];
-      if (kept.length > Math.max(1, maxVersionsPerRecord)) await writeFile(file, serialize(kept.slice(-Math.max(1, maxVersionsPerRecord))));
-      else if (versions.length === 0) await writeFile(file, serialize(kept));
-      else {
-        // A torn last line would glue onto the new one: rewrite the file from what was read.
-        const current = await readFile(file, 'utf8');
-        if (current.endsWith('\n')) await appendFile(file, serialize([version]));
-        else await writeFile(file, serialize(kept));
+      const byFile = new Map<string, VersionToKeep[]>();
+      for (const seen of batch) {
+        const file = this.fileOf(seen.record);
+        const list = byFile.get(file);
+        if (list) list.push(seen);
+        else byFile.set(file, [seen]);
       }
-      await this.trimTotal();
-      return true;
+      const folders = new Map<string, Set<string> | undefined>();
+      for (const file of byFile.keys()) {
+        const folder = path.dirname(file);
+        if (folders.has(folder)) continue;
+        await mkdir(folder, { recursive: true });
+        // The files there: a record's first version is written without reading a file that is not there.
+        folders.set(folder, new Set(await readdir(folder).catch(() => [])));
+      }
+      const files = [...byFile];
+      const kept = new Set<RecordTarget>();
+      // A few files at once: the disk's queue kept busy, no more (a batch may be an import's thousands).
+      const worker = async (): Promise<void> => {
+        for (let next = files.pop(); next; next = files.pop()) {
+          const [file, seen] = next;
+          const absent = folders.get(path.dirname(file))?.has(path.basename(file)) === false;
+          if (await this.appendTo(file, seen, absent)) kept.add(seen[0].record);
+        }
+      };
+      await Promise.all(Array.from({ length: FILES_AT_ONCE }, worker));
+      if (kept.size > 0) await this.trimTotal();
+      return [...kept];
     });
+  }
+
+  /** Appends the versions of one record's file (`absent`: not there when the batch began); whether any was kept. */
+  private async appendTo(file: string, seen: readonly VersionToKeep[], absent: boolean): Promise<boolean> {
+    let current = '';
+    if (!absent) {
+      try {
+        current = await readFile(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    const versions = parseVersions(current);
+    const added: RecordVersion[] = [];
+    for (const { at, cause, text } of seen) {
+      const last = added.at(-1) ?? versions.at(-1);
+      const content = typeof text === 'string' ? text : text(last);
+      const version: RecordVersion = { at, cause, hash: hashOf(content), text: content };
+      if (last?.hash !== version.hash) added.push(version);
+    }
+    if (added.length === 0) return false;
+    const most = Math.max(1, this.limits().maxVersionsPerRecord);
+    const all = [...versions, ...added];
+    let size: number;
+    if (absent) {
+      const text = serialize(all.slice(-most));
+      try {
+        // 'wx': another window that made the file meanwhile keeps its versions (read, then appended to).
+        await writeFile(file, text, { flag: 'wx' });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return this.appendTo(file, seen, false);
+        throw error;
+      }
+      size = Buffer.byteLength(text);
+    } else if (all.length > most || (current !== '' && !current.endsWith('\n'))) {
+      // Over the bound, or a torn last line that would glue onto the new one: the file written anew.
+      const text = serialize(all.slice(-most));
+      await writeFile(file, text);
+      size = Buffer.byteLength(text);
+    } else {
+      const lines = serialize(added);
+      await appendFile(file, lines);
+      size = Buffer.byteLength(current) + Buffer.byteLength(lines);
+    }
+    if (this.total !== undefined) this.total += size - Buffer.byteLength(current);
+    return true;
   }
 
   /** Drops the oldest versions of all records until the files fit in the total bound. */
   private async trimTotal(): Promise<void> {
     const { maxTotalBytes } = this.limits();
+    if (this.total !== undefined && this.total <= maxTotalBytes && Date.now() - this.countedAt < RECOUNT_MS) return;
     const files = await this.allFiles();
     let total = 0;
-    for (const file of files) total += (await stat(file)).size;
+    for (const file of files) total += (await stat(file).catch(() => ({ size: 0 }))).size;
+    this.total = total;
+    this.countedAt = Date.now();
     if (total <= maxTotalBytes) return;
     const held = new Map<string, RecordVersion[]>();
     for (const file of files) held.set(file, await this.readFile(file));
@@ -162,6 +250,7 @@ export class VersionLog {
       if (kept.length === 0) await rm(file, { force: true });
       else await writeFile(file, serialize(kept));
     }
+    this.total = total;
   }
 
   private async allFiles(): Promise<string[]> {
@@ -183,6 +272,9 @@ export class VersionLog {
 
   /** Removes every version of the portal's records (the portal was removed). */
   forgetPortal(portalId: string): Promise<void> {
-    return this.run(() => forgetPortalHistory(this.root, portalId));
+    return this.run(async () => {
+      await forgetPortalHistory(this.root, portalId);
+      this.total = undefined;
+    });
   }
 }

@@ -54,7 +54,9 @@ export function bulkOperations(change: BulkChange, rows: readonly ViewRow[]): Op
     if (row.id === undefined) return [];
     if (change.kind === 'delete') return [{ kind: 'delete', row: index + 1, recordId: row.id }];
     if (row.values[change.field] === change.value) return [{ kind: 'unchanged', row: index + 1, recordId: row.id }];
-    return [{ kind: 'update', row: index + 1, recordId: row.id, changes: { [change.field]: change.value }, publish: false }];
+    return [
+      { kind: 'update', row: index + 1, recordId: row.id, changes: { [change.field]: change.value }, publish: false, base: row.values },
+    ];
   });
 }
 
@@ -80,6 +82,8 @@ export interface BulkJob {
   onRecordChanged?: RunOptions['onRecordChanged'];
   limiter?: RunOptions['limiter'];
   retry?: RunOptions['retry'];
+  /** Where the versions written are offered (Record History): RunOptions.history. */
+  history?: RunOptions['history'];
 }
 
 export interface BulkResult extends RunSummary {
@@ -116,6 +120,7 @@ export async function runBulkChange(job: BulkJob): Promise<BulkResult> {
       onRecordChanged: job.onRecordChanged,
       limiter: job.limiter,
       retry: job.retry,
+      history: job.history,
     });
     return { ...summary, journalPath, resumed: journal.resumed, failures: journal.entries().filter((entry) => entry.outcome === 'failed') };
   } finally {

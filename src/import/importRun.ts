@@ -38,6 +38,8 @@ export interface ImportJob {
   limiter?: RunOptions['limiter'];
   /** The runner's retries; tests shorten them. */
   retry?: RunOptions['retry'];
+  /** Where the versions written are offered (Record History): RunOptions.history. */
+  history?: RunOptions['history'];
 }
 
 export interface ImportResult extends RunSummary {
@@ -115,6 +117,7 @@ export async function runImport(job: ImportJob): Promise<ImportResult> {
       onRecordChanged: job.onRecordChanged,
       limiter: job.limiter,
       retry: job.retry,
+      history: job.history,
     });
     let failuresPath: string | undefined;
     if (!summary.cancelled && summary.counts.failed > 0) {

@@ -40,7 +40,8 @@ export interface CreateLookup {
 
 export type Operation =
   | { kind: 'create'; row: number; data: RecordData; lookup?: CreateLookup }
-  | { kind: 'update'; row: number; recordId: string; changes: RecordData; publish: boolean }
+  /** `base`: the record's values as read (the view's row), for the version Record History keeps. */
+  | { kind: 'update'; row: number; recordId: string; changes: RecordData; publish: boolean; base?: Readonly<RecordData> }
   | { kind: 'delete'; row: number; recordId: string }
   | { kind: 'unchanged'; row: number; recordId: string }
   | { kind: 'invalid'; row: number; problems: RowProblem[] };
@@ -235,7 +236,7 @@ export class RowPlanner {
     );
     if (problems.length > 0) return { kind: 'invalid', row, problems };
     if (Object.keys(changes).length === 0 && !publish) return { kind: 'unchanged', row, recordId };
-    return { kind: 'update', row, recordId, changes, publish };
+    return { kind: 'update', row, recordId, changes, publish, base: existing.values };
   }
 
   private problemOf(row: number, field: string, data: RecordData, message: string): RowProblem {

@@ -17,6 +17,9 @@
 // Updates (PUT of the same fields) and deletes (a second delete answers 404) are safe to repeat.
 // Limits: the lookup view must show records whatever their field values (no conditions that hide new
 // records), and a portal still busy with a timed-out create may show it only after the look-up.
+//
+// A scheduler on top of the record store: every create, update and delete goes through the store's rows
+// API (records/store.ts appRecords), which offers what it wrote to Record History (`history`).
 import { setMaxListeners } from 'node:events';
 import type { ViewRead } from '../api/client';
 import { isCancellation } from '../api/errors';
@@ -25,15 +28,14 @@ import type { Column, RecordData } from '../api/types';
 import type { Journal, Outcome, OutcomeCounts, OutcomeEntry } from './journal';
 import type { CreateLookup, Operation } from './plan';
 import { readAhead } from './readAhead';
-import { classifyFailure, type Failure } from '../records/failures';
+import { classifyFailure } from '../records/failures';
 import { PortalLimiter } from '../records/limiter';
-import { retryPolicy, retryWaitMs, sleep, type RetryPolicy } from '../records/retry';
+import { retryPolicy, withRetries, type Retrying, type RetryPolicy } from '../records/retry';
+import { appRecords, type AppRecords, type RowsClient } from '../records/store';
+import type { VersionSource } from '../records/versions';
 
-/** The part of the portal client the runner uses; PortalClient fits. */
-export interface RecordWriter {
-  createRecord(appId: string, data: RecordData, options: { draft?: boolean }, signal?: AbortSignal): Promise<{ id: string | undefined }>;
-  updateRecord(appId: string, recordId: string, changes: RecordData, options: { publish?: boolean }, signal?: AbortSignal): Promise<void>;
-  deleteRecord(appId: string, recordId: string, signal?: AbortSignal): Promise<void>;
+/** The part of the portal client the runner uses (the store's rows API stands on it); PortalClient fits. */
+export interface RecordWriter extends RowsClient {
   readView(appId: string, viewId: string, filters: readonly ViewFilter[], signal?: AbortSignal): Promise<ViewRead>;
 }
 
@@ -81,6 +83,8 @@ export interface RunOptions {
   onRecordChanged?: (change: RecordChanged) => void;
   /** The retries (records/retry.ts); tests shorten them. */
   retry?: Partial<RetryPolicy>;
+  /** Where the store offers the versions the run writes (Record History), and what brought them. */
+  history?: VersionSource;
 }
 
 /** A record a run changed: the callers announce it so that open documents and views follow. */
@@ -113,21 +117,32 @@ class Run {
   private readonly controller = stoppable();
   private finishedHere = 0;
   private readonly startedAt = performance.now();
-  private readonly maxAttempts: number;
   /** Attempt lines written ahead of their request, by row. */
   private readonly prepared = new Map<number, Promise<void>>();
   private readonly retry: RetryPolicy;
   private readonly concurrency: number;
   /** Where the portal's pause is kept: shared with every job on the portal when the caller gave its limiter. */
   private readonly pace: PortalLimiter;
+  /** The app's records, through the store's rows API. */
+  private readonly records: AppRecords;
+  /** How every request of the run is retried (records/retry.ts), and where the portal's pause is kept. */
+  private readonly retrying: Retrying;
 
   constructor(private readonly options: RunOptions) {
+    this.records = appRecords(options.writer, options.appId, { draft: options.draft, history: options.history });
     this.retry = retryPolicy(options.retry);
-    this.maxAttempts = this.retry.maxAttempts;
     this.concurrency = Math.max(1, options.concurrency ?? options.limiter?.maxInFlight ?? 4);
     this.pace =
       options.limiter ??
       new PortalLimiter({ maxInFlight: this.concurrency, initialInFlight: this.concurrency, maxRetryAfterMs: this.retry.maxRetryAfterMs });
+    this.retrying = {
+      policy: this.retry,
+      pace: this.pace,
+      // A stop ends the waits (the rows are left for the resumed run); the requests have their own cancel.
+      signal: this.stopping.signal,
+      // The progress says at once that every request waits.
+      onPause: () => this.options.onProgress?.(this.progress()),
+    };
   }
 
   /** Aborted at Cancel (or a failure): no request starts after it, and waits end. */
@@ -262,18 +277,10 @@ class Run {
         return this.create(row, operation.data, operation.lookup);
       case 'update':
         return this.repeatable(row, 'updated', operation.recordId, (signal) =>
-          this.options.writer.updateRecord(
-            this.options.appId,
-            operation.recordId,
-            operation.changes,
-            { publish: operation.publish },
-            signal,
-          ),
+          this.records.update(operation.recordId, operation.changes, signal, { publish: operation.publish, base: operation.base }),
         );
       case 'delete':
-        return this.repeatable(row, 'deleted', operation.recordId, (signal) =>
-          this.options.writer.deleteRecord(this.options.appId, operation.recordId, signal),
-        );
+        return this.repeatable(row, 'deleted', operation.recordId, (signal) => this.records.delete(operation.recordId, signal));
     }
   }
 
@@ -313,7 +320,7 @@ class Run {
     return ahead ?? this.options.journal.attempt(row, lookup);
   }
 
-  /** Whether a request must wait at the gate (an import's every create asks: no promise when it need not). */
+  /** Whether a request must wait at the gate (no promise when it need not). */
   private held(): boolean {
     return this.stopped || this.pace.pausedMs() > 0;
   }
@@ -325,70 +332,70 @@ class Run {
   }
 
   /**
-   * Waits before the next attempt: as long as the portal asked, up to the cap (and every request to the
-   * portal with it), else a growing delay. A stop ends the wait; the callers look at `stopped` then.
+   * A row's create, once (the store's rows API sends it; records/retry.ts's withRetries waits between the
+   * attempts: as long as the portal asked, up to the cap, and every request to the portal with it, else
+   * a growing delay). Each attempt looks for the record first when an earlier one (or an earlier run) may
+   * have made it; a Stop ends the wait, and the row is left for the resumed run.
    */
-  private async backOff(failure: Failure, attempt: number): Promise<void> {
-    // A 503 may have been done, yet its Retry-After is the portal's word on when to come back: kept too.
-    const wait = retryWaitMs(this.retry, attempt, failure.waitMs);
-    if (failure.verdict === 'not-taken' || failure.waitMs !== undefined) {
-      this.pace.pause(wait);
-      this.options.onProgress?.(this.progress());
-    }
-    await sleep(wait, this.stopping.signal).catch(() => undefined);
-  }
-
   private async create(row: number, data: RecordData, lookup: CreateLookup | undefined): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
-    const { journal, writer, appId } = this.options;
+    const { journal } = this.options;
     let mayExist = this.sentBefore(row);
     let lastReason = '';
-    for (let attempt = 1; attempt <= this.maxAttempts; attempt += 1) {
-      try {
-        if (mayExist) {
-          if (!lookup || !this.options.lookupView) {
-            return {
-              row,
-              outcome: 'uncertain',
-              reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}); with no key column to look for it, it was not sent again: check the app`,
-            };
-          }
-          const found = await this.find(lookup).catch((error: unknown) => classifyFailure(error));
-          if (!Array.isArray(found)) {
-            if (found.verdict === 'cancelled') return undefined;
-            // Failed or sent again, the row would be created a second time by a resumed run or the failures file.
-            return {
-              row,
-              outcome: 'uncertain',
-              reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}), and it could not be looked up (${found.reason}): it was not sent again; importing the file again looks it up first`,
-            };
-          }
-          if (found.length === 1) return { row, outcome: 'created', recordId: found[0] };
-          if (found.length > 1)
-            return { row, outcome: 'uncertain', reason: `records ${found.join(', ')} all have ${lookup.field} = ${lookup.value}` };
-          mayExist = false;
+    const attempt = async (): Promise<Omit<OutcomeEntry, 'type'> | undefined> => {
+      if (mayExist) {
+        if (!lookup || !this.options.lookupView) {
+          return {
+            row,
+            outcome: 'uncertain',
+            reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}); with no key column to look for it, it was not sent again: check the app`,
+          };
         }
-        // Wait first, then journal: a run cancelled while the portal asks to wait leaves no attempt behind
-        // (a create without a look-up would otherwise be reported uncertain on resume, though never sent).
+        const found = await this.find(lookup).catch((error: unknown) => classifyFailure(error));
+        if (!Array.isArray(found)) {
+          if (found.verdict === 'cancelled' || this.stopped) return undefined;
+          // Failed or sent again, the row would be created a second time by a resumed run or the failures file.
+          return {
+            row,
+            outcome: 'uncertain',
+            reason: `the portal may have created this record (${lastReason || 'an earlier run stopped before its answer'}), and it could not be looked up (${found.reason}): it was not sent again; importing the file again looks it up first`,
+          };
+        }
+        if (found.length === 1) return { row, outcome: 'created', recordId: found[0] };
+        if (found.length > 1)
+          return { row, outcome: 'uncertain', reason: `records ${found.join(', ')} all have ${lookup.field} = ${lookup.value}` };
+        mayExist = false;
+        // The look-up took a while: the portal may have asked every request to wait since.
         if (this.held()) await this.gate();
-        await this.attemptWritten(row, lookup);
-        if (this.stopped) {
-          await journal.withdraw(row); // stopped while the line was written: never sent
-          return undefined;
-        }
-        const created = await writer.createRecord(appId, data, { draft: this.options.draft }, this.signal);
-        return { row, outcome: 'created', recordId: created.id };
+      }
+      // The wait for the portal came first (withRetries), then the journal: a run cancelled while the portal
+      // asks to wait leaves no attempt behind (a create without a look-up would be reported uncertain on resume).
+      await this.attemptWritten(row, lookup);
+      if (this.stopped) {
+        await journal.withdraw(row); // stopped while the line was written: never sent
+        return undefined;
+      }
+      try {
+        // The create's answer is the copy: a read back per row would double the import's requests.
+        const created = await this.records.create(data, this.signal, { readBack: false });
+        return { row, outcome: 'created', recordId: created.recordId };
       } catch (error) {
         const failure = classifyFailure(error);
-        if (failure.verdict === 'cancelled') return undefined;
-        if (failure.verdict === 'refused') return { row, outcome: 'failed', reason: failure.reason };
-        lastReason = failure.reason;
-        if (failure.verdict !== 'not-taken') mayExist = true;
-        else if (!mayExist) await journal.withdraw(row); // not taken: a stop now leaves nothing to look for
-        if (this.stopped) return undefined;
-        await this.backOff(failure, attempt);
-        if (this.stopped) return undefined;
+        if (failure.verdict !== 'cancelled' && failure.verdict !== 'refused') {
+          lastReason = failure.reason;
+          if (failure.verdict !== 'not-taken') mayExist = true;
+          else if (!mayExist) await journal.withdraw(row); // not taken: a stop now leaves nothing to look for
+        }
+        throw error;
       }
+    };
+    try {
+      return await withRetries(attempt, this.retrying, (failure) => failure.verdict !== 'cancelled' && failure.verdict !== 'refused');
+    } catch (error) {
+      const failure = classifyFailure(error);
+      if (failure.verdict === 'cancelled' || this.stopped) return undefined;
+      if (failure.verdict === 'refused') return { row, outcome: 'failed', reason: failure.reason };
     }
+    // Every attempt failed.
     if (mayExist && lookup && this.options.lookupView) {
       const found = await this.find(lookup).catch(() => undefined);
       if (found?.length === 1) return { row, outcome: 'created', recordId: found[0] };
@@ -402,27 +409,24 @@ class Run {
   }
 
   /** Record ids whose `lookup.field` is exactly `lookup.value`, read through the lookup view. */
-  private async find(lookup: CreateLookup): Promise<string[]> {
+  private find(lookup: CreateLookup): Promise<string[]> {
     const view = this.options.lookupView as { viewId: string; columns: readonly Column[] };
     const column = view.columns.find((candidate) => candidate.field_id_in_data === lookup.field);
     const filter: ViewFilter = { column: column?.field_id ?? lookup.field, operator: 'equals', value: lookup.value };
-    for (let attempt = 1; ; attempt += 1) {
-      await this.gate();
-      try {
+    return withRetries(
+      async () => {
         const read = await this.options.writer.readView(this.options.appId, view.viewId, [filter], this.signal);
         // "equals" compares text case-insensitively: keep the exact matches (all, when the view hides the field).
         return read.rows
           .filter((row) => row.values[lookup.field] === undefined || row.values[lookup.field] === lookup.value)
           .flatMap((row) => (row.id ? [row.id] : []));
-      } catch (error) {
-        const failure = classifyFailure(error);
-        if (failure.verdict === 'cancelled' || failure.verdict === 'refused' || attempt >= this.maxAttempts) throw error;
-        await this.backOff(failure, attempt);
-      }
-    }
+      },
+      this.retrying,
+      (failure) => failure.verdict !== 'cancelled' && failure.verdict !== 'refused',
+    );
   }
 
-  /** An update or delete: sent again after any failure that is not a refusal. */
+  /** An update or delete: sent again after any failure that is not a refusal (records/retry.ts waits between). */
   private async repeatable(
     row: number,
     done: Outcome,
@@ -431,26 +435,30 @@ class Run {
   ): Promise<Omit<OutcomeEntry, 'type'> | undefined> {
     let sentBefore = this.sentBefore(row);
     let lastReason = '';
-    for (let attempt = 1; attempt <= this.maxAttempts; attempt += 1) {
+    const attempt = async (): Promise<Omit<OutcomeEntry, 'type'>> => {
+      await this.attemptWritten(row);
       try {
-        await this.attemptWritten(row);
-        await this.gate();
         await send(this.signal);
         return { row, outcome: done, recordId };
       } catch (error) {
         const failure = classifyFailure(error);
-        if (failure.verdict === 'cancelled') return undefined;
         // A delete sent before whose answer was lost: the record is in trash now, so 404 means done.
         if (failure.verdict === 'refused' && failure.status === 404 && done === 'deleted' && sentBefore)
           return { row, outcome: done, recordId };
-        if (failure.verdict === 'refused') return { row, outcome: 'failed', recordId, reason: failure.reason };
-        sentBefore = true;
-        lastReason = failure.reason;
-        if (this.stopped) return undefined;
-        await this.backOff(failure, attempt);
-        if (this.stopped) return undefined;
+        if (failure.verdict !== 'cancelled' && failure.verdict !== 'refused') {
+          sentBefore = true;
+          lastReason = failure.reason;
+        }
+        throw error;
       }
+    };
+    try {
+      return await withRetries(attempt, this.retrying, (failure) => failure.verdict !== 'cancelled' && failure.verdict !== 'refused');
+    } catch (error) {
+      const failure = classifyFailure(error);
+      if (failure.verdict === 'cancelled' || this.stopped) return undefined;
+      if (failure.verdict === 'refused') return { row, outcome: 'failed', recordId, reason: failure.reason };
+      return { row, outcome: 'failed', recordId, reason: `the portal kept failing (${lastReason})` };
     }
-    return { row, outcome: 'failed', recordId, reason: `the portal kept failing (${lastReason})` };
   }
 }

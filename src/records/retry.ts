@@ -95,6 +95,8 @@ export interface Retrying {
    * wait is obeyed up to the policy's cap.
    */
   readonly failBeyondMs?: number;
+  /** Told when a failure pauses every request to the portal, for `ms` (a job's progress says it waits). */
+  readonly onPause?: (ms: number) => void;
 }
 
 /** The portal asked to wait longer than the job waits (Retrying.failBeyondMs); `cause` is its answer. */
@@ -139,7 +141,10 @@ export async function withRetries<T>(
       const wait =
         asked !== undefined ? retryWaitMs(policy, attempt, asked) : (retrying.backoffMs ?? ((n) => backoffMs(policy, n)))(attempt);
       // A 503 may have been done, yet its Retry-After is the portal's word on when to come back: kept too.
-      if (failure.verdict === 'not-taken' || asked !== undefined) pace.pause(wait);
+      if (failure.verdict === 'not-taken' || asked !== undefined) {
+        pace.pause(wait);
+        retrying.onPause?.(wait);
+      }
       await sleep(wait, signal);
     }
   }

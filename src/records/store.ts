@@ -9,6 +9,9 @@
 // ones, and never over a change made in the portal since that copy unless the caller has just checked:
 // VS Code's own conflict check (stat) reads the portal right before writing; any other caller asks
 // update() to check, and a conflict is refused with nothing sent.
+//
+// Every copy read and every write that went through is offered to Record History (versions.ts), with what
+// brought it: the store is the one place versions come from.
 import type { CreatedRecord, RecordRead } from '../api/answers';
 import { isWritable } from '../api/columnKinds';
 import { cancelled, isPortalError } from '../api/errors';
@@ -18,6 +21,7 @@ import type { AppTarget, RecordTarget } from '../model/targets';
 import { createBody, describeProblems, updateBody } from './changes';
 import { classifyFailure, mayHaveBeenDone } from './failures';
 import { withRetries, type Retrying } from './retry';
+import type { VersionCause, Versions, VersionSource } from './versions';
 
 /** How long a copy read from the portal stands for "now". */
 export const FRESH_MS = 300;
@@ -26,7 +30,7 @@ export const FRESH_MS = 300;
 export interface RecordsClient {
   readRecord(appId: string, recordId: string, signal?: AbortSignal): Promise<RecordRead>;
   updateRecord(appId: string, recordId: string, changes: RecordData): Promise<void>;
-  createRecord(appId: string, data: RecordData, options: { draft?: boolean }): Promise<CreatedRecord>;
+  createRecord(appId: string, data: RecordData, options: { draft?: boolean }, signal?: AbortSignal): Promise<CreatedRecord>;
 }
 
 export interface RecordStoreDeps {
@@ -39,6 +43,8 @@ export interface RecordStoreDeps {
   onRead?(record: RecordTarget, copy: RecordCopy, draftBefore: boolean | undefined): void;
   /** After a change this window made in the portal. */
   onChanged?(record: RecordTarget, kind: 'updated' | 'created'): void;
+  /** Where the copies read and written are offered (Record History), and what brought them. */
+  versions?: { readonly to: Versions; readonly read: VersionCause; readonly write: VersionCause };
 }
 
 /** The portal's copy of a record, as read (or as written by this window). */
@@ -279,23 +285,39 @@ export class RecordStore {
     );
     const copy = this.remember(record, { ...server.data, ...body.fields }, server.draft, server.columns);
     this.entry(record).base = copy.data;
-    if (sent.length > 0) this.deps.onChanged?.(record, 'updated');
+    if (sent.length > 0) {
+      this.offer(record, 'write', copy.data, true);
+      this.deps.onChanged?.(record, 'updated');
+    }
     return { copy, sent };
   }
 
-  /** Creates a record of every writable field with a value; resolves with its id (undefined: not said). */
-  async create(app: AppTarget, edit: Edit, options: { draft?: boolean } = {}): Promise<string | undefined> {
+  /**
+   * Creates a record of every writable field with a value; resolves with the portal's answer: its id
+   * (undefined: not said) and the values it created. `signal` cancels the request (the tools' Cancel).
+   */
+  async create(app: AppTarget, edit: Edit, options: { draft?: boolean; signal?: AbortSignal } = {}): Promise<CreatedRecord> {
     const columns = await this.deps.columns(app.portalId, app.appId);
     const body = createBody(columns, typeof edit === 'function' ? edit(columns) : edit);
     if (body.problems.length > 0) throw new SaveRefused(describeProblems(columns, body.problems));
-    const created = await this.deps.client(app.portalId).createRecord(app.appId, body.fields, { draft: options.draft === true });
+    options.signal?.throwIfAborted();
+    const created = await this.deps
+      .client(app.portalId)
+      .createRecord(app.appId, body.fields, { draft: options.draft === true }, options.signal);
     if (created.id === undefined) {
       this.deps.log.warn(`Created a record in app ${app.appId}; the portal's answer did not say its id.`);
-      return undefined;
+      return created;
     }
     this.deps.log.info(`Created record ${created.id} of app ${app.appId}${options.draft ? ' as a draft' : ''}.`);
-    this.deps.onChanged?.({ ...app, recordId: created.id }, 'created');
-    return created.id;
+    const record = { ...app, recordId: created.id };
+    this.offer(record, 'write', { ...body.fields, ...created.data }, true);
+    this.deps.onChanged?.(record, 'created');
+    return created;
+  }
+
+  private offer(record: RecordTarget, what: 'read' | 'write', data: RecordData, whole: boolean): void {
+    const versions = this.deps.versions;
+    if (versions) versions.to.offer({ record, cause: versions[what], at: this.deps.now(), data, whole });
   }
 
   private entry(record: RecordTarget): Entry {
@@ -333,6 +355,7 @@ export class RecordStore {
     }
     const copy = this.remember(record, read.data, read.draft, columns);
     this.deps.onRead?.(record, copy, draftBefore);
+    this.offer(record, 'read', copy.data, true);
     return copy;
   }
 
@@ -346,46 +369,82 @@ export class RecordStore {
 /** The portal calls a job of many rows makes, each with its signal (PortalClient has them). */
 export interface RowsClient {
   readRecord(appId: string, recordId: string, signal?: AbortSignal): Promise<RecordRead>;
-  updateRecord(appId: string, recordId: string, changes: RecordData, options: object, signal?: AbortSignal): Promise<void>;
+  updateRecord(appId: string, recordId: string, changes: RecordData, options: { publish?: boolean }, signal?: AbortSignal): Promise<void>;
   createRecord(appId: string, data: RecordData, options: { draft?: boolean }, signal?: AbortSignal): Promise<CreatedRecord>;
+  deleteRecord(appId: string, recordId: string, signal?: AbortSignal): Promise<void>;
 }
 
 /**
- * One app's records as a job of many rows uses them (the grid's save and refresh): the portal's copy now,
- * an update of exactly the fields the caller's check chose, a create. It keeps no copies (a job checks
- * thousands of rows, each once). Failures are PortalErrors (src/api/errors.ts), classified by failures.ts.
+ * One app's records as a job of many rows uses them (the grid's save and refresh, the board's, the import
+ * and bulk change): the portal's copy now, an update of exactly the fields the caller's check chose, a
+ * create, a delete. It keeps no copies (a job checks thousands of rows, each once). Failures are
+ * PortalErrors (src/api/errors.ts), classified by failures.ts.
  */
 export interface AppRecords {
   /** The portal's current copy of the record; undefined when it is deleted or in trash. */
   readCurrent(recordId: string, signal?: AbortSignal): Promise<RecordData | undefined>;
-  /** Sends `fields` and nothing else (the portal changes only the fields sent). */
-  update(recordId: string, fields: RecordData, signal?: AbortSignal): Promise<void>;
-  /** Creates a record of `fields` (a draft where the store says so); its id and the portal's copy. */
-  create(fields: RecordData, signal?: AbortSignal): Promise<{ recordId: string; copy: RecordData }>;
+  /**
+   * Sends `fields` and nothing else (the portal changes only the fields sent); `publish` also publishes a
+   * draft. `base`: the copy the fields were decided against (for the version the history keeps).
+   */
+  update(
+    recordId: string,
+    fields: RecordData,
+    signal?: AbortSignal,
+    options?: { publish?: boolean; base?: Readonly<RecordData> },
+  ): Promise<void>;
+  /**
+   * Creates a record of `fields` (a draft where the store says so): its id (undefined: the answer did not
+   * say) and the portal's copy, read back once unless `readBack` is false (then the create's answer).
+   */
+  create(
+    fields: RecordData,
+    signal?: AbortSignal,
+    options?: { readBack?: boolean },
+  ): Promise<{ recordId: string | undefined; copy: RecordData }>;
+  /** Moves the record to the portal's trash. */
+  delete(recordId: string, signal?: AbortSignal): Promise<void>;
 }
 
 /**
  * The records of one app over the portal client. New records are created as drafts when `draft` (apps
  * with Draft mode) and read back once, for what the portal filled in (Auto Number, LookUp, defaults); when
- * that read fails, the copy is what was sent.
+ * that read fails, the copy is what was sent. `history`: where the copies read and written are offered,
+ * and what brought the writes (versions.ts).
  */
-export function appRecords(client: RowsClient, appId: string, options: { draft?: boolean } = {}): AppRecords {
+export function appRecords(client: RowsClient, appId: string, options: { draft?: boolean; history?: VersionSource } = {}): AppRecords {
+  const history = options.history;
+  const offer = (recordId: string, cause: VersionCause, data: RecordData, whole: boolean): void =>
+    history?.versions.offer({ record: { portalId: history.portalId, appId, recordId }, cause, at: Date.now(), data, whole });
   return {
     async readCurrent(recordId, signal) {
+      let data: RecordData;
       try {
-        return (await client.readRecord(appId, recordId, signal)).data;
+        data = (await client.readRecord(appId, recordId, signal)).data;
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
       }
+      if (history) offer(recordId, 'read', data, true);
+      return data;
     },
-    update: (recordId, fields, signal) => client.updateRecord(appId, recordId, fields, {}, signal),
-    async create(fields, signal) {
+    async update(recordId, fields, signal, update) {
+      await client.updateRecord(appId, recordId, fields, { publish: update?.publish }, signal);
+      if (history) offer(recordId, history.cause, update?.base ? { ...update.base, ...fields } : fields, false);
+    },
+    async create(fields, signal, create) {
       const created = await client.createRecord(appId, fields, { draft: options.draft === true }, signal);
-      if (!created.id) throw new Error('The portal created the record but did not say its id: refresh the view to see it.');
-      const read = await client.readRecord(appId, created.id, signal).catch(() => undefined);
-      return { recordId: created.id, copy: read?.data ?? { ...fields } };
+      if (created.id === undefined) return { recordId: undefined, copy: created.data };
+      // Without the read back, the create's answer (the values it created) is the copy: an import's
+      // every row, nothing more made of it.
+      const copy =
+        create?.readBack === false
+          ? created.data
+          : ((await client.readRecord(appId, created.id, signal).catch(() => undefined))?.data ?? { ...fields, ...created.data });
+      if (history) offer(created.id, history.cause, copy, true);
+      return { recordId: created.id, copy };
     },
+    delete: (recordId, signal) => client.deleteRecord(appId, recordId, signal),
   };
 }
 
@@ -394,6 +453,8 @@ export interface RowDecision {
   /** What the check found (a conflict, gone, ...): the caller's to read. */
   readonly kind: string;
   readonly fields?: RecordData;
+  /** The portal's copy the decision was made from (the base of the version the history keeps). */
+  readonly current?: Readonly<RecordData>;
 }
 
 /**
@@ -422,7 +483,7 @@ export async function checkAndUpdate<D extends RowDecision>(
       const { fields } = decision;
       if (!fields || Object.keys(fields).length === 0) return decision;
       try {
-        await records.update(recordId, fields, retrying.signal);
+        await records.update(recordId, fields, retrying.signal, { base: decision.current });
         return decision;
       } catch (error) {
         if (mayHaveBeenDone(error)) decision = undefined;
@@ -442,10 +503,16 @@ export async function checkAndUpdate<D extends RowDecision>(
  * aborted by a cancel (a record the caller does not know of would be made again by the next save): the
  * cancel stops only the attempts not begun.
  */
-export function createOnce(records: AppRecords, fields: RecordData, retrying: Retrying): Promise<{ recordId: string; copy: RecordData }> {
-  return withRetries(
+export async function createOnce(
+  records: AppRecords,
+  fields: RecordData,
+  retrying: Retrying,
+): Promise<{ recordId: string; copy: RecordData }> {
+  const created = await withRetries(
     () => records.create(fields),
     retrying,
     (failure) => failure.verdict === 'not-taken',
   );
+  if (created.recordId === undefined) throw new Error('The portal created the record but did not say its id: refresh the view to see it.');
+  return { recordId: created.recordId, copy: created.copy };
 }

@@ -5,6 +5,7 @@
 // the emulator. No vscode here.
 import type { PortalClient } from '../api/client';
 import type { Column, Site } from '../api/types';
+import type { Versions } from '../records/versions';
 
 export type ToolSignInState = 'signedIn' | 'signedOut' | 'expired';
 
@@ -46,6 +47,8 @@ export interface ToolHost {
   offerSignIn(portalId: string): void;
   /** A record was created or changed through a tool: the tree refreshes its app. */
   recordChanged(portalId: string, appId: string, recordId: string, kind: 'created' | 'updated'): void;
+  /** Where the tools' record store offers the copies it reads and writes (Record History). */
+  readonly versions?: Versions;
 }
 
 /** The setting that offers the changing tools, as the user finds it in the Settings editor. */

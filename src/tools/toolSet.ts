@@ -62,7 +62,10 @@ const TOOLS: Record<ToolName, ReadingTool | ChangingTool> = {
     message: (input) => `Reading record ${text(input.record)} of ${text(input.app)}${onPortal(input)}`,
     run: (host, input, signal) => readRecord(host, input as unknown as RecordInput, signal),
   },
-  [TOOL_NAMES.createRecord]: { changes: true, plan: (host, input, signal) => prepareCreate(host, input as unknown as CreateInput, signal) },
+  [TOOL_NAMES.createRecord]: {
+    changes: true,
+    plan: (host, input, signal, records) => prepareCreate(host, records, input as unknown as CreateInput, signal),
+  },
   [TOOL_NAMES.updateRecord]: {
     changes: true,
     plan: (host, input, signal, records) => prepareUpdate(host, records, input as unknown as UpdateInput, signal),
@@ -89,6 +92,7 @@ export class PortalTools {
       now: () => Date.now(),
       log: host.log,
       onChanged: (record, kind) => host.recordChanged(record.portalId, record.appId, record.recordId, kind),
+      ...(host.versions ? { versions: { to: host.versions, read: 'read', write: 'agent' } as const } : {}),
     });
   }
 

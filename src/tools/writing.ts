@@ -175,7 +175,8 @@ export function prepareUpdate(host: ToolHost, records: RecordStore, input: Updat
   );
 }
 
-export function prepareCreate(host: ToolHost, input: CreateInput, signal?: AbortSignal): Promise<Plan> {
+/** A create goes through the tools' record store (the documents' rules for the body; it announces the record). */
+export function prepareCreate(host: ToolHost, records: RecordStore, input: CreateInput, signal?: AbortSignal): Promise<Plan> {
   return planned(host, input, `Checking the new record of ${String(input.app)}`, signal, (found) => {
     const { portal, app, columns } = found;
     const changes: FieldChange[] = planCreate(columns, givenFields(input.fields), app.name);
@@ -197,8 +198,7 @@ export function prepareCreate(host: ToolHost, input: CreateInput, signal?: Abort
       },
       send: async (sendSignal) => {
         const body = Object.fromEntries(changes.map((change) => [change.column.field_id_in_data, change.after]));
-        const created = await host.client(portal.id).createRecord(app.appId, body, { draft: asDraft }, sendSignal);
-        if (created.id !== undefined) host.recordChanged(portal.id, app.appId, created.id, 'created');
+        const created = await records.create({ portalId: portal.id, appId: app.appId }, body, { draft: asDraft, signal: sendSignal });
         const filled = columns
           .filter((column) => body[column.field_id_in_data] === undefined && (created.data[column.field_id_in_data] ?? '') !== '')
           .map((column) => `- ${fieldLabel(column)}: ${quoted(column, created.data[column.field_id_in_data])}`);

@@ -5,6 +5,7 @@ import type * as vscode from 'vscode';
 import { isPortalError } from '../api/errors';
 import { checkRecord } from '../api/formats';
 import { mayHaveBeenDone } from '../records/failures';
+import { appRecords } from '../records/store';
 import type { Column, RecordData } from '../api/types';
 import type { Stores } from '../catalog/stores';
 import { PANEL_VIEW_TYPES } from '../ids';
@@ -20,7 +21,7 @@ import { Panel } from './panel';
 
 const log = createLogger('recordForm');
 
-export type PanelDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents'> & { readonly extensionUri: vscode.Uri };
+export type PanelDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents' | 'versions'> & { readonly extensionUri: vscode.Uri };
 
 /** Apps seen to publish a record asked for as a draft (no Draft mode), per portal, for this session. */
 const withoutDraftMode = new Set<string>();
@@ -187,7 +188,10 @@ export class RecordFormPanel {
   }
 
   private async send(data: RecordData, draft: boolean): Promise<void> {
-    const created = await this.client.createRecord(this.target.appId, data, { draft });
+    // Through the record store's rows API, which offers the new record to Record History.
+    const history = { versions: this.deps.versions, portalId: this.target.portalId, cause: 'saved' } as const;
+    const { recordId } = await appRecords(this.client, this.target.appId, { draft, history }).create(data, undefined, { readBack: false });
+    const created = { id: recordId };
     let isDraft = false;
     if (draft && created.id) {
       // Draft mode is not in the documented API: read the record back to know what the portal did.

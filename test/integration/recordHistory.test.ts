@@ -3,11 +3,16 @@
 // a refresh of the document (File: Revert reads the portal's copy again); the user's own through a save.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { BROWSER_TAG, driver } from './support/driver';
 import { afterFreshCopy, closeAllEditors, fieldsOf, openRecord, setField } from './support/documents';
 import { resetEmulator } from './support/emulator';
 import { emulatorPortal } from './support/explorer';
 import { testApi } from './support/extension';
+import { gridTab, liveGrid } from './support/grid';
+import { clearNotifications } from './support/notifications';
+import { useScriptedPrompter } from './support/prompter';
 import { waitFor } from './support/wait';
+import { workspaceFile } from './support/workspace';
 
 async function causes(): Promise<string[]> {
   const history = (await testApi()).recordHistory;
@@ -87,5 +92,78 @@ describe('Record History', function () {
     await waitFor(() => fieldsOf(document).f4 === '555 0201', { message: 'the document to follow the webhook' });
     await waitFor(async () => (await causes()).length === before + 1, { message: 'one version more' });
     assert.deepEqual((await causes()).slice(0, 2), ['Changed on the portal (webhook)', 'Opened']);
+  });
+});
+
+describe(`Record History of records never opened: written by an import, a bulk change, a grid ${BROWSER_TAG}`, function () {
+  this.timeout(120_000);
+  const user = useScriptedPrompter();
+  let portalId = '';
+
+  beforeEach(async () => {
+    await resetEmulator();
+    portalId = await emulatorPortal();
+  });
+  afterEach(async () => {
+    await clearNotifications();
+    await closeAllEditors();
+  });
+
+  /** The causes Record History lists for the record (newest first), of the versions kept since `since`. */
+  async function causesOf(recordId: string, since: number): Promise<string[]> {
+    await openRecord(portalId, '101', recordId);
+    const history = (await testApi()).recordHistory;
+    await waitFor(() => history.record?.recordId === recordId, { message: `Record History to follow record ${recordId}` });
+    const nodes = (await history.getChildren()).filter((node) => node.version.at >= since);
+    return nodes.map((node) => String(history.getTreeItem(node).label));
+  }
+
+  it('lists the versions an import, a Set Field and a grid save wrote, with what brought each', async () => {
+    const api = await testApi();
+    const since = Date.now();
+    // Import two customers through the mapping panel.
+    const names = [`History import A ${since}`, `History import B ${since}`];
+    const csv = `Name,Email,Tier,Customer since\n${names[0]},a@example.com,Gold,2026-01-02\n${names[1]},b@example.com,Silver,2026-01-03\n`;
+    user().answerOpenDialog([await workspaceFile('history.csv', csv)]);
+    await vscode.commands.executeCommand('portal.importRecords', { portalId, appId: '101' });
+    const panel = driver.webview('Import history.csv');
+    await panel.waitFor('#import-mapping tbody tr', { timeoutMs: 20_000 });
+    await panel.click('#import');
+    await user().waitForMessage(/^Imported history\.csv: 2 created/, { level: 'info', timeoutMs: 60_000 });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const rows = (await api.portals.client(portalId).readView('101', '1')).rows;
+    const [first, second] = names.map((name) => rows.find((row) => row.values.f2 === name)?.id ?? assert.fail(`${name} imported`));
+
+    // Set Field on the first.
+    user()
+      .answerQuickPick('Email', /Which column/)
+      .answerInputBox('bulk-history@example.com', /Set Email/)
+      .answerMessage('Set Field', /^Set Email to "bulk-history@example\.com" on 1 record\?/);
+    await vscode.commands.executeCommand('portal.bulkSetField', { portalId, appId: '101', viewId: '1', recordIds: [first] });
+    await user().waitForMessage(/^Setting Email: 1 record updated\./, { level: 'info', timeoutMs: 30_000 });
+
+    // A grid save of the second.
+    await vscode.commands.executeCommand('portal.openViewAsGrid', { portalId, appId: '101', viewId: '1', viewName: 'All customers' });
+    const live = await waitFor(
+      async () => {
+        const document = await liveGrid();
+        return document?.loadState.state === 'done' ? document : undefined;
+      },
+      { message: 'the grid of view 1 read', timeoutMs: 20_000 },
+    );
+    assert.equal(live.edit('edit', 'Edit', [{ recordId: second, field: 'f3', value: 'grid-history@example.com' }]).refused, 0);
+    await waitFor(() => gridTab()?.isDirty === true, { message: 'the grid tab dirty' });
+    await vscode.commands.executeCommand('workbench.action.files.save');
+    await waitFor(() => gridTab()?.isDirty === false, { message: 'the grid saved', timeoutMs: 20_000 });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+    // Neither record was open while it was written; opening it now shows what brought each version (the
+    // read at opening is the same copy as the last written, so it is not kept again).
+    const withoutReads = (causes: string[]): string[] => causes.filter((cause) => cause !== 'Opened' && cause !== 'Read from the portal');
+    assert.deepEqual(withoutReads(await causesOf(first, since)), ['Written by a bulk change', 'Written by an import']);
+    assert.deepEqual(withoutReads(await causesOf(second, since)), ['Saved from a grid', 'Written by an import']);
+    const [newest] = (await api.recordHistory.getChildren()).filter((node) => node.version.cause !== 'opened');
+    assert.match(newest.version.text, /"f3": "grid-history@example\.com"/, "the grid's version holds the value saved");
+    assert.match(newest.version.text, new RegExp(`"f2": "${names[1]}"`), 'and the fields it did not change');
   });
 });

@@ -38,7 +38,7 @@ const log = createLogger('grid');
 /** The rest of the rows of a view read already waits this long at most for a page to show the first. */
 const REST_AFTER_MS = 2_000;
 
-export type GridDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents' | 'views' | 'viewReads'>;
+export type GridDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents' | 'views' | 'viewReads' | 'versions'>;
 
 /** Rows redrawn in the page after a change: their new state, rows gone, new rows added and created. */
 export interface RowsChange {
@@ -126,6 +126,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
         {
           ...target,
           client: () => deps.portals.client(target.portalId),
+          history: { versions: deps.versions, portalId: target.portalId, cause: 'read' },
           filters: () => this.filters,
           model: () => this.modelValue,
           changed: (ids, gone) => this.changed(ids, gone),
@@ -362,6 +363,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       viewId: this.target.viewId,
       filters: this.filters,
       drafts: this.newRowsAreDrafts,
+      history: { versions: this.deps.versions, portalId: this.target.portalId, cause: 'grid' } as const,
     };
     const { summary, savedIds, createdIds } = await saveGrid(model, portal, `of ${this.viewName}`, token);
     this.changed([...savedIds, ...createdIds, ...model.markedRowIds()], []);

@@ -5,6 +5,7 @@ import type { PortalClient } from '../../api/client';
 import type { ViewFilter } from '../../api/filters';
 import type { GridModel } from '../model/gridModel';
 import { appRecords } from '../../records/store';
+import type { VersionSource } from '../../records/versions';
 import { RefreshQueue } from '../model/refreshQueue';
 import { readViewCopies } from '../model/viewCheck';
 import type { Logger } from '../../log';
@@ -16,6 +17,8 @@ export interface RefreshedGrid {
   readonly viewId: string;
   /** The grid's filters as last run. */
   filters(): readonly ViewFilter[];
+  /** Where a record's copy read is offered (Record History, which puts it down to the webhook or watched read). */
+  readonly history?: VersionSource;
   /** The grid's rows, once loaded: the model takes a copy read or marks the row (portalChanged). */
   model(): GridModel | undefined;
   /** The rows to redraw after that. */
@@ -25,7 +28,7 @@ export interface RefreshedGrid {
 export function gridRefreshQueue(grid: RefreshedGrid, log: Logger): RefreshQueue {
   const { appId, viewId } = grid;
   return new RefreshQueue({
-    store: { readCurrent: (recordId, signal) => appRecords(grid.client(), appId).readCurrent(recordId, signal) },
+    store: { readCurrent: (recordId, signal) => appRecords(grid.client(), appId, { history: grid.history }).readCurrent(recordId, signal) },
     view: {
       // What a read of the view brings: the rows the grid shows.
       get viewRows() {

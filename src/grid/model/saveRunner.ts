@@ -23,6 +23,7 @@ import { retryPolicy, WaitTooLong, withRetries, type Retrying } from '../../reco
 import type { ChangeSet } from './changeSet';
 import { checkRow, type Conflict, type RowToSave, type SaveCheck } from './conflicts';
 import { appRecords, checkAndUpdate, createOnce, type AppRecords } from '../../records/store';
+import type { VersionSource } from '../../records/versions';
 import { CHECK_BATCHES, checkAgainstView, readViewCopies, shouldReadView, ViewAnswer, type ViewCheckSource } from './viewCheck';
 
 export type RowOutcome =
@@ -360,6 +361,8 @@ export interface SavePortal {
   readonly viewId: string;
   readonly filters: readonly ViewFilter[];
   readonly drafts: boolean;
+  /** Where the store offers the copies the save reads and writes (Record History). */
+  readonly history?: VersionSource;
 }
 
 /** What a grid's save runs with on its portal: the app's records, and the check against the grid's view (`viewRows` rows). */
@@ -374,5 +377,6 @@ export function savingOn(portal: SavePortal, viewRows: number): { store: AppReco
         batches: CHECK_BATCHES,
       }),
   };
-  return { store: appRecords(portal.client, portal.appId, { draft: portal.drafts }), options: { limiter: portal.limiter, viewCheck } };
+  const store = appRecords(portal.client, portal.appId, { draft: portal.drafts, history: portal.history });
+  return { store, options: { limiter: portal.limiter, viewCheck } };
 }

@@ -28,7 +28,7 @@ describe('new record documents: a create whose answer was lost', function () {
       createGuarded(
         entry,
         saved,
-        () => store.create(app, { f31: 'Printer jammed', f36: '01-02-2026 10:00' }),
+        async () => (await store.create(app, { f31: 'Printer jammed', f36: '01-02-2026 10:00' })).id,
         () => Promise.resolve('Tickets'),
       );
     await injectFault(emulator, { path: '/api/v1/app/201/record/$', method: 'POST', lose_answer: true });

@@ -65,6 +65,54 @@ describe('VersionLog', () => {
     );
   });
 
+  it('keeps a batch in one pass: each record once, several versions of one in order, a text made from the last kept', async () => {
+    await log.append(record, { at: 1, cause: 'opened', text: '{"f1": "a", "f2": "b"}' });
+    const lastSeen: Array<string | undefined> = [];
+    const kept = await log.appendAll([
+      { record, at: 2, cause: 'import', text: (last) => (lastSeen.push(last?.text), '{"f1": "A", "f2": "b"}') },
+      { record: other, at: 3, cause: 'import', text: (last) => (lastSeen.push(last?.text), 'new') },
+      { record, at: 4, cause: 'bulk', text: (last) => (lastSeen.push(last?.text), `${last?.text ?? ''}!`) },
+      { record: other, at: 5, cause: 'grid', text: 'new' },
+    ]);
+    assert.deepEqual(kept.map((target) => target.recordId).sort(), ['42', '43'], 'the records that got a version, each once');
+    // Record by record (each file read and written once), each made from the version before it.
+    assert.deepEqual(
+      lastSeen.filter((text) => text !== undefined),
+      ['{"f1": "a", "f2": "b"}', '{"f1": "A", "f2": "b"}'],
+    );
+    assert.equal(lastSeen.length, 3, "and the other record's first from none");
+    assert.deepEqual(
+      (await log.versions(record)).map((version) => version.cause),
+      ['opened', 'import', 'bulk'],
+    );
+    assert.deepEqual(
+      (await log.versions(other)).map((version) => version.cause),
+      ['import'],
+      'the equal version after it not kept',
+    );
+  });
+
+  it('keeps the total bound over many batches of many records, oldest dropped first', async () => {
+    limits = { maxVersionsPerRecord: 50, maxTotalBytes: 40_000 };
+    for (let batch = 0; batch < 10; batch += 1) {
+      await log.appendAll(
+        Array.from({ length: 50 }, (_, index) => ({
+          record: { portalId: 'p1', appId: '7', recordId: String(batch * 50 + index) },
+          at: batch * 50 + index,
+          cause: 'import' as const,
+          text: 'x'.repeat(200),
+        })),
+      );
+    }
+    const folder = path.join(root, 'p1');
+    const files = await readdir(folder);
+    let total = 0;
+    for (const file of files) total += (await readFile(path.join(folder, file))).length;
+    assert.ok(total <= 40_000, `${total} bytes kept`);
+    assert.ok(files.length > 100, 'the newest records kept');
+    assert.ok(files.includes('7~499.jsonl') && !files.includes('7~0.jsonl'), 'the newest kept, the oldest dropped');
+  });
+
   it('drops a torn last line after a crash and appends after the lines before it', async () => {
     await log.append(record, { at: 1, cause: 'opened', text: 'a' });
     await log.append(record, { at: 2, cause: 'saved', text: 'b' });

@@ -347,6 +347,7 @@ describe('import: runs against the emulator', function () {
     };
     const writer: RecordWriter = {
       createRecord: (...args) => counted(() => portal.client.createRecord(...args)),
+      readRecord: (...args) => counted(() => portal.client.readRecord(...args)),
       updateRecord: (...args) => counted(() => portal.client.updateRecord(...args)),
       deleteRecord: (...args) => counted(() => portal.client.deleteRecord(...args)),
       readView: (...args) => counted(() => portal.client.readView(...args)),

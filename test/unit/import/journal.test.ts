@@ -95,7 +95,8 @@ describe('import: the journal', () => {
     let creates = 0;
     let lookups = 0;
     const writer: RecordWriter = {
-      createRecord: async () => ({ id: String((creates += 1)) }),
+      createRecord: async () => ({ id: String((creates += 1)), data: {} }),
+      readRecord: async () => assert.fail('the runner reads no record'),
       updateRecord: async () => undefined,
       deleteRecord: async () => undefined,
       readView: async () => {

@@ -52,6 +52,7 @@ export async function importFile(
         | 'failuresFolder'
         | 'retry'
         | 'limiter'
+        | 'history'
       >
     > = {},
 ): Promise<ImportResult> {
@@ -68,6 +69,7 @@ export async function importFile(
     failuresFolder,
     retry,
     limiter,
+    history,
     ...settings
   } = options;
   return runImport({
@@ -86,5 +88,6 @@ export async function importFile(
     total,
     retry: { baseDelayMs: 20, ...retry },
     limiter,
+    history,
   });
 }
