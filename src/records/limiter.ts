@@ -16,19 +16,8 @@
 //   keeps the whole window busy it waits for one answer, not for the job's queue. Within the window: it
 //   takes a job's turn, so the portal sees no more than it allows.
 import type { RequestAnswer, RequestGate, RequestPermit } from '../api/gate';
+import { systemClock, type Clock } from './clock';
 import { DEFAULT_RETRY_POLICY } from './retry';
-
-export interface LimiterClock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realClock: LimiterClock = {
-  now: () => performance.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 export interface LimiterOptions {
   /** The most requests in flight at once (the setting portalExplorer.maxRequestsInFlight); default 32. */
@@ -37,7 +26,7 @@ export interface LimiterOptions {
   readonly initialInFlight?: number;
   /** The longest Retry-After obeyed (the retries' cap). */
   readonly maxRetryAfterMs?: number;
-  readonly clock?: LimiterClock;
+  readonly clock?: Clock;
 }
 
 export interface LimiterState {
@@ -76,7 +65,7 @@ export class PortalLimiter implements RequestGate {
   /** The gate of the many-request jobs' clients (import, bulk changes, saves, watched reads): served after the interactive requests waiting. */
   readonly bulk: RequestGate = { acquire: (signal) => this.request(this.bulkWaiting, signal) };
   private readonly maxRetryAfterMs: number;
-  private readonly clock: LimiterClock;
+  private readonly clock: Clock;
   private window: number;
   private inFlight = 0;
   /** Interactive requests waiting (acquire), then the jobs' (bulk), each first come first served. */
@@ -100,7 +89,7 @@ export class PortalLimiter implements RequestGate {
     this.maxInFlight = Math.max(MIN_IN_FLIGHT, Math.floor(options.maxInFlight ?? 32));
     this.window = Math.min(this.maxInFlight, Math.max(MIN_IN_FLIGHT, options.initialInFlight ?? 4));
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs;
-    this.clock = options.clock ?? realClock;
+    this.clock = options.clock ?? systemClock;
   }
 
   /** An interactive request's permit (see `bulk` for a job's). */

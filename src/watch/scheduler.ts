@@ -6,20 +6,9 @@
 // whose webhook events arrive (they tell of its changes as they happen): its reads resume once the events
 // have stayed away for three intervals.
 import { isCancellation } from '../api/errors';
+import { systemClock, type Clock } from '../records/clock';
 import { classifyFailure } from '../records/failures';
 import { backoffMs, retryPolicy } from '../records/retry';
-
-export interface PollClock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realClock: PollClock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 export interface PollTarget {
   /** One per watched view (or My Records of a portal). */
@@ -38,7 +27,7 @@ export interface PollOptions {
   pausedMs(portalId: string): number;
   /** A read failed (not a cancellation): `failures` in a row so far, the next one in `nextInMs`. */
   failed?(target: PollTarget, error: unknown, failures: number, nextInMs: number): void;
-  readonly clock?: PollClock;
+  readonly clock?: Clock;
   readonly random?: () => number;
 }
 
@@ -62,7 +51,7 @@ const appKey = (portalId: string, appId: string): string => `${portalId}\u0000${
 export class PollScheduler {
   private readonly entries = new Map<string, Entry>();
   private readonly lastWebhookAt = new Map<string, number>();
-  private readonly clock: PollClock;
+  private readonly clock: Clock;
   private focused: boolean;
   private disposed = false;
 
@@ -70,7 +59,7 @@ export class PollScheduler {
     private readonly options: PollOptions,
     focused = true,
   ) {
-    this.clock = options.clock ?? realClock;
+    this.clock = options.clock ?? systemClock;
     this.focused = focused;
   }
 

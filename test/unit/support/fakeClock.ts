@@ -1,6 +1,6 @@
 // One fake clock for the unit tests of what waits (the portal's limiter, the watched views' scheduler, the
 // webhook events' pacer): time moves only when a test says so, and nothing here really waits. It is
-// each of their clocks (LimiterClock, PollClock, PacerClock).
+// each of their clocks (records/clock.ts Clock, PacerClock).
 
 interface Timer {
   at: number;
