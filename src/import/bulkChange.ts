@@ -13,7 +13,7 @@ import { Journal, type OutcomeEntry } from './journal';
 import { readOnlyReason } from './mapping';
 import { describeExpected, type Operation } from './plan';
 import { csvDocument } from './report';
-import { runOperations, type RecordWriter, type RunOptions, type RunProgress, type RunSummary } from './runner';
+import { runnerOptionsOf, runOperations, type RecordWriter, type RunnerOptions, type RunSummary } from './runner';
 
 export type BulkChange = { kind: 'set-field'; field: string; value: string } | { kind: 'delete' };
 
@@ -69,21 +69,13 @@ function bulkHash(change: BulkChange, recordIds: readonly string[]): string {
   return createHash('sha256').update(JSON.stringify({ change, recordIds })).digest('hex');
 }
 
-export interface BulkJob {
+export interface BulkJob extends RunnerOptions {
   appId: string;
   change: BulkChange;
   /** The rows picked (or the whole filtered result), with their current values. */
   rows: readonly ViewRow[];
   writer: RecordWriter;
   journalFolder: string;
-  concurrency?: number;
-  signal?: AbortSignal;
-  onProgress?: (progress: RunProgress) => void;
-  onRecordChanged?: RunOptions['onRecordChanged'];
-  limiter?: RunOptions['limiter'];
-  retry?: RunOptions['retry'];
-  /** Where the versions written are offered (Record History): RunOptions.history. */
-  history?: RunOptions['history'];
 }
 
 export interface BulkResult extends RunSummary {
@@ -113,14 +105,8 @@ export async function runBulkChange(job: BulkJob): Promise<BulkResult> {
       appId: job.appId,
       writer: job.writer,
       journal,
-      concurrency: job.concurrency,
       total: recordIds.length,
-      signal: job.signal,
-      onProgress: job.onProgress,
-      onRecordChanged: job.onRecordChanged,
-      limiter: job.limiter,
-      retry: job.retry,
-      history: job.history,
+      ...runnerOptionsOf(job),
     });
     return { ...summary, journalPath, resumed: journal.resumed, failures: journal.entries().filter((entry) => entry.outcome === 'failed') };
   } finally {

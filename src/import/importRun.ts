@@ -7,10 +7,10 @@ import type { JournalLock } from './journalLock';
 import { fieldSources, recordIdSource } from './mapping';
 import { PlannedRows, RowPlanner, dryRun, indexExisting, type DryRunResult, type ExistingRecords, type ImportSettings } from './plan';
 import { failuresPathFor, uncertainPathFor, writeFailuresFile } from './report';
-import { runOperations, type RecordWriter, type RunOptions, type RunProgress, type RunSummary } from './runner';
+import { runnerOptionsOf, runOperations, type RecordWriter, type RunnerOptions, type RunSummary } from './runner';
 import { hashFile, type ImportSource } from './sourceFile';
 
-export interface ImportJob {
+export interface ImportJob extends RunnerOptions {
   source: ImportSource;
   settings: ImportSettings;
   /** The app's columns (PortalClient.listColumns). */
@@ -28,18 +28,8 @@ export interface ImportJob {
   lock?: JournalLock;
   /** Where the failures file (and the uncertain rows' file) goes; default beside the source. */
   failuresFolder?: string;
-  concurrency?: number;
   /** Rows in the file, for progress (the command counts them in a pass of its own before the run). */
   total?: number;
-  signal?: AbortSignal;
-  onProgress?: (progress: RunProgress) => void;
-  onRecordChanged?: RunOptions['onRecordChanged'];
-  /** The portal's limiter (PortalService.limiter), which the writer's requests pass. */
-  limiter?: RunOptions['limiter'];
-  /** The runner's retries; tests shorten them. */
-  retry?: RunOptions['retry'];
-  /** Where the versions written are offered (Record History): RunOptions.history. */
-  history?: RunOptions['history'];
 }
 
 export interface ImportResult extends RunSummary {
@@ -108,16 +98,10 @@ export async function runImport(job: ImportJob): Promise<ImportResult> {
       appId: settings.appId,
       writer: job.writer,
       journal,
-      concurrency: job.concurrency,
       draft: settings.draft === 'draft',
       lookupView: job.lookupViewId === undefined ? undefined : { viewId: job.lookupViewId, columns: job.columns },
       total: job.total,
-      signal: job.signal,
-      onProgress: job.onProgress,
-      onRecordChanged: job.onRecordChanged,
-      limiter: job.limiter,
-      retry: job.retry,
-      history: job.history,
+      ...runnerOptionsOf(job),
     });
     let failuresPath: string | undefined;
     if (!summary.cancelled && summary.counts.failed > 0) {

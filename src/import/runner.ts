@@ -28,7 +28,7 @@ import type { Column, RecordData } from '../api/types';
 import type { Journal, Outcome, OutcomeCounts, OutcomeEntry } from './journal';
 import type { CreateLookup, Operation } from './plan';
 import { readAhead } from './readAhead';
-import { classifyFailure } from '../records/failures';
+import { classifyFailure, type Failure } from '../records/failures';
 import { PortalLimiter } from '../records/limiter';
 import { retryPolicy, withRetries, type Retrying, type RetryPolicy } from '../records/retry';
 import { appRecords, type AppRecords, type RowsClient } from '../records/store';
@@ -55,6 +55,15 @@ export interface RunProgress {
   limited?: boolean;
   /** Requests in flight to the portal, this run's and any other job's. */
   inFlight?: number;
+}
+
+/** What a job (an import, a bulk change) passes on to the runner as it is. */
+export type RunnerOptions = Pick<RunOptions, 'concurrency' | 'signal' | 'onProgress' | 'onRecordChanged' | 'limiter' | 'retry' | 'history'>;
+
+/** A job's runner options, and none of its other fields. */
+export function runnerOptionsOf(job: RunnerOptions): RunnerOptions {
+  const { concurrency, signal, onProgress, onRecordChanged, limiter, retry, history } = job;
+  return { concurrency, signal, onProgress, onRecordChanged, limiter, retry, history };
 }
 
 export interface RunOptions {
@@ -96,6 +105,11 @@ export interface RecordChanged {
 export interface RunSummary {
   counts: OutcomeCounts;
   cancelled: boolean;
+}
+
+/** What a run sends again: any failure but a refusal (the portal said no) and a cancel (the user did). */
+function sendAgain(failure: Failure): boolean {
+  return failure.verdict !== 'cancelled' && failure.verdict !== 'refused';
 }
 
 /** How long the requests in flight at a Cancel may take to answer before they are cut off. */
@@ -380,7 +394,7 @@ class Run {
         return { row, outcome: 'created', recordId: created.recordId };
       } catch (error) {
         const failure = classifyFailure(error);
-        if (failure.verdict !== 'cancelled' && failure.verdict !== 'refused') {
+        if (sendAgain(failure)) {
           lastReason = failure.reason;
           if (failure.verdict !== 'not-taken') mayExist = true;
           else if (!mayExist) await journal.withdraw(row); // not taken: a stop now leaves nothing to look for
@@ -388,13 +402,10 @@ class Run {
         throw error;
       }
     };
-    try {
-      return await withRetries(attempt, this.retrying, (failure) => failure.verdict !== 'cancelled' && failure.verdict !== 'refused');
-    } catch (error) {
-      const failure = classifyFailure(error);
-      if (failure.verdict === 'cancelled' || this.stopped) return undefined;
-      if (failure.verdict === 'refused') return { row, outcome: 'failed', reason: failure.reason };
-    }
+    const ended = await this.retried(attempt);
+    if (ended.kind === 'done') return ended.value;
+    if (ended.kind === 'stopped') return undefined;
+    if (ended.kind === 'refused') return { row, outcome: 'failed', reason: ended.reason };
     // Every attempt failed.
     if (mayExist && lookup && this.options.lookupView) {
       const found = await this.find(lookup).catch(() => undefined);
@@ -406,6 +417,20 @@ class Run {
       outcome: mayExist ? 'uncertain' : 'failed',
       reason: `the portal kept failing (${lastReason})${mayExist ? '; the record may exist: check the app' : ''}`,
     };
+  }
+
+  /** `attempt` with the run's retries, and how it ended: done, stopped (a cancel, a stop), refused, or failing still. */
+  private async retried<T>(
+    attempt: () => Promise<T>,
+  ): Promise<{ kind: 'done'; value: T } | { kind: 'stopped' } | { kind: 'refused'; reason: string } | { kind: 'keptFailing' }> {
+    try {
+      return { kind: 'done', value: await withRetries(attempt, this.retrying, sendAgain) };
+    } catch (error) {
+      const failure = classifyFailure(error);
+      if (failure.verdict === 'cancelled' || this.stopped) return { kind: 'stopped' };
+      if (failure.verdict === 'refused') return { kind: 'refused', reason: failure.reason };
+      return { kind: 'keptFailing' };
+    }
   }
 
   /** Record ids whose `lookup.field` is exactly `lookup.value`, read through the lookup view. */
@@ -422,7 +447,7 @@ class Run {
           .flatMap((row) => (row.id ? [row.id] : []));
       },
       this.retrying,
-      (failure) => failure.verdict !== 'cancelled' && failure.verdict !== 'refused',
+      sendAgain,
     );
   }
 
@@ -445,20 +470,21 @@ class Run {
         // A delete sent before whose answer was lost: the record is in trash now, so 404 means done.
         if (failure.verdict === 'refused' && failure.status === 404 && done === 'deleted' && sentBefore)
           return { row, outcome: done, recordId };
-        if (failure.verdict !== 'cancelled' && failure.verdict !== 'refused') {
+        if (sendAgain(failure)) {
           sentBefore = true;
           lastReason = failure.reason;
         }
         throw error;
       }
     };
-    try {
-      return await withRetries(attempt, this.retrying, (failure) => failure.verdict !== 'cancelled' && failure.verdict !== 'refused');
-    } catch (error) {
-      const failure = classifyFailure(error);
-      if (failure.verdict === 'cancelled' || this.stopped) return undefined;
-      if (failure.verdict === 'refused') return { row, outcome: 'failed', recordId, reason: failure.reason };
-      return { row, outcome: 'failed', recordId, reason: `the portal kept failing (${lastReason})` };
-    }
+    const ended = await this.retried(attempt);
+    if (ended.kind === 'done') return ended.value;
+    if (ended.kind === 'stopped') return undefined;
+    return {
+      row,
+      outcome: 'failed',
+      recordId,
+      reason: ended.kind === 'refused' ? ended.reason : `the portal kept failing (${lastReason})`,
+    };
   }
 }
