@@ -25,9 +25,11 @@ export interface WatchedView extends ViewTarget {
 const STATE_KEY = 'portal.watchedViews';
 const ANY_WATCHED_CONTEXT = 'portal.anyWatched';
 const SEPARATOR = '\u0000';
+/** A view row's own fields (f<N>); a Lookup app's columns (l<N>) are another record's. */
+const OWN_FIELD = /^f\d+$/;
 export const watchKey = (view: ViewTarget): string => [view.portalId, view.appId, view.viewId].join(SEPARATOR);
 
-export type WatchedViewsParts = Pick<Stores, 'portals' | 'catalog' | 'rows' | 'titles' | 'recordEvents'> & {
+export type WatchedViewsParts = Pick<Stores, 'portals' | 'catalog' | 'rows' | 'titles' | 'recordEvents' | 'versions'> & {
   readonly state: vscode.Memento;
   readonly liveRefresh: LiveRefresh;
   readonly marks: ChangeMarks;
@@ -200,7 +202,20 @@ export class WatchedViews extends Disposable {
     this.parts.log.info(
       `Watched view ${view.viewId} of app ${view.appId}: ${changes.length} row(s) new, changed or removed since the last read.`,
     );
-    for (const change of changes)
+    for (const change of changes) {
+      // Record History keeps what the read found of a new or changed row (a view's columns: the rest of
+      // the record stands as last kept), open or not: the portal keeps no versions.
+      if (change.index !== undefined) {
+        const { values } = read.rows.row(change.index);
+        const data = Object.fromEntries(Object.entries(values).filter(([key]) => OWN_FIELD.test(key)));
+        this.parts.versions.offer({
+          record: { portalId: view.portalId, appId: view.appId, recordId: change.recordId },
+          cause: 'watch',
+          at: seenAt,
+          data,
+          whole: false,
+        });
+      }
       this.parts.liveRefresh.portalChanged({
         portalId: view.portalId,
         appId: view.appId,
@@ -210,6 +225,7 @@ export class WatchedViews extends Disposable {
         origin: 'watch',
         seenAt,
       });
+    }
     await this.own.notify(view, read, changes);
   }
 }

@@ -4,6 +4,7 @@
 // a notification with what changed. Stop Watching ends the reads and the marks.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { openRecord } from './support/documents';
 import { emulator, emulatorControl, resetEmulator } from './support/emulator';
 import { child, emulatorPortal, freshExplorer, item, path } from './support/explorer';
 import { testApi } from './support/extension';
@@ -86,6 +87,18 @@ describe('watched views', function () {
 
     const shown = await child(viewNode, 'Changed by someone else').catch(() => undefined);
     assert.ok(shown, 'the tree shows the row as the portal has it now');
+
+    // Record History kept what the watched read found, when it found it, though the record was not open.
+    const openedAt = Date.now();
+    await openRecord(portalId, TICKETS, '3');
+    const history = api.recordHistory;
+    await waitFor(() => history.record?.recordId === '3', { message: 'Record History to follow ticket 3' });
+    const found = await waitFor(
+      async () => (await history.getChildren()).find((node) => node.version.cause === 'watch' && node.version.at < openedAt),
+      { message: 'a version the watched read found, from before the record was opened' },
+    );
+    assert.match(found.version.text, /"f31": "Changed by someone else"/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
     await vscode.commands.executeCommand('portal.stopWatching', view);
     assert.equal(api.watched.isWatched(view), false);
