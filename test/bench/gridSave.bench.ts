@@ -200,8 +200,10 @@ runBenchmark('grid save, 1,000 changed rows', [], async () => {
         {
           measure: 'grid save: rows checked and updated',
           value: `${gridRate.toFixed(0)} /s`,
-          target: `≥ ${(TARGETS.rateFactor * bareRate).toFixed(0)} /s (0.8 × bare updates)`,
-          met: gridRate >= TARGETS.rateFactor * bareRate,
+          // Issue 35 settled it: a save that checks each row cannot beat a bare client sending the same
+          // GET + PUT pairs, so next door its target is a share of those, not of PUTs alone.
+          target: `≥ ${(TARGETS.rateFactor * checkedRate).toFixed(0)} /s (0.8 × bare GET + PUT)`,
+          met: gridRate >= TARGETS.rateFactor * checkedRate,
         },
         {
           measure: 'grid save ÷ bare updates; ÷ bare check + update',
