@@ -46,10 +46,13 @@ async function findRow(path: readonly string[]): Promise<Locator | undefined> {
     position = found;
     level += 1;
   }
-  // The label too: a row inserted above (My Records, once a first view is added) shifts every index, and a
-  // locator by index alone would then click the row above the one meant.
-  const { index, label } = all[position];
-  return page().locator(`${ROWS}[data-index="${index}"][aria-level="${path.length}"]`).filter({ hasText: label });
+  // The name asked for too: a row inserted above (My Records, once a first view is added) shifts every
+  // index, and a locator by index alone would then click the row above the one meant. The name, not the
+  // whole label, which may change meanwhile ("Loading… 249 rows" goes on counting).
+  const { index } = all[position];
+  return page()
+    .locator(`${ROWS}[data-index="${index}"][aria-level="${path.length}"]`)
+    .filter({ hasText: path[path.length - 1] });
 }
 
 /**
