@@ -197,7 +197,7 @@ export class RecordStore {
     const where = recordPath(record);
     if (entry.inflight) {
       this.deps.log.debug(`${caller} ${where}: shares the read in flight`);
-      return this.wait(entry.inflight, signal);
+      return this.wait(entry, entry.inflight, signal);
     }
     const age = entry.copy ? this.deps.now() - entry.copy.at : Infinity;
     if (entry.copy && age <= maxAgeMs) {
@@ -211,10 +211,10 @@ export class RecordStore {
     });
     const shared: SharedRead = { copy, abort, waiting: 0 };
     entry.inflight = shared;
-    return this.wait(shared, signal);
+    return this.wait(entry, shared, signal);
   }
 
-  private wait(shared: SharedRead, signal: AbortSignal | undefined): Promise<RecordCopy> {
+  private wait(entry: Entry, shared: SharedRead, signal: AbortSignal | undefined): Promise<RecordCopy> {
     if (!signal) {
       // Waits to the end: the request is never cancelled under it.
       shared.waiting = Infinity;
@@ -225,7 +225,11 @@ export class RecordStore {
     return new Promise<RecordCopy>((resolve, reject) => {
       const stop = (): void => {
         shared.waiting -= 1;
-        if (shared.waiting === 0) shared.abort.abort();
+        if (shared.waiting === 0) {
+          // Cancelled for everyone: a caller that comes before it settles gets a read of its own.
+          if (entry.inflight === shared) entry.inflight = undefined;
+          shared.abort.abort();
+        }
         reject(cancelled('Reading the record'));
       };
       signal.addEventListener('abort', stop, { once: true });

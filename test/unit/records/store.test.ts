@@ -77,6 +77,16 @@ describe('record store: reads and webhooks (a read whose answer comes late)', fu
     another.abort();
     await assert.rejects(hovered, (error) => isCancellation(error));
     assert.equal((await saved).data.f1, '1001', 'the read the other caller waits for goes on to its answer');
+
+    // A caller that comes just after the last one stopped waiting gets a read of its own, not the cancelled one.
+    store.markStale(record);
+    await holdNextRead(emulator, 300);
+    const gone = new AbortController();
+    const left = store.read(record, 'hover', 0, gone.signal);
+    gone.abort();
+    const after = store.read(record, 'stat', 0);
+    await assert.rejects(left, (error) => isCancellation(error));
+    assert.equal((await after).data.f1, '1001', 'a new read, answered');
   });
 
   it('an answer that left before markStale is stored stale: the next read asks again', async () => {
