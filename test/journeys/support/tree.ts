@@ -11,6 +11,7 @@ interface RowInfo {
   level: number;
   label: string;
   description: string;
+  expanded: boolean;
 }
 
 async function rows(): Promise<RowInfo[]> {
@@ -22,14 +23,14 @@ async function rows(): Promise<RowInfo[]> {
         level: Number(element.getAttribute('aria-level')),
         label: (element.querySelector('.label-name')?.textContent ?? (element.getAttribute('aria-label') ?? '').split('\n')[0]).trim(),
         description: (element.querySelector('.label-description')?.textContent ?? '').trim(),
+        expanded: element.getAttribute('aria-expanded') === 'true',
       })),
     );
   return found.sort((a, b) => a.index - b.index);
 }
 
-/** The row at `path` (labels from a portal down), once it is shown; its parents must be expanded. */
-async function findRow(path: readonly string[]): Promise<Locator | undefined> {
-  const all = await rows();
+/** Where the row at `path` (labels from a portal down) is among the rows shown; its parents must be expanded. */
+function positionOf(all: readonly RowInfo[], path: readonly string[]): number {
   let position = -1;
   let level = 0;
   for (const name of path) {
@@ -42,10 +43,18 @@ async function findRow(path: readonly string[]): Promise<Locator | undefined> {
         break;
       }
     }
-    if (found < 0) return undefined;
+    if (found < 0) return -1;
     position = found;
     level += 1;
   }
+  return position;
+}
+
+/** The row at `path`, once it is shown. */
+async function findRow(path: readonly string[]): Promise<Locator | undefined> {
+  const all = await rows();
+  const position = positionOf(all, path);
+  if (position < 0) return undefined;
   // The name asked for too: a row inserted above (My Records, once a first view is added) shifts every
   // index, and a locator by index alone would then click the row above the one meant. The name, not the
   // whole label, which may change meanwhile ("Loading… 249 rows" goes on counting).
@@ -60,13 +69,12 @@ async function findRow(path: readonly string[]): Promise<Locator | undefined> {
  * label and description. The row must be expanded.
  */
 export async function childRows(path: readonly string[]): Promise<{ label: string; description: string }[]> {
+  if (path.length > 0) await rowAt(path);
+  // Read once: the rows and the parent's place among them from the same moment (a locator read later may
+  // point at a row that moved).
   const all = await rows();
-  let start = 0;
-  if (path.length > 0) {
-    const parent = await rowAt(path);
-    const index = Number(await parent.getAttribute('data-index'));
-    start = all.findIndex((row) => row.index === index) + 1;
-  }
+  const start = path.length > 0 ? positionOf(all, path) + 1 : 0;
+  if (start === 0 && path.length > 0) throw new Error(`${path.join(' > ')} went from the Portal view`);
   const children: { label: string; description: string }[] = [];
   for (let i = start; i < all.length && all[i].level > path.length; i += 1)
     if (all[i].level === path.length + 1) children.push({ label: all[i].label, description: all[i].description });
@@ -100,12 +108,22 @@ export async function rowAt(path: readonly string[], timeoutMs = 20_000): Promis
   }
 }
 
+/**
+ * Whether the row at `path` is expanded, read from the rows as they are now: a locator of the row, kept
+ * from before, would wait for a row that has moved (My Records appears above the sites meanwhile).
+ */
+async function isExpanded(path: readonly string[]): Promise<boolean> {
+  const all = await rows();
+  const position = positionOf(all, path);
+  return position >= 0 && all[position].expanded;
+}
+
 /** Expands every row along `path`, clicking each and pressing the Right arrow key. */
 export async function expandPath(path: readonly string[]): Promise<void> {
   await showPortalView();
   for (let depth = 1; depth <= path.length; depth += 1) {
-    const row = await rowAt(path.slice(0, depth));
-    if ((await row.getAttribute('aria-expanded')) === 'true') continue;
+    await rowAt(path.slice(0, depth));
+    if (await isExpanded(path.slice(0, depth))) continue;
     // The tooltip of the row clicked before can cover this one: the pointer leaves, and the tooltip with it.
     await page().mouse.move(0, 0);
     await page()
@@ -115,7 +133,7 @@ export async function expandPath(path: readonly string[]): Promise<void> {
     await clickRow(path.slice(0, depth));
     await page().keyboard.press('ArrowRight');
     const deadline = Date.now() + 20_000;
-    while ((await (await rowAt(path.slice(0, depth))).getAttribute('aria-expanded')) !== 'true') {
+    while (!(await isExpanded(path.slice(0, depth)))) {
       if (Date.now() > deadline) throw new Error(`${path.slice(0, depth).join(' > ')} did not expand`);
       await page().waitForTimeout(100);
     }
