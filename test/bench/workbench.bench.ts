@@ -84,6 +84,22 @@ async function resetMarks(target: Page | Frame): Promise<void> {
   });
 }
 
+/**
+ * How long VS Code's frame around a panel (its webview/browser/pre/index.html) waited for its service
+ * worker, by that frame's own performance marks: from its content's start to the worker ready. In a
+ * browser profile that never showed a webview it registers the worker then (2-2.5 s in about half the
+ * runs here, 0.1 s in the others), before any of the panel's code can start.
+ */
+async function workerWait(host: Frame): Promise<number> {
+  return host.evaluate(() => {
+    const at = (name: string): number | undefined =>
+      performance.getEntriesByName(`webview/index.html/content/${name}`, 'mark')[0]?.startTime;
+    const started = at('started');
+    const ready = at('workerReady');
+    return started === undefined || ready === undefined ? 0 : Math.max(0, ready - started);
+  });
+}
+
 async function rowsPainted(frame: Frame): Promise<Marks> {
   await frame.waitForFunction(() => (globalThis as unknown as { __bench?: Marks }).__bench?.rowsAt !== undefined, undefined, {
     timeout: 120_000,
@@ -94,6 +110,8 @@ async function rowsPainted(frame: Frame): Promise<Marks> {
 
 interface Round {
   totalMs: number;
+  /** How long VS Code's webview frame waited for its service worker (0 when one was in control). */
+  workerWaitMs: number;
   /** The page's first message from the host (its type). */
   firstMessage?: string;
   /** Click to the panel's page started; to its first message; to the rows painted. */
@@ -110,8 +128,10 @@ async function openAsGrid(world: World): Promise<Round> {
   const frame = await panelFrame(`View ${VIEW}`, 120_000);
   const marks = await rowsPainted(frame);
   if (click === undefined || marks.rowsAt === undefined) throw new Error('The click or the first row was not seen.');
+  const host = frame.parentFrame();
   return {
     totalMs: marks.rowsAt - click,
+    workerWaitMs: host ? await workerWait(host) : 0,
     firstMessage: marks.firstMessageType,
     parts: [(marks.pageStartedAt ?? Number.NaN) - click, (marks.firstMessageAt ?? Number.NaN) - click, marks.rowsAt - click],
   };
@@ -129,6 +149,7 @@ async function queryViewFirstRun(): Promise<Round> {
   if (marks.clickAt === undefined || marks.rowsAt === undefined) throw new Error('The Run click or the first row was not seen.');
   return {
     totalMs: marks.rowsAt - marks.clickAt,
+    workerWaitMs: 0,
     firstMessage: marks.firstMessageType,
     parts: [
       (pageStarted ?? Number.NaN) - marks.clickAt,
@@ -141,15 +162,26 @@ async function queryViewFirstRun(): Promise<Round> {
 function rowsOf(what: string, rounds: readonly Round[], target: string): BenchRow[] {
   const [first, ...rest] = rounds;
   const warm = median(rest.map((round) => round.totalMs));
-  return [
+  const rows: BenchRow[] = [
     { measure: `${what}: a new user's first (cold)`, value: ms(first.totalMs), target, met: first.totalMs <= TARGET_MS },
-    { measure: `${what}: later (median of ${rest.length})`, value: ms(warm), target, met: warm <= TARGET_MS },
   ];
+  // Beside it, the same without VS Code's registration of its webview worker, which happens once in a
+  // browser profile that never showed a webview, before any code of the panel's can run (see workerWait).
+  if (first.workerWaitMs > 0) {
+    const ours = first.totalMs - first.workerWaitMs;
+    rows.push({
+      measure: `${what}: the same, beyond VS Code's webview worker (${ms(first.workerWaitMs)})`,
+      value: ms(ours),
+      target,
+      met: ours <= TARGET_MS,
+    });
+  }
+  return [...rows, { measure: `${what}: later (median of ${rest.length})`, value: ms(warm), target, met: warm <= TARGET_MS }];
 }
 
 function partsNote(what: string, rounds: readonly Round[]): string {
-  return `${what} per round (page started / first message / rows painted, from the click): ${rounds
-    .map((round) => round.parts.map((part) => Math.round(part)).join('/'))
+  return `${what} per round (page started / first message / rows painted, from the click; VS Code's webview frame waiting for its worker): ${rounds
+    .map((round) => `${round.parts.map((part) => Math.round(part)).join('/')}; ${Math.round(round.workerWaitMs)}`)
     .join(', ')} ms; first message ${[...new Set(rounds.map((round) => round.firstMessage ?? 'none'))].join(', ')}`;
 }
 

@@ -72,6 +72,7 @@ export class BoardEditorProvider extends Disposable implements vscode.CustomEdit
   }
 
   resolveCustomEditor(document: GridDocument, panel: vscode.WebviewPanel): void {
+    document.pageOpened();
     const webview = panel.webview;
     const dist = vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview');
     webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.deps.extensionUri, 'media')] };

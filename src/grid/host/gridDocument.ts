@@ -17,6 +17,7 @@ import type { Transaction, TransactionKind } from '../model/editHistory';
 import { GridModel, type SaveSummary } from '../model/gridModel';
 import type { RowsSource } from '../model/rowCopies';
 import { finishRead } from '../model/finishRead';
+import { RestOfRead } from '../model/restOfRead';
 import { BULK_QUIET_MS, QuietBatch } from '../model/quietBatch';
 import { appRecords } from '../../records/store';
 import type { RefreshQueue } from '../model/refreshQueue';
@@ -34,9 +35,6 @@ import type { GridLoadState } from '../protocol';
 import { columnsByApp, filterColumns, gridEditColumns } from '../model/viewColumns';
 
 const log = createLogger('grid');
-
-/** The rest of the rows of a view read already waits this long at most for a page to show the first. */
-const REST_AFTER_MS = 2_000;
 
 export type GridDeps = Pick<Stores, 'portals' | 'catalog' | 'recordEvents' | 'views' | 'viewReads' | 'versions'>;
 
@@ -71,10 +69,8 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
   private readonly changedBeforeArrival = new Map<string, boolean>();
   /** Rows read again after webhooks: a few at once, many with one read of the view (gridRefresh.ts). */
   private readonly refreshes: RefreshQueue;
-  /** A page has been given the first rows of the read under way (shown()). */
-  private rowsShown = false;
-  /** Ends the wait of the rest of the rows for a page (firstRowsShown). */
-  private onShown: (() => void) | undefined;
+  /** When the read takes the rest of its rows: once a page has shown the first (restOfRead.ts). */
+  private readonly restOfRead = new RestOfRead();
   /** See every row read (each refresh after a bulk change compares its pending rows with the portal's copies). */
   private readonly rowsObservers = new Set<(rows: readonly ViewRow[]) => void>();
   appName: string;
@@ -110,7 +106,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
       deps.viewReads.opener(target),
     );
     // The read first, then the model's hold on the rows it keeps.
-    this._register({ dispose: () => void (this.reader.dispose(), this.modelValue?.dispose(), this.endWait()) });
+    this._register({ dispose: () => void (this.reader.dispose(), this.modelValue?.dispose(), this.restOfRead.end()) });
     const bulk = new QuietBatch(BULK_QUIET_MS, (recordIds) =>
       this.refreshAfterBulkChange(recordIds).then(
         () => undefined,
@@ -236,7 +232,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
         // The metadata follows the rows: until it comes, the columns are the first row's keys.
         const lookups = metadata ? await this.lookupColumns(metadata, this.appColumns) : new Map([[appId, this.appColumns]]);
         if (!live()) return;
-        this.rowsShown = false; // until a page is given these rows
+        this.restOfRead.firstRowsCame();
         for (const observe of this.rowsObservers) observe(rows);
         first(rows, metadata ?? (rows[0] ? provisionalMetadata(appId, rows[0], [...this.appColumns]) : []), lookups, source);
         this.reloaded.fire();
@@ -251,7 +247,7 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
         if (reached.length > 0) this.changed(reached, []);
         this.catchUp(added);
       },
-      rest: () => this.firstRowsShown(),
+      rest: () => this.restOfRead.wait(),
       ended: async (metadata) => {
         this.changedBeforeArrival.clear();
         const model = this.model;
@@ -273,33 +269,14 @@ export class GridDocument extends Disposable implements vscode.CustomDocument {
     });
   }
 
-  /**
-   * Resolves once a page has been given the read's first rows (shown()), or after REST_AFTER_MS without
-   * one (a document opened without a page, from a backup). Meanwhile the read waits (and a read shared with
-   * others that is still arriving waits for it): bounded, and ended when the document goes.
-   */
-  private firstRowsShown(): Promise<void> {
-    if (this.rowsShown) return Promise.resolve();
-    this.endWait(); // a read given up for a newer one: its wait ends now
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => this.endWait(), REST_AFTER_MS);
-      this.onShown = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  /** A page (the grid's, the board's) is being made for this document: the rest of the rows wait for it. */
+  pageOpened(): void {
+    this.restOfRead.pageOpened();
   }
 
   /** A page (the grid's, the board's) has been given the rows read so far: the read takes the rest. */
   shown(): void {
-    this.rowsShown = true;
-    this.endWait();
-  }
-
-  private endWait(): void {
-    const onShown = this.onShown;
-    this.onShown = undefined;
-    onShown?.();
+    this.restOfRead.shown();
   }
 
   /** Rows that arrived after a webhook said they changed: each is read again (rows go on arriving). */

@@ -117,6 +117,7 @@ export class GridEditorProvider extends Disposable implements vscode.CustomEdito
   }
 
   async resolveCustomEditor(document: GridDocument, panel: vscode.WebviewPanel): Promise<void> {
+    document.pageOpened();
     const webview = panel.webview;
     const dist = vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview');
     webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.deps.extensionUri, 'media')] };
