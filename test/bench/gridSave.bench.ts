@@ -219,12 +219,9 @@ runBenchmark('grid save, 1,000 changed rows', [], async () => {
           value: `${farPut.toFixed(1)} /s; ${farChecked.toFixed(1)} /s`,
         },
         { measure: `${FAR_MS} ms away: grid save, a GET per row`, value: `${farGets.toFixed(1)} /s` },
-        {
-          measure: `${FAR_MS} ms away: grid save, rows checked and updated`,
-          value: `${farGrid.toFixed(1)} /s`,
-          target: `≥ ${(TARGETS.rateFactor * farPut).toFixed(1)} /s (0.8 × bare updates)`,
-          met: farGrid >= TARGETS.rateFactor * farPut,
-        },
+        // Shown, not held: issue 35 settled the save's target far away as a share of a rate-limited
+        // portal's pairs with the adaptive limiter (farSave.bench.ts); here 4 at once, one round of 100.
+        { measure: `${FAR_MS} ms away: grid save, rows checked and updated`, value: `${farGrid.toFixed(1)} /s` },
       ],
       notes: [
         `${CONCURRENCY} requests at once everywhere; median of ${ROUNDS} rounds of ${ROWS.toLocaleString('en-US')} records each; far away one round of ${FAR_ROWS}.`,
