@@ -5,6 +5,7 @@ import { FakeClock } from '../support/fakeClock';
 /** Whether `promise` has settled after the turns the clock gives. */
 function settled(promise: Promise<void>): () => boolean {
   let done = false;
+  // Not awaited: the test asks whether it has settled, at the moments it chooses.
   void promise.then(() => (done = true));
   return () => done;
 }
