@@ -10,6 +10,19 @@ function settled(promise: Promise<void>): () => boolean {
   return () => done;
 }
 
+/** The rest comes exactly `ms` after the first rows, no page having shown them (`page`: one is being made). */
+async function restComesAfter(ms: number, page: boolean): Promise<void> {
+  const clock = new FakeClock();
+  const rest = new RestOfRead(clock);
+  if (page) rest.pageOpened();
+  rest.firstRowsCame();
+  const done = settled(rest.wait());
+  await clock.advance(ms - 1);
+  assert.equal(done(), false);
+  await clock.advance(1);
+  assert.equal(done(), true);
+}
+
 describe('the rest of a view read, after the first rows are shown', () => {
   it('comes at once when a page has shown the first rows', async () => {
     const rest = new RestOfRead(new FakeClock());
@@ -30,16 +43,7 @@ describe('the rest of a view read, after the first rows are shown', () => {
     assert.equal(done(), true);
   });
 
-  it('comes after REST_AFTER_MS when no page is being made (a document opened from a backup)', async () => {
-    const clock = new FakeClock();
-    const rest = new RestOfRead(clock);
-    rest.firstRowsCame();
-    const done = settled(rest.wait());
-    await clock.advance(REST_AFTER_MS - 1);
-    assert.equal(done(), false);
-    await clock.advance(1);
-    assert.equal(done(), true);
-  });
+  it('comes after REST_AFTER_MS when no page is being made (a document opened from a backup)', () => restComesAfter(REST_AFTER_MS, false));
 
   it('waits longer for a page being made, which VS Code may take seconds to start', async () => {
     const clock = new FakeClock();
@@ -55,17 +59,7 @@ describe('the rest of a view read, after the first rows are shown', () => {
     assert.equal(done(), true);
   });
 
-  it('takes the rest after REST_AFTER_PAGE_MS when the page never shows the rows', async () => {
-    const clock = new FakeClock();
-    const rest = new RestOfRead(clock);
-    rest.pageOpened();
-    rest.firstRowsCame();
-    const done = settled(rest.wait());
-    await clock.advance(REST_AFTER_PAGE_MS - 1);
-    assert.equal(done(), false);
-    await clock.advance(1);
-    assert.equal(done(), true);
-  });
+  it('takes the rest after REST_AFTER_PAGE_MS when the page never shows the rows', () => restComesAfter(REST_AFTER_PAGE_MS, true));
 
   it('ends the wait of a read given up for a newer one', async () => {
     const clock = new FakeClock();
