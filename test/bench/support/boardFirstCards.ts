@@ -1,7 +1,8 @@
 // The board's first cards, for board.bench.ts: the built board page in headless Chromium fed as the board's
 // custom editor feeds it (the grid's GridRowsReader over the real PortalClient, the grid's model and the
 // board session built from the first batch, board/init and board/layout, then the windows the page asks
-// for answered), timed from the start of the read to the frame after the first cards went into the page.
+// for answered), timed from the start of the read to the frame after the first cards went into the page
+// (firstPaint.ts: the page's clock, as for the grid's first rows).
 // The read is then stopped, as Cancel does. The page's requests come back through the stand-in's binding,
 // as VS Code's postMessage would: that round trip is part of the figure.
 import type { Browser } from 'playwright-core';
@@ -13,6 +14,7 @@ import type { BoardDefinition, BoardToHostMessage } from '../../../src/board/pro
 import { GridRowsReader } from '../../../src/grid/host/rowsReader';
 import { gridEditColumns } from '../../../src/grid/model/viewColumns';
 import { PanelPage, type PanelServer } from '../../webview/support/panelPage';
+import { firstPaintAt, watchFirstPaint } from './firstPaint';
 
 export async function boardFirstCards(
   browser: Browser,
@@ -43,6 +45,7 @@ export async function boardFirstCards(
       () => undefined,
     );
     let model: GridModel | undefined;
+    await watchFirstPaint(page.page, '.card');
     const started = Date.now();
     await reader.read([], {
       first: async (rows, metadata, _live, source) => {
@@ -67,11 +70,7 @@ export async function boardFirstCards(
         });
         const layout = session.layout();
         if (layout) await page.send(layout);
-        await page.page.waitForSelector('.card', { timeout: 30_000 });
-        paintedAt = await page.page.evaluate(() => {
-          const win = globalThis as unknown as { requestAnimationFrame(callback: () => void): number };
-          return new Promise<number>((resolve) => win.requestAnimationFrame(() => setTimeout(() => resolve(Date.now()), 0)));
-        });
+        paintedAt = await firstPaintAt(page.page);
       },
       more: (rows, source) => {
         const added = model?.appendRows(rows, source) ?? [];

@@ -1,7 +1,7 @@
 // The editable grid's first rows, for viewScaling.bench.ts (issue 19): the built grid page in headless
 // Chromium fed as the custom editor feeds it (GridRowsReader over the real PortalClient, the grid's model
 // built from the first batch, grid/init with "Loading…"), timed from the start of the read to the frame
-// after the first rows went into the page (both clocks are this machine's). The read is then stopped, as
+// after the first rows went into the page (firstPaint.ts; both clocks are this machine's). The read is then stopped, as
 // Cancel does. gridHostMemory reads the view whole for the host's memory of the grid's rows.
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
@@ -10,6 +10,7 @@ import { GridModel } from '../../../src/grid/model/gridModel';
 import { GridRowsReader } from '../../../src/grid/host/rowsReader';
 import { gridEditColumns } from '../../../src/grid/model/viewColumns';
 import { PanelPage, type PanelServer } from '../../webview/support/panelPage';
+import { firstPaintAt, watchFirstPaint } from './firstPaint';
 
 /** Milliseconds from the start of the view's read to its first row in the editable grid's page. */
 export async function gridFirstRows(
@@ -30,6 +31,7 @@ export async function gridFirstRows(
       viewId,
       () => undefined,
     );
+    await watchFirstPaint(panel.page, '#grid-0-1');
     const started = Date.now();
     await reader.read([], {
       first: async (rows, metadata, _live, source) => {
@@ -54,12 +56,7 @@ export async function gridFirstRows(
           load: { state: 'loading', count: rows.length },
         };
         await panel.send(init);
-        // The page's own clock at the frame after the rows went in: this process is busy reading the rest
-        // of the answer, so a round trip to ask the page would count its queue too.
-        paintedAt = await panel.page.evaluate(() => {
-          const win = globalThis as unknown as { requestAnimationFrame(callback: () => void): number };
-          return new Promise<number>((resolve) => win.requestAnimationFrame(() => setTimeout(() => resolve(Date.now()), 0)));
-        });
+        paintedAt = await firstPaintAt(panel.page);
       },
       more: (rows, source) => {
         model?.appendRows(rows, source);
