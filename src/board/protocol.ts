@@ -49,6 +49,9 @@ export interface BoardLayoutMessage {
   pending: number;
   /** A card just moved: the page keeps the focus on it (keyboard moves). */
   moved?: { recordId: string; place: BoardPlace; index: number };
+  /** The cards in sight of each cell (the window the page last asked for, else the first ones), drawn
+   *  without asking: a board/window round trip waits behind a host still reading the view. */
+  cards?: Array<{ place: BoardPlace; start: number; cards: BoardCard[] }>;
 }
 
 export interface BoardCard {

@@ -192,4 +192,31 @@ describe('the board of a large view (webview)', function () {
     const last = host.session.cards({ column: '1' }, counts[0] - 1, counts[0])[0];
     await page.waitForSelector(`.board-cell[data-column="1"] .card[data-record-id="${last.recordId}"]`);
   });
+
+  it('draws the cards that come with the layout without asking, and a scrolled cell keeps its cards after a move', async () => {
+    host = await BoardHost.open(environment().browser, environment().server, environment().client, {
+      appId: TICKETS,
+      viewId: BIG_VIEW,
+      titleField: 'f31',
+      definition: { column: 'f35', fields: [] },
+    });
+    const page = host.panel.page;
+    await page.waitForSelector('.board-cell[data-column="2"] .card');
+    await host.settled();
+    assert.deepEqual(host.asked, [], 'no window asked for: the first cards came with the layout');
+    const open = cell(page, '1');
+    await open.evaluate((element) => (element.scrollTop = element.scrollHeight / 2));
+    await host.settled();
+    assert.equal(host.asked.length, 1, 'the cards scrolled into sight asked for once');
+    const [scrolled] = host.asked;
+    const inSight = host.session.cards({ column: '1' }, scrolled.start + 10, scrolled.start + 11)[0];
+    await page.waitForSelector(`.board-cell[data-column="1"] .card[data-record-id="${inSight.recordId}"]`);
+    // A card of another column moved: the layout after it carries the scrolled window again.
+    await page.locator('.board-cell[data-column="2"] .card').first().focus();
+    await page.keyboard.press('Alt+ArrowRight');
+    await host.settled();
+    assert.equal(host.stack.length, 1, 'the card moved');
+    assert.equal(host.asked.length, 1, 'nothing asked for again');
+    await page.waitForSelector(`.board-cell[data-column="1"] .card[data-record-id="${inSight.recordId}"]`);
+  });
 });

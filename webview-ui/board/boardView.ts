@@ -104,6 +104,11 @@ export class BoardView {
       cell.cards.clear();
       cell.asked = undefined;
     }
+    // The cards in sight come with the layout: drawn below without asking (a cell beyond them asks).
+    for (const given of layout.cards ?? []) {
+      const cell = this.cells.get(keyOf(given.place));
+      if (cell) given.cards.forEach((card, offset) => cell.cards.set(given.start + offset, card));
+    }
     const moved = layout.moved;
     if (moved) {
       const key = keyOf(moved.place);

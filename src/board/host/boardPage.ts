@@ -90,7 +90,7 @@ export class BoardPage extends Disposable {
         const session = this.session;
         if (!session) return;
         const place = session.normal(message.place);
-        this.post({ type: 'board/cards', place, start: message.start, cards: session.cards(place, message.start, message.end) });
+        this.post({ type: 'board/cards', place, start: message.start, cards: session.window(place, message.start, message.end) });
         return;
       }
       case 'board/move': {

@@ -127,7 +127,8 @@ interface Placed {
   order: number;
 }
 
-function cellOf(place: BoardPlace): string {
+/** A cell's key: its column and lane. */
+export function cellOf(place: BoardPlace): string {
   return `${place.column}\u0000${place.lane ?? ''}`;
 }
 

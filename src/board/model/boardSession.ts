@@ -9,6 +9,7 @@ import { displayValue } from '../../grid/values';
 import {
   BoardGrouping,
   NONE,
+  cellOf,
   defaultDefinition,
   definitionProblem,
   groupableColumns,
@@ -19,6 +20,11 @@ import {
 
 /** Most cards one board/window answers (a page asks for the cards in sight, a few dozen). */
 const WINDOW_LIMIT = 500;
+/** The cards a layout gives a cell the page has not asked of yet: more than a tall cell shows of cards
+ *  without fields (the page asks for the rest when it shows more). */
+export const FIRST_CARDS = 30;
+/** Most cards one layout carries: a board of many lanes has cells beyond these ask for theirs. */
+export const LAYOUT_CARDS_LIMIT = 600;
 
 /** Rows to place again: changed (edits, undo, saves, webhooks), gone, and new rows created at save (renamed). */
 export interface BoardRowsChange {
@@ -50,6 +56,8 @@ export class BoardSession {
   private readonly grouping: BoardGrouping | undefined;
   /** The card the last move was of: the layout after it says where it went, for the page to keep its focus. */
   private lastMoved: string | undefined;
+  /** The window the page last asked of each cell (by keyOf): each layout carries those cards again. */
+  private readonly windows = new Map<string, [number, number]>();
 
   /** Groups every row the model holds now (a definition the columns cannot draw gives an empty board). */
   constructor(
@@ -111,12 +119,37 @@ export class BoardSession {
       total: grouping.size,
       pending: this.model.pendingRows().length,
       ...(moved ? { moved } : {}),
+      cards: this.cardsInSight(cells),
     };
+  }
+
+  /** The cards in sight of each cell, as the page last asked for them (its first cards before it asked). */
+  private cardsInSight(cells: ReadonlyArray<[string, string, number]>): NonNullable<BoardLayoutMessage['cards']> {
+    const given: NonNullable<BoardLayoutMessage['cards']> = [];
+    let room = LAYOUT_CARDS_LIMIT;
+    for (const [column, lane, count] of cells) {
+      const place = this.normal({ column, lane });
+      const [start, end] = this.windows.get(cellOf(place)) ?? [0, FIRST_CARDS];
+      const upTo = Math.min(end, count, start + room);
+      if (upTo <= start) continue;
+      const cards = this.cards(place, start, upTo);
+      room -= cards.length;
+      given.push({ place, start, cards });
+      if (room <= 0) break;
+    }
+    return given;
   }
 
   /** The place a page named, with the lane a board without lanes leaves out. */
   normal(place: BoardPlace): BoardPlace {
     return this.grouping?.normal(place) ?? place;
+  }
+
+  /** The cards a page asked for (board/window): remembered, so that each layout carries them again. */
+  window(place: BoardPlace, start: number, end: number): BoardCard[] {
+    const normal = this.normal(place);
+    this.windows.set(cellOf(normal), [start, Math.min(end, start + WINDOW_LIMIT)]);
+    return this.cards(normal, start, end);
   }
 
   /** The cards [start, end) of one cell, as the page draws them. */

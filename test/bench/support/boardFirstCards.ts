@@ -32,7 +32,7 @@ export async function boardFirstCards(
     if (typed.type !== 'board/window' || !session || !panel) return;
     const place = session.normal(typed.place);
     // Not awaited: the page takes the cards when they come, as from VS Code's postMessage.
-    void panel.send({ type: 'board/cards', place, start: typed.start, cards: session.cards(place, typed.start, typed.end) });
+    void panel.send({ type: 'board/cards', place, start: typed.start, cards: session.window(place, typed.start, typed.end) });
   };
   const page = await PanelPage.open(browser, server, 'board', { viewport: { width: 1280, height: 800 }, onPost });
   opened.panel = page;

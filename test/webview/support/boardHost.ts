@@ -4,7 +4,7 @@
 import type { Browser } from 'playwright-core';
 import type { PortalClient } from '../../../src/api/client';
 import { BoardSession, boardStart } from '../../../src/board/model/boardSession';
-import type { BoardDefinition, BoardToHostMessage, HostToBoardMessage } from '../../../src/board/protocol';
+import type { BoardDefinition, BoardPlace, BoardToHostMessage, HostToBoardMessage } from '../../../src/board/protocol';
 import { EditorHost } from './editorHost';
 import type { OpenOptions, PanelServer } from './panelPage';
 
@@ -13,6 +13,8 @@ export class BoardHost extends EditorHost<BoardToHostMessage, HostToBoardMessage
   definition: BoardDefinition | undefined;
   /** Messages the host passes on to what the custom editor shares with the grid (save, resolve, open). */
   readonly passed: BoardToHostMessage[] = [];
+  /** The windows of cards the page asked for (board/window), in order. */
+  readonly asked: Array<{ place: BoardPlace; start: number; end: number }> = [];
   private titleField: string | undefined;
 
   static async open(
@@ -53,11 +55,12 @@ export class BoardHost extends EditorHost<BoardToHostMessage, HostToBoardMessage
       }
       case 'board/window': {
         const place = this.session.normal(message.place);
+        this.asked.push({ place, start: message.start, end: message.end });
         return this.send({
           type: 'board/cards',
           place,
           start: message.start,
-          cards: this.session.cards(place, message.start, message.end),
+          cards: this.session.window(place, message.start, message.end),
         });
       }
       case 'board/move': {
