@@ -10,12 +10,10 @@ import * as vscode from 'vscode';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, PortalAuthenticationProvider } from './auth/authProvider';
 import { PortalService } from './auth/portalService';
 import { importPreconfigured } from './auth/preconfigured';
-import { DEFAULT_SIGN_IN_TIMEOUT_MS, SignInUi } from './auth/signInUi';
 import { PortalFocus } from './auth/portalFocus';
 import { createStatusBar } from './auth/statusBar';
 import { AuthUriHandler } from './auth/uriHandler';
 import { registerLazyCommands } from './commands/register';
-import { RECORD_SCHEME } from './model/recordAddress';
 import type { Features } from './features';
 import { trackWalkthroughProgress } from './help/walkthroughProgress';
 import {
@@ -34,6 +32,7 @@ import {
   PAYLOAD_SCHEME,
   PORTAL_COMMANDS,
   PORTAL_GROUP,
+  RECORD_SCHEME,
   WORKSPACE_FILE_PATH,
 } from './ids';
 import { TodoCodeActions } from './codeWork/todoActions';
@@ -56,9 +55,14 @@ export function activate(context: vscode.ExtensionContext): PortalExplorerApi {
   const authLog = createLogger('auth');
   const uriHandler = new AuthUriHandler(context.extension.id, authLog);
   context.subscriptions.push(vscode.window.registerUriHandler(uriHandler));
-  const signInTimeout = { ms: DEFAULT_SIGN_IN_TIMEOUT_MS };
+  const signInTimeout: { ms?: number } = {};
+  // What a sign-in shows and runs (and the OAuth code) loads with the first sign-in.
+  const signInUi = new Lazy(async () => {
+    const { SignInUi } = await import('./auth/signInUi');
+    return new SignInUi({ uriHandler, log: authLog, timeoutMs: () => signInTimeout.ms });
+  });
   // Starts reading the connections and their tokens; not awaited (see ready()).
-  const portals = new PortalService(context, new SignInUi({ uriHandler, log: authLog, timeoutMs: () => signInTimeout.ms }), authLog);
+  const portals = new PortalService(context, { obtainTokens: async (request) => (await signInUi.get()).obtainTokens(request) }, authLog);
   context.subscriptions.push(portals);
   // Connecting, signing in and help: their handlers (and their code) load once the portals are read.
   const portalGroup = new Lazy(async () => {

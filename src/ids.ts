@@ -13,6 +13,8 @@ export const PANEL_VIEW_TYPES = { form: 'portal.recordForm', query: 'portal.view
 /** The import mapping panel: not among PANEL_VIEW_TYPES, since it is not restored after a reload. */
 export const IMPORT_VIEW_TYPE = 'portal.importMapping';
 
+/** Records as JSON documents, views and apps (src/model/recordAddress.ts: the addresses). */
+export const RECORD_SCHEME = 'portal';
 /** Comment drafts (src/comments/commentDrafts.ts), in memory. */
 export const COMMENT_SCHEME = 'portal-comment';
 /** Attachments opened as text (src/attachments/attachmentViewer.ts), in memory, read-only. */
@@ -21,6 +23,9 @@ export const ATTACHMENT_SCHEME = 'portal-attachment';
 export const PAYLOAD_SCHEME = 'portal-webhook';
 /** Versions of records from Record History (src/recordHistory), read-only. */
 export const HISTORY_SCHEME = 'portal-history';
+
+/** The path of the extension's open links (src/workspaceFile/links.ts), beside the sign-in's /auth. */
+export const OPEN_PATH = '/open';
 
 /** The view grid: a custom editor on a view's address (portal://<portal>/<app>/views/<…> · <view>). */
 export const GRID_VIEW_TYPE = 'portal.grid';

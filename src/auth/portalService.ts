@@ -20,10 +20,9 @@ import type { PortalLimiter } from '../records/limiter';
 import { setting } from '../settings/settings';
 import { newConnectionId } from './connectionIds';
 import { ConnectionStore } from './connectionStore';
-import { forgetPortal } from './forgetPortal';
 import type { PortalConnection, Portals, SignInState } from './portals';
 import { connectionOfKey, secretKeys } from './secretKeys';
-import { confirmPlainHttp, type RedirectMode, type SignInRequest, type SignInUi } from './signInUi';
+import type { RedirectMode, SignInRequest, SignInUi } from './signInUi';
 import { tokensFrom } from './storedTokens';
 import { TokenKeeper } from './tokenKeeper';
 
@@ -63,7 +62,7 @@ export class PortalService extends Disposable implements Portals {
 
   constructor(
     private readonly context: vscode.ExtensionContext,
-    private readonly ui: SignInUi,
+    private readonly ui: Pick<SignInUi, 'obtainTokens'>,
     private readonly log: Logger,
   ) {
     super();
@@ -84,9 +83,13 @@ export class PortalService extends Disposable implements Portals {
         this.reloadTimer = setTimeout(() => void this.reload().catch((error: unknown) => this.reloadFailed(error)), RELOAD_AGAIN_MS);
       }),
     );
-    const clientCode = Promise.all([import('../api/client'), import('../records/limiter')]).then(([client, limiter]) => {
-      this.clientCode = { PortalClient: client.PortalClient, PortalLimiter: limiter.PortalLimiter };
-    });
+    // In the turn after activation: an import() in the extension host loads and compiles its modules at
+    // once, inside the call, and activation is held to its own code (test/bench: extension.bench.ts).
+    const clientCode = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => Promise.all([import('../api/client'), import('../records/limiter')]))
+      .then(([client, limiter]) => {
+        this.clientCode = { PortalClient: client.PortalClient, PortalLimiter: limiter.PortalLimiter };
+      });
     const connections = this.reload().then(
       () => undefined,
       // Nothing could be read (SecretStorage refused): the features still start, with no portal listed.
@@ -282,6 +285,7 @@ export class PortalService extends Disposable implements Portals {
     if (!keeper.connection.allowPlainHttp && exposesInClearText(base)) {
       // A connection added before plain http:// was asked about: asked once now, and remembered with it
       // (the keeper and client made anew for the changed connection).
+      const { confirmPlainHttp } = await import('./signInUi');
       if (!(await confirmPlainHttp(keeper.connection.label, base))) throw cancelled('Signing in');
       await this.store.add({ ...keeper.connection, allowPlainHttp: true });
       await this.reload();
@@ -322,6 +326,7 @@ export class PortalService extends Disposable implements Portals {
     this.keepers.delete(id);
     await this.store.remove(id);
     this.clients.delete(id);
+    const { forgetPortal } = await import('./forgetPortal');
     await forgetPortal(id, {
       secrets: this.context.secrets,
       state: this.context.globalState,

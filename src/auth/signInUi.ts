@@ -32,8 +32,8 @@ export interface SignInRequest {
 export interface SignInUiOptions {
   uriHandler: AuthUriHandler;
   log: Logger;
-  /** The browser step's time limit; 5 minutes unless the tests shorten it. */
-  timeoutMs(): number;
+  /** The browser step's time limit when the tests shorten it; else 5 minutes. */
+  timeoutMs(): number | undefined;
 }
 
 /** An AbortSignal that follows `token`, and the listener to dispose once the sign-in ends. */
@@ -65,7 +65,7 @@ export class SignInUi {
           progress.report({ message: 'approve the sign-in in your browser…' });
           return await authorizationCodeSignIn({
             ...common,
-            timeoutMs: this.options.timeoutMs(),
+            timeoutMs: this.options.timeoutMs() ?? SIGN_IN_TIMEOUT_MS,
             openReceiver: (state) => this.receiver(state, request.redirectMode ?? setting('auth.redirectMode')),
             openBrowser: (url) => prompter().openExternal(url),
           });
@@ -88,8 +88,6 @@ export class SignInUi {
     return receiver;
   }
 }
-
-export const DEFAULT_SIGN_IN_TIMEOUT_MS = SIGN_IN_TIMEOUT_MS;
 
 const USE_PLAIN_HTTP = 'Use http:// Anyway';
 

@@ -9,7 +9,6 @@
 import type { AccessTokenSource } from '../api/client';
 import { PortalError } from '../api/errors';
 import type { FetchLike, RequestLogEntry } from '../api/http';
-import { clientCredentials, refresh } from '../api/oauth';
 import { SignInRequiredError } from '../model/signInRequired';
 import type { PortalConnection, SignInState } from './portals';
 import { secretKeys, type SecretStore } from './secretKeys';
@@ -160,6 +159,8 @@ export class TokenKeeper implements AccessTokenSource {
       onRequest: this.options.onRequest,
     };
     const refreshToken = stored.tokens.refreshToken;
+    // Loaded on the first renewal, not at activation.
+    const { clientCredentials, refresh } = await import('../api/oauth');
     try {
       const issued = this.now();
       const set = refreshToken

@@ -8,7 +8,7 @@ import type { Logger } from '../log';
 import { AUTH_PATH } from './authPath';
 import { abortion, type RedirectReceiver } from './redirectReceiver';
 import { SignInWaiters } from './signInWaiters';
-import { OPEN_PATH } from '../workspaceFile/links';
+import { OPEN_PATH } from '../ids';
 
 export class AuthUriHandler implements vscode.UriHandler {
   private readonly waiting = new SignInWaiters();

@@ -20,7 +20,9 @@
 // live one folder down so that no record id can be mistaken for them (a record has exactly two segments).
 // Pure (no `vscode` import), unit-tested in plain node.
 
-export const RECORD_SCHEME = 'portal';
+import { RECORD_SCHEME } from '../ids';
+
+export { RECORD_SCHEME };
 
 export type DocumentPath =
   | { readonly kind: 'record'; readonly appId: string; readonly recordId: string }

@@ -4,8 +4,9 @@
 // too; it carries no token or secret. Any web page can open such a link: what it names is checked here,
 // and opening it only reads (a record, a view, a query), never changes anything.
 
-/** The path of the open link, beside the sign-in's /auth. */
-export const OPEN_PATH = '/open';
+import { OPEN_PATH } from '../ids';
+
+export { OPEN_PATH };
 
 export interface LinkTarget {
   /** The portal's address. */
