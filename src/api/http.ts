@@ -8,6 +8,7 @@ import { PortalError } from './errors';
 import { portalMessageOf, redactSecrets } from './errorBody';
 import { Exchange } from './exchange';
 import type * as NodeTransportModule from './nodeTransport';
+import { DEFAULT_MAX_ANSWER_BYTES } from './limits';
 
 /** The response as the client uses it; fetch's Response fits. */
 export interface FetchResponseLike {
@@ -69,12 +70,6 @@ function loadTransport(): Promise<NodeTransport> {
 export const defaultFetch: FetchLike = async (url, init) => (loaded ?? (await loadTransport())).nodeTransport(url, init);
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/**
- * The most of an answer read whole, decompressed (the setting portal.http.maxAnswerBytes): far above any
- * answer of the portal's (a view of 100,000 rows is some 30 MB), and far below what would run the
- * extension host out of memory.
- */
-export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

@@ -2,7 +2,7 @@
 // API has no "who am I"). Features that look for the user's own records call myEmailOn(); it asks once, when
 // a feature first needs it, and keeps the answer in the User settings, where the user can see and change it.
 import * as vscode from 'vscode';
-import { isEmail } from '../api/formats';
+import { isEmail } from '../api/email';
 import type { PortalConnection } from '../auth/portals';
 import { myEmail, portalKey } from '../records/people';
 import { setting, settingId } from '../settings/settings';

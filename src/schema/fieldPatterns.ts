@@ -12,7 +12,7 @@ const HOURS = '(?:[01]\\d|2[0-3])';
 const MINUTES = '[0-5]\\d';
 const DATE = `${DAY}-${MONTH}-${YEAR}`;
 const NUMBER = '-?(?:\\d+(?:\\.\\d+)?|\\.\\d+)';
-// Looser than formats.isEmail on purpose: the exact rules give their own message, once.
+// Looser than isEmail (api/email.ts) on purpose: the exact rules give their own message, once.
 const EMAIL = '[^\\s@,]+@[^\\s@,]+\\.[A-Za-z]{2,}';
 
 function escapeRegExp(text: string): string {

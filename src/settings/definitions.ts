@@ -6,8 +6,8 @@
 // one of the choices, not matching the pattern), typed into settings.json by hand, takes the default
 // rather than breaking a feature.
 import { isIP } from 'node:net';
-import { isEmail } from '../api/formats';
-import { DEFAULT_MAX_ANSWER_BYTES } from '../api/http';
+import { isEmail } from '../api/email';
+import { DEFAULT_MAX_ANSWER_BYTES } from '../api/limits';
 
 interface Common<T> {
   readonly default: T;
@@ -118,7 +118,7 @@ function flag(defaultValue: boolean): FlagSetting {
   return { type: 'boolean', default: defaultValue, normalize: (value) => (typeof value === 'boolean' ? value : defaultValue) };
 }
 
-/** Roughly an e-mail address: formats.isEmail, which the portal's rule is, decides. */
+/** Roughly an e-mail address: isEmail (api/email.ts), which the portal's rule is, decides. */
 const EMAIL_ADDRESS = '^[^\\s@,]+@[^\\s@,]+$';
 
 function emailByPortal(): EmailByPortalSetting {

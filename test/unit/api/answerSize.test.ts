@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { PortalClient } from '../../../src/api/client';
 import { PortalError } from '../../../src/api/errors';
-import { DEFAULT_MAX_ANSWER_BYTES, send } from '../../../src/api/http';
+import { send } from '../../../src/api/http';
+import { DEFAULT_MAX_ANSWER_BYTES } from '../../../src/api/limits';
 import { CredentialsTokens, startPortal, type Emulator } from './portal';
 
 const MB = 1024 * 1024;
