@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import type { RowStore } from './api/rowStore';
 import type { Portals } from './auth/portals';
+import { PortalService } from './auth/portalService';
 import type { SortSpec } from './shared/protocol';
 import type { Features } from './features';
 import type { Lazy } from './lazy';
@@ -13,6 +14,9 @@ import { logMark, recentLogLines, recentLogLinesSince } from './log';
 import type { ExplorerNode } from './tree/nodes';
 import { setPrompter, type Prompter } from './ui/prompter';
 import type { EventsNode } from './webhooks/eventsTree';
+
+const ignore = (): void => undefined;
+const quiet = { trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore };
 
 /** What activation makes at once. */
 export interface TestApiCore {
@@ -48,6 +52,11 @@ export interface PortalExplorerTestApi extends TestApiCore, Omit<Features, 'comm
   setToolPreparedObserver(observer: PreparedObserver | undefined): void;
   /** The context keys of the tools' when clauses as last set (a context key cannot be read back). */
   toolsContext(): Readonly<Record<string, boolean>>;
+  /**
+   * A Portals service of its own over `context` (a stand-in, to hold its SecretStorage's answers), which
+   * refuses to sign in and logs nothing; the caller disposes it.
+   */
+  newPortals(context: vscode.ExtensionContext): PortalService;
   /** The rows each open Query View panel keeps (its last result), to see them given back when it closes. */
   queryResults(): Promise<
     Array<{
@@ -78,6 +87,8 @@ export function createTestApi(context: vscode.ExtensionContext, core: TestApiCor
     logMark,
     logLinesSince: recentLogLinesSince,
     context,
+    newPortals: (of: vscode.ExtensionContext) =>
+      new PortalService(of, { obtainTokens: () => Promise.reject(new Error('No sign-in in a stand-in service.')) }, quiet),
     ...core,
     ready: async () => {
       await core.portals.ready();

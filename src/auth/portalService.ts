@@ -45,6 +45,8 @@ export class PortalService extends Disposable implements Portals {
   readonly onDidChangeTokens = this.tokensChanged.event;
 
   private readonly store: ConnectionStore;
+  /** The last reload asked for (see reload()). */
+  private reloads: Promise<void> = Promise.resolve();
   private redirectModeOf: ((baseUrl: string) => RedirectMode | undefined) | undefined;
   private readonly keepers = new Map<string, TokenKeeper>();
   /** By connection, the interactive client and the jobs' (the same but for their place at the limiter). */
@@ -114,8 +116,18 @@ export class PortalService extends Disposable implements Portals {
     return this.loaded;
   }
 
-  /** Reads the connections and every sign-in state; fires onDidChange when anything differs. */
-  async reload(): Promise<void> {
+  /**
+   * Reads the connections and every sign-in state; fires onDidChange when anything differs. One reload at a
+   * time, each after the one before: SecretStorage's events start reloads that overlap, and one that read
+   * the store before a change could end after the change's own and put back what it took away.
+   */
+  reload(): Promise<void> {
+    const next = this.reloads.then(() => this.readConnections());
+    this.reloads = next.catch(() => undefined);
+    return next;
+  }
+
+  private async readConnections(): Promise<void> {
     const connections = this.store.list();
     const ids = new Set(connections.map((connection) => connection.id));
     for (const id of [...this.keepers.keys()]) {
