@@ -89,7 +89,7 @@ const jsoncWithoutSideEffects = {
 
 /**
  * esbuild puts the modules activation loads into one chunk per set of entry points (the entry and each
- * import() target) that reach them: 18 files for some 50 KB. The extension host resolves, reads, compiles
+ * import() target) that reach them: 19 files, 84 KB, before this plugin. The extension host resolves, reads, compiles
  * and links each file on its own, about 0.3 ms apiece, more than compiling their code. So every import()
  * target imports, through this plugin, each module of activation (`activation` names them, from a first
  * pass: activationGraph below): they are then reached by the same entry points, and share one chunk.

@@ -24,7 +24,7 @@ export const PAYLOAD_SCHEME = 'portal-webhook';
 /** Versions of records from Record History (src/recordHistory), read-only. */
 export const HISTORY_SCHEME = 'portal-history';
 
-/** The path of the extension's open links (src/workspaceFile/links.ts), beside the sign-in's /auth. */
+/** The path of the extension's open links (commands/links.ts), beside the sign-in's /auth. */
 export const OPEN_PATH = '/open';
 
 /** The view grid: a custom editor on a view's address (portal://<portal>/<app>/views/<…> · <view>). */

@@ -9,7 +9,7 @@ import { myEmailOn } from '../catalog/me';
 import { viewColumns } from '../catalog/recordTitles';
 import type { Stores } from '../catalog/stores';
 import { chooseTitleField, recordTitle } from '../catalog/titleField';
-import { RECORD_SCHEME } from '../model/recordAddress';
+import { RECORD_SCHEME } from '../ids';
 import { recordOfUri } from '../model/recordUri';
 import type { RecordTarget } from '../model/targets';
 import { holdsUser } from '../records/people';

@@ -3,10 +3,9 @@
 // addresses; an extension link opens through this window's URI handler (its scheme is this VS Code's,
 // whichever it was copied from), which checks what it names.
 import * as vscode from 'vscode';
-import { RECORD_SCHEME } from '../model/recordAddress';
+import { OPEN_PATH, RECORD_SCHEME } from '../ids';
 import { recordUri } from '../model/recordUri';
 import { addressOfLink, findLinks, type FoundLink } from '../references/linksInText';
-import { OPEN_PATH } from '../workspaceFile/links';
 import { referencePatterns } from './referencePatterns';
 
 /** Where references are looked for: files, new files, and the SCM input box. */

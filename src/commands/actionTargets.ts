@@ -1,10 +1,11 @@
 // Which record a record action (comment, attachment) is about: the one it was given (a tree item, a
 // record URI, {portalId, appId, recordId}), else the record of the active editor (its document or its
 // comment draft), else one picked from the records of the view last viewed (or an id typed in).
+import { RECORD_SCHEME } from '../ids';
 import { cancelled } from '../api/errors';
 import * as vscode from 'vscode';
 import { commentTargetOf } from '../comments/commentDrafts';
-import { recordOfUri, RECORD_SCHEME } from '../model/recordAddress';
+import { recordOfUri } from '../model/recordAddress';
 import { recordTargetOf, type RecordTarget } from '../model/targets';
 import { pickRecord, type RecordPickerParts } from './pickers';
 

@@ -3,12 +3,12 @@
 // from the workspace file when this VS Code lacks it. A link found on no connection and in no workspace
 // file says how to add the portal; it is never followed to an address it names alone.
 import * as vscode from 'vscode';
-import { COMMANDS } from '../ids';
+import { COMMANDS, OPEN_PATH } from '../ids';
 import { recordTargetOf } from '../model/targets';
 import { isNode } from '../tree/nodes';
 import { tell, prompter } from '../ui/prompter';
 import { sameAddress } from '../workspaceFile/merge';
-import { linkQuery, OPEN_PATH, parseLinkQuery, type LinkTarget } from '../workspaceFile/links';
+import { linkQuery, parseLinkQuery, type LinkTarget } from '../workspaceFile/links';
 import { expandWebUrl, HOW_TO_SET_TEMPLATE } from '../workspaceFile/webUrl';
 import type { CommandTable } from './register';
 import { signInToSharedPortal, type SharedPortalParts } from './sharedPortals';

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Stores } from '../catalog/stores';
 import { createLogger } from '../log';
-import { RECORD_SCHEME } from '../model/recordAddress';
+import { RECORD_SCHEME } from '../ids';
 import { FieldHints } from './fieldHints';
 import { RecordBanner } from './recordBanner';
 import { trackActiveRecord } from './recordContext';

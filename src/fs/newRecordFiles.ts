@@ -3,10 +3,11 @@
 // save creates the record through the record store, and the document then opens under the record's id
 // (recordRefresh.ts). A document whose entry is gone (VS Code restored it after a reload, with the text
 // typed, from its backup) is served and saved under its own address all the same (newRecords.ts).
+import { RECORD_SCHEME } from '../ids';
 import * as vscode from 'vscode';
 import { isWritable } from '../api/columnKinds';
 import type { Column } from '../api/types';
-import { parseAddress, RECORD_SCHEME, schemaReference } from '../model/recordAddress';
+import { parseAddress, schemaReference } from '../model/recordAddress';
 import type { AppTarget, RecordTarget } from '../model/targets';
 import type { Edit, RecordStore } from '../records/store';
 import { isRequiredColumn } from '../schema/recordSchema';

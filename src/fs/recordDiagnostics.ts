@@ -1,11 +1,12 @@
 // The Problems of record documents that the JSON schema cannot express (src/fs/documentProblems.ts), kept
 // current while the user types, so a bad value is seen before anything is sent.
+import { RECORD_SCHEME } from '../ids';
 import * as vscode from 'vscode';
 import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
 import { Disposable } from '../lifecycle';
 import type { Logger } from '../log';
-import { parseAddress, RECORD_SCHEME } from '../model/recordAddress';
+import { parseAddress } from '../model/recordAddress';
 import { documentFields } from './documentFields';
 import { documentProblems } from './documentProblems';
 import type { RecordFileSystem } from './recordFileSystem';

@@ -8,7 +8,7 @@ import type { Column } from '../api/types';
 import type { Catalog } from '../catalog/catalog';
 import type { RecordChange, RecordEvents } from '../catalog/recordEvents';
 import { Disposable } from '../lifecycle';
-import { RECORD_SCHEME } from '../model/recordAddress';
+import { RECORD_SCHEME } from '../ids';
 import { recordUri } from '../model/recordUri';
 import { appTargetOf, type AppTarget } from '../model/targets';
 import type { RecordFileSystem } from './recordFileSystem';

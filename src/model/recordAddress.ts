@@ -22,8 +22,6 @@
 
 import { RECORD_SCHEME } from '../ids';
 
-export { RECORD_SCHEME };
-
 export type DocumentPath =
   | { readonly kind: 'record'; readonly appId: string; readonly recordId: string }
   | { readonly kind: 'new'; readonly appId: string; readonly name: string; readonly n: number; readonly draft: boolean }

@@ -1,8 +1,8 @@
 // The vscode.Uri side of the record address (recordAddress.ts builds and parses the path).
+import { RECORD_SCHEME } from '../ids';
 import * as vscode from 'vscode';
 import {
   parseAddress,
-  RECORD_SCHEME,
   recordKey,
   recordOfUri,
   recordPath,

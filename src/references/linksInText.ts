@@ -3,7 +3,7 @@
 // (<scheme>://portal-labs.portal-explorer/open?…, whatever VS Code's scheme was where it was copied).
 // One pass per kind over the text: links are computed again on each change of a document. Pure (no `vscode`).
 import { parseAddress, uriOfText, type DocumentAddress } from '../model/recordAddress';
-import { OPEN_PATH } from '../workspaceFile/links';
+import { OPEN_PATH } from '../ids';
 import { findReferences, type FoundReference, type ReferencePattern } from './patterns';
 
 /** A reference is as findReferences gives it (no copy: a heavy file has tens of thousands). */

@@ -4,10 +4,6 @@
 // too; it carries no token or secret. Any web page can open such a link: what it names is checked here,
 // and opening it only reads (a record, a view, a query), never changes anything.
 
-import { OPEN_PATH } from '../ids';
-
-export { OPEN_PATH };
-
 export interface LinkTarget {
   /** The portal's address. */
   readonly portal: string;
