@@ -210,7 +210,8 @@ export class PortalLimiter implements RequestGate {
 
   /** Shrinks the window, once per round trip (the answers of one round all tell of the same moment). */
   private cut(now: number, factor: number): void {
-    const round = Number.isFinite(this.fastest) ? Math.max(this.fastest, 1) : 0;
+    // Before any round trip is known, the answers of one moment still count once.
+    const round = Number.isFinite(this.fastest) ? Math.max(this.fastest, 1) : 1;
     if (now - this.lastCutAt < round) return;
     this.lastCutAt = now;
     this.window = Math.max(MIN_IN_FLIGHT, this.window * factor);

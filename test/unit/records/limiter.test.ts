@@ -67,6 +67,13 @@ describe('records: the portal limiter', () => {
     assert.ok(limiter.state().pushBacks > 0);
   });
 
+  it('counts a burst of 429s once even before it knows a round trip (the first answers refused)', async () => {
+    const clock = new FakeClock();
+    const limiter = new PortalLimiter({ maxInFlight: 32, initialInFlight: 16, clock });
+    await round(limiter, clock, 100, 429);
+    assert.equal(limiter.state().limit, 8);
+  });
+
   it('shrinks when round trips stretch to twice the fastest', async () => {
     const clock = new FakeClock();
     const limiter = new PortalLimiter({ maxInFlight: 32, initialInFlight: 20, clock });
