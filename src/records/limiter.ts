@@ -10,6 +10,12 @@
 // - Halves at once on a 429 or 503, and takes a fifth off when round trips stretch to twice the fastest
 //   (the portal queues us: more in flight would only wait longer there); at most once per round trip, so
 //   one burst of refusals counts once.
+// - Near the window at which the portal last refused, it creeps (one more per PROBE_ROUNDS rounds), as
+//   TCP's congestion avoidance above its threshold, while the portal refused lately (LIMITED_FOR_MS:
+//   after that a limit that rose, or a refusal met at a window too small to tell, is outgrown at full
+//   speed). Against a rate limit each overshoot is a burst of 429s and a Retry-After pause of the whole
+//   portal, and a portal may hold a client that keeps running into its limit against it (the far rows
+//   of test/bench/farSave.bench.ts count the 429s).
 // - A Retry-After pauses every request to the portal (none starts until it ends), capped like the retries'.
 // - Interactive first: a request of the user's (a hover, Open Record, a tree's rows) takes the next permit
 //   free before any job's request waiting (`bulk`, the gate a job's client passes), so that while an import
@@ -49,8 +55,12 @@ const STRETCHED = 2;
 /** Below this, a longer round trip is the machine's noise, not the portal's queue (a portal next door). */
 const STRETCH_SLACK_MS = 20;
 const ROUND_TRIPS_KEPT = 64;
+/** Below this share of the window refused, it grows by one a round as before. */
+const NEAR_REFUSED = 0.9;
+/** From there to the window refused, one more per this many rounds. */
+const PROBE_ROUNDS = 8;
 const RATE_WINDOW_MS = 5_000;
-/** How long after a push-back the rate is reported as the portal's limit. */
+/** How long after a push-back the rate is reported as the portal's limit, and growth creeps near the window refused. */
 const LIMITED_FOR_MS = 10_000;
 
 interface Waiter {
@@ -78,6 +88,8 @@ export class PortalLimiter implements RequestGate {
   private fastest = Number.POSITIVE_INFINITY;
   private lastCutAt = Number.NEGATIVE_INFINITY;
   private lastPushBackAt = Number.NEGATIVE_INFINITY;
+  /** The window when the portal last refused (429, 503): how far it grows at full speed. */
+  private refusedAt = Number.POSITIVE_INFINITY;
   private pushBacks = 0;
   /** When the window was last full (a grant filled it, or a request had to queue). */
   private fullAt = Number.NEGATIVE_INFINITY;
@@ -189,7 +201,7 @@ export class PortalLimiter implements RequestGate {
       this.pushBacks += 1;
       this.lastPushBackAt = now;
       if (answer.retryAfterMs !== undefined) this.pause(answer.retryAfterMs);
-      this.cut(now, 0.5);
+      this.cut(now, 0.5, true);
       return;
     }
     if (answer.status === undefined) return; // no answer: says nothing of the portal's pace
@@ -202,18 +214,23 @@ export class PortalLimiter implements RequestGate {
       if (dropped === this.fastest) this.fastest = Math.min(...this.roundTrips);
     }
     this.fastest = Math.min(this.fastest, roundTrip);
-    if (roundTrip > this.fastest * STRETCHED + STRETCH_SLACK_MS) this.cut(now, 0.8);
+    if (roundTrip > this.fastest * STRETCHED + STRETCH_SLACK_MS) this.cut(now, 0.8, false);
     // Grows only while the window is used (full at some time of this request): a job that keeps 3 in
     // flight says nothing of whether 30 would do.
-    else if (this.fullAt >= startedAt) this.window = Math.min(this.maxInFlight, this.window + 1 / this.window);
+    else if (this.fullAt >= startedAt) {
+      if (now - this.lastPushBackAt >= LIMITED_FOR_MS) this.refusedAt = Number.POSITIVE_INFINITY;
+      const step = this.window < this.refusedAt * NEAR_REFUSED ? 1 / this.window : 1 / (this.window * PROBE_ROUNDS);
+      this.window = Math.min(this.maxInFlight, this.window + step);
+    }
   }
 
   /** Shrinks the window, once per round trip (the answers of one round all tell of the same moment). */
-  private cut(now: number, factor: number): void {
+  private cut(now: number, factor: number, refused: boolean): void {
     // Before any round trip is known, the answers of one moment still count once.
     const round = Number.isFinite(this.fastest) ? Math.max(this.fastest, 1) : 1;
     if (now - this.lastCutAt < round) return;
     this.lastCutAt = now;
+    if (refused) this.refusedAt = this.window;
     this.window = Math.max(MIN_IN_FLIGHT, this.window * factor);
   }
 

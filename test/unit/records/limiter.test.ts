@@ -74,6 +74,33 @@ describe('records: the portal limiter', () => {
     assert.equal(limiter.state().limit, 8);
   });
 
+  it('climbs back to near where the portal refused, then probes beyond it slowly', async () => {
+    const clock = new FakeClock();
+    const limiter = new PortalLimiter({ maxInFlight: 32, initialInFlight: 20, clock });
+    await round(limiter, clock, 200);
+    const refusedAt = limiter.state().limit;
+    await round(limiter, clock, 200, 429);
+    const limits: number[] = [];
+    for (let index = 0; index < 16; index += 1) {
+      await round(limiter, clock, 200);
+      limits.push(limiter.state().limit);
+    }
+    assert.ok(limits[7] >= Math.floor(refusedAt * 0.85), `back near ${refusedAt} within 8 rounds: ${limits.join(', ')}`);
+    // Every overshoot is a burst of 429s and a pause of the whole portal (a Retry-After of a second or
+    // more): past the window refused the limiter creeps, one more per several rounds.
+    assert.ok(limits[15] <= refusedAt + 1, `not past ${refusedAt} + 1 in 16 rounds: ${limits.join(', ')}`);
+    assert.ok(limits[15] >= limits[7], 'still probing upwards');
+  });
+
+  it('forgets where the portal refused once it has not refused for a while: a 429 met at 2 in flight does not hold a job back', async () => {
+    const clock = new FakeClock();
+    const limiter = new PortalLimiter({ maxInFlight: 32, initialInFlight: 2, clock });
+    await round(limiter, clock, 200, 429);
+    await clock.advance(10_000);
+    for (let index = 0; index < 10; index += 1) await round(limiter, clock, 200);
+    assert.ok(limiter.state().limit >= 5, `held back no longer, it grows by one a round again: ${limiter.state().limit}`);
+  });
+
   it('shrinks when round trips stretch to twice the fastest', async () => {
     const clock = new FakeClock();
     const limiter = new PortalLimiter({ maxInFlight: 32, initialInFlight: 20, clock });
