@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
 import { repoRoot } from '../webview/support/repo';
 import { panelFrame } from '../journeys/support/panels';
-import { collapseTree, contextMenu, rowAt, showView } from '../journeys/support/tree';
+import { clickRowAction, collapseTree, contextMenu, showView } from '../journeys/support/tree';
 import { closeAllEditors, workbenchReady } from '../journeys/support/workbench';
 import { useWorld, type World } from '../journeys/support/world';
 import { median, ms, runBenchmark, type BenchRow } from './support/report';
@@ -120,10 +120,8 @@ interface Round {
 
 async function openAsGrid(world: World): Promise<Round> {
   const view = [...TICKETS, 'Views', `View ${VIEW}`];
-  const row = await rowAt(view);
-  await row.hover();
   await resetMarks(world.page);
-  await row.locator('.action-label[aria-label^="Open View as Grid"]').click();
+  await clickRowAction(view, 'Open View as Grid');
   const click = (await marksOf(world.page)).clickAt;
   const frame = await panelFrame(`View ${VIEW}`, 120_000);
   const marks = await rowsPainted(frame);

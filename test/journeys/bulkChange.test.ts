@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { eventually, recordState, requestMark, requestsSince, type RecordState } from './support/emulator';
 import { panelFrame } from './support/panels';
-import { collapseTree, rowAt, showView } from './support/tree';
+import { clickRowAction, collapseTree, showView } from './support/tree';
 import { answerInput, closeAllEditors, freshStart, notification, pick } from './support/workbench';
 import { page, screenshots } from './support/world';
 
@@ -30,9 +30,7 @@ describe('Journey (n): Set Field… and Delete Rows… on rows selected in the g
     const shot = screenshots('n-bulk-change');
     await collapseTree();
     const view = await showView(ORDERS, '3', { expand: false });
-    const row = await rowAt(view);
-    await row.hover();
-    await row.locator('.action-label[aria-label^="Open View as Grid"]').click();
+    await clickRowAction(view, 'Open View as Grid');
     const grid = await panelFrame('View 3');
     await grid.locator('#grid-0-1').waitFor();
     const before = new Map<string, RecordState>();

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { changeRecordAsAnotherUser, eventually, recordState, requestMark, requestsSince, type RecordState } from './support/emulator';
 import { panelFrame } from './support/panels';
-import { collapseTree, rowAt, showView } from './support/tree';
+import { clickRowAction, collapseTree, showView } from './support/tree';
 import { closeAllEditors, freshStart, notification, tabLabels } from './support/workbench';
 import { page, screenshots } from './support/world';
 
@@ -66,9 +66,7 @@ describe('Journey (l): a view as an editable grid', function () {
     for (const id of ['1', '2', '3', '4', '5']) before.set(id, await recordState(APP, id));
 
     // One click on the table icon of the view's row (an inline action: it shows on the row under the pointer).
-    const row = await rowAt(view);
-    await row.hover();
-    await row.locator('.action-label[aria-label^="Open View as Grid"]').click();
+    await clickRowAction(view, 'Open View as Grid');
     const grid = await panelFrame('View 3');
     await grid.locator('#grid-0-1').waitFor();
     assert.ok(

@@ -5,7 +5,7 @@
 // opens it as a document: one read of that record, and the view is not read again.
 import * as assert from 'node:assert/strict';
 import { emulatorCall, eventually, requestMark, requestsSince, viewAsAnotherUser } from './support/emulator';
-import { collapseTree, rowAt, showView } from './support/tree';
+import { clickRowAction, collapseTree, rowAt, showView } from './support/tree';
 import { closeAllEditors, freshStart, tabLabels } from './support/workbench';
 import { page, screenshots } from './support/world';
 
@@ -37,9 +37,7 @@ describe('Journey (m): a 100,000-row view in the Portal view, and Go to Record',
     // The view may have been read already (VS Code brings the tree's expanded rows back): the portal turns
     // slow, and the view's own Refresh reads it again.
     await emulatorCall('POST', 'config', { bytesPerSecond: SLOW_BYTES_PER_SECOND });
-    const viewRow = await rowAt(view);
-    await viewRow.hover();
-    await viewRow.locator('.action-label[aria-label^="Refresh"]').click();
+    await clickRowAction(view, 'Refresh');
 
     // Loading: records are there already, and a row says how many arrived, with Cancel.
     const loading = await rowAt([...view, 'Loading…'], 60_000);

@@ -81,6 +81,25 @@ export async function childRows(path: readonly string[]): Promise<{ label: strin
   return children;
 }
 
+/**
+ * Clicks the inline action (its label begins with `action`) of the row at `path`: the pointer on the row
+ * shows it. Found again when the rows moved before the click (My Records appears above the sites once the
+ * views are read): a locator of the row from before points at the row now in its place.
+ */
+export async function clickRowAction(path: readonly string[], action: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await rowAt(path, Math.max(1, deadline - Date.now()));
+    try {
+      await row.hover({ timeout: 2_000 });
+      await row.locator(`.action-label[aria-label^="${action}"]`).click({ timeout: 2_000 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
+}
+
 /** Clicks the row at `path`, finding it again when the rows moved under the pointer before the click. */
 export async function clickRow(path: readonly string[], options: { button?: 'right' } = {}, timeoutMs = 20_000): Promise<Locator> {
   const deadline = Date.now() + timeoutMs;
