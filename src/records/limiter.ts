@@ -88,7 +88,7 @@ export class PortalLimiter implements RequestGate {
   private fastest = Number.POSITIVE_INFINITY;
   private lastCutAt = Number.NEGATIVE_INFINITY;
   private lastPushBackAt = Number.NEGATIVE_INFINITY;
-  /** The window when the portal last refused (429, 503): how far it grows at full speed. */
+  /** The window when the portal last refused (429, 503): growth creeps from NEAR_REFUSED of it (while limited). */
   private refusedAt = Number.POSITIVE_INFINITY;
   private pushBacks = 0;
   /** When the window was last full (a grant filled it, or a request had to queue). */

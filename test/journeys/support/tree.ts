@@ -82,36 +82,36 @@ export async function childRows(path: readonly string[]): Promise<{ label: strin
 }
 
 /**
- * Clicks the inline action (its label begins with `action`) of the row at `path`: the pointer on the row
- * shows it. Found again when the rows moved before the click (My Records appears above the sites once the
- * views are read): a locator of the row from before points at the row now in its place.
+ * Does `act` on the row at `path`, finding the row again when it fails: the rows may move between finding
+ * a row and acting on it (My Records appears above the sites once the views are read), and a locator of
+ * the row from before then points at the row now in its place.
  */
-export async function clickRowAction(path: readonly string[], action: string, timeoutMs = 20_000): Promise<void> {
+async function onRowFoundAgain<T>(path: readonly string[], timeoutMs: number, act: (row: Locator) => Promise<T>): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const row = await rowAt(path, Math.max(1, deadline - Date.now()));
     try {
-      await row.hover({ timeout: 2_000 });
-      await row.locator(`.action-label[aria-label^="${action}"]`).click({ timeout: 2_000 });
-      return;
+      return await act(row);
     } catch (error) {
       if (Date.now() > deadline) throw error;
     }
   }
 }
 
+/** Clicks the inline action (its label begins with `action`) of the row at `path`: the pointer on the row shows it. */
+export async function clickRowAction(path: readonly string[], action: string, timeoutMs = 20_000): Promise<void> {
+  await onRowFoundAgain(path, timeoutMs, async (row) => {
+    await row.hover({ timeout: 2_000 });
+    await row.locator(`.action-label[aria-label^="${action}"]`).click({ timeout: 2_000 });
+  });
+}
+
 /** Clicks the row at `path`, finding it again when the rows moved under the pointer before the click. */
 export async function clickRow(path: readonly string[], options: { button?: 'right' } = {}, timeoutMs = 20_000): Promise<Locator> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const row = await rowAt(path, Math.max(1, deadline - Date.now()));
-    try {
-      await row.click({ ...options, timeout: 2_000 });
-      return row;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-    }
-  }
+  return onRowFoundAgain(path, timeoutMs, async (row) => {
+    await row.click({ ...options, timeout: 2_000 });
+    return row;
+  });
 }
 
 export async function rowAt(path: readonly string[], timeoutMs = 20_000): Promise<Locator> {
